@@ -1,0 +1,349 @@
+package org.am2j.api;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Collections;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+
+/**
+ * The globally unique name of an endpoint (AM-II's en_t): which node it lives on, which process, its id in that
+ * process, and one address per transport that can reach it (a shared-memory queue block path, a network address).
+ * <p>
+ * Names are immutable values. They are exchanged between processes in the compact binary form of {@link #toBytes()},
+ * laid out as:
+ * <pre>
+ *   0                   1                   2                   3
+ *   0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1
+ *  +---------------------------------------------------------------+
+ *  |  magic 'A' 'N' (16)           |  version (8)  | count (8)     |
+ *  +---------------------------------------------------------------+
+ *  |                     process id (64)                           |
+ *  |                                                               |
+ *  +---------------------------------------------------------------+
+ *  |                     os pid (64)                               |
+ *  |                                                               |
+ *  +---------------------------------------------------------------+
+ *  |                     endpoint id (32)                          |
+ *  +---------------------------------------------------------------+
+ *  |  node length (16)             |  node bytes (UTF-8) ...      ...
+ *  +---------------------------------------------------------------+
+ *  |  count x { key length (16), key bytes, value length (16), value bytes }
+ *  +---------------------------------------------------------------+
+ * </pre>
+ * (all integers big-endian).
+ */
+public final class EndpointName
+{
+    /** Largest encoded name accepted by {@link #fromBytes(byte[], int, int)}. */
+    public static final int MAX_ENCODED_LENGTH = 4096;
+
+    private static final int MAGIC = 0x414E;
+    private static final int VERSION = 1;
+    private static final int MAX_ADDRESSES = 16;
+
+    private final String node;
+    private final long processId;
+    private final long pid;
+    private final int endpointId;
+    private final Map<String, String> addresses;
+    private final int hash;
+
+    /**
+     * @param node       identity of the node (a shared-memory domain): equal strings mean the same node.
+     * @param processId  identity of the process, unique across restarts and containers (not only the OS pid).
+     * @param pid        the operating-system process id, for diagnostics.
+     * @param endpointId the endpoint's id within its process, zero or more.
+     * @param addresses  transport name to that transport's address of the endpoint.
+     */
+    public EndpointName(
+        final String node, final long processId, final long pid, final int endpointId, final Map<String, String> addresses)
+    {
+        this.node = AmException.checkNotNull("node", node);
+        AmException.checkNotNull("addresses", addresses);
+        AmException.checkRange("endpointId", endpointId, 0, Integer.MAX_VALUE);
+        if (addresses.size() > MAX_ADDRESSES)
+        {
+            throw new AmException(AmError.BAD_ARG, "addresses has " + addresses.size() + " entries, allowed [0, " +
+                MAX_ADDRESSES + "]");
+        }
+        this.processId = processId;
+        this.pid = pid;
+        this.endpointId = endpointId;
+        this.addresses = Collections.unmodifiableMap(new TreeMap<>(addresses));
+        this.hash = Objects.hash(node, processId, endpointId);
+    }
+
+    /**
+     * @return identity of the node the endpoint lives on.
+     */
+    public String node()
+    {
+        return node;
+    }
+
+    /**
+     * @return identity of the process that owns the endpoint.
+     */
+    public long processId()
+    {
+        return processId;
+    }
+
+    /**
+     * @return the operating-system pid of the owning process.
+     */
+    public long pid()
+    {
+        return pid;
+    }
+
+    /**
+     * @return the endpoint's id within its process.
+     */
+    public int endpointId()
+    {
+        return endpointId;
+    }
+
+    /**
+     * @param transport name of a transport, e.g. {@code "shm"} or {@code "net"}.
+     * @return that transport's address of the endpoint, or {@code null} when the transport does not serve it.
+     */
+    public String address(final String transport)
+    {
+        return addresses.get(transport);
+    }
+
+    /**
+     * @return every transport address of the endpoint, by transport name (unmodifiable).
+     */
+    public Map<String, String> addresses()
+    {
+        return addresses;
+    }
+
+    /**
+     * @param other another name.
+     * @return true when both endpoints live on the same node.
+     */
+    public boolean sameNode(final EndpointName other)
+    {
+        return node.equals(other.node);
+    }
+
+    /**
+     * @return the binary form described in the class documentation.
+     */
+    public byte[] toBytes()
+    {
+        int length = 2 + 1 + 1 + 8 + 8 + 4 + 2 + utf8(node).length;
+        for (final Map.Entry<String, String> e : addresses.entrySet())
+        {
+            length += 2 + utf8(e.getKey()).length + 2 + utf8(e.getValue()).length;
+        }
+        final byte[] bytes = new byte[length];
+        final Writer w = new Writer(bytes);
+        w.putShort(MAGIC);
+        w.putByte(VERSION);
+        w.putByte(addresses.size());
+        w.putLong(processId);
+        w.putLong(pid);
+        w.putInt(endpointId);
+        w.putString(node);
+        for (final Map.Entry<String, String> e : addresses.entrySet())
+        {
+            w.putString(e.getKey());
+            w.putString(e.getValue());
+        }
+        return bytes;
+    }
+
+    /**
+     * Decode a name written by {@link #toBytes()}.
+     *
+     * @param bytes  holding the name.
+     * @param offset of the first byte.
+     * @param length of the encoded name.
+     * @return the name.
+     * @throws AmException with {@link AmError#BAD_ARG} when the bytes are not a valid name.
+     */
+    public static EndpointName fromBytes(final byte[] bytes, final int offset, final int length)
+    {
+        AmException.checkNotNull("bytes", bytes);
+        if (offset < 0 || length < 0 || length > MAX_ENCODED_LENGTH || offset > bytes.length - length)
+        {
+            throw new AmException(AmError.BAD_ARG, "offset = " + offset + ", length = " + length +
+                " must lie within the " + bytes.length + " bytes given, length at most " + MAX_ENCODED_LENGTH);
+        }
+        try
+        {
+            final Reader r = new Reader(bytes, offset, offset + length);
+            final int magic = r.getShort();
+            final int version = r.getByte();
+            if (magic != MAGIC || version != VERSION)
+            {
+                throw new AmException(AmError.BAD_ARG, "not an endpoint name: magic 0x" + Integer.toHexString(magic) +
+                    " version " + version + ", expected magic 0x" + Integer.toHexString(MAGIC) + " version " + VERSION);
+            }
+            final int count = r.getByte();
+            final long processId = r.getLong();
+            final long pid = r.getLong();
+            final int endpointId = r.getInt();
+            final String node = r.getString();
+            final Map<String, String> addresses = new TreeMap<>();
+            for (int i = 0; i < count; i++)
+            {
+                addresses.put(r.getString(), r.getString());
+            }
+            if (r.position != offset + length)
+            {
+                throw new AmException(AmError.BAD_ARG, "endpoint name has " + (offset + length - r.position) +
+                    " trailing bytes");
+            }
+            return new EndpointName(node, processId, pid, endpointId, addresses);
+        }
+        catch (final IndexOutOfBoundsException ex)
+        {
+            throw new AmException(AmError.BAD_ARG, "endpoint name truncated at " + length + " bytes", ex);
+        }
+    }
+
+    /**
+     * @param bytes holding exactly one encoded name.
+     * @return the name.
+     */
+    public static EndpointName fromBytes(final byte[] bytes)
+    {
+        return fromBytes(bytes, 0, AmException.checkNotNull("bytes", bytes).length);
+    }
+
+    @Override
+    public boolean equals(final Object o)
+    {
+        if (this == o)
+        {
+            return true;
+        }
+        if (!(o instanceof EndpointName))
+        {
+            return false;
+        }
+        final EndpointName that = (EndpointName)o;
+        return processId == that.processId && endpointId == that.endpointId && pid == that.pid &&
+            node.equals(that.node) && addresses.equals(that.addresses);
+    }
+
+    @Override
+    public int hashCode()
+    {
+        return hash;
+    }
+
+    @Override
+    public String toString()
+    {
+        return "ep" + endpointId + "@" + node + "/pid" + pid + addresses;
+    }
+
+    private static byte[] utf8(final String s)
+    {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static final class Writer
+    {
+        private final byte[] bytes;
+        private int position;
+
+        Writer(final byte[] bytes)
+        {
+            this.bytes = bytes;
+        }
+
+        void putByte(final int v)
+        {
+            bytes[position++] = (byte)v;
+        }
+
+        void putShort(final int v)
+        {
+            putByte(v >>> 8);
+            putByte(v);
+        }
+
+        void putInt(final int v)
+        {
+            putShort(v >>> 16);
+            putShort(v);
+        }
+
+        void putLong(final long v)
+        {
+            putInt((int)(v >>> 32));
+            putInt((int)v);
+        }
+
+        void putString(final String s)
+        {
+            final byte[] b = utf8(s);
+            if (b.length > 0xFFFF)
+            {
+                throw new AmException(AmError.BAD_ARG, "name component of " + b.length + " bytes, allowed [0, 65535]");
+            }
+            putShort(b.length);
+            System.arraycopy(b, 0, bytes, position, b.length);
+            position += b.length;
+        }
+    }
+
+    private static final class Reader
+    {
+        private final byte[] bytes;
+        private final int limit;
+        private int position;
+
+        Reader(final byte[] bytes, final int offset, final int limit)
+        {
+            this.bytes = bytes;
+            this.position = offset;
+            this.limit = limit;
+        }
+
+        int getByte()
+        {
+            if (position >= limit)
+            {
+                throw new IndexOutOfBoundsException("position " + position);
+            }
+            return bytes[position++] & 0xFF;
+        }
+
+        int getShort()
+        {
+            return (getByte() << 8) | getByte();
+        }
+
+        int getInt()
+        {
+            return (getShort() << 16) | getShort();
+        }
+
+        long getLong()
+        {
+            return ((long)getInt() << 32) | (getInt() & 0xFFFF_FFFFL);
+        }
+
+        String getString()
+        {
+            final int length = getShort();
+            if (length > limit - position)
+            {
+                throw new IndexOutOfBoundsException("string of " + length + " bytes at " + position);
+            }
+            final String s = new String(bytes, position, length, StandardCharsets.UTF_8);
+            position += length;
+            return s;
+        }
+    }
+}

@@ -1,0 +1,84 @@
+package org.am2j.spi;
+
+import org.am2j.api.EndpointName;
+import org.agrona.concurrent.AtomicBuffer;
+
+/**
+ * One protocol of a process: in-process, shared memory or the network. It creates its part of each endpoint
+ * ({@link TransportEndpoint}) and routes to the names it can reach.
+ * <p>
+ * <b>Routing.</b> When a translation table entry is mapped, the core asks the transports in increasing
+ * {@link #cost()} order to connect to the name; the first that can carries every request sent through the entry.
+ * <p>
+ * <b>Polling.</b> Local transports ({@link #isNetwork()} false) are polled by every poll; network transports when the
+ * bundle's {@link PollScheduler} says so.
+ * <p>
+ * <b>Blocking.</b> A transport that can put a thread to sleep until its own traffic arrives ({@link #canBlock()})
+ * is used by {@code waitSema()}; every other transport wakes the sleeper through {@link EndpointHost#signalArrival()}.
+ */
+public interface Transport extends AutoCloseable
+{
+    /**
+     * @return the provider's name.
+     */
+    String name();
+
+    /**
+     * @return routing preference: lower is cheaper (in-process 0, shared memory 10, network 100).
+     */
+    int cost();
+
+    /**
+     * @return true for an expensive-to-poll network transport, polled under the poll scheduler.
+     */
+    boolean isNetwork();
+
+    /**
+     * @param name of an endpoint.
+     * @return true when this transport can carry messages to it from this process.
+     */
+    boolean canReach(EndpointName name);
+
+    /**
+     * Create this transport's part of a new endpoint.
+     *
+     * @param host the endpoint's core.
+     * @return the transport endpoint.
+     * @throws org.am2j.api.AmException {@link org.am2j.api.AmError#RESOURCE} when it cannot be created.
+     */
+    TransportEndpoint attach(EndpointHost host);
+
+    /**
+     * Allocate segment memory this transport can deposit long messages into directly (for shared memory: a mapped
+     * file peers can map too).
+     *
+     * @param host   the endpoint the segment is for.
+     * @param length of the segment in bytes.
+     * @return the segment, or null when this transport has no special memory (the core then allocates it).
+     */
+    AtomicBuffer allocateSegment(EndpointHost host, int length);
+
+    /**
+     * @return true when {@link #block(long)} can sleep until this transport's traffic arrives.
+     */
+    boolean canBlock();
+
+    /**
+     * Sleep until this transport sees traffic for an endpoint of this process, {@link #wakeup()} is called, or the
+     * time passes. Only called when {@link #canBlock()}.
+     *
+     * @param nanos longest sleep.
+     */
+    void block(long nanos);
+
+    /**
+     * Wake a thread sleeping in {@link #block(long)}; harmless when none sleeps.
+     */
+    void wakeup();
+
+    /**
+     * Release the transport's resources: called at process exit after every endpoint is closed.
+     */
+    @Override
+    void close();
+}

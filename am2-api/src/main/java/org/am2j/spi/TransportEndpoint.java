@@ -1,0 +1,67 @@
+package org.am2j.spi;
+
+import org.am2j.api.EndpointName;
+
+/**
+ * A transport's part of one endpoint: its receive queues, its address, its routes to destinations.
+ */
+public interface TransportEndpoint extends AutoCloseable
+{
+    /**
+     * @return this endpoint's address in this transport, recorded in its {@link EndpointName}; null for none.
+     */
+    String address();
+
+    /**
+     * Called once, after every transport has attached, with the endpoint's complete name.
+     *
+     * @param name of the endpoint.
+     */
+    void named(EndpointName name);
+
+    /**
+     * Make a route for a translation table entry.
+     *
+     * @param destination name of the destination endpoint.
+     * @param tag         the entry's tag (messages carry it; the destination checks it).
+     * @return the route, or null when this transport cannot reach the destination.
+     */
+    Route connect(EndpointName destination, long tag);
+
+    /**
+     * Hand waiting messages to the sink, oldest first.
+     *
+     * @param sink        the core's dispatcher.
+     * @param budget      most messages to hand over.
+     * @param repliesOnly when true poll only reply queues (a reply waiting for queue space does this).
+     * @return number of messages handed over.
+     */
+    int poll(MessageSink sink, int budget, boolean repliesOnly);
+
+    /**
+     * @return true when a message is waiting (cheap; used before sleeping). It must observe a message whose sender
+     * saw {@link #sleeping(boolean)} false, so that no wake-up is lost.
+     */
+    boolean hasPending();
+
+    /**
+     * Publish whether the endpoint's owner is about to sleep, so senders know to wake it through
+     * {@link EndpointHost#signalArrival()} (or the transport's own mechanism).
+     *
+     * @param sleeping true before sleeping, false after waking.
+     */
+    void sleeping(boolean sleeping);
+
+    /**
+     * The endpoint's tag changed: transports that check tags at the sender or on the NIC copy it.
+     *
+     * @param tag the new tag.
+     */
+    void tagChanged(long tag);
+
+    /**
+     * Free the transport's resources for this endpoint; messages in its queues are dropped.
+     */
+    @Override
+    void close();
+}
