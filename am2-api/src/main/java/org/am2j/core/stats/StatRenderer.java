@@ -1,0 +1,180 @@
+package org.am2j.core.stats;
+
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Formats what {@link StatTool} prints: the counters of one process grouped by endpoint in aligned columns, and the
+ * list of processes that have counters files.
+ */
+public final class StatRenderer
+{
+    private static final String INDENT = "  ";
+    private static final String GAP = "  ";
+
+    /**
+     * A process found in a counters directory.
+     *
+     * @param file        its counters file.
+     * @param owner       the process.
+     * @param counters    how many counters it has allocated.
+     * @param maxCounters how many its file holds.
+     */
+    public record ProcessEntry(Path file, CountersFileOwner owner, int counters, int maxCounters)
+    {
+    }
+
+    private StatRenderer()
+    {
+    }
+
+    /**
+     * Print the counters of one process: a header naming it, then for each endpoint its counters (per transport,
+     * then returned messages), then any counters that are not am2j endpoint counters.
+     *
+     * @param path        the counters file.
+     * @param owner       the process.
+     * @param maxCounters how many counters the file holds.
+     * @param counters    the allocated counters, as {@link CountersFileReader#snapshot()} returns them.
+     * @param out         where to print.
+     */
+    public static void renderProcess(
+        final Path path,
+        final CountersFileOwner owner,
+        final int maxCounters,
+        final List<CounterSnapshot> counters,
+        final PrintStream out)
+    {
+        out.println("pid " + owner.pid() + "  started " + formatStart(owner.startTimeMs()) + "  counters " +
+            counters.size() + " of " + maxCounters + "  " + path);
+        if (!owner.label().isEmpty())
+        {
+            out.println("command " + owner.label());
+        }
+
+        int labelWidth = 0;
+        int valueWidth = 1;
+        final Map<Integer, List<CounterSnapshot>> byEndpoint = new TreeMap<>();
+        final Map<Integer, CounterSnapshot> identities = new TreeMap<>();
+        final List<CounterSnapshot> others = new ArrayList<>();
+        for (final CounterSnapshot counter : counters)
+        {
+            if (!counter.isEndpointCounter())
+            {
+                others.add(counter);
+            }
+            else
+            {
+                final List<CounterSnapshot> rows =
+                    byEndpoint.computeIfAbsent(counter.endpointId(), (id) -> new ArrayList<>());
+                if (EndpointCounterDescriptor.ENDPOINT_TYPE_ID == counter.typeId())
+                {
+                    identities.put(counter.endpointId(), counter);
+                    continue;
+                }
+                rows.add(counter);
+            }
+
+            // identity counters are printed as group headings, every other counter as an aligned row
+            labelWidth = Math.max(labelWidth, counter.label().length());
+            valueWidth = Math.max(valueWidth, Long.toString(counter.value()).length());
+        }
+
+        for (final Map.Entry<Integer, List<CounterSnapshot>> entry : byEndpoint.entrySet())
+        {
+            out.println();
+            final CounterSnapshot identity = identities.get(entry.getKey());
+            out.println(null != identity ?
+                identity.label() + " (" + identity.value() + (1 == identity.value() ? " transport)" : " transports)") :
+                "ep " + entry.getKey());
+
+            final List<CounterSnapshot> rows = entry.getValue();
+            rows.sort(Comparator.comparingInt(StatRenderer::typeOrder).thenComparingInt(CounterSnapshot::counterId));
+            printRows(rows, labelWidth, valueWidth, out);
+        }
+
+        if (!others.isEmpty())
+        {
+            out.println();
+            out.println("other counters");
+            printRows(others, labelWidth, valueWidth, out);
+        }
+    }
+
+    /**
+     * Print the processes that have counters files in a directory.
+     *
+     * @param directory the counters directory.
+     * @param processes the live processes found there.
+     * @param out       where to print.
+     */
+    public static void renderListing(final Path directory, final List<ProcessEntry> processes, final PrintStream out)
+    {
+        out.println(processes.size() + (1 == processes.size() ? " live process has" : " live processes have") +
+            " counters in " + directory);
+        if (processes.isEmpty())
+        {
+            return;
+        }
+
+        int pidWidth = "PID".length();
+        int startWidth = "STARTED".length();
+        int countersWidth = "COUNTERS".length();
+        for (final ProcessEntry process : processes)
+        {
+            pidWidth = Math.max(pidWidth, Long.toString(process.owner().pid()).length());
+            startWidth = Math.max(startWidth, formatStart(process.owner().startTimeMs()).length());
+            countersWidth = Math.max(countersWidth, Integer.toString(process.counters()).length());
+        }
+
+        out.println(INDENT + padLeft("PID", pidWidth) + GAP + padRight("STARTED", startWidth) + GAP +
+            padLeft("COUNTERS", countersWidth) + GAP + "COMMAND");
+        for (final ProcessEntry process : processes)
+        {
+            out.println(INDENT + padLeft(Long.toString(process.owner().pid()), pidWidth) + GAP +
+                padRight(formatStart(process.owner().startTimeMs()), startWidth) + GAP +
+                padLeft(Integer.toString(process.counters()), countersWidth) + GAP + process.owner().label());
+        }
+    }
+
+    /**
+     * @param startTimeMs a start time in epoch milliseconds, or 0.
+     * @return it as an ISO-8601 instant, or "unknown".
+     */
+    static String formatStart(final long startTimeMs)
+    {
+        return ProcessIdentity.UNKNOWN_START_TIME == startTimeMs ? "unknown" :
+            Instant.ofEpochMilli(startTimeMs).toString();
+    }
+
+    private static void printRows(
+        final List<CounterSnapshot> rows, final int labelWidth, final int valueWidth, final PrintStream out)
+    {
+        for (final CounterSnapshot row : rows)
+        {
+            out.println(INDENT + padRight(row.label(), labelWidth) + GAP +
+                padLeft(Long.toString(row.value()), valueWidth));
+        }
+    }
+
+    private static int typeOrder(final CounterSnapshot counter)
+    {
+        return EndpointCounterDescriptor.TRANSPORT_COUNTER_TYPE_ID == counter.typeId() ? 0 : 1;
+    }
+
+    private static String padRight(final String text, final int width)
+    {
+        return text.length() >= width ? text : text + " ".repeat(width - text.length());
+    }
+
+    private static String padLeft(final String text, final int width)
+    {
+        return text.length() >= width ? text : " ".repeat(width - text.length()) + text;
+    }
+}
