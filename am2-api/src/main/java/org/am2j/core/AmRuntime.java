@@ -1,0 +1,335 @@
+package org.am2j.core;
+
+import java.lang.System.Logger.Level;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.ServiceLoader;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.am2j.api.AmError;
+import org.am2j.api.AmException;
+import org.am2j.api.Bundle;
+import org.am2j.api.BundleKind;
+import org.am2j.core.stats.EndpointCounters;
+import org.am2j.spi.PollScheduler;
+import org.am2j.spi.PollSchedulerProvider;
+import org.am2j.spi.Transport;
+import org.am2j.spi.TransportContext;
+import org.am2j.spi.TransportProvider;
+
+/**
+ * The process-wide part of am2j: the identity of this process and node, the open transports (found with
+ * {@link ServiceLoader}), the poll scheduler providers, the counters file and the open bundles. Created when first
+ * used; a shutdown hook closes what is still open so nothing is left behind.
+ */
+public final class AmRuntime implements TransportContext
+{
+    /** The built-in transport every process has; it must be the cheapest. */
+    public static final String IN_PROCESS = "inproc";
+
+    private static final System.Logger LOGGER = System.getLogger("org.am2j");
+    private static volatile AmRuntime instance;
+
+    private final String node;
+    private final String job;
+    private final long pid;
+    private final long processId;
+    private final List<Transport> transports;
+    private final boolean hasNetwork;
+    private final Transport blocker;
+    private final Map<String, PollSchedulerProvider> schedulers;
+    private final String pollSetting;
+    private final ProcessCounters counters;
+    private final AtomicInteger nextEndpointId = new AtomicInteger();
+    private final Set<BundleCore> bundles = new HashSet<>();
+    private boolean shutDown;
+
+    private AmRuntime()
+    {
+        this.node = setting("am2j.node", "AM2J_NODE_ID", hostName());
+        this.job = setting("am2j.job", "AM2J_JOB", "default");
+        this.pid = ProcessHandle.current().pid();
+        this.processId = new SecureRandom().nextLong() ^ (pid << 32) ^ System.nanoTime();
+        this.schedulers = loadSchedulers();
+        this.pollSetting = setting("am2j.poll", "AM2J_POLL", EveryPollScheduler.NAME);
+        newScheduler();
+        this.counters = ProcessCounters.open();
+        this.transports = openTransports(this);
+        boolean network = false;
+        Transport canBlock = null;
+        for (final Transport transport : transports)
+        {
+            network |= transport.isNetwork();
+            if (transport.canBlock() && (null == canBlock || transport.isNetwork()))
+            {
+                canBlock = transport;
+            }
+        }
+        this.hasNetwork = network;
+        this.blocker = canBlock;
+        Runtime.getRuntime().addShutdownHook(new Thread(this::shutdown, "am2j-shutdown"));
+    }
+
+    /**
+     * @return the process's runtime, created on first use.
+     */
+    public static AmRuntime instance()
+    {
+        AmRuntime runtime = instance;
+        if (null == runtime)
+        {
+            synchronized (AmRuntime.class)
+            {
+                runtime = instance;
+                if (null == runtime)
+                {
+                    runtime = new AmRuntime();
+                    instance = runtime;
+                }
+            }
+        }
+        return runtime;
+    }
+
+    /**
+     * @param kind of the bundle.
+     * @return a new bundle with this process's transports and a new poll scheduler.
+     */
+    public Bundle allocateBundle(final BundleKind kind)
+    {
+        final BundleCore bundle = new BundleCore(this, kind, newScheduler(), blocker);
+        synchronized (bundles)
+        {
+            if (shutDown)
+            {
+                throw new AmException(AmError.NOT_INIT, "am2j is shutting down");
+            }
+            bundles.add(bundle);
+        }
+        return bundle;
+    }
+
+    /**
+     * @return names of the open transports, cheapest first.
+     */
+    public List<String> transportNames()
+    {
+        final List<String> names = new ArrayList<>(transports.size());
+        for (final Transport transport : transports)
+        {
+            names.add(transport.name());
+        }
+        return names;
+    }
+
+    /**
+     * @return the poll scheduler setting new bundles get.
+     */
+    public String pollSchedulerDescription()
+    {
+        return newScheduler().describe();
+    }
+
+    @Override
+    public String node()
+    {
+        return node;
+    }
+
+    @Override
+    public long processId()
+    {
+        return processId;
+    }
+
+    @Override
+    public long pid()
+    {
+        return pid;
+    }
+
+    @Override
+    public String job()
+    {
+        return job;
+    }
+
+    @Override
+    public String property(final String transport, final String key, final String defaultValue)
+    {
+        final String envName = ("AM2J_" + transport + "_" + key).toUpperCase().replace('.', '_');
+        return setting("am2j." + transport + "." + key, envName, defaultValue);
+    }
+
+    List<Transport> transports()
+    {
+        return transports;
+    }
+
+    boolean hasNetwork()
+    {
+        return hasNetwork;
+    }
+
+    EndpointCore newEndpoint(final BundleCore bundle)
+    {
+        return new EndpointCore(this, bundle, nextEndpointId.getAndIncrement());
+    }
+
+    EndpointCounters newEndpointCounters(final int endpointId)
+    {
+        return counters.newEndpointCounters(endpointId, "");
+    }
+
+    void unregister(final EndpointCore endpoint)
+    {
+        // Endpoints hold no runtime resources beyond their transports' parts and counters, which they free.
+    }
+
+    void bundleClosed(final BundleCore bundle)
+    {
+        synchronized (bundles)
+        {
+            bundles.remove(bundle);
+        }
+    }
+
+    void log(final String what, final Throwable error)
+    {
+        LOGGER.log(Level.WARNING, what, error);
+    }
+
+    private PollScheduler newScheduler()
+    {
+        final int colon = pollSetting.indexOf(':');
+        final String name = colon < 0 ? pollSetting : pollSetting.substring(0, colon);
+        final String argument = colon < 0 ? null : pollSetting.substring(colon + 1);
+        final PollSchedulerProvider provider = schedulers.get(name);
+        if (null == provider)
+        {
+            throw new AmException(AmError.BAD_ARG, "poll scheduler '" + name + "' (am2j.poll / AM2J_POLL) is not " +
+                "one of " + schedulers.keySet());
+        }
+        return provider.create(argument);
+    }
+
+    private void shutdown()
+    {
+        final List<BundleCore> open;
+        synchronized (bundles)
+        {
+            shutDown = true;
+            open = new ArrayList<>(bundles);
+        }
+        for (final BundleCore bundle : open)
+        {
+            try
+            {
+                bundle.closeAtExit();
+            }
+            catch (final RuntimeException ex)
+            {
+                log("closing " + bundle + " at exit", ex);
+            }
+        }
+        for (final Transport transport : transports)
+        {
+            try
+            {
+                transport.close();
+            }
+            catch (final RuntimeException ex)
+            {
+                log("closing transport " + transport.name() + " at exit", ex);
+            }
+        }
+        counters.close();
+    }
+
+    private static List<Transport> openTransports(final AmRuntime runtime)
+    {
+        final String wanted = setting("am2j.transports", "AM2J_TRANSPORTS", "");
+        final Set<String> only = new HashSet<>();
+        for (final String name : wanted.split(","))
+        {
+            if (!name.isBlank())
+            {
+                only.add(name.trim());
+            }
+        }
+        final List<Transport> open = new ArrayList<>();
+        final Set<String> seen = new HashSet<>();
+        for (final TransportProvider provider : ServiceLoader.load(TransportProvider.class))
+        {
+            final String name = provider.name();
+            if (!seen.add(name))
+            {
+                throw new AmException(AmError.RESOURCE, "two transport providers are named '" + name + "'");
+            }
+            if (only.isEmpty() || only.contains(name) || IN_PROCESS.equals(name))
+            {
+                open.add(provider.open(runtime));
+            }
+        }
+        for (final String name : only)
+        {
+            if (!seen.contains(name))
+            {
+                throw new AmException(AmError.BAD_ARG, "transport '" + name + "' (am2j.transports) is not on the " +
+                    "class path; present: " + seen);
+            }
+        }
+        open.sort(Comparator.comparingInt(Transport::cost));
+        if (open.isEmpty() || !IN_PROCESS.equals(open.get(0).name()))
+        {
+            throw new AmException(AmError.RESOURCE, "the in-process transport must be present and cheapest, found " +
+                open);
+        }
+        return List.copyOf(open);
+    }
+
+    private static Map<String, PollSchedulerProvider> loadSchedulers()
+    {
+        final Map<String, PollSchedulerProvider> providers = new LinkedHashMap<>();
+        for (final PollSchedulerProvider provider : ServiceLoader.load(PollSchedulerProvider.class))
+        {
+            providers.putIfAbsent(provider.name(), provider);
+        }
+        return providers;
+    }
+
+    private static String setting(final String property, final String environment, final String defaultValue)
+    {
+        final String fromProperty = System.getProperty(property);
+        if (null != fromProperty && !fromProperty.isBlank())
+        {
+            return fromProperty.trim();
+        }
+        final String fromEnvironment = System.getenv(environment);
+        if (null != fromEnvironment && !fromEnvironment.isBlank())
+        {
+            return fromEnvironment.trim();
+        }
+        return defaultValue;
+    }
+
+    private static String hostName()
+    {
+        try
+        {
+            return InetAddress.getLocalHost().getHostName();
+        }
+        catch (final UnknownHostException ex)
+        {
+            return "localhost";
+        }
+    }
+}

@@ -1,0 +1,439 @@
+package org.am2j.core;
+
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+
+import org.am2j.api.AmError;
+import org.am2j.api.AmException;
+import org.am2j.api.Bundle;
+import org.am2j.api.BundleKind;
+import org.am2j.api.Endpoint;
+import org.am2j.api.EventMask;
+import org.am2j.spi.PollScheduler;
+import org.am2j.spi.Transport;
+
+/**
+ * A bundle: its endpoints, its poll scheduler, its event mask and the thread sleeping in {@link #waitSema()}.
+ */
+final class BundleCore implements Bundle
+{
+    /** Messages one poll accepts from one local queue. */
+    static final int POLL_BUDGET = 32;
+
+    /** Longest single sleep in waitSema: a safety net against a transport that forgets to wake the sleeper. */
+    private static final long SLEEP_SLICE_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+
+    private final AmRuntime runtime;
+    private final BundleKind kind;
+    private final ThreadGuard guard;
+    private final PollScheduler scheduler;
+    private final Transport blocker;
+    private volatile EndpointCore[] endpoints = new EndpointCore[0];
+    private volatile EventMask eventMask = EventMask.NOEVENTS;
+    private volatile Thread waiter;
+    private volatile boolean closed;
+
+    BundleCore(final AmRuntime runtime, final BundleKind kind, final PollScheduler scheduler, final Transport blocker)
+    {
+        this.runtime = runtime;
+        this.kind = kind;
+        this.guard = new ThreadGuard(BundleKind.SEQ == kind);
+        this.scheduler = scheduler;
+        this.blocker = blocker;
+    }
+
+    @Override
+    public BundleKind kind()
+    {
+        return kind;
+    }
+
+    boolean isSeq()
+    {
+        return BundleKind.SEQ == kind;
+    }
+
+    @Override
+    public Endpoint allocateEndpoint()
+    {
+        enter("allocateEndpoint");
+        try
+        {
+            checkOpen();
+            final EndpointCore endpoint = runtime.newEndpoint(this);
+            add(endpoint);
+            return endpoint;
+        }
+        finally
+        {
+            exit();
+        }
+    }
+
+    @Override
+    public void moveEndpoint(final Endpoint endpoint)
+    {
+        enter("moveEndpoint");
+        try
+        {
+            checkOpen();
+            AmException.checkNotNull("endpoint", endpoint);
+            if (!(endpoint instanceof EndpointCore) || endpoint.isClosed())
+            {
+                throw new AmException(AmError.BAD_ARG, "endpoint must be an open endpoint of this process, got " +
+                    endpoint);
+            }
+            final EndpointCore core = (EndpointCore)endpoint;
+            final BundleCore from = (BundleCore)core.bundle();
+            if (from == this)
+            {
+                return;
+            }
+            if (0 != DispatchContext.current().depth)
+            {
+                throw new AmException(AmError.BAD_ARG, "endpoints may not be moved from inside a handler");
+            }
+            from.enter("moveEndpoint");
+            try
+            {
+                from.remove(core);
+                core.movedTo(this);
+                add(core);
+            }
+            finally
+            {
+                from.exit();
+            }
+        }
+        finally
+        {
+            exit();
+        }
+    }
+
+    @Override
+    public List<Endpoint> endpoints()
+    {
+        return List.of(endpoints);
+    }
+
+    @Override
+    public int poll()
+    {
+        enter("poll");
+        try
+        {
+            checkOpen();
+            final DispatchContext context = DispatchContext.current();
+            if (0 != context.depth)
+            {
+                throw new AmException(AmError.BAD_ARG, "poll() may not be called from inside a handler");
+            }
+            return pollEndpoints(context, false);
+        }
+        finally
+        {
+            exit();
+        }
+    }
+
+    /**
+     * Poll on behalf of a sender waiting for queue space; handlers run one level deeper than the caller.
+     *
+     * @param context     of the calling thread.
+     * @param repliesOnly true for a reply waiting for space: only reply queues are polled.
+     * @return messages handled.
+     */
+    int pollForProgress(final DispatchContext context, final boolean repliesOnly)
+    {
+        return pollEndpoints(context, repliesOnly);
+    }
+
+    private int pollEndpoints(final DispatchContext context, final boolean repliesOnly)
+    {
+        final EndpointCore[] polled = endpoints;
+        final boolean locking = !isSeq();
+        final int networkBudget;
+        if (runtime.hasNetwork())
+        {
+            synchronized (scheduler)
+            {
+                networkBudget = scheduler.networkBudget(POLL_BUDGET);
+            }
+        }
+        else
+        {
+            networkBudget = 0;
+        }
+
+        final int outerFound = context.networkFound;
+        context.networkFound = 0;
+        int handled = 0;
+        try
+        {
+            for (final EndpointCore endpoint : polled)
+            {
+                handled += endpoint.poll(context, POLL_BUDGET, networkBudget, repliesOnly, locking);
+            }
+        }
+        finally
+        {
+            if (networkBudget > 0)
+            {
+                synchronized (scheduler)
+                {
+                    scheduler.networkPolled(context.networkFound);
+                }
+            }
+            context.networkFound = outerFound;
+        }
+        return handled;
+    }
+
+    @Override
+    public void eventMask(final EventMask mask)
+    {
+        enter("eventMask");
+        try
+        {
+            checkOpen();
+            eventMask = AmException.checkNotNull("mask", mask);
+        }
+        finally
+        {
+            exit();
+        }
+    }
+
+    @Override
+    public EventMask eventMask()
+    {
+        return eventMask;
+    }
+
+    @Override
+    public void waitSema()
+    {
+        await(Long.MAX_VALUE);
+    }
+
+    @Override
+    public boolean waitSema(final long timeout, final TimeUnit unit)
+    {
+        AmException.checkNotNull("unit", unit);
+        AmException.checkRange("timeout", timeout, 0, Long.MAX_VALUE);
+        return await(unit.toNanos(timeout));
+    }
+
+    private boolean await(final long timeoutNanos)
+    {
+        enter("waitSema");
+        try
+        {
+            checkOpen();
+            if (EventMask.NOTEMPTY != eventMask)
+            {
+                throw new AmException(AmError.BAD_ARG, "waitSema() with event mask " + eventMask +
+                    " would wait forever; set EventMask.NOTEMPTY first");
+            }
+            if (0 != DispatchContext.current().depth)
+            {
+                throw new AmException(AmError.BAD_ARG, "waitSema() may not be called from inside a handler");
+            }
+            final boolean signalled = sleepUntilPending(timeoutNanos);
+            if (signalled)
+            {
+                eventMask = EventMask.NOEVENTS;
+            }
+            return signalled;
+        }
+        finally
+        {
+            exit();
+        }
+    }
+
+    private boolean sleepUntilPending(final long timeoutNanos)
+    {
+        final long start = System.nanoTime();
+        final EndpointCore[] sleepers = endpoints;
+        waiter = Thread.currentThread();
+        for (final EndpointCore endpoint : sleepers)
+        {
+            endpoint.sleeping(true);
+        }
+        try
+        {
+            while (true)
+            {
+                // The sleeping flags were published (volatile stores) before this check: a sender that queued a
+                // message we do not see here must see a flag and wake us, so no wake-up is lost.
+                if (anyPending(sleepers))
+                {
+                    return true;
+                }
+                if (closed)
+                {
+                    throw new AmException(AmError.NOT_INIT, "bundle closed while waiting in waitSema()");
+                }
+                final long remaining = timeoutNanos == Long.MAX_VALUE ?
+                    SLEEP_SLICE_NANOS : timeoutNanos - (System.nanoTime() - start);
+                if (remaining <= 0)
+                {
+                    return false;
+                }
+                final long slice = Math.min(remaining, SLEEP_SLICE_NANOS);
+                if (null != blocker)
+                {
+                    blocker.block(slice);
+                }
+                else
+                {
+                    LockSupport.parkNanos(this, slice);
+                }
+            }
+        }
+        finally
+        {
+            for (final EndpointCore endpoint : sleepers)
+            {
+                endpoint.sleeping(false);
+            }
+            waiter = null;
+        }
+    }
+
+    private static boolean anyPending(final EndpointCore[] sleepers)
+    {
+        for (final EndpointCore endpoint : sleepers)
+        {
+            if (endpoint.hasPending())
+            {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Wake the thread sleeping in {@link #waitSema()}, if any.
+     */
+    void wakeup()
+    {
+        final Thread sleeper = waiter;
+        if (null != sleeper)
+        {
+            LockSupport.unpark(sleeper);
+            if (null != blocker)
+            {
+                blocker.wakeup();
+            }
+        }
+    }
+
+    @Override
+    public void close()
+    {
+        if (closed)
+        {
+            return;
+        }
+        enter("Bundle.close");
+        try
+        {
+            if (0 != DispatchContext.current().depth)
+            {
+                throw new AmException(AmError.BAD_ARG, "a bundle may not be freed from inside a handler");
+            }
+            closeAtExit();
+            runtime.bundleClosed(this);
+        }
+        finally
+        {
+            exit();
+        }
+    }
+
+    /**
+     * Close at process exit, from the shutdown thread: the thread guard is not consulted, since the owner may be
+     * stopped anywhere.
+     */
+    void closeAtExit()
+    {
+        closed = true;
+        final EndpointCore[] closing;
+        synchronized (this)
+        {
+            closing = endpoints;
+            endpoints = new EndpointCore[0];
+        }
+        for (final EndpointCore endpoint : closing)
+        {
+            endpoint.closeFromBundle();
+        }
+        wakeup();
+    }
+
+    @Override
+    public boolean isClosed()
+    {
+        return closed;
+    }
+
+    @Override
+    public String toString()
+    {
+        return "Bundle[" + kind + ", " + endpoints.length + " endpoints, poll " + scheduler.describe() +
+            (closed ? ", closed" : "") + "]";
+    }
+
+    void enter(final String call)
+    {
+        guard.enter(call);
+    }
+
+    void exit()
+    {
+        guard.exit();
+    }
+
+    private synchronized void add(final EndpointCore endpoint)
+    {
+        final EndpointCore[] current = endpoints;
+        final EndpointCore[] grown = Arrays.copyOf(current, current.length + 1);
+        grown[current.length] = endpoint;
+        // Volatile store of a new array: pollers iterate a consistent snapshot without a lock.
+        endpoints = grown;
+    }
+
+    synchronized void remove(final EndpointCore endpoint)
+    {
+        final EndpointCore[] current = endpoints;
+        int index = -1;
+        for (int i = 0; i < current.length; i++)
+        {
+            if (current[i] == endpoint)
+            {
+                index = i;
+                break;
+            }
+        }
+        if (index >= 0)
+        {
+            final EndpointCore[] shrunk = new EndpointCore[current.length - 1];
+            System.arraycopy(current, 0, shrunk, 0, index);
+            System.arraycopy(current, index + 1, shrunk, index, current.length - index - 1);
+            endpoints = shrunk;
+        }
+    }
+
+    private void checkOpen()
+    {
+        if (closed)
+        {
+            throw new AmException(AmError.NOT_INIT, "bundle is closed");
+        }
+    }
+}

@@ -1,0 +1,236 @@
+package org.am2j.core;
+
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.am2j.api.Am;
+import org.am2j.api.AmError;
+import org.am2j.api.AmException;
+import org.am2j.api.Endpoint;
+import org.am2j.api.EndpointName;
+import org.am2j.api.Message;
+import org.am2j.api.MessageCategory;
+import org.am2j.api.Opcode;
+import org.am2j.api.ReturnStatus;
+import org.am2j.api.Token;
+import org.am2j.spi.InboundMessage;
+
+/**
+ * The flyweight a handler receives as both its {@link Token} and its {@link Message}: one per thread and nesting
+ * depth, pointed at the transport's inbound message for the duration of one handler call.
+ */
+final class Delivery implements Token, Message
+{
+    private static final byte[] NO_DATA = new byte[0];
+
+    private final DispatchContext context;
+    private final int depth;
+    private final UnsafeBuffer view = new UnsafeBuffer(NO_DATA);
+
+    private EndpointCore endpoint;
+    private Receiver receiver;
+    private InboundMessage inbound;
+    private Opcode opcode;
+    private ReturnStatus returnStatus;
+    private int argCount;
+    private boolean active;
+    private boolean replied;
+
+    Delivery(final DispatchContext context, final int depth)
+    {
+        this.context = context;
+        this.depth = depth;
+    }
+
+    void begin(
+        final EndpointCore endpoint,
+        final Receiver receiver,
+        final InboundMessage inbound,
+        final Opcode opcode,
+        final ReturnStatus returnStatus,
+        final int argCount,
+        final DirectBuffer data,
+        final int dataOffset,
+        final int dataLength)
+    {
+        this.endpoint = endpoint;
+        this.receiver = receiver;
+        this.inbound = inbound;
+        this.opcode = opcode;
+        this.returnStatus = returnStatus;
+        this.argCount = argCount;
+        if (0 == dataLength)
+        {
+            view.wrap(NO_DATA);
+        }
+        else
+        {
+            view.wrap(data, dataOffset, dataLength);
+        }
+        this.replied = false;
+        this.active = true;
+    }
+
+    void end()
+    {
+        active = false;
+        inbound = null;
+        view.wrap(NO_DATA);
+    }
+
+    // ----------------------------------------------------------------------------------------------------------------
+    // Token
+    // ----------------------------------------------------------------------------------------------------------------
+
+    @Override
+    public EndpointName sourceName()
+    {
+        checkActive("sourceName");
+        return inbound.sourceName();
+    }
+
+    @Override
+    public long messageTag()
+    {
+        checkActive("messageTag");
+        return inbound.tag();
+    }
+
+    @Override
+    public Endpoint destination()
+    {
+        checkActive("destination");
+        return endpoint;
+    }
+
+    @Override
+    public boolean isRequest()
+    {
+        return opcode.isRequest() && null == returnStatus;
+    }
+
+    @Override
+    public boolean hasReplied()
+    {
+        return replied;
+    }
+
+    @Override
+    public int replyN(
+        final MessageCategory category, final int handler, final DirectBuffer src, final int srcOffset,
+        final int length, final long segmentOffset, final int argCount, final int a0, final int a1, final int a2,
+        final int a3, final int a4, final int a5, final int a6, final int a7)
+    {
+        checkActive("reply");
+        if (null != returnStatus)
+        {
+            throw new AmException(AmError.BAD_ARG, "a returned-message handler may not reply");
+        }
+        if (!opcode.isRequest())
+        {
+            throw new AmException(AmError.BAD_ARG, "a reply handler may not reply (only request handlers reply)");
+        }
+        if (replied)
+        {
+            throw new AmException(AmError.BAD_ARG, "a request handler replies at most once; this token has replied");
+        }
+        MessageChecks.check(category, handler, src, srcOffset, length, segmentOffset, argCount);
+        replied = true;
+        endpoint.sendReply(context, receiver, inbound.replyRoute(),
+            context.frame()
+                .header(Opcode.of(false, category).code(), 0, handler, inbound.tag())
+                .args(argCount, a0, a1, a2, a3, a4, a5, a6, a7)
+                .data(src, srcOffset, length, segmentOffset)
+                .source(endpoint.endpointId()));
+        return Am.OK;
+    }
+
+    // ----------------------------------------------------------------------------------------------------------------
+    // Message
+    // ----------------------------------------------------------------------------------------------------------------
+
+    @Override
+    public Opcode opcode()
+    {
+        return opcode;
+    }
+
+    @Override
+    public MessageCategory category()
+    {
+        return opcode.category();
+    }
+
+    @Override
+    public int handlerIndex()
+    {
+        checkActive("handlerIndex");
+        return inbound.handler();
+    }
+
+    @Override
+    public int argCount()
+    {
+        return argCount;
+    }
+
+    @Override
+    public int arg(final int index)
+    {
+        checkActive("arg");
+        if (index < 0 || index >= argCount)
+        {
+            throw new AmException(AmError.BAD_ARG, "argument index = " + index + " is outside [0, " + argCount + ")");
+        }
+        return inbound.arg(index);
+    }
+
+    @Override
+    public DirectBuffer data()
+    {
+        return view;
+    }
+
+    @Override
+    public int dataLength()
+    {
+        return view.capacity();
+    }
+
+    @Override
+    public long segmentOffset()
+    {
+        return MessageCategory.LONG == opcode.category() && null == returnStatus ? inbound.segmentOffset() : -1;
+    }
+
+    @Override
+    public boolean isReturned()
+    {
+        return null != returnStatus;
+    }
+
+    @Override
+    public ReturnStatus returnStatus()
+    {
+        return returnStatus;
+    }
+
+    @Override
+    public String toString()
+    {
+        if (!active)
+        {
+            return "Delivery[inactive]";
+        }
+        return "Delivery[" + opcode + (null == returnStatus ? "" : " returned " + returnStatus) + " handler=" +
+            inbound.handler() + " args=" + argCount + " data=" + view.capacity() + " depth=" + depth + "]";
+    }
+
+    private void checkActive(final String call)
+    {
+        if (!active || context.depth != depth)
+        {
+            throw new AmException(AmError.BAD_ARG, "token/message used outside its handler (" + call +
+                "): they are valid only until the handler returns");
+        }
+    }
+}

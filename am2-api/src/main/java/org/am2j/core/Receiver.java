@@ -1,0 +1,197 @@
+package org.am2j.core;
+
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.AtomicBuffer;
+import org.am2j.api.Am;
+import org.am2j.api.Handler;
+import org.am2j.api.MessageCategory;
+import org.am2j.api.Opcode;
+import org.am2j.api.ReturnStatus;
+import org.am2j.api.Tags;
+import org.am2j.core.stats.ProtocolCounters;
+import org.am2j.spi.InboundMessage;
+import org.am2j.spi.MessageSink;
+import org.am2j.spi.TransportEndpoint;
+
+/**
+ * The dispatcher of one transport's messages for one endpoint: it checks each message against the endpoint (tag,
+ * opcode, argument count, lengths, handler, segment range), runs its handler, and sends back what it cannot deliver
+ * as a returned message. Nothing a peer writes makes it throw or read out of bounds.
+ */
+final class Receiver implements MessageSink
+{
+    final TransportEndpoint transportEndpoint;
+    final ProtocolCounters counters;
+    final boolean network;
+    private final EndpointCore endpoint;
+    private DispatchContext context;
+
+    Receiver(
+        final EndpointCore endpoint, final TransportEndpoint transportEndpoint, final ProtocolCounters counters,
+        final boolean network)
+    {
+        this.endpoint = endpoint;
+        this.transportEndpoint = transportEndpoint;
+        this.counters = counters;
+        this.network = network;
+    }
+
+    int poll(final DispatchContext context, final int budget, final boolean repliesOnly)
+    {
+        final DispatchContext outer = this.context;
+        this.context = context;
+        try
+        {
+            counters.onPoll();
+            return transportEndpoint.poll(this, budget, repliesOnly);
+        }
+        finally
+        {
+            this.context = outer;
+        }
+    }
+
+    @Override
+    public void onMessage(final InboundMessage message)
+    {
+        final Opcode opcode = Opcode.fromCode(message.opcode());
+        final int status = message.returnStatus();
+        if (null == opcode)
+        {
+            counters.drop();
+            return;
+        }
+        if (0 != status)
+        {
+            deliverReturned(message, opcode, status);
+            return;
+        }
+
+        final int argCount = message.argCount();
+        final int dataLength = message.dataLength();
+        final int handlerIndex = message.handler();
+        final MessageCategory category = opcode.category();
+        if (opcode.isRequest() && !Tags.accepts(endpoint.tag(), message.tag()))
+        {
+            returnToSender(message, opcode, ReturnStatus.EBADTAG);
+        }
+        else if (argCount < 0 || argCount > Am.MAX_SHORT)
+        {
+            returnToSender(message, opcode, ReturnStatus.EBADARGS);
+        }
+        else if (!lengthValid(message, category, dataLength))
+        {
+            returnToSender(message, opcode, ReturnStatus.EBADLENGTH);
+        }
+        else if (handlerIndex < 1 || handlerIndex >= Am.NUM_HANDLERS || null == endpoint.handlers.get(handlerIndex))
+        {
+            returnToSender(message, opcode, ReturnStatus.EBADHANDLER);
+        }
+        else if (MessageCategory.LONG == category && !segmentValid(message, dataLength))
+        {
+            returnToSender(message, opcode, ReturnStatus.EBADSEGOFF);
+        }
+        else if (!context.canNest())
+        {
+            counters.drop();
+        }
+        else
+        {
+            if (opcode.isRequest())
+            {
+                counters.onRequestReceived();
+            }
+            else
+            {
+                counters.onReplyReceived();
+            }
+            if (0 != dataLength)
+            {
+                counters.onBytesReceived(dataLength);
+            }
+            run(endpoint.handlers.get(handlerIndex), message, opcode, null, argCount, dataLength);
+        }
+    }
+
+    private void deliverReturned(final InboundMessage message, final Opcode opcode, final int status)
+    {
+        final ReturnStatus returnStatus = ReturnStatus.fromCode(status);
+        final int argCount = message.argCount();
+        final int dataLength = message.dataLength();
+        if (null == returnStatus || argCount < 0 || argCount > Am.MAX_SHORT || !inlineDataValid(message, dataLength) ||
+            !context.canNest())
+        {
+            counters.drop();
+            return;
+        }
+        endpoint.counters.onReturned(returnStatus);
+        run(endpoint.handlers.get(0), message, opcode, returnStatus, argCount, dataLength);
+    }
+
+    private void run(
+        final Handler handler, final InboundMessage message, final Opcode opcode, final ReturnStatus returnStatus,
+        final int argCount, final int dataLength)
+    {
+        final DispatchContext context = this.context;
+        final Delivery delivery = context.nextDelivery();
+        delivery.begin(endpoint, this, message, opcode, returnStatus, argCount, message.dataBuffer(),
+            message.dataOffset(), dataLength);
+        context.depth++;
+        try
+        {
+            handler.onMessage(delivery, delivery);
+        }
+        finally
+        {
+            context.depth--;
+            delivery.end();
+        }
+    }
+
+    private void returnToSender(final InboundMessage message, final Opcode opcode, final ReturnStatus status)
+    {
+        final int argCount = Math.max(0, Math.min(Am.MAX_SHORT, message.argCount()));
+        final int dataLength = message.dataLength();
+        final boolean withData = MessageCategory.MEDIUM == opcode.category() && inlineDataValid(message, dataLength);
+        endpoint.sendReturned(context, this, message.replyRoute(),
+            context.frame()
+                .header(opcode.code(), status.code(), message.handler(), message.tag())
+                .args(argCount, message.arg(0), message.arg(1), message.arg(2), message.arg(3), message.arg(4),
+                    message.arg(5), message.arg(6), message.arg(7))
+                .data(withData ? message.dataBuffer() : null, withData ? message.dataOffset() : 0,
+                    withData ? dataLength : 0, -1)
+                .source(endpoint.endpointId()));
+    }
+
+    private static boolean lengthValid(final InboundMessage message, final MessageCategory category, final int length)
+    {
+        switch (category)
+        {
+            case SHORT:
+                return 0 == length;
+            case MEDIUM:
+                return length <= Am.MAX_MEDIUM && inlineDataValid(message, length);
+            default:
+                return length >= 0 && length <= Am.MAX_LONG;
+        }
+    }
+
+    private static boolean inlineDataValid(final InboundMessage message, final int length)
+    {
+        if (0 == length)
+        {
+            return true;
+        }
+        final DirectBuffer buffer = message.dataBuffer();
+        final int offset = message.dataOffset();
+        return length > 0 && null != buffer && offset >= 0 && offset <= buffer.capacity() - length;
+    }
+
+    private boolean segmentValid(final InboundMessage message, final int length)
+    {
+        final AtomicBuffer segment = endpoint.segment();
+        final long offset = message.segmentOffset();
+        return null != segment && message.dataBuffer() == segment && offset >= 0 &&
+            offset <= segment.capacity() - length && offset == message.dataOffset();
+    }
+}

@@ -1,0 +1,178 @@
+package org.am2j.core.inproc;
+
+import org.agrona.BufferUtil;
+import org.agrona.MutableDirectBuffer;
+import org.agrona.concurrent.MessageHandler;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.agrona.concurrent.ringbuffer.ManyToOneRingBuffer;
+import org.am2j.api.EndpointName;
+import org.am2j.spi.EndpointHost;
+import org.am2j.spi.MessageSink;
+import org.am2j.spi.Route;
+import org.am2j.spi.TransportEndpoint;
+
+/**
+ * An endpoint's in-process receive side: a request queue and a reply queue (returned messages travel with replies,
+ * so request floods never hold them up), and the sleeping flag senders check to wake the owner.
+ */
+final class InProcessEndpoint implements TransportEndpoint, MessageHandler
+{
+    private final InProcessTransport transport;
+    private final EndpointHost host;
+    private final ManyToOneRingBuffer requests;
+    private final ManyToOneRingBuffer replies;
+    private final InProcessRoute inboundRoute;
+    private final InProcessInbound inbound;
+    private volatile boolean sleeping;
+    private volatile boolean closed;
+    private MessageSink sink;
+    private boolean readingRequests;
+    private boolean readingReplies;
+
+    InProcessEndpoint(final InProcessTransport transport, final EndpointHost host, final int ringBytes)
+    {
+        this.transport = transport;
+        this.host = host;
+        this.requests = new ManyToOneRingBuffer(new UnsafeBuffer(BufferUtil.allocateDirectAligned(ringBytes, 64)));
+        this.replies = new ManyToOneRingBuffer(new UnsafeBuffer(BufferUtil.allocateDirectAligned(ringBytes, 64)));
+        this.inboundRoute = new InProcessRoute(this);
+        this.inbound = new InProcessInbound(transport, this);
+    }
+
+    @Override
+    public String address()
+    {
+        return null;
+    }
+
+    @Override
+    public void named(final EndpointName name)
+    {
+    }
+
+    @Override
+    public Route connect(final EndpointName destination, final long tag)
+    {
+        return transport.connect(destination);
+    }
+
+    @Override
+    public int poll(final MessageSink sink, final int budget, final boolean repliesOnly)
+    {
+        final MessageSink outer = this.sink;
+        this.sink = sink;
+        try
+        {
+            int handled = 0;
+            // A queue already being read further up this thread's stack is skipped: the ring's read is not
+            // re-entrant, and the outer read will go on with it.
+            if (!readingReplies)
+            {
+                readingReplies = true;
+                try
+                {
+                    handled += replies.read(this, budget);
+                }
+                finally
+                {
+                    readingReplies = false;
+                }
+            }
+            if (!repliesOnly && !readingRequests)
+            {
+                readingRequests = true;
+                try
+                {
+                    handled += requests.read(this, budget);
+                }
+                finally
+                {
+                    readingRequests = false;
+                }
+            }
+            return handled;
+        }
+        finally
+        {
+            this.sink = outer;
+        }
+    }
+
+    @Override
+    public void onMessage(final int msgTypeId, final MutableDirectBuffer buffer, final int index, final int length)
+    {
+        if (InProcessRecordDescriptor.MESSAGE_TYPE == msgTypeId && length >= InProcessRecordDescriptor.HEADER_LENGTH &&
+            !closed)
+        {
+            sink.onMessage(inbound.wrap(buffer, index, length));
+        }
+    }
+
+    @Override
+    public boolean hasPending()
+    {
+        return pending(requests) || pending(replies);
+    }
+
+    private static boolean pending(final ManyToOneRingBuffer queue)
+    {
+        // The producer position is advanced by the sender's claim CAS before it reads our sleeping flag.
+        return queue.producerPosition() != queue.consumerPosition();
+    }
+
+    @Override
+    public void sleeping(final boolean sleeping)
+    {
+        // Volatile store, then the caller's volatile reads of the queue positions: the Dekker pair with the
+        // sender's tail CAS then sleeping-flag read.
+        this.sleeping = sleeping;
+    }
+
+    @Override
+    public void tagChanged(final long tag)
+    {
+    }
+
+    @Override
+    public void close()
+    {
+        closed = true;
+        transport.unregister(host.endpointId(), this);
+    }
+
+    boolean isSleeping()
+    {
+        return sleeping;
+    }
+
+    boolean isClosed()
+    {
+        return closed;
+    }
+
+    EndpointHost host()
+    {
+        return host;
+    }
+
+    ManyToOneRingBuffer requestQueue()
+    {
+        return requests;
+    }
+
+    ManyToOneRingBuffer replyQueue()
+    {
+        return replies;
+    }
+
+    Route inboundRoute()
+    {
+        return inboundRoute;
+    }
+
+    @Override
+    public String toString()
+    {
+        return "inproc endpoint " + host.endpointId();
+    }
+}

@@ -1,0 +1,183 @@
+package org.am2j.core.inproc;
+
+import java.util.Arrays;
+
+import org.agrona.concurrent.AtomicBuffer;
+import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
+import org.am2j.api.AmError;
+import org.am2j.api.AmException;
+import org.am2j.api.EndpointName;
+import org.am2j.spi.EndpointHost;
+import org.am2j.spi.Route;
+import org.am2j.spi.Transport;
+import org.am2j.spi.TransportContext;
+import org.am2j.spi.TransportEndpoint;
+
+/**
+ * The in-process transport: endpoints of one process (same or different bundles) exchange messages through a
+ * request and a reply queue per endpoint, many-to-one ring buffers in direct memory. It is always present and the
+ * cheapest, so it also carries the messages an endpoint returns to itself.
+ * <p>
+ * Configuration: {@code am2j.inproc.queueBytes}, the capacity of each receive queue (a power of two, at least
+ * 128 KiB so that one maximal medium message fits in an eighth of it; default 256 KiB).
+ */
+public final class InProcessTransport implements Transport
+{
+    /** The transport's name. */
+    public static final String NAME = "inproc";
+
+    /** Smallest queue capacity: a ring takes messages up to an eighth of its capacity. */
+    public static final int MIN_QUEUE_BYTES = 128 * 1024;
+
+    private static final int DEFAULT_QUEUE_BYTES = 256 * 1024;
+
+    private final TransportContext context;
+    private final int queueBytes;
+    private volatile InProcessEndpoint[] byId = new InProcessEndpoint[16];
+
+    InProcessTransport(final TransportContext context)
+    {
+        this.context = context;
+        final String setting = context.property(NAME, "queueBytes", Integer.toString(DEFAULT_QUEUE_BYTES));
+        final int bytes;
+        try
+        {
+            bytes = Integer.parseInt(setting);
+        }
+        catch (final NumberFormatException ex)
+        {
+            throw new AmException(AmError.BAD_ARG, "am2j.inproc.queueBytes = '" + setting + "' is not an integer");
+        }
+        if (bytes < MIN_QUEUE_BYTES || Integer.bitCount(bytes) != 1 || bytes > (1 << 30))
+        {
+            throw new AmException(AmError.BAD_ARG, "am2j.inproc.queueBytes = " + bytes +
+                " must be a power of two in [" + MIN_QUEUE_BYTES + ", " + (1 << 30) + "]");
+        }
+        this.queueBytes = bytes;
+    }
+
+    @Override
+    public String name()
+    {
+        return NAME;
+    }
+
+    @Override
+    public int cost()
+    {
+        return 0;
+    }
+
+    @Override
+    public boolean isNetwork()
+    {
+        return false;
+    }
+
+    @Override
+    public boolean canReach(final EndpointName name)
+    {
+        return name.processId() == context.processId();
+    }
+
+    @Override
+    public TransportEndpoint attach(final EndpointHost host)
+    {
+        final InProcessEndpoint endpoint = new InProcessEndpoint(this, host, queueBytes + RingBufferDescriptor.TRAILER_LENGTH);
+        register(host.endpointId(), endpoint);
+        return endpoint;
+    }
+
+    @Override
+    public AtomicBuffer allocateSegment(final EndpointHost host, final int length)
+    {
+        return null;
+    }
+
+    @Override
+    public boolean canBlock()
+    {
+        return false;
+    }
+
+    @Override
+    public void block(final long nanos)
+    {
+        throw new UnsupportedOperationException("the in-process transport does not block");
+    }
+
+    @Override
+    public void wakeup()
+    {
+    }
+
+    @Override
+    public void close()
+    {
+        synchronized (this)
+        {
+            byId = new InProcessEndpoint[0];
+        }
+    }
+
+    /**
+     * The route to an endpoint of this process.
+     *
+     * @param destination its name.
+     * @return the route, or null when the name is of another process.
+     */
+    Route connect(final EndpointName destination)
+    {
+        if (!canReach(destination))
+        {
+            return null;
+        }
+        final InProcessEndpoint endpoint = lookUp(destination.endpointId());
+        return null == endpoint ? new InProcessRoute.Dead(destination) : endpoint.inboundRoute();
+    }
+
+    /**
+     * The inverse mapping of a received message: the route back to its sender.
+     *
+     * @param endpointId of the sender.
+     * @return the sender's inbound route, or a dead route when it has been freed.
+     */
+    Route routeTo(final int endpointId)
+    {
+        final InProcessEndpoint endpoint = lookUp(endpointId);
+        return null == endpoint ? InProcessRoute.Dead.UNKNOWN : endpoint.inboundRoute();
+    }
+
+    void unregister(final int endpointId, final InProcessEndpoint endpoint)
+    {
+        synchronized (this)
+        {
+            final InProcessEndpoint[] table = byId;
+            if (endpointId < table.length && table[endpointId] == endpoint)
+            {
+                final InProcessEndpoint[] copy = table.clone();
+                copy[endpointId] = null;
+                byId = copy;
+            }
+        }
+    }
+
+    private InProcessEndpoint lookUp(final int endpointId)
+    {
+        final InProcessEndpoint[] table = byId;
+        return endpointId >= 0 && endpointId < table.length ? table[endpointId] : null;
+    }
+
+    private void register(final int endpointId, final InProcessEndpoint endpoint)
+    {
+        synchronized (this)
+        {
+            final InProcessEndpoint[] table = byId;
+            final InProcessEndpoint[] copy =
+                Arrays.copyOf(table, Math.max(table.length, Integer.highestOneBit(endpointId) << 1));
+            copy[endpointId] = endpoint;
+            // Volatile store of a complete copy: look-ups never see a half-registered endpoint.
+            byId = copy;
+        }
+    }
+}
