@@ -1,0 +1,303 @@
+package org.am2j.spmd;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.Inet6Address;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+import org.am2j.api.AmException;
+
+/**
+ * The SPMD launcher ({@code bin/am2j run}, {@code bin/am2run}): starts P rank JVMs on this machine, spread in blocks
+ * over N emulated nodes, runs their rendezvous server, and supervises them.
+ * <pre>
+ * am2j run -n P [--nodes N] [--poll NAME] [--nic inline|thread] [--jvm-opt OPT]... [--cp CLASSPATH] -- MAINCLASS [ARGS]
+ * </pre>
+ * (the leading {@code run} is optional). Each rank runs {@link RankMain} with the rank program's class, the
+ * environment of {@link SpmdEnvironment} and the node identity {@code <host>/node<k>} (also as the system property
+ * {@code am2j.node}, so each emulated node is its own shared-memory domain); see {@link RankCommand} and
+ * {@link RankPlacement}.
+ * <p>
+ * <b>Output.</b> Every line a rank writes is copied to the launcher's stream of the same kind, prefixed with
+ * {@code [R] }, whole ({@link LinePump}). Ranks read an empty standard input.
+ * <p>
+ * <b>Exit.</b> The launcher exits with 0 when every rank exits with 0. When a rank exits with another status or dies,
+ * it prints {@code am2j run: rank R exited with status S} (or {@code was killed by signal K} for a status of 128 + K,
+ * as the JVM reports a death by signal), stops the other ranks (SIGTERM, then SIGKILL after
+ * {@value #GRACE_MS} ms) and exits with that rank's status (1 when it is not 1 to 255). Usage errors print the usage
+ * line and exit with 2.
+ * <p>
+ * <b>No orphans.</b> A shutdown hook stops every rank when the launcher is terminated (SIGTERM, SIGINT); every rank's
+ * {@link LauncherWatchdog} halts it when the launcher dies without running hooks (SIGKILL).
+ */
+public final class Am2Run
+{
+    /** Exit status of a usage error. */
+    public static final int USAGE_STATUS = 2;
+    /** Exit status when the job could not be started or a rank's status is not 1 to 255. */
+    public static final int FAILURE_STATUS = 1;
+    /** How long ranks get between SIGTERM and SIGKILL. */
+    public static final long GRACE_MS = 2_000;
+
+    private static final long PUMP_DRAIN_MS = 2_000;
+
+    private final PrintStream out;
+    private final PrintStream err;
+    private volatile RankProcesses current;
+    private volatile boolean shuttingDown;
+    private volatile boolean stopping;
+
+    /**
+     * @param out where the ranks' standard output goes.
+     * @param err where the ranks' standard error and the launcher's messages go.
+     */
+    public Am2Run(final PrintStream out, final PrintStream err)
+    {
+        this.out = out;
+        this.err = err;
+    }
+
+    /**
+     * Run a job and exit with its status.
+     *
+     * @param args the command line.
+     */
+    public static void main(final String[] args)
+    {
+        final Am2Run launcher = new Am2Run(System.out, System.err);
+        Runtime.getRuntime().addShutdownHook(new Thread(launcher::shutdown, "am2j-run-shutdown"));
+        final int status = launcher.run(args);
+        System.out.flush();
+        System.err.flush();
+        System.exit(status);
+    }
+
+    /**
+     * Run a job: start the ranks, wait for them, stop them all when one fails.
+     *
+     * @param args the command line.
+     * @return the exit status: 0 when every rank exited with 0, {@value #USAGE_STATUS} for a usage error, else
+     * non-zero.
+     */
+    public int run(final String[] args)
+    {
+        final LaunchOptions options;
+        try
+        {
+            options = LaunchOptions.parse(args);
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            err.println("am2j run: " + ex.getMessage());
+            err.println(LaunchOptions.USAGE);
+            return USAGE_STATUS;
+        }
+        if (options.help())
+        {
+            out.println(LaunchOptions.USAGE);
+            out.println(LaunchOptions.HELP);
+            return 0;
+        }
+
+        stopping = shuttingDown;
+        final long pid = ProcessHandle.current().pid();
+        final String jobId = "j" + pid + "-" + Long.toString(System.currentTimeMillis(), 36);
+        final RendezvousServer server;
+        try
+        {
+            server = RendezvousServer.start(
+                new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), options.ranks(), jobId,
+                new RendezvousConfig().log(this::rendezvousLog));
+        }
+        catch (final AmException ex)
+        {
+            err.println("am2j run: " + ex.getMessage());
+            return FAILURE_STATUS;
+        }
+        try
+        {
+            final RankCommand command = new RankCommand(
+                options, jobId, bootstrap(server.address()), SpmdEnvironment.localHostName(), pid,
+                ProcessLiveness.currentStartMillis());
+            return supervise(options.ranks(), command);
+        }
+        finally
+        {
+            server.close();
+        }
+    }
+
+    /**
+     * Stop every rank still running (the shutdown hook of {@link #main(String[])}).
+     */
+    public void shutdown()
+    {
+        shuttingDown = true;
+        stopping = true;
+        final RankProcesses ranks = current;
+        if (null != ranks)
+        {
+            final int alive = ranks.alive();
+            if (alive > 0)
+            {
+                err.println("am2j run: terminated; stopping " + alive + " rank(s)");
+            }
+            ranks.terminate(GRACE_MS);
+        }
+    }
+
+    private void rendezvousLog(final String message)
+    {
+        // once the launcher stops the ranks, their disconnections are expected: it has reported the cause itself
+        if (!stopping)
+        {
+            err.println("am2j run: rendezvous: " + message);
+        }
+    }
+
+    private int supervise(final int size, final RankCommand command)
+    {
+        final RankProcesses ranks = new RankProcesses(size);
+        current = ranks;
+        final BlockingQueue<Integer> exits = new LinkedBlockingQueue<>();
+        final Thread[][] pumps = new Thread[size][];
+        for (int r = 0; r < size; r++)
+        {
+            if (shuttingDown)
+            {
+                ranks.terminate(GRACE_MS);
+                return FAILURE_STATUS;
+            }
+            final Process process;
+            try
+            {
+                process = command.build(r).start();
+            }
+            catch (final IOException ex)
+            {
+                err.println("am2j run: cannot start rank " + r + ": " + ex.getMessage());
+                ranks.terminate(GRACE_MS);
+                return FAILURE_STATUS;
+            }
+            if (!ranks.add(r, process))
+            {
+                return FAILURE_STATUS;
+            }
+            try
+            {
+                process.getOutputStream().close();
+            }
+            catch (final IOException ignore)
+            {
+                // the rank's standard input is closed either way
+            }
+            pumps[r] = new Thread[]{
+                pump(new LinePump(process.getInputStream(), out, r), "am2j-run-out-" + r),
+                pump(new LinePump(process.getErrorStream(), err, r), "am2j-run-err-" + r) };
+            final int rank = r;
+            process.onExit().thenRun(() -> exits.add(rank));
+        }
+
+        int status = 0;
+        boolean failing = false;
+        try
+        {
+            for (int done = 0; done < size; done++)
+            {
+                final int rank = exits.take();
+                for (final Thread pump : pumps[rank])
+                {
+                    pump.join(PUMP_DRAIN_MS);
+                }
+                final int exitValue = ranks.get(rank).exitValue();
+                if (exitValue != 0 && !failing)
+                {
+                    failing = true;
+                    stopping = true;
+                    status = exitValue > 0 && exitValue < 256 ? exitValue : FAILURE_STATUS;
+                    err.println("am2j run: " + describeExit(rank, exitValue));
+                    final int alive = ranks.alive();
+                    if (alive > 0)
+                    {
+                        err.println("am2j run: stopping the other " + alive + " rank(s)");
+                    }
+                    ranks.terminate(GRACE_MS);
+                }
+            }
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+            stopping = true;
+            err.println("am2j run: interrupted; stopping the ranks");
+            ranks.terminate(GRACE_MS);
+            return FAILURE_STATUS;
+        }
+        return status;
+    }
+
+    /**
+     * @param rank      that exited.
+     * @param exitValue its exit value as {@link Process#exitValue()} reports it (128 + K for a death by signal K).
+     * @return {@code rank R exited with status S} or {@code rank R was killed by signal K (NAME)}.
+     */
+    static String describeExit(final int rank, final int exitValue)
+    {
+        if (exitValue > 128 && exitValue <= 128 + 64)
+        {
+            final int signal = exitValue - 128;
+            return "rank " + rank + " was killed by signal " + signal + signalName(signal);
+        }
+        return "rank " + rank + " exited with status " + exitValue;
+    }
+
+    private static String signalName(final int signal)
+    {
+        switch (signal)
+        {
+            case 1:
+                return " (SIGHUP)";
+            case 2:
+                return " (SIGINT)";
+            case 3:
+                return " (SIGQUIT)";
+            case 4:
+                return " (SIGILL)";
+            case 6:
+                return " (SIGABRT)";
+            case 7:
+                return " (SIGBUS)";
+            case 8:
+                return " (SIGFPE)";
+            case 9:
+                return " (SIGKILL)";
+            case 11:
+                return " (SIGSEGV)";
+            case 13:
+                return " (SIGPIPE)";
+            case 15:
+                return " (SIGTERM)";
+            default:
+                return "";
+        }
+    }
+
+    private static String bootstrap(final InetSocketAddress address)
+    {
+        final InetAddress host = address.getAddress();
+        final String text = host.getHostAddress();
+        return (host instanceof Inet6Address ? "[" + text + "]" : text) + ":" + address.getPort();
+    }
+
+    private static Thread pump(final Runnable pump, final String name)
+    {
+        final Thread thread = new Thread(pump, name);
+        thread.setDaemon(true);
+        thread.start();
+        return thread;
+    }
+}

@@ -1,0 +1,258 @@
+package org.am2j.spmd;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+import java.util.regex.Pattern;
+
+/**
+ * The command line of {@link Am2Run}, parsed and checked:
+ * {@value #USAGE}.
+ */
+final class LaunchOptions
+{
+    /** The usage line. */
+    static final String USAGE = "usage: am2j run -n P [--nodes N] [--poll NAME] [--nic inline|thread]" +
+        " [--jvm-opt OPT]... [--cp CLASSPATH] -- MAINCLASS [ARGS]";
+
+    /** What each option means. */
+    static final String HELP = String.join(System.lineSeparator(),
+        "  -n P              number of ranks (JVMs), 1 to " + SpmdEnvironment.MAX_SIZE,
+        "  --nodes N         emulated nodes of this machine, 1 to P (default 1); ranks are placed in blocks, the",
+        "                    first P mod N nodes get one rank more",
+        "  --poll NAME       poll scheduler of the ranks (AM2J_POLL, -Dam2j.poll)",
+        "  --nic MODE        NIC agent mode of the ranks: inline or thread (AM2J_NIC, -Dam2j.nic)",
+        "  --jvm-opt OPT     an option for every rank's JVM (repeatable)",
+        "  --cp CLASSPATH    class path of the ranks (default: the launcher's); it must hold am2j",
+        "  MAINCLASS ARGS    the rank program: its main(String[]) runs in every rank");
+
+    private static final Pattern CLASS_NAME = Pattern.compile(
+        "\\p{javaJavaIdentifierStart}\\p{javaJavaIdentifierPart}*(\\.\\p{javaJavaIdentifierStart}" +
+        "\\p{javaJavaIdentifierPart}*)*");
+    private static final Pattern POLL_NAME = Pattern.compile("[A-Za-z0-9_.:,=()+-]{1,128}");
+
+    private final boolean help;
+    private final int ranks;
+    private final int nodes;
+    private final String poll;
+    private final String nic;
+    private final List<String> jvmOptions;
+    private final String classPath;
+    private final String mainClass;
+    private final List<String> mainArgs;
+
+    private LaunchOptions(
+        final boolean help,
+        final int ranks,
+        final int nodes,
+        final String poll,
+        final String nic,
+        final List<String> jvmOptions,
+        final String classPath,
+        final String mainClass,
+        final List<String> mainArgs)
+    {
+        this.help = help;
+        this.ranks = ranks;
+        this.nodes = nodes;
+        this.poll = poll;
+        this.nic = nic;
+        this.jvmOptions = Collections.unmodifiableList(jvmOptions);
+        this.classPath = classPath;
+        this.mainClass = mainClass;
+        this.mainArgs = Collections.unmodifiableList(mainArgs);
+    }
+
+    /**
+     * @param args the command line, with or without a leading {@code run}.
+     * @return the options.
+     * @throws IllegalArgumentException naming the bad or missing argument.
+     */
+    static LaunchOptions parse(final String[] args)
+    {
+        int i = args.length > 0 && "run".equals(args[0]) ? 1 : 0;
+        int ranks = -1;
+        int nodes = 1;
+        String poll = null;
+        String nic = null;
+        String classPath = null;
+        final List<String> jvmOptions = new ArrayList<>();
+        while (i < args.length)
+        {
+            final String arg = args[i];
+            if ("--".equals(arg))
+            {
+                i++;
+                break;
+            }
+            if (!arg.startsWith("-"))
+            {
+                break;
+            }
+            switch (arg)
+            {
+                case "-h":
+                case "--help":
+                    return new LaunchOptions(true, 0, 0, null, null, jvmOptions, null, null, new ArrayList<>());
+                case "-n":
+                    ranks = number(arg, value(args, i), 1, SpmdEnvironment.MAX_SIZE);
+                    break;
+                case "--nodes":
+                    nodes = number(arg, value(args, i), 1, SpmdEnvironment.MAX_SIZE);
+                    break;
+                case "--poll":
+                    poll = value(args, i);
+                    if (!POLL_NAME.matcher(poll).matches())
+                    {
+                        throw new IllegalArgumentException("--poll '" + poll + "' is not a poll scheduler name" +
+                            " (1 to 128 of [A-Za-z0-9_.:,=()+-])");
+                    }
+                    break;
+                case "--nic":
+                    nic = value(args, i);
+                    if (!"inline".equals(nic) && !"thread".equals(nic))
+                    {
+                        throw new IllegalArgumentException("--nic '" + nic + "' must be inline or thread");
+                    }
+                    break;
+                case "--jvm-opt":
+                    jvmOptions.add(value(args, i));
+                    break;
+                case "--cp":
+                case "-cp":
+                case "--class-path":
+                    classPath = value(args, i);
+                    if (classPath.isEmpty())
+                    {
+                        throw new IllegalArgumentException(arg + " must not be empty");
+                    }
+                    break;
+                default:
+                    throw new IllegalArgumentException("unknown option '" + arg + "'");
+            }
+            i += 2;
+        }
+        if (ranks < 0)
+        {
+            throw new IllegalArgumentException("missing -n P, the number of ranks (1 to " +
+                SpmdEnvironment.MAX_SIZE + ")");
+        }
+        if (nodes > ranks)
+        {
+            throw new IllegalArgumentException("--nodes " + nodes + " is more than -n " + ranks +
+                ": every node needs a rank");
+        }
+        if (i >= args.length)
+        {
+            throw new IllegalArgumentException("missing MAINCLASS, the class whose main(String[]) every rank runs");
+        }
+        final String mainClass = args[i];
+        if (!CLASS_NAME.matcher(mainClass).matches())
+        {
+            throw new IllegalArgumentException("MAINCLASS '" + mainClass + "' is not a class name");
+        }
+        final List<String> mainArgs = new ArrayList<>(Arrays.asList(args).subList(i + 1, args.length));
+        return new LaunchOptions(false, ranks, nodes, poll, nic, jvmOptions, classPath, mainClass, mainArgs);
+    }
+
+    private static String value(final String[] args, final int i)
+    {
+        if (i + 1 >= args.length)
+        {
+            throw new IllegalArgumentException(args[i] + " needs a value");
+        }
+        return args[i + 1];
+    }
+
+    private static int number(final String option, final String value, final int min, final int max)
+    {
+        final int n;
+        try
+        {
+            n = Integer.parseInt(value);
+        }
+        catch (final NumberFormatException ex)
+        {
+            throw new IllegalArgumentException(option + " '" + value + "' is not a number in [" + min + ", " + max +
+                "]");
+        }
+        if (n < min || n > max)
+        {
+            throw new IllegalArgumentException(option + " " + n + " is outside [" + min + ", " + max + "]");
+        }
+        return n;
+    }
+
+    /**
+     * @return true when help was asked for; the other values are then not set.
+     */
+    boolean help()
+    {
+        return help;
+    }
+
+    /**
+     * @return number of ranks.
+     */
+    int ranks()
+    {
+        return ranks;
+    }
+
+    /**
+     * @return number of emulated nodes.
+     */
+    int nodes()
+    {
+        return nodes;
+    }
+
+    /**
+     * @return the poll scheduler, or {@code null} for the ranks' default.
+     */
+    String poll()
+    {
+        return poll;
+    }
+
+    /**
+     * @return the NIC agent mode, or {@code null} for the ranks' default.
+     */
+    String nic()
+    {
+        return nic;
+    }
+
+    /**
+     * @return options for every rank's JVM, in order.
+     */
+    List<String> jvmOptions()
+    {
+        return jvmOptions;
+    }
+
+    /**
+     * @return the ranks' class path, or {@code null} for the launcher's.
+     */
+    String classPath()
+    {
+        return classPath;
+    }
+
+    /**
+     * @return the class whose main every rank runs.
+     */
+    String mainClass()
+    {
+        return mainClass;
+    }
+
+    /**
+     * @return the arguments of the rank program.
+     */
+    List<String> mainArgs()
+    {
+        return mainArgs;
+    }
+}

@@ -1,0 +1,110 @@
+package org.am2j.spmd;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Builds the command line and environment of each rank JVM of a launch:
+ * <pre>
+ * &lt;java.home&gt;/bin/java --add-exports java.base/jdk.internal.misc=ALL-UNNAMED --enable-native-access=ALL-UNNAMED
+ *     [--jvm-opt options] -Dam2j.node=&lt;node id&gt; -Dam2j.job=&lt;job id&gt; [-Dam2j.poll=..] [-Dam2j.nic=..]
+ *     -cp &lt;class path&gt; org.am2j.spmd.RankMain MAINCLASS [ARGS]
+ * </pre>
+ * with the {@code AM2J_*} variables of {@link SpmdEnvironment} (and {@code AM2J_POLL}, {@code AM2J_NIC} when given)
+ * added to the launcher's environment.
+ */
+final class RankCommand
+{
+    /** The flags every JVM that loads am2j needs: Agrona 2.x reaches jdk.internal.misc, JNA native access. */
+    static final List<String> JVM_FLAGS = Collections.unmodifiableList(Arrays.asList(
+        "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED", "--enable-native-access=ALL-UNNAMED"));
+
+    private final LaunchOptions options;
+    private final String jobId;
+    private final String bootstrap;
+    private final String hostName;
+    private final long launcherPid;
+    private final long launcherStartMillis;
+    private final String java;
+    private final String classPath;
+
+    /**
+     * @param options             of the launch.
+     * @param jobId               of the job.
+     * @param bootstrap           {@code host:port} of the rendezvous server.
+     * @param hostName            of this machine, for the node identities.
+     * @param launcherPid         pid of the launcher.
+     * @param launcherStartMillis start instant of the launcher, 0 when unknown.
+     */
+    RankCommand(
+        final LaunchOptions options,
+        final String jobId,
+        final String bootstrap,
+        final String hostName,
+        final long launcherPid,
+        final long launcherStartMillis)
+    {
+        this.options = options;
+        this.jobId = jobId;
+        this.bootstrap = bootstrap;
+        this.hostName = hostName;
+        this.launcherPid = launcherPid;
+        this.launcherStartMillis = launcherStartMillis;
+        this.java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        this.classPath = null != options.classPath() ? options.classPath() : System.getProperty("java.class.path");
+    }
+
+    /**
+     * @param rank of the process to start.
+     * @return a process builder for it, its standard streams piped.
+     */
+    ProcessBuilder build(final int rank)
+    {
+        final int node = RankPlacement.nodeOf(rank, options.ranks(), options.nodes());
+        final String nodeId = RankPlacement.nodeId(hostName, node);
+        final List<String> command = new ArrayList<>();
+        command.add(java);
+        command.addAll(JVM_FLAGS);
+        command.addAll(options.jvmOptions());
+        command.add("-Dam2j.node=" + nodeId);
+        command.add("-Dam2j.job=" + jobId);
+        if (null != options.poll())
+        {
+            command.add("-Dam2j.poll=" + options.poll());
+        }
+        if (null != options.nic())
+        {
+            command.add("-Dam2j.nic=" + options.nic());
+        }
+        command.add("-cp");
+        command.add(classPath);
+        command.add(RankMain.class.getName());
+        command.add(options.mainClass());
+        command.addAll(options.mainArgs());
+
+        final ProcessBuilder builder = new ProcessBuilder(command);
+        final Map<String, String> env = builder.environment();
+        env.put(SpmdEnvironment.AM2J_RANK, Integer.toString(rank));
+        env.put(SpmdEnvironment.AM2J_SIZE, Integer.toString(options.ranks()));
+        env.put(SpmdEnvironment.AM2J_NODE, Integer.toString(node));
+        env.put(SpmdEnvironment.AM2J_NODES, Integer.toString(options.nodes()));
+        env.put(SpmdEnvironment.AM2J_NODE_ID, nodeId);
+        env.put(SpmdEnvironment.AM2J_JOB, jobId);
+        env.put(SpmdEnvironment.AM2J_BOOTSTRAP, bootstrap);
+        env.put(SpmdEnvironment.AM2J_LAUNCHER_PID, Long.toString(launcherPid));
+        env.put(SpmdEnvironment.AM2J_LAUNCHER_START, Long.toString(launcherStartMillis));
+        if (null != options.poll())
+        {
+            env.put(SpmdEnvironment.AM2J_POLL, options.poll());
+        }
+        if (null != options.nic())
+        {
+            env.put(SpmdEnvironment.AM2J_NIC, options.nic());
+        }
+        return builder;
+    }
+}

@@ -1,0 +1,139 @@
+package org.am2j.spmd;
+
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.Map;
+
+import org.am2j.api.AmError;
+import org.am2j.api.AmException;
+
+/**
+ * Entry point of SPMD rank programs: {@code try (Job job = Spmd.init()) { ... }}.
+ * <p>
+ * {@link #init()} reads the process environment ({@link SpmdEnvironment}) and joins the job's rendezvous:
+ * <ul>
+ * <li>under am2j's launcher ({@code bin/am2j run}) the launcher runs the rendezvous server and every rank connects to
+ * {@code AM2J_BOOTSTRAP};</li>
+ * <li>under an external launcher (SLURM, Open MPI, PMI) rank 0 runs the server in-process, listening on all
+ * interfaces at the port of {@code AM2J_BOOTSTRAP}, which must therefore name rank 0's host; after joining, the ranks
+ * all-gather their node identities and number the nodes in order of their lowest rank;</li>
+ * <li>without a launcher the process is rank 0 of a one-rank job and no rendezvous is used.</li>
+ * </ul>
+ * The call returns once every rank has joined. Under an external launcher it also sets the system properties
+ * {@value #NODE_PROPERTY} and {@value #JOB_PROPERTY} to the job's node identity and job id, unless they are set
+ * already, so that endpoints allocated afterwards name the same node and job as the {@link Job} (am2j's launcher
+ * passes them on the command line).
+ */
+public final class Spmd
+{
+    /** System property the endpoint core reads for the node identity of endpoint names. */
+    public static final String NODE_PROPERTY = "am2j.node";
+    /** System property the endpoint core reads for the job id. */
+    public static final String JOB_PROPERTY = "am2j.job";
+
+    private Spmd()
+    {
+    }
+
+    /**
+     * Join the job this process was started in, as its environment ({@link System#getenv()}) describes, with the
+     * timeouts of {@link RendezvousConfig#RendezvousConfig()}.
+     *
+     * @return this process's membership of the job.
+     * @throws AmException {@link AmError#BAD_ARG} when the environment is malformed; {@link AmError#RESOURCE} when
+     *                     the rendezvous cannot be reached or the job fails while joining.
+     */
+    public static Job init()
+    {
+        return init(System.getenv(), new RendezvousConfig());
+    }
+
+    /**
+     * Join the job an environment describes.
+     *
+     * @param env    environment variables, as {@link SpmdEnvironment} reads them.
+     * @param config timeouts and log of the rendezvous.
+     * @return this process's membership of the job.
+     * @throws AmException {@link AmError#BAD_ARG} when the environment is malformed; {@link AmError#RESOURCE} when
+     *                     the rendezvous cannot be reached or the job fails while joining.
+     */
+    public static Job init(final Map<String, String> env, final RendezvousConfig config)
+    {
+        AmException.checkNotNull("config", config);
+        final SpmdEnvironment environment = SpmdEnvironment.parse(env);
+        final InetSocketAddress bootstrap = environment.bootstrap();
+        if (null == bootstrap)
+        {
+            return new Job(environment, 0, 1, null, null, config.lingerTimeoutMs());
+        }
+
+        if (environment.launcher().isExternal())
+        {
+            System.getProperties().putIfAbsent(NODE_PROPERTY, environment.nodeId());
+            System.getProperties().putIfAbsent(JOB_PROPERTY, environment.jobId());
+        }
+        RendezvousServer server = null;
+        RendezvousClient client = null;
+        try
+        {
+            if (environment.launcher().isExternal() && environment.rank() == 0)
+            {
+                server = RendezvousServer.start(
+                    new InetSocketAddress(bootstrap.getPort()), environment.size(), environment.jobId(), config);
+            }
+            client = RendezvousClient.connect(
+                bootstrap, environment.rank(), environment.size(), environment.jobId(), config);
+            int node = environment.node();
+            int nodes = environment.nodes();
+            if (node == SpmdEnvironment.UNKNOWN_NODE)
+            {
+                final byte[][] nodeIds = client.allGather(environment.nodeId().getBytes(StandardCharsets.UTF_8));
+                final int[] indices = nodeIndices(nodeIds);
+                node = indices[environment.rank()];
+                nodes = 0;
+                for (final int index : indices)
+                {
+                    nodes = Math.max(nodes, index + 1);
+                }
+            }
+            return new Job(environment, node, nodes, client, server, config.lingerTimeoutMs());
+        }
+        catch (final RuntimeException ex)
+        {
+            if (null != client)
+            {
+                client.close();
+            }
+            if (null != server)
+            {
+                server.close();
+            }
+            throw ex;
+        }
+    }
+
+    /**
+     * Number the nodes of a job in order of their lowest rank.
+     *
+     * @param nodeIds node identity of each rank, UTF-8, in rank order.
+     * @return node index of each rank: rank 0's node is 0, the next node identity met is 1, and so on.
+     */
+    static int[] nodeIndices(final byte[][] nodeIds)
+    {
+        final Map<String, Integer> indexByNode = new HashMap<>();
+        final int[] indices = new int[nodeIds.length];
+        for (int r = 0; r < nodeIds.length; r++)
+        {
+            final String nodeId = new String(nodeIds[r], StandardCharsets.UTF_8);
+            Integer index = indexByNode.get(nodeId);
+            if (null == index)
+            {
+                index = indexByNode.size();
+                indexByNode.put(nodeId, index);
+            }
+            indices[r] = index;
+        }
+        return indices;
+    }
+}

@@ -1,0 +1,474 @@
+package org.am2j.spmd;
+
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.UnknownHostException;
+import java.nio.charset.StandardCharsets;
+import java.util.Locale;
+import java.util.Map;
+import java.util.regex.Pattern;
+
+import org.am2j.api.AmError;
+import org.am2j.api.AmException;
+
+/**
+ * Where this process sits in an SPMD job, read from the environment its launcher gave it.
+ * <p>
+ * <b>am2j's launcher</b> ({@link Am2Run}) sets, for every rank:
+ * <table>
+ * <caption>Variables of am2j's launcher</caption>
+ * <tr><th>variable</th><th>meaning</th><th>allowed</th></tr>
+ * <tr><td>{@value #AM2J_RANK}</td><td>rank of this process</td><td>0 to size - 1</td></tr>
+ * <tr><td>{@value #AM2J_SIZE}</td><td>number of ranks</td><td>1 to {@value #MAX_SIZE}</td></tr>
+ * <tr><td>{@value #AM2J_NODE}</td><td>index of this rank's node</td><td>0 to nodes - 1</td></tr>
+ * <tr><td>{@value #AM2J_NODES}</td><td>number of nodes</td><td>1 to size</td></tr>
+ * <tr><td>{@value #AM2J_NODE_ID}</td><td>identity of the node, e.g. {@code host/node1} for an emulated node</td>
+ * <td>1 to {@value #MAX_NODE_ID_BYTES} UTF-8 bytes, no control characters</td></tr>
+ * <tr><td>{@value #AM2J_JOB}</td><td>job id</td><td>1 to {@value #MAX_JOB_ID_LENGTH} of
+ * {@code [A-Za-z0-9._-]}</td></tr>
+ * <tr><td>{@value #AM2J_BOOTSTRAP}</td><td>address of the rendezvous server</td><td>{@code host:port} or
+ * {@code [ipv6]:port}, port 1 to 65535</td></tr>
+ * <tr><td>{@value #AM2J_LAUNCHER_PID}</td><td>pid of the launcher process</td><td>1 or more</td></tr>
+ * <tr><td>{@value #AM2J_LAUNCHER_START}</td><td>start instant of the launcher in epoch milliseconds, so that a
+ * reused pid is not mistaken for the launcher; 0 when unknown</td><td>0 or more</td></tr>
+ * </table>
+ * All of them are required once {@value #AM2J_RANK} or {@value #AM2J_SIZE} is present.
+ * <p>
+ * <b>External launchers.</b> Otherwise the rank and size come from {@code SLURM_PROCID}/{@code SLURM_NTASKS}, then
+ * {@code OMPI_COMM_WORLD_RANK}/{@code OMPI_COMM_WORLD_SIZE}, then {@code PMI_RANK}/{@code PMI_SIZE} (see
+ * {@link LauncherKind}). The node identity is {@value #AM2J_NODE_ID} when set, else the host name; the node index is
+ * not known from the environment ({@link #node()} is {@link #UNKNOWN_NODE}) and {@link Spmd#init()} derives it from
+ * the node identities of all ranks. {@value #AM2J_BOOTSTRAP} is required when there is more than one rank and must name
+ * the address of rank 0, which runs the rendezvous server in-process on that port. The job id is {@value #AM2J_JOB}
+ * when set, else {@code slurm-<SLURM_JOB_ID>[.<SLURM_STEP_ID>]} under SLURM, else derived from the bootstrap address.
+ * <p>
+ * <b>No launcher.</b> With none of these variables the process is rank 0 of a single-process job on node 0 of 1.
+ * <p>
+ * A missing or malformed variable is an {@link AmException} with {@link AmError#BAD_ARG} whose message names the
+ * variable and what is allowed.
+ */
+public final class SpmdEnvironment
+{
+    /** Rank of this process under am2j's launcher. */
+    public static final String AM2J_RANK = "AM2J_RANK";
+    /** Number of ranks under am2j's launcher. */
+    public static final String AM2J_SIZE = "AM2J_SIZE";
+    /** Index of this rank's node under am2j's launcher. */
+    public static final String AM2J_NODE = "AM2J_NODE";
+    /** Number of nodes under am2j's launcher. */
+    public static final String AM2J_NODES = "AM2J_NODES";
+    /** Identity of this rank's node; also read by the endpoint core for the node of endpoint names. */
+    public static final String AM2J_NODE_ID = "AM2J_NODE_ID";
+    /** Job id. */
+    public static final String AM2J_JOB = "AM2J_JOB";
+    /** Address ({@code host:port}) of the rendezvous server. */
+    public static final String AM2J_BOOTSTRAP = "AM2J_BOOTSTRAP";
+    /** Pid of the launcher process. */
+    public static final String AM2J_LAUNCHER_PID = "AM2J_LAUNCHER_PID";
+    /** Start instant of the launcher process, epoch milliseconds, 0 when unknown. */
+    public static final String AM2J_LAUNCHER_START = "AM2J_LAUNCHER_START";
+    /** Poll scheduler requested by {@code --poll}; read by the endpoint core. */
+    public static final String AM2J_POLL = "AM2J_POLL";
+    /** NIC agent mode requested by {@code --nic}; read by the network protocol. */
+    public static final String AM2J_NIC = "AM2J_NIC";
+
+    /** Most ranks a job may have. */
+    public static final int MAX_SIZE = 4096;
+    /** Longest node identity, in UTF-8 bytes. */
+    public static final int MAX_NODE_ID_BYTES = 255;
+    /** Longest job id, in characters. */
+    public static final int MAX_JOB_ID_LENGTH = 64;
+    /** {@link #node()} when the environment does not say which node this rank is on. */
+    public static final int UNKNOWN_NODE = -1;
+
+    private static final Pattern DECIMAL = Pattern.compile("[0-9]{1,18}");
+    private static final Pattern JOB_ID = Pattern.compile("[A-Za-z0-9._-]{1," + MAX_JOB_ID_LENGTH + "}");
+
+    private final LauncherKind launcher;
+    private final int rank;
+    private final int size;
+    private final int node;
+    private final int nodes;
+    private final String nodeId;
+    private final String jobId;
+    private final InetSocketAddress bootstrap;
+    private final long launcherPid;
+    private final long launcherStartMillis;
+
+    private SpmdEnvironment(
+        final LauncherKind launcher,
+        final int rank,
+        final int size,
+        final int node,
+        final int nodes,
+        final String nodeId,
+        final String jobId,
+        final InetSocketAddress bootstrap,
+        final long launcherPid,
+        final long launcherStartMillis)
+    {
+        this.launcher = launcher;
+        this.rank = rank;
+        this.size = size;
+        this.node = node;
+        this.nodes = nodes;
+        this.nodeId = nodeId;
+        this.jobId = jobId;
+        this.bootstrap = bootstrap;
+        this.launcherPid = launcherPid;
+        this.launcherStartMillis = launcherStartMillis;
+    }
+
+    /**
+     * Parse an environment, taking the host name and pid of this process for the values derived from them.
+     *
+     * @param env the environment, e.g. {@link System#getenv()}.
+     * @return where this process sits in its job.
+     * @throws AmException {@link AmError#BAD_ARG} when a variable is missing or malformed.
+     */
+    public static SpmdEnvironment parse(final Map<String, String> env)
+    {
+        return parse(env, localHostName(), ProcessHandle.current().pid());
+    }
+
+    /**
+     * Parse an environment.
+     *
+     * @param env      the environment.
+     * @param hostName the node identity under an external launcher or none, unless {@value #AM2J_NODE_ID} is set.
+     * @param pid      of this process, for the job id of a single-process job.
+     * @return where this process sits in its job.
+     * @throws AmException {@link AmError#BAD_ARG} when a variable is missing or malformed.
+     */
+    public static SpmdEnvironment parse(final Map<String, String> env, final String hostName, final long pid)
+    {
+        AmException.checkNotNull("env", env);
+        AmException.checkNotNull("hostName", hostName);
+        if (env.containsKey(AM2J_RANK) || env.containsKey(AM2J_SIZE))
+        {
+            return parseAm2j(env);
+        }
+        for (final LauncherKind kind : LauncherKind.values())
+        {
+            if (kind.isExternal() && (env.containsKey(kind.rankVariable()) || env.containsKey(kind.sizeVariable())))
+            {
+                return parseExternal(kind, env, hostName);
+            }
+        }
+        final String nodeId = env.containsKey(AM2J_NODE_ID) ? nodeId(env, AM2J_NODE_ID) : checkHostName(hostName);
+        final String jobId = env.containsKey(AM2J_JOB) ? jobId(env, AM2J_JOB) : "solo-" + pid;
+        return new SpmdEnvironment(LauncherKind.NONE, 0, 1, 0, 1, nodeId, jobId, null, 0, 0);
+    }
+
+    /**
+     * @return the host name of this machine as the node identity under external launchers, {@code localhost} when
+     * it cannot be found.
+     */
+    public static String localHostName()
+    {
+        try
+        {
+            return InetAddress.getLocalHost().getHostName();
+        }
+        catch (final UnknownHostException ex)
+        {
+            return "localhost";
+        }
+    }
+
+    private static SpmdEnvironment parseAm2j(final Map<String, String> env)
+    {
+        final int size = (int)number(env, AM2J_SIZE, 1, MAX_SIZE, "[1, " + MAX_SIZE + "]");
+        final int rank = (int)number(env, AM2J_RANK, 0, size - 1, "[0, " + AM2J_SIZE + " - 1 = " + (size - 1) + "]");
+        final int nodes = (int)number(env, AM2J_NODES, 1, size, "[1, " + AM2J_SIZE + " = " + size + "]");
+        final int node = (int)number(env, AM2J_NODE, 0, nodes - 1, "[0, " + AM2J_NODES + " - 1 = " + (nodes - 1) + "]");
+        final String nodeId = nodeId(env, AM2J_NODE_ID);
+        final String jobId = jobId(env, AM2J_JOB);
+        final InetSocketAddress bootstrap = bootstrap(env, AM2J_BOOTSTRAP);
+        final long launcherPid = number(env, AM2J_LAUNCHER_PID, 1, Long.MAX_VALUE, "a pid, 1 or more");
+        final long launcherStart = number(
+            env, AM2J_LAUNCHER_START, 0, Long.MAX_VALUE, "epoch milliseconds, 0 or more (0: unknown)");
+        return new SpmdEnvironment(
+            LauncherKind.AM2J, rank, size, node, nodes, nodeId, jobId, bootstrap, launcherPid, launcherStart);
+    }
+
+    private static SpmdEnvironment parseExternal(
+        final LauncherKind kind, final Map<String, String> env, final String hostName)
+    {
+        final String sizeVariable = kind.sizeVariable();
+        final int size = (int)number(env, sizeVariable, 1, MAX_SIZE, "[1, " + MAX_SIZE + "]");
+        final int rank = (int)number(
+            env, kind.rankVariable(), 0, size - 1, "[0, " + sizeVariable + " - 1 = " + (size - 1) + "]");
+        final String nodeId = env.containsKey(AM2J_NODE_ID) ? nodeId(env, AM2J_NODE_ID) : checkHostName(hostName);
+        InetSocketAddress bootstrap = null;
+        if (size > 1 || env.containsKey(AM2J_BOOTSTRAP))
+        {
+            if (!env.containsKey(AM2J_BOOTSTRAP))
+            {
+                throw new AmException(AmError.BAD_ARG, AM2J_BOOTSTRAP + " is missing: under " + kind +
+                    " with " + size + " ranks it must name rank 0's rendezvous address as host:port (port 1 to" +
+                    " 65535); rank 0 listens on that port");
+            }
+            bootstrap = bootstrap(env, AM2J_BOOTSTRAP);
+        }
+        final String jobId = externalJobId(kind, env, bootstrap, rank);
+        final int node = size == 1 ? 0 : UNKNOWN_NODE;
+        final int nodes = size == 1 ? 1 : UNKNOWN_NODE;
+        return new SpmdEnvironment(kind, rank, size, node, nodes, nodeId, jobId, bootstrap, 0, 0);
+    }
+
+    private static String externalJobId(
+        final LauncherKind kind, final Map<String, String> env, final InetSocketAddress bootstrap, final int rank)
+    {
+        if (env.containsKey(AM2J_JOB))
+        {
+            return jobId(env, AM2J_JOB);
+        }
+        final String slurmJob = env.get("SLURM_JOB_ID");
+        if (kind == LauncherKind.SLURM && null != slurmJob && DECIMAL.matcher(slurmJob).matches())
+        {
+            final String step = env.get("SLURM_STEP_ID");
+            return "slurm-" + slurmJob + (null != step && DECIMAL.matcher(step).matches() ? "." + step : "");
+        }
+        if (null != bootstrap)
+        {
+            return sanitise("boot-" + bootstrap.getHostString() + "-" + bootstrap.getPort());
+        }
+        return sanitise(kind.name().toLowerCase(Locale.ROOT) + "-solo-" + rank);
+    }
+
+    private static String sanitise(final String s)
+    {
+        final String safe = s.replaceAll("[^A-Za-z0-9.-]", "_");
+        return safe.length() > MAX_JOB_ID_LENGTH ? safe.substring(0, MAX_JOB_ID_LENGTH) : safe;
+    }
+
+    private static String required(final Map<String, String> env, final String name, final String allowed)
+    {
+        final String value = env.get(name);
+        if (null == value)
+        {
+            throw new AmException(AmError.BAD_ARG, name + " is missing: it must be " + allowed);
+        }
+        return value;
+    }
+
+    private static long number(
+        final Map<String, String> env, final String name, final long min, final long max, final String allowed)
+    {
+        final String value = required(env, name, "a decimal integer in " + allowed);
+        if (!DECIMAL.matcher(value).matches())
+        {
+            throw new AmException(AmError.BAD_ARG, name + " = '" + value + "' is not a decimal integer in " + allowed);
+        }
+        final long n = Long.parseLong(value);
+        if (n < min || n > max)
+        {
+            throw new AmException(AmError.BAD_ARG, name + " = " + n + " is outside " + allowed);
+        }
+        return n;
+    }
+
+    private static String nodeId(final Map<String, String> env, final String name)
+    {
+        final String allowed = "1 to " + MAX_NODE_ID_BYTES + " UTF-8 bytes without control characters";
+        final String value = required(env, name, allowed);
+        if (!isValidNodeId(value))
+        {
+            throw new AmException(AmError.BAD_ARG, name + " = '" + printable(value) + "' is not " + allowed);
+        }
+        return value;
+    }
+
+    private static String checkHostName(final String hostName)
+    {
+        if (!isValidNodeId(hostName))
+        {
+            throw new AmException(AmError.BAD_ARG, "host name '" + printable(hostName) + "' is not a usable node" +
+                " identity (1 to " + MAX_NODE_ID_BYTES + " UTF-8 bytes without control characters): set " +
+                AM2J_NODE_ID);
+        }
+        return hostName;
+    }
+
+    /**
+     * @param nodeId a candidate node identity.
+     * @return true when it has 1 to {@value #MAX_NODE_ID_BYTES} UTF-8 bytes and no control characters.
+     */
+    static boolean isValidNodeId(final String nodeId)
+    {
+        if (nodeId.isEmpty() || nodeId.getBytes(StandardCharsets.UTF_8).length > MAX_NODE_ID_BYTES)
+        {
+            return false;
+        }
+        for (int i = 0; i < nodeId.length(); i++)
+        {
+            if (Character.isISOControl(nodeId.charAt(i)))
+            {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * @param jobId a candidate job id.
+     * @return true when it has 1 to {@value #MAX_JOB_ID_LENGTH} characters of {@code [A-Za-z0-9._-]}.
+     */
+    static boolean isValidJobId(final String jobId)
+    {
+        return JOB_ID.matcher(jobId).matches();
+    }
+
+    private static String jobId(final Map<String, String> env, final String name)
+    {
+        final String allowed = "1 to " + MAX_JOB_ID_LENGTH + " characters of [A-Za-z0-9._-]";
+        final String value = required(env, name, allowed);
+        if (!isValidJobId(value))
+        {
+            throw new AmException(AmError.BAD_ARG, name + " = '" + printable(value) + "' is not " + allowed);
+        }
+        return value;
+    }
+
+    private static InetSocketAddress bootstrap(final Map<String, String> env, final String name)
+    {
+        final String allowed = "host:port or [ipv6-address]:port with port 1 to 65535";
+        final String value = required(env, name, allowed);
+        final int colon = value.lastIndexOf(':');
+        if (colon <= 0 || colon == value.length() - 1)
+        {
+            throw new AmException(AmError.BAD_ARG, name + " = '" + printable(value) + "' is not " + allowed);
+        }
+        String host = value.substring(0, colon);
+        final String port = value.substring(colon + 1);
+        if (host.startsWith("["))
+        {
+            if (!host.endsWith("]") || host.length() < 3)
+            {
+                throw new AmException(AmError.BAD_ARG, name + " = '" + printable(value) + "' is not " + allowed);
+            }
+            host = host.substring(1, host.length() - 1);
+        }
+        else if (host.indexOf(':') >= 0)
+        {
+            throw new AmException(AmError.BAD_ARG, name + " = '" + printable(value) + "' is not " + allowed +
+                " (an IPv6 address must be in brackets)");
+        }
+        for (int i = 0; i < host.length(); i++)
+        {
+            final char c = host.charAt(i);
+            if (Character.isWhitespace(c) || Character.isISOControl(c) || c == '[' || c == ']' || c == '/')
+            {
+                throw new AmException(AmError.BAD_ARG, name + " = '" + printable(value) + "' is not " + allowed +
+                    " (bad character in the host)");
+            }
+        }
+        if (!DECIMAL.matcher(port).matches() || Long.parseLong(port) < 1 || Long.parseLong(port) > 65535)
+        {
+            throw new AmException(AmError.BAD_ARG, name + " = '" + printable(value) + "' has port '" + port +
+                "', allowed 1 to 65535");
+        }
+        return InetSocketAddress.createUnresolved(host, Integer.parseInt(port));
+    }
+
+    private static String printable(final String s)
+    {
+        final StringBuilder sb = new StringBuilder(Math.min(s.length(), 80));
+        for (int i = 0; i < s.length() && i < 80; i++)
+        {
+            final char c = s.charAt(i);
+            sb.append(Character.isISOControl(c) ? '?' : c);
+        }
+        return s.length() > 80 ? sb.append("...").toString() : sb.toString();
+    }
+
+    /**
+     * @return which launcher started this process.
+     */
+    public LauncherKind launcher()
+    {
+        return launcher;
+    }
+
+    /**
+     * @return rank of this process, 0 to {@link #size()} - 1.
+     */
+    public int rank()
+    {
+        return rank;
+    }
+
+    /**
+     * @return number of ranks in the job.
+     */
+    public int size()
+    {
+        return size;
+    }
+
+    /**
+     * @return index of this rank's node, or {@link #UNKNOWN_NODE} under an external launcher with several ranks.
+     */
+    public int node()
+    {
+        return node;
+    }
+
+    /**
+     * @return number of nodes, or {@link #UNKNOWN_NODE} under an external launcher with several ranks.
+     */
+    public int nodes()
+    {
+        return nodes;
+    }
+
+    /**
+     * @return identity of this rank's node: equal strings mean the same shared-memory domain.
+     */
+    public String nodeId()
+    {
+        return nodeId;
+    }
+
+    /**
+     * @return the job id, safe to use in a file name.
+     */
+    public String jobId()
+    {
+        return jobId;
+    }
+
+    /**
+     * @return the (unresolved) address of the rendezvous server, or {@code null} for a single-process job without
+     * one.
+     */
+    public InetSocketAddress bootstrap()
+    {
+        return bootstrap;
+    }
+
+    /**
+     * @return pid of am2j's launcher, or 0 when not started by it.
+     */
+    public long launcherPid()
+    {
+        return launcherPid;
+    }
+
+    /**
+     * @return start instant of am2j's launcher in epoch milliseconds, or 0 when unknown.
+     */
+    public long launcherStartMillis()
+    {
+        return launcherStartMillis;
+    }
+
+    @Override
+    public String toString()
+    {
+        return "SpmdEnvironment{launcher=" + launcher + ", rank=" + rank + ", size=" + size + ", node=" + node +
+            ", nodes=" + nodes + ", nodeId='" + nodeId + "', jobId='" + jobId + "', bootstrap=" + bootstrap +
+            ", launcherPid=" + launcherPid + ", launcherStartMillis=" + launcherStartMillis + '}';
+    }
+}

@@ -1,0 +1,280 @@
+package org.am2j.spmd;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+/**
+ * The launcher end to end, with real rank JVMs on the test class path. Every test is bounded by {@link Timeout} and
+ * by the timeouts of its waits, and kills whatever it started when it ends.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class Am2RunTest
+{
+    private static final long RUN_TIMEOUT_S = 45;
+    private static final long WAIT_MS = 30_000;
+
+    @TempDir
+    Path dir;
+
+    private final ByteArrayOutputStream outBytes = new ByteArrayOutputStream();
+    private final ByteArrayOutputStream errBytes = new ByteArrayOutputStream();
+    private final PrintStream out = new PrintStream(outBytes, true, StandardCharsets.UTF_8);
+    private final PrintStream err = new PrintStream(errBytes, true, StandardCharsets.UTF_8);
+    private final ExecutorService executor = Executors.newSingleThreadExecutor();
+    private final List<Long> rankPids = new ArrayList<>();
+
+    @AfterEach
+    void killEverythingStarted()
+    {
+        spmdDescendants().forEach(ProcessHandle::destroyForcibly);
+        for (final long pid : rankPids)
+        {
+            ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly);
+        }
+        executor.shutdownNow();
+    }
+
+    private Future<Integer> launch(final String... args)
+    {
+        return executor.submit(() -> new Am2Run(out, err).run(args));
+    }
+
+    private int run(final String... args) throws Exception
+    {
+        return launch(args).get(RUN_TIMEOUT_S, TimeUnit.SECONDS);
+    }
+
+    private String out()
+    {
+        return outBytes.toString(StandardCharsets.UTF_8);
+    }
+
+    private String err()
+    {
+        return errBytes.toString(StandardCharsets.UTF_8);
+    }
+
+    private String output()
+    {
+        return "\n--- stdout ---\n" + out() + "--- stderr ---\n" + err();
+    }
+
+    /**
+     * @return the processes this JVM started, directly or not, that run launchers or ranks (all of them when the
+     * platform does not tell command lines), so that other tests' processes are left alone.
+     */
+    private static Stream<ProcessHandle> spmdDescendants()
+    {
+        return ProcessHandle.current().descendants()
+            .filter(p -> p.info().commandLine().map(c -> c.contains("org.am2j.spmd.")).orElse(true));
+    }
+
+    private static void assertNoRunningDescendant()
+    {
+        final List<ProcessHandle> running = spmdDescendants()
+            .filter(p -> ProcessLiveness.isRunning(p.pid()))
+            .collect(Collectors.toList());
+        assertTrue(running.isEmpty(), "still running: " + running);
+    }
+
+    @Test
+    void usageErrorsPrintTheUsageAndExitWithTwo() throws Exception
+    {
+        assertEquals(Am2Run.USAGE_STATUS, run("run", "-n", "2", "--nodes", "3", "--", "Main"));
+        assertTrue(err().contains("am2j run: --nodes 3 is more than -n 2"), err());
+        assertTrue(err().contains(LaunchOptions.USAGE), err());
+
+        assertEquals(0, run("--help"));
+        assertTrue(out().contains(LaunchOptions.USAGE), out());
+    }
+
+    @Test
+    void helloPrintsOneLinePerRankOnItsBlockNode() throws Exception
+    {
+        final int status = run("run", "-n", "4", "--nodes", "2", "--", HelloMain.class.getName());
+
+        assertEquals(0, status, output());
+        final List<String> lines = Arrays.stream(out().split("\n"))
+            .filter(line -> line.matches("\\[\\d+] rank .*"))
+            .sorted()
+            .collect(Collectors.toList());
+        assertEquals(List.of(
+            "[0] rank 0 of 4 on node 0",
+            "[1] rank 1 of 4 on node 0",
+            "[2] rank 2 of 4 on node 1",
+            "[3] rank 3 of 4 on node 1"), lines, output());
+    }
+
+    @Test
+    void rankExitingWithAStatusFailsTheJobNamingItAndStopsTheOthers() throws Exception
+    {
+        final int status = run("-n", "3", "--", ExitOnRank1Main.class.getName());
+
+        assertEquals(3, status, output());
+        assertTrue(err().contains("am2j run: rank 1 exited with status 3\n"), output());
+        for (int r = 0; r < 3; r++)
+        {
+            assertTrue(out().contains("[" + r + "] out " + r + "\n"), output());
+            assertTrue(err().contains("[" + r + "] err " + r + "\n"), output());
+        }
+        assertNoRunningDescendant();
+    }
+
+    @Test
+    void uncaughtExceptionPrintsItsStackTraceAndExitsWithOne() throws Exception
+    {
+        final int status = run("-n", "2", "--", ThrowOnRank1Main.class.getName());
+
+        assertEquals(1, status, output());
+        assertTrue(err().contains(
+            "[1] Exception in thread \"main\" java.lang.IllegalStateException: boom on rank 1\n"), output());
+        assertTrue(err().contains("[1] \tat org.am2j.spmd.ThrowOnRank1Main.main("), output());
+        assertTrue(err().contains("am2j run: rank 1 exited with status 1\n"), output());
+        assertNoRunningDescendant();
+    }
+
+    @Test
+    void missingMainClassIsReported() throws Exception
+    {
+        final int status = run("-n", "1", "--", "org.am2j.spmd.NoSuchMain");
+
+        assertEquals(1, status, output());
+        assertTrue(err().contains("[0] am2j rank 0: main class org.am2j.spmd.NoSuchMain not found"), output());
+    }
+
+    @Test
+    void killedRankFailsTheJobNamingIt() throws Exception
+    {
+        final Future<Integer> job = launch("-n", "2", "--", PidFileMain.class.getName(), dir.toString());
+        final List<Long> pids = awaitPidFiles(2);
+
+        ProcessHandle.of(pids.get(1)).ifPresent(ProcessHandle::destroyForcibly);
+
+        assertEquals(128 + 9, job.get(RUN_TIMEOUT_S, TimeUnit.SECONDS), output());
+        assertTrue(err().contains("am2j run: rank 1 was killed by signal 9 (SIGKILL)\n"), output());
+        assertNoRunningDescendant();
+    }
+
+    @Test
+    void terminatingTheLauncherStopsEveryRank() throws Exception
+    {
+        final Process launcher = startLauncher();
+        try
+        {
+            final List<Long> pids = awaitPidFiles(2);
+
+            launcher.destroy();
+
+            assertTrue(launcher.waitFor(WAIT_MS, TimeUnit.MILLISECONDS), "the launcher ignored SIGTERM");
+            awaitGone(pids);
+        }
+        finally
+        {
+            launcher.descendants().forEach(ProcessHandle::destroyForcibly);
+            launcher.destroyForcibly().waitFor(WAIT_MS, TimeUnit.MILLISECONDS);
+        }
+    }
+
+    @Test
+    void killingTheLauncherStopsEveryRank() throws Exception
+    {
+        final Process launcher = startLauncher();
+        try
+        {
+            final List<Long> pids = awaitPidFiles(2);
+
+            launcher.destroyForcibly();
+
+            assertTrue(launcher.waitFor(WAIT_MS, TimeUnit.MILLISECONDS), "the launcher survived SIGKILL");
+            awaitGone(pids);
+        }
+        finally
+        {
+            launcher.descendants().forEach(ProcessHandle::destroyForcibly);
+            launcher.destroyForcibly().waitFor(WAIT_MS, TimeUnit.MILLISECONDS);
+        }
+    }
+
+    private Process startLauncher() throws IOException
+    {
+        final List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(RankCommand.JVM_FLAGS);
+        command.add("-cp");
+        command.add(System.getProperty("java.class.path"));
+        command.add(Am2Run.class.getName());
+        command.addAll(List.of("run", "-n", "2", "--", PidFileMain.class.getName(), dir.toString()));
+        return new ProcessBuilder(command)
+            .redirectOutput(dir.resolve("launcher.out").toFile())
+            .redirectError(dir.resolve("launcher.err").toFile())
+            .start();
+    }
+
+    private List<Long> awaitPidFiles(final int ranks) throws IOException, InterruptedException
+    {
+        final long deadlineNs = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(WAIT_MS);
+        final List<Long> pids = new ArrayList<>();
+        for (int r = 0; r < ranks; r++)
+        {
+            final Path file = PidFileMain.pidFile(dir, r);
+            while (!Files.exists(file))
+            {
+                if (System.nanoTime() > deadlineNs)
+                {
+                    fail("rank " + r + " wrote no pid file" + output() + launcherOutput());
+                }
+                TimeUnit.MILLISECONDS.sleep(20);
+            }
+            final long pid = Long.parseLong(Files.readString(file, StandardCharsets.US_ASCII).trim());
+            pids.add(pid);
+            rankPids.add(pid);
+        }
+        return pids;
+    }
+
+    private void awaitGone(final List<Long> pids) throws IOException, InterruptedException
+    {
+        final long deadlineNs = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(WAIT_MS);
+        for (final long pid : pids)
+        {
+            while (ProcessLiveness.isRunning(pid))
+            {
+                if (System.nanoTime() > deadlineNs)
+                {
+                    fail("rank pid " + pid + " is still running" + launcherOutput());
+                }
+                TimeUnit.MILLISECONDS.sleep(20);
+            }
+        }
+    }
+
+    private String launcherOutput() throws IOException
+    {
+        final Path outFile = dir.resolve("launcher.out");
+        final Path errFile = dir.resolve("launcher.err");
+        return "\n--- launcher stdout ---\n" + (Files.exists(outFile) ? Files.readString(outFile) : "") +
+            "--- launcher stderr ---\n" + (Files.exists(errFile) ? Files.readString(errFile) : "");
+    }
+}

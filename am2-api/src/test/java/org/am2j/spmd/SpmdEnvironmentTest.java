@@ -1,0 +1,324 @@
+package org.am2j.spmd;
+
+import java.util.HashMap;
+import java.util.Map;
+
+import org.am2j.api.AmError;
+import org.am2j.api.AmException;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class SpmdEnvironmentTest
+{
+    private static final String HOST = "host1.example";
+    private static final long PID = 4242;
+
+    private static Map<String, String> am2jEnvironment()
+    {
+        final Map<String, String> env = new HashMap<>();
+        env.put("AM2J_RANK", "2");
+        env.put("AM2J_SIZE", "4");
+        env.put("AM2J_NODE", "1");
+        env.put("AM2J_NODES", "2");
+        env.put("AM2J_NODE_ID", "host1/node1");
+        env.put("AM2J_JOB", "j123-abc");
+        env.put("AM2J_BOOTSTRAP", "127.0.0.1:40000");
+        env.put("AM2J_LAUNCHER_PID", "777");
+        env.put("AM2J_LAUNCHER_START", "1700000000000");
+        env.put("PATH", "/usr/bin");
+        return env;
+    }
+
+    private static AmException badArg(final Map<String, String> env)
+    {
+        final AmException ex = assertThrows(AmException.class, () -> SpmdEnvironment.parse(env, HOST, PID));
+        assertEquals(AmError.BAD_ARG, ex.error());
+        return ex;
+    }
+
+    @Test
+    void noLauncherVariablesMakeASingleRankJob()
+    {
+        final SpmdEnvironment env = SpmdEnvironment.parse(Map.of("PATH", "/bin"), HOST, PID);
+
+        assertEquals(LauncherKind.NONE, env.launcher());
+        assertEquals(0, env.rank());
+        assertEquals(1, env.size());
+        assertEquals(0, env.node());
+        assertEquals(1, env.nodes());
+        assertEquals(HOST, env.nodeId());
+        assertEquals("solo-" + PID, env.jobId());
+        assertNull(env.bootstrap());
+        assertEquals(0, env.launcherPid());
+    }
+
+    @Test
+    void singleRankJobTakesNodeIdAndJobFromEnvironment()
+    {
+        final SpmdEnvironment env = SpmdEnvironment.parse(Map.of("AM2J_NODE_ID", "n7", "AM2J_JOB", "myjob"), HOST, PID);
+
+        assertEquals("n7", env.nodeId());
+        assertEquals("myjob", env.jobId());
+    }
+
+    @Test
+    void parsesEveryVariableOfAm2jLauncher()
+    {
+        final SpmdEnvironment env = SpmdEnvironment.parse(am2jEnvironment(), HOST, PID);
+
+        assertEquals(LauncherKind.AM2J, env.launcher());
+        assertEquals(2, env.rank());
+        assertEquals(4, env.size());
+        assertEquals(1, env.node());
+        assertEquals(2, env.nodes());
+        assertEquals("host1/node1", env.nodeId());
+        assertEquals("j123-abc", env.jobId());
+        assertEquals("127.0.0.1", env.bootstrap().getHostString());
+        assertEquals(40000, env.bootstrap().getPort());
+        assertEquals(777, env.launcherPid());
+        assertEquals(1700000000000L, env.launcherStartMillis());
+    }
+
+    @Test
+    void am2jLauncherWinsOverExternalLaunchers()
+    {
+        final Map<String, String> env = am2jEnvironment();
+        env.put("SLURM_PROCID", "0");
+        env.put("SLURM_NTASKS", "8");
+        env.put("OMPI_COMM_WORLD_RANK", "0");
+        env.put("OMPI_COMM_WORLD_SIZE", "8");
+
+        assertEquals(LauncherKind.AM2J, SpmdEnvironment.parse(env, HOST, PID).launcher());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {
+        "AM2J_RANK", "AM2J_SIZE", "AM2J_NODE", "AM2J_NODES", "AM2J_NODE_ID", "AM2J_JOB", "AM2J_BOOTSTRAP",
+        "AM2J_LAUNCHER_PID", "AM2J_LAUNCHER_START" })
+    void missingAm2jVariableIsNamed(final String variable)
+    {
+        final Map<String, String> env = am2jEnvironment();
+        env.remove(variable);
+
+        final AmException ex = badArg(env);
+
+        assertTrue(ex.getMessage().contains(variable + " is missing"), ex.getMessage());
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+        "AM2J_RANK|x|[0, AM2J_SIZE - 1 = 3]",
+        "AM2J_RANK|-1|[0, AM2J_SIZE - 1 = 3]",
+        "AM2J_RANK|4|[0, AM2J_SIZE - 1 = 3]",
+        "AM2J_RANK|' 1'|[0, AM2J_SIZE - 1 = 3]",
+        "AM2J_SIZE|0|[1, 4096]",
+        "AM2J_SIZE|4097|[1, 4096]",
+        "AM2J_SIZE|99999999999999999999|[1, 4096]",
+        "AM2J_NODE|2|[0, AM2J_NODES - 1 = 1]",
+        "AM2J_NODES|0|[1, AM2J_SIZE = 4]",
+        "AM2J_NODES|5|[1, AM2J_SIZE = 4]",
+        "AM2J_NODE_ID|''|UTF-8 bytes without control characters",
+        "AM2J_JOB|a/b|[A-Za-z0-9._-]",
+        "AM2J_JOB|''|[A-Za-z0-9._-]",
+        "AM2J_JOB|'x y'|[A-Za-z0-9._-]",
+        "AM2J_BOOTSTRAP|localhost|host:port",
+        "AM2J_BOOTSTRAP|localhost:|host:port",
+        "AM2J_BOOTSTRAP|:4000|host:port",
+        "AM2J_BOOTSTRAP|localhost:0|allowed 1 to 65535",
+        "AM2J_BOOTSTRAP|localhost:65536|allowed 1 to 65535",
+        "AM2J_BOOTSTRAP|localhost:http|allowed 1 to 65535",
+        "AM2J_BOOTSTRAP|::1:4000|in brackets",
+        "AM2J_BOOTSTRAP|[::1:4000|host:port",
+        "AM2J_BOOTSTRAP|'my host:4000'|bad character",
+        "AM2J_LAUNCHER_PID|0|a pid, 1 or more",
+        "AM2J_LAUNCHER_PID|abc|a pid, 1 or more",
+        "AM2J_LAUNCHER_START|-5|0 or more" })
+    void malformedAm2jVariableIsNamedWithWhatIsAllowed(final String variable, final String value, final String allowed)
+    {
+        final Map<String, String> env = am2jEnvironment();
+        env.put(variable, value);
+
+        final AmException ex = badArg(env);
+
+        assertTrue(ex.getMessage().contains(variable), ex.getMessage());
+        assertTrue(ex.getMessage().contains(allowed), ex.getMessage());
+    }
+
+    @Test
+    void nodeIdWithControlCharacterOrTooLongIsRejected()
+    {
+        final Map<String, String> env = am2jEnvironment();
+        env.put("AM2J_NODE_ID", "a\nb");
+        assertTrue(badArg(env).getMessage().contains("AM2J_NODE_ID"));
+
+        env.put("AM2J_NODE_ID", "n".repeat(SpmdEnvironment.MAX_NODE_ID_BYTES + 1));
+        assertTrue(badArg(env).getMessage().contains("AM2J_NODE_ID"));
+
+        env.put("AM2J_NODE_ID", "n".repeat(SpmdEnvironment.MAX_NODE_ID_BYTES));
+        assertEquals(SpmdEnvironment.MAX_NODE_ID_BYTES, SpmdEnvironment.parse(env, HOST, PID).nodeId().length());
+    }
+
+    @Test
+    void jobIdTooLongIsRejected()
+    {
+        final Map<String, String> env = am2jEnvironment();
+        env.put("AM2J_JOB", "j".repeat(SpmdEnvironment.MAX_JOB_ID_LENGTH + 1));
+
+        assertTrue(badArg(env).getMessage().contains("AM2J_JOB"));
+    }
+
+    @Test
+    void bracketedIpv6BootstrapIsAccepted()
+    {
+        final Map<String, String> env = am2jEnvironment();
+        env.put("AM2J_BOOTSTRAP", "[::1]:4000");
+
+        final SpmdEnvironment parsed = SpmdEnvironment.parse(env, HOST, PID);
+
+        assertEquals("::1", parsed.bootstrap().getHostString());
+        assertEquals(4000, parsed.bootstrap().getPort());
+    }
+
+    @Test
+    void slurm()
+    {
+        final Map<String, String> env = new HashMap<>();
+        env.put("SLURM_PROCID", "3");
+        env.put("SLURM_NTASKS", "8");
+        env.put("SLURM_JOB_ID", "1234");
+        env.put("SLURM_STEP_ID", "0");
+        env.put("AM2J_BOOTSTRAP", "node001:7000");
+
+        final SpmdEnvironment parsed = SpmdEnvironment.parse(env, HOST, PID);
+
+        assertEquals(LauncherKind.SLURM, parsed.launcher());
+        assertEquals(3, parsed.rank());
+        assertEquals(8, parsed.size());
+        assertEquals(SpmdEnvironment.UNKNOWN_NODE, parsed.node());
+        assertEquals(SpmdEnvironment.UNKNOWN_NODE, parsed.nodes());
+        assertEquals(HOST, parsed.nodeId());
+        assertEquals("slurm-1234.0", parsed.jobId());
+        assertEquals("node001", parsed.bootstrap().getHostString());
+        assertEquals(7000, parsed.bootstrap().getPort());
+        assertEquals(0, parsed.launcherPid());
+    }
+
+    @Test
+    void openMpi()
+    {
+        final Map<String, String> env = new HashMap<>();
+        env.put("OMPI_COMM_WORLD_RANK", "0");
+        env.put("OMPI_COMM_WORLD_SIZE", "2");
+        env.put("AM2J_BOOTSTRAP", "head:7000");
+
+        final SpmdEnvironment parsed = SpmdEnvironment.parse(env, HOST, PID);
+
+        assertEquals(LauncherKind.OPEN_MPI, parsed.launcher());
+        assertEquals(0, parsed.rank());
+        assertEquals(2, parsed.size());
+        assertEquals(HOST, parsed.nodeId());
+        assertEquals("boot-head-7000", parsed.jobId());
+    }
+
+    @Test
+    void pmi()
+    {
+        final Map<String, String> env = new HashMap<>();
+        env.put("PMI_RANK", "1");
+        env.put("PMI_SIZE", "3");
+        env.put("AM2J_BOOTSTRAP", "head:7000");
+        env.put("AM2J_NODE_ID", "rack1-n3");
+        env.put("AM2J_JOB", "run42");
+
+        final SpmdEnvironment parsed = SpmdEnvironment.parse(env, HOST, PID);
+
+        assertEquals(LauncherKind.PMI, parsed.launcher());
+        assertEquals(1, parsed.rank());
+        assertEquals(3, parsed.size());
+        assertEquals("rack1-n3", parsed.nodeId());
+        assertEquals("run42", parsed.jobId());
+    }
+
+    @Test
+    void externalLaunchersAreTriedInOrder()
+    {
+        final Map<String, String> env = new HashMap<>();
+        env.put("PMI_RANK", "1");
+        env.put("PMI_SIZE", "3");
+        env.put("OMPI_COMM_WORLD_RANK", "2");
+        env.put("OMPI_COMM_WORLD_SIZE", "4");
+        env.put("AM2J_BOOTSTRAP", "head:7000");
+        assertEquals(LauncherKind.OPEN_MPI, SpmdEnvironment.parse(env, HOST, PID).launcher());
+
+        env.put("SLURM_PROCID", "0");
+        env.put("SLURM_NTASKS", "5");
+        final SpmdEnvironment parsed = SpmdEnvironment.parse(env, HOST, PID);
+        assertEquals(LauncherKind.SLURM, parsed.launcher());
+        assertEquals(5, parsed.size());
+    }
+
+    @Test
+    void externalLauncherWithSeveralRanksNeedsBootstrap()
+    {
+        final AmException ex = badArg(Map.of("SLURM_PROCID", "0", "SLURM_NTASKS", "2"));
+
+        assertTrue(ex.getMessage().contains("AM2J_BOOTSTRAP is missing"), ex.getMessage());
+        assertTrue(ex.getMessage().contains("host:port"), ex.getMessage());
+    }
+
+    @Test
+    void externalLauncherWithOneRankNeedsNoBootstrap()
+    {
+        final SpmdEnvironment parsed = SpmdEnvironment.parse(Map.of("PMI_RANK", "0", "PMI_SIZE", "1"), HOST, PID);
+
+        assertEquals(LauncherKind.PMI, parsed.launcher());
+        assertEquals(0, parsed.node());
+        assertEquals(1, parsed.nodes());
+        assertNull(parsed.bootstrap());
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+        "SLURM_PROCID|0|SLURM_NTASKS|x|SLURM_NTASKS",
+        "SLURM_PROCID|2|SLURM_NTASKS|2|SLURM_PROCID",
+        "OMPI_COMM_WORLD_RANK|-1|OMPI_COMM_WORLD_SIZE|2|OMPI_COMM_WORLD_RANK",
+        "OMPI_COMM_WORLD_RANK|0|OMPI_COMM_WORLD_SIZE|0|OMPI_COMM_WORLD_SIZE",
+        "PMI_RANK|one|PMI_SIZE|2|PMI_RANK" })
+    void malformedExternalVariableIsNamed(
+        final String rankVariable,
+        final String rank,
+        final String sizeVariable,
+        final String size,
+        final String named)
+    {
+        final AmException ex = badArg(Map.of(rankVariable, rank, sizeVariable, size, "AM2J_BOOTSTRAP", "h:1"));
+
+        assertTrue(ex.getMessage().contains(named), ex.getMessage());
+    }
+
+    @ParameterizedTest
+    @CsvSource({ "SLURM_PROCID,SLURM_NTASKS", "OMPI_COMM_WORLD_RANK,OMPI_COMM_WORLD_SIZE", "PMI_RANK,PMI_SIZE" })
+    void externalLauncherMissingHalfIsNamed(final String rankVariable, final String sizeVariable)
+    {
+        assertTrue(badArg(Map.of(rankVariable, "0")).getMessage().contains(sizeVariable + " is missing"));
+        assertTrue(badArg(Map.of(sizeVariable, "2", "AM2J_BOOTSTRAP", "h:1")).getMessage()
+            .contains(rankVariable + " is missing"));
+    }
+
+    @Test
+    void nodesAreNumberedInOrderOfTheirLowestRank()
+    {
+        final byte[][] ids = { "b".getBytes(), "b".getBytes(), "a".getBytes(), "c".getBytes(), "a".getBytes() };
+
+        final int[] indices = Spmd.nodeIndices(ids);
+
+        assertEquals("[0, 0, 1, 2, 1]", java.util.Arrays.toString(indices));
+    }
+}
