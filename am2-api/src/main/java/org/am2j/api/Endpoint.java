@@ -226,7 +226,9 @@ public interface Endpoint extends AutoCloseable
     /**
      * Free the endpoint (AM_FreeEndpoint): it leaves its bundle, its name stops working, messages still queued for
      * it are dropped and later ones come back to their senders with {@link ReturnStatus#EBADENDPOINT}. Closing twice
-     * is harmless.
+     * is harmless. After closing, the endpoint's own identity ({@link #name()}, {@link #tag()}, {@link #segment()},
+     * {@link #bundle()}, {@link #statistics()}, {@link #isClosed()}) still answers with its last values; every other
+     * call throws {@link AmException} with {@link AmError#NOT_INIT}.
      */
     @Override
     void close();

@@ -61,16 +61,32 @@ public final class EndpointName
     {
         this.node = AmException.checkNotNull("node", node);
         AmException.checkNotNull("addresses", addresses);
-        AmException.checkRange("endpointId", endpointId, 0, Integer.MAX_VALUE);
+        if (endpointId < 0)
+        {
+            throw new AmException(AmError.BAD_ARG, "endpointId = " + endpointId + " is outside [0, " +
+                Integer.MAX_VALUE + "]");
+        }
         if (addresses.size() > MAX_ADDRESSES)
         {
             throw new AmException(AmError.BAD_ARG, "addresses has " + addresses.size() + " entries, allowed [0, " +
                 MAX_ADDRESSES + "]");
         }
+        final TreeMap<String, String> sorted = new TreeMap<>();
+        for (final Map.Entry<String, String> e : addresses.entrySet())
+        {
+            sorted.put(AmException.checkNotNull("addresses key (a transport name)", e.getKey()),
+                AmException.checkNotNull("addresses value of transport " + e.getKey(), e.getValue()));
+        }
         this.processId = processId;
         this.pid = pid;
         this.endpointId = endpointId;
-        this.addresses = Collections.unmodifiableMap(new TreeMap<>(addresses));
+        this.addresses = Collections.unmodifiableMap(sorted);
+        final int encodedLength = encodedLength();
+        if (encodedLength > MAX_ENCODED_LENGTH)
+        {
+            throw new AmException(AmError.BAD_ARG, "node and addresses encode to " + encodedLength +
+                " bytes, allowed [0, " + MAX_ENCODED_LENGTH + "]");
+        }
         this.hash = Objects.hash(node, processId, endpointId);
     }
 
@@ -112,7 +128,7 @@ public final class EndpointName
      */
     public String address(final String transport)
     {
-        return addresses.get(transport);
+        return addresses.get(AmException.checkNotNull("transport", transport));
     }
 
     /**
@@ -129,7 +145,7 @@ public final class EndpointName
      */
     public boolean sameNode(final EndpointName other)
     {
-        return node.equals(other.node);
+        return node.equals(AmException.checkNotNull("other", other).node);
     }
 
     /**
@@ -137,12 +153,7 @@ public final class EndpointName
      */
     public byte[] toBytes()
     {
-        int length = 2 + 1 + 1 + 8 + 8 + 4 + 2 + utf8(node).length;
-        for (final Map.Entry<String, String> e : addresses.entrySet())
-        {
-            length += 2 + utf8(e.getKey()).length + 2 + utf8(e.getValue()).length;
-        }
-        final byte[] bytes = new byte[length];
+        final byte[] bytes = new byte[encodedLength()];
         final Writer w = new Writer(bytes);
         w.putShort(MAGIC);
         w.putByte(VERSION);
@@ -244,6 +255,16 @@ public final class EndpointName
     public String toString()
     {
         return "ep" + endpointId + "@" + node + "/pid" + pid + addresses;
+    }
+
+    private int encodedLength()
+    {
+        long length = 2 + 1 + 1 + 8 + 8 + 4 + 2 + (long)utf8(node).length;
+        for (final Map.Entry<String, String> e : addresses.entrySet())
+        {
+            length += 2 + utf8(e.getKey()).length + 2 + utf8(e.getValue()).length;
+        }
+        return (int)Math.min(Integer.MAX_VALUE, length);
     }
 
     private static byte[] utf8(final String s)

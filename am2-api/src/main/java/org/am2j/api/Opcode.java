@@ -66,6 +66,7 @@ public enum Opcode
      */
     public static Opcode of(final boolean request, final MessageCategory category)
     {
+        AmException.checkNotNull("category", category);
         return BY_CODE[(request ? 0 : 3) + category.ordinal()];
     }
 

@@ -223,7 +223,10 @@ final class BundleCore implements Bundle
     public boolean waitSema(final long timeout, final TimeUnit unit)
     {
         AmException.checkNotNull("unit", unit);
-        AmException.checkRange("timeout", timeout, 0, Long.MAX_VALUE);
+        if (timeout < 0)
+        {
+            throw new AmException(AmError.BAD_ARG, "timeout = " + timeout + " is outside [0, " + Long.MAX_VALUE + "]");
+        }
         return await(unit.toNanos(timeout));
     }
 

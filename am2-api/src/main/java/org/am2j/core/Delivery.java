@@ -105,12 +105,14 @@ final class Delivery implements Token, Message
     @Override
     public boolean isRequest()
     {
+        checkActive("isRequest");
         return opcode.isRequest() && null == returnStatus;
     }
 
     @Override
     public boolean hasReplied()
     {
+        checkActive("hasReplied");
         return replied;
     }
 
@@ -134,13 +136,15 @@ final class Delivery implements Token, Message
             throw new AmException(AmError.BAD_ARG, "a request handler replies at most once; this token has replied");
         }
         MessageChecks.check(category, handler, src, srcOffset, length, segmentOffset, argCount);
-        replied = true;
+        final boolean hasData = MessageCategory.SHORT != category;
         endpoint.sendReply(context, receiver, inbound.replyRoute(),
             context.frame()
                 .header(Opcode.of(false, category).code(), 0, handler, inbound.tag())
                 .args(argCount, a0, a1, a2, a3, a4, a5, a6, a7)
-                .data(src, srcOffset, length, segmentOffset)
+                .data(hasData ? src : null, hasData ? srcOffset : 0, hasData ? length : 0,
+                    MessageCategory.LONG == category ? segmentOffset : -1)
                 .source(endpoint.endpointId()));
+        replied = true;
         return Am.OK;
     }
 
@@ -151,12 +155,14 @@ final class Delivery implements Token, Message
     @Override
     public Opcode opcode()
     {
+        checkActive("opcode");
         return opcode;
     }
 
     @Override
     public MessageCategory category()
     {
+        checkActive("category");
         return opcode.category();
     }
 
@@ -170,6 +176,7 @@ final class Delivery implements Token, Message
     @Override
     public int argCount()
     {
+        checkActive("argCount");
         return argCount;
     }
 
@@ -187,30 +194,35 @@ final class Delivery implements Token, Message
     @Override
     public DirectBuffer data()
     {
+        checkActive("data");
         return view;
     }
 
     @Override
     public int dataLength()
     {
+        checkActive("dataLength");
         return view.capacity();
     }
 
     @Override
     public long segmentOffset()
     {
+        checkActive("segmentOffset");
         return MessageCategory.LONG == opcode.category() && null == returnStatus ? inbound.segmentOffset() : -1;
     }
 
     @Override
     public boolean isReturned()
     {
+        checkActive("isReturned");
         return null != returnStatus;
     }
 
     @Override
     public ReturnStatus returnStatus()
     {
+        checkActive("returnStatus");
         return returnStatus;
     }
 

@@ -249,7 +249,7 @@ final class EndpointCore implements Endpoint, EndpointHost
     @Override
     public int numTranslations()
     {
-        checkOpen();
+        checkOpen("numTranslations");
         return translations.size();
     }
 
@@ -274,7 +274,11 @@ final class EndpointCore implements Endpoint, EndpointHost
         try
         {
             AmException.checkRange("endpoints", endpoints, 0, Am.MAX_TRANSLATIONS + 1);
-            AmException.checkRange("outstandingRequests", outstandingRequests, 0, Integer.MAX_VALUE);
+            if (outstandingRequests < 0)
+            {
+                throw new AmException(AmError.BAD_ARG, "outstandingRequests = " + outstandingRequests +
+                    " is outside [0, " + Integer.MAX_VALUE + "]");
+            }
             expectedEndpoints = endpoints;
             expectedOutstanding = outstandingRequests;
             if (endpoints > translations.size())
@@ -333,7 +337,7 @@ final class EndpointCore implements Endpoint, EndpointHost
                 return new Translation(destination, tag, route, receiver.counters);
             }
         }
-        throw new AmException(AmError.BAD_ARG, "no transport reaches " + destination + " from node " +
+        throw new AmException(AmError.BAD_ARG, "name: no transport reaches " + destination + " from node " +
             runtime.node() + "; transports present: " + runtime.transportNames());
     }
 
@@ -372,7 +376,7 @@ final class EndpointCore implements Endpoint, EndpointHost
     @Override
     public Handler handler(final int index)
     {
-        checkOpen();
+        checkOpen("handler");
         AmException.checkRange("handler index", index, 0, Am.NUM_HANDLERS);
         return handlers.get(index);
     }
@@ -487,6 +491,21 @@ final class EndpointCore implements Endpoint, EndpointHost
 
     @Override
     public int requestBulk(
+        final int destination, final int handler, final DirectBuffer src, final int srcOffset, final int length,
+        final long segmentOffset, final int a0, final int a1)
+    {
+        final BundleCore b = enter("requestBulk");
+        try
+        {
+            return sendBulk(destination, handler, src, srcOffset, length, segmentOffset, a0, a1);
+        }
+        finally
+        {
+            b.exit();
+        }
+    }
+
+    private int sendBulk(
         final int destination, final int handler, final DirectBuffer src, final int srcOffset, final int length,
         final long segmentOffset, final int a0, final int a1)
     {
@@ -843,11 +862,11 @@ final class EndpointCore implements Endpoint, EndpointHost
         return b;
     }
 
-    private void checkOpen()
+    private void checkOpen(final String call)
     {
         if (closed)
         {
-            throw new AmException(AmError.NOT_INIT, "endpoint " + endpointId + " is closed");
+            throw new AmException(AmError.NOT_INIT, "endpoint " + endpointId + " is closed (" + call + ")");
         }
     }
 }

@@ -73,7 +73,33 @@ class InProcessRoute implements Route
             return FULL;
         }
 
-        final AtomicBuffer buffer = queue.buffer();
+        try
+        {
+            fill(queue.buffer(), index, message, length, segment);
+        }
+        catch (final RuntimeException ex)
+        {
+            // Abort hands the claimed space back as padding: a failed fill never blocks the queue behind it.
+            queue.abort(index);
+            throw ex;
+        }
+        // Commit is an ordered store of the record length: the record and the segment data written by fill are
+        // visible to the receiver before it can see the record.
+        queue.commit(index);
+
+        // The claim above was a CAS on the queue tail (a full fence), so this read cannot pass it: either the
+        // receiver saw the new tail before sleeping, or we see its sleeping flag here.
+        if (d.isSleeping())
+        {
+            d.host().signalArrival();
+        }
+        return SENT;
+    }
+
+    private static void fill(
+        final AtomicBuffer buffer, final int index, final OutboundMessage message, final int length,
+        final AtomicBuffer segment)
+    {
         buffer.putInt(index + OPCODE_OFFSET, message.opcode());
         buffer.putInt(index + RETURN_STATUS_OFFSET, message.returnStatus());
         buffer.putInt(index + HANDLER_OFFSET, message.handler());
@@ -97,17 +123,6 @@ class InProcessRoute implements Route
                 segment.putBytes((int)message.segmentOffset(), message.data(), message.dataOffset(), length);
             }
         }
-        // Commit is an ordered store of the record length: the record and the segment data written above are
-        // visible to the receiver before it can see the record.
-        queue.commit(index);
-
-        // The claim above was a CAS on the queue tail (a full fence), so this read cannot pass it: either the
-        // receiver saw the new tail before sleeping, or we see its sleeping flag here.
-        if (d.isSleeping())
-        {
-            d.host().signalArrival();
-        }
-        return SENT;
     }
 
     @Override
