@@ -607,55 +607,44 @@ final class EndpointCore implements Endpoint, EndpointHost
     void sendReturned(
         final DispatchContext context, final Receiver receiver, final Route route, final OutboundMessage frame)
     {
+        if (!sendBack(context, route, frame))
+        {
+            receiver.counters.drop();
+        }
+    }
+
+    private void returnLocally(final DispatchContext context, final OutboundMessage frame, final int status)
+    {
+        frame.returnStatus(status);
+        if (!sendBack(context, selfRoute, frame))
+        {
+            receivers[0].counters.drop();
+        }
+    }
+
+    /**
+     * Send a returned message, polling reply queues while its queue is full, for a bounded number of attempts: the
+     * queue being waited on may be the one this thread is reading further up its stack.
+     *
+     * @return true when it was sent.
+     */
+    private boolean sendBack(final DispatchContext context, final Route route, final OutboundMessage frame)
+    {
         int attempt = 0;
         while (attempt < RETURN_ATTEMPTS)
         {
             final int result = route.send(frame);
             if (Route.SENT == result)
             {
-                return;
+                return true;
             }
             if (Route.FULL != result)
             {
-                break;
+                return false;
             }
-            if (0 == bundle.pollForProgress(context, true))
-            {
-                attempt = Backoff.idle(attempt);
-            }
-            else
-            {
-                attempt++;
-            }
+            attempt = 0 == bundle.pollForProgress(context, true) ? Backoff.idle(attempt) : attempt + 1;
         }
-        receiver.counters.drop();
-    }
-
-    private void returnLocally(final DispatchContext context, final OutboundMessage frame, final int status)
-    {
-        frame.returnStatus(status);
-        int attempt = 0;
-        while (attempt < RETURN_ATTEMPTS)
-        {
-            final int result = selfRoute.send(frame);
-            if (Route.SENT == result)
-            {
-                return;
-            }
-            if (Route.FULL != result)
-            {
-                break;
-            }
-            if (0 == bundle.pollForProgress(context, true))
-            {
-                attempt = Backoff.idle(attempt);
-            }
-            else
-            {
-                attempt++;
-            }
-        }
-        receivers[0].counters.drop();
+        return false;
     }
 
     private static void checkNotInHandler(final DispatchContext context, final String what)

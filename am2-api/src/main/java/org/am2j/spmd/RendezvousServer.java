@@ -665,33 +665,26 @@ public final class RendezvousServer implements AutoCloseable
 
     private void disconnected(final Peer peer, final String reason)
     {
-        if (!peer.open)
+        if (peer.open)
         {
-            return;
-        }
-        closeChannel(peer);
-        if (peer.rank < 0)
-        {
-            unjoined.remove(peer);
-            return;
-        }
-        peers[peer.rank] = null;
-        if (!peer.leftCleanly)
-        {
-            departed(peer.rank);
-            fail(peer.rank, "rank " + peer.rank + " disconnected from the rendezvous of job '" + jobId +
+            remove(peer, "rank " + peer.rank + " disconnected from the rendezvous of job '" + jobId +
                 "' before the job ended (" + reason + "): its process died or closed its connection", false);
         }
     }
 
     private void badFrame(final Peer peer, final String reason)
     {
-        if (!peer.open)
+        if (peer.open)
         {
-            return;
+            final String who = peer.rank >= 0 ? "rank " + peer.rank : "the connection from " + peer.remote;
+            log.accept("closed " + who + ": " + reason);
+            remove(peer, "rank " + peer.rank + " sent a bad rendezvous frame (" + reason +
+                ") and its connection was closed", true);
         }
-        final String who = peer.rank >= 0 ? "rank " + peer.rank : "the connection from " + peer.remote;
-        log.accept("closed " + who + ": " + reason);
+    }
+
+    private void remove(final Peer peer, final String failure, final boolean always)
+    {
         closeChannel(peer);
         if (peer.rank < 0)
         {
@@ -702,8 +695,7 @@ public final class RendezvousServer implements AutoCloseable
         if (!peer.leftCleanly)
         {
             departed(peer.rank);
-            fail(peer.rank, "rank " + peer.rank + " sent a bad rendezvous frame (" + reason +
-                ") and its connection was closed", true);
+            fail(peer.rank, failure, always);
         }
     }
 
