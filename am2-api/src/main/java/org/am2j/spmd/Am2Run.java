@@ -1,5 +1,6 @@
 package org.am2j.spmd;
 
+import org.am2j.spi.ProcessIdentity;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.Inet6Address;
@@ -122,7 +123,7 @@ public final class Am2Run
         {
             final RankCommand command = new RankCommand(
                 options, jobId, bootstrap(server.address()), SpmdEnvironment.localHostName(), pid,
-                ProcessLiveness.currentStartMillis());
+                ProcessIdentity.currentStartTimeMs());
             return supervise(options.ranks(), command);
         }
         finally

@@ -1,5 +1,6 @@
 package org.am2j.spmd;
 
+import org.am2j.spi.ProcessIdentity;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -48,7 +49,7 @@ final class LauncherWatchdog implements Runnable
     @Override
     public void run()
     {
-        while (ProcessLiveness.isRunning(launcherPid, launcherStartMillis))
+        while (ProcessIdentity.isAlive(launcherPid, launcherStartMillis))
         {
             try
             {

@@ -1,5 +1,6 @@
 package org.am2j.spmd;
 
+import org.am2j.spi.ProcessIdentity;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -94,7 +95,7 @@ class Am2RunTest
     private static void assertNoRunningDescendant()
     {
         final List<ProcessHandle> running = spmdDescendants()
-            .filter(p -> ProcessLiveness.isRunning(p.pid()))
+            .filter(p -> ProcessIdentity.isAlive(p.pid(), ProcessIdentity.UNKNOWN_START_TIME))
             .collect(Collectors.toList());
         assertTrue(running.isEmpty(), "still running: " + running);
     }
@@ -259,7 +260,7 @@ class Am2RunTest
         final long deadlineNs = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(WAIT_MS);
         for (final long pid : pids)
         {
-            while (ProcessLiveness.isRunning(pid))
+            while (ProcessIdentity.isAlive(pid, ProcessIdentity.UNKNOWN_START_TIME))
             {
                 if (System.nanoTime() > deadlineNs)
                 {

@@ -1,5 +1,6 @@
 package org.am2j.core.stats;
 
+import org.am2j.spi.ProcessIdentity;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.MappedByteBuffer;

@@ -1,5 +1,6 @@
 package org.am2j.core.stats;
 
+import org.am2j.spi.ProcessIdentity;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Instant;

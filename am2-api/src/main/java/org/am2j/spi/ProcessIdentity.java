@@ -1,0 +1,143 @@
+package org.am2j.spi;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.Optional;
+
+/**
+ * Identifies a process by pid <em>and</em> start time, so that a file or a claim left by a dead process is not
+ * mistaken for one of a live process that was given the same pid (pid reuse, and every container's pid 1). Used by
+ * the launcher's watchdog, the counters files and the transports that judge whether a peer process is alive.
+ * <p>
+ * {@link ProcessHandle#isAlive()} reports a zombie (exited, not yet reaped) as alive; on Linux this class reads the
+ * state in {@code /proc/<pid>/stat} and counts a zombie as dead. Linux derives start instants from a jittery boot
+ * time, so two readings of one process's start may differ by a little: they match within
+ * {@link #START_TOLERANCE_MS}.
+ */
+public final class ProcessIdentity
+{
+    /** The start time recorded when the platform does not report one. */
+    public static final long UNKNOWN_START_TIME = 0;
+
+    /** How far two readings of one process's start instant may differ and still name the same process. */
+    public static final long START_TOLERANCE_MS = 2_000;
+
+    private static final Path PROC = Path.of("/proc");
+    private static final long CURRENT_PID = ProcessHandle.current().pid();
+    private static final long CURRENT_START_TIME_MS = startTimeMs(ProcessHandle.current());
+
+    private ProcessIdentity()
+    {
+    }
+
+    /**
+     * @return this process's pid.
+     */
+    public static long currentPid()
+    {
+        return CURRENT_PID;
+    }
+
+    /**
+     * @return this process's start time in epoch milliseconds, or {@link #UNKNOWN_START_TIME}.
+     */
+    public static long currentStartTimeMs()
+    {
+        return CURRENT_START_TIME_MS;
+    }
+
+    /**
+     * @return a short description of this process: its main class and arguments, or its command, or "".
+     */
+    public static String currentCommandLabel()
+    {
+        final String javaCommand = System.getProperty("sun.java.command");
+        if (null != javaCommand && !javaCommand.isBlank())
+        {
+            return javaCommand.trim();
+        }
+        return ProcessHandle.current().info().command().orElse("");
+    }
+
+    /**
+     * @param pid of a process.
+     * @return its start time in epoch milliseconds, or {@link #UNKNOWN_START_TIME} when it is not running or the
+     * platform does not say.
+     */
+    public static long startTimeMs(final long pid)
+    {
+        if (pid <= 0)
+        {
+            return UNKNOWN_START_TIME;
+        }
+        final Optional<ProcessHandle> handle = ProcessHandle.of(pid);
+        return handle.isPresent() ? startTimeMs(handle.get()) : UNKNOWN_START_TIME;
+    }
+
+    /**
+     * Is the process recorded as {@code pid} and {@code startTimeMs} still running? It is when a process with that
+     * pid exists, is not a zombie and, where both start times are known, started within {@link #START_TOLERANCE_MS}
+     * of the recorded time.
+     *
+     * @param pid         the recorded pid.
+     * @param startTimeMs the recorded start time in epoch milliseconds, or {@link #UNKNOWN_START_TIME} for any.
+     * @return true when the recorded process is alive.
+     */
+    public static boolean isAlive(final long pid, final long startTimeMs)
+    {
+        if (pid <= 0)
+        {
+            return false;
+        }
+        final Optional<ProcessHandle> handle = ProcessHandle.of(pid);
+        if (handle.isEmpty() || !handle.get().isAlive() || isZombie(pid))
+        {
+            return false;
+        }
+        if (UNKNOWN_START_TIME == startTimeMs)
+        {
+            return true;
+        }
+        final long actual = startTimeMs(handle.get());
+        return UNKNOWN_START_TIME == actual || Math.abs(actual - startTimeMs) <= START_TOLERANCE_MS;
+    }
+
+    private static long startTimeMs(final ProcessHandle handle)
+    {
+        final Optional<Instant> start = handle.info().startInstant();
+        return start.isPresent() ? start.get().toEpochMilli() : UNKNOWN_START_TIME;
+    }
+
+    private static boolean isZombie(final long pid)
+    {
+        if (!Files.isDirectory(PROC))
+        {
+            return false;
+        }
+        try
+        {
+            final String stat = new String(Files.readAllBytes(PROC.resolve(Long.toString(pid)).resolve("stat")),
+                StandardCharsets.US_ASCII);
+            // "pid (comm) S ...": comm may hold spaces and parentheses; the state follows the last ')'.
+            final int end = stat.lastIndexOf(')');
+            if (end < 0 || end + 2 >= stat.length())
+            {
+                return false;
+            }
+            final char state = stat.charAt(end + 2);
+            return state == 'Z' || state == 'X' || state == 'x';
+        }
+        catch (final NoSuchFileException ex)
+        {
+            return true;
+        }
+        catch (final IOException ex)
+        {
+            return false;
+        }
+    }
+}
