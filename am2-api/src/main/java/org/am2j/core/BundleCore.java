@@ -263,14 +263,17 @@ final class BundleCore implements Bundle
         final long start = System.nanoTime();
         final EndpointCore[] sleepers = endpoints;
         waiter = Thread.currentThread();
-        for (final EndpointCore endpoint : sleepers)
-        {
-            endpoint.sleeping(true);
-        }
         try
         {
             while (true)
             {
+                // The ticket is read before the flags are published and the queues checked: anything that
+                // happens after this point changes it, and block() then returns at once.
+                final long ticket = null != blocker ? blocker.prepareBlock() : 0;
+                for (final EndpointCore endpoint : sleepers)
+                {
+                    endpoint.sleeping(true);
+                }
                 // The sleeping flags were published (volatile stores) before this check: a sender that queued a
                 // message we do not see here must see a flag and wake us, so no wake-up is lost.
                 if (anyPending(sleepers))
@@ -290,7 +293,7 @@ final class BundleCore implements Bundle
                 final long slice = Math.min(remaining, SLEEP_SLICE_NANOS);
                 if (null != blocker)
                 {
-                    blocker.block(slice);
+                    blocker.block(ticket, slice);
                 }
                 else
                 {

@@ -397,6 +397,7 @@ final class EndpointCore implements Endpoint, EndpointHost
                     " is outside [0, " + Am.MAX_SEGMENT_LENGTH + "]");
             }
             this.segment = segment;
+            segmentChanged(segment);
         }
         finally
         {
@@ -434,11 +435,20 @@ final class EndpointCore implements Endpoint, EndpointHost
                 }
             }
             this.segment = allocated;
+            segmentChanged(allocated);
             return allocated;
         }
         finally
         {
             b.exit();
+        }
+    }
+
+    private void segmentChanged(final AtomicBuffer newSegment)
+    {
+        for (final Receiver receiver : receivers)
+        {
+            receiver.transportEndpoint.segmentChanged(newSegment);
         }
     }
 

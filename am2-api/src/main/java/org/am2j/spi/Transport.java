@@ -64,12 +64,23 @@ public interface Transport extends AutoCloseable
     boolean canBlock();
 
     /**
-     * Sleep until this transport sees traffic for an endpoint of this process, {@link #wakeup()} is called, or the
-     * time passes. Only called when {@link #canBlock()}.
+     * First step of a sleep: read whatever a later {@link #wakeup()} or arriving message will change (a doorbell's
+     * sequence number), before the sleeper publishes its sleeping flags and checks its queues one last time. Only
+     * called when {@link #canBlock()}.
      *
-     * @param nanos longest sleep.
+     * @return the ticket to hand to {@link #block(long, long)}.
      */
-    void block(long nanos);
+    long prepareBlock();
+
+    /**
+     * Sleep until this transport sees traffic for an endpoint of this process, {@link #wakeup()} is called, or the
+     * time passes. Returns at once when anything happened since {@link #prepareBlock()} returned the ticket, so no
+     * wake-up between the sleeper's last check and this call is lost. Only called when {@link #canBlock()}.
+     *
+     * @param ticket from {@link #prepareBlock()}.
+     * @param nanos  longest sleep.
+     */
+    void block(long ticket, long nanos);
 
     /**
      * Wake a thread sleeping in {@link #block(long)}; harmless when none sleeps.

@@ -60,6 +60,16 @@ public interface TransportEndpoint extends AutoCloseable
     void tagChanged(long tag);
 
     /**
+     * The endpoint's segment changed (set by the user or allocated): transports that let senders deposit long
+     * messages straight into the segment publish whether, and where, they can.
+     *
+     * @param segment the new segment, or null for none.
+     */
+    default void segmentChanged(final org.agrona.concurrent.AtomicBuffer segment)
+    {
+    }
+
+    /**
      * Free the transport's resources for this endpoint; messages in its queues are dropped.
      */
     @Override

@@ -128,7 +128,13 @@ public final class FaultTransport implements TransportProvider, Transport
     }
 
     @Override
-    public void block(final long nanos)
+    public long prepareBlock()
+    {
+        return 0;
+    }
+
+    @Override
+    public void block(final long ticket, final long nanos)
     {
     }
 

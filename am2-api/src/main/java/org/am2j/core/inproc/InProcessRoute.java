@@ -136,41 +136,4 @@ class InProcessRoute implements Route
     {
         return InProcessTransport.NAME;
     }
-
-    /**
-     * The route to an endpoint that no longer exists: requests come back with {@link ReturnStatus#EBADENDPOINT},
-     * replies with {@link ReturnStatus#EREPLYREJECTED}.
-     */
-    static final class Dead implements Route
-    {
-        /** The route back to a sender that has been freed and whose name is no longer known. */
-        static final Dead UNKNOWN = new Dead(null);
-
-        private final EndpointName peer;
-
-        Dead(final EndpointName peer)
-        {
-            this.peer = peer;
-        }
-
-        @Override
-        public int send(final OutboundMessage message)
-        {
-            final Opcode opcode = Opcode.fromCode(message.opcode());
-            return null != opcode && opcode.isRequest() ?
-                ReturnStatus.EBADENDPOINT.code() : ReturnStatus.EREPLYREJECTED.code();
-        }
-
-        @Override
-        public EndpointName peer()
-        {
-            return peer;
-        }
-
-        @Override
-        public String transport()
-        {
-            return InProcessTransport.NAME;
-        }
-    }
 }

@@ -7,6 +7,7 @@ import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
 import org.am2j.api.AmError;
 import org.am2j.api.AmException;
 import org.am2j.api.EndpointName;
+import org.am2j.spi.DeadRoute;
 import org.am2j.spi.EndpointHost;
 import org.am2j.spi.Route;
 import org.am2j.spi.Transport;
@@ -32,6 +33,7 @@ public final class InProcessTransport implements Transport
     private static final int DEFAULT_QUEUE_BYTES = 256 * 1024;
 
     private final TransportContext context;
+    private final Route unknownSender = new DeadRoute(null, NAME);
     private final int queueBytes;
     private volatile InProcessEndpoint[] byId = new InProcessEndpoint[16];
 
@@ -101,7 +103,13 @@ public final class InProcessTransport implements Transport
     }
 
     @Override
-    public void block(final long nanos)
+    public long prepareBlock()
+    {
+        throw new UnsupportedOperationException("the in-process transport does not block");
+    }
+
+    @Override
+    public void block(final long ticket, final long nanos)
     {
         throw new UnsupportedOperationException("the in-process transport does not block");
     }
@@ -133,7 +141,7 @@ public final class InProcessTransport implements Transport
             return null;
         }
         final InProcessEndpoint endpoint = lookUp(destination.endpointId());
-        return null == endpoint ? new InProcessRoute.Dead(destination) : endpoint.inboundRoute();
+        return null == endpoint ? new DeadRoute(destination, NAME) : endpoint.inboundRoute();
     }
 
     /**
@@ -145,7 +153,7 @@ public final class InProcessTransport implements Transport
     Route routeTo(final int endpointId)
     {
         final InProcessEndpoint endpoint = lookUp(endpointId);
-        return null == endpoint ? InProcessRoute.Dead.UNKNOWN : endpoint.inboundRoute();
+        return null == endpoint ? unknownSender : endpoint.inboundRoute();
     }
 
     void unregister(final int endpointId, final InProcessEndpoint endpoint)

@@ -1,0 +1,52 @@
+package org.am2j.shm;
+
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * The process's mappings of other endpoints' files (queue blocks, segments, doorbells): one mapping per file per
+ * process, shared by every endpoint that needs it and unmapped when the last one lets go.
+ */
+final class MappedFiles
+{
+    private final Map<Path, MappedRegion> regions = new HashMap<>();
+
+    /**
+     * @param path of an existing file.
+     * @return its mapping, shared.
+     */
+    synchronized MappedRegion acquire(final Path path)
+    {
+        final MappedRegion existing = regions.get(path);
+        if (null != existing)
+        {
+            existing.references++;
+            return existing;
+        }
+        final MappedRegion region = MappedRegion.open(path);
+        regions.put(path, region);
+        return region;
+    }
+
+    /**
+     * @param region a mapping from {@link #acquire(Path)}, or null.
+     */
+    synchronized void release(final MappedRegion region)
+    {
+        if (null != region && --region.references == 0)
+        {
+            regions.remove(region.path);
+            region.unmap();
+        }
+    }
+
+    synchronized void releaseAll()
+    {
+        for (final MappedRegion region : regions.values())
+        {
+            region.unmap();
+        }
+        regions.clear();
+    }
+}

@@ -1,0 +1,201 @@
+package org.am2j.shm;
+
+import static org.am2j.shm.QueueBlockDescriptor.*;
+
+import java.nio.charset.StandardCharsets;
+
+import org.agrona.concurrent.UnsafeBuffer;
+import org.am2j.api.AmError;
+import org.am2j.api.AmException;
+
+/**
+ * Flyweight over a mapped queue block (see {@link QueueBlockDescriptor}): header fields, the connection table and
+ * the two queue structures.
+ */
+final class QueueBlock
+{
+    final UnsafeBuffer buffer;
+    final PacketQueue requests;
+    final PacketQueue replies;
+    final int slots;
+
+    private QueueBlock(final UnsafeBuffer buffer, final int slots, final int requestDepth, final int replyDepth,
+        final int bulkDepth)
+    {
+        this.buffer = buffer;
+        this.slots = slots;
+        this.requests = new PacketQueue(buffer, requestQueueOffset(slots), requestDepth, bulkDepth);
+        this.replies = new PacketQueue(buffer, replyQueueOffset(slots, requestDepth, bulkDepth), replyDepth, bulkDepth);
+    }
+
+    /**
+     * Lay out a new queue block in zeroed memory; its state stays {@link QueueBlockDescriptor#STATE_OPENING} until
+     * {@link #open(byte[])}.
+     */
+    static QueueBlock format(
+        final UnsafeBuffer buffer, final ShmConfig config, final long pid, final long startMs, final long processId,
+        final int endpointId, final String doorbellPath)
+    {
+        buffer.putInt(VERSION_OFFSET, VERSION);
+        buffer.putInt(REQUEST_DEPTH_OFFSET, config.requestDepth);
+        buffer.putInt(REPLY_DEPTH_OFFSET, config.replyDepth);
+        buffer.putInt(BULK_DEPTH_OFFSET, config.bulkDepth);
+        buffer.putInt(SLOTS_OFFSET, config.slots);
+        buffer.putLong(OWNER_PID_OFFSET, pid);
+        buffer.putLong(OWNER_START_OFFSET, startMs);
+        buffer.putLong(OWNER_PROCESS_ID_OFFSET, processId);
+        buffer.putInt(ENDPOINT_ID_OFFSET, endpointId);
+        putPath(buffer, DOORBELL_PATH_OFFSET, doorbellPath);
+        buffer.putInt(SEGMENT_LENGTH_OFFSET, 0);
+        // Release store of the magic last: a reader that sees the magic sees every field above.
+        buffer.putIntRelease(MAGIC_OFFSET, MAGIC);
+        return new QueueBlock(buffer, config.slots, config.requestDepth, config.replyDepth, config.bulkDepth);
+    }
+
+    /**
+     * Wrap a queue block another process laid out, checking every size field against the mapping.
+     *
+     * @throws AmException {@link AmError#BAD_ARG} when it is not a valid open queue block.
+     */
+    static QueueBlock wrap(final UnsafeBuffer buffer, final String what)
+    {
+        if (buffer.capacity() < SLOTS_TABLE_OFFSET || MAGIC != buffer.getIntVolatile(MAGIC_OFFSET) ||
+            VERSION != buffer.getInt(VERSION_OFFSET))
+        {
+            throw new AmException(AmError.BAD_ARG, what + " is not an am2j queue block of version " + VERSION);
+        }
+        final int requestDepth = buffer.getInt(REQUEST_DEPTH_OFFSET);
+        final int replyDepth = buffer.getInt(REPLY_DEPTH_OFFSET);
+        final int bulkDepth = buffer.getInt(BULK_DEPTH_OFFSET);
+        final int slots = buffer.getInt(SLOTS_OFFSET);
+        if (!ShmConfig.validDepth(requestDepth) || !ShmConfig.validDepth(replyDepth) ||
+            !ShmConfig.validBulkDepth(bulkDepth) || !ShmConfig.validSlots(slots) ||
+            (long)length(slots, requestDepth, replyDepth, bulkDepth) != buffer.capacity())
+        {
+            throw new AmException(AmError.BAD_ARG, what + " has inconsistent sizes: depths " + requestDepth + "/" +
+                replyDepth + ", bulk " + bulkDepth + ", slots " + slots + ", " + buffer.capacity() + " bytes");
+        }
+        return new QueueBlock(buffer, slots, requestDepth, replyDepth, bulkDepth);
+    }
+
+    void open(final byte[] encodedName)
+    {
+        buffer.putBytes(NAME_OFFSET, encodedName);
+        buffer.putInt(NAME_LENGTH_OFFSET, encodedName.length);
+        // Release store: a sender that sees OPEN sees the name and the tag written before it.
+        buffer.putIntRelease(STATE_OFFSET, STATE_OPEN);
+    }
+
+    void close()
+    {
+        // Release store: senders that read CLOSED refuse further messages (EBADENDPOINT / EREPLYREJECTED).
+        buffer.putIntRelease(STATE_OFFSET, STATE_CLOSED);
+    }
+
+    int state()
+    {
+        return buffer.getIntVolatile(STATE_OFFSET);
+    }
+
+    long ownerPid()
+    {
+        return buffer.getLong(OWNER_PID_OFFSET);
+    }
+
+    long ownerStartMs()
+    {
+        return buffer.getLong(OWNER_START_OFFSET);
+    }
+
+    long tag()
+    {
+        return buffer.getLongVolatile(TAG_OFFSET);
+    }
+
+    void tag(final long tag)
+    {
+        // Release store: senders check the copy before they touch the queues.
+        buffer.putLongRelease(TAG_OFFSET, tag);
+    }
+
+    boolean isSleeping()
+    {
+        return 0 != buffer.getIntVolatile(SLEEPING_OFFSET);
+    }
+
+    void sleeping(final boolean sleeping)
+    {
+        // Volatile store, then the owner's volatile reads of the queue heads: the Dekker pair with a sender's claim
+        // CAS then sleeping-flag read. One of the two sees the other, so no wake-up is lost.
+        buffer.putIntVolatile(SLEEPING_OFFSET, sleeping ? 1 : 0);
+    }
+
+    int segmentGeneration()
+    {
+        return buffer.getIntVolatile(SEGMENT_GENERATION_OFFSET);
+    }
+
+    int segmentLength()
+    {
+        return buffer.getInt(SEGMENT_LENGTH_OFFSET);
+    }
+
+    String segmentPath()
+    {
+        return getPath(buffer, SEGMENT_PATH_OFFSET);
+    }
+
+    void segment(final String path, final int length)
+    {
+        putPath(buffer, SEGMENT_PATH_OFFSET, null == path ? "" : path);
+        buffer.putInt(SEGMENT_LENGTH_OFFSET, length);
+        // Release store of the new generation: a sender that sees it sees the path and length above.
+        buffer.putIntRelease(SEGMENT_GENERATION_OFFSET, buffer.getInt(SEGMENT_GENERATION_OFFSET) + 1);
+    }
+
+    String doorbellPath()
+    {
+        return getPath(buffer, DOORBELL_PATH_OFFSET);
+    }
+
+    byte[] encodedName()
+    {
+        final int length = buffer.getInt(NAME_LENGTH_OFFSET);
+        if (length <= 0 || length > NAME_CAPACITY)
+        {
+            return null;
+        }
+        final byte[] bytes = new byte[length];
+        buffer.getBytes(NAME_OFFSET, bytes);
+        return bytes;
+    }
+
+    int slotOffset(final int slot)
+    {
+        return SLOTS_TABLE_OFFSET + slot * ConnectionSlotDescriptor.LENGTH;
+    }
+
+    static void putPath(final UnsafeBuffer buffer, final int offset, final String path)
+    {
+        final byte[] bytes = path.getBytes(StandardCharsets.UTF_8);
+        if (bytes.length > MAX_PATH_LENGTH)
+        {
+            throw new AmException(AmError.BAD_ARG, "path " + path + " has " + bytes.length + " bytes, allowed [0, " +
+                MAX_PATH_LENGTH + "]");
+        }
+        buffer.putBytes(offset + 4, bytes);
+        buffer.putInt(offset, bytes.length);
+    }
+
+    static String getPath(final UnsafeBuffer buffer, final int offset)
+    {
+        final int length = buffer.getInt(offset);
+        if (length <= 0 || length > MAX_PATH_LENGTH)
+        {
+            return null;
+        }
+        final byte[] bytes = new byte[length];
+        buffer.getBytes(offset + 4, bytes);
+        return new String(bytes, StandardCharsets.UTF_8);
+    }
+}

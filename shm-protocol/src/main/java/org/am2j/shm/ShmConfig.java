@@ -1,0 +1,94 @@
+package org.am2j.shm;
+
+import org.am2j.api.AmError;
+import org.am2j.api.AmException;
+import org.am2j.spi.TransportContext;
+
+/**
+ * Settings of the shared-memory transport, read from {@code am2j.shm.<key>} system properties or
+ * {@code AM2J_SHM_<KEY>} environment variables:
+ * <ul>
+ *   <li>{@code requestDepth}, {@code replyDepth}: packets per queue, a power of two in [2, 65536];</li>
+ *   <li>{@code bulkDepth}: 8 KiB bulk blocks per queue, in [1, 4096] and at most the smaller packet depth;</li>
+ *   <li>{@code slots}: connection table slots (senders that can map the endpoint at once), in [1, 4096];</li>
+ *   <li>{@code livenessMs}: how long a packet claimed by a sender may stay unfilled before the receiver asks
+ *       whether that sender is alive, and skips the packet when it is not;</li>
+ *   <li>{@code dir}: directory of the queue block files (default {@code /dev/shm/am2j-<user>/<job>}).</li>
+ * </ul>
+ * Defaults are in {@code docs/shm-protocol.md} with the measurements behind them.
+ */
+final class ShmConfig
+{
+    static final int DEFAULT_REQUEST_DEPTH = 256;
+    static final int DEFAULT_REPLY_DEPTH = 256;
+    static final int DEFAULT_BULK_DEPTH = 16;
+    static final int DEFAULT_SLOTS = 256;
+    static final long DEFAULT_LIVENESS_MS = 1000;
+
+    final int requestDepth;
+    final int replyDepth;
+    final int bulkDepth;
+    final int slots;
+    final long livenessNanos;
+
+    ShmConfig(final int requestDepth, final int replyDepth, final int bulkDepth, final int slots, final long livenessMs)
+    {
+        check("requestDepth", requestDepth, validDepth(requestDepth), "a power of two in [2, 65536]");
+        check("replyDepth", replyDepth, validDepth(replyDepth), "a power of two in [2, 65536]");
+        check("bulkDepth", bulkDepth, validBulkDepth(bulkDepth) && bulkDepth <= Math.min(requestDepth, replyDepth),
+            "in [1, 4096] and at most the packet depths");
+        check("slots", slots, validSlots(slots), "in [1, 4096]");
+        check("livenessMs", livenessMs, livenessMs >= 1 && livenessMs <= 3_600_000, "in [1, 3600000]");
+        this.requestDepth = requestDepth;
+        this.replyDepth = replyDepth;
+        this.bulkDepth = bulkDepth;
+        this.slots = slots;
+        this.livenessNanos = livenessMs * 1_000_000L;
+    }
+
+    static ShmConfig from(final TransportContext context)
+    {
+        return new ShmConfig(
+            intSetting(context, "requestDepth", DEFAULT_REQUEST_DEPTH),
+            intSetting(context, "replyDepth", DEFAULT_REPLY_DEPTH),
+            intSetting(context, "bulkDepth", DEFAULT_BULK_DEPTH),
+            intSetting(context, "slots", DEFAULT_SLOTS),
+            intSetting(context, "livenessMs", (int)DEFAULT_LIVENESS_MS));
+    }
+
+    static boolean validDepth(final int depth)
+    {
+        return depth >= 2 && depth <= 65536 && Integer.bitCount(depth) == 1;
+    }
+
+    static boolean validBulkDepth(final int bulkDepth)
+    {
+        return bulkDepth >= 1 && bulkDepth <= 4096;
+    }
+
+    static boolean validSlots(final int slots)
+    {
+        return slots >= 1 && slots <= 4096;
+    }
+
+    private static int intSetting(final TransportContext context, final String key, final int defaultValue)
+    {
+        final String value = context.property(ShmTransport.NAME, key, Integer.toString(defaultValue));
+        try
+        {
+            return Integer.parseInt(value);
+        }
+        catch (final NumberFormatException ex)
+        {
+            throw new AmException(AmError.BAD_ARG, "am2j.shm." + key + " = '" + value + "' is not an integer");
+        }
+    }
+
+    private static void check(final String key, final long value, final boolean valid, final String allowed)
+    {
+        if (!valid)
+        {
+            throw new AmException(AmError.BAD_ARG, "am2j.shm." + key + " = " + value + " must be " + allowed);
+        }
+    }
+}

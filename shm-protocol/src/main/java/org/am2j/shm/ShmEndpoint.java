@@ -1,0 +1,453 @@
+package org.am2j.shm;
+
+import static org.am2j.shm.PacketDescriptor.BULK_INDEX_OFFSET;
+import static org.am2j.shm.PacketDescriptor.CLAIMED;
+import static org.am2j.shm.PacketDescriptor.FREE;
+import static org.am2j.shm.PacketDescriptor.NO_BULK;
+import static org.am2j.shm.PacketDescriptor.READY;
+import static org.am2j.shm.PacketDescriptor.STATE_OFFSET;
+import static org.am2j.shm.QueueBlockDescriptor.STATE_OPEN;
+import static org.am2j.shm.QueueBlockDescriptor.pid;
+import static org.am2j.shm.QueueBlockDescriptor.type;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.agrona.concurrent.AtomicBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.am2j.api.AmError;
+import org.am2j.api.AmException;
+import org.am2j.api.EndpointName;
+import org.am2j.spi.DeadRoute;
+import org.am2j.spi.EndpointHost;
+import org.am2j.spi.MessageSink;
+import org.am2j.spi.ProcessIdentity;
+import org.am2j.spi.Route;
+import org.am2j.spi.TransportCounters;
+import org.am2j.spi.TransportEndpoint;
+
+/**
+ * An endpoint's shared-memory part: its queue block, which it owns and polls, the routes it made into other queue
+ * blocks, and the inverse mappings of the senders it heard from.
+ * <p>
+ * Receiving: the packet at the head of each queue is looked at; a ready one is handed to the core, then its bulk
+ * block and the packet are freed and the head advances. A packet that stays claimed longer than the liveness timeout
+ * is skipped when its sender's process is gone, and so is an assignment taken and never claimed: nothing a dead
+ * sender leaves holds up the live ones for longer than the timeout.
+ */
+final class ShmEndpoint implements TransportEndpoint
+{
+    private static final long LIVENESS_CHECK_INTERVAL_NANOS = 10_000_000L;
+
+    private final ShmTransport transport;
+    private final EndpointHost host;
+    private final MappedRegion region;
+    private final QueueBlock block;
+    private final String path;
+    private final Receiving requests;
+    private final Receiving replies;
+    private final ShmInbound inbound = new ShmInbound(this);
+    private final TransportCounters counters;
+    private final List<ShmRoute> routes = new ArrayList<>();
+    private final Route unknownSender = new DeadRoute(null, ShmTransport.NAME);
+    private ShmPeer[] peers;
+    private MappedRegion segmentRegion;
+    private int segments;
+    private volatile boolean closed;
+
+    /** The receive side of one queue structure. */
+    private static final class Receiving
+    {
+        final PacketQueue queue;
+        long head;
+        boolean reading;
+        long stuckHead = -1;
+        long stuckSince;
+        long lastLivenessCheck;
+
+        Receiving(final PacketQueue queue)
+        {
+            this.queue = queue;
+        }
+    }
+
+    ShmEndpoint(final ShmTransport transport, final EndpointHost host)
+    {
+        this.transport = transport;
+        this.host = host;
+        final ShmConfig config = transport.config;
+        final Path file = transport.directory().resolve(
+            transport.pid + "-" + transport.startMs + "-" + host.endpointId() + ".qb");
+        this.path = file.toString();
+        this.region = MappedRegion.create(file,
+            QueueBlockDescriptor.length(config.slots, config.requestDepth, config.replyDepth, config.bulkDepth));
+        this.block = QueueBlock.format(region.buffer, config, transport.pid, transport.startMs, transport.processId,
+            host.endpointId(), transport.doorbellPath());
+        this.block.tag(host.tag());
+        this.requests = new Receiving(block.requests);
+        this.replies = new Receiving(block.replies);
+        this.peers = new ShmPeer[config.slots];
+        this.counters = host.counters(ShmTransport.NAME);
+        transport.register(host.endpointId(), this);
+    }
+
+    @Override
+    public String address()
+    {
+        return path;
+    }
+
+    @Override
+    public void named(final EndpointName name)
+    {
+        final byte[] encoded = name.toBytes();
+        if (encoded.length > QueueBlockDescriptor.NAME_CAPACITY)
+        {
+            throw new AmException(AmError.BAD_ARG, "endpoint name of " + encoded.length + " bytes does not fit the " +
+                QueueBlockDescriptor.NAME_CAPACITY + " bytes of a queue block");
+        }
+        block.open(encoded);
+    }
+
+    @Override
+    public Route connect(final EndpointName destination, final long tag)
+    {
+        if (!transport.canReach(destination))
+        {
+            return null;
+        }
+        final ShmRoute route = open(destination);
+        synchronized (routes)
+        {
+            routes.add(route);
+        }
+        return route;
+    }
+
+    /**
+     * Map a destination's queue block and claim a connection slot in it: the forward half of the mapping (the
+     * destination maps ours when it first hears from us).
+     */
+    private ShmRoute open(final EndpointName destination)
+    {
+        final String address = destination.address(ShmTransport.NAME);
+        final MappedRegion mapped;
+        try
+        {
+            mapped = transport.mappedFiles.acquire(Path.of(address));
+        }
+        catch (final RuntimeException ex)
+        {
+            throw new AmException(AmError.BAD_ARG, "name: cannot map the queue block of " + destination + ": " +
+                ex.getMessage(), ex);
+        }
+        try
+        {
+            final QueueBlock destinationBlock = QueueBlock.wrap(mapped.buffer, "queue block " + address);
+            if (STATE_OPEN != destinationBlock.state() ||
+                destinationBlock.buffer.getLong(QueueBlockDescriptor.OWNER_PROCESS_ID_OFFSET) != destination.processId())
+            {
+                throw new AmException(AmError.BAD_ARG, "name: queue block " + address + " is not open for " +
+                    destination);
+            }
+            final int inverse = ConnectionTable.claim(destinationBlock, path, destination.toString());
+            Doorbell doorbell = null;
+            try
+            {
+                doorbell = transport.peerDoorbell(destinationBlock.doorbellPath());
+            }
+            catch (final RuntimeException ex)
+            {
+                // Without the doorbell the destination's waitSema() finds our messages within its sleep slice.
+            }
+            return new ShmRoute(transport, mapped, destinationBlock, destination, inverse, doorbell);
+        }
+        catch (final RuntimeException ex)
+        {
+            transport.mappedFiles.release(mapped);
+            throw ex;
+        }
+    }
+
+    /**
+     * The inverse mapping of a received packet: the route back to the sender in {@code slot}, resolved the first time
+     * and then found by index.
+     */
+    Route inverseRoute(final int slot, final int generation)
+    {
+        if (slot >= peers.length)
+        {
+            return unknownSender;
+        }
+        final ShmPeer peer = peers[slot];
+        if (null != peer && peer.generation == generation)
+        {
+            return peer.route;
+        }
+        return resolve(slot, generation);
+    }
+
+    private Route resolve(final int slot, final int generation)
+    {
+        final String senderPath = ConnectionTable.path(block, slot, generation);
+        if (null == senderPath)
+        {
+            return unknownSender;
+        }
+        EndpointName name = null;
+        Route route;
+        try
+        {
+            final MappedRegion mapped = transport.mappedFiles.acquire(Path.of(senderPath));
+            try
+            {
+                final byte[] encoded = QueueBlock.wrap(mapped.buffer, "queue block " + senderPath).encodedName();
+                name = null == encoded ? null : EndpointName.fromBytes(encoded);
+            }
+            finally
+            {
+                transport.mappedFiles.release(mapped);
+            }
+            route = null == name ? unknownSender : connect(name, 0);
+        }
+        catch (final RuntimeException ex)
+        {
+            route = new DeadRoute(name, ShmTransport.NAME);
+        }
+        if (null == route)
+        {
+            route = new DeadRoute(name, ShmTransport.NAME);
+        }
+        peers[slot] = new ShmPeer(generation, name, route);
+        return route;
+    }
+
+    @Override
+    public int poll(final MessageSink sink, final int budget, final boolean repliesOnly)
+    {
+        int handled = poll(replies, sink, budget);
+        if (!repliesOnly)
+        {
+            handled += poll(requests, sink, budget);
+        }
+        return handled;
+    }
+
+    private int poll(final Receiving receiving, final MessageSink sink, final int budget)
+    {
+        // A queue already being read further up this thread's stack is skipped: its head is not advanced yet.
+        if (receiving.reading || closed)
+        {
+            return 0;
+        }
+        receiving.reading = true;
+        try
+        {
+            final PacketQueue queue = receiving.queue;
+            final UnsafeBuffer buffer = queue.buffer;
+            int handled = 0;
+            while (handled < budget)
+            {
+                final long head = receiving.head;
+                final int packet = queue.packetOffset(head);
+                final long state = buffer.getLongVolatile(packet + STATE_OFFSET);
+                final int type = type(state);
+                if (READY == type)
+                {
+                    receiving.stuckSince = 0;
+                    try
+                    {
+                        sink.onMessage(inbound.wrap(queue, packet, state));
+                    }
+                    finally
+                    {
+                        free(receiving, head, packet, state);
+                    }
+                    handled++;
+                }
+                else if (!abandoned(receiving, head, packet, state))
+                {
+                    break;
+                }
+            }
+            return handled;
+        }
+        finally
+        {
+            receiving.reading = false;
+        }
+    }
+
+    private void free(final Receiving receiving, final long head, final int packet, final long state)
+    {
+        final PacketQueue queue = receiving.queue;
+        final UnsafeBuffer buffer = queue.buffer;
+        final int bulk = buffer.getShort(packet + BULK_INDEX_OFFSET) & 0xFFFF;
+        if (NO_BULK != bulk)
+        {
+            BulkBlocks.freeHeldBy(queue, bulk, pid(state));
+            buffer.putShort(packet + BULK_INDEX_OFFSET, (short)NO_BULK);
+        }
+        // Release store FREE(next lap): the sender that holds the next lap's assignment of this packet sees it free
+        // only after we are done reading it and its bulk block.
+        buffer.putLongRelease(packet + STATE_OFFSET, queue.freeState(head));
+        receiving.head = head + 1;
+        // Ordered store of the head, for hasPending() from another thread and for diagnostics; senders never read it.
+        buffer.putLongRelease(queue.headOffset, head + 1);
+    }
+
+    /**
+     * The head packet is not ready. It is abandoned when it has stayed so for the liveness timeout and either its
+     * claimer's process is gone or no one ever claimed it although later assignments were taken (a sender died
+     * between its tail CAS and its claim). An abandoned packet is skipped and counted as a drop.
+     *
+     * @return true when the packet was skipped.
+     */
+    private boolean abandoned(final Receiving receiving, final long head, final int packet, final long state)
+    {
+        final PacketQueue queue = receiving.queue;
+        final UnsafeBuffer buffer = queue.buffer;
+        final int type = type(state);
+        if (FREE == type && buffer.getLongVolatile(queue.tailOffset) <= head)
+        {
+            receiving.stuckSince = 0;
+            return false;
+        }
+        final long now = System.nanoTime();
+        if (receiving.stuckHead != head || 0 == receiving.stuckSince)
+        {
+            receiving.stuckHead = head;
+            receiving.stuckSince = now;
+            return false;
+        }
+        if (now - receiving.stuckSince < transport.config.livenessNanos ||
+            now - receiving.lastLivenessCheck < LIVENESS_CHECK_INTERVAL_NANOS)
+        {
+            return false;
+        }
+        receiving.lastLivenessCheck = now;
+        final long claimer = pid(state);
+        if (CLAIMED == type && ProcessIdentity.isAlive(claimer, ProcessIdentity.UNKNOWN_START_TIME))
+        {
+            return false;
+        }
+        // CAS to FREE(next lap): if the sender finished after all, the CAS fails and the packet is delivered; if a
+        // slow sender still holds the assignment, its claim now fails and it takes a new one.
+        if (!buffer.compareAndSetLong(packet + STATE_OFFSET, state, queue.freeState(head)))
+        {
+            return false;
+        }
+        if (CLAIMED == type)
+        {
+            BulkBlocks.freeHeldBy(queue, buffer.getShort(packet + BULK_INDEX_OFFSET) & 0xFFFF, claimer);
+            BulkBlocks.freeClaimedByDead(queue, transport.pid);
+        }
+        buffer.putShort(packet + BULK_INDEX_OFFSET, (short)NO_BULK);
+        receiving.head = head + 1;
+        buffer.putLongRelease(queue.headOffset, head + 1);
+        receiving.stuckSince = 0;
+        counters.drop();
+        return true;
+    }
+
+    @Override
+    public boolean hasPending()
+    {
+        return pending(block.replies) || pending(block.requests);
+    }
+
+    private static boolean pending(final PacketQueue queue)
+    {
+        // The tail is advanced by a sender's CAS before it reads our sleeping flag: reading it after publishing the
+        // flag, either we see the new tail or the sender sees the flag.
+        return queue.buffer.getLongVolatile(queue.tailOffset) != queue.buffer.getLongVolatile(queue.headOffset);
+    }
+
+    @Override
+    public void sleeping(final boolean sleeping)
+    {
+        block.sleeping(sleeping);
+    }
+
+    @Override
+    public void tagChanged(final long tag)
+    {
+        block.tag(tag);
+    }
+
+    @Override
+    public void segmentChanged(final AtomicBuffer segment)
+    {
+        if (null != segmentRegion && segment == segmentRegion.buffer)
+        {
+            block.segment(segmentRegion.path.toString(), segment.capacity());
+        }
+        else
+        {
+            block.segment(null, 0);
+        }
+    }
+
+    /**
+     * Allocate a segment in a shared-memory file, so senders on this node write long messages straight into it.
+     */
+    AtomicBuffer allocateSegment(final int length)
+    {
+        final Path file = transport.directory().resolve(
+            transport.pid + "-" + transport.startMs + "-" + host.endpointId() + "-" + (segments++) + ".seg");
+        final MappedRegion previous = segmentRegion;
+        segmentRegion = MappedRegion.create(file, length);
+        if (null != previous)
+        {
+            block.segment(null, 0);
+            MappedRegion.deleteQuietly(previous.path);
+        }
+        return segmentRegion.buffer;
+    }
+
+    /**
+     * @return the segment senders deposit into, or null when it is not in shared memory.
+     */
+    AtomicBuffer sharedSegment()
+    {
+        return null == segmentRegion ? null : segmentRegion.buffer;
+    }
+
+    EndpointHost host()
+    {
+        return host;
+    }
+
+    @Override
+    public void close()
+    {
+        if (closed)
+        {
+            return;
+        }
+        closed = true;
+        block.close();
+        synchronized (routes)
+        {
+            for (final ShmRoute route : routes)
+            {
+                route.close();
+            }
+            routes.clear();
+        }
+        peers = new ShmPeer[0];
+        transport.unregister(host.endpointId());
+        MappedRegion.deleteQuietly(region.path);
+        if (null != segmentRegion)
+        {
+            MappedRegion.deleteQuietly(segmentRegion.path);
+        }
+    }
+
+    @Override
+    public String toString()
+    {
+        return "shm endpoint " + host.endpointId() + " at " + path;
+    }
+}

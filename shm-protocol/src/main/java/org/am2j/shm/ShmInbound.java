@@ -1,0 +1,173 @@
+package org.am2j.shm;
+
+import static org.am2j.shm.PacketDescriptor.*;
+import static org.am2j.shm.QueueBlockDescriptor.BULK_BLOCK_LENGTH;
+import static org.am2j.shm.QueueBlockDescriptor.BULK_READY;
+import static org.am2j.shm.QueueBlockDescriptor.state;
+
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.AtomicBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.am2j.api.EndpointName;
+import org.am2j.api.Opcode;
+import org.am2j.spi.InboundMessage;
+import org.am2j.spi.Route;
+
+/**
+ * Flyweight over a ready packet (see {@link PacketDescriptor}) as the core sees it. Fields are read as they are;
+ * the data is located once per message: the packet's bulk block (only if its flag says this sender made it ready),
+ * or, for a long message, the segment it was deposited in. A long message that came through the bulk queue is copied
+ * into the segment here, before its handler runs.
+ */
+final class ShmInbound implements InboundMessage
+{
+    private static final byte[] NONE = new byte[0];
+
+    private final ShmEndpoint endpoint;
+    private final UnsafeBuffer bulkView = new UnsafeBuffer(NONE);
+    private UnsafeBuffer buffer;
+    private int packet;
+    private DirectBuffer data;
+    private int dataOffset;
+    private Route replyRoute;
+
+    ShmInbound(final ShmEndpoint endpoint)
+    {
+        this.endpoint = endpoint;
+    }
+
+    ShmInbound wrap(final PacketQueue queue, final int packet, final long packetState)
+    {
+        this.buffer = queue.buffer;
+        this.packet = packet;
+        this.replyRoute = null;
+        locateData(queue, packetState);
+        return this;
+    }
+
+    private void locateData(final PacketQueue queue, final long packetState)
+    {
+        data = null;
+        dataOffset = 0;
+        final int length = dataLength();
+        if (0 == length)
+        {
+            return;
+        }
+        final boolean deposit = Opcode.REQUEST_LONG.code() == opcode() || Opcode.REPLY_LONG.code() == opcode();
+        final boolean returned = 0 != returnStatus();
+        final int bulk = buffer.getShort(packet + BULK_INDEX_OFFSET) & 0xFFFF;
+        if (NO_BULK != bulk)
+        {
+            // The block must be one this packet's sender made ready: a packet naming another block is malformed.
+            if (bulk >= queue.bulkDepth || length > BULK_BLOCK_LENGTH ||
+                state(BULK_READY, QueueBlockDescriptor.pid(packetState)) !=
+                buffer.getLongVolatile(queue.bulkFlagOffset(bulk)))
+            {
+                return;
+            }
+            bulkView.wrap(buffer, queue.bulkBlockOffset(bulk), BULK_BLOCK_LENGTH);
+            data = bulkView;
+            if (deposit && !returned)
+            {
+                final AtomicBuffer segment = endpoint.host().segment();
+                final int offset = (int)segmentOffset();
+                if (null != segment && 0 == endpoint.host().checkSegment(offset, length))
+                {
+                    segment.putBytes(offset, bulkView, 0, length);
+                    data = segment;
+                    dataOffset = offset;
+                }
+            }
+        }
+        else if (deposit && !returned)
+        {
+            // Deposited by the sender into our shared-memory segment: valid only if that is still our segment.
+            final AtomicBuffer segment = endpoint.sharedSegment();
+            if (null != segment && segment == endpoint.host().segment())
+            {
+                data = segment;
+                dataOffset = (int)segmentOffset();
+            }
+        }
+    }
+
+    @Override
+    public int opcode()
+    {
+        return buffer.getByte(packet + OPCODE_OFFSET) & 0xFF;
+    }
+
+    @Override
+    public int returnStatus()
+    {
+        return buffer.getByte(packet + RETURN_STATUS_OFFSET) & 0xFF;
+    }
+
+    @Override
+    public int handler()
+    {
+        return buffer.getByte(packet + HANDLER_OFFSET) & 0xFF;
+    }
+
+    @Override
+    public long tag()
+    {
+        return buffer.getLong(packet + TAG_OFFSET);
+    }
+
+    @Override
+    public int argCount()
+    {
+        return buffer.getByte(packet + ARG_COUNT_OFFSET) & 0xFF;
+    }
+
+    @Override
+    public int arg(final int index)
+    {
+        return buffer.getInt(packet + ARGS_OFFSET + (index << 2));
+    }
+
+    @Override
+    public DirectBuffer dataBuffer()
+    {
+        return data;
+    }
+
+    @Override
+    public int dataOffset()
+    {
+        return dataOffset;
+    }
+
+    @Override
+    public int dataLength()
+    {
+        return buffer.getShort(packet + DATA_LENGTH_OFFSET) & 0xFFFF;
+    }
+
+    @Override
+    public long segmentOffset()
+    {
+        return buffer.getInt(packet + SEGMENT_OFFSET_OFFSET);
+    }
+
+    @Override
+    public Route replyRoute()
+    {
+        Route route = replyRoute;
+        if (null == route)
+        {
+            final int inverse = buffer.getInt(packet + SLOT_OFFSET);
+            route = endpoint.inverseRoute(inverse & 0xFFFF, inverse >>> 16);
+            replyRoute = route;
+        }
+        return route;
+    }
+
+    @Override
+    public EndpointName sourceName()
+    {
+        return replyRoute().peer();
+    }
+}

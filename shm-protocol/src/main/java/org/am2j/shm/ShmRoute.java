@@ -1,0 +1,332 @@
+package org.am2j.shm;
+
+import static org.am2j.shm.PacketDescriptor.*;
+import static org.am2j.shm.QueueBlockDescriptor.BULK_CLAIMED;
+import static org.am2j.shm.QueueBlockDescriptor.BULK_FREE;
+import static org.am2j.shm.QueueBlockDescriptor.BULK_READY;
+import static org.am2j.shm.QueueBlockDescriptor.STATE_OPEN;
+import static org.am2j.shm.QueueBlockDescriptor.state;
+import static org.am2j.shm.QueueBlockDescriptor.type;
+
+import java.nio.file.Path;
+
+import org.agrona.concurrent.UnsafeBuffer;
+import org.am2j.api.EndpointName;
+import org.am2j.api.MessageCategory;
+import org.am2j.api.Opcode;
+import org.am2j.api.ReturnStatus;
+import org.am2j.api.Tags;
+import org.am2j.spi.OutboundMessage;
+import org.am2j.spi.ProcessIdentity;
+import org.am2j.spi.Route;
+
+/**
+ * The path from this process into one queue block of another endpoint on the node: a translation table entry's
+ * route, or the reply route of the inverse mapping. It sends with the paper's five steps:
+ * <ol>
+ *   <li>check the destination's tag in its queue block (a mismatch comes back without touching the queues);</li>
+ *   <li>for a message with data, claim a bulk block (CAS of its flag from free to claimed);</li>
+ *   <li>take a packet assignment by advancing the packet-queue tail with a CAS, after checking that the packet at
+ *       the tail is free (otherwise the queue is full);</li>
+ *   <li>claim the packet (CAS of its type from free to claimed, recording our pid);</li>
+ *   <li>fill it (handler, arguments, inverse mapping, bulk index), copy the data, and mark it ready.</li>
+ * </ol>
+ * A long message goes straight into the destination's segment when that segment is in shared memory (one copy).
+ * Instances are shared by the threads of a PAR bundle: the fields they update are hints only.
+ */
+final class ShmRoute implements Route
+{
+    private final ShmTransport transport;
+    private final MappedRegion region;
+    private final QueueBlock block;
+    private final EndpointName peer;
+    private final int inverse;
+    private final Doorbell doorbell;
+    private final long pid;
+    private final long claimedBulkState;
+    private final long readyBulkState;
+    private final long claimedPacketState;
+    private final long readyPacketState;
+    private final long ownerPid;
+    private final long ownerStartMs;
+    private final long livenessNanos;
+
+    private MappedRegion segmentRegion;
+    private int segmentGeneration = -1;
+    private int bulkHint;
+    private long fullSince;
+
+    ShmRoute(
+        final ShmTransport transport, final MappedRegion region, final QueueBlock block, final EndpointName peer,
+        final int inverse, final Doorbell doorbell)
+    {
+        this.transport = transport;
+        this.region = region;
+        this.block = block;
+        this.peer = peer;
+        this.inverse = inverse;
+        this.doorbell = doorbell;
+        final long pid = ProcessIdentity.currentPid();
+        this.pid = pid;
+        this.claimedBulkState = state(BULK_CLAIMED, pid);
+        this.readyBulkState = state(BULK_READY, pid);
+        this.claimedPacketState = state(CLAIMED, pid);
+        this.readyPacketState = state(READY, pid);
+        this.ownerPid = block.ownerPid();
+        this.ownerStartMs = block.ownerStartMs();
+        this.livenessNanos = transport.config.livenessNanos;
+    }
+
+    @Override
+    public int send(final OutboundMessage message)
+    {
+        final Opcode opcode = Opcode.fromCode(message.opcode());
+        final boolean returned = 0 != message.returnStatus();
+        if (STATE_OPEN != block.state())
+        {
+            return opcode.isRequest() ? ReturnStatus.EBADENDPOINT.code() : ReturnStatus.EREPLYREJECTED.code();
+        }
+        final boolean request = opcode.isRequest() && !returned;
+        // Step 1: the tag copy in the queue block.
+        if (request && !Tags.accepts(block.tag(), message.tag()))
+        {
+            return ReturnStatus.EBADTAG.code();
+        }
+
+        final int length = message.dataLength();
+        UnsafeBuffer segment = null;
+        if (MessageCategory.LONG == opcode.category() && !returned && length > 0)
+        {
+            segment = peerSegment();
+            if (null != segment && (message.segmentOffset() < 0 ||
+                message.segmentOffset() > segment.capacity() - (long)length))
+            {
+                return ReturnStatus.EBADSEGOFF.code();
+            }
+        }
+
+        final PacketQueue queue = request ? block.requests : block.replies;
+        final UnsafeBuffer buffer = queue.buffer;
+
+        // Step 2: a bulk block first, so no packet is held while waiting for one.
+        int bulk = NO_BULK;
+        if (length > 0 && null == segment)
+        {
+            bulk = claimBulk(queue);
+            if (bulk < 0)
+            {
+                return full();
+            }
+        }
+
+        // Step 3: the packet assignment.
+        long tail;
+        int packet;
+        long packetState;
+        do
+        {
+            tail = buffer.getLongVolatile(queue.tailOffset);
+            packet = queue.packetOffset(tail);
+            packetState = buffer.getLongVolatile(packet + STATE_OFFSET);
+            if (FREE != type(packetState))
+            {
+                releaseBulk(queue, bulk);
+                return full();
+            }
+        }
+        // CAS of the tail: each sequence number is assigned to exactly one sender. The packet was free before the
+        // CAS and only the holder of its assignment claims it, so it is still free now.
+        while (!buffer.compareAndSetLong(queue.tailOffset, tail, tail + 1));
+
+        // Step 4: claim. It cannot fail unless the queue block was corrupted; the packet is then left to the
+        // receiver's liveness check, and the send tried again.
+        // CAS FREE -> CLAIMED(pid): the receiver that finds the packet claimed and our process dead may skip it.
+        if (!buffer.compareAndSetLong(packet + STATE_OFFSET, packetState, claimedPacketState))
+        {
+            releaseBulk(queue, bulk);
+            return FULL;
+        }
+        fullSince = 0;
+
+        // Step 5: fill and mark ready.
+        buffer.putByte(packet + OPCODE_OFFSET, (byte)message.opcode());
+        buffer.putByte(packet + HANDLER_OFFSET, (byte)message.handler());
+        buffer.putByte(packet + ARG_COUNT_OFFSET, (byte)message.argCount());
+        buffer.putByte(packet + RETURN_STATUS_OFFSET, (byte)message.returnStatus());
+        buffer.putInt(packet + SLOT_OFFSET, inverse);
+        buffer.putShort(packet + DATA_LENGTH_OFFSET, (short)length);
+        buffer.putShort(packet + BULK_INDEX_OFFSET, (short)bulk);
+        buffer.putInt(packet + SEGMENT_OFFSET_OFFSET,
+            MessageCategory.LONG == opcode.category() && !returned ? (int)message.segmentOffset() : -1);
+        buffer.putLong(packet + TAG_OFFSET, message.tag());
+        for (int i = 0, count = message.argCount(); i < count; i++)
+        {
+            buffer.putInt(packet + ARGS_OFFSET + (i << 2), message.arg(i));
+        }
+        if (NO_BULK != bulk)
+        {
+            buffer.putBytes(queue.bulkBlockOffset(bulk), message.data(), message.dataOffset(), length);
+            // Ordered store READY(pid): the block now belongs to the packet; only the receiver frees it, or, if we
+            // die before the packet is ready, the receiver when it skips the packet.
+            buffer.putLongRelease(queue.bulkFlagOffset(bulk), readyBulkState);
+        }
+        else if (null != segment)
+        {
+            segment.putBytes((int)message.segmentOffset(), message.data(), message.dataOffset(), length);
+        }
+        // Release store READY: the receiver that sees it sees every field and byte written above.
+        buffer.putLongRelease(packet + STATE_OFFSET, readyPacketState);
+
+        // The claim CAS (a full fence) came before this read: either the receiver saw our claimed packet before it
+        // slept, or we see its sleeping flag here.
+        if (null != doorbell && block.isSleeping())
+        {
+            doorbell.ring();
+        }
+        return SENT;
+    }
+
+    private int claimBulk(final PacketQueue queue)
+    {
+        final UnsafeBuffer buffer = queue.buffer;
+        final int depth = queue.bulkDepth;
+        int index = bulkHint;
+        for (int i = 0; i < depth; i++)
+        {
+            if (index >= depth)
+            {
+                index = 0;
+            }
+            final int flag = queue.bulkFlagOffset(index);
+            final long current = buffer.getLongVolatile(flag);
+            // CAS FREE -> CLAIMED(pid): one sender owns the block until it hands it to a ready packet.
+            if (BULK_FREE == type(current) && buffer.compareAndSetLong(flag, current, claimedBulkState))
+            {
+                bulkHint = index + 1;
+                return index;
+            }
+            index++;
+        }
+        return -1;
+    }
+
+    private void releaseBulk(final PacketQueue queue, final int bulk)
+    {
+        if (NO_BULK != bulk)
+        {
+            // Release store FREE: we claimed the block and never published it.
+            queue.buffer.putLongRelease(queue.bulkFlagOffset(bulk), state(BULK_FREE, 0));
+        }
+    }
+
+    /**
+     * The destination queue is full. After the liveness timeout, ask whether its owner is alive: a dead owner's
+     * queue never drains, and its messages come back with EUNREACHABLE.
+     */
+    private int full()
+    {
+        final long now = System.nanoTime();
+        if (0 == fullSince)
+        {
+            fullSince = now;
+        }
+        else if (now - fullSince > livenessNanos)
+        {
+            fullSince = now;
+            if (!ProcessIdentity.isAlive(ownerPid, ownerStartMs))
+            {
+                return ReturnStatus.EUNREACHABLE.code();
+            }
+            reclaimBulkOfDeadSenders();
+        }
+        return FULL;
+    }
+
+    /**
+     * Free the bulk blocks claimed by senders that died before they claimed a packet: no packet names them, so no
+     * one else would.
+     */
+    private void reclaimBulkOfDeadSenders()
+    {
+        BulkBlocks.freeClaimedByDead(block.requests, pid);
+        BulkBlocks.freeClaimedByDead(block.replies, pid);
+    }
+
+    /**
+     * @return the destination's segment when it lives in shared memory, mapped once per process; else null.
+     */
+    private UnsafeBuffer peerSegment()
+    {
+        final int generation = block.segmentGeneration();
+        if (generation != segmentGeneration)
+        {
+            remapSegment(generation);
+        }
+        return null == segmentRegion ? null : segmentRegion.buffer;
+    }
+
+    private synchronized void remapSegment(final int generation)
+    {
+        if (generation == segmentGeneration)
+        {
+            return;
+        }
+        transport.mappedFiles.release(segmentRegion);
+        segmentRegion = null;
+        final String path = block.segmentPath();
+        final int length = block.segmentLength();
+        if (null != path && length > 0)
+        {
+            try
+            {
+                final MappedRegion mapped = transport.mappedFiles.acquire(Path.of(path));
+                if (mapped.buffer.capacity() >= length)
+                {
+                    segmentRegion = mapped;
+                }
+                else
+                {
+                    transport.mappedFiles.release(mapped);
+                }
+            }
+            catch (final RuntimeException ex)
+            {
+                // The segment went away: long messages travel through the bulk queue and the receiver checks them.
+                segmentRegion = null;
+            }
+        }
+        segmentGeneration = generation;
+    }
+
+    /**
+     * Give back the connection slot and the mappings this route holds.
+     */
+    void close()
+    {
+        ConnectionTable.release(block, inverse & 0xFFFF, inverse >>> 16);
+        transport.mappedFiles.release(segmentRegion);
+        if (null != doorbell)
+        {
+            transport.mappedFiles.release(doorbell.region());
+        }
+        transport.mappedFiles.release(region);
+    }
+
+    @Override
+    public EndpointName peer()
+    {
+        return peer;
+    }
+
+    @Override
+    public String transport()
+    {
+        return ShmTransport.NAME;
+    }
+
+    @Override
+    public String toString()
+    {
+        return "shm route to " + peer;
+    }
+}

@@ -1,0 +1,206 @@
+package org.am2j.shm;
+
+import java.io.IOException;
+import java.lang.System.Logger.Level;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+import org.agrona.concurrent.AtomicBuffer;
+import org.am2j.api.AmError;
+import org.am2j.api.AmException;
+import org.am2j.api.EndpointName;
+import org.am2j.spi.EndpointHost;
+import org.am2j.spi.ProcessIdentity;
+import org.am2j.spi.Transport;
+import org.am2j.spi.TransportContext;
+import org.am2j.spi.TransportEndpoint;
+
+/**
+ * The shared-memory transport {@code shm}: endpoints of processes on the same node exchange messages through queue
+ * blocks in memory-mapped files (see {@link QueueBlockDescriptor}). One per process: it owns the job directory, the
+ * process's doorbell, and the table of files this process has mapped (one mapping per file).
+ */
+public final class ShmTransport implements Transport
+{
+    /** The transport's name. */
+    public static final String NAME = "shm";
+
+    private static final System.Logger LOGGER = System.getLogger("org.am2j.shm");
+
+    final ShmConfig config;
+    final MappedFiles mappedFiles = new MappedFiles();
+    final String node;
+    final long processId;
+    final long pid = ProcessIdentity.currentPid();
+    final long startMs = ProcessIdentity.currentStartTimeMs();
+    private final Path directory;
+    private final Doorbell doorbell;
+    private final boolean canBlock;
+    private final Map<Integer, ShmEndpoint> endpoints = new ConcurrentHashMap<>();
+
+    ShmTransport(final TransportContext context)
+    {
+        this.config = ShmConfig.from(context);
+        this.node = context.node();
+        this.processId = context.processId();
+        final Path userRoot = defaultRoot();
+        final String configured = context.property(NAME, "dir", "");
+        this.directory = configured.isEmpty() ? userRoot.resolve(sanitise(context.job())) : Path.of(configured);
+        createDirectory(userRoot);
+        StaleFiles.sweep(userRoot);
+        if (!configured.isEmpty())
+        {
+            StaleFiles.sweepDirectory(directory);
+        }
+        createDirectory(directory);
+        this.doorbell = new Doorbell(MappedRegion.create(directory.resolve(pid + "-" + startMs + ".bell"),
+            Doorbell.LENGTH));
+        final Throwable futexProblem = Futex.unavailable();
+        this.canBlock = null == futexProblem;
+        if (!canBlock)
+        {
+            LOGGER.log(Level.WARNING, "am2j shm: no futex (" + futexProblem + "); waitSema() polls in slices");
+        }
+    }
+
+    @Override
+    public String name()
+    {
+        return NAME;
+    }
+
+    @Override
+    public int cost()
+    {
+        return 10;
+    }
+
+    @Override
+    public boolean isNetwork()
+    {
+        return false;
+    }
+
+    @Override
+    public boolean canReach(final EndpointName name)
+    {
+        return node.equals(name.node()) && null != name.address(NAME);
+    }
+
+    @Override
+    public TransportEndpoint attach(final EndpointHost host)
+    {
+        return new ShmEndpoint(this, host);
+    }
+
+    @Override
+    public AtomicBuffer allocateSegment(final EndpointHost host, final int length)
+    {
+        final ShmEndpoint endpoint = endpoints.get(host.endpointId());
+        return null == endpoint ? null : endpoint.allocateSegment(length);
+    }
+
+    @Override
+    public boolean canBlock()
+    {
+        return canBlock;
+    }
+
+    @Override
+    public long prepareBlock()
+    {
+        return doorbell.ticket();
+    }
+
+    @Override
+    public void block(final long ticket, final long nanos)
+    {
+        doorbell.await((int)ticket, nanos);
+    }
+
+    @Override
+    public void wakeup()
+    {
+        if (canBlock)
+        {
+            doorbell.ring();
+        }
+    }
+
+    @Override
+    public void close()
+    {
+        final MappedRegion region = doorbell.region();
+        region.unmap();
+        MappedRegion.deleteQuietly(region.path);
+        mappedFiles.releaseAll();
+        StaleFiles.deleteIfEmpty(directory);
+    }
+
+    void register(final int endpointId, final ShmEndpoint endpoint)
+    {
+        endpoints.put(endpointId, endpoint);
+    }
+
+    void unregister(final int endpointId)
+    {
+        endpoints.remove(endpointId);
+    }
+
+    Path directory()
+    {
+        return directory;
+    }
+
+    String doorbellPath()
+    {
+        return doorbell.region().path.toString();
+    }
+
+    /**
+     * @param path of a peer process's doorbell file.
+     * @return the doorbell, or null when futexes are not available here.
+     */
+    Doorbell peerDoorbell(final String path)
+    {
+        return canBlock && null != path ? new Doorbell(mappedFiles.acquire(Path.of(path))) : null;
+    }
+
+    static Path defaultRoot()
+    {
+        final String user = System.getProperty("user.name", "user").replaceAll("[^A-Za-z0-9._-]", "_");
+        final Path shm = Path.of("/dev/shm");
+        final Path base = Files.isDirectory(shm) && Files.isWritable(shm) ?
+            shm : Path.of(System.getProperty("java.io.tmpdir"));
+        return base.resolve("am2j-" + user);
+    }
+
+    private static String sanitise(final String job)
+    {
+        final String safe = job.replaceAll("[^A-Za-z0-9._-]", "_");
+        return safe.isEmpty() ? "default" : safe;
+    }
+
+    private static void createDirectory(final Path directory)
+    {
+        try
+        {
+            if (!Files.isDirectory(directory))
+            {
+                Files.createDirectories(directory,
+                    PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+            }
+        }
+        catch (final IOException | UnsupportedOperationException ex)
+        {
+            if (!Files.isDirectory(directory))
+            {
+                throw new AmException(AmError.RESOURCE, "cannot create shared-memory directory " + directory + ": " +
+                    ex.getMessage(), ex);
+            }
+        }
+    }
+}

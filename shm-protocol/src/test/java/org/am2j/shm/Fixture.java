@@ -1,0 +1,238 @@
+package org.am2j.shm;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicLong;
+
+import org.agrona.concurrent.AtomicBuffer;
+import org.am2j.api.EndpointName;
+import org.am2j.api.ReturnStatus;
+import org.am2j.api.Tags;
+import org.am2j.spi.EndpointHost;
+import org.am2j.spi.InboundMessage;
+import org.am2j.spi.MessageSink;
+import org.am2j.spi.ProcessIdentity;
+import org.am2j.spi.TransportContext;
+import org.am2j.spi.TransportCounters;
+
+/**
+ * A shared-memory transport opened on a fake process context, with fake endpoint hosts: the transport's own
+ * behaviour, in one JVM, without the core.
+ */
+final class Fixture implements AutoCloseable
+{
+    final String job = "unit-" + UUID.randomUUID();
+    final Map<String, String> settings = new HashMap<>();
+    final ShmTransport transport;
+    private final List<ShmEndpoint> endpoints = new ArrayList<>();
+    private int nextId;
+
+    Fixture(final String... keyValues)
+    {
+        for (int i = 0; i < keyValues.length; i += 2)
+        {
+            settings.put(keyValues[i], keyValues[i + 1]);
+        }
+        transport = new ShmTransport(new TransportContext()
+        {
+            @Override
+            public String node()
+            {
+                return "unit-node";
+            }
+
+            @Override
+            public long processId()
+            {
+                return 77;
+            }
+
+            @Override
+            public long pid()
+            {
+                return ProcessIdentity.currentPid();
+            }
+
+            @Override
+            public String job()
+            {
+                return job;
+            }
+
+            @Override
+            public String property(final String transport, final String key, final String defaultValue)
+            {
+                return settings.getOrDefault(key, defaultValue);
+            }
+        });
+    }
+
+    /** A fake endpoint host: what the core would be. */
+    static final class Host implements EndpointHost
+    {
+        final int id;
+        long tag = Tags.fresh();
+        AtomicBuffer segment;
+        EndpointName name;
+        final AtomicLong arrivals = new AtomicLong();
+        final long[] counts = new long[3];
+
+        Host(final int id)
+        {
+            this.id = id;
+        }
+
+        @Override
+        public int endpointId()
+        {
+            return id;
+        }
+
+        @Override
+        public EndpointName name()
+        {
+            return name;
+        }
+
+        @Override
+        public long tag()
+        {
+            return tag;
+        }
+
+        @Override
+        public AtomicBuffer segment()
+        {
+            return segment;
+        }
+
+        @Override
+        public int checkSegment(final long segmentOffset, final int length)
+        {
+            final AtomicBuffer s = segment;
+            return null == s || segmentOffset < 0 || segmentOffset > s.capacity() - (long)length ?
+                ReturnStatus.EBADSEGOFF.code() : 0;
+        }
+
+        @Override
+        public void signalArrival()
+        {
+            arrivals.incrementAndGet();
+        }
+
+        @Override
+        public TransportCounters counters(final String transport)
+        {
+            return new TransportCounters()
+            {
+                @Override
+                public void queueFullBackoff()
+                {
+                    counts[0]++;
+                }
+
+                @Override
+                public void retransmit()
+                {
+                    counts[1]++;
+                }
+
+                @Override
+                public void drop()
+                {
+                    counts[2]++;
+                }
+            };
+        }
+
+        long drops()
+        {
+            return counts[2];
+        }
+
+        @Override
+        public boolean isClosed()
+        {
+            return false;
+        }
+    }
+
+    /** An endpoint: host and shared-memory part, named. */
+    final class Ep
+    {
+        final Host host;
+        final ShmEndpoint shm;
+
+        Ep()
+        {
+            host = new Host(nextId++);
+            shm = (ShmEndpoint)transport.attach(host);
+            host.name = new EndpointName("unit-node", 77, ProcessIdentity.currentPid(), host.id,
+                Map.of(ShmTransport.NAME, shm.address()));
+            shm.named(host.name);
+            shm.tagChanged(host.tag);
+            endpoints.add(shm);
+        }
+
+        ShmRoute routeTo(final Ep other)
+        {
+            return (ShmRoute)shm.connect(other.host.name, other.host.tag);
+        }
+    }
+
+    Ep endpoint()
+    {
+        return new Ep();
+    }
+
+    /** A sink that reads every field, as the core does, and keeps copies. */
+    static final class Recorder implements MessageSink
+    {
+        final List<int[]> headers = new ArrayList<>();
+        final List<byte[]> data = new ArrayList<>();
+        final List<Object> sources = new ArrayList<>();
+
+        @Override
+        public void onMessage(final InboundMessage m)
+        {
+            final int argCount = Math.min(8, Math.max(0, m.argCount()));
+            final int[] h = new int[5 + argCount];
+            h[0] = m.opcode();
+            h[1] = m.handler();
+            h[2] = m.returnStatus();
+            h[3] = m.dataLength();
+            h[4] = (int)m.segmentOffset();
+            for (int i = 0; i < argCount; i++)
+            {
+                h[5 + i] = m.arg(i);
+            }
+            headers.add(h);
+            final int length = m.dataLength();
+            if (null != m.dataBuffer() && length > 0 && m.dataOffset() >= 0 &&
+                m.dataOffset() <= m.dataBuffer().capacity() - length)
+            {
+                final byte[] bytes = new byte[length];
+                m.dataBuffer().getBytes(m.dataOffset(), bytes);
+                data.add(bytes);
+            }
+            else
+            {
+                data.add(null);
+            }
+            sources.add(m.sourceName());
+        }
+    }
+
+    @Override
+    public void close()
+    {
+        for (final ShmEndpoint endpoint : endpoints)
+        {
+            endpoint.close();
+        }
+        transport.close();
+    }
+}

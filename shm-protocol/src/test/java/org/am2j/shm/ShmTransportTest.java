@@ -1,0 +1,430 @@
+package org.am2j.shm;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Random;
+
+import org.agrona.concurrent.AtomicBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.am2j.api.AmException;
+import org.am2j.api.Opcode;
+import org.am2j.api.ReturnStatus;
+import org.am2j.spi.MessageSink;
+import org.am2j.spi.OutboundMessage;
+import org.am2j.spi.Route;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The shared-memory transport in one JVM: routes and queue blocks of fake endpoints, the paper's send and poll, the
+ * inverse mapping, recovery from what dead or faulty senders leave, stale files.
+ */
+@Timeout(60)
+class ShmTransportTest
+{
+    private static OutboundMessage frame(final Opcode opcode, final int handler, final long tag, final int... args)
+    {
+        final int[] a = java.util.Arrays.copyOf(args, 8);
+        return new OutboundMessage().header(opcode.code(), 0, handler, tag)
+            .args(args.length, a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7]).source(0);
+    }
+
+    @Test
+    void shortMediumAndLongMessagesArriveWithTheirContents()
+    {
+        try (Fixture f = new Fixture())
+        {
+            final Fixture.Ep a = f.endpoint();
+            final Fixture.Ep b = f.endpoint();
+            final ShmRoute ab = a.routeTo(b);
+            final Fixture.Recorder recorder = new Fixture.Recorder();
+
+            assertEquals(Route.SENT, ab.send(frame(Opcode.REQUEST_SHORT, 5, b.host.tag, 1, 2, 3, 4, 5, 6, 7, 8)));
+            final byte[] bytes = new byte[8192];
+            new Random(1).nextBytes(bytes);
+            assertEquals(Route.SENT, ab.send(frame(Opcode.REQUEST_MEDIUM, 6, b.host.tag, 9)
+                .data(new UnsafeBuffer(bytes), 0, 8192, -1)));
+            final AtomicBuffer segment = b.shm.allocateSegment(1 << 16);
+            b.host.segment = segment;
+            b.shm.segmentChanged(segment);
+            assertEquals(Route.SENT, ab.send(frame(Opcode.REQUEST_LONG, 7, b.host.tag)
+                .data(new UnsafeBuffer(bytes), 100, 4000, 1000)));
+
+            assertTrue(b.shm.hasPending());
+            assertEquals(3, b.shm.poll(recorder, 32, false));
+            assertFalse(b.shm.hasPending());
+
+            assertArrayEquals(new int[] { Opcode.REQUEST_SHORT.code(), 5, 0, 0, -1, 1, 2, 3, 4, 5, 6, 7, 8 },
+                recorder.headers.get(0));
+            assertArrayEquals(bytes, recorder.data.get(1));
+            assertEquals(1000, recorder.headers.get(2)[4]);
+            final byte[] deposited = new byte[4000];
+            segment.getBytes(1000, deposited);
+            assertArrayEquals(java.util.Arrays.copyOfRange(bytes, 100, 4100), deposited);
+            assertArrayEquals(deposited, recorder.data.get(2));
+            assertEquals(a.host.name, recorder.sources.get(0));
+        }
+    }
+
+    @Test
+    void aLongMessageToAUserSegmentTravelsInTheBulkQueueAndIsCopiedInBeforeTheHandler()
+    {
+        try (Fixture f = new Fixture())
+        {
+            final Fixture.Ep a = f.endpoint();
+            final Fixture.Ep b = f.endpoint();
+            final ShmRoute ab = a.routeTo(b);
+            final UnsafeBuffer user = new UnsafeBuffer(new byte[256]);
+            b.host.segment = user;
+            b.shm.segmentChanged(user);
+            assertEquals(Route.SENT, ab.send(frame(Opcode.REQUEST_LONG, 7, b.host.tag)
+                .data(new UnsafeBuffer(new byte[] { 1, 2, 3 }), 0, 3, 250)));
+            final Fixture.Recorder recorder = new Fixture.Recorder();
+            assertEquals(1, b.shm.poll(recorder, 32, false));
+            assertEquals(3, user.getByte(252));
+            assertArrayEquals(new byte[] { 1, 2, 3 }, recorder.data.get(0));
+        }
+    }
+
+    @Test
+    void theSenderRefusesAWrongTagAFreedEndpointAndASegmentOverrunWithoutTouchingTheQueue()
+    {
+        try (Fixture f = new Fixture())
+        {
+            final Fixture.Ep a = f.endpoint();
+            final Fixture.Ep b = f.endpoint();
+            final ShmRoute ab = a.routeTo(b);
+            assertEquals(ReturnStatus.EBADTAG.code(), ab.send(frame(Opcode.REQUEST_SHORT, 5, b.host.tag + 1)));
+            b.host.segment = b.shm.allocateSegment(64);
+            b.shm.segmentChanged(b.host.segment);
+            assertEquals(ReturnStatus.EBADSEGOFF.code(), ab.send(frame(Opcode.REQUEST_LONG, 5, b.host.tag)
+                .data(new UnsafeBuffer(new byte[8]), 0, 8, 60)));
+            assertFalse(b.shm.hasPending());
+            b.shm.close();
+            assertEquals(ReturnStatus.EBADENDPOINT.code(), ab.send(frame(Opcode.REQUEST_SHORT, 5, b.host.tag)));
+            assertEquals(ReturnStatus.EREPLYREJECTED.code(), ab.send(frame(Opcode.REPLY_SHORT, 5, b.host.tag)));
+        }
+    }
+
+    @Test
+    void aFullQueueSaysFullUntilTheReceiverPolls()
+    {
+        try (Fixture f = new Fixture("requestDepth", "4", "bulkDepth", "2"))
+        {
+            final Fixture.Ep a = f.endpoint();
+            final Fixture.Ep b = f.endpoint();
+            final ShmRoute ab = a.routeTo(b);
+            for (int i = 0; i < 4; i++)
+            {
+                assertEquals(Route.SENT, ab.send(frame(Opcode.REQUEST_SHORT, 5, b.host.tag, i)));
+            }
+            assertEquals(Route.FULL, ab.send(frame(Opcode.REQUEST_SHORT, 5, b.host.tag, 4)));
+            final UnsafeBuffer data = new UnsafeBuffer(new byte[10]);
+            final Fixture.Recorder recorder = new Fixture.Recorder();
+            assertEquals(4, b.shm.poll(recorder, 32, false));
+            assertEquals(Route.SENT, ab.send(frame(Opcode.REQUEST_MEDIUM, 5, b.host.tag).data(data, 0, 10, -1)));
+            assertEquals(Route.SENT, ab.send(frame(Opcode.REQUEST_MEDIUM, 5, b.host.tag).data(data, 0, 10, -1)));
+            assertEquals(Route.FULL, ab.send(frame(Opcode.REQUEST_MEDIUM, 5, b.host.tag).data(data, 0, 10, -1)),
+                "two bulk blocks, both in use");
+            assertEquals(2, b.shm.poll(recorder, 32, false));
+            for (int lap = 0; lap < 50; lap++)
+            {
+                assertEquals(Route.SENT, ab.send(frame(Opcode.REQUEST_MEDIUM, 5, b.host.tag, lap).data(data, 0, 10, -1)));
+                assertEquals(1, b.shm.poll(recorder, 32, false));
+            }
+        }
+    }
+
+    @Test
+    void repliesTravelBackThroughTheInverseMapping()
+    {
+        try (Fixture f = new Fixture())
+        {
+            final Fixture.Ep a = f.endpoint();
+            final Fixture.Ep b = f.endpoint();
+            final ShmRoute ab = a.routeTo(b);
+            ab.send(frame(Opcode.REQUEST_SHORT, 5, b.host.tag, 41));
+            final Route[] back = new Route[1];
+            assertEquals(1, b.shm.poll(m ->
+            {
+                back[0] = m.replyRoute();
+                assertEquals(a.host.name, m.sourceName());
+                assertEquals(Route.SENT, m.replyRoute().send(frame(Opcode.REPLY_SHORT, 6, m.tag(), m.arg(0) + 1)));
+            }, 32, false));
+            final Fixture.Recorder recorder = new Fixture.Recorder();
+            assertEquals(1, a.shm.poll(recorder, 32, false));
+            assertEquals(6, recorder.headers.get(0)[1]);
+            assertEquals(42, recorder.headers.get(0)[5]);
+            assertEquals(b.host.name, recorder.sources.get(0));
+
+            ab.send(frame(Opcode.REQUEST_SHORT, 5, b.host.tag, 1));
+            final Route[] again = new Route[1];
+            b.shm.poll(m -> again[0] = m.replyRoute(), 32, false);
+            assertTrue(back[0] == again[0], "the inverse mapping is resolved once and then found by index");
+        }
+    }
+
+    @Test
+    void garbageInAQueueBlockIsSkippedOrMarkedAndNeverThrows() throws Exception
+    {
+        try (Fixture f = new Fixture("requestDepth", "8", "bulkDepth", "2", "livenessMs", "20"))
+        {
+            final Fixture.Ep a = f.endpoint();
+            final Fixture.Ep b = f.endpoint();
+            final ShmRoute ab = a.routeTo(b);
+            final PacketQueue queue = QueueBlock.wrap(
+                MappedRegion.open(Path.of(b.shm.address())).buffer, "test").requests;
+            final Random random = new Random(42);
+            final Fixture.Recorder recorder = new Fixture.Recorder();
+            long sent = 0;
+            for (int round = 0; round < 200; round++)
+            {
+                // a READY packet whose every field but the state is random
+                final long tail = queue.buffer.getLongVolatile(queue.tailOffset);
+                final int packet = queue.packetOffset(tail);
+                final byte[] noise = new byte[PacketDescriptor.LENGTH - 8];
+                random.nextBytes(noise);
+                queue.buffer.putBytes(packet + 8, noise);
+                queue.buffer.putLong(packet, QueueBlockDescriptor.state(
+                    random.nextInt(4) == 0 ? 77 : PacketDescriptor.READY, Integer.MAX_VALUE - 5));
+                queue.buffer.putLong(queue.tailOffset, tail + 1);
+                // followed by a good one
+                assertEquals(Route.SENT, ab.send(frame(Opcode.REQUEST_SHORT, 5, b.host.tag, round)));
+                sent++;
+                final long deadline = System.nanoTime() + 5_000_000_000L;
+                final int before = recorder.headers.size();
+                while (recorder.headers.stream().skip(before).noneMatch(h -> h[1] == 5 && h.length > 5) &&
+                    System.nanoTime() < deadline)
+                {
+                    b.shm.poll(recorder, 32, false);
+                }
+                assertTrue(System.nanoTime() < deadline, "the good message did not arrive in round " + round);
+            }
+            assertTrue(b.host.drops() > 0, "garbage states were skipped and counted");
+            assertTrue(sent > 0);
+        }
+    }
+
+    @Test
+    void aPacketClaimedByADeadSenderIsSkippedAfterTheLivenessTimeoutAndLaterOnesArrive() throws Exception
+    {
+        try (Fixture f = new Fixture("requestDepth", "8", "bulkDepth", "2", "livenessMs", "50"))
+        {
+            final Fixture.Ep a = f.endpoint();
+            final Fixture.Ep b = f.endpoint();
+            final ShmRoute ab = a.routeTo(b);
+            final PacketQueue queue = QueueBlock.wrap(
+                MappedRegion.open(Path.of(b.shm.address())).buffer, "test").requests;
+            final long deadPid = deadPid();
+
+            // a dead sender holds a bulk block and has claimed the head packet, naming the block
+            queue.buffer.putLong(queue.bulkFlagOffset(0), QueueBlockDescriptor.state(QueueBlockDescriptor.BULK_READY,
+                deadPid));
+            final long tail = queue.buffer.getLongVolatile(queue.tailOffset);
+            final int packet = queue.packetOffset(tail);
+            queue.buffer.putShort(packet + PacketDescriptor.BULK_INDEX_OFFSET, (short)0);
+            queue.buffer.putLong(packet, QueueBlockDescriptor.state(PacketDescriptor.CLAIMED, deadPid));
+            queue.buffer.putLong(queue.tailOffset, tail + 1);
+            // and a second one holds a block it never put in a packet
+            queue.buffer.putLong(queue.bulkFlagOffset(1), QueueBlockDescriptor.state(
+                QueueBlockDescriptor.BULK_CLAIMED, deadPid));
+
+            assertEquals(Route.SENT, ab.send(frame(Opcode.REQUEST_SHORT, 5, b.host.tag, 1)));
+            final Fixture.Recorder recorder = new Fixture.Recorder();
+            assertEquals(0, b.shm.poll(recorder, 32, false), "waits behind the claimed packet");
+            final long start = System.nanoTime();
+            while (recorder.headers.isEmpty() && System.nanoTime() - start < 5_000_000_000L)
+            {
+                b.shm.poll(recorder, 32, false);
+            }
+            assertEquals(1, recorder.headers.size());
+            assertEquals(1, b.host.drops());
+            assertEquals(QueueBlockDescriptor.BULK_FREE, (int)queue.buffer.getLongVolatile(queue.bulkFlagOffset(0)));
+            assertEquals(QueueBlockDescriptor.BULK_FREE, (int)queue.buffer.getLongVolatile(queue.bulkFlagOffset(1)));
+        }
+    }
+
+    @Test
+    void anAssignmentNeverClaimedIsSkippedAndALateClaimerTakesANewOne() throws Exception
+    {
+        try (Fixture f = new Fixture("requestDepth", "8", "bulkDepth", "2", "livenessMs", "50"))
+        {
+            final Fixture.Ep a = f.endpoint();
+            final Fixture.Ep b = f.endpoint();
+            final ShmRoute ab = a.routeTo(b);
+            final PacketQueue queue = QueueBlock.wrap(
+                MappedRegion.open(Path.of(b.shm.address())).buffer, "test").requests;
+            // a sender took assignment 0 (tail CAS) and stopped before its claim
+            final long stale = queue.buffer.getLongVolatile(queue.packetOffset(0));
+            queue.buffer.putLong(queue.tailOffset, 1);
+            assertEquals(Route.SENT, ab.send(frame(Opcode.REQUEST_SHORT, 5, b.host.tag, 7)));
+            final Fixture.Recorder recorder = new Fixture.Recorder();
+            final long start = System.nanoTime();
+            while (recorder.headers.isEmpty() && System.nanoTime() - start < 5_000_000_000L)
+            {
+                b.shm.poll(recorder, 32, false);
+            }
+            assertEquals(7, recorder.headers.get(0)[5]);
+            // the slow sender's claim, expecting the state it saw before, now fails
+            assertFalse(queue.buffer.compareAndSetLong(queue.packetOffset(0), stale,
+                QueueBlockDescriptor.state(PacketDescriptor.CLAIMED, 1)));
+        }
+    }
+
+    @Test
+    void aSleepingReceiverIsWokenThroughItsDoorbell() throws Exception
+    {
+        try (Fixture f = new Fixture())
+        {
+            org.junit.jupiter.api.Assumptions.assumeTrue(f.transport.canBlock(), "futexes unavailable here");
+            final Fixture.Ep a = f.endpoint();
+            final Fixture.Ep b = f.endpoint();
+            final ShmRoute ab = a.routeTo(b);
+            final long ticket = f.transport.prepareBlock();
+            b.shm.sleeping(true);
+            assertFalse(b.shm.hasPending());
+            final Thread sender = new Thread(() ->
+            {
+                try
+                {
+                    Thread.sleep(100);
+                }
+                catch (final InterruptedException ignore)
+                {
+                    Thread.currentThread().interrupt();
+                }
+                ab.send(frame(Opcode.REQUEST_SHORT, 5, b.host.tag));
+            });
+            sender.start();
+            f.transport.block(ticket, 20_000_000_000L);
+            assertTrue(b.shm.hasPending(), "woken by the message, not by the 20 s timeout");
+            b.shm.sleeping(false);
+            sender.join();
+            // a ticket taken before a ring does not sleep at all
+            final long old = f.transport.prepareBlock();
+            f.transport.wakeup();
+            final long t0 = System.nanoTime();
+            f.transport.block(old, 20_000_000_000L);
+            assertTrue(System.nanoTime() - t0 < 10_000_000_000L);
+        }
+    }
+
+    @Test
+    void sendingAndPollingAllocateNothing()
+    {
+        try (Fixture f = new Fixture())
+        {
+            final Fixture.Ep a = f.endpoint();
+            final Fixture.Ep b = f.endpoint();
+            final ShmRoute ab = a.routeTo(b);
+            final OutboundMessage shortFrame = frame(Opcode.REQUEST_SHORT, 5, b.host.tag, 1, 2);
+            final OutboundMessage mediumFrame = frame(Opcode.REQUEST_MEDIUM, 5, b.host.tag, 1)
+                .data(new UnsafeBuffer(new byte[512]), 0, 512, -1);
+            final long[] sum = new long[1];
+            final MessageSink sink = m ->
+            {
+                sum[0] += m.arg(0) + m.dataLength();
+                m.replyRoute();
+            };
+            final com.sun.management.ThreadMXBean threads =
+                (com.sun.management.ThreadMXBean)ManagementFactory.getThreadMXBean();
+            for (int warm = 0; warm < 3; warm++)
+            {
+                final long before = threads.getThreadAllocatedBytes(Thread.currentThread().getId());
+                for (int i = 0; i < 100_000; i++)
+                {
+                    ab.send(0 == (i & 1) ? shortFrame : mediumFrame);
+                    b.shm.poll(sink, 32, false);
+                }
+                final long allocated = threads.getThreadAllocatedBytes(Thread.currentThread().getId()) - before;
+                if (2 == warm)
+                {
+                    assertTrue(allocated < 1024, "allocated " + allocated + " bytes for 100,000 messages");
+                }
+            }
+            assertTrue(sum[0] > 0);
+        }
+    }
+
+    @Test
+    void staleFilesOfDeadProcessesAreRemovedAndLiveOnesKept(@TempDir final Path root) throws Exception
+    {
+        final Path job = Files.createDirectories(root.resolve("job"));
+        final long dead = deadPid();
+        final Path staleQueueBlock = Files.createFile(job.resolve(dead + "-12345-0.qb"));
+        final Path staleBell = Files.createFile(job.resolve(dead + "-12345.bell"));
+        final long me = org.am2j.spi.ProcessIdentity.currentPid();
+        final Path mine = Files.createFile(job.resolve(me + "-" +
+            org.am2j.spi.ProcessIdentity.currentStartTimeMs() + "-3.qb"));
+        final Path reused = Files.createFile(job.resolve(me + "-1000-4.qb"));
+        final Path foreign = Files.createFile(job.resolve("notes.txt"));
+        assertEquals(3, StaleFiles.sweep(root));
+        assertFalse(Files.exists(staleQueueBlock));
+        assertFalse(Files.exists(staleBell));
+        assertFalse(Files.exists(reused), "same pid, other start time: a dead process's file");
+        assertTrue(Files.exists(mine));
+        assertTrue(Files.exists(foreign));
+    }
+
+    @Test
+    void aDirectoryWhereNoFileCanBeCreatedIsAClearErrorAtCreation(@TempDir final Path dir) throws Exception
+    {
+        final Path missing = dir.resolve("no-such-dir").resolve("x.qb");
+        final AmException error = assertThrows(AmException.class, () -> MappedRegion.create(missing, 4096));
+        assertTrue(error.getMessage().contains(missing.toString()), error.getMessage());
+        assertTrue(error.getMessage().contains("4096"), error.getMessage());
+    }
+
+    @Test
+    void closingRemovesTheEndpointsFiles()
+    {
+        final Path directory;
+        final String address;
+        try (Fixture f = new Fixture())
+        {
+            final Fixture.Ep a = f.endpoint();
+            a.host.segment = a.shm.allocateSegment(4096);
+            directory = f.transport.directory();
+            address = a.shm.address();
+            assertTrue(Files.exists(Path.of(address)));
+        }
+        assertFalse(Files.exists(Path.of(address)));
+        assertFalse(Files.exists(directory), "the job directory is removed when empty");
+    }
+
+    @Test
+    void aSecondClaimOfEverySlotIsAClearErrorWhenTheTableIsFull()
+    {
+        try (Fixture f = new Fixture("slots", "2"))
+        {
+            final Fixture.Ep target = f.endpoint();
+            f.endpoint().routeTo(target);
+            f.endpoint().routeTo(target);
+            final AmException error = assertThrows(AmException.class, () -> f.endpoint().routeTo(target));
+            assertTrue(error.getMessage().contains("connection table"), error.getMessage());
+            assertNotNull(target.shm.address());
+            assertNull(ConnectionTable.path(QueueBlock.wrap(MappedRegion.open(Path.of(target.shm.address())).buffer,
+                "t"), 5, 1));
+        }
+    }
+
+    /**
+     * @return the pid of a process that has exited.
+     */
+    static long deadPid() throws Exception
+    {
+        final Process process = new ProcessBuilder("true").start();
+        process.waitFor();
+        return process.pid();
+    }
+}
