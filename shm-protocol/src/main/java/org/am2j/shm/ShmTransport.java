@@ -1,19 +1,16 @@
 package org.am2j.shm;
 
-import java.io.IOException;
 import java.lang.System.Logger.Level;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 import org.agrona.concurrent.AtomicBuffer;
-import org.am2j.api.AmError;
 import org.am2j.api.AmException;
 import org.am2j.api.EndpointName;
 import org.am2j.spi.EndpointHost;
 import org.am2j.spi.ProcessIdentity;
+import org.am2j.spi.ShmDirectories;
 import org.am2j.spi.Transport;
 import org.am2j.spi.TransportContext;
 import org.am2j.spi.TransportEndpoint;
@@ -46,18 +43,15 @@ public final class ShmTransport implements Transport
         this.config = ShmConfig.from(context);
         this.node = context.node();
         this.processId = context.processId();
-        final Path userRoot = defaultRoot();
+        final Path userRoot = ShmDirectories.userRoot();
         final String configured = context.property(NAME, "dir", "");
         this.directory = configured.isEmpty() ? userRoot.resolve(sanitise(context.job())) : Path.of(configured);
-        createDirectory(userRoot);
         StaleFiles.sweep(userRoot);
         if (!configured.isEmpty())
         {
             StaleFiles.sweepDirectory(directory);
         }
-        createDirectory(directory);
-        this.doorbell = new Doorbell(MappedRegion.create(directory.resolve(pid + "-" + startMs + ".bell"),
-            Doorbell.LENGTH));
+        this.doorbell = new Doorbell(createDoorbell(directory.resolve(pid + "-" + startMs + ".bell")));
         final Throwable futexProblem = Futex.unavailable();
         this.canBlock = null == futexProblem;
         if (!canBlock)
@@ -137,7 +131,31 @@ public final class ShmTransport implements Transport
         region.unmap();
         MappedRegion.deleteQuietly(region.path);
         mappedFiles.releaseAll();
-        StaleFiles.deleteIfEmpty(directory);
+        ShmDirectories.removeIfEmpty(directory);
+    }
+
+    /**
+     * The doorbell is the first file of this process in the job directory, and keeps it from being removed as empty
+     * while the process lives. Another process that leaves the directory empty may remove it between our creating
+     * it and our file: then make it again.
+     */
+    private static MappedRegion createDoorbell(final Path path)
+    {
+        for (int attempt = 0; ; attempt++)
+        {
+            ShmDirectories.create(path.getParent());
+            try
+            {
+                return MappedRegion.create(path, Doorbell.LENGTH);
+            }
+            catch (final AmException ex)
+            {
+                if (attempt >= 2 || !ShmDirectories.directoryVanished(ex))
+                {
+                    throw ex;
+                }
+            }
+        }
     }
 
     void register(final int endpointId, final ShmEndpoint endpoint)
@@ -169,38 +187,9 @@ public final class ShmTransport implements Transport
         return canBlock && null != path ? new Doorbell(mappedFiles.acquire(Path.of(path))) : null;
     }
 
-    static Path defaultRoot()
-    {
-        final String user = System.getProperty("user.name", "user").replaceAll("[^A-Za-z0-9._-]", "_");
-        final Path shm = Path.of("/dev/shm");
-        final Path base = Files.isDirectory(shm) && Files.isWritable(shm) ?
-            shm : Path.of(System.getProperty("java.io.tmpdir"));
-        return base.resolve("am2j-" + user);
-    }
-
     private static String sanitise(final String job)
     {
         final String safe = job.replaceAll("[^A-Za-z0-9._-]", "_");
         return safe.isEmpty() ? "default" : safe;
-    }
-
-    private static void createDirectory(final Path directory)
-    {
-        try
-        {
-            if (!Files.isDirectory(directory))
-            {
-                Files.createDirectories(directory,
-                    PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
-            }
-        }
-        catch (final IOException | UnsupportedOperationException ex)
-        {
-            if (!Files.isDirectory(directory))
-            {
-                throw new AmException(AmError.RESOURCE, "cannot create shared-memory directory " + directory + ": " +
-                    ex.getMessage(), ex);
-            }
-        }
     }
 }

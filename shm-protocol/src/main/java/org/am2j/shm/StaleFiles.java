@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 import org.am2j.spi.ProcessIdentity;
+import org.am2j.spi.ShmDirectories;
 
 /**
  * Finds and removes the shared-memory files of dead processes. Every file am2j makes is named
@@ -38,7 +39,7 @@ final class StaleFiles
                 if (Files.isDirectory(job) && !"counters".equals(job.getFileName().toString()))
                 {
                     removed += sweepDirectory(job);
-                    deleteIfEmpty(job);
+                    ShmDirectories.removeIfEmpty(job);
                 }
             }
         }
@@ -90,21 +91,6 @@ final class StaleFiles
         catch (final NumberFormatException ex)
         {
             return false;
-        }
-    }
-
-    static void deleteIfEmpty(final Path directory)
-    {
-        try (DirectoryStream<Path> entries = Files.newDirectoryStream(directory))
-        {
-            if (!entries.iterator().hasNext())
-            {
-                Files.deleteIfExists(directory);
-            }
-        }
-        catch (final IOException ignore)
-        {
-            // Not empty any more, or already gone.
         }
     }
 }

@@ -1,6 +1,7 @@
 package org.am2j.core.stats;
 
 import org.am2j.spi.ProcessIdentity;
+import org.am2j.spi.ShmDirectories;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.MappedByteBuffer;
@@ -99,12 +100,27 @@ public final class CountersFile implements AutoCloseable
         AmException.checkNotNull("directory", directory);
         AmException.checkRange("maxCounters", maxCounters, 1, MAX_COUNTERS_LIMIT + 1);
 
-        createDirectory(directory);
-        removeStaleFiles(directory);
-
         final Path path = fileFor(directory, ProcessIdentity.currentPid());
         final long fileLength = fileLength(maxCounters);
-        final MappedByteBuffer mappedFile = createAndMap(path, fileLength, maxCounters);
+        MappedByteBuffer mapped = null;
+        for (int attempt = 0; null == mapped; attempt++)
+        {
+            createDirectory(directory);
+            removeStaleFiles(directory);
+            try
+            {
+                mapped = createAndMap(path, fileLength, maxCounters);
+            }
+            catch (final AmException ex)
+            {
+                // A process that left the directory empty may have removed it just now: make it again.
+                if (attempt >= 2 || !ShmDirectories.directoryVanished(ex))
+                {
+                    throw ex;
+                }
+            }
+        }
+        final MappedByteBuffer mappedFile = mapped;
 
         final int metadataLength = metadataSectionLength(maxCounters);
         final int valuesLength = valuesSectionLength(maxCounters);
@@ -149,14 +165,7 @@ public final class CountersFile implements AutoCloseable
             return Paths.get(env);
         }
 
-        final String userDirectory = "am2j-" + sanitisedUserName();
-        final Path shm = Paths.get("/dev/shm");
-        if (Files.isDirectory(shm) && Files.isWritable(shm))
-        {
-            return shm.resolve(userDirectory).resolve("counters");
-        }
-
-        return Paths.get(System.getProperty("java.io.tmpdir")).resolve(userDirectory).resolve("counters");
+        return ShmDirectories.userRoot().resolve("counters");
     }
 
     /**
@@ -291,6 +300,7 @@ public final class CountersFile implements AutoCloseable
     private void deleteFile()
     {
         deleteQuietly(path);
+        ShmDirectories.removeIfEmpty(path.getParent());
     }
 
     private static void createDirectory(final Path directory)
@@ -481,18 +491,5 @@ public final class CountersFile implements AutoCloseable
         {
             return false;
         }
-    }
-
-    private static String sanitisedUserName()
-    {
-        final String user = System.getProperty("user.name", "unknown");
-        final StringBuilder builder = new StringBuilder(user.length());
-        for (int i = 0; i < user.length(); i++)
-        {
-            final char c = user.charAt(i);
-            builder.append(Character.isLetterOrDigit(c) || '.' == c || '_' == c || '-' == c ? c : '_');
-        }
-
-        return builder.length() > 0 ? builder.toString() : "unknown";
     }
 }
