@@ -40,6 +40,12 @@ final class ShmEndpoint implements TransportEndpoint
 {
     private static final long LIVENESS_CHECK_INTERVAL_NANOS = 10_000_000L;
 
+    /**
+     * An empty queue's tail is compared with its head once in this many polls: the tail is the senders' line, and
+     * reading it on every poll would pull it away from the next sender's CAS.
+     */
+    private static final int EMPTY_POLLS_PER_TAIL_CHECK = 1024;
+
     private final ShmTransport transport;
     private final EndpointHost host;
     private final MappedRegion region;
@@ -65,6 +71,7 @@ final class ShmEndpoint implements TransportEndpoint
         long stuckHead = -1;
         long stuckSince;
         long lastLivenessCheck;
+        int emptyPolls;
 
         Receiving(final PacketQueue queue)
         {
@@ -309,9 +316,14 @@ final class ShmEndpoint implements TransportEndpoint
         final PacketQueue queue = receiving.queue;
         final UnsafeBuffer buffer = queue.buffer;
         final int type = type(state);
-        if (FREE == type && buffer.getLongVolatile(queue.tailOffset) <= head)
+        if (FREE == type &&
+            (0 != (++receiving.emptyPolls & (EMPTY_POLLS_PER_TAIL_CHECK - 1)) ||
+            buffer.getLongVolatile(queue.tailOffset) <= head))
         {
-            receiving.stuckSince = 0;
+            if (0 != receiving.stuckSince && receiving.stuckHead != head)
+            {
+                receiving.stuckSince = 0;
+            }
             return false;
         }
         final long now = System.nanoTime();
