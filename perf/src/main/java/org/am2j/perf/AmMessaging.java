@@ -1,0 +1,318 @@
+package org.am2j.perf;
+
+import java.nio.ByteBuffer;
+
+import org.HdrHistogram.Histogram;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.am2j.api.Am;
+import org.am2j.api.Bundle;
+import org.am2j.api.Endpoint;
+import org.am2j.api.EndpointStatistics;
+import org.am2j.api.Message;
+import org.am2j.api.Token;
+
+/**
+ * The AM-II side of the ping-pong benchmark on one endpoint of a SEQ bundle, for either rank of a pair: the
+ * initiator's timed loops and the responder's handlers. Only the public API is used, as an application would.
+ * <p>
+ * Handler table (the same on both ranks; installed by the constructor, which must run before the peer sends):
+ * <table>
+ * <caption>Handlers</caption>
+ * <tr><th>index</th><th>runs on</th><th>does</th></tr>
+ * <tr><td>{@value #ECHO}</td><td>responder</td><td>short reply to {@value #ECHO_REPLY} with argument 0</td></tr>
+ * <tr><td>{@value #ECHO_REPLY}</td><td>initiator</td><td>counts the reply</td></tr>
+ * <tr><td>{@value #MEDIUM_ECHO}</td><td>responder</td><td>medium reply to {@value #MEDIUM_REPLY} with the data it
+ * got</td></tr>
+ * <tr><td>{@value #MEDIUM_REPLY}</td><td>initiator</td><td>counts the reply, checks its length</td></tr>
+ * <tr><td>{@value #SINK}</td><td>responder</td><td>copies the data into a receive buffer; at the last message of a
+ * run (argument 1 messages counted) replies to {@value #SINK_REPLY} with the count</td></tr>
+ * <tr><td>{@value #SINK_REPLY}</td><td>initiator</td><td>ends a bandwidth run</td></tr>
+ * <tr><td>{@value #DONE}</td><td>responder</td><td>replies to {@value #DONE_REPLY} and ends {@link #serve()}</td></tr>
+ * <tr><td>{@value #DONE_REPLY}</td><td>initiator</td><td>ends {@link #finish()}</td></tr>
+ * <tr><td>0</td><td>either</td><td>counts returned messages: a phase with one fails</td></tr>
+ * </table>
+ * Waiting is a busy loop on {@link Bundle#poll()} that calls {@link Thread#onSpinWait()} after a poll that found
+ * nothing, like the spin of {@link CacheLinePingPong}. The loops allocate nothing.
+ */
+final class AmMessaging
+{
+    /** Request: short echo. */
+    static final int ECHO = 1;
+    /** Reply of {@link #ECHO}. */
+    static final int ECHO_REPLY = 2;
+    /** Request: medium echo. */
+    static final int MEDIUM_ECHO = 3;
+    /** Reply of {@link #MEDIUM_ECHO}. */
+    static final int MEDIUM_REPLY = 4;
+    /** Request: 8 KiB medium message copied out at the receiver. */
+    static final int SINK = 5;
+    /** Reply at the end of a bandwidth run. */
+    static final int SINK_REPLY = 6;
+    /** Request: the phase is over. */
+    static final int DONE = 7;
+    /** Reply of {@link #DONE}. */
+    static final int DONE_REPLY = 8;
+    /** Bytes of each message of a bandwidth run. */
+    static final int BW_BYTES = Am.MAX_MEDIUM;
+
+    private final Bundle bundle;
+    private final Endpoint endpoint;
+    private final int peer;
+    private final UnsafeBuffer sendBuffer = new UnsafeBuffer(ByteBuffer.allocateDirect(Am.MAX_MEDIUM));
+    private final UnsafeBuffer receiveBuffer = new UnsafeBuffer(ByteBuffer.allocateDirect(Am.MAX_MEDIUM));
+
+    // initiator
+    private long replies;
+    private long mediumReplies;
+    private int expectedMediumLength;
+    private long badMediumReplies;
+    private long sinkReplies;
+    private int sinkCount;
+    private boolean doneReplied;
+
+    // responder
+    private boolean done;
+    private int sunk;
+    private long badSinkLengths;
+
+    // both
+    private long returned;
+    private String firstReturned;
+
+    /**
+     * Install the handlers.
+     *
+     * @param bundle   the SEQ bundle of the endpoint, polled by the calling thread.
+     * @param endpoint with a tag set.
+     * @param peer     translation index of the other rank's endpoint (mapped before the first request).
+     */
+    AmMessaging(final Bundle bundle, final Endpoint endpoint, final int peer)
+    {
+        this.bundle = bundle;
+        this.endpoint = endpoint;
+        this.peer = peer;
+        for (int i = 0; i < Am.MAX_MEDIUM; i++)
+        {
+            sendBuffer.putByte(i, (byte)(i * 31 + 7));
+        }
+        endpoint.handler(0, this::onReturned);
+        endpoint.handler(ECHO, (token, msg) -> token.reply(ECHO_REPLY, msg.arg(0)));
+        endpoint.handler(ECHO_REPLY, (token, msg) -> replies++);
+        endpoint.handler(MEDIUM_ECHO, (token, msg) -> token.replyMedium(MEDIUM_REPLY, msg.data(), 0,
+            msg.dataLength()));
+        endpoint.handler(MEDIUM_REPLY, this::onMediumReply);
+        endpoint.handler(SINK, this::onSink);
+        endpoint.handler(SINK_REPLY, (token, msg) ->
+        {
+            sinkCount = msg.arg(0);
+            sinkReplies++;
+        });
+        endpoint.handler(DONE, (token, msg) ->
+        {
+            token.reply(DONE_REPLY);
+            done = true;
+        });
+        endpoint.handler(DONE_REPLY, (token, msg) -> doneReplied = true);
+    }
+
+    private void onReturned(final Token token, final Message msg)
+    {
+        if (0 == returned++)
+        {
+            firstReturned = msg.opcode() + " to handler " + msg.handlerIndex() + " came back with " +
+                msg.returnStatus();
+        }
+    }
+
+    private void onMediumReply(final Token token, final Message msg)
+    {
+        if (msg.dataLength() != expectedMediumLength)
+        {
+            badMediumReplies++;
+        }
+        mediumReplies++;
+    }
+
+    private void onSink(final Token token, final Message msg)
+    {
+        final int length = msg.dataLength();
+        if (length != BW_BYTES)
+        {
+            badSinkLengths++;
+        }
+        receiveBuffer.putBytes(0, msg.data(), 0, Math.min(length, BW_BYTES));
+        if (++sunk == msg.arg(1))
+        {
+            token.reply(SINK_REPLY, sunk);
+            sunk = 0;
+        }
+    }
+
+    private void idle()
+    {
+        if (bundle.poll() == 0)
+        {
+            Thread.onSpinWait();
+        }
+    }
+
+    /**
+     * Responder: run handlers until the initiator's {@link #DONE} request.
+     *
+     * @throws IllegalStateException when a message came back or a bandwidth message had the wrong length.
+     */
+    void serve()
+    {
+        done = false;
+        while (!done)
+        {
+            idle();
+        }
+        check();
+        if (badSinkLengths != 0)
+        {
+            throw new IllegalStateException(badSinkLengths + " bandwidth messages did not have " + BW_BYTES +
+                " bytes");
+        }
+    }
+
+    /**
+     * Initiator: short request/reply round trips, each timed.
+     *
+     * @param n         round trips.
+     * @param histogram receives each round trip's time in ns.
+     */
+    void shortRoundTrips(final int n, final Histogram histogram)
+    {
+        for (int i = 0; i < n; i++)
+        {
+            final long expected = replies + 1;
+            final long start = System.nanoTime();
+            endpoint.request(peer, ECHO, i);
+            while (replies != expected)
+            {
+                idle();
+            }
+            LatencySummary.record(histogram, System.nanoTime() - start);
+        }
+    }
+
+    /**
+     * Initiator: medium request/reply round trips (the reply echoes the data), each timed.
+     *
+     * @param n         round trips.
+     * @param size      data bytes of the request and of the reply, 0 to {@link Am#MAX_MEDIUM}.
+     * @param histogram receives each round trip's time in ns.
+     */
+    void mediumRoundTrips(final int n, final int size, final Histogram histogram)
+    {
+        expectedMediumLength = size;
+        for (int i = 0; i < n; i++)
+        {
+            final long expected = mediumReplies + 1;
+            final long start = System.nanoTime();
+            endpoint.requestMedium(peer, MEDIUM_ECHO, sendBuffer, 0, size);
+            while (mediumReplies != expected)
+            {
+                idle();
+            }
+            LatencySummary.record(histogram, System.nanoTime() - start);
+        }
+        if (badMediumReplies != 0)
+        {
+            throw new IllegalStateException(badMediumReplies + " medium replies did not echo " + size + " bytes");
+        }
+    }
+
+    /**
+     * Initiator: bursts of short requests sent back to back, only the sending timed; the replies are taken between
+     * bursts, untimed.
+     *
+     * @param bursts    number of bursts.
+     * @param burst     requests in each.
+     * @param histogram receives the time of each whole burst in ns.
+     * @return total nanoseconds spent in the {@code request} calls of all bursts.
+     */
+    long sendBursts(final int bursts, final int burst, final Histogram histogram)
+    {
+        long total = 0;
+        for (int b = 0; b < bursts; b++)
+        {
+            final long expected = replies + burst;
+            final long start = System.nanoTime();
+            for (int i = 0; i < burst; i++)
+            {
+                endpoint.request(peer, ECHO, i);
+            }
+            final long elapsed = System.nanoTime() - start;
+            total += elapsed;
+            LatencySummary.record(histogram, elapsed);
+            while (replies != expected)
+            {
+                idle();
+            }
+        }
+        return total;
+    }
+
+    /**
+     * Initiator: one bandwidth run: messages of {@value #BW_BYTES} bytes sent as fast as the destination queue takes
+     * them (copied in from a send buffer), copied out at the receiver, and one reply at the end.
+     *
+     * @param messages in the run.
+     * @return bytes per nanosecond (GB/s) from the first send to the reply.
+     * @throws IllegalStateException when the receiver did not count every message.
+     */
+    double bandwidthGbps(final int messages)
+    {
+        final long before = sinkReplies;
+        final long start = System.nanoTime();
+        for (int i = 0; i < messages; i++)
+        {
+            endpoint.requestMedium(peer, SINK, sendBuffer, 0, BW_BYTES, i, messages);
+        }
+        while (sinkReplies == before)
+        {
+            idle();
+        }
+        final long elapsed = System.nanoTime() - start;
+        if (sinkCount != messages)
+        {
+            throw new IllegalStateException("the receiver counted " + sinkCount + " of " + messages +
+                " bandwidth messages");
+        }
+        return (double)messages * BW_BYTES / elapsed;
+    }
+
+    /**
+     * Initiator: end the phase: a {@link #DONE} request and its reply.
+     *
+     * @throws IllegalStateException when a message came back.
+     */
+    void finish()
+    {
+        doneReplied = false;
+        endpoint.request(peer, DONE);
+        while (!doneReplied)
+        {
+            idle();
+        }
+        check();
+    }
+
+    /**
+     * @return the endpoint's queue-full back-offs so far, over every transport.
+     */
+    long queueFullBackoffs()
+    {
+        return endpoint.statistics().total(EndpointStatistics.Counter.QUEUE_FULL_BACKOFFS);
+    }
+
+    private void check()
+    {
+        if (returned != 0)
+        {
+            throw new IllegalStateException(returned + " messages came back; the first: " + firstReturned);
+        }
+    }
+}

@@ -1,0 +1,308 @@
+package org.am2j.perf;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.Arrays;
+import java.util.function.LongConsumer;
+
+import org.HdrHistogram.Histogram;
+import org.am2j.api.Am;
+import org.am2j.api.Bundle;
+import org.am2j.api.BundleKind;
+import org.am2j.api.Endpoint;
+import org.am2j.api.EndpointName;
+import org.am2j.api.Tags;
+import org.am2j.spmd.Job;
+import org.am2j.spmd.Spmd;
+
+/**
+ * The rank program of the AM-II measurements of {@link PingPong}, one JVM per rank, started by {@link RankPair}
+ * with a {@link RankConfig} command line. Written as an application would be, with the public API only:
+ * {@code Spmd.init()}, a SEQ bundle with one endpoint and a fresh tag, an all-gather of (tag, endpoint name), a
+ * translation to the other rank's endpoint at index = its rank, {@link AmMessaging}'s handlers, busy polling.
+ * <p>
+ * Before measuring, both ranks check that the translation to the peer uses the transport the protocol is about
+ * ({@code --route}); a run over any other transport fails instead of reporting misleading numbers.
+ * <p>
+ * Rank 0 drives (see {@link #initiate}); rank 1 follows its commands (see {@link #respond}). Rank 0 writes its
+ * results to {@code --out}: {@code rtt_*}, {@code medium_rtt_*} (with {@code --size}), {@code os_ns} (the mean),
+ * {@code os_burst_p50_ns} (the median burst's time per request: a preempted burst moves the mean, not this),
+ * {@code os_queue_full_backoffs}, {@code bw_8k_gbps}, {@code bw_8k_gbps_min}, {@code bw_8k_gbps_max},
+ * {@code bw_8k_gbps_runs}, {@code bw_8k_queue_full_backoffs} (back-offs of the sender on a full queue during the
+ * timed runs), the {@link EpochGuard} results of each and {@code probe_fastest_p50_ns}.
+ */
+public final class AmPingPongRank
+{
+    /** Probes run and thrown away before the first one that counts. */
+    static final int WARM_PROBES = 3;
+
+    private AmPingPongRank()
+    {
+    }
+
+    /**
+     * @param args a {@link RankConfig} command line.
+     * @throws IOException when the cache-line file cannot be mapped or the results cannot be written.
+     */
+    public static void main(final String[] args) throws IOException
+    {
+        final RankConfig config = RankConfig.parse(args);
+        try (Job job = Spmd.init();
+            CacheLinePingPong line = CacheLinePingPong.map(config.line());
+            Bundle bundle = Am.allocateBundle(BundleKind.SEQ))
+        {
+            if (job.size() != RankPair.RANKS)
+            {
+                throw new IllegalStateException("the ping-pong needs 2 ranks, the job has " + job.size());
+            }
+            final Endpoint endpoint = bundle.allocateEndpoint();
+            endpoint.tag(Tags.fresh());
+            final int peer = 1 - job.rank();
+            final AmMessaging messaging = new AmMessaging(bundle, endpoint, peer);
+            mapPeer(job, endpoint, peer, config.route());
+            final PhaseChannel channel = new JobPhaseChannel(job);
+            if (job.rank() == 0)
+            {
+                initiate(config, messaging, line, channel, AmPingPongRank::sleep).write(config.out());
+            }
+            else
+            {
+                respond(messaging, line, channel);
+            }
+        }
+    }
+
+    /**
+     * All-gather (tag, endpoint name), map the peer at index = its rank, and check the transport.
+     *
+     * @param job      of two ranks.
+     * @param endpoint this rank's endpoint, its tag set.
+     * @param peer     rank of the other rank.
+     * @param route    the transport the translation must use.
+     */
+    static void mapPeer(final Job job, final Endpoint endpoint, final int peer, final String route)
+    {
+        final byte[] name = endpoint.name().toBytes();
+        final byte[] mine = ByteBuffer.allocate(Long.BYTES + name.length).putLong(endpoint.tag()).put(name).array();
+        final byte[] theirs = job.allGather(mine)[peer];
+        final long tag = ByteBuffer.wrap(theirs).getLong();
+        final EndpointName peerName = EndpointName.fromBytes(Arrays.copyOfRange(theirs, Long.BYTES, theirs.length));
+        endpoint.map(peer, peerName, tag);
+        checkRoute(endpoint, peer, route);
+    }
+
+    /**
+     * @param endpoint with the peer mapped.
+     * @param peer     translation index of the peer.
+     * @param route    the transport the translation must use.
+     * @throws IllegalStateException when it uses another.
+     */
+    static void checkRoute(final Endpoint endpoint, final int peer, final String route)
+    {
+        final String transport = endpoint.translationTransport(peer);
+        if (!route.equals(transport))
+        {
+            throw new IllegalStateException("the translation to the peer uses transport '" + transport +
+                "', not '" + route + "': the run would not measure " + route);
+        }
+    }
+
+    /**
+     * Rank 0: every AM measurement, each inside an {@link EpochGuard}, then the end command.
+     *
+     * @param config    of the run.
+     * @param messaging on rank 0's endpoint.
+     * @param line      the pair's cache line, for the probes.
+     * @param channel   to rank 1.
+     * @param pause     sleeps the given milliseconds.
+     * @return the results.
+     */
+    static Results initiate(
+        final RankConfig config,
+        final AmMessaging messaging,
+        final CacheLinePingPong line,
+        final PhaseChannel channel,
+        final LongConsumer pause)
+    {
+        final Results results = new Results();
+        final Histogram probeHistogram = LatencySummary.newHistogram();
+        final EpochGuard guard = new EpochGuard(
+            () -> probe(line, channel, probeHistogram), config.fastestProbeNs(), pause);
+        final Histogram histogram = LatencySummary.newHistogram();
+        warmProbe(line, channel, probeHistogram);
+
+        guard.measure("rtt", () ->
+        {
+            channel.command(PhaseChannel.SERVE, 0);
+            histogram.reset();
+            messaging.shortRoundTrips(config.warmup(), histogram);
+            histogram.reset();
+            messaging.shortRoundTrips(config.rounds(), histogram);
+            messaging.finish();
+            LatencySummary.of(histogram).putInto(results, "rtt");
+        }, results);
+
+        if (config.size() > 0)
+        {
+            guard.measure("medium_rtt", () ->
+            {
+                channel.command(PhaseChannel.SERVE, 0);
+                histogram.reset();
+                messaging.mediumRoundTrips(config.warmup(), config.size(), histogram);
+                histogram.reset();
+                messaging.mediumRoundTrips(config.rounds(), config.size(), histogram);
+                messaging.finish();
+                LatencySummary.of(histogram).putInto(results, "medium_rtt");
+            }, results);
+        }
+
+        guard.measure("os", () ->
+        {
+            channel.command(PhaseChannel.SERVE, 0);
+            histogram.reset();
+            messaging.sendBursts(config.osWarmupBursts(), PingPongOptions.OS_BURST, histogram);
+            histogram.reset();
+            final long backoffs = messaging.queueFullBackoffs();
+            final long totalNs = messaging.sendBursts(config.osBursts(), PingPongOptions.OS_BURST, histogram);
+            final long backoffsDuring = messaging.queueFullBackoffs() - backoffs;
+            messaging.finish();
+            results.put("os_ns", (double)totalNs / ((long)config.osBursts() * PingPongOptions.OS_BURST));
+            results.put("os_burst_p50_ns",
+                (double)histogram.getValueAtPercentile(50.0) / PingPongOptions.OS_BURST);
+            results.put("os_queue_full_backoffs", backoffsDuring);
+        }, results);
+
+        guard.measure("bw_8k", () ->
+        {
+            channel.command(PhaseChannel.SERVE, 0);
+            messaging.bandwidthGbps(bwWarmupMessages(config));
+            final long backoffs = messaging.queueFullBackoffs();
+            final double[] runs = new double[config.bwRepeats()];
+            for (int i = 0; i < runs.length; i++)
+            {
+                runs[i] = messaging.bandwidthGbps(config.bwMessages());
+            }
+            final long backoffsDuring = messaging.queueFullBackoffs() - backoffs;
+            messaging.finish();
+            putBandwidth(results, runs);
+            results.put("bw_8k_queue_full_backoffs", backoffsDuring);
+        }, results);
+
+        channel.command(PhaseChannel.EXIT, 0);
+        results.put("probe_fastest_p50_ns", guard.fastestNs());
+        return results;
+    }
+
+    /**
+     * @param config of the run.
+     * @return messages of the untimed bandwidth run before the timed ones: as many as a timed run, or as many as
+     * the warm-up round trips when that is more (up to {@value PingPongOptions#MAX_BW_MESSAGES}), so that a run
+     * with few messages still starts compiled.
+     */
+    static int bwWarmupMessages(final RankConfig config)
+    {
+        return Math.max(config.bwMessages(), Math.min(config.warmup(), PingPongOptions.MAX_BW_MESSAGES));
+    }
+
+    /**
+     * Put {@code bw_8k_gbps} (the median), {@code _min}, {@code _max} and {@code bw_8k_gbps_runs} (every run,
+     * comma separated, in order).
+     *
+     * @param results where.
+     * @param runs    GB/s of each run, at least one.
+     */
+    static void putBandwidth(final Results results, final double[] runs)
+    {
+        final StringBuilder list = new StringBuilder();
+        for (final double run : runs)
+        {
+            list.append(list.length() > 0 ? "," : "").append(run);
+        }
+        final double[] sorted = runs.clone();
+        Arrays.sort(sorted);
+        final int n = sorted.length;
+        final double median = (n & 1) == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+        results.put("bw_8k_gbps", median);
+        results.put("bw_8k_gbps_min", sorted[0]);
+        results.put("bw_8k_gbps_max", sorted[n - 1]);
+        results.put("bw_8k_gbps_runs", list.toString());
+    }
+
+    /**
+     * Rank 1: follow rank 0's commands until the end command.
+     *
+     * @param messaging on rank 1's endpoint.
+     * @param line      the pair's cache line.
+     * @param channel   from rank 0.
+     */
+    static void respond(final AmMessaging messaging, final CacheLinePingPong line, final PhaseChannel channel)
+    {
+        for (;;)
+        {
+            final long command = channel.next();
+            switch (PhaseChannel.type(command))
+            {
+                case PhaseChannel.RESPOND:
+                    line.respond(PhaseChannel.count(command));
+                    break;
+                case PhaseChannel.SERVE:
+                    messaging.serve();
+                    break;
+                case PhaseChannel.EXIT:
+                    return;
+                default:
+                    throw new IllegalStateException("unknown command " + PhaseChannel.type(command));
+            }
+        }
+    }
+
+    /**
+     * Rank 0's side of a probe: tell rank 1 to answer, then time {@link EpochGuard#PROBE_ROUND_TRIPS} round trips.
+     *
+     * @param line      the pair's cache line.
+     * @param channel   to rank 1.
+     * @param histogram scratch histogram.
+     * @return the median round trip, ns.
+     */
+    static long probe(final CacheLinePingPong line, final PhaseChannel channel, final Histogram histogram)
+    {
+        channel.command(PhaseChannel.RESPOND, EpochGuard.PROBE_ROUND_TRIPS);
+        histogram.reset();
+        line.roundTrips(EpochGuard.PROBE_ROUND_TRIPS, histogram);
+        return histogram.getValueAtPercentile(50.0);
+    }
+
+    /**
+     * Run {@value #WARM_PROBES} probes whose values are thrown away, so that the first probe that counts runs
+     * compiled code: a fresh JVM's first probe is slower than the machine and could pass for a slow epoch.
+     *
+     * @param line      the pair's cache line.
+     * @param channel   to rank 1.
+     * @param histogram scratch histogram.
+     */
+    static void warmProbe(final CacheLinePingPong line, final PhaseChannel channel, final Histogram histogram)
+    {
+        for (int i = 0; i < WARM_PROBES; i++)
+        {
+            probe(line, channel, histogram);
+        }
+    }
+
+    /**
+     * Sleep, as the pause of an {@link EpochGuard}.
+     *
+     * @param ms how long.
+     */
+    static void sleep(final long ms)
+    {
+        try
+        {
+            Thread.sleep(ms);
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting out a slow epoch", ex);
+        }
+    }
+}

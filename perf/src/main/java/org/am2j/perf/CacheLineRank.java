@@ -1,0 +1,103 @@
+package org.am2j.perf;
+
+import java.io.IOException;
+import java.util.function.LongConsumer;
+
+import org.HdrHistogram.Histogram;
+import org.am2j.spmd.Job;
+import org.am2j.spmd.Spmd;
+
+/**
+ * The rank program of the machine's limit in {@link PingPong}: the plain cache-line ping-pong of
+ * {@link CacheLinePingPong} between two JVMs pinned like the AM ranks, with no AM layer (the job's rendezvous only
+ * carries the commands between measurements). Rank 0 times {@code --warmup} then {@code --rounds} round trips inside
+ * an {@link EpochGuard} and writes {@code limit_rtt_*}, the guard's results and {@code probe_fastest_p50_ns} to
+ * {@code --out}; rank 1 answers.
+ */
+public final class CacheLineRank
+{
+    private CacheLineRank()
+    {
+    }
+
+    /**
+     * @param args a {@link RankConfig} command line.
+     * @throws IOException when the cache-line file cannot be mapped or the results cannot be written.
+     */
+    public static void main(final String[] args) throws IOException
+    {
+        final RankConfig config = RankConfig.parse(args);
+        try (Job job = Spmd.init(); CacheLinePingPong line = CacheLinePingPong.map(config.line()))
+        {
+            if (job.size() != RankPair.RANKS)
+            {
+                throw new IllegalStateException("the ping-pong needs 2 ranks, the job has " + job.size());
+            }
+            final PhaseChannel channel = new JobPhaseChannel(job);
+            if (job.rank() == 0)
+            {
+                initiate(config, line, channel, AmPingPongRank::sleep).write(config.out());
+            }
+            else
+            {
+                respond(line, channel);
+            }
+        }
+    }
+
+    /**
+     * Rank 0: the limit measurement inside an {@link EpochGuard}, then the end command.
+     *
+     * @param config  of the run.
+     * @param line    the pair's cache line.
+     * @param channel to rank 1.
+     * @param pause   sleeps the given milliseconds.
+     * @return the results.
+     */
+    static Results initiate(
+        final RankConfig config, final CacheLinePingPong line, final PhaseChannel channel, final LongConsumer pause)
+    {
+        final Results results = new Results();
+        final Histogram probeHistogram = LatencySummary.newHistogram();
+        final EpochGuard guard = new EpochGuard(
+            () -> AmPingPongRank.probe(line, channel, probeHistogram), config.fastestProbeNs(), pause);
+        final Histogram histogram = LatencySummary.newHistogram();
+        AmPingPongRank.warmProbe(line, channel, probeHistogram);
+        guard.measure("limit_rtt", () ->
+        {
+            channel.command(PhaseChannel.RESPOND, config.warmup() + config.rounds());
+            histogram.reset();
+            line.roundTrips(config.warmup(), histogram);
+            histogram.reset();
+            line.roundTrips(config.rounds(), histogram);
+            LatencySummary.of(histogram).putInto(results, "limit_rtt");
+        }, results);
+        channel.command(PhaseChannel.EXIT, 0);
+        results.put("probe_fastest_p50_ns", guard.fastestNs());
+        return results;
+    }
+
+    /**
+     * Rank 1: answer round trips until the end command.
+     *
+     * @param line    the pair's cache line.
+     * @param channel from rank 0.
+     */
+    static void respond(final CacheLinePingPong line, final PhaseChannel channel)
+    {
+        for (;;)
+        {
+            final long command = channel.next();
+            switch (PhaseChannel.type(command))
+            {
+                case PhaseChannel.RESPOND:
+                    line.respond(PhaseChannel.count(command));
+                    break;
+                case PhaseChannel.EXIT:
+                    return;
+                default:
+                    throw new IllegalStateException("unknown command " + PhaseChannel.type(command));
+            }
+        }
+    }
+}

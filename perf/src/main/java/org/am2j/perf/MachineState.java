@@ -1,0 +1,161 @@
+package org.am2j.perf;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Collections;
+import java.util.List;
+
+/**
+ * What the operating system says about the machine at one instant: the load averages of {@code /proc/loadavg} and
+ * the mean clock of {@code cpu MHz} lines of {@code /proc/cpuinfo}. A value the machine does not report is NaN (and
+ * {@code null} in JSON).
+ */
+final class MachineState
+{
+    private static final Path LOADAVG = Path.of("/proc/loadavg");
+    private static final Path CPUINFO = Path.of("/proc/cpuinfo");
+
+    private final double load1;
+    private final double load5;
+    private final double load15;
+    private final double cpuMhz;
+
+    /**
+     * @param load1  load average over 1 minute.
+     * @param load5  over 5 minutes.
+     * @param load15 over 15 minutes.
+     * @param cpuMhz mean clock of the CPUs, MHz.
+     */
+    MachineState(final double load1, final double load5, final double load15, final double cpuMhz)
+    {
+        this.load1 = load1;
+        this.load5 = load5;
+        this.load15 = load15;
+        this.cpuMhz = cpuMhz;
+    }
+
+    /**
+     * @return the state now; NaN for what cannot be read.
+     */
+    static MachineState read()
+    {
+        return parse(readFirstLine(LOADAVG), readLines(CPUINFO));
+    }
+
+    /**
+     * @param loadavg the line of {@code /proc/loadavg}, or {@code null}.
+     * @param cpuinfo the lines of {@code /proc/cpuinfo}, possibly none.
+     * @return the state they describe.
+     */
+    static MachineState parse(final String loadavg, final List<String> cpuinfo)
+    {
+        double load1 = Double.NaN;
+        double load5 = Double.NaN;
+        double load15 = Double.NaN;
+        if (null != loadavg)
+        {
+            final String[] fields = loadavg.trim().split("\\s+");
+            if (fields.length >= 3)
+            {
+                load1 = number(fields[0]);
+                load5 = number(fields[1]);
+                load15 = number(fields[2]);
+            }
+        }
+        double sum = 0;
+        int count = 0;
+        for (final String line : cpuinfo)
+        {
+            if (line.startsWith("cpu MHz"))
+            {
+                final int colon = line.indexOf(':');
+                final double mhz = colon < 0 ? Double.NaN : number(line.substring(colon + 1).trim());
+                if (!Double.isNaN(mhz))
+                {
+                    sum += mhz;
+                    count++;
+                }
+            }
+        }
+        return new MachineState(load1, load5, load15, count > 0 ? sum / count : Double.NaN);
+    }
+
+    private static double number(final String text)
+    {
+        try
+        {
+            return Double.parseDouble(text);
+        }
+        catch (final NumberFormatException ex)
+        {
+            return Double.NaN;
+        }
+    }
+
+    private static String readFirstLine(final Path file)
+    {
+        final List<String> lines = readLines(file);
+        return lines.isEmpty() ? null : lines.get(0);
+    }
+
+    private static List<String> readLines(final Path file)
+    {
+        try
+        {
+            return Files.readAllLines(file, StandardCharsets.US_ASCII);
+        }
+        catch (final IOException | RuntimeException ex)
+        {
+            return Collections.emptyList();
+        }
+    }
+
+    /**
+     * Put the state into results as {@code <prefix>load_avg_1m}, {@code load_avg_5m}, {@code load_avg_15m},
+     * {@code cpu_mhz}.
+     *
+     * @param results where.
+     * @param prefix  of the keys, e.g. {@code machine.rtt.}.
+     */
+    void putInto(final Results results, final String prefix)
+    {
+        results.put(prefix + "load_avg_1m", load1);
+        results.put(prefix + "load_avg_5m", load5);
+        results.put(prefix + "load_avg_15m", load15);
+        results.put(prefix + "cpu_mhz", cpuMhz);
+    }
+
+    /**
+     * @return load average over 1 minute, NaN when unknown.
+     */
+    double load1()
+    {
+        return load1;
+    }
+
+    /**
+     * @return load average over 5 minutes, NaN when unknown.
+     */
+    double load5()
+    {
+        return load5;
+    }
+
+    /**
+     * @return load average over 15 minutes, NaN when unknown.
+     */
+    double load15()
+    {
+        return load15;
+    }
+
+    /**
+     * @return mean CPU clock in MHz, NaN when unknown.
+     */
+    double cpuMhz()
+    {
+        return cpuMhz;
+    }
+}

@@ -1,0 +1,60 @@
+package org.am2j.perf;
+
+/**
+ * How the initiator (rank 0) of a rank pair tells the responder (rank 1) what comes next: a probe or measurement of
+ * the cache line, serving AM requests, or the end. Each command is a rendezvous: {@link #command(int, int)} returns
+ * once the responder has taken it with {@link #next()}. Commands travel outside the path being measured (between
+ * two JVMs, through the job's bootstrap collectives), and only between measurements.
+ */
+interface PhaseChannel
+{
+    /** Answer {@code count} round trips of the cache-line ping-pong. */
+    int RESPOND = 1;
+    /** Serve AM requests until the initiator's done request. */
+    int SERVE = 2;
+    /** Leave. */
+    int EXIT = 3;
+
+    /**
+     * Initiator: hand the next command to the responder.
+     *
+     * @param type  {@link #RESPOND}, {@link #SERVE} or {@link #EXIT}.
+     * @param count round trips for {@link #RESPOND}, else 0.
+     */
+    void command(int type, int count);
+
+    /**
+     * Responder: wait for the next command.
+     *
+     * @return the command packed as {@code type << 32 | count}; see {@link #type(long)} and {@link #count(long)}.
+     */
+    long next();
+
+    /**
+     * @param type  of a command.
+     * @param count of a command.
+     * @return the command packed as {@link #next()} returns it.
+     */
+    static long pack(final int type, final int count)
+    {
+        return ((long)type << 32) | (count & 0xFFFF_FFFFL);
+    }
+
+    /**
+     * @param command as {@link #next()} returns it.
+     * @return its type.
+     */
+    static int type(final long command)
+    {
+        return (int)(command >>> 32);
+    }
+
+    /**
+     * @param command as {@link #next()} returns it.
+     * @return its count.
+     */
+    static int count(final long command)
+    {
+        return (int)command;
+    }
+}

@@ -1,0 +1,256 @@
+package org.am2j.perf;
+
+import java.nio.file.Path;
+
+import org.am2j.api.Am;
+
+/**
+ * The command line of {@link PingPong}, parsed and checked: {@value #USAGE}.
+ * <p>
+ * Defaults: {@value #DEFAULT_ROUNDS} timed round trips after {@value #DEFAULT_WARMUP} warm-up ones;
+ * {@code --quick} makes them {@value #QUICK_ROUNDS} and {@value #QUICK_WARMUP}; an explicit {@code --rounds} or
+ * {@code --warmup} wins over {@code --quick} whatever the order. The other workloads scale with the round trips:
+ * o_s is measured over {@code rounds / 64} bursts of {@value #OS_BURST} requests, and each bandwidth run sends
+ * {@code rounds / 4} medium messages of 8 KiB, kept within [{@value #MIN_BW_MESSAGES}, {@value #MAX_BW_MESSAGES}].
+ */
+final class PingPongOptions
+{
+    /** Timed round trips by default. */
+    static final int DEFAULT_ROUNDS = 1_000_000;
+    /** Warm-up round trips by default. */
+    static final int DEFAULT_WARMUP = 200_000;
+    /** Timed round trips with {@code --quick}. */
+    static final int QUICK_ROUNDS = 100_000;
+    /** Warm-up round trips with {@code --quick}. */
+    static final int QUICK_WARMUP = 20_000;
+    /** Most round trips of one measurement. */
+    static final int MAX_ROUNDS = 100_000_000;
+    /** Requests sent back to back, timed as one block, in the o_s measurement. */
+    static final int OS_BURST = 64;
+    /** Fewest medium messages of one bandwidth run. */
+    static final int MIN_BW_MESSAGES = 1_024;
+    /** Most medium messages of one bandwidth run. */
+    static final int MAX_BW_MESSAGES = 65_536;
+    /** Bandwidth runs whose median and range are reported. */
+    static final int BW_REPEATS = 5;
+
+    /** The usage line. */
+    static final String USAGE = "usage: am2j pingpong --protocol " + Protocol.choices() +
+        " [--size BYTES] [--rounds N] [--warmup N] [--json FILE] [--quick]";
+
+    /** What each option means. */
+    static final String HELP = String.join(System.lineSeparator(),
+        "  --protocol P   the protocol between the two ranks (shm: two JVMs of one node over shared memory)",
+        "  --size BYTES   also measure round trips of medium messages of BYTES, 1 to " + Am.MAX_MEDIUM +
+        " (the reply echoes them)",
+        "  --rounds N     timed round trips of each latency measurement (default " + DEFAULT_ROUNDS + ")",
+        "  --warmup N     untimed round trips before them (default " + DEFAULT_WARMUP + ")",
+        "  --json FILE    also write the results as a JSON object to FILE",
+        "  --quick        " + QUICK_ROUNDS + " round trips after " + QUICK_WARMUP + " warm-up ones, for quick checks");
+
+    private final boolean help;
+    private final Protocol protocol;
+    private final int size;
+    private final int rounds;
+    private final int warmup;
+    private final Path json;
+    private final boolean quick;
+
+    private PingPongOptions(
+        final boolean help,
+        final Protocol protocol,
+        final int size,
+        final int rounds,
+        final int warmup,
+        final Path json,
+        final boolean quick)
+    {
+        this.help = help;
+        this.protocol = protocol;
+        this.size = size;
+        this.rounds = rounds;
+        this.warmup = warmup;
+        this.json = json;
+        this.quick = quick;
+    }
+
+    /**
+     * @param args the command line after {@code pingpong}.
+     * @return the options.
+     * @throws IllegalArgumentException naming the bad or missing argument.
+     */
+    static PingPongOptions parse(final String[] args)
+    {
+        Protocol protocol = null;
+        int size = 0;
+        int rounds = -1;
+        int warmup = -1;
+        Path json = null;
+        boolean quick = false;
+        int i = 0;
+        while (i < args.length)
+        {
+            final String arg = args[i];
+            switch (arg)
+            {
+                case "-h":
+                case "--help":
+                    return new PingPongOptions(true, null, 0, 0, 0, null, false);
+                case "--quick":
+                    quick = true;
+                    i++;
+                    continue;
+                case "--protocol":
+                    protocol = Protocol.byName(value(args, i));
+                    break;
+                case "--size":
+                    size = number(arg, value(args, i), 1, Am.MAX_MEDIUM, "medium message bytes");
+                    break;
+                case "--rounds":
+                    rounds = number(arg, value(args, i), 1, MAX_ROUNDS, "timed round trips");
+                    break;
+                case "--warmup":
+                    warmup = number(arg, value(args, i), 0, MAX_ROUNDS, "warm-up round trips");
+                    break;
+                case "--json":
+                    json = file(arg, value(args, i));
+                    break;
+                default:
+                    throw new IllegalArgumentException("unknown argument '" + arg + "'");
+            }
+            i += 2;
+        }
+        if (null == protocol)
+        {
+            throw new IllegalArgumentException("missing --protocol " + Protocol.choices());
+        }
+        if (rounds < 0)
+        {
+            rounds = quick ? QUICK_ROUNDS : DEFAULT_ROUNDS;
+        }
+        if (warmup < 0)
+        {
+            warmup = quick ? QUICK_WARMUP : DEFAULT_WARMUP;
+        }
+        return new PingPongOptions(false, protocol, size, rounds, warmup, json, quick);
+    }
+
+    private static String value(final String[] args, final int i)
+    {
+        if (i + 1 >= args.length)
+        {
+            throw new IllegalArgumentException(args[i] + " needs a value");
+        }
+        return args[i + 1];
+    }
+
+    private static Path file(final String option, final String value)
+    {
+        if (value.isEmpty())
+        {
+            throw new IllegalArgumentException(option + " needs a file name");
+        }
+        return Path.of(value);
+    }
+
+    private static int number(
+        final String option, final String value, final int min, final int max, final String meaning)
+    {
+        final int n;
+        try
+        {
+            n = Integer.parseInt(value);
+        }
+        catch (final NumberFormatException ex)
+        {
+            throw new IllegalArgumentException(option + " '" + value + "' is not a number (" + meaning + ", " + min +
+                " to " + max + ")");
+        }
+        if (n < min || n > max)
+        {
+            throw new IllegalArgumentException(option + " " + n + " is outside [" + min + ", " + max + "] (" +
+                meaning + ")");
+        }
+        return n;
+    }
+
+    /**
+     * @return true when help was asked for; the other values are then not set.
+     */
+    boolean help()
+    {
+        return help;
+    }
+
+    /**
+     * @return the protocol to measure.
+     */
+    Protocol protocol()
+    {
+        return protocol;
+    }
+
+    /**
+     * @return bytes of the medium round trips, or 0 when they are not measured.
+     */
+    int size()
+    {
+        return size;
+    }
+
+    /**
+     * @return timed round trips of each latency measurement.
+     */
+    int rounds()
+    {
+        return rounds;
+    }
+
+    /**
+     * @return untimed round trips before them.
+     */
+    int warmup()
+    {
+        return warmup;
+    }
+
+    /**
+     * @return where to write the JSON results, or {@code null}.
+     */
+    Path json()
+    {
+        return json;
+    }
+
+    /**
+     * @return true for {@code --quick}.
+     */
+    boolean quick()
+    {
+        return quick;
+    }
+
+    /**
+     * @return bursts of {@link #OS_BURST} requests timed for o_s.
+     */
+    int osBursts()
+    {
+        return Math.max(1, rounds / OS_BURST);
+    }
+
+    /**
+     * @return untimed bursts before them.
+     */
+    int osWarmupBursts()
+    {
+        return warmup / OS_BURST;
+    }
+
+    /**
+     * @return medium messages of 8 KiB in each bandwidth run.
+     */
+    int bwMessages()
+    {
+        return Math.max(MIN_BW_MESSAGES, Math.min(MAX_BW_MESSAGES, rounds / 4));
+    }
+}

@@ -1,0 +1,268 @@
+package org.am2j.perf;
+
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The results of one {@link PingPong} run, as a table for people and as a JSON object for tools. Every number comes
+ * from the rank pairs' {@link Results} or from this machine at the start of the run; the only things computed here
+ * are the ratio of the medians, and each measurement's {@code slow_epoch} flag, checked again against the fastest
+ * probe of the whole run (see {@link EpochGuard}).
+ */
+final class PingPongReport
+{
+    private static final String[] AM_MEASUREMENTS = { "rtt", "medium_rtt", "os", "bw_8k" };
+    private static final String LIMIT_MEASUREMENT = "limit_rtt";
+
+    private final PingPongOptions options;
+    private final String command;
+    private final String timestamp;
+    private final CpuPinning pinning;
+    private final MachineState start;
+    private final Results results = new Results();
+    private final List<String> measurements = new ArrayList<>();
+    private final long fastestProbeNs;
+
+    /**
+     * @param options   of the run.
+     * @param command   the command line, for the record.
+     * @param timestamp start of the run, ISO-8601.
+     * @param pinning   of the ranks.
+     * @param start     machine state at the start.
+     * @param am        results of the AM rank pair.
+     * @param limit     results of the cache-line rank pair.
+     */
+    PingPongReport(
+        final PingPongOptions options,
+        final String command,
+        final String timestamp,
+        final CpuPinning pinning,
+        final MachineState start,
+        final Results am,
+        final Results limit)
+    {
+        this.options = options;
+        this.command = command;
+        this.timestamp = timestamp;
+        this.pinning = pinning;
+        this.start = start;
+        results.putAll(am).putAll(limit);
+        fastestProbeNs = Math.min(am.getLong("probe_fastest_p50_ns"), limit.getLong("probe_fastest_p50_ns"));
+        for (final String name : AM_MEASUREMENTS)
+        {
+            if (results.has("machine." + name + ".attempts"))
+            {
+                measurements.add(name);
+            }
+        }
+        measurements.add(LIMIT_MEASUREMENT);
+    }
+
+    /**
+     * @param name of a measurement.
+     * @return true when its probes were slow, against the fastest probe of the whole run.
+     */
+    boolean slowEpoch(final String name)
+    {
+        final String prefix = "machine." + name + ".";
+        return results.getBoolean(prefix + "slow_epoch") ||
+            EpochGuard.isSlow(results.getLong(prefix + "probe_p50_ns"), fastestProbeNs) ||
+            EpochGuard.isSlow(results.getLong(prefix + "probe_after_p50_ns"), fastestProbeNs);
+    }
+
+    /**
+     * @return true when any measurement was taken in a slow epoch.
+     */
+    boolean slowEpoch()
+    {
+        for (final String name : measurements)
+        {
+            if (slowEpoch(name))
+            {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * @return median short round trip over the limit's median round trip.
+     */
+    double ratioP50()
+    {
+        return (double)results.getLong("rtt_p50_ns") / results.getLong("limit_rtt_p50_ns");
+    }
+
+    /**
+     * Print the table.
+     *
+     * @param out where.
+     */
+    void printTable(final PrintStream out)
+    {
+        final String protocol = options.protocol().cliName();
+        out.printf(Locale.ROOT, "am2j pingpong --protocol %s: 2 rank JVMs, %s; %,d round trips after %,d warm-up%n",
+            protocol, pinning.applied() ?
+                "pinned to CPUs " + pinning.cpu(0) + " and " + pinning.cpu(1) : "NOT pinned (no taskset or < 2 CPUs)",
+            options.rounds(), options.warmup());
+        out.printf(Locale.ROOT, "%-28s %9s %9s %9s %11s %9s %11s%n",
+            "round trip (ns)", "p50", "p99", "p99.9", "mean", "min", "max");
+        latencyRow(out, "  am2j short (" + protocol + ")", "rtt");
+        if (results.has("medium_rtt_p50_ns"))
+        {
+            latencyRow(out, "  am2j medium " + options.size() + " B", "medium_rtt");
+        }
+        latencyRow(out, "  limit: cache line", "limit_rtt");
+        out.printf(Locale.ROOT, "%-28s %.2f%n", "ratio p50 short / limit", ratioP50());
+        out.printf(Locale.ROOT,
+            "%-28s %.1f ns   mean of %,d bursts of %d requests; median burst %.1f ns (%d queue-full back-offs)%n",
+            "o_s (short request)", results.getDouble("os_ns"), options.osBursts(), PingPongOptions.OS_BURST,
+            results.getDouble("os_burst_p50_ns"), results.getLong("os_queue_full_backoffs"));
+        out.printf(Locale.ROOT,
+            "%-28s %.3f GB/s   median of %d runs of %,d messages; range %.3f - %.3f (%d queue-full back-offs)%n",
+            "bandwidth 8 KiB medium", results.getDouble("bw_8k_gbps"), PingPongOptions.BW_REPEATS,
+            options.bwMessages(), results.getDouble("bw_8k_gbps_min"), results.getDouble("bw_8k_gbps_max"),
+            results.getLong("bw_8k_queue_full_backoffs"));
+        out.printf(Locale.ROOT, "%-28s %d CPUs, load %s %s %s, %s MHz; probe p50 fastest %d ns, slow above %d ns%n",
+            "machine", Runtime.getRuntime().availableProcessors(), plain(start.load1()), plain(start.load5()),
+            plain(start.load15()), plain(start.cpuMhz()), fastestProbeNs, EpochGuard.thresholdNs(fastestProbeNs));
+        for (final String name : measurements)
+        {
+            final String prefix = "machine." + name + ".";
+            final long attempts = results.getLong(prefix + "attempts");
+            out.printf(Locale.ROOT, "  %-26s probe %d ns before, %d ns after, %d attempt%s, load %s%s%n",
+                name, results.getLong(prefix + "probe_p50_ns"), results.getLong(prefix + "probe_after_p50_ns"),
+                attempts, attempts == 1 ? "" : "s", plain(results.getDouble(prefix + "load_avg_1m")),
+                slowEpoch(name) ? "  SLOW EPOCH" : "");
+        }
+        out.printf(Locale.ROOT, "%-28s %s%n", "slow epoch", slowEpoch() ? "yes: compare with care" : "no");
+    }
+
+    private void latencyRow(final PrintStream out, final String label, final String prefix)
+    {
+        final LatencySummary s = LatencySummary.from(results, prefix);
+        out.printf(Locale.ROOT, "%-28s %9d %9d %9d %11.1f %9d %11d%n",
+            label, s.p50(), s.p99(), s.p999(), s.mean(), s.min(), s.max());
+    }
+
+    private static String plain(final double value)
+    {
+        return Double.isNaN(value) ? "?" : String.format(Locale.ROOT, "%.2f", value);
+    }
+
+    /**
+     * @return the JSON object of the run.
+     */
+    String json()
+    {
+        final StringBuilder text = new StringBuilder();
+        final JsonWriter json = new JsonWriter(text);
+        json.beginObject();
+        json.name("protocol").value(options.protocol().cliName());
+        json.name("transports").value(options.protocol().transports());
+        json.name("command").value(command);
+        json.name("timestamp").value(timestamp);
+        json.name("rounds").value(options.rounds());
+        json.name("warmup").value(options.warmup());
+        json.name("size");
+        if (options.size() > 0)
+        {
+            json.value(options.size());
+        }
+        else
+        {
+            json.nullValue();
+        }
+        json.name("pinned").value(pinning.applied());
+        latency(json, "rtt");
+        if (results.has("medium_rtt_p50_ns"))
+        {
+            latency(json, "medium_rtt");
+        }
+        latency(json, "limit_rtt");
+        json.name("ratio_p50").value(round(ratioP50(), 1000));
+        json.name("os_ns").value(round(results.getDouble("os_ns"), 100));
+        json.name("os_burst_p50_ns").value(round(results.getDouble("os_burst_p50_ns"), 100));
+        json.name("os_burst").value(PingPongOptions.OS_BURST);
+        json.name("os_bursts").value(options.osBursts());
+        json.name("os_queue_full_backoffs").value(results.getLong("os_queue_full_backoffs"));
+        json.name("bw_8k_gbps").value(round(results.getDouble("bw_8k_gbps"), 1000));
+        json.name("bw_8k_gbps_min").value(round(results.getDouble("bw_8k_gbps_min"), 1000));
+        json.name("bw_8k_gbps_max").value(round(results.getDouble("bw_8k_gbps_max"), 1000));
+        json.name("bw_8k_gbps_runs").beginArray();
+        for (final String run : results.getString("bw_8k_gbps_runs").split(","))
+        {
+            json.value(round(Double.parseDouble(run), 1000));
+        }
+        json.endArray();
+        json.name("bw_8k_messages").value(options.bwMessages());
+        json.name("bw_8k_queue_full_backoffs").value(results.getLong("bw_8k_queue_full_backoffs"));
+        json.name("slow_epoch").value(slowEpoch());
+        machine(json);
+        json.endObject();
+        return text.append('\n').toString();
+    }
+
+    private void latency(final JsonWriter json, final String prefix)
+    {
+        final LatencySummary s = LatencySummary.from(results, prefix);
+        json.name(prefix + "_p50_ns").value(s.p50());
+        json.name(prefix + "_p99_ns").value(s.p99());
+        json.name(prefix + "_p999_ns").value(s.p999());
+        json.name(prefix + "_mean_ns").value(round(s.mean(), 10));
+        json.name(prefix + "_min_ns").value(s.min());
+        json.name(prefix + "_max_ns").value(s.max());
+        json.name(prefix + "_count").value(s.count());
+    }
+
+    private void machine(final JsonWriter json)
+    {
+        json.name("machine").beginObject();
+        json.name("cpus").value(Runtime.getRuntime().availableProcessors());
+        json.name("cpus_allowed").value(pinning.allowed());
+        json.name("pinned_cpus");
+        if (pinning.applied())
+        {
+            json.beginArray().value(pinning.cpu(0)).value(pinning.cpu(1)).endArray();
+        }
+        else
+        {
+            json.nullValue();
+        }
+        json.name("os").value(System.getProperty("os.name") + " " + System.getProperty("os.version") + " " +
+            System.getProperty("os.arch"));
+        json.name("java").value(System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version"));
+        json.name("load_avg_1m").value(start.load1());
+        json.name("load_avg_5m").value(start.load5());
+        json.name("load_avg_15m").value(start.load15());
+        json.name("cpu_mhz").value(round(start.cpuMhz(), 1000));
+        json.name("probe_round_trips").value(EpochGuard.PROBE_ROUND_TRIPS);
+        json.name("probe_fastest_p50_ns").value(fastestProbeNs);
+        json.name("probe_slow_threshold_ns").value(EpochGuard.thresholdNs(fastestProbeNs));
+        json.name("slow_epoch").value(slowEpoch());
+        json.name("measurements").beginObject();
+        for (final String name : measurements)
+        {
+            final String prefix = "machine." + name + ".";
+            json.name(name).beginObject();
+            json.name("probe_p50_ns").value(results.getLong(prefix + "probe_p50_ns"));
+            json.name("probe_after_p50_ns").value(results.getLong(prefix + "probe_after_p50_ns"));
+            json.name("attempts").value(results.getLong(prefix + "attempts"));
+            json.name("slow_epoch").value(slowEpoch(name));
+            json.name("load_avg_1m").value(results.getDouble(prefix + "load_avg_1m"));
+            json.name("load_avg_5m").value(results.getDouble(prefix + "load_avg_5m"));
+            json.name("load_avg_15m").value(results.getDouble(prefix + "load_avg_15m"));
+            json.name("cpu_mhz").value(round(results.getDouble(prefix + "cpu_mhz"), 1000));
+            json.endObject();
+        }
+        json.endObject();
+        json.endObject();
+    }
+
+    private static double round(final double value, final int scale)
+    {
+        return Double.isNaN(value) || Double.isInfinite(value) ? value : Math.round(value * scale) / (double)scale;
+    }
+}

@@ -1,0 +1,234 @@
+package org.am2j.perf;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+
+/**
+ * Named results of a benchmark, in the order they were put: how rank 0 of a rank pair hands its measurements to the
+ * process that started it. The file form is one {@code key=value} line each; keys are {@code [a-z0-9_.]+}, values
+ * hold no line break. Numbers are kept as the text {@link Long#toString(long)} or {@link Double#toString(double)}
+ * gives, so nothing is lost on the way.
+ */
+final class Results
+{
+    private static final Pattern KEY = Pattern.compile("[a-z0-9_.]+");
+
+    private final Map<String, String> values = new LinkedHashMap<>();
+
+    /**
+     * @param key   the name.
+     * @param value a whole number.
+     * @return this.
+     */
+    Results put(final String key, final long value)
+    {
+        return putText(key, Long.toString(value));
+    }
+
+    /**
+     * @param key   the name.
+     * @param value a number, finite or not.
+     * @return this.
+     */
+    Results put(final String key, final double value)
+    {
+        return putText(key, Double.toString(value));
+    }
+
+    /**
+     * @param key   the name.
+     * @param value a flag.
+     * @return this.
+     */
+    Results put(final String key, final boolean value)
+    {
+        return putText(key, Boolean.toString(value));
+    }
+
+    /**
+     * @param key   the name.
+     * @param value text without line breaks.
+     * @return this.
+     */
+    Results put(final String key, final String value)
+    {
+        return putText(key, value);
+    }
+
+    /**
+     * @param other results to add; their keys replace equal ones here.
+     * @return this.
+     */
+    Results putAll(final Results other)
+    {
+        values.putAll(other.values);
+        return this;
+    }
+
+    private Results putText(final String key, final String value)
+    {
+        if (!KEY.matcher(key).matches())
+        {
+            throw new IllegalArgumentException("result key '" + key + "' is not [a-z0-9_.]+");
+        }
+        if (value.indexOf('\n') >= 0 || value.indexOf('\r') >= 0)
+        {
+            throw new IllegalArgumentException("result " + key + " has a line break");
+        }
+        values.put(key, value);
+        return this;
+    }
+
+    /**
+     * @param key the name.
+     * @return true when there is a result of that name.
+     */
+    boolean has(final String key)
+    {
+        return values.containsKey(key);
+    }
+
+    /**
+     * @param key the name.
+     * @return its text.
+     * @throws IllegalArgumentException when there is none.
+     */
+    String getString(final String key)
+    {
+        final String value = values.get(key);
+        if (null == value)
+        {
+            throw new IllegalArgumentException("no result " + key);
+        }
+        return value;
+    }
+
+    /**
+     * @param key the name of a whole number.
+     * @return its value.
+     * @throws IllegalArgumentException when there is none or it is not a whole number.
+     */
+    long getLong(final String key)
+    {
+        final String value = getString(key);
+        try
+        {
+            return Long.parseLong(value);
+        }
+        catch (final NumberFormatException ex)
+        {
+            throw new IllegalArgumentException("result " + key + " = '" + value + "' is not a whole number", ex);
+        }
+    }
+
+    /**
+     * @param key the name of a number.
+     * @return its value.
+     * @throws IllegalArgumentException when there is none or it is not a number.
+     */
+    double getDouble(final String key)
+    {
+        final String value = getString(key);
+        try
+        {
+            return Double.parseDouble(value);
+        }
+        catch (final NumberFormatException ex)
+        {
+            throw new IllegalArgumentException("result " + key + " = '" + value + "' is not a number", ex);
+        }
+    }
+
+    /**
+     * @param key the name of a flag.
+     * @return its value.
+     * @throws IllegalArgumentException when there is none.
+     */
+    boolean getBoolean(final String key)
+    {
+        return Boolean.parseBoolean(getString(key));
+    }
+
+    /**
+     * @param prefix of keys.
+     * @return the keys that start with it, in order.
+     */
+    List<String> keysStartingWith(final String prefix)
+    {
+        final List<String> keys = new ArrayList<>();
+        for (final String key : values.keySet())
+        {
+            if (key.startsWith(prefix))
+            {
+                keys.add(key);
+            }
+        }
+        return keys;
+    }
+
+    /**
+     * @return every result, in order; unmodifiable.
+     */
+    Map<String, String> asMap()
+    {
+        return Collections.unmodifiableMap(values);
+    }
+
+    /**
+     * Write the results to a file, replacing it whole (written beside it, then moved).
+     *
+     * @param file where.
+     * @throws IOException when it cannot be written.
+     */
+    void write(final Path file) throws IOException
+    {
+        final StringBuilder text = new StringBuilder();
+        for (final Map.Entry<String, String> entry : values.entrySet())
+        {
+            text.append(entry.getKey()).append('=').append(entry.getValue()).append('\n');
+        }
+        final Path partial = file.resolveSibling(file.getFileName() + ".partial");
+        Files.writeString(partial, text, StandardCharsets.UTF_8);
+        Files.move(partial, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    }
+
+    /**
+     * @param file written by {@link #write(Path)}.
+     * @return its results.
+     * @throws IOException when it cannot be read or a line is not {@code key=value}.
+     */
+    static Results read(final Path file) throws IOException
+    {
+        final Results results = new Results();
+        for (final String line : Files.readAllLines(file, StandardCharsets.UTF_8))
+        {
+            if (line.isEmpty())
+            {
+                continue;
+            }
+            final int equals = line.indexOf('=');
+            if (equals <= 0)
+            {
+                throw new IOException(file + ": '" + line + "' is not key=value");
+            }
+            try
+            {
+                results.putText(line.substring(0, equals), line.substring(equals + 1));
+            }
+            catch (final IllegalArgumentException ex)
+            {
+                throw new IOException(file + ": " + ex.getMessage(), ex);
+            }
+        }
+        return results;
+    }
+}

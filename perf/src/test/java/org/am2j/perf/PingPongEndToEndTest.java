@@ -1,0 +1,154 @@
+package org.am2j.perf;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * The benchmark end to end, with real rank JVMs (started and destroyed by {@link RankPair}, also when a test times
+ * out: the interrupt reaches its wait). Tiny round-trip counts; no assertion about speed.
+ */
+class PingPongEndToEndTest
+{
+    @TempDir
+    Path dir;
+
+    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+
+    @Test
+    @Timeout(120)
+    void theCacheLineLimitOfTwoJvmsIsPositive() throws Exception
+    {
+        assumeTrue(Runtime.getRuntime().availableProcessors() >= 2, "two CPUs are needed for two spinning JVMs");
+        final PingPong pingPong = new PingPong(print(out), print(err));
+        final Results limit = pingPong.measureLimit(2_000, 1_000, EpochGuard.NO_PROBE, CpuPinning.detect());
+        assertNotNull(limit, err.toString(StandardCharsets.UTF_8));
+        assertEquals(2_000, limit.getLong("limit_rtt_count"));
+        assertTrue(limit.getLong("limit_rtt_p50_ns") > 0);
+        assertTrue(limit.getLong("limit_rtt_p99_ns") >= limit.getLong("limit_rtt_p50_ns"));
+        assertTrue(limit.getDouble("limit_rtt_mean_ns") > 0);
+        assertTrue(limit.getLong("probe_fastest_p50_ns") > 0);
+        assertTrue(limit.getLong("machine.limit_rtt.attempts") >= 1);
+        assertNoLineFilesLeft();
+    }
+
+    @Test
+    @Timeout(180)
+    void shmPingPongWritesEveryFieldPositive() throws Exception
+    {
+        assumeTrue(TransportCheck.available().contains("shm"), "shm-protocol is not on the class path yet");
+        assumeTrue(Runtime.getRuntime().availableProcessors() >= 2, "two CPUs are needed for two spinning JVMs");
+        final Path json = dir.resolve("pp.json");
+        final int status = new PingPong(print(out), print(err)).run(new String[]{
+            "--protocol", "shm", "--rounds", "2000", "--warmup", "1000", "--size", "256", "--json", json.toString() });
+        assertEquals(0, status, err.toString(StandardCharsets.UTF_8));
+
+        final String text = Files.readString(json);
+        for (final String field : new String[]{
+            "rtt_p50_ns", "rtt_p99_ns", "rtt_mean_ns", "limit_rtt_p50_ns", "limit_rtt_p99_ns", "ratio_p50", "os_ns",
+            "os_burst_p50_ns",
+            "bw_8k_gbps", "bw_8k_gbps_min", "bw_8k_gbps_max", "medium_rtt_p50_ns", "rounds", "size",
+            "probe_fastest_p50_ns" })
+        {
+            assertTrue(number(text, field) > 0, field + " in " + text);
+        }
+        assertEquals(2000, number(text, "rounds"));
+        assertEquals(256, number(text, "size"));
+        assertTrue(text.contains("\"protocol\": \"shm\""), text);
+        assertTrue(text.matches("(?s).*\"pinned\": (true|false).*"), text);
+        assertTrue(text.matches("(?s).*\"slow_epoch\": (true|false).*"), text);
+        assertTrue(text.contains("\"command\": \"am2j pingpong --protocol shm --rounds 2000"), text);
+        assertTrue(text.matches("(?s).*\"timestamp\": \"\\d{4}-\\d\\d-\\d\\dT[^\"]+Z\".*"), text);
+        assertTrue(text.contains("\"machine\": {"), text);
+        assertTrue(text.contains("\"measurements\": {"), text);
+
+        final String table = out.toString(StandardCharsets.UTF_8);
+        assertTrue(table.contains("ratio p50 short / limit"), table);
+        assertTrue(table.contains("bandwidth 8 KiB medium"), table);
+        assertNoLineFilesLeft();
+    }
+
+    @Test
+    @Timeout(60)
+    void aProtocolWhoseTransportIsMissingFailsBeforeStartingAnything()
+    {
+        assumeFalse(TransportCheck.available().contains("net"), "net-protocol is on the class path");
+        final int status = new PingPong(print(out), print(err)).run(new String[]{ "--protocol", "net" });
+        assertEquals(PingPong.FAILURE_STATUS, status);
+        final String message = err.toString(StandardCharsets.UTF_8);
+        assertTrue(message.contains("not on the class path: net"), message);
+        assertEquals("", out.toString(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    @Timeout(120)
+    void aFailingRankStopsThePairAndLeavesNoJvmBehind() throws Exception
+    {
+        assumeTrue(Runtime.getRuntime().availableProcessors() >= 2, "two CPUs are needed for two spinning JVMs");
+        final Path line = CacheLinePingPong.createFile();
+        try
+        {
+            // no transport is named "bogus": both ranks fail, at map ("no transport reaches") or at the route check
+            final RankConfig config = new RankConfig("bogus", 1_000, 0, 0, 1, 0, PingPongOptions.MIN_BW_MESSAGES, 1,
+                EpochGuard.NO_PROBE, line, dir.resolve("never.results"));
+            final RankPair pair = new RankPair("failing", AmPingPongRank.class.getName(), config.toArgs(),
+                Protocol.SHM.systemProperties(), 1, CpuPinning.detect(), print(out), print(err));
+            final int status = pair.run(60_000);
+            assertTrue(status != 0, "status " + status);
+            final String messages = err.toString(StandardCharsets.UTF_8);
+            assertTrue(messages.contains("am2j pingpong: failing: rank "), messages);
+            assertEquals(0, ProcessHandle.current().descendants().filter(ProcessHandle::isAlive).count(),
+                "rank JVMs left running");
+            assertFalse(Files.exists(dir.resolve("never.results")));
+        }
+        finally
+        {
+            Files.deleteIfExists(line);
+        }
+    }
+
+    private static double number(final String json, final String field)
+    {
+        final Matcher matcher = Pattern.compile("\"" + field + "\": (-?[0-9][0-9.eE+-]*)").matcher(json);
+        assertTrue(matcher.find(), "no number " + field + " in " + json);
+        return Double.parseDouble(matcher.group(1));
+    }
+
+    private static void assertNoLineFilesLeft() throws IOException
+    {
+        final String mine = "am2j-pingpong-" + ProcessHandle.current().pid() + "-";
+        for (final Path dir : new Path[]{ Path.of("/dev/shm"), Path.of(System.getProperty("java.io.tmpdir")) })
+        {
+            if (Files.isDirectory(dir))
+            {
+                try (Stream<Path> files = Files.list(dir))
+                {
+                    assertFalse(files.anyMatch(f -> f.getFileName().toString().startsWith(mine)), "left in " + dir);
+                }
+            }
+        }
+    }
+
+    private static PrintStream print(final ByteArrayOutputStream bytes)
+    {
+        return new PrintStream(bytes, true, StandardCharsets.UTF_8);
+    }
+}

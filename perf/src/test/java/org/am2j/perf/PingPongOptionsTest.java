@@ -1,0 +1,137 @@
+package org.am2j.perf;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+@Timeout(30)
+class PingPongOptionsTest
+{
+    @Test
+    void defaultsAreAMillionRoundTripsAfterWarmUp()
+    {
+        final PingPongOptions options = PingPongOptions.parse(new String[]{ "--protocol", "shm" });
+        assertEquals(Protocol.SHM, options.protocol());
+        assertEquals(1_000_000, options.rounds());
+        assertEquals(200_000, options.warmup());
+        assertEquals(0, options.size());
+        assertNull(options.json());
+        assertFalse(options.quick());
+        assertEquals(1_000_000 / 64, options.osBursts());
+        assertEquals(PingPongOptions.MAX_BW_MESSAGES, options.bwMessages());
+    }
+
+    @Test
+    void quickIsAHundredThousandUnlessRoundsAreGiven()
+    {
+        final PingPongOptions quick = PingPongOptions.parse(new String[]{ "--quick", "--protocol", "shm" });
+        assertEquals(100_000, quick.rounds());
+        assertEquals(20_000, quick.warmup());
+
+        final PingPongOptions explicit = PingPongOptions.parse(
+            new String[]{ "--rounds", "2000", "--protocol", "shm", "--quick", "--warmup", "0" });
+        assertEquals(2_000, explicit.rounds());
+        assertEquals(0, explicit.warmup());
+        assertEquals(PingPongOptions.MIN_BW_MESSAGES, explicit.bwMessages());
+        assertEquals(31, explicit.osBursts());
+    }
+
+    @Test
+    void everyOptionIsRead()
+    {
+        final PingPongOptions options = PingPongOptions.parse(new String[]{
+            "--protocol", "multi-net", "--size", "8192", "--rounds", "5", "--warmup", "7", "--json", "/tmp/x.json" });
+        assertEquals(Protocol.MULTI_NET, options.protocol());
+        assertEquals(8192, options.size());
+        assertEquals(5, options.rounds());
+        assertEquals(7, options.warmup());
+        assertEquals(Path.of("/tmp/x.json"), options.json());
+        assertEquals(1, options.osBursts());
+    }
+
+    @Test
+    void protocolsMapToTransportsNodesAndRoutes()
+    {
+        assertEquals("inproc,shm", Protocol.SHM.systemProperties().get(Protocol.TRANSPORTS_PROPERTY));
+        assertEquals(1, Protocol.SHM.nodes());
+        assertEquals("shm", Protocol.SHM.route());
+        assertEquals("inproc,shm,net", Protocol.MULTI_SHM.transports());
+        assertEquals("shm", Protocol.MULTI_SHM.route());
+        assertEquals(2, Protocol.NET.nodes());
+        assertEquals("net", Protocol.NET.route());
+        assertEquals(2, Protocol.MULTI_NET.nodes());
+        for (final Protocol protocol : Protocol.values())
+        {
+            assertEquals(protocol, Protocol.byName(protocol.cliName()));
+        }
+    }
+
+    @Test
+    void badArgumentsAreNamed()
+    {
+        assertMessage("--protocol 'tcp' is not one of shm|multi-shm|net|multi-net", "--protocol", "tcp");
+        assertMessage("--size 0 is outside [1, 8192] (medium message bytes)", "--protocol", "shm", "--size", "0");
+        assertMessage("--size 8193 is outside [1, 8192] (medium message bytes)", "--protocol", "shm", "--size", "8193");
+        assertMessage("--size '1k' is not a number (medium message bytes, 1 to 8192)", "--protocol", "shm", "--size",
+            "1k");
+        assertMessage("--rounds 0 is outside [1, 100000000] (timed round trips)", "--protocol", "shm", "--rounds", "0");
+        assertMessage("--warmup -1 is outside [0, 100000000] (warm-up round trips)", "--protocol", "shm", "--warmup",
+            "-1");
+        assertMessage("--size needs a value", "--protocol", "shm", "--size");
+        assertMessage("--protocol needs a value", "--protocol");
+        assertMessage("--json needs a value", "--protocol", "shm", "--json");
+        assertMessage("missing --protocol shm|multi-shm|net|multi-net", "--size", "64");
+        assertMessage("unknown argument '--bogus'", "--protocol", "shm", "--bogus");
+    }
+
+    @Test
+    void usageErrorsExitWithTwoAndPrintTheUsageLine()
+    {
+        for (final String[] args : new String[][]{
+            { "--protocol", "udp" }, { "--protocol", "shm", "--size", "0" }, { "--protocol", "shm", "--size" },
+            { "--rounds", "10" }, { "--protocol", "shm", "--size", "9000" },
+            { "--protocol", "shm", "--json", "/nonexistent-am2j-dir/pp.json" } })
+        {
+            final ByteArrayOutputStream out = new ByteArrayOutputStream();
+            final ByteArrayOutputStream err = new ByteArrayOutputStream();
+            final int status = new PingPong(print(out), print(err)).run(args);
+            assertEquals(PingPong.USAGE_STATUS, status, String.join(" ", args));
+            final String errText = err.toString(StandardCharsets.UTF_8);
+            assertTrue(errText.startsWith("am2j pingpong: "), errText);
+            assertTrue(errText.contains(PingPongOptions.USAGE), errText);
+            assertEquals("", out.toString(StandardCharsets.UTF_8));
+        }
+    }
+
+    @Test
+    void helpPrintsUsageAndExitsWithZero()
+    {
+        final ByteArrayOutputStream out = new ByteArrayOutputStream();
+        final ByteArrayOutputStream err = new ByteArrayOutputStream();
+        assertEquals(0, new PingPong(print(out), print(err)).run(new String[]{ "--help" }));
+        assertTrue(out.toString(StandardCharsets.UTF_8).startsWith(PingPongOptions.USAGE));
+        assertEquals("", err.toString(StandardCharsets.UTF_8));
+    }
+
+    private static void assertMessage(final String message, final String... args)
+    {
+        final IllegalArgumentException ex = assertThrows(
+            IllegalArgumentException.class, () -> PingPongOptions.parse(args));
+        assertEquals(message, ex.getMessage());
+    }
+
+    private static PrintStream print(final ByteArrayOutputStream bytes)
+    {
+        return new PrintStream(bytes, true, StandardCharsets.UTF_8);
+    }
+}
