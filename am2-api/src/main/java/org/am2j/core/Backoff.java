@@ -9,8 +9,8 @@ import java.util.concurrent.locks.LockSupport;
  */
 final class Backoff
 {
-    private static final int SPINS = 16;
-    private static final int YIELDS = 8;
+    private static final int SPINS = 256;
+    private static final int YIELDS = 64;
     private static final long MAX_PARK_NANOS = 1_000_000L;
 
     private Backoff()
