@@ -16,12 +16,17 @@ import org.am2j.api.AmException;
  * The SPMD launcher ({@code bin/am2j run}, {@code bin/am2run}): starts P rank JVMs on this machine, spread in blocks
  * over N emulated nodes, runs their rendezvous server, and supervises them.
  * <pre>
- * am2j run -n P [--nodes N] [--poll NAME] [--nic inline|thread] [--jvm-opt OPT]... [--cp CLASSPATH] -- MAINCLASS [ARGS]
+ * am2j run -n P [--nodes N] [--poll NAME] [--nic inline|thread] [--pin] [--timeout SECONDS] [--jvm-opt OPT]...
+ *     [--cp CLASSPATH] -- MAINCLASS [ARGS]
  * </pre>
  * (the leading {@code run} is optional). Each rank runs {@link RankMain} with the rank program's class, the
  * environment of {@link SpmdEnvironment} and the node identity {@code <host>/node<k>} (also as the system property
  * {@code am2j.node}, so each emulated node is its own shared-memory domain); see {@link RankCommand} and
  * {@link RankPlacement}.
+ * <p>
+ * <b>Pinning.</b> With {@code --pin} rank R runs under {@code taskset -c CPU} on the R-th CPU this process may use,
+ * modulo their number ({@link CpuPinning}); when pinning cannot be applied (no {@code taskset}, fewer than two
+ * allowed CPUs) the launcher says so once on standard error and runs the ranks unpinned.
  * <p>
  * <b>Output.</b> Every line a rank writes is copied to the launcher's stream of the same kind, prefixed with
  * {@code [R] }, whole ({@link LinePump}). Ranks read an empty standard input.
@@ -29,11 +34,18 @@ import org.am2j.api.AmException;
  * <b>Exit.</b> The launcher exits with 0 when every rank exits with 0. When a rank exits with another status or dies,
  * it prints {@code am2j run: rank R exited with status S} (or {@code was killed by signal K} for a status of 128 + K,
  * as the JVM reports a death by signal), stops the other ranks (SIGTERM, then SIGKILL after
- * {@value #GRACE_MS} ms) and exits with that rank's status (1 when it is not 1 to 255). Usage errors print the usage
- * line and exit with 2.
+ * {@value #GRACE_MS} ms) and exits with that rank's status (1 when it is not 1 to 255). With {@code --timeout S}, a
+ * job still running S seconds after the launcher began to start its ranks prints
+ * {@code am2j run: the job exceeded its time limit of S s}, has every rank stopped the same way and exits with
+ * {@value #TIMEOUT_STATUS}. Usage errors print the usage line and exit with 2.
  * <p>
  * <b>No orphans.</b> A shutdown hook stops every rank when the launcher is terminated (SIGTERM, SIGINT); every rank's
  * {@link LauncherWatchdog} halts it when the launcher dies without running hooks (SIGKILL).
+ * <p>
+ * <b>Embedding.</b> A program can run jobs itself with {@code new Am2Run(out, err).run(args)}, one at a time, in
+ * turn on one instance; it then stops the ranks on its own termination by calling {@link #shutdown()} from its
+ * shutdown hook, as {@link #main(String[])} does. A thread interrupted while {@link #run(String[])} waits stops the
+ * ranks and gets {@value #FAILURE_STATUS}, its interrupt status set.
  */
 public final class Am2Run
 {
@@ -41,6 +53,8 @@ public final class Am2Run
     public static final int USAGE_STATUS = 2;
     /** Exit status when the job could not be started or a rank's status is not 1 to 255. */
     public static final int FAILURE_STATUS = 1;
+    /** Exit status of a job stopped by its {@code --timeout}, as {@code timeout(1)}'s. */
+    public static final int TIMEOUT_STATUS = 124;
     /** How long ranks get between SIGTERM and SIGKILL. */
     public static final long GRACE_MS = 2_000;
 
@@ -78,11 +92,11 @@ public final class Am2Run
     }
 
     /**
-     * Run a job: start the ranks, wait for them, stop them all when one fails.
+     * Run a job: start the ranks, wait for them, stop them all when one fails or the time limit passes.
      *
      * @param args the command line.
-     * @return the exit status: 0 when every rank exited with 0, {@value #USAGE_STATUS} for a usage error, else
-     * non-zero.
+     * @return the exit status: 0 when every rank exited with 0, {@value #USAGE_STATUS} for a usage error,
+     * {@value #TIMEOUT_STATUS} when the time limit passed, else non-zero.
      */
     public int run(final String[] args)
     {
@@ -105,6 +119,7 @@ public final class Am2Run
         }
 
         stopping = shuttingDown;
+        final CpuPinning pinning = options.pin() ? pinning() : null;
         final long pid = ProcessHandle.current().pid();
         final String jobId = "j" + pid + "-" + Long.toString(System.currentTimeMillis(), 36);
         final RendezvousServer server;
@@ -123,8 +138,8 @@ public final class Am2Run
         {
             final RankCommand command = new RankCommand(
                 options, jobId, bootstrap(server.address()), SpmdEnvironment.localHostName(), pid,
-                ProcessIdentity.currentStartTimeMs());
-            return supervise(options.ranks(), command);
+                ProcessIdentity.currentStartTimeMs(), pinning);
+            return supervise(options.ranks(), command, options.timeoutSeconds());
         }
         finally
         {
@@ -133,7 +148,8 @@ public final class Am2Run
     }
 
     /**
-     * Stop every rank still running (the shutdown hook of {@link #main(String[])}).
+     * Stop every rank still running (the shutdown hook of {@link #main(String[])}); a job started after this fails at
+     * once.
      */
     public void shutdown()
     {
@@ -151,6 +167,21 @@ public final class Am2Run
         }
     }
 
+    /**
+     * @return this process's pinning when it can be applied, else {@code null} after saying why on standard error.
+     */
+    private CpuPinning pinning()
+    {
+        final CpuPinning pinning = CpuPinning.detect();
+        if (!pinning.applied())
+        {
+            err.println("am2j run: --pin: cannot pin the ranks (" + pinning.unpinnedReason() +
+                "); running them unpinned");
+            return null;
+        }
+        return pinning;
+    }
+
     private void rendezvousLog(final String message)
     {
         // once the launcher stops the ranks, their disconnections are expected: it has reported the cause itself
@@ -160,8 +191,9 @@ public final class Am2Run
         }
     }
 
-    private int supervise(final int size, final RankCommand command)
+    private int supervise(final int size, final RankCommand command, final int timeoutSeconds)
     {
+        final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(timeoutSeconds);
         final RankProcesses ranks = new RankProcesses(size);
         current = ranks;
         final BlockingQueue<Integer> exits = new LinkedBlockingQueue<>();
@@ -209,7 +241,21 @@ public final class Am2Run
         {
             for (int done = 0; done < size; done++)
             {
-                final int rank = exits.take();
+                final Integer rank = failing || LaunchOptions.NO_TIMEOUT == timeoutSeconds ?
+                    exits.take() : exits.poll(deadlineNs - System.nanoTime(), TimeUnit.NANOSECONDS);
+                if (null == rank)
+                {
+                    stopping = true;
+                    err.println("am2j run: the job exceeded its time limit of " + timeoutSeconds + " s");
+                    final int alive = ranks.alive();
+                    if (alive > 0)
+                    {
+                        err.println("am2j run: stopping " + alive + " rank(s)");
+                    }
+                    ranks.terminate(GRACE_MS);
+                    drain(pumps);
+                    return TIMEOUT_STATUS;
+                }
                 for (final Thread pump : pumps[rank])
                 {
                     pump.join(PUMP_DRAIN_MS);
@@ -232,13 +278,37 @@ public final class Am2Run
         }
         catch (final InterruptedException ex)
         {
-            Thread.currentThread().interrupt();
             stopping = true;
             err.println("am2j run: interrupted; stopping the ranks");
+            // the interrupt is set again only once the ranks are gone: they get their grace period like any others
             ranks.terminate(GRACE_MS);
+            Thread.currentThread().interrupt();
             return FAILURE_STATUS;
         }
         return status;
+    }
+
+    /**
+     * Give the output pumps of stopped ranks at most {@link #PUMP_DRAIN_MS} in all to copy what is left.
+     *
+     * @param pumps the output pumps of every rank.
+     * @throws InterruptedException when interrupted while waiting.
+     */
+    private static void drain(final Thread[][] pumps) throws InterruptedException
+    {
+        final long deadlineNs = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(PUMP_DRAIN_MS);
+        for (final Thread[] rankPumps : pumps)
+        {
+            for (final Thread pump : rankPumps)
+            {
+                final long leftMs = TimeUnit.NANOSECONDS.toMillis(deadlineNs - System.nanoTime());
+                if (leftMs <= 0)
+                {
+                    return;
+                }
+                pump.join(leftMs);
+            }
+        }
     }
 
     /**

@@ -13,8 +13,11 @@ import java.util.regex.Pattern;
 final class LaunchOptions
 {
     /** The usage line. */
-    static final String USAGE = "usage: am2j run -n P [--nodes N] [--poll NAME] [--nic inline|thread]" +
-        " [--jvm-opt OPT]... [--cp CLASSPATH] -- MAINCLASS [ARGS]";
+    static final String USAGE = "usage: am2j run -n P [--nodes N] [--poll NAME] [--nic inline|thread] [--pin]" +
+        " [--timeout SECONDS] [--jvm-opt OPT]... [--cp CLASSPATH] -- MAINCLASS [ARGS]";
+
+    /** {@link #timeoutSeconds()} of a job without {@code --timeout}. */
+    static final int NO_TIMEOUT = 0;
 
     /** What each option means. */
     static final String HELP = String.join(System.lineSeparator(),
@@ -23,6 +26,10 @@ final class LaunchOptions
         "                    first P mod N nodes get one rank more",
         "  --poll NAME       poll scheduler of the ranks (AM2J_POLL, -Dam2j.poll)",
         "  --nic MODE        NIC agent mode of the ranks: inline or thread (AM2J_NIC, -Dam2j.nic)",
+        "  --pin             pin rank R to the R-th CPU this process may use (modulo their number) with taskset -c;",
+        "                    without taskset or with fewer than 2 allowed CPUs the ranks run unpinned (said on stderr)",
+        "  --timeout S       time limit of the job in seconds, a positive integer: when it passes, every rank is",
+        "                    stopped and the launcher exits with " + Am2Run.TIMEOUT_STATUS + " (default: no limit)",
         "  --jvm-opt OPT     an option for every rank's JVM (repeatable)",
         "  --cp CLASSPATH    class path of the ranks (default: the launcher's); it must hold am2j",
         "  MAINCLASS ARGS    the rank program: its main(String[]) runs in every rank");
@@ -37,6 +44,8 @@ final class LaunchOptions
     private final int nodes;
     private final String poll;
     private final String nic;
+    private final boolean pin;
+    private final int timeoutSeconds;
     private final List<String> jvmOptions;
     private final String classPath;
     private final String mainClass;
@@ -48,6 +57,8 @@ final class LaunchOptions
         final int nodes,
         final String poll,
         final String nic,
+        final boolean pin,
+        final int timeoutSeconds,
         final List<String> jvmOptions,
         final String classPath,
         final String mainClass,
@@ -58,6 +69,8 @@ final class LaunchOptions
         this.nodes = nodes;
         this.poll = poll;
         this.nic = nic;
+        this.pin = pin;
+        this.timeoutSeconds = timeoutSeconds;
         this.jvmOptions = Collections.unmodifiableList(jvmOptions);
         this.classPath = classPath;
         this.mainClass = mainClass;
@@ -76,6 +89,8 @@ final class LaunchOptions
         int nodes = 1;
         String poll = null;
         String nic = null;
+        boolean pin = false;
+        int timeoutSeconds = NO_TIMEOUT;
         String classPath = null;
         final List<String> jvmOptions = new ArrayList<>();
         while (i < args.length)
@@ -90,11 +105,13 @@ final class LaunchOptions
             {
                 break;
             }
+            int step = 2;
             switch (arg)
             {
                 case "-h":
                 case "--help":
-                    return new LaunchOptions(true, 0, 0, null, null, jvmOptions, null, null, new ArrayList<>());
+                    return new LaunchOptions(
+                        true, 0, 0, null, null, false, NO_TIMEOUT, jvmOptions, null, null, new ArrayList<>());
                 case "-n":
                     ranks = number(arg, value(args, i), 1, SpmdEnvironment.MAX_SIZE);
                     break;
@@ -116,6 +133,13 @@ final class LaunchOptions
                         throw new IllegalArgumentException("--nic '" + nic + "' must be inline or thread");
                     }
                     break;
+                case "--pin":
+                    pin = true;
+                    step = 1;
+                    break;
+                case "--timeout":
+                    timeoutSeconds = timeout(value(args, i));
+                    break;
                 case "--jvm-opt":
                     jvmOptions.add(value(args, i));
                     break;
@@ -131,7 +155,7 @@ final class LaunchOptions
                 default:
                     throw new IllegalArgumentException("unknown option '" + arg + "'");
             }
-            i += 2;
+            i += step;
         }
         if (ranks < 0)
         {
@@ -153,7 +177,8 @@ final class LaunchOptions
             throw new IllegalArgumentException("MAINCLASS '" + mainClass + "' is not a class name");
         }
         final List<String> mainArgs = new ArrayList<>(Arrays.asList(args).subList(i + 1, args.length));
-        return new LaunchOptions(false, ranks, nodes, poll, nic, jvmOptions, classPath, mainClass, mainArgs);
+        return new LaunchOptions(
+            false, ranks, nodes, poll, nic, pin, timeoutSeconds, jvmOptions, classPath, mainClass, mainArgs);
     }
 
     private static String value(final String[] args, final int i)
@@ -163,6 +188,26 @@ final class LaunchOptions
             throw new IllegalArgumentException(args[i] + " needs a value");
         }
         return args[i + 1];
+    }
+
+    private static int timeout(final String value)
+    {
+        final int seconds;
+        try
+        {
+            seconds = Integer.parseInt(value);
+        }
+        catch (final NumberFormatException ex)
+        {
+            throw new IllegalArgumentException("--timeout '" + value + "' must be a positive integer (seconds, 1 to " +
+                Integer.MAX_VALUE + ")");
+        }
+        if (seconds < 1)
+        {
+            throw new IllegalArgumentException("--timeout " + seconds + " must be a positive integer (seconds, 1 to " +
+                Integer.MAX_VALUE + ")");
+        }
+        return seconds;
     }
 
     private static int number(final String option, final String value, final int min, final int max)
@@ -222,6 +267,22 @@ final class LaunchOptions
     String nic()
     {
         return nic;
+    }
+
+    /**
+     * @return true when each rank is to be pinned to a CPU ({@code --pin}, see {@link CpuPinning}).
+     */
+    boolean pin()
+    {
+        return pin;
+    }
+
+    /**
+     * @return the time limit of the job in seconds, or {@link #NO_TIMEOUT}.
+     */
+    int timeoutSeconds()
+    {
+        return timeoutSeconds;
     }
 
     /**

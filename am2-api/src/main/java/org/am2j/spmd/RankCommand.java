@@ -10,12 +10,13 @@ import java.util.Map;
 /**
  * Builds the command line and environment of each rank JVM of a launch:
  * <pre>
- * &lt;java.home&gt;/bin/java --add-exports java.base/jdk.internal.misc=ALL-UNNAMED --enable-native-access=ALL-UNNAMED
- *     [--jvm-opt options] -Dam2j.node=&lt;node id&gt; -Dam2j.job=&lt;job id&gt; [-Dam2j.poll=..] [-Dam2j.nic=..]
+ * [taskset -c CPU] &lt;java.home&gt;/bin/java --add-exports java.base/jdk.internal.misc=ALL-UNNAMED
+ *     --enable-native-access=ALL-UNNAMED [--jvm-opt options] -Dam2j.node=&lt;node id&gt; -Dam2j.job=&lt;job id&gt; [-Dam2j.poll=..] [-Dam2j.nic=..]
  *     -cp &lt;class path&gt; org.am2j.spmd.RankMain MAINCLASS [ARGS]
  * </pre>
- * with the {@code AM2J_*} variables of {@link SpmdEnvironment} (and {@code AM2J_POLL}, {@code AM2J_NIC} when given)
- * added to the launcher's environment.
+ * ({@code taskset -c CPU} with {@code --pin} when pinning can be applied, see {@link CpuPinning#prefix(int)}), with
+ * the {@code AM2J_*} variables of {@link SpmdEnvironment} (and {@code AM2J_POLL}, {@code AM2J_NIC} when given) added
+ * to the launcher's environment.
  */
 final class RankCommand
 {
@@ -31,6 +32,7 @@ final class RankCommand
     private final long launcherStartMillis;
     private final String java;
     private final String classPath;
+    private final CpuPinning pinning;
 
     /**
      * @param options             of the launch.
@@ -39,6 +41,7 @@ final class RankCommand
      * @param hostName            of this machine, for the node identities.
      * @param launcherPid         pid of the launcher.
      * @param launcherStartMillis start instant of the launcher, 0 when unknown.
+     * @param pinning             the CPUs of the ranks, or {@code null} to start them unpinned.
      */
     RankCommand(
         final LaunchOptions options,
@@ -46,7 +49,8 @@ final class RankCommand
         final String bootstrap,
         final String hostName,
         final long launcherPid,
-        final long launcherStartMillis)
+        final long launcherStartMillis,
+        final CpuPinning pinning)
     {
         this.options = options;
         this.jobId = jobId;
@@ -54,6 +58,7 @@ final class RankCommand
         this.hostName = hostName;
         this.launcherPid = launcherPid;
         this.launcherStartMillis = launcherStartMillis;
+        this.pinning = pinning;
         this.java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         this.classPath = null != options.classPath() ? options.classPath() : System.getProperty("java.class.path");
     }
@@ -67,6 +72,10 @@ final class RankCommand
         final int node = RankPlacement.nodeOf(rank, options.ranks(), options.nodes());
         final String nodeId = RankPlacement.nodeId(hostName, node);
         final List<String> command = new ArrayList<>();
+        if (null != pinning)
+        {
+            command.addAll(pinning.prefix(rank));
+        }
         command.add(java);
         command.addAll(JVM_FLAGS);
         command.addAll(options.jvmOptions());

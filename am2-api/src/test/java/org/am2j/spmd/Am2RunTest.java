@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -23,8 +24,11 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * The launcher end to end, with real rank JVMs on the test class path. Every test is bounded by {@link Timeout} and
@@ -179,6 +183,84 @@ class Am2RunTest
     }
 
     @Test
+    void aJobOverItsTimeLimitIsKilledWithAMessage() throws Exception
+    {
+        final long startNs = System.nanoTime();
+        final int status = run("-n", "2", "--timeout", "2", "--", SleepForeverMain.class.getName(), dir.toString());
+        final long elapsedMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNs);
+
+        assertNotEquals(0, status, output());
+        assertEquals(Am2Run.TIMEOUT_STATUS, status, output());
+        assertTrue(err().contains("am2j run: the job exceeded its time limit of 2 s\n"), output());
+        assertTrue(elapsedMs >= 2_000, "stopped after " + elapsedMs + " ms" + output());
+        assertTrue(elapsedMs < 2_000 + Am2Run.GRACE_MS + 10_000, "stopped after " + elapsedMs + " ms" + output());
+        final List<Long> pids = new ArrayList<>();
+        for (int r = 0; r < 2; r++)
+        {
+            final Path file = PidFileMain.pidFile(dir, r);
+            if (Files.exists(file))
+            {
+                pids.add(Long.parseLong(Files.readString(file, StandardCharsets.US_ASCII).trim()));
+            }
+        }
+        rankPids.addAll(pids);
+        awaitGone(pids);
+        assertNoRunningDescendant();
+    }
+
+    @Test
+    void pinnedRanksRunEachOnItsOwnCpu() throws Exception
+    {
+        final CpuPinning pinning = CpuPinning.detect();
+        assumeTrue(pinning.applied(), "cannot pin here: " + pinning.unpinnedReason());
+
+        final int status = run("-n", "2", "--pin", "--", AffinityMain.class.getName());
+
+        assertEquals(0, status, output());
+        final String rank0 = affinity(0);
+        final String rank1 = affinity(1);
+        assertEquals(Integer.toString(pinning.cpu(0)), rank0, output());
+        assertEquals(Integer.toString(pinning.cpu(1)), rank1, output());
+        assertNotEquals(rank0, rank1, output());
+        assertFalse(err().contains("cannot pin"), output());
+    }
+
+    @Test
+    void pinWithoutTasksetSaysSoOnceAndRunsUnpinned() throws Exception
+    {
+        final Process launcher = startLauncher(
+            Map.of("PATH", dir.resolve("no-taskset-here").toString()),
+            "run", "-n", "2", "--pin", "--", AffinityMain.class.getName());
+        try
+        {
+            assertTrue(launcher.waitFor(WAIT_MS, TimeUnit.MILLISECONDS), "the launcher did not finish");
+            final String errText = Files.readString(dir.resolve("launcher.err"));
+            assertEquals(0, launcher.exitValue(), launcherOutput());
+            final String message =
+                "am2j run: --pin: cannot pin the ranks (taskset is not on the PATH); running them unpinned\n";
+            assertTrue(errText.contains(message), launcherOutput());
+            assertEquals(errText.indexOf(message), errText.lastIndexOf(message), launcherOutput());
+            final String outText = Files.readString(dir.resolve("launcher.out"));
+            assertTrue(outText.contains("[0] affinity ") && outText.contains("[1] affinity "), launcherOutput());
+        }
+        finally
+        {
+            launcher.descendants().forEach(ProcessHandle::destroyForcibly);
+            launcher.destroyForcibly().waitFor(WAIT_MS, TimeUnit.MILLISECONDS);
+        }
+    }
+
+    private String affinity(final int rank)
+    {
+        final String prefix = "[" + rank + "] affinity ";
+        final List<String> lines = Arrays.stream(out().split("\n"))
+            .filter(line -> line.startsWith(prefix))
+            .collect(Collectors.toList());
+        assertEquals(1, lines.size(), output());
+        return lines.get(0).substring(prefix.length());
+    }
+
+    @Test
     void terminatingTheLauncherStopsEveryRank() throws Exception
     {
         final Process launcher = startLauncher();
@@ -220,17 +302,23 @@ class Am2RunTest
 
     private Process startLauncher() throws IOException
     {
+        return startLauncher(Map.of(), "run", "-n", "2", "--", PidFileMain.class.getName(), dir.toString());
+    }
+
+    private Process startLauncher(final Map<String, String> env, final String... args) throws IOException
+    {
         final List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(RankCommand.JVM_FLAGS);
         command.add("-cp");
         command.add(System.getProperty("java.class.path"));
         command.add(Am2Run.class.getName());
-        command.addAll(List.of("run", "-n", "2", "--", PidFileMain.class.getName(), dir.toString()));
-        return new ProcessBuilder(command)
+        command.addAll(List.of(args));
+        final ProcessBuilder builder = new ProcessBuilder(command)
             .redirectOutput(dir.resolve("launcher.out").toFile())
-            .redirectError(dir.resolve("launcher.err").toFile())
-            .start();
+            .redirectError(dir.resolve("launcher.err").toFile());
+        builder.environment().putAll(env);
+        return builder.start();
     }
 
     private List<Long> awaitPidFiles(final int ranks) throws IOException, InterruptedException

@@ -19,7 +19,8 @@ class LaunchOptionsTest
     {
         final LaunchOptions options = LaunchOptions.parse(new String[]{
             "run", "-n", "6", "--nodes", "3", "--poll", "adaptive", "--nic", "thread", "--jvm-opt", "-Xmx64m",
-            "--jvm-opt", "-Dx=y", "--cp", "a.jar:b.jar", "--", "com.example.Main", "--flag", "1" });
+            "--jvm-opt", "-Dx=y", "--pin", "--timeout", "30", "--cp", "a.jar:b.jar", "--", "com.example.Main",
+            "--flag", "1" });
 
         assertFalse(options.help());
         assertEquals(6, options.ranks());
@@ -27,6 +28,8 @@ class LaunchOptionsTest
         assertEquals("adaptive", options.poll());
         assertEquals("thread", options.nic());
         assertEquals(List.of("-Xmx64m", "-Dx=y"), options.jvmOptions());
+        assertTrue(options.pin());
+        assertEquals(30, options.timeoutSeconds());
         assertEquals("a.jar:b.jar", options.classPath());
         assertEquals("com.example.Main", options.mainClass());
         assertEquals(List.of("--flag", "1"), options.mainArgs());
@@ -42,8 +45,26 @@ class LaunchOptionsTest
         assertNull(options.poll());
         assertNull(options.nic());
         assertNull(options.classPath());
+        assertFalse(options.pin());
+        assertEquals(LaunchOptions.NO_TIMEOUT, options.timeoutSeconds());
         assertEquals("Main", options.mainClass());
         assertEquals(List.of("x"), options.mainArgs());
+    }
+
+    @Test
+    void pinTakesNoValueAndMayComeAnywhereAmongTheOptions()
+    {
+        final LaunchOptions first = LaunchOptions.parse(new String[]{ "--pin", "-n", "2", "Main", "--pin" });
+        assertTrue(first.pin());
+        assertEquals(2, first.ranks());
+        assertEquals("Main", first.mainClass());
+        assertEquals(List.of("--pin"), first.mainArgs(), "after MAINCLASS, --pin belongs to the rank program");
+
+        final LaunchOptions last = LaunchOptions.parse(new String[]{ "-n", "2", "--timeout", "1", "--pin", "--",
+            "Main" });
+        assertTrue(last.pin());
+        assertEquals(1, last.timeoutSeconds());
+        assertEquals(List.of(), last.mainArgs());
     }
 
     @Test
@@ -65,6 +86,13 @@ class LaunchOptionsTest
         "-n 2 --nodes 3 -- Main|--nodes 3 is more than -n 2",
         "-n 2 --nodes 0 -- Main|--nodes 0 is outside",
         "-n 2 --nic fast -- Main|--nic 'fast' must be inline or thread",
+        "-n 2 --timeout|--timeout needs a value",
+        "-n 2 --timeout -- Main|--timeout '--' must be a positive integer (seconds, 1 to 2147483647)",
+        "-n 2 --timeout 0 -- Main|--timeout 0 must be a positive integer (seconds, 1 to 2147483647)",
+        "-n 2 --timeout -5 -- Main|--timeout -5 must be a positive integer",
+        "-n 2 --timeout 1.5 -- Main|--timeout '1.5' must be a positive integer",
+        "-n 2 --timeout 2147483648 -- Main|--timeout '2147483648' must be a positive integer",
+        "-n 2 --pin=yes -- Main|unknown option '--pin=yes'",
         "-n 2 --frobnicate -- Main|unknown option '--frobnicate'",
         "-n 2 -- 1Main|MAINCLASS '1Main' is not a class name",
         "-n 2 -- --help|MAINCLASS '--help' is not a class name" })

@@ -24,12 +24,23 @@ public final class PidFileMain
     public static void main(final String[] args) throws IOException, InterruptedException
     {
         final Job job = Spmd.init();
-        final Path dir = Path.of(args[0]);
-        final Path tmp = dir.resolve("rank-" + job.rank() + ".tmp");
-        Files.write(tmp, Long.toString(ProcessHandle.current().pid()).getBytes(StandardCharsets.US_ASCII));
-        Files.move(tmp, pidFile(dir, job.rank()), StandardCopyOption.ATOMIC_MOVE);
+        writePidFile(Path.of(args[0]), job.rank());
         Thread.sleep(60_000);
         System.exit(4);
+    }
+
+    /**
+     * Write this process's pid to {@link #pidFile(Path, int)}, atomically.
+     *
+     * @param dir  of the pid files.
+     * @param rank of this process.
+     * @throws IOException when the file cannot be written.
+     */
+    static void writePidFile(final Path dir, final int rank) throws IOException
+    {
+        final Path tmp = dir.resolve("rank-" + rank + ".tmp");
+        Files.write(tmp, Long.toString(ProcessHandle.current().pid()).getBytes(StandardCharsets.US_ASCII));
+        Files.move(tmp, pidFile(dir, rank), StandardCopyOption.ATOMIC_MOVE);
     }
 
     /**

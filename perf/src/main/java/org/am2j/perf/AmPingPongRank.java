@@ -16,8 +16,8 @@ import org.am2j.spmd.Job;
 import org.am2j.spmd.Spmd;
 
 /**
- * The rank program of the AM-II measurements of {@link PingPong}, one JVM per rank, started by {@link RankPair}
- * with a {@link RankConfig} command line. Written as an application would be, with the public API only:
+ * The rank program of the AM-II measurements of {@link PingPong}, one JVM per rank, started through the SPMD
+ * launcher with a {@link RankConfig} command line. Written as an application would be, with the public API only:
  * {@code Spmd.init()}, a SEQ bundle with one endpoint and a fresh tag, an all-gather of (tag, endpoint name), a
  * translation to the other rank's endpoint at index = its rank, {@link AmMessaging}'s handlers, busy polling.
  * <p>
@@ -51,7 +51,7 @@ public final class AmPingPongRank
             CacheLinePingPong line = CacheLinePingPong.map(config.line());
             Bundle bundle = Am.allocateBundle(BundleKind.SEQ))
         {
-            if (job.size() != RankPair.RANKS)
+            if (job.size() != PingPong.RANKS)
             {
                 throw new IllegalStateException("the ping-pong needs 2 ranks, the job has " + job.size());
             }

@@ -29,7 +29,7 @@ public final class CacheLineRank
         final RankConfig config = RankConfig.parse(args);
         try (Job job = Spmd.init(); CacheLinePingPong line = CacheLinePingPong.map(config.line()))
         {
-            if (job.size() != RankPair.RANKS)
+            if (job.size() != PingPong.RANKS)
             {
                 throw new IllegalStateException("the ping-pong needs 2 ranks, the job has " + job.size());
             }

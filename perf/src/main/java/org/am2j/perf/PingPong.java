@@ -7,18 +7,24 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+
+import org.am2j.spmd.Am2Run;
+import org.am2j.spmd.CpuPinning;
 
 /**
  * The ping-pong benchmark, {@code bin/am2j pingpong}:
  * <pre>
  * am2j pingpong --protocol shm|multi-shm|net|multi-net [--size BYTES] [--rounds N] [--warmup N] [--json FILE] [--quick]
  * </pre>
- * It starts two rank JVMs itself ({@link RankPair}), each pinned to its own CPU with {@code taskset} when it can, on
- * the emulated nodes and with the transports of the {@link Protocol}, and measures, in this order, each measurement
- * behind a machine-state probe ({@link EpochGuard}):
+ * It runs each pair of rank JVMs as a job of the SPMD launcher ({@link Am2Run}, in this process):
+ * {@code am2j run -n 2 --nodes N --pin --timeout T --jvm-opt -Dam2j.transports=.. --cp <this class path> -- MAINCLASS
+ * ARGS}, so each rank is pinned to its own CPU with {@code taskset} when it can be ({@link CpuPinning}), on the
+ * emulated nodes and with the transports of the {@link Protocol}, and the pair is killed when it outlives its time
+ * limit. It measures, in this order, each measurement behind a machine-state probe ({@link EpochGuard}):
  * <ol>
  * <li>short request/reply round trips: warm-up, then {@code --rounds} round trips each timed with
  * {@link System#nanoTime()} into an HdrHistogram (p50, p99, p99.9, mean, min, max);</li>
@@ -34,7 +40,9 @@ import java.util.concurrent.TimeUnit;
  * The AM ranks are ordinary am2j programs ({@link AmPingPongRank}) that use the public API only; the limit's ranks
  * ({@link CacheLineRank}) use no AM layer. It prints a table, and with {@code --json FILE} writes the results as a
  * JSON object ({@link PingPongReport}). Exit status: 0 when measured, 1 when a rank failed or the transports are not
- * on the class path, 2 for a usage error.
+ * on the class path, 2 for a usage error. {@link #stop()} (the shutdown hook of {@link #main(String[])}) stops the
+ * rank JVMs of the pair under way through the launcher's {@link Am2Run#shutdown()}; a rank JVM whose benchmark dies
+ * without running hooks is halted by its launcher watchdog.
  */
 public final class PingPong
 {
@@ -42,6 +50,8 @@ public final class PingPong
     public static final int USAGE_STATUS = 2;
     /** Exit status when the benchmark could not run to the end. */
     public static final int FAILURE_STATUS = 1;
+    /** Ranks of every job of the benchmark. */
+    static final int RANKS = 2;
 
     /** Time limit of a rank pair beyond its round trips, mostly JVM start-up and slow-epoch retries. */
     private static final long PAIR_BASE_TIMEOUT_MS = 120_000;
@@ -50,7 +60,7 @@ public final class PingPong
 
     private final PrintStream out;
     private final PrintStream err;
-    private volatile RankPair current;
+    private final Am2Run launcher;
 
     /**
      * @param out where the table and the ranks' output go.
@@ -60,6 +70,7 @@ public final class PingPong
     {
         this.out = out;
         this.err = err;
+        this.launcher = new Am2Run(out, err);
     }
 
     /**
@@ -78,15 +89,12 @@ public final class PingPong
     }
 
     /**
-     * Stop the rank JVMs of the measurement under way, if any (the shutdown hook of {@link #main(String[])}).
+     * Stop the rank JVMs of the measurement under way, if any, and refuse to start more (the shutdown hook of
+     * {@link #main(String[])}).
      */
     public void stop()
     {
-        final RankPair pair = current;
-        if (null != pair)
-        {
-            pair.stop();
-        }
+        launcher.shutdown();
     }
 
     /**
@@ -126,7 +134,7 @@ public final class PingPong
                 return USAGE_STATUS;
             }
         }
-        if (Runtime.getRuntime().availableProcessors() < RankPair.RANKS)
+        if (Runtime.getRuntime().availableProcessors() < RANKS)
         {
             err.println("am2j pingpong: needs at least 2 CPUs (the two ranks spin-wait on each other), this JVM has " +
                 Runtime.getRuntime().availableProcessors());
@@ -141,19 +149,20 @@ public final class PingPong
             return FAILURE_STATUS;
         }
 
+        // the CPUs the ranks run on: the launcher's --pin takes them from CpuPinning.detect() the same way
         final CpuPinning pinning = CpuPinning.detect();
         final MachineState start = MachineState.read();
         final String timestamp = Instant.now().truncatedTo(ChronoUnit.SECONDS).toString();
         final String command = command(args);
         try
         {
-            final Results am = measureAm(options, pinning);
+            final Results am = measureAm(options);
             if (null == am)
             {
                 return FAILURE_STATUS;
             }
             final Results limit = measureLimit(
-                options.rounds(), options.warmup(), am.getLong("probe_fastest_p50_ns"), pinning);
+                options.rounds(), options.warmup(), am.getLong("probe_fastest_p50_ns"));
             if (null == limit)
             {
                 return FAILURE_STATUS;
@@ -180,7 +189,7 @@ public final class PingPong
         }
     }
 
-    private Results measureAm(final PingPongOptions options, final CpuPinning pinning)
+    private Results measureAm(final PingPongOptions options)
         throws IOException, InterruptedException
     {
         err.println("am2j pingpong: measuring am2j over " + options.protocol().cliName() + " (" +
@@ -193,10 +202,11 @@ public final class PingPong
                 options.protocol().route(), options.rounds(), options.warmup(), options.size(), options.osBursts(),
                 options.osWarmupBursts(), options.bwMessages(), PingPongOptions.BW_REPEATS, EpochGuard.NO_PROBE,
                 line, results);
-            final RankPair pair = new RankPair(
+            final int status = runPair(
                 "am2j " + options.protocol().cliName(), AmPingPongRank.class.getName(), config.toArgs(),
-                options.protocol().systemProperties(), options.protocol().nodes(), pinning, out, err);
-            return runPair(pair, 4L * (options.rounds() + options.warmup()), results);
+                options.protocol().systemProperties(), options.protocol().nodes(),
+                pairTimeoutSeconds(4L * (options.rounds() + options.warmup())));
+            return 0 == status ? results(results) : null;
         }
         finally
         {
@@ -211,16 +221,12 @@ public final class PingPong
      * @param rounds         timed round trips.
      * @param warmup         untimed round trips before them.
      * @param fastestProbeNs fastest probe of the run so far, or {@link EpochGuard#NO_PROBE}.
-     * @param pinning        of the ranks.
      * @return the results ({@code limit_rtt_*}, the probe's), or {@code null} when the ranks failed.
      * @throws IOException          when the files of the pair cannot be made.
      * @throws InterruptedException when interrupted (the ranks are destroyed first).
      */
-    Results measureLimit(
-        final int rounds,
-        final int warmup,
-        final long fastestProbeNs,
-        final CpuPinning pinning) throws IOException, InterruptedException
+    Results measureLimit(final int rounds, final int warmup, final long fastestProbeNs)
+        throws IOException, InterruptedException
     {
         err.println("am2j pingpong: measuring the machine's limit (cache-line ping-pong between two JVMs)");
         final Path line = deletedOnExit(CacheLinePingPong.createFile());
@@ -229,9 +235,10 @@ public final class PingPong
         {
             final RankConfig config = new RankConfig(
                 "-", rounds, warmup, 0, 0, 0, 0, 0, fastestProbeNs, line, results);
-            final RankPair pair = new RankPair(
-                "limit", CacheLineRank.class.getName(), config.toArgs(), Map.of(), 1, pinning, out, err);
-            return runPair(pair, (long)rounds + warmup, results);
+            final int status = runPair(
+                "limit", CacheLineRank.class.getName(), config.toArgs(), Map.of(), 1,
+                pairTimeoutSeconds((long)rounds + warmup));
+            return 0 == status ? results(results) : null;
         }
         finally
         {
@@ -240,23 +247,68 @@ public final class PingPong
         }
     }
 
-    private Results runPair(final RankPair pair, final long roundTrips, final Path results)
-        throws IOException, InterruptedException
+    /**
+     * Run a pair of rank JVMs as a job of the launcher, pinned, under a time limit, on this process's class path:
+     * {@code am2j run -n 2 --nodes N --pin --timeout T --jvm-opt -Dkey=value ... --cp <class path> -- MAINCLASS ARGS}.
+     * The ranks' output lines reach this benchmark's streams prefixed with {@code [R] }.
+     *
+     * @param label          what the pair measures, for messages.
+     * @param mainClass      the rank program: its {@code main(String[])} runs in both ranks.
+     * @param rankArgs       the rank program's arguments.
+     * @param properties     system properties of both JVMs.
+     * @param nodes          emulated nodes: 1 puts both ranks on node 0, 2 puts rank r on node r.
+     * @param timeoutSeconds how long the pair may run before both ranks are killed.
+     * @return 0 when both ranks exited with 0, else the launcher's non-zero status (it has said why).
+     * @throws InterruptedException when interrupted while waiting (the launcher has stopped both ranks first).
+     */
+    int runPair(
+        final String label,
+        final String mainClass,
+        final List<String> rankArgs,
+        final Map<String, String> properties,
+        final int nodes,
+        final int timeoutSeconds) throws InterruptedException
     {
-        current = pair;
-        try
+        final List<String> args = new ArrayList<>(List.of(
+            "-n", Integer.toString(RANKS), "--nodes", Integer.toString(nodes), "--pin",
+            "--timeout", Integer.toString(timeoutSeconds)));
+        for (final Map.Entry<String, String> property : properties.entrySet())
         {
-            final long timeoutMs = PAIR_BASE_TIMEOUT_MS + TimeUnit.NANOSECONDS.toMillis(
-                roundTrips * PAIR_NS_PER_ROUND_TRIP);
-            if (pair.run(timeoutMs) != 0)
-            {
-                return null;
-            }
+            args.add("--jvm-opt");
+            args.add("-D" + property.getKey() + "=" + property.getValue());
         }
-        finally
+        args.add("--cp");
+        args.add(System.getProperty("java.class.path"));
+        args.add("--");
+        args.add(mainClass);
+        args.addAll(rankArgs);
+
+        final int status = launcher.run(args.toArray(new String[0]));
+        if (Thread.interrupted())
         {
-            current = null;
+            throw new InterruptedException("interrupted while the " + label + " ranks ran");
         }
+        if (0 != status)
+        {
+            err.println("am2j pingpong: " + label + ": the rank JVMs failed (am2j run exit status " + status + ")");
+        }
+        return status;
+    }
+
+    /**
+     * @param roundTrips of the pair's measurements.
+     * @return the pair's time limit in seconds: {@link #PAIR_BASE_TIMEOUT_MS} plus
+     * {@link #PAIR_NS_PER_ROUND_TRIP} per round trip, rounded up.
+     */
+    static int pairTimeoutSeconds(final long roundTrips)
+    {
+        final long timeoutMs = PAIR_BASE_TIMEOUT_MS + TimeUnit.NANOSECONDS.toMillis(
+            roundTrips * PAIR_NS_PER_ROUND_TRIP);
+        return (int)Math.min(Integer.MAX_VALUE, (timeoutMs + 999) / 1000);
+    }
+
+    private static Results results(final Path results) throws IOException
+    {
         final Results read = Results.read(results);
         if (!read.has("probe_fastest_p50_ns"))
         {

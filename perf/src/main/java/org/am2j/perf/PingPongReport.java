@@ -5,6 +5,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
+import org.am2j.spmd.CpuPinning;
+
 /**
  * The results of one {@link PingPong} run, as a table for people and as a JSON object for tools. Every number comes
  * from the rank pairs' {@link Results} or from this machine at the start of the run; the only things computed here

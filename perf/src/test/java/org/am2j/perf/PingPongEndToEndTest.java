@@ -6,6 +6,12 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -16,13 +22,15 @@ import org.junit.jupiter.api.io.TempDir;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeFalse;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
- * The benchmark end to end, with real rank JVMs (started and destroyed by {@link RankPair}, also when a test times
+ * The benchmark end to end, with real rank JVMs (started and destroyed by the SPMD launcher, also when a test times
  * out: the interrupt reaches its wait). Tiny round-trip counts; no assertion about speed.
  */
 class PingPongEndToEndTest
@@ -39,7 +47,7 @@ class PingPongEndToEndTest
     {
         assumeTrue(Runtime.getRuntime().availableProcessors() >= 2, "two CPUs are needed for two spinning JVMs");
         final PingPong pingPong = new PingPong(print(out), print(err));
-        final Results limit = pingPong.measureLimit(2_000, 1_000, EpochGuard.NO_PROBE, CpuPinning.detect());
+        final Results limit = pingPong.measureLimit(2_000, 1_000, EpochGuard.NO_PROBE);
         assertNotNull(limit, err.toString(StandardCharsets.UTF_8));
         assertEquals(2_000, limit.getLong("limit_rtt_count"));
         assertTrue(limit.getLong("limit_rtt_p50_ns") > 0);
@@ -109,12 +117,13 @@ class PingPongEndToEndTest
             // no transport is named "bogus": both ranks fail, at map ("no transport reaches") or at the route check
             final RankConfig config = new RankConfig("bogus", 1_000, 0, 0, 1, 0, PingPongOptions.MIN_BW_MESSAGES, 1,
                 EpochGuard.NO_PROBE, line, dir.resolve("never.results"));
-            final RankPair pair = new RankPair("failing", AmPingPongRank.class.getName(), config.toArgs(),
-                Protocol.SHM.systemProperties(), 1, CpuPinning.detect(), print(out), print(err));
-            final int status = pair.run(60_000);
+            final int status = new PingPong(print(out), print(err)).runPair("failing",
+                AmPingPongRank.class.getName(), config.toArgs(), Protocol.SHM.systemProperties(), 1, 60);
             assertTrue(status != 0, "status " + status);
             final String messages = err.toString(StandardCharsets.UTF_8);
-            assertTrue(messages.contains("am2j pingpong: failing: rank "), messages);
+            assertTrue(messages.contains("am2j run: rank "), messages);
+            assertTrue(messages.contains("am2j pingpong: failing: the rank JVMs failed (am2j run exit status "),
+                messages);
             assertEquals(0, ProcessHandle.current().descendants().filter(ProcessHandle::isAlive).count(),
                 "rank JVMs left running");
             assertFalse(Files.exists(dir.resolve("never.results")));
@@ -123,6 +132,124 @@ class PingPongEndToEndTest
         {
             Files.deleteIfExists(line);
         }
+    }
+
+    @Test
+    @Timeout(120)
+    void stopKillsThePairUnderWayAndStartsNoMore() throws Exception
+    {
+        assumeTrue(Runtime.getRuntime().availableProcessors() >= 2, "two CPUs are needed for two spinning JVMs");
+        final PingPong pingPong = new PingPong(print(out), print(err));
+        final Path line = CacheLinePingPong.createFile();
+        final ExecutorService executor = Executors.newSingleThreadExecutor();
+        try
+        {
+            final Future<Integer> status = executor.submit(() -> pingPong.runPair(
+                "endless", CacheLineRank.class.getName(), endless(line).toArgs(), Map.of(), 1, 600));
+            awaitRoundTrips(line);
+
+            pingPong.stop();
+
+            assertNotEquals(0, status.get(60, TimeUnit.SECONDS), err.toString(StandardCharsets.UTF_8));
+            assertNoJvmLeft();
+            assertNotEquals(0, pingPong.runPair(
+                "after stop", CacheLineRank.class.getName(), endless(line).toArgs(), Map.of(), 1, 600));
+            assertNoJvmLeft();
+        }
+        finally
+        {
+            executor.shutdownNow();
+            Files.deleteIfExists(line);
+        }
+    }
+
+    @Test
+    @Timeout(120)
+    void anInterruptStopsThePairUnderWay() throws Exception
+    {
+        assumeTrue(Runtime.getRuntime().availableProcessors() >= 2, "two CPUs are needed for two spinning JVMs");
+        final PingPong pingPong = new PingPong(print(out), print(err));
+        final Path line = CacheLinePingPong.createFile();
+        final AtomicReference<Object> outcome = new AtomicReference<>();
+        final Thread runner = new Thread(() ->
+        {
+            try
+            {
+                outcome.set(pingPong.runPair(
+                    "endless", CacheLineRank.class.getName(), endless(line).toArgs(), Map.of(), 1, 600));
+            }
+            catch (final InterruptedException ex)
+            {
+                outcome.set(ex);
+            }
+        }, "pingpong-runner");
+        try
+        {
+            runner.start();
+            awaitRoundTrips(line);
+
+            runner.interrupt();
+
+            runner.join(60_000);
+            assertFalse(runner.isAlive(), "runPair ignored the interrupt");
+            assertInstanceOf(InterruptedException.class, outcome.get(), String.valueOf(outcome.get()));
+            assertNoJvmLeft();
+        }
+        finally
+        {
+            runner.interrupt();
+            Files.deleteIfExists(line);
+        }
+    }
+
+    /**
+     * @param line the cache-line file.
+     * @return a limit measurement far longer than any test: a billion round trips.
+     */
+    private RankConfig endless(final Path line)
+    {
+        return new RankConfig("-", 1_000_000_000, 0, 0, 0, 0, 0, 0, EpochGuard.NO_PROBE, line,
+            dir.resolve("endless.results"));
+    }
+
+    /**
+     * Wait until the two rank JVMs are past their start and rendezvous: their sequence number in the cache line moves.
+     *
+     * @param line the cache-line file of the pair.
+     */
+    private void awaitRoundTrips(final Path line) throws IOException, InterruptedException
+    {
+        final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (!underWay(line))
+        {
+            assertTrue(System.nanoTime() < deadlineNs, "the ranks made no round trip" + output());
+            TimeUnit.MILLISECONDS.sleep(20);
+        }
+    }
+
+    private static boolean underWay(final Path line) throws IOException
+    {
+        final byte[] bytes = Files.readAllBytes(line);
+        for (int i = CacheLinePingPong.SEQUENCE_OFFSET; i < CacheLinePingPong.SEQUENCE_OFFSET + Long.BYTES; i++)
+        {
+            if (0 != bytes[i])
+            {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private String output()
+    {
+        return "\n--- stdout ---\n" + out.toString(StandardCharsets.UTF_8) + "--- stderr ---\n" +
+            err.toString(StandardCharsets.UTF_8);
+    }
+
+    private static void assertNoJvmLeft()
+    {
+        assertEquals(0, ProcessHandle.current().descendants().filter(ProcessHandle::isAlive).count(),
+            "rank JVMs left running");
     }
 
     private static double number(final String json, final String field)

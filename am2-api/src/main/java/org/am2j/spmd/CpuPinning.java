@@ -1,5 +1,6 @@
-package org.am2j.perf;
+package org.am2j.spmd;
 
+import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -11,16 +12,22 @@ import java.util.List;
 import java.util.TreeSet;
 
 /**
- * Which CPU each of the two rank JVMs of a benchmark runs on. Threads cannot be pinned from Java, so the JVMs are
- * started under {@code taskset -c CPU}: rank 0 on the first CPU this process may use, rank 1 on the second (from
- * {@code Cpus_allowed_list} of {@code /proc/self/status}, else 0 to {@code availableProcessors() - 1}). Pinning is
- * applied only when {@code taskset} is on the PATH and at least two CPUs are allowed; otherwise the JVMs start
- * unpinned and {@link #applied()} says so.
+ * Which CPU each rank JVM of a job runs on ({@code am2j run --pin}). Threads cannot be pinned from Java, so the
+ * JVMs are started under {@code taskset -c CPU}: rank R on the R-th CPU this process may use, modulo their number
+ * (from {@code Cpus_allowed_list} of {@code /proc/self/status}, else 0 to {@code availableProcessors() - 1}), so
+ * ranks 0 and 1 get the first two allowed CPUs. Pinning is applied only when {@code taskset} is on the PATH and at
+ * least two CPUs are allowed; otherwise the JVMs start unpinned and {@link #applied()} says so.
+ * <p>
+ * {@link #detect()} gives the same answer to every caller of one process: a program that starts a job with
+ * {@code --pin} through {@link Am2Run} learns the CPUs its ranks run on by calling it too.
+ * <p>
+ * Immutable, thread-safe.
  */
-final class CpuPinning
+public final class CpuPinning
 {
     private static final Path STATUS = Path.of("/proc/self/status");
     private static final String ALLOWED_LIST = "Cpus_allowed_list:";
+    private static final String TASKSET = "taskset";
 
     private final String taskset;
     private final int[] cpus;
@@ -34,9 +41,10 @@ final class CpuPinning
     }
 
     /**
-     * @return the pinning of this machine and process.
+     * @return the pinning of this machine and process: the CPUs this process may use, and {@code taskset} from the
+     * PATH.
      */
-    static CpuPinning detect()
+    public static CpuPinning detect()
     {
         String allowed = null;
         int[] cpus = null;
@@ -62,7 +70,7 @@ final class CpuPinning
             Arrays.setAll(cpus, i -> i);
             allowed = n > 1 ? "0-" + (n - 1) : "0";
         }
-        return new CpuPinning(findOnPath("taskset"), cpus, allowed);
+        return new CpuPinning(findOnPath(TASKSET), cpus, allowed);
     }
 
     /**
@@ -71,6 +79,7 @@ final class CpuPinning
      * @param taskset path of taskset, or {@code null} when there is none.
      * @param allowed the allowed CPUs in the kernel's list format.
      * @return the pinning.
+     * @throws IllegalArgumentException when {@code allowed} is not a CPU list.
      */
     static CpuPinning of(final String taskset, final String allowed)
     {
@@ -125,7 +134,7 @@ final class CpuPinning
         {
             return null;
         }
-        for (final String dir : path.split(java.io.File.pathSeparator))
+        for (final String dir : path.split(File.pathSeparator))
         {
             if (!dir.isEmpty())
             {
@@ -140,17 +149,34 @@ final class CpuPinning
     }
 
     /**
-     * @return true when the two ranks run pinned to two different CPUs.
+     * @return true when the ranks run pinned: {@code taskset} exists and at least two CPUs are allowed, so ranks 0
+     * and 1 run on different CPUs.
      */
-    boolean applied()
+    public boolean applied()
     {
         return null != taskset && cpus.length >= 2;
     }
 
     /**
+     * @return why the ranks run unpinned, for a message, or {@code null} when {@link #applied()}.
+     */
+    public String unpinnedReason()
+    {
+        if (null == taskset)
+        {
+            return "taskset is not on the PATH";
+        }
+        if (cpus.length < 2)
+        {
+            return "this process may use only CPU " + allowed;
+        }
+        return null;
+    }
+
+    /**
      * @return number of CPUs this process may run on.
      */
-    int allowedCount()
+    public int allowedCount()
     {
         return cpus.length;
     }
@@ -158,34 +184,41 @@ final class CpuPinning
     /**
      * @return the CPUs this process may run on, in the kernel's list format.
      */
-    String allowed()
+    public String allowed()
     {
         return allowed;
     }
 
     /**
-     * @param rank 0 or 1.
-     * @return the CPU that rank is pinned to, or -1 when pinning is not applied.
+     * @param rank 0 or more.
+     * @return the CPU that rank is pinned to (the rank-th allowed CPU, modulo their number), or -1 when pinning is
+     * not applied.
      */
-    int cpu(final int rank)
+    public int cpu(final int rank)
     {
-        return applied() ? cpus[rank] : -1;
+        if (rank < 0)
+        {
+            throw new IllegalArgumentException("rank " + rank + " is negative");
+        }
+        return applied() ? cpus[rank % cpus.length] : -1;
     }
 
     /**
-     * @param rank 0 or 1.
-     * @return the words to put before that rank's {@code java} command: {@code taskset -c CPU}, or nothing.
+     * @param rank 0 or more.
+     * @return the words to put before that rank's {@code java} command: {@code taskset -c CPU} with the CPU of
+     * {@link #cpu(int)}, or nothing when pinning is not applied.
      */
-    List<String> prefix(final int rank)
+    public List<String> prefix(final int rank)
     {
-        if (!applied())
+        final int cpu = cpu(rank);
+        if (cpu < 0)
         {
             return Collections.emptyList();
         }
         final List<String> words = new ArrayList<>(3);
         words.add(taskset);
         words.add("-c");
-        words.add(Integer.toString(cpus[rank]));
-        return words;
+        words.add(Integer.toString(cpu));
+        return Collections.unmodifiableList(words);
     }
 }

@@ -1,4 +1,4 @@
-package org.am2j.perf;
+package org.am2j.spmd;
 
 import java.util.List;
 
@@ -8,9 +8,13 @@ import org.junit.jupiter.api.Timeout;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+/**
+ * The CPU choice of {@code am2j run --pin}; {@link Am2RunTest} runs pinned ranks.
+ */
 @Timeout(30)
 class CpuPinningTest
 {
@@ -36,6 +40,18 @@ class CpuPinningTest
         assertEquals(3, pinning.cpu(1));
         assertEquals(List.of("/usr/bin/taskset", "-c", "2"), pinning.prefix(0));
         assertEquals(List.of("/usr/bin/taskset", "-c", "3"), pinning.prefix(1));
+        assertNull(pinning.unpinnedReason());
+    }
+
+    @Test
+    void ranksBeyondTheAllowedCpusWrapAround()
+    {
+        final CpuPinning pinning = CpuPinning.of("/usr/bin/taskset", "2-3,6");
+        assertEquals(6, pinning.cpu(2));
+        assertEquals(2, pinning.cpu(3));
+        assertEquals(3, pinning.cpu(7));
+        assertEquals(List.of("/usr/bin/taskset", "-c", "6"), pinning.prefix(5));
+        assertThrows(IllegalArgumentException.class, () -> pinning.cpu(-1));
     }
 
     @Test
@@ -45,10 +61,12 @@ class CpuPinningTest
         assertFalse(noTaskset.applied());
         assertEquals(List.of(), noTaskset.prefix(0));
         assertEquals(-1, noTaskset.cpu(1));
+        assertEquals("taskset is not on the PATH", noTaskset.unpinnedReason());
 
         final CpuPinning oneCpu = CpuPinning.of("/usr/bin/taskset", "4");
         assertFalse(oneCpu.applied());
         assertEquals(List.of(), oneCpu.prefix(1));
+        assertEquals("this process may use only CPU 4", oneCpu.unpinnedReason());
     }
 
     @Test
