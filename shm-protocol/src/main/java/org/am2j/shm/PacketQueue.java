@@ -50,16 +50,18 @@ final class PacketQueue
     }
 
     /**
-     * The state a packet is freed with: FREE, stamped with the lap of the sequence number that may claim it next. A
-     * sender that took an assignment and was too slow to claim it (the receiver skipped the packet after the
-     * liveness timeout) expects the previous lap's stamp, so its claim fails and it takes a new assignment.
+     * The state in which a packet is free for the holder of one sequence number: FREE, stamped with that sequence
+     * number's lap. The receiver frees a packet for the next lap ({@code sequence + depth}); a sender claims only a
+     * packet free for its own lap. So a packet whose previous-lap holder has not yet claimed it (a slow or dead
+     * sender) is not free for the next lap, which keeps the FIFO order, and a holder whose packet the receiver
+     * skipped (restamped for the next lap) fails its claim and takes a new assignment.
      *
-     * @param sequence of the packet being freed.
-     * @return the free state for {@code sequence + depth}.
+     * @param sequence a packet sequence number.
+     * @return the state of the packet when it is free for that sequence number.
      */
-    long freeState(final long sequence)
+    long freeStateFor(final long sequence)
     {
-        return QueueBlockDescriptor.state(PacketDescriptor.FREE, (sequence >>> shift) + 1);
+        return QueueBlockDescriptor.state(PacketDescriptor.FREE, sequence >>> shift);
     }
 
     int bulkFlagOffset(final int index)

@@ -298,7 +298,7 @@ final class ShmEndpoint implements TransportEndpoint
         }
         // Release store FREE(next lap): the sender that holds the next lap's assignment of this packet sees it free
         // only after we are done reading it and its bulk block.
-        buffer.putLongRelease(packet + STATE_OFFSET, queue.freeState(head));
+        buffer.putLongRelease(packet + STATE_OFFSET, queue.freeStateFor(head + queue.depth));
         receiving.head = head + 1;
         // Ordered store of the head, for hasPending() from another thread and for diagnostics; senders never read it.
         buffer.putLongRelease(queue.headOffset, head + 1);
@@ -346,7 +346,7 @@ final class ShmEndpoint implements TransportEndpoint
         }
         // CAS to FREE(next lap): if the sender finished after all, the CAS fails and the packet is delivered; if a
         // slow sender still holds the assignment, its claim now fails and it takes a new one.
-        if (!buffer.compareAndSetLong(packet + STATE_OFFSET, state, queue.freeState(head)))
+        if (!buffer.compareAndSetLong(packet + STATE_OFFSET, state, queue.freeStateFor(head + queue.depth)))
         {
             return false;
         }

@@ -50,12 +50,18 @@ final class ShmInbound implements InboundMessage
         data = null;
         dataOffset = 0;
         final int length = dataLength();
-        if (0 == length)
-        {
-            return;
-        }
         final boolean deposit = Opcode.REQUEST_LONG.code() == opcode() || Opcode.REPLY_LONG.code() == opcode();
         final boolean returned = 0 != returnStatus();
+        if (0 == length)
+        {
+            if (deposit && !returned)
+            {
+                // Nothing to write: the message names a place in the segment, which the core checks.
+                data = endpoint.host().segment();
+                dataOffset = (int)segmentOffset();
+            }
+            return;
+        }
         final int bulk = buffer.getShort(packet + BULK_INDEX_OFFSET) & 0xFFFF;
         if (NO_BULK != bulk)
         {

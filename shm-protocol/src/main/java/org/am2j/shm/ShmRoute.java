@@ -55,6 +55,7 @@ final class ShmRoute implements Route
     private int segmentGeneration = -1;
     private int bulkHint;
     private long fullSince;
+    private boolean ownerDead;
 
     ShmRoute(
         final ShmTransport transport, final MappedRegion region, final QueueBlock block, final EndpointName peer,
@@ -128,14 +129,17 @@ final class ShmRoute implements Route
             tail = buffer.getLongVolatile(queue.tailOffset);
             packet = queue.packetOffset(tail);
             packetState = buffer.getLongVolatile(packet + STATE_OFFSET);
-            if (FREE != type(packetState))
+            // Free for this lap, or the queue is full: a packet still free for the previous lap belongs to a
+            // sender that has not claimed it yet, and taking it would overtake that sender's message.
+            if (queue.freeStateFor(tail) != packetState)
             {
                 releaseBulk(queue, bulk);
                 return full();
             }
         }
-        // CAS of the tail: each sequence number is assigned to exactly one sender. The packet was free before the
-        // CAS and only the holder of its assignment claims it, so it is still free now.
+        // CAS of the tail: each sequence number is assigned to exactly one sender. The packet was free for this
+        // lap before the CAS and only the holder of its assignment claims it, so it is still free now unless the
+        // receiver skipped it after the liveness timeout (then the claim below fails).
         while (!buffer.compareAndSetLong(queue.tailOffset, tail, tail + 1));
 
         // Step 4: claim. It cannot fail unless the queue block was corrupted; the packet is then left to the
@@ -225,6 +229,10 @@ final class ShmRoute implements Route
      */
     private int full()
     {
+        if (ownerDead)
+        {
+            return ReturnStatus.EUNREACHABLE.code();
+        }
         final long now = System.nanoTime();
         if (0 == fullSince)
         {
@@ -235,6 +243,9 @@ final class ShmRoute implements Route
             fullSince = now;
             if (!ProcessIdentity.isAlive(ownerPid, ownerStartMs))
             {
+                // A dead owner stays dead: every later message that finds its queue full comes back at once,
+                // instead of costing one liveness timeout each.
+                ownerDead = true;
                 return ReturnStatus.EUNREACHABLE.code();
             }
             reclaimBulkOfDeadSenders();

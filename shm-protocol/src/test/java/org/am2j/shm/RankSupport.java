@@ -1,0 +1,186 @@
+package org.am2j.shm;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+
+import org.agrona.DirectBuffer;
+import org.agrona.MutableDirectBuffer;
+import org.am2j.api.Bundle;
+import org.am2j.api.EventMask;
+import org.am2j.spi.ProcessIdentity;
+import org.am2j.spi.ShmDirectories;
+
+/**
+ * Helpers for the rank programs of the multi-JVM tests: deterministic patterns, checks that end the rank with status
+ * 1 and a message, bounded waits.
+ */
+final class RankSupport
+{
+    /** A check failed in a rank program: thrown out of handlers and polls, caught by {@link #main}. */
+    static final class RankFailure extends RuntimeException
+    {
+        private static final long serialVersionUID = 1L;
+
+        RankFailure(final String message)
+        {
+            super(message);
+        }
+    }
+
+    /** The body of a rank program. */
+    interface Body
+    {
+        void run() throws Exception;
+    }
+
+    private RankSupport()
+    {
+    }
+
+    /**
+     * Run a rank program: any failure prints {@code FAIL <program>: <message>} and exits with status 1.
+     */
+    static void main(final String program, final Body body)
+    {
+        try
+        {
+            body.run();
+        }
+        catch (final Throwable t)
+        {
+            System.out.flush();
+            System.err.println("FAIL " + program + " (pid " + ProcessIdentity.currentPid() + "): " + t);
+            t.printStackTrace();
+            System.err.flush();
+            System.exit(1);
+        }
+    }
+
+    static RankFailure fail(final String message)
+    {
+        throw new RankFailure(message);
+    }
+
+    static void check(final boolean condition, final String message)
+    {
+        if (!condition)
+        {
+            fail(message);
+        }
+    }
+
+    static void checkEquals(final long expected, final long actual, final String what)
+    {
+        if (expected != actual)
+        {
+            fail(what + ": expected " + expected + ", got " + actual);
+        }
+    }
+
+    /**
+     * @return a well-mixed deterministic int for (a, b, c, salt).
+     */
+    static int pattern(final int a, final int b, final int c, final int salt)
+    {
+        int h = a * 0x9E3779B9 + b * 0x85EBCA6B + c * 0xC2B2AE35 + salt * 0x27D4EB2F;
+        h ^= h >>> 16;
+        h *= 0x7FEB352D;
+        h ^= h >>> 15;
+        h *= 0x846CA68B;
+        h ^= h >>> 16;
+        return h;
+    }
+
+    static byte dataByte(final int seed, final int index)
+    {
+        return (byte)(seed + index * 31 + (index >>> 8) * 7);
+    }
+
+    static void fill(final MutableDirectBuffer buffer, final int offset, final int length, final int seed)
+    {
+        for (int i = 0; i < length; i++)
+        {
+            buffer.putByte(offset + i, dataByte(seed, i));
+        }
+    }
+
+    /**
+     * @return -1 when the bytes match the pattern, else the first index that differs.
+     */
+    static int mismatch(final DirectBuffer buffer, final int offset, final int length, final int seed)
+    {
+        for (int i = 0; i < length; i++)
+        {
+            if (buffer.getByte(offset + i) != dataByte(seed, i))
+            {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    static void checkData(
+        final DirectBuffer buffer, final int offset, final int length, final int seed, final String what)
+    {
+        if (length > 0 && null == buffer)
+        {
+            fail(what + ": no data buffer for " + length + " bytes");
+        }
+        if (null != buffer && buffer.capacity() < offset + length)
+        {
+            fail(what + ": data buffer of capacity " + buffer.capacity() + " for " + length + " bytes at " + offset);
+        }
+        final int at = mismatch(buffer, offset, length, seed);
+        if (at >= 0)
+        {
+            fail(what + ": byte " + at + " of " + length + " is " + buffer.getByte(offset + at) + ", expected " +
+                dataByte(seed, at));
+        }
+    }
+
+    /**
+     * Wait for a message without burning the CPU the other ranks of this 2-vCPU machine need.
+     */
+    static void idle(final Bundle bundle, final long micros)
+    {
+        bundle.eventMask(EventMask.NOTEMPTY);
+        if (!bundle.waitSema(micros, TimeUnit.MICROSECONDS))
+        {
+            bundle.eventMask(EventMask.NOEVENTS);
+        }
+    }
+
+    static long deadline(final long millis)
+    {
+        return System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
+    }
+
+    static boolean expired(final long deadlineNs)
+    {
+        return System.nanoTime() - deadlineNs > 0;
+    }
+
+    /**
+     * @return the files of the job directory (names), sorted, or an empty string when it does not exist.
+     */
+    static String listJobDirectory(final String job)
+    {
+        final Path dir = ShmDirectories.userRoot().resolve(job);
+        if (!Files.isDirectory(dir))
+        {
+            return "";
+        }
+        try (Stream<Path> files = Files.list(dir))
+        {
+            return files.map(p -> p.getFileName().toString()).sorted().collect(Collectors.joining(" "));
+        }
+        catch (final IOException ex)
+        {
+            return "?" + ex;
+        }
+    }
+}
