@@ -8,6 +8,7 @@ import org.am2j.api.Am;
 import org.am2j.api.Bundle;
 import org.am2j.api.Endpoint;
 import org.am2j.api.EndpointStatistics;
+import org.am2j.api.EventMask;
 import org.am2j.api.Message;
 import org.am2j.api.Token;
 
@@ -54,6 +55,8 @@ final class AmMessaging
     static final int DONE_REPLY = 8;
     /** Bytes of each message of a bandwidth run. */
     static final int BW_BYTES = Am.MAX_MEDIUM;
+    /** Pause before each round trip to a sleeping responder: long enough for it to be asleep in its futex. */
+    static final long SLEEPER_GAP_NS = 200_000;
 
     private final Bundle bundle;
     private final Endpoint endpoint;
@@ -173,6 +176,52 @@ final class AmMessaging
         {
             throw new IllegalStateException(badSinkLengths + " bandwidth messages did not have " + BW_BYTES +
                 " bytes");
+        }
+    }
+
+    /**
+     * Responder: like {@link #serve()}, but sleeping in {@link Bundle#waitSema()} (no busy CPU) whenever no message
+     * is waiting, so every request of {@link #roundTripsToASleeper(int, Histogram)} has to wake it.
+     */
+    void serveAsleep()
+    {
+        done = false;
+        while (!done)
+        {
+            if (bundle.poll() == 0)
+            {
+                bundle.eventMask(EventMask.NOTEMPTY);
+                bundle.waitSema();
+            }
+        }
+        check();
+    }
+
+    /**
+     * Initiator: short round trips to a responder in {@link #serveAsleep()}, each started
+     * {@value #SLEEPER_GAP_NS} ns after the last reply so that the responder is asleep when the request arrives. The
+     * round trip then includes the sender's wake-up (doorbell and futex) and the responder's return from its sleep.
+     *
+     * @param n         round trips.
+     * @param histogram receives each round trip's time in ns.
+     */
+    void roundTripsToASleeper(final int n, final Histogram histogram)
+    {
+        for (int i = 0; i < n; i++)
+        {
+            final long resume = System.nanoTime() + SLEEPER_GAP_NS;
+            while (System.nanoTime() < resume)
+            {
+                idle();
+            }
+            final long expected = replies + 1;
+            final long start = System.nanoTime();
+            endpoint.request(peer, ECHO, i);
+            while (replies != expected)
+            {
+                idle();
+            }
+            LatencySummary.record(histogram, System.nanoTime() - start);
         }
     }
 

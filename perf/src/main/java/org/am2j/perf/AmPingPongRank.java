@@ -156,6 +156,17 @@ public final class AmPingPongRank
             }, results);
         }
 
+        guard.measure("wake_rtt", () ->
+        {
+            channel.command(PhaseChannel.SERVE_ASLEEP, 0);
+            histogram.reset();
+            messaging.roundTripsToASleeper(config.wakeRounds() / 10, histogram);
+            histogram.reset();
+            messaging.roundTripsToASleeper(config.wakeRounds(), histogram);
+            messaging.finish();
+            LatencySummary.of(histogram).putInto(results, "wake_rtt");
+        }, results);
+
         guard.measure("os", () ->
         {
             channel.command(PhaseChannel.SERVE, 0);
@@ -247,6 +258,9 @@ public final class AmPingPongRank
                     break;
                 case PhaseChannel.SERVE:
                     messaging.serve();
+                    break;
+                case PhaseChannel.SERVE_ASLEEP:
+                    messaging.serveAsleep();
                     break;
                 case PhaseChannel.EXIT:
                     return;

@@ -14,11 +14,13 @@ interface PhaseChannel
     int SERVE = 2;
     /** Leave. */
     int EXIT = 3;
+    /** Serve AM requests until the initiator's done request, sleeping in waitSema() whenever none is waiting. */
+    int SERVE_ASLEEP = 4;
 
     /**
      * Initiator: hand the next command to the responder.
      *
-     * @param type  {@link #RESPOND}, {@link #SERVE} or {@link #EXIT}.
+     * @param type  {@link #RESPOND}, {@link #SERVE}, {@link #SERVE_ASLEEP} or {@link #EXIT}.
      * @param count round trips for {@link #RESPOND}, else 0.
      */
     void command(int type, int count);

@@ -15,7 +15,7 @@ import org.am2j.spmd.CpuPinning;
  */
 final class PingPongReport
 {
-    private static final String[] AM_MEASUREMENTS = { "rtt", "medium_rtt", "os", "bw_8k" };
+    private static final String[] AM_MEASUREMENTS = { "rtt", "medium_rtt", "wake_rtt", "os", "bw_8k" };
     private static final String LIMIT_MEASUREMENT = "limit_rtt";
 
     private final PingPongOptions options;
@@ -102,6 +102,14 @@ final class PingPongReport
      *
      * @param out where.
      */
+    /**
+     * @return how much longer a round trip takes when the responder sleeps in waitSema(): the cost of waking it.
+     */
+    long wakeLatencyNs()
+    {
+        return results.getLong("wake_rtt_p50_ns") - results.getLong("rtt_p50_ns");
+    }
+
     void printTable(final PrintStream out)
     {
         final String protocol = options.protocol().cliName();
@@ -116,8 +124,11 @@ final class PingPongReport
         {
             latencyRow(out, "  am2j medium " + options.size() + " B", "medium_rtt");
         }
+        latencyRow(out, "  am2j short, peer asleep", "wake_rtt");
         latencyRow(out, "  limit: cache line", "limit_rtt");
         out.printf(Locale.ROOT, "%-28s %.2f%n", "ratio p50 short / limit", ratioP50());
+        out.printf(Locale.ROOT, "%-28s %,d ns   p50 round trip to a peer asleep in waitSema() minus the busy one%n",
+            "wake-up latency", wakeLatencyNs());
         out.printf(Locale.ROOT,
             "%-28s %.1f ns   mean of %,d bursts of %d requests; median burst %.1f ns (%d queue-full back-offs)%n",
             "o_s (short request)", results.getDouble("os_ns"), options.osBursts(), PingPongOptions.OS_BURST,
@@ -183,6 +194,8 @@ final class PingPongReport
         {
             latency(json, "medium_rtt");
         }
+        latency(json, "wake_rtt");
+        json.name("wake_latency_ns").value(wakeLatencyNs());
         latency(json, "limit_rtt");
         json.name("ratio_p50").value(round(ratioP50(), 1000));
         json.name("os_ns").value(round(results.getDouble("os_ns"), 100));

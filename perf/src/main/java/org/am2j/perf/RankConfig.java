@@ -192,6 +192,15 @@ final class RankConfig
     }
 
     /**
+     * @return timed round trips to a sleeping responder: a hundredth of {@link #rounds()}, from 100 to 10,000 (each
+     * waits {@value AmMessaging#SLEEPER_GAP_NS} ns for the responder to fall asleep).
+     */
+    int wakeRounds()
+    {
+        return Math.max(100, Math.min(10_000, rounds / 100));
+    }
+
+    /**
      * @return medium round-trip bytes, 0 for none.
      */
     int size()
