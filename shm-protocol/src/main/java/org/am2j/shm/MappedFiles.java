@@ -6,7 +6,9 @@ import java.util.Map;
 
 /**
  * The process's mappings of other endpoints' files (queue blocks, segments, doorbells): one mapping per file per
- * process, shared by every endpoint that needs it and unmapped when the last one lets go.
+ * process, shared by every endpoint that needs it and forgotten when the last one lets go. A forgotten mapping is
+ * unmapped by the garbage collector, never explicitly: a thread still sending through a route of a closing endpoint
+ * (or at process exit) must meet a closed endpoint, not unmapped memory.
  */
 final class MappedFiles
 {
@@ -37,16 +39,11 @@ final class MappedFiles
         if (null != region && --region.references == 0)
         {
             regions.remove(region.path);
-            region.unmap();
         }
     }
 
     synchronized void releaseAll()
     {
-        for (final MappedRegion region : regions.values())
-        {
-            region.unmap();
-        }
         regions.clear();
     }
 }

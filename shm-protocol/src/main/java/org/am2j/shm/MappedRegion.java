@@ -10,7 +10,6 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
 
-import org.agrona.IoUtil;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.am2j.api.AmError;
 import org.am2j.api.AmException;
@@ -95,11 +94,6 @@ final class MappedRegion
             throw new AmException(AmError.BAD_ARG, "cannot map shared-memory file " + path + ": " + ex.getMessage(),
                 ex);
         }
-    }
-
-    void unmap()
-    {
-        IoUtil.unmap(mapped);
     }
 
     static void deleteQuietly(final Path path)

@@ -344,18 +344,30 @@ final class ShmEndpoint implements TransportEndpoint
         {
             return false;
         }
-        // CAS to FREE(next lap): if the sender finished after all, the CAS fails and the packet is delivered; if a
-        // slow sender still holds the assignment, its claim now fails and it takes a new one.
+        // A claimed (dead claimer) or garbage packet may name a bulk block: take it and clear the field before the
+        // packet is published free, since the next lap's sender writes that field as soon as it sees the packet
+        // free. An unclaimed packet's field was cleared when its previous lap was freed, and must not be touched:
+        // a slow sender may claim it until our CAS below.
+        final int bulk = FREE == type ? NO_BULK : buffer.getShort(packet + BULK_INDEX_OFFSET) & 0xFFFF;
+        if (FREE != type)
+        {
+            buffer.putShort(packet + BULK_INDEX_OFFSET, (short)NO_BULK);
+        }
+        // CAS to FREE(next lap): if a slow sender claimed the unclaimed packet meanwhile, the CAS fails and we wait
+        // for it; otherwise a slow sender still holding the assignment finds its claim failing and takes a new one.
         if (!buffer.compareAndSetLong(packet + STATE_OFFSET, state, queue.freeStateFor(head + queue.depth)))
         {
+            if (FREE != type)
+            {
+                buffer.putShort(packet + BULK_INDEX_OFFSET, (short)bulk);
+            }
             return false;
         }
         if (CLAIMED == type)
         {
-            BulkBlocks.freeHeldBy(queue, buffer.getShort(packet + BULK_INDEX_OFFSET) & 0xFFFF, claimer);
+            BulkBlocks.freeHeldBy(queue, bulk, claimer);
             BulkBlocks.freeClaimedByDead(queue, transport.pid);
         }
-        buffer.putShort(packet + BULK_INDEX_OFFSET, (short)NO_BULK);
         receiving.head = head + 1;
         buffer.putLongRelease(queue.headOffset, head + 1);
         receiving.stuckSince = 0;

@@ -127,9 +127,7 @@ public final class ShmTransport implements Transport
     @Override
     public void close()
     {
-        final MappedRegion region = doorbell.region();
-        region.unmap();
-        MappedRegion.deleteQuietly(region.path);
+        MappedRegion.deleteQuietly(doorbell.region().path);
         mappedFiles.releaseAll();
         ShmDirectories.removeIfEmpty(directory);
     }
