@@ -58,13 +58,13 @@ final class Delivery implements Token, Message
         this.opcode = opcode;
         this.returnStatus = returnStatus;
         this.argCount = argCount;
-        if (0 == dataLength)
-        {
-            view.wrap(NO_DATA);
-        }
-        else
+        if (0 != dataLength)
         {
             view.wrap(data, dataOffset, dataLength);
+        }
+        else if (0 != view.capacity())
+        {
+            view.wrap(NO_DATA);
         }
         this.replied = false;
         this.active = true;
@@ -72,9 +72,9 @@ final class Delivery implements Token, Message
 
     void end()
     {
+        // The view keeps pointing at the last data: every accessor checks that the delivery is active first.
         active = false;
         inbound = null;
-        view.wrap(NO_DATA);
     }
 
     // ----------------------------------------------------------------------------------------------------------------
