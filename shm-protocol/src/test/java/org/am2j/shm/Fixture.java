@@ -181,6 +181,14 @@ final class Fixture implements AutoCloseable
         {
             return (ShmRoute)shm.connect(other.host.name, other.host.tag);
         }
+
+        /**
+         * @return a second view of this endpoint's queue block, as a faulty peer that maps it would have.
+         */
+        QueueBlock queueBlock()
+        {
+            return QueueBlock.wrap(MappedRegion.open(java.nio.file.Path.of(shm.address())).buffer, "test view");
+        }
     }
 
     Ep endpoint()

@@ -182,8 +182,7 @@ class ShmTransportTest
             final Fixture.Ep a = f.endpoint();
             final Fixture.Ep b = f.endpoint();
             final ShmRoute ab = a.routeTo(b);
-            final PacketQueue queue = QueueBlock.wrap(
-                MappedRegion.open(Path.of(b.shm.address())).buffer, "test").requests;
+            final PacketQueue queue = b.queueBlock().requests;
             final Random random = new Random(42);
             final Fixture.Recorder recorder = new Fixture.Recorder();
             long sent = 0;
@@ -223,8 +222,7 @@ class ShmTransportTest
             final Fixture.Ep a = f.endpoint();
             final Fixture.Ep b = f.endpoint();
             final ShmRoute ab = a.routeTo(b);
-            final PacketQueue queue = QueueBlock.wrap(
-                MappedRegion.open(Path.of(b.shm.address())).buffer, "test").requests;
+            final PacketQueue queue = b.queueBlock().requests;
             final long deadPid = deadPid();
 
             // a dead sender holds a bulk block and has claimed the head packet, naming the block
@@ -262,8 +260,7 @@ class ShmTransportTest
             final Fixture.Ep a = f.endpoint();
             final Fixture.Ep b = f.endpoint();
             final ShmRoute ab = a.routeTo(b);
-            final PacketQueue queue = QueueBlock.wrap(
-                MappedRegion.open(Path.of(b.shm.address())).buffer, "test").requests;
+            final PacketQueue queue = b.queueBlock().requests;
             // a sender took assignment 0 (tail CAS) and stopped before its claim
             final long stale = queue.buffer.getLongVolatile(queue.packetOffset(0));
             queue.buffer.putLong(queue.tailOffset, 1);
@@ -413,8 +410,7 @@ class ShmTransportTest
             final AmException error = assertThrows(AmException.class, () -> f.endpoint().routeTo(target));
             assertTrue(error.getMessage().contains("connection table"), error.getMessage());
             assertNotNull(target.shm.address());
-            assertNull(ConnectionTable.path(QueueBlock.wrap(MappedRegion.open(Path.of(target.shm.address())).buffer,
-                "t"), 5, 1));
+            assertNull(ConnectionTable.path(target.queueBlock(), 5, 1));
         }
     }
 
