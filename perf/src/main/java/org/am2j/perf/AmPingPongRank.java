@@ -242,7 +242,7 @@ public final class AmPingPongRank
     /**
      * Rank 1: follow rank 0's commands until the end command.
      *
-     * @param messaging on rank 1's endpoint.
+     * @param messaging on rank 1's endpoint, or null in a rank that only answers the cache line.
      * @param line      the pair's cache line.
      * @param channel   from rank 0.
      */
@@ -257,10 +257,10 @@ public final class AmPingPongRank
                     line.respond(PhaseChannel.count(command));
                     break;
                 case PhaseChannel.SERVE:
-                    messaging.serve();
+                    amEndpoint(messaging, command).serve();
                     break;
                 case PhaseChannel.SERVE_ASLEEP:
-                    messaging.serveAsleep();
+                    amEndpoint(messaging, command).serveAsleep();
                     break;
                 case PhaseChannel.EXIT:
                     return;
@@ -268,6 +268,16 @@ public final class AmPingPongRank
                     throw new IllegalStateException("unknown command " + PhaseChannel.type(command));
             }
         }
+    }
+
+    private static AmMessaging amEndpoint(final AmMessaging messaging, final long command)
+    {
+        if (null == messaging)
+        {
+            throw new IllegalStateException("command " + PhaseChannel.type(command) + " needs an AM endpoint, and " +
+                "this rank has none");
+        }
+        return messaging;
     }
 
     /**

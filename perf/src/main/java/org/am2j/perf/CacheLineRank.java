@@ -40,7 +40,7 @@ public final class CacheLineRank
             }
             else
             {
-                respond(line, channel);
+                AmPingPongRank.respond(null, line, channel);
             }
         }
     }
@@ -75,29 +75,5 @@ public final class CacheLineRank
         channel.command(PhaseChannel.EXIT, 0);
         results.put("probe_fastest_p50_ns", guard.fastestNs());
         return results;
-    }
-
-    /**
-     * Rank 1: answer round trips until the end command.
-     *
-     * @param line    the pair's cache line.
-     * @param channel from rank 0.
-     */
-    static void respond(final CacheLinePingPong line, final PhaseChannel channel)
-    {
-        for (;;)
-        {
-            final long command = channel.next();
-            switch (PhaseChannel.type(command))
-            {
-                case PhaseChannel.RESPOND:
-                    line.respond(PhaseChannel.count(command));
-                    break;
-                case PhaseChannel.EXIT:
-                    return;
-                default:
-                    throw new IllegalStateException("unknown command " + PhaseChannel.type(command));
-            }
-        }
     }
 }
