@@ -1,24 +1,35 @@
 package org.am2j.spi;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.MappedByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.file.DirectoryStream;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.FileAttribute;
+import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
+
+import java.util.EnumSet;
+import java.util.Set;
 
 import org.am2j.api.AmError;
 import org.am2j.api.AmException;
 
 /**
- * Where am2j keeps the files other processes of the node map: {@code /dev/shm/am2j-<user>/} (or
- * {@code <java.io.tmpdir>/am2j-<user>/} without a writable {@code /dev/shm}), with one directory per job and one for
+ * Where and how am2j makes the files other processes of the node map: under {@code /dev/shm/am2j-<user>/} (or
+ * {@code <java.io.tmpdir>/am2j-<user>/} without a writable {@code /dev/shm}), one directory per job and one for
  * counters files. Directories are mode 0700 and are removed when a process leaves them empty, so a normal exit leaves
- * nothing behind.
+ * nothing behind; files are mode 0600 and fully allocated before they are mapped.
  */
 public final class ShmDirectories
 {
+    private static final Set<PosixFilePermission> FILE_PERMISSIONS = PosixFilePermissions.fromString("rw-------");
+    private static final int ZERO_CHUNK = 64 * 1024;
+
     private ShmDirectories()
     {
     }
@@ -56,6 +67,49 @@ public final class ShmDirectories
             {
                 throw new AmException(AmError.RESOURCE, "cannot create directory " + directory + ": " + ex, ex);
             }
+        }
+    }
+
+    /**
+     * Create a new file of mode 0600, write it full of zeros (so its space is allocated now: a full file system is an
+     * error here, not a SIGBUS at first touch), and map it read-write. A file left half-made is deleted.
+     *
+     * @param path   of the new file; it must not exist.
+     * @param length in bytes.
+     * @return the mapping; it stays valid after this returns.
+     * @throws IOException {@link java.nio.file.FileAlreadyExistsException} when the file exists, else why it could
+     *                     not be made; callers say which file it was for.
+     */
+    public static MappedByteBuffer createMapped(final Path path, final long length) throws IOException
+    {
+        final boolean posix = path.getFileSystem().supportedFileAttributeViews().contains("posix");
+        final FileAttribute<?>[] attributes = posix ?
+            new FileAttribute<?>[] { PosixFilePermissions.asFileAttribute(FILE_PERMISSIONS) } : new FileAttribute<?>[0];
+        boolean created = false;
+        try (FileChannel channel = FileChannel.open(path,
+            EnumSet.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.READ, StandardOpenOption.WRITE), attributes))
+        {
+            created = true;
+            if (posix)
+            {
+                Files.setPosixFilePermissions(path, FILE_PERMISSIONS);
+            }
+            final ByteBuffer zeros = ByteBuffer.allocateDirect((int)Math.min(ZERO_CHUNK, Math.max(length, 1)));
+            long position = 0;
+            while (position < length)
+            {
+                zeros.clear().limit((int)Math.min(zeros.capacity(), length - position));
+                position += channel.write(zeros, position);
+            }
+            return channel.map(FileChannel.MapMode.READ_WRITE, 0, length);
+        }
+        catch (final IOException | RuntimeException ex)
+        {
+            if (created)
+            {
+                Files.deleteIfExists(path);
+            }
+            throw ex;
         }
     }
 

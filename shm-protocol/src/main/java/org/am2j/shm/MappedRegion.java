@@ -1,28 +1,25 @@
 package org.am2j.shm;
 
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.PosixFilePermissions;
 
 import org.agrona.concurrent.UnsafeBuffer;
 import org.am2j.api.AmError;
 import org.am2j.api.AmException;
+import org.am2j.spi.ShmDirectories;
 
 /**
- * One memory-mapped file: a queue block, a segment or a doorbell. Created files are mode 0600 and fully allocated
- * before they are mapped (zeros are written, not a sparse hole), so a full {@code /dev/shm} is an error here and not a
- * SIGBUS on first touch.
+ * One memory-mapped file: a queue block, a segment or a doorbell. Created files are made by
+ * {@link ShmDirectories#createMapped(Path, long)}: mode 0600 and fully allocated before they are mapped, so a full
+ * {@code /dev/shm} is an error here and not a SIGBUS on first touch.
  */
 final class MappedRegion
 {
-    private static final int ZERO_CHUNK = 64 * 1024;
-
     final Path path;
     final UnsafeBuffer buffer;
     private final MappedByteBuffer mapped;
@@ -45,26 +42,16 @@ final class MappedRegion
      */
     static MappedRegion create(final Path path, final int length)
     {
-        try (FileChannel channel = FileChannel.open(path,
-            java.util.Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.READ, StandardOpenOption.WRITE),
-            PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------"))))
+        try
         {
-            final ByteBuffer zeros = ByteBuffer.allocateDirect(Math.min(ZERO_CHUNK, Math.max(length, 1)));
-            long position = 0;
-            while (position < length)
-            {
-                zeros.clear().limit((int)Math.min(zeros.capacity(), length - position));
-                position += channel.write(zeros, position);
-            }
-            return new MappedRegion(path, channel.map(FileChannel.MapMode.READ_WRITE, 0, length));
+            return new MappedRegion(path, ShmDirectories.createMapped(path, length));
         }
         catch (final FileAlreadyExistsException ex)
         {
             throw new AmException(AmError.RESOURCE, "shared-memory file " + path + " already exists", ex);
         }
-        catch (final IOException | UnsupportedOperationException ex)
+        catch (final IOException | RuntimeException ex)
         {
-            deleteQuietly(path);
             throw new AmException(AmError.RESOURCE, "cannot create shared-memory file " + path + " of " + length +
                 " bytes (" + ex.getMessage() + "); is " + path.getParent() + " full or not writable?", ex);
         }

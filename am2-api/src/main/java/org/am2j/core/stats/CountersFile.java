@@ -55,10 +55,6 @@ public final class CountersFile implements AutoCloseable
     /** A number of counters enough for about a hundred endpoints with three transports each (2.5 MiB). */
     public static final int DEFAULT_MAX_COUNTERS = 4096;
 
-    private static final Set<PosixFilePermission> DIRECTORY_PERMISSIONS = PosixFilePermissions.fromString("rwx------");
-    private static final Set<PosixFilePermission> FILE_PERMISSIONS = PosixFilePermissions.fromString("rw-------");
-    private static final int ZERO_CHUNK_LENGTH = 64 * 1024;
-
     private final Path path;
     private final int maxCounters;
     private final long ownerPid;
@@ -307,49 +303,19 @@ public final class CountersFile implements AutoCloseable
     {
         try
         {
-            if (!Files.isDirectory(directory))
-            {
-                Files.createDirectories(directory, directoryAttributes(directory));
-            }
+            ShmDirectories.create(directory);
         }
-        catch (final IOException | RuntimeException ex)
+        catch (final AmException ex)
         {
-            throw new AmException(
-                AmError.RESOURCE, "cannot create counters directory " + directory + ": " + ex, ex);
+            throw new AmException(AmError.RESOURCE, "cannot create counters directory " + directory, ex);
         }
-    }
-
-    private static FileAttribute<?>[] directoryAttributes(final Path directory)
-    {
-        return supportsPosix(directory) ?
-            new FileAttribute<?>[]{ PosixFilePermissions.asFileAttribute(DIRECTORY_PERMISSIONS) } :
-            new FileAttribute<?>[0];
-    }
-
-    private static boolean supportsPosix(final Path path)
-    {
-        return path.getFileSystem().supportedFileAttributeViews().contains("posix");
     }
 
     private static MappedByteBuffer createAndMap(final Path path, final long fileLength, final int maxCounters)
     {
-        final FileAttribute<?>[] attributes = supportsPosix(path) ?
-            new FileAttribute<?>[]{ PosixFilePermissions.asFileAttribute(FILE_PERMISSIONS) } :
-            new FileAttribute<?>[0];
-        final Set<StandardOpenOption> options =
-            EnumSet.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.READ, StandardOpenOption.WRITE);
-
-        FileChannel channel = null;
         try
         {
-            channel = FileChannel.open(path, options, attributes);
-            if (supportsPosix(path))
-            {
-                Files.setPosixFilePermissions(path, FILE_PERMISSIONS);
-            }
-            writeZeros(channel, fileLength);
-
-            return channel.map(FileChannel.MapMode.READ_WRITE, 0, fileLength);
+            return ShmDirectories.createMapped(path, fileLength);
         }
         catch (final FileAlreadyExistsException ex)
         {
@@ -358,44 +324,12 @@ public final class CountersFile implements AutoCloseable
         }
         catch (final IOException | RuntimeException ex)
         {
-            if (null != channel)
-            {
-                deleteQuietly(path);
-            }
             throw new AmException(
                 AmError.RESOURCE,
                 "cannot create counters file " + path + " of " + fileLength + " bytes (maxCounters = " + maxCounters +
                 "): " + ex + "; is its file system full? Another directory can be set with -D" +
                 DIRECTORY_PROP_NAME + "=DIR",
                 ex);
-        }
-        finally
-        {
-            if (null != channel)
-            {
-                try
-                {
-                    channel.close();
-                }
-                catch (final IOException ignore)
-                {
-                    // the mapping, if made, stays valid after the channel is closed
-                }
-            }
-        }
-    }
-
-    private static void writeZeros(final FileChannel channel, final long fileLength) throws IOException
-    {
-        final ByteBuffer zeros = ByteBuffer.allocateDirect((int)Math.min(ZERO_CHUNK_LENGTH, fileLength));
-        long position = 0;
-        while (position < fileLength)
-        {
-            zeros.clear().limit((int)Math.min(zeros.capacity(), fileLength - position));
-            while (zeros.hasRemaining())
-            {
-                position += channel.write(zeros, position);
-            }
         }
     }
 

@@ -253,6 +253,13 @@ class StatToolTest
                 new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8))));
             tool.setDaemon(true);
             tool.start();
+            // Kill the child only once the tool has shown it: a tool that starts after the child is gone rightly
+            // reports "not found" instead.
+            final long shownBy = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (!out.toString(StandardCharsets.UTF_8).contains("pid " + child.pid()) && System.nanoTime() < shownBy)
+            {
+                Thread.sleep(10);
+            }
 
             child.destroyForcibly();
             assertTrue(child.waitFor(30, TimeUnit.SECONDS));
