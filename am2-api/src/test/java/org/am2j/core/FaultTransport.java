@@ -6,7 +6,6 @@ import org.agrona.concurrent.AtomicBuffer;
 import org.am2j.api.EndpointName;
 import org.am2j.api.ReturnStatus;
 import org.am2j.spi.EndpointHost;
-import org.am2j.spi.MessageSink;
 import org.am2j.spi.OutboundMessage;
 import org.am2j.spi.Route;
 import org.am2j.spi.Transport;
@@ -67,50 +66,12 @@ public final class FaultTransport implements TransportProvider, Transport
     @Override
     public TransportEndpoint attach(final EndpointHost host)
     {
-        return new TransportEndpoint()
+        return new IdleTransportEndpoint()
         {
-            @Override
-            public String address()
-            {
-                return null;
-            }
-
-            @Override
-            public void named(final EndpointName name)
-            {
-            }
-
             @Override
             public Route connect(final EndpointName destination, final long tag)
             {
                 return canReach(destination) ? new Refusing(destination) : null;
-            }
-
-            @Override
-            public int poll(final MessageSink sink, final int budget, final boolean repliesOnly)
-            {
-                return 0;
-            }
-
-            @Override
-            public boolean hasPending()
-            {
-                return false;
-            }
-
-            @Override
-            public void sleeping(final boolean sleeping)
-            {
-            }
-
-            @Override
-            public void tagChanged(final long tag)
-            {
-            }
-
-            @Override
-            public void close()
-            {
             }
         };
     }

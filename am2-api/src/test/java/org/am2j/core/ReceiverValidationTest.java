@@ -156,53 +156,15 @@ class ReceiverValidationTest
     }
 
     /** A transport endpoint whose poll hands over one prepared message. */
-    static final class Wire implements org.am2j.spi.TransportEndpoint
+    static final class Wire extends IdleTransportEndpoint
     {
         Raw next;
-
-        @Override
-        public String address()
-        {
-            return null;
-        }
-
-        @Override
-        public void named(final EndpointName name)
-        {
-        }
-
-        @Override
-        public Route connect(final EndpointName destination, final long tag)
-        {
-            return null;
-        }
 
         @Override
         public int poll(final org.am2j.spi.MessageSink sink, final int budget, final boolean repliesOnly)
         {
             sink.onMessage(next);
             return 1;
-        }
-
-        @Override
-        public boolean hasPending()
-        {
-            return false;
-        }
-
-        @Override
-        public void sleeping(final boolean sleeping)
-        {
-        }
-
-        @Override
-        public void tagChanged(final long tag)
-        {
-        }
-
-        @Override
-        public void close()
-        {
         }
     }
 
