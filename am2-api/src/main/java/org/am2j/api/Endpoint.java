@@ -114,8 +114,9 @@ public interface Endpoint extends AutoCloseable
     void numTranslations(int count);
 
     /**
-     * Tell the endpoint how many destinations and outstanding requests to expect (AM_SetExpectedResources), so
-     * transports can size their queues and credits.
+     * Tell the endpoint how many destinations and outstanding requests to expect (AM_SetExpectedResources). The
+     * translation table grows to hold {@code endpoints} entries; the request count is checked but sizes nothing yet
+     * (queue depths are transport settings, see {@code docs/shm-protocol.md}).
      *
      * @param endpoints           expected number of destinations, 0 to {@link Am#MAX_TRANSLATIONS}.
      * @param outstandingRequests expected outstanding requests per destination, 0 or more.

@@ -189,11 +189,6 @@ public final class AmRuntime implements TransportContext
         return counters.newEndpointCounters(endpointId, "");
     }
 
-    void unregister(final EndpointCore endpoint)
-    {
-        // Endpoints hold no runtime resources beyond their transports' parts and counters, which they free.
-    }
-
     void bundleClosed(final BundleCore bundle)
     {
         synchronized (bundles)

@@ -71,8 +71,6 @@ final class EndpointCore implements Endpoint, EndpointHost
     private volatile AtomicBuffer segment;
     private volatile boolean closed;
     private volatile Thread pollOwner;
-    private volatile int expectedEndpoints;
-    private volatile int expectedOutstanding;
 
     EndpointCore(final AmRuntime runtime, final BundleCore bundle, final int endpointId)
     {
@@ -279,8 +277,6 @@ final class EndpointCore implements Endpoint, EndpointHost
                 throw new AmException(AmError.BAD_ARG, "outstandingRequests = " + outstandingRequests +
                     " is outside [0, " + Integer.MAX_VALUE + "]");
             }
-            expectedEndpoints = endpoints;
-            expectedOutstanding = outstandingRequests;
             if (endpoints > translations.size())
             {
                 translations.resize(endpoints);
@@ -290,22 +286,6 @@ final class EndpointCore implements Endpoint, EndpointHost
         {
             b.exit();
         }
-    }
-
-    /**
-     * @return the expected number of outstanding requests per destination, 0 when not told.
-     */
-    int expectedOutstanding()
-    {
-        return expectedOutstanding;
-    }
-
-    /**
-     * @return the expected number of destinations, 0 when not told.
-     */
-    int expectedEndpoints()
-    {
-        return expectedEndpoints;
     }
 
     private Translation mapped(final int index, final String call)
@@ -800,7 +780,6 @@ final class EndpointCore implements Endpoint, EndpointHost
             return;
         }
         closed = true;
-        runtime.unregister(this);
         releaseTransports();
         counters.close();
     }
