@@ -1,0 +1,207 @@
+package org.am2j.net;
+
+import java.net.Inet4Address;
+import java.net.InetAddress;
+import java.net.NetworkInterface;
+import java.net.SocketException;
+import java.net.UnknownHostException;
+import java.util.Enumeration;
+
+import org.am2j.api.AmError;
+import org.am2j.api.AmException;
+import org.am2j.spi.TransportContext;
+
+/**
+ * Settings of the network transport, read from {@code am2j.net.<key>} system properties or {@code AM2J_NET_<KEY>}
+ * environment variables (the NIC mode also from {@code am2j.nic} / {@code AM2J_NIC}, which the launcher's
+ * {@code --nic} sets):
+ * <ul>
+ *   <li>{@code nic}: {@code inline} (default) or {@code thread}, see {@link NicMode};</li>
+ *   <li>{@code host}: the address this process's NIC is reached at (default: the first non-loopback IPv4 address
+ *       that is up, else loopback; the launcher sets 127.0.0.1 for ranks of one machine);</li>
+ *   <li>{@code bind}: the address the socket binds (default: {@code host});</li>
+ *   <li>{@code port}: UDP port (default 0: any free port);</li>
+ *   <li>{@code mtu}: largest IP packet on the path; 0 (default) reads the MTU of {@code host}'s interface. Messages
+ *       that do not fit one datagram of {@code mtu - 28} bytes are fragmented and reassembled by the NIC;</li>
+ *   <li>{@code depth}: network depth, the credits of each channel to a peer: messages in flight, unacknowledged,
+ *       per peer and direction, requests and replies counted apart, in [1, 64] (default 32);</li>
+ *   <li>{@code queueBytes}: bytes of each endpoint's request and reply receive queues and send queues
+ *       (default 262144; a power of two);</li>
+ *   <li>{@code timeoutMs}: how long a message may stay unacknowledged before it comes back to its sender's handler
+ *       0 (default 2000). A peer that answers "busy" (its receive queue is full) restarts the clock;</li>
+ *   <li>{@code rtoMinUs}, {@code rtoMaxMs}, {@code rtoInitialMs}: bounds and start of the retransmission timeout
+ *       (defaults 2000 us, 200 ms, 10 ms);</li>
+ *   <li>{@code ackDelayUs}: longest wait for a reply or request to carry an acknowledgement before the NIC sends an
+ *       explicit one (default 200);</li>
+ *   <li>{@code maxPeers}: peer NICs one NIC talks to (default 1024); {@code reassembly}: messages being reassembled
+ *       from fragments at once per peer (default 8); {@code socketBytes}: socket send and receive buffer sizes
+ *       (default 4 MiB).</li>
+ * </ul>
+ */
+final class NetConfig
+{
+    /** IPv4 and UDP headers: what an MTU leaves for a datagram. */
+    static final int IP_UDP_HEADERS = 28;
+    /** Smallest MTU accepted: IPv4's minimum reassembly size. */
+    static final int MIN_MTU = 576;
+    /** Largest datagram the NIC ever sends: a whole message with its header. */
+    static final int MAX_DATAGRAM = WireDescriptor.HEADER_LENGTH + MessageDescriptor.MAX_BODY_LENGTH;
+
+    final NicMode mode;
+    final InetAddress host;
+    final InetAddress bind;
+    final int port;
+    final int datagramLimit;
+    final int depth;
+    final int queueBytes;
+    final long timeoutNanos;
+    final long rtoMinNanos;
+    final long rtoMaxNanos;
+    final long rtoInitialNanos;
+    final long ackDelayNanos;
+    final int maxPeers;
+    final int reassemblySlots;
+    final int socketBytes;
+
+    NetConfig(final TransportContext context)
+    {
+        final String nic = context.property("net", "nic", setting("am2j.nic", "AM2J_NIC", "inline"));
+        this.mode = NicMode.parse(nic);
+        final String hostText = context.property("net", "host", "");
+        this.host = hostText.isEmpty() ? defaultHost() : address("host", hostText);
+        final String bindText = context.property("net", "bind", "");
+        this.bind = bindText.isEmpty() ? host : address("bind", bindText);
+        this.port = intSetting(context, "port", 0, 0, 65535);
+        final int mtu = intSetting(context, "mtu", 0, 0, 65536 + IP_UDP_HEADERS);
+        if (0 != mtu && mtu < MIN_MTU)
+        {
+            throw new AmException(AmError.BAD_ARG, "am2j.net.mtu = " + mtu + " must be 0 (auto) or at least " + MIN_MTU);
+        }
+        final int pathMtu = 0 != mtu ? mtu : interfaceMtu(host);
+        this.datagramLimit = Math.min(MAX_DATAGRAM, Math.min(65507, pathMtu - IP_UDP_HEADERS));
+        this.depth = intSetting(context, "depth", 32, 1, 64);
+        this.queueBytes = intSetting(context, "queueBytes", 262144, 16384, 1 << 28);
+        if (Integer.bitCount(queueBytes) != 1)
+        {
+            throw new AmException(AmError.BAD_ARG, "am2j.net.queueBytes = " + queueBytes + " must be a power of two");
+        }
+        this.timeoutNanos = intSetting(context, "timeoutMs", 2000, 10, 3_600_000) * 1_000_000L;
+        this.rtoMinNanos = intSetting(context, "rtoMinUs", 2000, 10, 10_000_000) * 1_000L;
+        this.rtoMaxNanos = intSetting(context, "rtoMaxMs", 200, 1, 600_000) * 1_000_000L;
+        this.rtoInitialNanos = intSetting(context, "rtoInitialMs", 10, 1, 600_000) * 1_000_000L;
+        if (rtoMinNanos > rtoMaxNanos)
+        {
+            throw new AmException(AmError.BAD_ARG, "am2j.net.rtoMinUs must not exceed am2j.net.rtoMaxMs");
+        }
+        this.ackDelayNanos = intSetting(context, "ackDelayUs", 200, 0, 1_000_000) * 1_000L;
+        this.maxPeers = intSetting(context, "maxPeers", 1024, 1, 1 << 20);
+        this.reassemblySlots = intSetting(context, "reassembly", 8, 1, 64);
+        this.socketBytes = intSetting(context, "socketBytes", 4 << 20, 65536, 1 << 30);
+    }
+
+    /**
+     * @return bytes of a message body one datagram carries after the wire header.
+     */
+    int fragmentBytes()
+    {
+        return datagramLimit - WireDescriptor.HEADER_LENGTH;
+    }
+
+    private static String setting(final String property, final String variable, final String defaultValue)
+    {
+        final String fromProperty = System.getProperty(property);
+        if (null != fromProperty && !fromProperty.isEmpty())
+        {
+            return fromProperty;
+        }
+        final String fromEnv = System.getenv(variable);
+        return null != fromEnv && !fromEnv.isEmpty() ? fromEnv : defaultValue;
+    }
+
+    private static int intSetting(
+        final TransportContext context, final String key, final int defaultValue, final int min, final int max)
+    {
+        final String value = context.property("net", key, Integer.toString(defaultValue));
+        final int parsed;
+        try
+        {
+            parsed = Integer.parseInt(value.trim());
+        }
+        catch (final NumberFormatException ex)
+        {
+            throw new AmException(AmError.BAD_ARG, "am2j.net." + key + " = '" + value + "' is not an integer");
+        }
+        if (parsed < min || parsed > max)
+        {
+            throw new AmException(AmError.BAD_ARG, "am2j.net." + key + " = " + parsed + " must be in [" + min + ", " +
+                max + "]");
+        }
+        return parsed;
+    }
+
+    private static InetAddress address(final String key, final String text)
+    {
+        try
+        {
+            return InetAddress.getByName(text.trim());
+        }
+        catch (final UnknownHostException ex)
+        {
+            throw new AmException(AmError.BAD_ARG, "am2j.net." + key + " = '" + text + "' is not a known address", ex);
+        }
+    }
+
+    private static InetAddress defaultHost()
+    {
+        try
+        {
+            final Enumeration<NetworkInterface> interfaces = NetworkInterface.getNetworkInterfaces();
+            while (null != interfaces && interfaces.hasMoreElements())
+            {
+                final NetworkInterface candidate = interfaces.nextElement();
+                if (!candidate.isUp() || candidate.isLoopback())
+                {
+                    continue;
+                }
+                final Enumeration<InetAddress> addresses = candidate.getInetAddresses();
+                while (addresses.hasMoreElements())
+                {
+                    final InetAddress address = addresses.nextElement();
+                    if (address instanceof Inet4Address && !address.isLinkLocalAddress())
+                    {
+                        return address;
+                    }
+                }
+            }
+        }
+        catch (final SocketException ex)
+        {
+            // fall through to loopback: a machine without interfaces can still talk to itself
+        }
+        return InetAddress.getLoopbackAddress();
+    }
+
+    private static int interfaceMtu(final InetAddress host)
+    {
+        try
+        {
+            final NetworkInterface networkInterface = NetworkInterface.getByInetAddress(host);
+            if (null != networkInterface && networkInterface.getMTU() > 0)
+            {
+                return Math.max(MIN_MTU, networkInterface.getMTU());
+            }
+        }
+        catch (final SocketException ex)
+        {
+            // fall through: assume the Ethernet MTU, which every path carries
+        }
+        return 1500;
+    }
+
+    @Override
+    public String toString()
+    {
+        return "net[nic " + mode.name().toLowerCase() + ", host " + host.getHostAddress() + ", datagrams <= " +
+            datagramLimit + " bytes, depth " + depth + ", timeout " + timeoutNanos / 1_000_000 + " ms]";
+    }
+}

@@ -1,0 +1,309 @@
+package org.am2j.net;
+
+import org.agrona.BufferUtil;
+import org.agrona.MutableDirectBuffer;
+import org.agrona.collections.Long2ObjectHashMap;
+import org.agrona.concurrent.MessageHandler;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.agrona.concurrent.ringbuffer.ManyToOneRingBuffer;
+import org.agrona.concurrent.ringbuffer.OneToOneRingBuffer;
+import org.agrona.concurrent.ringbuffer.RingBuffer;
+import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
+import org.am2j.api.EndpointName;
+import org.am2j.spi.EndpointHost;
+import org.am2j.spi.MessageSink;
+import org.am2j.spi.Route;
+import org.am2j.spi.TransportCounters;
+import org.am2j.spi.TransportEndpoint;
+
+/**
+ * An endpoint's network queue block: request and reply send queues (host to NIC), request and reply receive queues
+ * (NIC to host), the tag copy the NIC checks arriving requests against, and the table of inverse-mapping routes
+ * received messages refer to. Replies and returned messages have their own queues in both directions, so a request
+ * flood never holds them up.
+ */
+final class NetEndpoint implements TransportEndpoint, MessageHandler
+{
+    /** Most inverse-mapping routes one endpoint keeps (distinct remote senders). */
+    static final int MAX_ROUTES = 1 << 16;
+
+    private final NetTransport transport;
+    private final NicAgent nic;
+    private final EndpointHost host;
+    private final TransportCounters counters;
+    private final int id;
+    private final ManyToOneRingBuffer requestSendQueue;
+    private final ManyToOneRingBuffer replySendQueue;
+    private final OneToOneRingBuffer requestReceiveQueue;
+    private final OneToOneRingBuffer replyReceiveQueue;
+    private final NetInbound inbound = new NetInbound(this);
+    private final Long2ObjectHashMap<NetRoute> inverseRoutes = new Long2ObjectHashMap<>();
+    private volatile NetRoute[] routes = new NetRoute[16];
+    private int routeCount;
+    private volatile long tag;
+    private volatile boolean sleeping;
+    private volatile boolean closed;
+    private volatile byte[] encodedName;
+    private MessageSink sink;
+    private boolean readingRequests;
+    private boolean readingReplies;
+
+    NetEndpoint(final NetTransport transport, final EndpointHost host, final int queueBytes)
+    {
+        this.transport = transport;
+        this.nic = transport.nic();
+        this.host = host;
+        this.id = host.endpointId();
+        this.counters = host.counters(NetTransport.NAME);
+        this.tag = host.tag();
+        this.requestSendQueue = new ManyToOneRingBuffer(ring(queueBytes));
+        this.replySendQueue = new ManyToOneRingBuffer(ring(queueBytes));
+        this.requestReceiveQueue = new OneToOneRingBuffer(ring(queueBytes));
+        this.replyReceiveQueue = new OneToOneRingBuffer(ring(queueBytes));
+    }
+
+    private static UnsafeBuffer ring(final int bytes)
+    {
+        final int length = bytes + RingBufferDescriptor.TRAILER_LENGTH;
+        return new UnsafeBuffer(BufferUtil.allocateDirectAligned(length, 64));
+    }
+
+    @Override
+    public String address()
+    {
+        return nic.address();
+    }
+
+    @Override
+    public void named(final EndpointName name)
+    {
+        this.encodedName = name.toBytes();
+        nic.register(this);
+    }
+
+    @Override
+    public Route connect(final EndpointName destination, final long tag)
+    {
+        final String address = destination.address(NetTransport.NAME);
+        if (null == address)
+        {
+            return null;
+        }
+        final Peer peer = nic.peerFor(destination.processId(), address);
+        if (null == peer)
+        {
+            return null;
+        }
+        peer.learnName(destination.endpointId(), destination);
+        return new NetRoute(this, peer, destination.endpointId(), destination);
+    }
+
+    @Override
+    public int poll(final MessageSink sink, final int budget, final boolean repliesOnly)
+    {
+        final MessageSink outer = this.sink;
+        this.sink = sink;
+        try
+        {
+            int handled = 0;
+            while (handled < budget)
+            {
+                final int read = readQueues(budget - handled, repliesOnly);
+                if (read > 0)
+                {
+                    handled += read;
+                }
+                else if (!nic.inlineReceive())
+                {
+                    break;
+                }
+            }
+            nic.inlineTimers();
+            return handled;
+        }
+        finally
+        {
+            this.sink = outer;
+        }
+    }
+
+    private int readQueues(final int budget, final boolean repliesOnly)
+    {
+        int handled = 0;
+        // A queue already being read further up this thread's stack is skipped: the ring's read is not
+        // re-entrant, and the outer read will go on with it.
+        if (!readingReplies)
+        {
+            readingReplies = true;
+            try
+            {
+                handled += replyReceiveQueue.read(this, budget);
+            }
+            finally
+            {
+                readingReplies = false;
+            }
+        }
+        if (!repliesOnly && !readingRequests && handled < budget)
+        {
+            readingRequests = true;
+            try
+            {
+                handled += requestReceiveQueue.read(this, budget - handled);
+            }
+            finally
+            {
+                readingRequests = false;
+            }
+        }
+        return handled;
+    }
+
+    @Override
+    public void onMessage(final int msgTypeId, final MutableDirectBuffer buffer, final int index, final int length)
+    {
+        if (!closed)
+        {
+            sink.onMessage(inbound.wrap(buffer, index, length));
+        }
+    }
+
+    @Override
+    public boolean hasPending()
+    {
+        nic.inlineReceive();
+        return pending(requestReceiveQueue) || pending(replyReceiveQueue);
+    }
+
+    private static boolean pending(final RingBuffer queue)
+    {
+        // The NIC commits a record (ordered store) before it reads our sleeping flag.
+        return queue.producerPosition() != queue.consumerPosition();
+    }
+
+    @Override
+    public void sleeping(final boolean sleeping)
+    {
+        // Volatile store, then the caller's volatile reads of the receive queues: the Dekker pair with the NIC's
+        // commit then sleeping-flag read.
+        this.sleeping = sleeping;
+    }
+
+    @Override
+    public void tagChanged(final long tag)
+    {
+        this.tag = tag;
+    }
+
+    @Override
+    public void close()
+    {
+        closed = true;
+        nic.unregister(this);
+        transport.unregister(this);
+    }
+
+    /**
+     * The inverse mapping for messages from an endpoint of a peer (NIC thread).
+     *
+     * @param peer             the peer NIC.
+     * @param remoteEndpointId the sending endpoint there.
+     * @return the index of the route in {@link #routeAt(int)}, or -1 when the table is full.
+     */
+    int inverseRoute(final Peer peer, final int remoteEndpointId)
+    {
+        final long key = ((long)peer.index << 32) | (remoteEndpointId & 0xFFFF_FFFFL);
+        NetRoute route = inverseRoutes.get(key);
+        if (null == route)
+        {
+            if (routeCount >= MAX_ROUTES)
+            {
+                return -1;
+            }
+            route = new NetRoute(this, peer, remoteEndpointId, peer.name(remoteEndpointId));
+            inverseRoutes.put(key, route);
+            NetRoute[] table = routes;
+            if (routeCount == table.length)
+            {
+                table = java.util.Arrays.copyOf(table, table.length * 2);
+            }
+            table[routeCount] = route;
+            route.index = routeCount++;
+            // Volatile store of the (possibly new) table after the entry is written: a host that reads an index
+            // from a receive queue record, committed after this, finds the route.
+            routes = table;
+        }
+        return route.index;
+    }
+
+    /**
+     * @param index from a receive queue record.
+     * @return the route.
+     */
+    Route routeAt(final int index)
+    {
+        return routes[index];
+    }
+
+    ManyToOneRingBuffer sendQueue(final boolean replyChannel)
+    {
+        return replyChannel ? replySendQueue : requestSendQueue;
+    }
+
+    OneToOneRingBuffer receiveQueue(final boolean replyChannel)
+    {
+        return replyChannel ? replyReceiveQueue : requestReceiveQueue;
+    }
+
+    boolean hasQueuedSends()
+    {
+        return pending(replySendQueue) || pending(requestSendQueue);
+    }
+
+    NicAgent nic()
+    {
+        return nic;
+    }
+
+    TransportCounters counters()
+    {
+        return counters;
+    }
+
+    EndpointHost host()
+    {
+        return host;
+    }
+
+    int id()
+    {
+        return id;
+    }
+
+    long tag()
+    {
+        return tag;
+    }
+
+    boolean isSleeping()
+    {
+        return sleeping;
+    }
+
+    boolean isClosed()
+    {
+        return closed;
+    }
+
+    byte[] encodedName()
+    {
+        final byte[] name = encodedName;
+        return null != name ? name : new byte[0];
+    }
+
+    @Override
+    public String toString()
+    {
+        return "net endpoint " + id;
+    }
+}

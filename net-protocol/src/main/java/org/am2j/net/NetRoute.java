@@ -1,0 +1,144 @@
+package org.am2j.net;
+
+import org.agrona.DirectBuffer;
+import org.agrona.MutableDirectBuffer;
+import org.agrona.concurrent.ringbuffer.ManyToOneRingBuffer;
+import org.am2j.api.EndpointName;
+import org.am2j.api.Opcode;
+import org.am2j.api.ReturnStatus;
+import org.am2j.spi.OutboundMessage;
+import org.am2j.spi.Route;
+
+/**
+ * A path from a local endpoint to an endpoint of a peer NIC: a translation table entry's send path, or the inverse
+ * mapping replies and returned messages go back by. {@link #send(OutboundMessage)} takes a credit of the channel
+ * (requests, or replies and returned messages), queues the message body in the local endpoint's send queue of that
+ * kind, and lets the NIC move it (at once in {@link NicMode#INLINE} mode).
+ */
+final class NetRoute implements Route
+{
+    private final NetEndpoint endpoint;
+    private final NicAgent nic;
+    final Peer peer;
+    final int remoteEndpointId;
+    private volatile EndpointName peerName;
+    private volatile boolean announced;
+    /** Position in the owning endpoint's inverse-route table; -1 for translation-table routes. */
+    int index = -1;
+
+    NetRoute(final NetEndpoint endpoint, final Peer peer, final int remoteEndpointId, final EndpointName peerName)
+    {
+        this.endpoint = endpoint;
+        this.nic = endpoint.nic();
+        this.peer = peer;
+        this.remoteEndpointId = remoteEndpointId;
+        this.peerName = peerName;
+    }
+
+    @Override
+    public int send(final OutboundMessage message)
+    {
+        if (peer.dead)
+        {
+            return ReturnStatus.EUNREACHABLE.code();
+        }
+        final Opcode opcode = Opcode.fromCode(message.opcode());
+        final boolean replyChannel = null == opcode || !opcode.isRequest() || 0 != message.returnStatus();
+        final SendChannel channel = peer.out(replyChannel);
+        final ManyToOneRingBuffer queue = endpoint.sendQueue(replyChannel);
+        final boolean announce = !replyChannel && !announced;
+        if (!channel.tryAcquire(announce ? 2 : 1))
+        {
+            return FULL;
+        }
+        if (announce && !queueName(queue))
+        {
+            channel.release(2);
+            return FULL;
+        }
+        final DirectBuffer data = message.data();
+        final int dataLength = null == data ? 0 : message.dataLength();
+        final int length = QueueRecordDescriptor.BODY_OFFSET + MessageDescriptor.HEADER_LENGTH + dataLength;
+        final int index = queue.tryClaim(QueueRecordDescriptor.MESSAGE_TYPE, length);
+        if (index < 0)
+        {
+            // The announcement (if any) is queued and keeps its credit; this message's is given back.
+            channel.release(1);
+            return FULL;
+        }
+        final MutableDirectBuffer buffer = queue.buffer();
+        buffer.putInt(index + QueueRecordDescriptor.PEER_OFFSET, peer.index);
+        buffer.putInt(index + QueueRecordDescriptor.DEPOSITED_OFFSET, 0);
+        final int body = index + QueueRecordDescriptor.BODY_OFFSET;
+        buffer.putByte(body + MessageDescriptor.OPCODE_OFFSET, (byte)message.opcode());
+        buffer.putByte(body + MessageDescriptor.RETURN_STATUS_OFFSET, (byte)message.returnStatus());
+        buffer.putByte(body + MessageDescriptor.HANDLER_OFFSET, (byte)message.handler());
+        buffer.putByte(body + MessageDescriptor.ARG_COUNT_OFFSET, (byte)message.argCount());
+        buffer.putInt(body + MessageDescriptor.SOURCE_ENDPOINT_OFFSET, endpoint.id());
+        buffer.putInt(body + MessageDescriptor.DESTINATION_ENDPOINT_OFFSET, remoteEndpointId);
+        buffer.putInt(body + MessageDescriptor.DATA_LENGTH_OFFSET, dataLength);
+        buffer.putLong(body + MessageDescriptor.TAG_OFFSET, message.tag());
+        buffer.putLong(body + MessageDescriptor.SEGMENT_OFFSET_OFFSET, message.segmentOffset());
+        for (int i = 0; i < 8; i++)
+        {
+            buffer.putInt(body + MessageDescriptor.argOffset(i), message.arg(i));
+        }
+        if (dataLength > 0)
+        {
+            buffer.putBytes(body + MessageDescriptor.HEADER_LENGTH, data, message.dataOffset(), dataLength);
+        }
+        // Commit is an ordered store of the record length: the NIC reads the record only after it is complete.
+        queue.commit(index);
+        nic.submitted();
+        return SENT;
+    }
+
+    private boolean queueName(final ManyToOneRingBuffer queue)
+    {
+        final byte[] name = endpoint.encodedName();
+        final int length = QueueRecordDescriptor.BODY_OFFSET + MessageDescriptor.HEADER_LENGTH + name.length;
+        final int index = queue.tryClaim(QueueRecordDescriptor.MESSAGE_TYPE, length);
+        if (index < 0)
+        {
+            return false;
+        }
+        final MutableDirectBuffer buffer = queue.buffer();
+        buffer.setMemory(index, QueueRecordDescriptor.BODY_OFFSET + MessageDescriptor.HEADER_LENGTH, (byte)0);
+        buffer.putInt(index + QueueRecordDescriptor.PEER_OFFSET, peer.index);
+        final int body = index + QueueRecordDescriptor.BODY_OFFSET;
+        buffer.putByte(body + MessageDescriptor.OPCODE_OFFSET, (byte)MessageDescriptor.OPCODE_NAME);
+        buffer.putInt(body + MessageDescriptor.SOURCE_ENDPOINT_OFFSET, endpoint.id());
+        buffer.putInt(body + MessageDescriptor.DESTINATION_ENDPOINT_OFFSET, remoteEndpointId);
+        buffer.putInt(body + MessageDescriptor.DATA_LENGTH_OFFSET, name.length);
+        buffer.putLong(body + MessageDescriptor.SEGMENT_OFFSET_OFFSET, -1L);
+        buffer.putBytes(body + MessageDescriptor.HEADER_LENGTH, name);
+        // Ordered store of the record length, as for every record.
+        queue.commit(index);
+        announced = true;
+        return true;
+    }
+
+    @Override
+    public EndpointName peer()
+    {
+        EndpointName name = peerName;
+        if (null == name)
+        {
+            name = peer.name(remoteEndpointId);
+            peerName = name;
+        }
+        return name;
+    }
+
+    @Override
+    public String transport()
+    {
+        return NetTransport.NAME;
+    }
+
+    @Override
+    public String toString()
+    {
+        return "net route " + endpoint.id() + " -> " + remoteEndpointId + " at " + peer;
+    }
+}

@@ -1,0 +1,161 @@
+package org.am2j.net;
+
+import java.util.concurrent.ConcurrentHashMap;
+
+import org.agrona.concurrent.AgentRunner;
+import org.agrona.concurrent.AtomicBuffer;
+import org.am2j.api.EndpointName;
+import org.am2j.spi.EndpointHost;
+import org.am2j.spi.Transport;
+import org.am2j.spi.TransportContext;
+import org.am2j.spi.TransportEndpoint;
+
+/**
+ * The network transport {@code net}: one emulated NIC per process ({@link NicAgent}) over a UDP socket, serving
+ * every endpoint of the process. Reaches any endpoint whose name has a {@code net} address; the core prefers
+ * cheaper transports (in-process, shared memory) where they reach.
+ */
+public final class NetTransport implements Transport
+{
+    /** The transport's name. */
+    public static final String NAME = "net";
+
+    private static final System.Logger LOGGER = System.getLogger("org.am2j.net");
+
+    private final NetConfig config;
+    private final NicAgent nic;
+    private final AgentRunner runner;
+    private final ConcurrentHashMap<Integer, NetEndpoint> endpoints = new ConcurrentHashMap<>();
+
+    NetTransport(final TransportContext context)
+    {
+        this(new NetConfig(context), context.processId());
+    }
+
+    NetTransport(final NetConfig config, final long nicId)
+    {
+        this(config, new UdpWire(config.bind, config.host, config.port, config.socketBytes), nicId);
+    }
+
+    NetTransport(final NetConfig config, final Wire wire, final long nicId)
+    {
+        this.config = config;
+        this.nic = new NicAgent(config, wire, nicId);
+        if (config.mode == NicMode.THREAD)
+        {
+            this.runner = new AgentRunner(new NicIdleStrategy(nic),
+                (error) -> LOGGER.log(System.Logger.Level.ERROR, "am2j net: NIC agent error", error), null, nic);
+            AgentRunner.startOnThread(runner, (task) ->
+            {
+                final Thread thread = new Thread(task, "am2j-nic");
+                thread.setDaemon(true);
+                return thread;
+            });
+        }
+        else
+        {
+            this.runner = null;
+        }
+        LOGGER.log(System.Logger.Level.DEBUG, () -> "am2j " + config + " at " + nic.address());
+    }
+
+    @Override
+    public String name()
+    {
+        return NAME;
+    }
+
+    @Override
+    public int cost()
+    {
+        return 100;
+    }
+
+    @Override
+    public boolean isNetwork()
+    {
+        return true;
+    }
+
+    @Override
+    public boolean canReach(final EndpointName name)
+    {
+        return null != name.address(NAME);
+    }
+
+    @Override
+    public TransportEndpoint attach(final EndpointHost host)
+    {
+        final NetEndpoint endpoint = new NetEndpoint(this, host, config.queueBytes);
+        endpoints.put(host.endpointId(), endpoint);
+        return endpoint;
+    }
+
+    @Override
+    public AtomicBuffer allocateSegment(final EndpointHost host, final int length)
+    {
+        return null;
+    }
+
+    /**
+     * @return true in inline mode: {@code waitSema()} sleeps in the NIC's selector. In thread mode the agent
+     * thread wakes sleepers itself, and the core sleeps some other way.
+     */
+    @Override
+    public boolean canBlock()
+    {
+        return config.mode == NicMode.INLINE;
+    }
+
+    @Override
+    public long prepareBlock()
+    {
+        return nic.prepareBlock();
+    }
+
+    @Override
+    public void block(final long ticket, final long nanos)
+    {
+        nic.block(ticket, nanos);
+    }
+
+    @Override
+    public void wakeup()
+    {
+        nic.wakeup();
+    }
+
+    @Override
+    public void close()
+    {
+        if (null != runner)
+        {
+            runner.close();
+        }
+        else
+        {
+            nic.onClose();
+        }
+    }
+
+    void unregister(final NetEndpoint endpoint)
+    {
+        endpoints.remove(endpoint.id(), endpoint);
+    }
+
+    NicAgent nic()
+    {
+        return nic;
+    }
+
+    NetConfig config()
+    {
+        return config;
+    }
+
+    @Override
+    public String toString()
+    {
+        return config + " " + nic;
+    }
+}

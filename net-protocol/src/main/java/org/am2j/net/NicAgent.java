@@ -1,0 +1,1069 @@
+package org.am2j.net;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.UnknownHostException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.Arrays;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+
+import org.agrona.BufferUtil;
+import org.agrona.DirectBuffer;
+import org.agrona.MutableDirectBuffer;
+import org.agrona.collections.Int2ObjectHashMap;
+import org.agrona.collections.Long2ObjectHashMap;
+import org.agrona.concurrent.Agent;
+import org.agrona.concurrent.MessageHandler;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.agrona.concurrent.ringbuffer.OneToOneRingBuffer;
+import org.am2j.api.Am;
+import org.am2j.api.EndpointName;
+import org.am2j.api.MessageCategory;
+import org.am2j.api.Opcode;
+import org.am2j.api.ReturnStatus;
+import org.am2j.api.Tags;
+
+/**
+ * The emulated intelligent NIC of one process, serving all its endpoints (virtual networks multiplexed on one
+ * UDP socket). Its duty cycle ({@link #doWork()}):
+ * <ol>
+ *   <li>drain the endpoints' send queues (replies first) into the peers' retransmission windows and onto the wire,
+ *       cutting bodies larger than a datagram into fragments;</li>
+ *   <li>read datagrams: apply the acknowledgements they carry, recognise duplicates, reassemble fragments, check
+ *       each message against its destination endpoint (exists, tag, handler, lengths, segment range) and either
+ *       put it into the endpoint's receive queue or send it back to its sender as a returned message;</li>
+ *   <li>on a timer: retransmit what is unacknowledged after the peer's retransmission timeout (doubling for each
+ *       retry), return to its sender's handler 0 what stays unacknowledged past the timeout (ECONGESTION, or
+ *       EUNREACHABLE once the peer is known dead), and send the acknowledgements no outgoing message carried.</li>
+ * </ol>
+ * In {@link NicMode#INLINE} mode the host's calls run these steps under a try-lock (a thread that finds the NIC busy
+ * leaves the work to the holder, who looks again after unlocking); in {@link NicMode#THREAD} mode an Agrona
+ * {@code AgentRunner} thread runs {@link #doWork()} and sleeps in the socket's selector when idle.
+ * <p>
+ * Everything but the counters, the credits of the send channels and the copy-on-write tables of peers and
+ * endpoints belongs to whichever thread runs the agent.
+ */
+final class NicAgent implements Agent
+{
+    /** Period of the timer scan. */
+    static final long TIMER_TICK_NANOS = 100_000L;
+    /** Most datagrams one {@link #doWork()} reads. */
+    static final int RECEIVE_BATCH = 64;
+    private static final int RECEIVE_BUFFER = 65536;
+
+    /** The message was taken (delivered, answered or dropped for good): acknowledge it. */
+    private static final int TAKEN = 0;
+    /** The message could not be taken now (a queue is full): do not acknowledge; the sender retransmits. */
+    private static final int BUSY = 1;
+
+    private final NetConfig config;
+    private final Wire wire;
+    private final long nicId;
+    private final boolean inline;
+    private final String address;
+    private final NicCounters counters = new NicCounters();
+    private final int ackBatch;
+
+    private final AtomicBoolean lock = new AtomicBoolean();
+    private final AtomicLong wakeups = new AtomicLong();
+    private volatile boolean agentSleeping;
+
+    private final Object registry = new Object();
+    private volatile Peer[] peers = new Peer[0];
+    private volatile Long2ObjectHashMap<Peer> peersByNic = new Long2ObjectHashMap<>();
+    private volatile NetEndpoint[] endpoints = new NetEndpoint[0];
+    private volatile Int2ObjectHashMap<NetEndpoint> endpointsById = new Int2ObjectHashMap<>();
+
+    private final ByteBuffer receiveBuffer = direct(RECEIVE_BUFFER);
+    private final UnsafeBuffer received = new UnsafeBuffer(receiveBuffer);
+    private final ByteBuffer fragmentBuffer;
+    private final UnsafeBuffer fragment;
+    private final ByteBuffer ackBuffer = direct(WireDescriptor.HEADER_LENGTH);
+    private final UnsafeBuffer ack = new UnsafeBuffer(ackBuffer);
+    private final MessageHandler sendDrainer = this::onQueuedMessage;
+    private long nowNanos;
+    private long nextTimerNanos;
+
+    NicAgent(final NetConfig config, final Wire wire, final long nicId)
+    {
+        this.config = config;
+        this.wire = wire;
+        this.nicId = nicId;
+        this.inline = config.mode == NicMode.INLINE;
+        this.address = format(wire.localAddress());
+        this.fragmentBuffer = direct(config.datagramLimit);
+        this.fragment = new UnsafeBuffer(fragmentBuffer);
+        this.ackBatch = Math.max(1, config.depth / 4);
+    }
+
+    private static ByteBuffer direct(final int capacity)
+    {
+        return BufferUtil.allocateDirectAligned(org.agrona.BitUtil.align(capacity, 64), 64).order(ByteOrder.LITTLE_ENDIAN);
+    }
+
+    private static String format(final InetSocketAddress address)
+    {
+        final String host = address.getAddress().getHostAddress();
+        return (host.indexOf(':') >= 0 ? "[" + host + "]" : host) + ":" + address.getPort();
+    }
+
+    // ----------------------------------------------------------------------------------------------------------
+    // Tables
+
+    /**
+     * @return this NIC's address, {@code host:port}, as recorded in endpoint names.
+     */
+    String address()
+    {
+        return address;
+    }
+
+    long nicId()
+    {
+        return nicId;
+    }
+
+    NicCounters counters()
+    {
+        return counters;
+    }
+
+    void register(final NetEndpoint endpoint)
+    {
+        synchronized (registry)
+        {
+            final NetEndpoint[] grown = Arrays.copyOf(endpoints, endpoints.length + 1);
+            grown[grown.length - 1] = endpoint;
+            final Int2ObjectHashMap<NetEndpoint> byId = new Int2ObjectHashMap<>(endpointsById);
+            byId.put(endpoint.id(), endpoint);
+            // Volatile stores of fully built copies: the agent sees the old table or the new one, never a torn one.
+            endpointsById = byId;
+            endpoints = grown;
+        }
+    }
+
+    void unregister(final NetEndpoint endpoint)
+    {
+        synchronized (registry)
+        {
+            final NetEndpoint[] current = endpoints;
+            final NetEndpoint[] shrunk = new NetEndpoint[Math.max(0, current.length - 1)];
+            int n = 0;
+            for (final NetEndpoint candidate : current)
+            {
+                if (candidate != endpoint && n < shrunk.length)
+                {
+                    shrunk[n++] = candidate;
+                }
+            }
+            final Int2ObjectHashMap<NetEndpoint> byId = new Int2ObjectHashMap<>(endpointsById);
+            byId.remove(endpoint.id());
+            endpointsById = byId;
+            endpoints = n == shrunk.length ? shrunk : Arrays.copyOf(shrunk, n);
+        }
+    }
+
+    /**
+     * The peer for a destination a host maps.
+     *
+     * @param peerNicId the destination process's id.
+     * @param text      its NIC address, {@code host:port}.
+     * @return the peer, or null when the address is malformed or no more peers fit.
+     */
+    Peer peerFor(final long peerNicId, final String text)
+    {
+        final Peer known = peersByNic.get(peerNicId);
+        if (null != known)
+        {
+            return known;
+        }
+        final InetSocketAddress socketAddress = parse(text);
+        return null == socketAddress ? null : addPeer(peerNicId, socketAddress);
+    }
+
+    static InetSocketAddress parse(final String text)
+    {
+        final int colon = text.lastIndexOf(':');
+        if (colon <= 0 || colon == text.length() - 1)
+        {
+            return null;
+        }
+        String host = text.substring(0, colon);
+        if (host.startsWith("[") && host.endsWith("]"))
+        {
+            host = host.substring(1, host.length() - 1);
+        }
+        try
+        {
+            final int port = Integer.parseInt(text.substring(colon + 1));
+            if (port <= 0 || port > 65535)
+            {
+                return null;
+            }
+            return new InetSocketAddress(InetAddress.getByName(host), port);
+        }
+        catch (final NumberFormatException | UnknownHostException ex)
+        {
+            return null;
+        }
+    }
+
+    private Peer addPeer(final long peerNicId, final InetSocketAddress socketAddress)
+    {
+        synchronized (registry)
+        {
+            final Peer known = peersByNic.get(peerNicId);
+            if (null != known)
+            {
+                return known;
+            }
+            final Peer[] current = peers;
+            if (current.length >= config.maxPeers)
+            {
+                return null;
+            }
+            final Peer peer = new Peer(current.length, peerNicId, socketAddress, config, System.nanoTime());
+            final Long2ObjectHashMap<Peer> byNic = new Long2ObjectHashMap<>(peersByNic);
+            byNic.put(peerNicId, peer);
+            final Peer[] grown = Arrays.copyOf(current, current.length + 1);
+            grown[peer.index] = peer;
+            // Volatile stores of fully built copies, the array first: an index read from the map is always valid.
+            peers = grown;
+            peersByNic = byNic;
+            return peer;
+        }
+    }
+
+    // ----------------------------------------------------------------------------------------------------------
+    // Host entry points
+
+    /**
+     * A host queued a message: move it now (inline) or wake the agent thread.
+     */
+    void submitted()
+    {
+        if (inline)
+        {
+            while (tryLock())
+            {
+                try
+                {
+                    nowNanos = System.nanoTime();
+                    drainSendQueues();
+                }
+                finally
+                {
+                    unlock();
+                }
+                if (!hasQueuedSends())
+                {
+                    break;
+                }
+            }
+        }
+        else if (agentSleeping)
+        {
+            wire.wakeup();
+        }
+    }
+
+    /**
+     * Inline mode: read one datagram (after moving queued sends).
+     *
+     * @return true when a datagram was read; always false in thread mode or when another thread runs the NIC.
+     */
+    boolean inlineReceive()
+    {
+        if (!inline || !tryLock())
+        {
+            return false;
+        }
+        try
+        {
+            nowNanos = System.nanoTime();
+            drainSendQueues();
+            return receiveOne() > 0;
+        }
+        finally
+        {
+            unlock();
+        }
+    }
+
+    /**
+     * Inline mode: run the timers when they are due.
+     */
+    void inlineTimers()
+    {
+        if (!inline)
+        {
+            return;
+        }
+        final long now = System.nanoTime();
+        if (now - nextTimerNanos >= 0 && tryLock())
+        {
+            try
+            {
+                nowNanos = now;
+                drainSendQueues();
+                runTimers();
+            }
+            finally
+            {
+                unlock();
+            }
+        }
+    }
+
+    /**
+     * @return the ticket for {@link #block(long, long)}.
+     */
+    long prepareBlock()
+    {
+        return wakeups.get();
+    }
+
+    /**
+     * Inline mode: sleep in the selector until a datagram arrives, the next timer is due, {@link #wakeup()}, or the
+     * time passes; then do the NIC's work, which fills the receive queues the sleeper checks next.
+     *
+     * @param ticket from {@link #prepareBlock()}.
+     * @param nanos  longest sleep.
+     */
+    void block(final long ticket, final long nanos)
+    {
+        if (wakeups.get() != ticket)
+        {
+            return;
+        }
+        final long now = System.nanoTime();
+        final long untilTimer = hasTimers() ? Math.max(0, nextTimerNanos - now) : Long.MAX_VALUE;
+        try
+        {
+            wire.await(Math.min(nanos, untilTimer));
+        }
+        catch (final IOException ex)
+        {
+            counters.increment(NicEvent.IO_ERRORS);
+        }
+        if (tryLock())
+        {
+            try
+            {
+                doWorkLocked();
+            }
+            finally
+            {
+                unlock();
+            }
+        }
+    }
+
+    /**
+     * End a {@link #block(long, long)} in progress, or make the next one return at once.
+     */
+    void wakeup()
+    {
+        wakeups.incrementAndGet();
+        wire.wakeup();
+    }
+
+    // ----------------------------------------------------------------------------------------------------------
+    // The duty cycle
+
+    @Override
+    public int doWork()
+    {
+        return doWorkLocked();
+    }
+
+    private int doWorkLocked()
+    {
+        nowNanos = System.nanoTime();
+        int work = drainSendQueues();
+        for (int i = 0; i < RECEIVE_BATCH; i++)
+        {
+            if (receiveOne() == 0)
+            {
+                break;
+            }
+            work++;
+        }
+        if (nowNanos - nextTimerNanos >= 0)
+        {
+            work += runTimers();
+        }
+        return work;
+    }
+
+    @Override
+    public String roleName()
+    {
+        return "am2j-nic";
+    }
+
+    /**
+     * Thread mode, called by the idle strategy: sleep in the selector unless sends are queued; hosts that queue a
+     * message while the agent sleeps wake it.
+     *
+     * @param nanos longest sleep.
+     */
+    void sleep(final long nanos)
+    {
+        agentSleeping = true;
+        try
+        {
+            // The flag is published (volatile) before the queues are checked; a host commits its record before it
+            // reads the flag: one of the two sees the other, so no message waits for the full sleep.
+            if (!hasQueuedSends())
+            {
+                final long untilTimer = hasTimers() ? Math.max(0, nextTimerNanos - System.nanoTime()) : nanos;
+                wire.await(Math.min(nanos, untilTimer));
+            }
+        }
+        catch (final IOException ex)
+        {
+            counters.increment(NicEvent.IO_ERRORS);
+        }
+        finally
+        {
+            agentSleeping = false;
+        }
+    }
+
+    private boolean tryLock()
+    {
+        // CAS: at most one thread runs the agent's steps at a time; the agent's state is never shared.
+        return !lock.get() && lock.compareAndSet(false, true);
+    }
+
+    private void unlock()
+    {
+        // Ordered store: everything the holder wrote is visible to the next thread that takes the lock.
+        lock.setRelease(false);
+    }
+
+    private boolean hasQueuedSends()
+    {
+        for (final NetEndpoint endpoint : endpoints)
+        {
+            if (endpoint.hasQueuedSends())
+            {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private boolean hasTimers()
+    {
+        for (final Peer peer : peers)
+        {
+            if (peer.hasTimers())
+            {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    // ----------------------------------------------------------------------------------------------------------
+    // Sending
+
+    private int drainSendQueues()
+    {
+        int drained = 0;
+        for (final NetEndpoint endpoint : endpoints)
+        {
+            drained += endpoint.sendQueue(true).read(sendDrainer);
+            drained += endpoint.sendQueue(false).read(sendDrainer);
+        }
+        return drained;
+    }
+
+    private void onQueuedMessage(final int msgTypeId, final MutableDirectBuffer buffer, final int index, final int length)
+    {
+        final Peer[] table = peers;
+        final int peerIndex = buffer.getInt(index + QueueRecordDescriptor.PEER_OFFSET);
+        final int body = index + QueueRecordDescriptor.BODY_OFFSET;
+        final int bodyLength = length - QueueRecordDescriptor.BODY_OFFSET;
+        if (peerIndex < 0 || peerIndex >= table.length || bodyLength < MessageDescriptor.HEADER_LENGTH)
+        {
+            counters.increment(NicEvent.MALFORMED);
+            return;
+        }
+        final Peer peer = table[peerIndex];
+        final boolean replyChannel = onReplyChannel(buffer, body);
+        final WindowSlot slot = peer.out(replyChannel).assign();
+        slot.ensureCapacity(bodyLength);
+        slot.view.putBytes(WireDescriptor.HEADER_LENGTH, buffer, body, bodyLength);
+        start(slot, bodyLength, buffer.getInt(body + MessageDescriptor.SOURCE_ENDPOINT_OFFSET));
+        if (peer.dead)
+        {
+            // Known dead: the timer returns it with EUNREACHABLE at its next scan, without sending.
+            slot.expiresAtNanos = nowNanos;
+            nextTimerNanos = nowNanos;
+            return;
+        }
+        transmit(peer, replyChannel, slot);
+        counters.increment(NicEvent.MESSAGES_SENT);
+    }
+
+    private static boolean onReplyChannel(final DirectBuffer buffer, final int body)
+    {
+        final int code = buffer.getByte(body + MessageDescriptor.OPCODE_OFFSET) & 0xFF;
+        if (MessageDescriptor.OPCODE_NAME == code)
+        {
+            return false;
+        }
+        final Opcode opcode = Opcode.fromCode(code);
+        return null == opcode || !opcode.isRequest() ||
+            0 != buffer.getByte(body + MessageDescriptor.RETURN_STATUS_OFFSET);
+    }
+
+    private void start(final WindowSlot slot, final int bodyLength, final int localEndpointId)
+    {
+        slot.bodyLength = bodyLength;
+        slot.localEndpointId = localEndpointId;
+        slot.firstSentNanos = nowNanos;
+        slot.lastSentNanos = nowNanos;
+        slot.expiresAtNanos = nowNanos + config.timeoutNanos;
+    }
+
+    private void transmit(final Peer peer, final boolean replyChannel, final WindowSlot slot)
+    {
+        final UnsafeBuffer datagram = slot.view;
+        writeHeader(datagram, WireDescriptor.TYPE_DATA, replyChannel ? WireDescriptor.FLAG_REPLY_CHANNEL : 0, peer,
+            slot.sequence);
+        datagram.putInt(WireDescriptor.BODY_LENGTH_OFFSET, slot.bodyLength);
+        final int total = WireDescriptor.HEADER_LENGTH + slot.bodyLength;
+        if (total <= config.datagramLimit)
+        {
+            datagram.putInt(WireDescriptor.FRAGMENT_OFFSET_OFFSET, 0);
+            send(slot.datagram, total, peer);
+        }
+        else
+        {
+            final int fragmentBytes = config.fragmentBytes();
+            final int count = (slot.bodyLength + fragmentBytes - 1) / fragmentBytes;
+            for (int i = 0; i < count; i++)
+            {
+                final int offset = i * fragmentBytes;
+                final int length = Math.min(fragmentBytes, slot.bodyLength - offset);
+                fragment.putBytes(0, datagram, 0, WireDescriptor.HEADER_LENGTH);
+                fragment.putByte(WireDescriptor.FRAGMENT_INDEX_OFFSET, (byte)i);
+                fragment.putByte(WireDescriptor.FRAGMENT_COUNT_OFFSET, (byte)count);
+                fragment.putInt(WireDescriptor.FRAGMENT_OFFSET_OFFSET, offset);
+                fragment.putBytes(WireDescriptor.HEADER_LENGTH, datagram, WireDescriptor.HEADER_LENGTH + offset, length);
+                send(fragmentBuffer, WireDescriptor.HEADER_LENGTH + length, peer);
+            }
+        }
+        slot.lastSentNanos = nowNanos;
+        slot.retransmitAtNanos = nowNanos + peer.rtt.backedOff(slot.retransmits);
+        if (slot.retransmitAtNanos - nextTimerNanos < 0)
+        {
+            nextTimerNanos = Math.max(slot.retransmitAtNanos, nowNanos + TIMER_TICK_NANOS / 4);
+        }
+    }
+
+    private void writeHeader(final UnsafeBuffer datagram, final int type, final int flags, final Peer peer,
+        final long sequence)
+    {
+        datagram.putShort(WireDescriptor.MAGIC_OFFSET, WireDescriptor.MAGIC);
+        datagram.putByte(WireDescriptor.VERSION_OFFSET, WireDescriptor.VERSION);
+        datagram.putByte(WireDescriptor.TYPE_OFFSET, (byte)type);
+        final int busy = peer.busyOwed ? WireDescriptor.FLAG_BUSY : 0;
+        peer.busyOwed = false;
+        datagram.putShort(WireDescriptor.FLAGS_OFFSET, (short)(flags | busy));
+        datagram.putByte(WireDescriptor.FRAGMENT_INDEX_OFFSET, (byte)0);
+        datagram.putByte(WireDescriptor.FRAGMENT_COUNT_OFFSET, (byte)1);
+        datagram.putLong(WireDescriptor.SOURCE_NIC_OFFSET, nicId);
+        datagram.putLong(WireDescriptor.DESTINATION_NIC_OFFSET, peer.nicId);
+        datagram.putLong(WireDescriptor.SEQUENCE_OFFSET, sequence);
+        // Every datagram carries both channels' acknowledgement state: nothing is owed once it is sent.
+        datagram.putLong(WireDescriptor.REQUEST_ACK_NEXT_OFFSET, peer.requestsIn.next());
+        datagram.putLong(WireDescriptor.REQUEST_ACK_BITS_OFFSET, peer.requestsIn.bits());
+        datagram.putLong(WireDescriptor.REPLY_ACK_NEXT_OFFSET, peer.repliesIn.next());
+        datagram.putLong(WireDescriptor.REPLY_ACK_BITS_OFFSET, peer.repliesIn.bits());
+        peer.requestsIn.acknowledged();
+        peer.repliesIn.acknowledged();
+    }
+
+    private void send(final ByteBuffer datagram, final int length, final Peer peer)
+    {
+        datagram.limit(length).position(0);
+        try
+        {
+            if (wire.send(datagram, peer.address))
+            {
+                counters.increment(NicEvent.DATAGRAMS_SENT);
+            }
+            else
+            {
+                counters.increment(NicEvent.SEND_BUFFER_FULL);
+            }
+        }
+        catch (final IOException | RuntimeException ex)
+        {
+            counters.increment(NicEvent.IO_ERRORS);
+        }
+    }
+
+    private void sendAck(final Peer peer)
+    {
+        writeHeader(ack, WireDescriptor.TYPE_ACK, 0, peer, 0);
+        ack.putInt(WireDescriptor.BODY_LENGTH_OFFSET, 0);
+        ack.putInt(WireDescriptor.FRAGMENT_OFFSET_OFFSET, 0);
+        send(ackBuffer, WireDescriptor.HEADER_LENGTH, peer);
+        counters.increment(NicEvent.ACKS_SENT);
+    }
+
+    // ----------------------------------------------------------------------------------------------------------
+    // Receiving
+
+    private int receiveOne()
+    {
+        receiveBuffer.clear();
+        final InetSocketAddress from;
+        try
+        {
+            from = wire.receive(receiveBuffer);
+        }
+        catch (final IOException | RuntimeException ex)
+        {
+            counters.increment(NicEvent.IO_ERRORS);
+            return 0;
+        }
+        if (null == from)
+        {
+            return 0;
+        }
+        counters.increment(NicEvent.DATAGRAMS_RECEIVED);
+        onDatagram(from, receiveBuffer.position());
+        return 1;
+    }
+
+    private void onDatagram(final InetSocketAddress from, final int length)
+    {
+        final UnsafeBuffer d = received;
+        if (length < WireDescriptor.HEADER_LENGTH)
+        {
+            counters.increment(NicEvent.TRUNCATED);
+            return;
+        }
+        final int type = d.getByte(WireDescriptor.TYPE_OFFSET) & 0xFF;
+        if (d.getShort(WireDescriptor.MAGIC_OFFSET) != WireDescriptor.MAGIC ||
+            d.getByte(WireDescriptor.VERSION_OFFSET) != WireDescriptor.VERSION ||
+            (type != WireDescriptor.TYPE_DATA && type != WireDescriptor.TYPE_ACK))
+        {
+            counters.increment(NicEvent.BAD_HEADER);
+            return;
+        }
+        if (d.getLong(WireDescriptor.DESTINATION_NIC_OFFSET) != nicId)
+        {
+            counters.increment(NicEvent.WRONG_NIC);
+            return;
+        }
+        final long sourceNic = d.getLong(WireDescriptor.SOURCE_NIC_OFFSET);
+        Peer peer = peersByNic.get(sourceNic);
+        if (null == peer)
+        {
+            peer = addPeer(sourceNic, from);
+            if (null == peer)
+            {
+                counters.increment(NicEvent.TOO_MANY_PEERS);
+                return;
+            }
+        }
+        peer.lastHeardNanos = nowNanos;
+        if (peer.dead)
+        {
+            peer.dead = false;
+        }
+        final int flags = d.getShort(WireDescriptor.FLAGS_OFFSET) & 0xFFFF;
+        peer.requestsOut.acknowledge(d.getLong(WireDescriptor.REQUEST_ACK_NEXT_OFFSET),
+            d.getLong(WireDescriptor.REQUEST_ACK_BITS_OFFSET), nowNanos, peer.rtt);
+        peer.repliesOut.acknowledge(d.getLong(WireDescriptor.REPLY_ACK_NEXT_OFFSET),
+            d.getLong(WireDescriptor.REPLY_ACK_BITS_OFFSET), nowNanos, peer.rtt);
+        if (0 != (flags & WireDescriptor.FLAG_BUSY))
+        {
+            refreshDeadlines(peer);
+        }
+        if (type == WireDescriptor.TYPE_ACK)
+        {
+            return;
+        }
+        final boolean replyChannel = 0 != (flags & WireDescriptor.FLAG_REPLY_CHANNEL);
+        final ReceiveChannel in = peer.in(replyChannel);
+        final long sequence = d.getLong(WireDescriptor.SEQUENCE_OFFSET);
+        final int state = in.check(sequence);
+        if (state == ReceiveChannel.DUPLICATE)
+        {
+            // Our acknowledgement was lost (or is late): the sender retransmitted. Answer at once.
+            counters.increment(NicEvent.DUPLICATES);
+            in.owe(nowNanos, 0, 1);
+            nextTimerNanos = nowNanos;
+            return;
+        }
+        if (state == ReceiveChannel.OUT_OF_WINDOW)
+        {
+            counters.increment(NicEvent.OUT_OF_WINDOW);
+            return;
+        }
+        final int fragmentIndex = d.getByte(WireDescriptor.FRAGMENT_INDEX_OFFSET) & 0xFF;
+        final int fragmentCount = d.getByte(WireDescriptor.FRAGMENT_COUNT_OFFSET) & 0xFF;
+        final int bodyLength = d.getInt(WireDescriptor.BODY_LENGTH_OFFSET);
+        final int fragmentOffset = d.getInt(WireDescriptor.FRAGMENT_OFFSET_OFFSET);
+        final int fragmentLength = length - WireDescriptor.HEADER_LENGTH;
+        if (fragmentCount < 1 || fragmentCount > WireDescriptor.MAX_FRAGMENTS || fragmentIndex >= fragmentCount ||
+            bodyLength < MessageDescriptor.HEADER_LENGTH || bodyLength > MessageDescriptor.MAX_BODY_LENGTH ||
+            fragmentOffset < 0 || fragmentLength > bodyLength || fragmentOffset > bodyLength - fragmentLength ||
+            (1 == fragmentCount && (0 != fragmentOffset || fragmentLength != bodyLength)))
+        {
+            counters.increment(NicEvent.TRUNCATED);
+            return;
+        }
+        final int result;
+        if (1 == fragmentCount)
+        {
+            result = deliver(peer, replyChannel, d, WireDescriptor.HEADER_LENGTH, bodyLength);
+        }
+        else
+        {
+            final Reassembly.Entry entry = peer.reassembly.add(replyChannel, sequence, fragmentIndex, fragmentCount,
+                bodyLength, d, WireDescriptor.HEADER_LENGTH, fragmentOffset, fragmentLength, nowNanos);
+            if (null == entry)
+            {
+                return;
+            }
+            result = deliver(peer, replyChannel, entry.body, 0, bodyLength);
+            peer.reassembly.release(entry);
+        }
+        if (TAKEN == result)
+        {
+            in.take(sequence);
+            in.owe(nowNanos, config.ackDelayNanos, ackBatch);
+        }
+        else
+        {
+            peer.busyOwed = true;
+        }
+        if (in.ackOwed() || peer.busyOwed)
+        {
+            nextTimerNanos = Math.min(nextTimerNanos, nowNanos + config.ackDelayNanos);
+        }
+    }
+
+    /**
+     * Check a complete message body against its destination and put it into the destination's receive queue, or
+     * send it back to its sender.
+     *
+     * @return {@link #TAKEN} or {@link #BUSY}.
+     */
+    private int deliver(final Peer peer, final boolean replyChannel, final DirectBuffer buffer, final int body,
+        final int bodyLength)
+    {
+        final int code = buffer.getByte(body + MessageDescriptor.OPCODE_OFFSET) & 0xFF;
+        final int sourceEndpoint = buffer.getInt(body + MessageDescriptor.SOURCE_ENDPOINT_OFFSET);
+        final int dataLength = buffer.getInt(body + MessageDescriptor.DATA_LENGTH_OFFSET);
+        if (dataLength != bodyLength - MessageDescriptor.HEADER_LENGTH)
+        {
+            counters.increment(NicEvent.MALFORMED);
+            return TAKEN;
+        }
+        if (MessageDescriptor.OPCODE_NAME == code)
+        {
+            learnName(peer, replyChannel, buffer, body, sourceEndpoint, dataLength);
+            return TAKEN;
+        }
+        final int status = buffer.getByte(body + MessageDescriptor.RETURN_STATUS_OFFSET) & 0xFF;
+        final Opcode opcode = Opcode.fromCode(code);
+        final NetEndpoint endpoint =
+            endpointsById.get(buffer.getInt(body + MessageDescriptor.DESTINATION_ENDPOINT_OFFSET));
+        final int refusal = refusal(opcode, status, endpoint, buffer, body, dataLength);
+        if (0 != refusal)
+        {
+            if (0 != status)
+            {
+                // A returned message is never returned again: drop it.
+                counters.increment(NicEvent.MALFORMED);
+                return TAKEN;
+            }
+            return refuse(peer, buffer, body, bodyLength, refusal);
+        }
+        final boolean deposit = 0 == status && MessageCategory.LONG == opcode.category() && dataLength > 0;
+        final OneToOneRingBuffer queue = endpoint.receiveQueue(0 != status || !opcode.isRequest());
+        final int route = endpoint.inverseRoute(peer, sourceEndpoint);
+        if (route < 0)
+        {
+            counters.increment(NicEvent.MALFORMED);
+            return TAKEN;
+        }
+        final int recordLength = QueueRecordDescriptor.BODY_OFFSET +
+            (deposit ? MessageDescriptor.HEADER_LENGTH : bodyLength);
+        final int index = queue.tryClaim(QueueRecordDescriptor.MESSAGE_TYPE, recordLength);
+        if (index < 0)
+        {
+            counters.increment(NicEvent.RECEIVE_QUEUE_FULL);
+            return BUSY;
+        }
+        final MutableDirectBuffer ring = queue.buffer();
+        if (deposit)
+        {
+            final org.agrona.concurrent.AtomicBuffer segment = endpoint.host().segment();
+            final long segmentOffset = buffer.getLong(body + MessageDescriptor.SEGMENT_OFFSET_OFFSET);
+            if (null == segment || 0 != endpoint.host().checkSegment(segmentOffset, dataLength))
+            {
+                // The segment changed since the check: refuse like a bad range.
+                queue.abort(index);
+                return refuse(peer, buffer, body, bodyLength, ReturnStatus.EBADSEGOFF.code());
+            }
+            // The NIC's "DMA" into the segment, before the record that announces it is committed.
+            segment.putBytes((int)segmentOffset, buffer, body + MessageDescriptor.HEADER_LENGTH, dataLength);
+        }
+        ring.putInt(index + QueueRecordDescriptor.ROUTE_OFFSET, route);
+        ring.putInt(index + QueueRecordDescriptor.DEPOSITED_OFFSET, deposit ? 1 : 0);
+        ring.putBytes(index + QueueRecordDescriptor.BODY_OFFSET, buffer, body,
+            recordLength - QueueRecordDescriptor.BODY_OFFSET);
+        // Commit is an ordered store of the record length; the sleeping flag is read after it (Dekker pair with
+        // the host's flag store then queue check).
+        queue.commit(index);
+        counters.increment(NicEvent.MESSAGES_DELIVERED);
+        if (endpoint.isSleeping())
+        {
+            endpoint.host().signalArrival();
+        }
+        return TAKEN;
+    }
+
+    private static int refusal(final Opcode opcode, final int status, final NetEndpoint endpoint,
+        final DirectBuffer buffer, final int body, final int dataLength)
+    {
+        if (null == opcode || (buffer.getByte(body + MessageDescriptor.ARG_COUNT_OFFSET) & 0xFF) > Am.MAX_SHORT)
+        {
+            return ReturnStatus.EBADARGS.code();
+        }
+        if (null == endpoint || endpoint.isClosed())
+        {
+            return ReturnStatus.EBADENDPOINT.code();
+        }
+        if (0 != status)
+        {
+            return status > ReturnStatus.values().length ? ReturnStatus.EBADARGS.code() : 0;
+        }
+        if (0 == (buffer.getByte(body + MessageDescriptor.HANDLER_OFFSET) & 0xFF))
+        {
+            return ReturnStatus.EBADHANDLER.code();
+        }
+        final MessageCategory category = opcode.category();
+        if ((MessageCategory.SHORT == category && 0 != dataLength) ||
+            (MessageCategory.MEDIUM == category && dataLength > Am.MAX_MEDIUM) ||
+            (MessageCategory.LONG == category && dataLength > Am.MAX_LONG))
+        {
+            return ReturnStatus.EBADLENGTH.code();
+        }
+        if (opcode.isRequest() && !Tags.accepts(endpoint.tag(), buffer.getLong(body + MessageDescriptor.TAG_OFFSET)))
+        {
+            return ReturnStatus.EBADTAG.code();
+        }
+        if (MessageCategory.LONG == category && dataLength > 0)
+        {
+            return endpoint.host().checkSegment(buffer.getLong(body + MessageDescriptor.SEGMENT_OFFSET_OFFSET),
+                dataLength);
+        }
+        return 0;
+    }
+
+    /**
+     * Send a message back to its sender with a status, on the reply channel.
+     */
+    private int refuse(final Peer peer, final DirectBuffer buffer, final int body, final int bodyLength,
+        final int status)
+    {
+        final SendChannel channel = peer.repliesOut;
+        if (!channel.tryAcquire(1))
+        {
+            return BUSY;
+        }
+        final WindowSlot slot = channel.assign();
+        slot.ensureCapacity(bodyLength);
+        final UnsafeBuffer out = slot.view;
+        final int copy = WireDescriptor.HEADER_LENGTH;
+        out.putBytes(copy, buffer, body, bodyLength);
+        out.putByte(copy + MessageDescriptor.RETURN_STATUS_OFFSET, (byte)status);
+        out.putInt(copy + MessageDescriptor.SOURCE_ENDPOINT_OFFSET,
+            buffer.getInt(body + MessageDescriptor.DESTINATION_ENDPOINT_OFFSET));
+        out.putInt(copy + MessageDescriptor.DESTINATION_ENDPOINT_OFFSET,
+            buffer.getInt(body + MessageDescriptor.SOURCE_ENDPOINT_OFFSET));
+        start(slot, bodyLength, -1);
+        transmit(peer, true, slot);
+        counters.increment(NicEvent.REFUSED);
+        return TAKEN;
+    }
+
+    private void learnName(final Peer peer, final boolean replyChannel, final DirectBuffer buffer, final int body,
+        final int sourceEndpoint, final int dataLength)
+    {
+        if (replyChannel || dataLength > EndpointName.MAX_ENCODED_LENGTH)
+        {
+            counters.increment(NicEvent.MALFORMED);
+            return;
+        }
+        final EndpointName known = peer.name(sourceEndpoint);
+        if (null != known)
+        {
+            return;
+        }
+        final byte[] bytes = new byte[dataLength];
+        buffer.getBytes(body + MessageDescriptor.HEADER_LENGTH, bytes);
+        try
+        {
+            peer.learnName(sourceEndpoint, EndpointName.fromBytes(bytes));
+        }
+        catch (final RuntimeException ex)
+        {
+            counters.increment(NicEvent.MALFORMED);
+        }
+    }
+
+    // ----------------------------------------------------------------------------------------------------------
+    // Timers
+
+    private int runTimers()
+    {
+        int work = 0;
+        nextTimerNanos = nowNanos + TIMER_TICK_NANOS;
+        for (final Peer peer : peers)
+        {
+            if (!peer.hasTimers())
+            {
+                continue;
+            }
+            work += scan(peer, peer.requestsOut, false);
+            work += scan(peer, peer.repliesOut, true);
+            if (peer.requestsIn.ackDue(nowNanos) || peer.repliesIn.ackDue(nowNanos) || peer.busyOwed)
+            {
+                sendAck(peer);
+                work++;
+            }
+            peer.reassembly.expire(nowNanos, config.timeoutNanos);
+        }
+        return work;
+    }
+
+    private int scan(final Peer peer, final SendChannel channel, final boolean replyChannel)
+    {
+        int work = 0;
+        final long end = channel.nextSequence();
+        for (long sequence = channel.oldest(); sequence < end; sequence++)
+        {
+            final WindowSlot slot = channel.slot(sequence);
+            if (!slot.inFlight || slot.sequence != sequence)
+            {
+                continue;
+            }
+            if (peer.dead || nowNanos - slot.expiresAtNanos >= 0)
+            {
+                if (!peer.dead && peer.lastHeardNanos - slot.firstSentNanos < 0)
+                {
+                    // Nothing heard from the peer in all the time this message was tried: it is gone.
+                    peer.dead = true;
+                }
+                final int status = peer.dead ? ReturnStatus.EUNREACHABLE.code() : ReturnStatus.ECONGESTION.code();
+                if (returnLocally(peer, slot, status))
+                {
+                    channel.complete(slot);
+                    work++;
+                }
+            }
+            else if (nowNanos - slot.retransmitAtNanos >= 0)
+            {
+                slot.retransmits++;
+                transmit(peer, replyChannel, slot);
+                counters.increment(NicEvent.RETRANSMITS);
+                final NetEndpoint endpoint = endpointsById.get(slot.localEndpointId);
+                if (null != endpoint)
+                {
+                    endpoint.counters().retransmit();
+                }
+                work++;
+            }
+        }
+        return work;
+    }
+
+    private void refreshDeadlines(final Peer peer)
+    {
+        refreshDeadlines(peer.requestsOut);
+        refreshDeadlines(peer.repliesOut);
+    }
+
+    private void refreshDeadlines(final SendChannel channel)
+    {
+        final long end = channel.nextSequence();
+        for (long sequence = channel.oldest(); sequence < end; sequence++)
+        {
+            final WindowSlot slot = channel.slot(sequence);
+            if (slot.inFlight)
+            {
+                slot.expiresAtNanos = nowNanos + config.timeoutNanos;
+            }
+        }
+    }
+
+    /**
+     * Hand a message that will not be delivered back to the local endpoint that sent it, as a returned message
+     * in its reply receive queue.
+     *
+     * @return true when done (or there is nobody to hand it to); false when the queue is full, to try again.
+     */
+    private boolean returnLocally(final Peer peer, final WindowSlot slot, final int status)
+    {
+        final UnsafeBuffer message = slot.view;
+        final int body = WireDescriptor.HEADER_LENGTH;
+        final int code = message.getByte(body + MessageDescriptor.OPCODE_OFFSET) & 0xFF;
+        final NetEndpoint endpoint = slot.localEndpointId < 0 ? null : endpointsById.get(slot.localEndpointId);
+        if (MessageDescriptor.OPCODE_NAME == code || 0 != (message.getByte(body +
+            MessageDescriptor.RETURN_STATUS_OFFSET)) || null == endpoint || endpoint.isClosed())
+        {
+            // An announcement, a returned message, or a sender that has gone: nobody to tell.
+            return true;
+        }
+        final int route = endpoint.inverseRoute(peer, message.getInt(body + MessageDescriptor.DESTINATION_ENDPOINT_OFFSET));
+        final OneToOneRingBuffer queue = endpoint.receiveQueue(true);
+        final int index = route < 0 ? -1 :
+            queue.tryClaim(QueueRecordDescriptor.MESSAGE_TYPE, QueueRecordDescriptor.BODY_OFFSET + slot.bodyLength);
+        if (index < 0)
+        {
+            return route < 0;
+        }
+        counters.increment(NicEvent.TIMED_OUT);
+        final MutableDirectBuffer ring = queue.buffer();
+        ring.putInt(index + QueueRecordDescriptor.ROUTE_OFFSET, route);
+        ring.putInt(index + QueueRecordDescriptor.DEPOSITED_OFFSET, 0);
+        ring.putBytes(index + QueueRecordDescriptor.BODY_OFFSET, message, body, slot.bodyLength);
+        ring.putByte(index + QueueRecordDescriptor.BODY_OFFSET + MessageDescriptor.RETURN_STATUS_OFFSET, (byte)status);
+        // Ordered store of the record length, then the sleeping flag is read (as in deliver).
+        queue.commit(index);
+        if (endpoint.isSleeping())
+        {
+            endpoint.host().signalArrival();
+        }
+        return true;
+    }
+
+    @Override
+    public void onClose()
+    {
+        wire.close();
+    }
+
+    @Override
+    public String toString()
+    {
+        return "NIC " + Long.toHexString(nicId) + " at " + address + " " + counters;
+    }
+}

@@ -1,0 +1,46 @@
+package org.am2j.net;
+
+/**
+ * What a NIC counts ({@link NicCounters}): traffic, and every datagram or message it dropped, refused or retried.
+ */
+enum NicEvent
+{
+    /** Datagrams handed to the socket. */
+    DATAGRAMS_SENT,
+    /** Datagrams read from the socket. */
+    DATAGRAMS_RECEIVED,
+    /** Messages (all fragments) sent for the first time. */
+    MESSAGES_SENT,
+    /** Messages delivered into a receive queue. */
+    MESSAGES_DELIVERED,
+    /** Explicit acknowledgement datagrams sent. */
+    ACKS_SENT,
+    /** Messages retransmitted. */
+    RETRANSMITS,
+    /** Duplicates recognised and not delivered. */
+    DUPLICATES,
+    /** Datagrams shorter than a header, or whose lengths contradict their size. */
+    TRUNCATED,
+    /** Datagrams with the wrong magic number or version, or an unknown type. */
+    BAD_HEADER,
+    /** Datagrams for another incarnation of this process (port reused). */
+    WRONG_NIC,
+    /** Datagrams from an unknown NIC when no more peers fit. */
+    TOO_MANY_PEERS,
+    /** Data sequences outside the receive window. */
+    OUT_OF_WINDOW,
+    /** Message bodies whose fields contradict each other or the datagram: dropped. */
+    MALFORMED,
+    /** Messages refused by this NIC (tag, endpoint, handler, lengths) and sent back to their senders. */
+    REFUSED,
+    /** Messages not taken because a receive queue was full (the sender retransmits). */
+    RECEIVE_QUEUE_FULL,
+    /** Fragments dropped because no reassembly entry was free. */
+    REASSEMBLY_FULL,
+    /** Messages that timed out and went back to their senders' handler 0. */
+    TIMED_OUT,
+    /** Datagrams the socket did not take (its buffer was full): left to retransmission. */
+    SEND_BUFFER_FULL,
+    /** Socket errors. */
+    IO_ERRORS
+}

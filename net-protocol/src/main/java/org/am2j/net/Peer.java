@@ -1,0 +1,96 @@
+package org.am2j.net;
+
+import java.net.InetSocketAddress;
+import java.util.concurrent.ConcurrentHashMap;
+
+import org.am2j.api.EndpointName;
+
+/**
+ * Another process's NIC, as this NIC knows it: where it is, the two channels to it and from it (requests; replies
+ * and returned messages, apart so that a request flood never holds up the replies that drain it), its round-trip
+ * estimate, its fragments being reassembled, and the names of its endpoints learnt from mappings and
+ * announcements. Created by a host's {@code map} or by the NIC on the first datagram from an unknown NIC.
+ */
+final class Peer
+{
+    final int index;
+    final long nicId;
+    final InetSocketAddress address;
+    final SendChannel requestsOut;
+    final SendChannel repliesOut;
+    final ReceiveChannel requestsIn = new ReceiveChannel();
+    final ReceiveChannel repliesIn = new ReceiveChannel();
+    final RttEstimator rtt;
+    final Reassembly reassembly;
+    private final ConcurrentHashMap<Integer, EndpointName> names = new ConcurrentHashMap<>();
+
+    /** Set when a message timed out with nothing heard from the peer since it was first sent; cleared by traffic. */
+    volatile boolean dead;
+    /** A message was refused for a full receive queue: tell the peer we are alive but busy. NIC thread. */
+    boolean busyOwed;
+    /** When a datagram from the peer last arrived. NIC thread. */
+    long lastHeardNanos;
+
+    Peer(final int index, final long nicId, final InetSocketAddress address, final NetConfig config, final long nowNanos)
+    {
+        this.index = index;
+        this.nicId = nicId;
+        this.address = address;
+        this.requestsOut = new SendChannel(config.depth);
+        this.repliesOut = new SendChannel(config.depth);
+        this.rtt = new RttEstimator(config.rtoInitialNanos, config.rtoMinNanos, config.rtoMaxNanos);
+        this.reassembly = new Reassembly(config.reassemblySlots);
+        this.lastHeardNanos = nowNanos;
+    }
+
+    /**
+     * @param endpointId id of an endpoint of the peer's process.
+     * @param name       its name.
+     */
+    void learnName(final int endpointId, final EndpointName name)
+    {
+        names.put(endpointId, name);
+    }
+
+    /**
+     * @param endpointId id of an endpoint of the peer's process.
+     * @return its name, or null when not known (yet).
+     */
+    EndpointName name(final int endpointId)
+    {
+        return names.get(endpointId);
+    }
+
+    /**
+     * @param replyChannel true for replies and returned messages.
+     * @return the send channel.
+     */
+    SendChannel out(final boolean replyChannel)
+    {
+        return replyChannel ? repliesOut : requestsOut;
+    }
+
+    /**
+     * @param replyChannel true for replies and returned messages.
+     * @return the receive channel.
+     */
+    ReceiveChannel in(final boolean replyChannel)
+    {
+        return replyChannel ? repliesIn : requestsIn;
+    }
+
+    /**
+     * @return true when the NIC has something to do for this peer on a timer.
+     */
+    boolean hasTimers()
+    {
+        return requestsOut.hasInFlight() || repliesOut.hasInFlight() || requestsIn.ackOwed() || repliesIn.ackOwed() ||
+            busyOwed || reassembly.busy();
+    }
+
+    @Override
+    public String toString()
+    {
+        return "peer NIC " + Long.toHexString(nicId) + " at " + address + (dead ? " (dead)" : "");
+    }
+}

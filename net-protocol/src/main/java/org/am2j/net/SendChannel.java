@@ -1,0 +1,173 @@
+package org.am2j.net;
+
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The sending side of one channel (requests, or replies and returned messages) to one peer: the retransmission
+ * window of at most network-depth messages and the credits that bound it.
+ * <p>
+ * <b>Credits.</b> A host thread takes a credit ({@link #tryAcquire(int)}) before it queues a message for this
+ * channel; the NIC gives credits back as the oldest end of the window advances. Invariant: messages queued plus
+ * messages in the window never exceed the depth, so the slot the NIC assigns next ({@code sequence mod depth}) is
+ * always free, and a slow receiver throttles its senders (they see {@code FULL}) instead of losing messages.
+ * Everything but the credit counter is owned by the NIC agent's thread.
+ */
+final class SendChannel
+{
+    private final WindowSlot[] slots;
+    private final int depth;
+    private final AtomicInteger credits;
+    private long nextSequence;
+    private long oldest;
+
+    SendChannel(final int depth)
+    {
+        this.depth = depth;
+        this.slots = new WindowSlot[depth];
+        for (int i = 0; i < depth; i++)
+        {
+            slots[i] = new WindowSlot();
+        }
+        this.credits = new AtomicInteger(depth);
+    }
+
+    /**
+     * Take credits for messages about to be queued (any thread).
+     *
+     * @param count credits needed.
+     * @return true when taken; false when the window is full.
+     */
+    boolean tryAcquire(final int count)
+    {
+        while (true)
+        {
+            final int available = credits.get();
+            if (available < count)
+            {
+                return false;
+            }
+            // CAS: credits never go below zero, so the window never holds more than depth messages.
+            if (credits.compareAndSet(available, available - count))
+            {
+                return true;
+            }
+        }
+    }
+
+    /**
+     * Give back credits of messages that will not be sent after all, or whose slots have been freed.
+     *
+     * @param count credits.
+     */
+    void release(final int count)
+    {
+        credits.getAndAdd(count);
+    }
+
+    /**
+     * @return the slot of the next sequence number, marked in flight (NIC thread; a credit was taken for it).
+     */
+    WindowSlot assign()
+    {
+        final WindowSlot slot = slots[(int)(nextSequence % depth)];
+        slot.sequence = nextSequence++;
+        slot.inFlight = true;
+        slot.retransmits = 0;
+        return slot;
+    }
+
+    /**
+     * Apply a peer's acknowledgement state.
+     *
+     * @param next     every sequence below it has been taken by the peer.
+     * @param bits     bit i: sequence next + 1 + i has been taken.
+     * @param nowNanos the time, for round-trip samples.
+     * @param rtt      estimator fed with the round trips of messages sent once.
+     * @return number of slots freed.
+     */
+    int acknowledge(final long next, final long bits, final long nowNanos, final RttEstimator rtt)
+    {
+        if (oldest == nextSequence || next < oldest && 0 == bits)
+        {
+            return 0;
+        }
+        int freed = 0;
+        final long end = Math.min(nextSequence, next + 1 + Long.SIZE);
+        for (long sequence = oldest; sequence < end; sequence++)
+        {
+            final boolean taken = sequence < next || 0 != (bits & (1L << (sequence - next - 1)));
+            if (taken)
+            {
+                final WindowSlot slot = slots[(int)(sequence % depth)];
+                if (slot.inFlight && slot.sequence == sequence)
+                {
+                    if (0 == slot.retransmits)
+                    {
+                        rtt.sample(nowNanos - slot.lastSentNanos);
+                    }
+                    slot.inFlight = false;
+                    freed++;
+                }
+            }
+        }
+        advance();
+        return freed;
+    }
+
+    /**
+     * The message in the slot is done without an acknowledgement (it timed out and went back to its sender).
+     *
+     * @param slot in flight in this channel.
+     */
+    void complete(final WindowSlot slot)
+    {
+        slot.inFlight = false;
+        advance();
+    }
+
+    private void advance()
+    {
+        long moved = 0;
+        while (oldest < nextSequence && !slots[(int)(oldest % depth)].inFlight)
+        {
+            oldest++;
+            moved++;
+        }
+        if (moved > 0)
+        {
+            release((int)moved);
+        }
+    }
+
+    /**
+     * @return true when messages are waiting for acknowledgement.
+     */
+    boolean hasInFlight()
+    {
+        return oldest < nextSequence;
+    }
+
+    long oldest()
+    {
+        return oldest;
+    }
+
+    long nextSequence()
+    {
+        return nextSequence;
+    }
+
+    /**
+     * @param sequence in [{@link #oldest()}, {@link #nextSequence()}).
+     * @return its slot (check {@link WindowSlot#inFlight}).
+     */
+    WindowSlot slot(final long sequence)
+    {
+        return slots[(int)(sequence % depth)];
+    }
+
+    int credits()
+    {
+        return credits.get();
+    }
+}

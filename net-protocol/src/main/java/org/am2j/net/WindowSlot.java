@@ -1,0 +1,48 @@
+package org.am2j.net;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+
+import org.agrona.BufferUtil;
+import org.agrona.concurrent.UnsafeBuffer;
+
+/**
+ * One message in a send channel's retransmission window: the datagram it went out as (header and whole body, see
+ * {@link WireDescriptor}), kept until the peer acknowledges it, and its timers. The buffer is allocated when the slot
+ * first carries a message and grown once to the largest size when a larger message comes, so steady-state traffic
+ * allocates nothing. Owned by the NIC agent's thread.
+ */
+final class WindowSlot
+{
+    private static final int FIRST_CAPACITY = WireDescriptor.HEADER_LENGTH + MessageDescriptor.HEADER_LENGTH + 256;
+
+    ByteBuffer datagram;
+    final UnsafeBuffer view = new UnsafeBuffer(0, 0);
+    long sequence = -1;
+    boolean inFlight;
+    int bodyLength;
+    int localEndpointId;
+    int retransmits;
+    long firstSentNanos;
+    long lastSentNanos;
+    long retransmitAtNanos;
+    long expiresAtNanos;
+
+    /**
+     * Make room for a body.
+     *
+     * @param bodyLength bytes of the message body.
+     */
+    void ensureCapacity(final int bodyLength)
+    {
+        final int needed = WireDescriptor.HEADER_LENGTH + bodyLength;
+        if (null == datagram || datagram.capacity() < needed)
+        {
+            final int capacity = null == datagram && needed <= FIRST_CAPACITY ?
+                FIRST_CAPACITY : WireDescriptor.HEADER_LENGTH + MessageDescriptor.MAX_BODY_LENGTH;
+            datagram = BufferUtil.allocateDirectAligned(org.agrona.BitUtil.align(capacity, 64), 64)
+                .order(ByteOrder.LITTLE_ENDIAN);
+            view.wrap(datagram);
+        }
+    }
+}

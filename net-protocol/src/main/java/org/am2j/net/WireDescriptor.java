@@ -1,0 +1,84 @@
+package org.am2j.net;
+
+/**
+ * Layout of the header of every datagram the emulated NIC sends, little-endian:
+ * <pre>
+ *   0                   1                   2                   3
+ *   0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1
+ *  +-------------------------------+---------------+---------------+
+ *  |        magic 0x4D41 "AM"      |    version    |     type      |  0
+ *  +-------------------------------+---------------+---------------+
+ *  |             flags             |  fragment ix  | fragment count|  4
+ *  +-------------------------------+---------------+---------------+
+ *  |                  source NIC id (64 bits)                      |  8
+ *  +---------------------------------------------------------------+
+ *  |                  destination NIC id (64 bits)                 | 16
+ *  +---------------------------------------------------------------+
+ *  |      sequence number of this message in its channel (DATA)    | 24
+ *  +---------------------------------------------------------------+
+ *  |   request channel: next sequence expected from the receiver   | 32
+ *  +---------------------------------------------------------------+
+ *  |   request channel: bit i = sequence (next + 1 + i) received   | 40
+ *  +---------------------------------------------------------------+
+ *  |   reply channel: next sequence expected from the receiver     | 48
+ *  +---------------------------------------------------------------+
+ *  |   reply channel: bit i = sequence (next + 1 + i) received     | 56
+ *  +---------------------------------------------------------------+
+ *  |            body length (whole message, all fragments)         | 64
+ *  +---------------------------------------------------------------+
+ *  |            offset of this fragment's bytes in the body        | 68
+ *  +---------------------------------------------------------------+
+ *  |          fragment bytes: a slice of the message body ...      | 72
+ * </pre>
+ * Every datagram carries the sender's acknowledgement state of both channels it receives from the destination
+ * (piggybacked acknowledgements); an {@link #TYPE_ACK} datagram carries nothing else. A {@link #TYPE_DATA} datagram
+ * carries one fragment of a message body ({@link MessageDescriptor}); most messages fit in one fragment.
+ * The NIC ids are the processes' ids ({@code EndpointName.processId()}): a datagram for an earlier incarnation of
+ * a process that reused the port is recognised and dropped.
+ */
+final class WireDescriptor
+{
+    /** Magic number: "AM" little-endian. */
+    static final short MAGIC = 0x4D41;
+    /** Version of this layout. */
+    static final byte VERSION = 1;
+
+    /** A fragment of a message. */
+    static final int TYPE_DATA = 1;
+    /** Acknowledgements only. */
+    static final int TYPE_ACK = 2;
+
+    /** DATA: the message travels on the reply channel (replies and returned messages), else the request channel. */
+    static final int FLAG_REPLY_CHANNEL = 0x1;
+    /**
+     * ACK: the sender of this datagram refused a message because a receive queue was full; it is alive, and the
+     * messages it has not acknowledged will be taken when retransmitted.
+     */
+    static final int FLAG_BUSY = 0x2;
+
+    static final int MAGIC_OFFSET = 0;
+    static final int VERSION_OFFSET = 2;
+    static final int TYPE_OFFSET = 3;
+    static final int FLAGS_OFFSET = 4;
+    static final int FRAGMENT_INDEX_OFFSET = 6;
+    static final int FRAGMENT_COUNT_OFFSET = 7;
+    static final int SOURCE_NIC_OFFSET = 8;
+    static final int DESTINATION_NIC_OFFSET = 16;
+    static final int SEQUENCE_OFFSET = 24;
+    static final int REQUEST_ACK_NEXT_OFFSET = 32;
+    static final int REQUEST_ACK_BITS_OFFSET = 40;
+    static final int REPLY_ACK_NEXT_OFFSET = 48;
+    static final int REPLY_ACK_BITS_OFFSET = 56;
+    static final int BODY_LENGTH_OFFSET = 64;
+    static final int FRAGMENT_OFFSET_OFFSET = 68;
+
+    /** Length of the header; the fragment bytes follow. */
+    static final int HEADER_LENGTH = 72;
+
+    /** Most fragments one message may be cut into (the reassembly mask is a long). */
+    static final int MAX_FRAGMENTS = 64;
+
+    private WireDescriptor()
+    {
+    }
+}
