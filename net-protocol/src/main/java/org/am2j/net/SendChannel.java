@@ -95,7 +95,9 @@ final class SendChannel
         final long end = Math.min(nextSequence, next + 1 + Long.SIZE);
         for (long sequence = oldest; sequence < end; sequence++)
         {
-            final boolean taken = sequence < next || 0 != (bits & (1L << (sequence - next - 1)));
+            // The peer's next expected sequence itself is not taken; (sequence - next - 1) is then -1, which a
+            // shift would wrap to bit 63.
+            final boolean taken = sequence < next || (sequence > next && 0 != (bits & (1L << (sequence - next - 1))));
             if (taken)
             {
                 final WindowSlot slot = slots[(int)(sequence % depth)];
