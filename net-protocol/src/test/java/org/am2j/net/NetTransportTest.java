@@ -105,4 +105,242 @@ class NetTransportTest
             assertEquals(5, pair.b.nic().counters().get(NicEvent.REFUSED));
         }
     }
+
+    @Test
+    void garbageDatagramsAreCountedAndDroppedAndTheNicGoesOn() throws Exception
+    {
+        try (NicPair pair = new NicPair();
+            java.nio.channels.DatagramChannel raw = java.nio.channels.DatagramChannel.open())
+        {
+            final java.net.InetSocketAddress target = NicAgent.parse(pair.hostB.endpoint.address());
+            final NicCounters counters = pair.b.nic().counters();
+            final java.nio.ByteBuffer datagram = java.nio.ByteBuffer.allocate(2000).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+            // Truncated: shorter than a header.
+            raw.send(java.nio.ByteBuffer.wrap(new byte[10]), target);
+            // Bad magic.
+            raw.send(java.nio.ByteBuffer.wrap(new byte[WireDescriptor.HEADER_LENGTH]), target);
+            // Good header, but for another incarnation of the process.
+            send(raw, target, datagram, header(datagram, 77, 99, 0, 1, 0, 100, 0), 0);
+            // Lengths beyond the datagram: the body claims 1000 bytes, 64 arrive.
+            send(raw, target, datagram, header(datagram, 77, 2, 0, 1, 0, 1000, 0), 64);
+            // A fragment whose offset points past the body.
+            send(raw, target, datagram, header(datagram, 77, 2, 1, 3, 0, 3000, 2990), 64);
+            // A sequence far outside the window.
+            datagram.putLong(WireDescriptor.SEQUENCE_OFFSET, 1L << 40);
+            send(raw, target, datagram, header(datagram, 77, 2, 0, 1, 0, 64, 0), 64);
+            // A whole body whose data length contradicts the body length, and one with an unknown opcode.
+            header(datagram, 77, 2, 0, 1, 0, 64, 0);
+            datagram.putLong(WireDescriptor.SEQUENCE_OFFSET, 0);
+            datagram.putInt(WireDescriptor.HEADER_LENGTH + MessageDescriptor.DATA_LENGTH_OFFSET, 5000);
+            send(raw, target, datagram, WireDescriptor.HEADER_LENGTH, 64);
+
+            assertTrue(pair.pumpUntil(() -> counters.get(NicEvent.DATAGRAMS_RECEIVED) >= 7, 5000));
+            assertEquals(3, counters.get(NicEvent.TRUNCATED), "short datagram, lengths beyond it, fragment offset");
+            assertEquals(1, counters.get(NicEvent.BAD_HEADER));
+            assertEquals(1, counters.get(NicEvent.WRONG_NIC));
+            assertEquals(1, counters.get(NicEvent.OUT_OF_WINDOW));
+            assertEquals(1, counters.get(NicEvent.MALFORMED));
+            assertTrue(pair.sinkB.messages.isEmpty(), "no garbage reached the endpoint");
+
+            pair.aToB.send(NicPair.shortMessage(Opcode.REQUEST_SHORT, 3, NicPair.TAG_B, 1));
+            assertTrue(pair.pumpUntil(() -> pair.sinkB.messages.size() == 1, 5000), "the NIC still works");
+        }
+    }
+
+    private static int header(final java.nio.ByteBuffer datagram, final long sourceNic, final long destinationNic,
+        final int fragmentIndex, final int fragmentCount, final int flags, final int bodyLength,
+        final int fragmentOffset)
+    {
+        datagram.putShort(WireDescriptor.MAGIC_OFFSET, WireDescriptor.MAGIC);
+        datagram.put(WireDescriptor.VERSION_OFFSET, WireDescriptor.VERSION);
+        datagram.put(WireDescriptor.TYPE_OFFSET, (byte)WireDescriptor.TYPE_DATA);
+        datagram.putShort(WireDescriptor.FLAGS_OFFSET, (short)flags);
+        datagram.put(WireDescriptor.FRAGMENT_INDEX_OFFSET, (byte)fragmentIndex);
+        datagram.put(WireDescriptor.FRAGMENT_COUNT_OFFSET, (byte)fragmentCount);
+        datagram.putLong(WireDescriptor.SOURCE_NIC_OFFSET, sourceNic);
+        datagram.putLong(WireDescriptor.DESTINATION_NIC_OFFSET, destinationNic);
+        datagram.putInt(WireDescriptor.BODY_LENGTH_OFFSET, bodyLength);
+        datagram.putInt(WireDescriptor.FRAGMENT_OFFSET_OFFSET, fragmentOffset);
+        return WireDescriptor.HEADER_LENGTH;
+    }
+
+    private static void send(final java.nio.channels.DatagramChannel raw, final java.net.InetSocketAddress target,
+        final java.nio.ByteBuffer datagram, final int headerLength, final int bodyBytes) throws java.io.IOException
+    {
+        final java.nio.ByteBuffer copy = datagram.duplicate();
+        copy.position(0).limit(headerLength + bodyBytes);
+        raw.send(copy, target);
+    }
+
+    @Test
+    void messagesToADeadPeerComeBackWithinTheTimeout()
+    {
+        try (NicPair pair = new NicPair("timeoutMs", "300", "rtoInitialMs", "5"))
+        {
+            pair.b.close();
+            final long start = System.nanoTime();
+            for (int i = 0; i < 5; i++)
+            {
+                assertEquals(Route.SENT, pair.aToB.send(NicPair.shortMessage(Opcode.REQUEST_SHORT, 3, NicPair.TAG_B, i)));
+            }
+            assertTrue(pair.pumpUntil(() -> pair.sinkA.messages.size() == 5, 5000));
+            final long millis = (System.nanoTime() - start) / 1_000_000;
+            for (final Received returned : pair.sinkA.messages)
+            {
+                assertTrue(returned.returnStatus == ReturnStatus.EUNREACHABLE.code() ||
+                    returned.returnStatus == ReturnStatus.ECONGESTION.code(), "status " + returned.returnStatus);
+                assertEquals(Opcode.REQUEST_SHORT.code(), returned.opcode);
+                assertEquals(pair.hostB.name, returned.replyRoute.peer());
+            }
+            assertTrue(millis < 3000, "returned after " + millis + " ms");
+            assertTrue(pair.a.nic().counters().get(NicEvent.RETRANSMITS) > 0);
+            assertEquals(ReturnStatus.EUNREACHABLE.code(),
+                pair.aToB.send(NicPair.shortMessage(Opcode.REQUEST_SHORT, 3, NicPair.TAG_B, 9)),
+                "a peer known dead refuses at once");
+        }
+    }
+
+    @Test
+    void aSlowReceiverThrottlesItsSenderWithoutLoss()
+    {
+        try (NicPair pair = new NicPair("depth", "4", "queueBytes", "16384", "timeoutMs", "20000"))
+        {
+            final int messages = 3000;
+            final byte[] data = new byte[1000];
+            int sent = 0;
+            int full = 0;
+            while (sent < messages)
+            {
+                data[0] = (byte)sent;
+                final int result = pair.aToB.send(
+                    NicPair.dataMessage(Opcode.REQUEST_MEDIUM, 5, NicPair.TAG_B, data, -1, sent));
+                if (result == Route.SENT)
+                {
+                    sent++;
+                    continue;
+                }
+                assertEquals(Route.FULL, result);
+                full++;
+                pair.hostA.endpoint.poll(pair.sinkA, 16, false);
+                // The receiver takes one message now and then: its 16 KiB queues fill up.
+                if (full % 8 == 0)
+                {
+                    pair.hostB.endpoint.poll(pair.sinkB, 1, false);
+                }
+            }
+            assertTrue(pair.pumpUntil(() -> pair.sinkB.messages.size() == messages, 20000));
+            assertTrue(full > 0, "the sender was throttled");
+            assertTrue(pair.sinkA.messages.isEmpty(), "nothing came back");
+            final boolean[] seen = new boolean[messages];
+            for (final Received received : pair.sinkB.messages)
+            {
+                final int id = received.args[0];
+                assertTrue(!seen[id], "delivered once: " + id);
+                seen[id] = true;
+                assertEquals((byte)id, received.data[0]);
+            }
+        }
+    }
+
+    @Test
+    void theNicThreadMovesMessagesWhileTheHostOnlyReadsItsQueues()
+    {
+        try (NicPair pair = new NicPair("nic", "thread"))
+        {
+            for (int i = 0; i < 1000; i++)
+            {
+                assertEquals(Route.SENT, pair.sendPumping(pair.aToB,
+                    NicPair.shortMessage(Opcode.REQUEST_SHORT, 3, NicPair.TAG_B, i)));
+            }
+            assertTrue(pair.pumpUntil(() -> pair.sinkB.messages.size() == 1000, 10000));
+            for (int i = 0; i < 1000; i++)
+            {
+                assertEquals(i, pair.sinkB.messages.get(i).args[0]);
+            }
+        }
+    }
+
+    @Test
+    void aHostAsleepInTheSelectorWakesWhenAMessageArrives() throws Exception
+    {
+        try (NicPair pair = new NicPair())
+        {
+            final java.util.concurrent.CountDownLatch woke = new java.util.concurrent.CountDownLatch(1);
+            final java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
+            final Thread sleeper = new Thread(() ->
+            {
+                final long deadline = System.nanoTime() + 20_000_000_000L;
+                while (System.nanoTime() < deadline)
+                {
+                    final long ticket = pair.b.prepareBlock();
+                    pair.hostB.endpoint.sleeping(true);
+                    if (pair.hostB.endpoint.hasPending())
+                    {
+                        break;
+                    }
+                    pair.b.block(ticket, 10_000_000_000L);
+                }
+                pair.hostB.endpoint.sleeping(false);
+                woke.countDown();
+            });
+            sleeper.start();
+            Thread.sleep(100);
+            final long cpuBefore = threads.getThreadCpuTime(sleeper.getId());
+            Thread.sleep(400);
+            final long cpuAfter = threads.getThreadCpuTime(sleeper.getId());
+            assertEquals(1, woke.getCount(), "asleep while nothing arrives");
+            assertTrue(cpuAfter - cpuBefore < 100_000_000L, "the sleeper used " + (cpuAfter - cpuBefore) / 1_000_000 +
+                " ms of CPU in 400 ms asleep: it must not spin");
+            final long sent = System.nanoTime();
+            pair.aToB.send(NicPair.shortMessage(Opcode.REQUEST_SHORT, 3, NicPair.TAG_B, 1));
+            assertTrue(woke.await(5, java.util.concurrent.TimeUnit.SECONDS));
+            sleeper.join();
+            assertTrue(System.nanoTime() - sent < 2_000_000_000L);
+            pair.hostB.endpoint.poll(pair.sinkB, 16, false);
+            assertEquals(1, pair.sinkB.messages.size());
+        }
+    }
+
+    @Test
+    void requestsAndRepliesAllocateNothingInSteadyState()
+    {
+        try (NicPair pair = new NicPair())
+        {
+            final org.am2j.spi.OutboundMessage request = NicPair.dataMessage(Opcode.REQUEST_MEDIUM, 3, NicPair.TAG_B,
+                new byte[512], -1, 1);
+            final org.am2j.spi.OutboundMessage reply = NicPair.shortMessage(Opcode.REPLY_SHORT, 4, 0, 2);
+            final long[] sum = new long[1];
+            final org.am2j.spi.MessageSink server = (m) ->
+            {
+                sum[0] += m.arg(0) + m.dataLength();
+                m.replyRoute().send(reply);
+            };
+            final org.am2j.spi.MessageSink client = (m) -> sum[0] += m.arg(0);
+            final com.sun.management.ThreadMXBean threads =
+                (com.sun.management.ThreadMXBean)java.lang.management.ManagementFactory.getThreadMXBean();
+            // The least of several rounds: the JIT's own compilations and deoptimisations allocate now and then; a
+            // message path that allocates would show in every round (at least 16 bytes x 20,000).
+            long allocated = Long.MAX_VALUE;
+            for (int round = 0; round < 6; round++)
+            {
+                final long before = threads.getThreadAllocatedBytes(Thread.currentThread().getId());
+                for (int i = 0; i < 20_000; i++)
+                {
+                    final long expected = sum[0] + 1 + 512 + 2;
+                    pair.aToB.send(request);
+                    while (sum[0] != expected)
+                    {
+                        pair.hostB.endpoint.poll(server, 16, false);
+                        pair.hostA.endpoint.poll(client, 16, false);
+                    }
+                }
+                final long roundBytes = threads.getThreadAllocatedBytes(Thread.currentThread().getId()) - before;
+                if (round >= 2)
+                {
+                    allocated = Math.min(allocated, roundBytes);
+                }
+            }
+            assertTrue(allocated < 1024, "allocated " + allocated + " bytes for 20,000 round trips");
+        }
+    }
 }
