@@ -24,6 +24,11 @@ final class RankCommand
     static final List<String> JVM_FLAGS = Collections.unmodifiableList(Arrays.asList(
         "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED", "--enable-native-access=ALL-UNNAMED"));
 
+    /** The network transport's address setting (read by net-protocol's configuration). */
+    static final String NET_HOST_PROPERTY = "am2j.net.host";
+    /** The same setting as an environment variable. */
+    static final String NET_HOST_VARIABLE = "AM2J_NET_HOST";
+
     private final LaunchOptions options;
     private final String jobId;
     private final String bootstrap;
@@ -113,6 +118,13 @@ final class RankCommand
         if (null != options.nic())
         {
             env.put(SpmdEnvironment.AM2J_NIC, options.nic());
+        }
+        // Every rank of this launcher runs on this machine: emulated nodes reach each other's NICs over loopback
+        // (whose MTU lets a whole message travel in one datagram), unless the user chose an address.
+        if (!env.containsKey(NET_HOST_VARIABLE))
+        {
+            final String chosen = System.getProperty(NET_HOST_PROPERTY);
+            env.put(NET_HOST_VARIABLE, null != chosen && !chosen.isEmpty() ? chosen : "127.0.0.1");
         }
         return builder;
     }
