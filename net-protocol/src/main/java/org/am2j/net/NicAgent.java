@@ -794,7 +794,8 @@ final class NicAgent implements Agent
             }
             return refuse(peer, buffer, body, bodyLength, refusal);
         }
-        final boolean deposit = 0 == status && MessageCategory.LONG == opcode.category() && dataLength > 0;
+        // A long message always names its place in the segment, even with no data: the core checks it there.
+        final boolean deposit = 0 == status && MessageCategory.LONG == opcode.category();
         final OneToOneRingBuffer queue = endpoint.receiveQueue(0 != status || !opcode.isRequest());
         final int route = endpoint.inverseRoute(peer, sourceEndpoint);
         if (route < 0)
@@ -869,7 +870,7 @@ final class NicAgent implements Agent
         {
             return ReturnStatus.EBADTAG.code();
         }
-        if (MessageCategory.LONG == category && dataLength > 0)
+        if (MessageCategory.LONG == category)
         {
             return endpoint.host().checkSegment(buffer.getLong(body + MessageDescriptor.SEGMENT_OFFSET_OFFSET),
                 dataLength);

@@ -34,7 +34,7 @@ import org.junit.jupiter.api.AfterEach;
  * (the launcher's {@code j<pid>-<ms>}), and checks that a job leaves nothing in shared memory. Whatever a test
  * started is killed when it ends.
  */
-abstract class LauncherTestSupport
+public abstract class LauncherTestSupport
 {
     private static final Pattern JOB_LINE = Pattern.compile("^\\[(\\d+)] job=(\\S+) pid=(\\d+) rank=(\\d+)$",
         Pattern.MULTILINE);
@@ -42,12 +42,12 @@ abstract class LauncherTestSupport
     private final ExecutorService executor = Executors.newSingleThreadExecutor();
 
     /** What a finished job printed. */
-    static final class JobResult
+    public static final class JobResult
     {
-        final int status;
-        final String out;
-        final String err;
-        final long millis;
+        public final int status;
+        public final String out;
+        public final String err;
+        public final long millis;
 
         JobResult(final int status, final String out, final String err, final long millis)
         {
@@ -57,7 +57,7 @@ abstract class LauncherTestSupport
             this.millis = millis;
         }
 
-        String output()
+        public String output()
         {
             return "\n--- stdout ---\n" + out + "--- stderr ---\n" + err;
         }
@@ -65,7 +65,7 @@ abstract class LauncherTestSupport
         /**
          * @return the job id the ranks printed ({@code job=<id> pid=<pid> rank=<r>} lines).
          */
-        String jobId()
+        public String jobId()
         {
             final Matcher m = JOB_LINE.matcher(out);
             assertTrue(m.find(), "no rank printed its job id" + output());
@@ -75,7 +75,7 @@ abstract class LauncherTestSupport
         /**
          * @return the pids of the ranks that printed a job line.
          */
-        List<Long> rankPids()
+        public List<Long> rankPids()
         {
             final List<Long> pids = new ArrayList<>();
             final Matcher m = JOB_LINE.matcher(out);
@@ -86,7 +86,7 @@ abstract class LauncherTestSupport
             return pids;
         }
 
-        void assertSucceeded(final int ranks)
+        public void assertSucceeded(final int ranks)
         {
             assertEquals(0, status, "job failed" + output());
             assertEquals(ranks, rankPids().size(), "job lines" + output());
@@ -103,7 +103,7 @@ abstract class LauncherTestSupport
     /**
      * @return processes this JVM started, directly or not, that run launchers or our rank programs.
      */
-    static Stream<ProcessHandle> ourDescendants()
+    public static Stream<ProcessHandle> ourDescendants()
     {
         return ProcessHandle.current().descendants()
             .filter(p -> p.info().commandLine().map(c -> c.contains("org.am2j.")).orElse(true));
@@ -112,11 +112,23 @@ abstract class LauncherTestSupport
     /**
      * Run a job: {@code am2j run -n ranks [--jvm-opt opt]... --cp <test class path> -- mainClass args}.
      */
-    JobResult runJob(
+    protected JobResult runJob(
         final long timeoutSeconds, final int ranks, final List<String> jvmOptions, final Class<?> mainClass,
         final String... args) throws Exception
     {
-        final List<String> command = new ArrayList<>(List.of("run", "-n", Integer.toString(ranks)));
+        return runJob(timeoutSeconds, ranks, 1, jvmOptions, mainClass, args);
+    }
+
+    /**
+     * Run a job over emulated nodes: {@code am2j run -n ranks --nodes nodes [--jvm-opt opt]... --cp <test class
+     * path> -- mainClass args}.
+     */
+    protected JobResult runJob(
+        final long timeoutSeconds, final int ranks, final int nodes, final List<String> jvmOptions,
+        final Class<?> mainClass, final String... args) throws Exception
+    {
+        final List<String> command = new ArrayList<>(List.of("run", "-n", Integer.toString(ranks), "--nodes",
+            Integer.toString(nodes)));
         for (final String option : jvmOptions)
         {
             command.add("--jvm-opt");
@@ -162,7 +174,7 @@ abstract class LauncherTestSupport
     /**
      * @return the job's shared-memory directory, {@code /dev/shm/am2j-<user>/<job>}.
      */
-    static Path jobDirectory(final String jobId)
+    public static Path jobDirectory(final String jobId)
     {
         assertNotNull(jobId);
         return ShmDirectories.userRoot().resolve(jobId);
@@ -171,7 +183,7 @@ abstract class LauncherTestSupport
     /**
      * @return the names of the files in the job's directory; empty when it does not exist.
      */
-    static TreeSet<String> filesOf(final String jobId) throws IOException
+    public static TreeSet<String> filesOf(final String jobId) throws IOException
     {
         final Path dir = jobDirectory(jobId);
         if (!Files.exists(dir))
@@ -187,7 +199,7 @@ abstract class LauncherTestSupport
     /**
      * Assert that the job left nothing: no job directory, no counters file of any of its processes.
      */
-    static void assertNothingLeft(final String jobId, final List<Long> pids) throws IOException
+    public static void assertNothingLeft(final String jobId, final List<Long> pids) throws IOException
     {
         final Path dir = jobDirectory(jobId);
         assertTrue(filesOf(jobId).isEmpty(), "files left in " + dir + ": " + filesOf(jobId));

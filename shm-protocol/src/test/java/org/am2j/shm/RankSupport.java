@@ -18,10 +18,10 @@ import org.am2j.spi.ShmDirectories;
  * Helpers for the rank programs of the multi-JVM tests: deterministic patterns, checks that end the rank with status
  * 1 and a message, bounded waits.
  */
-final class RankSupport
+public final class RankSupport
 {
     /** A check failed in a rank program: thrown out of handlers and polls, caught by {@link #main}. */
-    static final class RankFailure extends RuntimeException
+    public static final class RankFailure extends RuntimeException
     {
         private static final long serialVersionUID = 1L;
 
@@ -32,7 +32,7 @@ final class RankSupport
     }
 
     /** The body of a rank program. */
-    interface Body
+    public interface Body
     {
         void run() throws Exception;
     }
@@ -44,7 +44,7 @@ final class RankSupport
     /**
      * Run a rank program: any failure prints {@code FAIL <program>: <message>} and exits with status 1.
      */
-    static void main(final String program, final Body body)
+    public static void main(final String program, final Body body)
     {
         try
         {
@@ -60,12 +60,12 @@ final class RankSupport
         }
     }
 
-    static RankFailure fail(final String message)
+    public static RankFailure fail(final String message)
     {
         throw new RankFailure(message);
     }
 
-    static void check(final boolean condition, final String message)
+    public static void check(final boolean condition, final String message)
     {
         if (!condition)
         {
@@ -73,7 +73,7 @@ final class RankSupport
         }
     }
 
-    static void checkEquals(final long expected, final long actual, final String what)
+    public static void checkEquals(final long expected, final long actual, final String what)
     {
         if (expected != actual)
         {
@@ -84,7 +84,7 @@ final class RankSupport
     /**
      * @return a well-mixed deterministic int for (a, b, c, salt).
      */
-    static int pattern(final int a, final int b, final int c, final int salt)
+    public static int pattern(final int a, final int b, final int c, final int salt)
     {
         int h = a * 0x9E3779B9 + b * 0x85EBCA6B + c * 0xC2B2AE35 + salt * 0x27D4EB2F;
         h ^= h >>> 16;
@@ -95,12 +95,12 @@ final class RankSupport
         return h;
     }
 
-    static byte dataByte(final int seed, final int index)
+    public static byte dataByte(final int seed, final int index)
     {
         return (byte)(seed + index * 31 + (index >>> 8) * 7);
     }
 
-    static void fill(final MutableDirectBuffer buffer, final int offset, final int length, final int seed)
+    public static void fill(final MutableDirectBuffer buffer, final int offset, final int length, final int seed)
     {
         for (int i = 0; i < length; i++)
         {
@@ -111,7 +111,7 @@ final class RankSupport
     /**
      * @return -1 when the bytes match the pattern, else the first index that differs.
      */
-    static int mismatch(final DirectBuffer buffer, final int offset, final int length, final int seed)
+    public static int mismatch(final DirectBuffer buffer, final int offset, final int length, final int seed)
     {
         for (int i = 0; i < length; i++)
         {
@@ -123,7 +123,7 @@ final class RankSupport
         return -1;
     }
 
-    static void checkData(
+    public static void checkData(
         final DirectBuffer buffer, final int offset, final int length, final int seed, final String what)
     {
         if (length > 0 && null == buffer)
@@ -145,7 +145,7 @@ final class RankSupport
     /**
      * Wait for a message without burning the CPU the other ranks of this 2-vCPU machine need.
      */
-    static void idle(final Bundle bundle, final long micros)
+    public static void idle(final Bundle bundle, final long micros)
     {
         bundle.eventMask(EventMask.NOTEMPTY);
         if (!bundle.waitSema(micros, TimeUnit.MICROSECONDS))
@@ -154,12 +154,12 @@ final class RankSupport
         }
     }
 
-    static long deadline(final long millis)
+    public static long deadline(final long millis)
     {
         return System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
     }
 
-    static boolean expired(final long deadlineNs)
+    public static boolean expired(final long deadlineNs)
     {
         return System.nanoTime() - deadlineNs > 0;
     }
@@ -167,7 +167,7 @@ final class RankSupport
     /**
      * @return the files of the job directory (names), sorted, or an empty string when it does not exist.
      */
-    static String listJobDirectory(final String job)
+    public static String listJobDirectory(final String job)
     {
         final Path dir = ShmDirectories.userRoot().resolve(job);
         if (!Files.isDirectory(dir))
