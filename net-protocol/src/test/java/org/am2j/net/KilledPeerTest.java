@@ -1,0 +1,100 @@
+package org.am2j.net;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A peer killed with SIGKILL while requests to it are outstanding: they come back to the survivor's handler 0 with
+ * EUNREACHABLE or ECONGESTION within the configured timeout (1 s here), and the survivor goes on talking to another
+ * peer all the while. Three JVMs on three emulated nodes, network only, started directly.
+ */
+@Timeout(value = 90, unit = TimeUnit.SECONDS)
+class KilledPeerTest
+{
+    private static final long TIMEOUT_MS = 1000;
+    /** Scheduling slack on a loaded 2-vCPU machine, beyond the timeout and the timer tick. */
+    private static final long SLACK_MS = 2500;
+    private static final Pattern SURVIVOR_OK = Pattern.compile(
+        "survivor ok: returned=(\\d+) unreachable=(\\d+) congestion=(\\d+) maxReturnMs=(\\d+) " +
+        "roundTripsWhileWaiting=(\\d+)");
+
+    @TempDir
+    Path dir;
+
+    private final List<Process> started = new ArrayList<>();
+
+    @AfterEach
+    void killEverything()
+    {
+        started.forEach(Process::destroyForcibly);
+    }
+
+    private Process start(final String role) throws Exception
+    {
+        final String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        final List<String> command = new ArrayList<>(List.of(java,
+            "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED", "--enable-native-access=ALL-UNNAMED",
+            "-Dam2j.transports=inproc,net", "-Dam2j.net.host=127.0.0.1", "-Dam2j.net.timeoutMs=" + TIMEOUT_MS,
+            "-Dam2j.node=" + role + "-" + ProcessHandle.current().pid(),
+            "-Dam2j.job=killed-peer-" + ProcessHandle.current().pid(),
+            "-cp", System.getProperty("java.class.path"), KilledPeerMain.class.getName(), role, dir.toString()));
+        final Process process = new ProcessBuilder(command)
+            .redirectOutput(dir.resolve(role + ".out").toFile())
+            .redirectError(dir.resolve(role + ".err").toFile())
+            .start();
+        started.add(process);
+        return process;
+    }
+
+    private String output(final String role) throws Exception
+    {
+        return "\n--- " + role + " stdout ---\n" + Files.readString(dir.resolve(role + ".out")) +
+            "--- " + role + " stderr ---\n" + Files.readString(dir.resolve(role + ".err"));
+    }
+
+    @Test
+    void requestsToAKilledPeerComeBackAndTheSurvivorGoesOn() throws Exception
+    {
+        final Process victim = start("victim");
+        final Process other = start("other");
+        final Process survivor = start("survivor");
+        final Path sent = dir.resolve("survivor.sent");
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (!Files.exists(sent))
+        {
+            assertTrue(survivor.isAlive() && System.nanoTime() < deadline, "the survivor never sent" +
+                output("survivor") + output("victim"));
+            Thread.sleep(5);
+        }
+        victim.destroyForcibly();
+        assertTrue(victim.waitFor(10, TimeUnit.SECONDS));
+        assertTrue(survivor.waitFor(60, TimeUnit.SECONDS), "survivor did not finish" + output("survivor"));
+        assertEquals(0, survivor.exitValue(), output("survivor"));
+        assertTrue(other.waitFor(30, TimeUnit.SECONDS), "other did not finish" + output("other"));
+        assertEquals(0, other.exitValue(), output("other"));
+
+        final Matcher ok = SURVIVOR_OK.matcher(Files.readString(dir.resolve("survivor.out")));
+        assertTrue(ok.find(), output("survivor"));
+        System.out.println(ok.group());
+        assertEquals(KilledPeerMain.TO_VICTIM, Integer.parseInt(ok.group(1)));
+        assertEquals(KilledPeerMain.TO_VICTIM, Integer.parseInt(ok.group(2)) + Integer.parseInt(ok.group(3)),
+            "every one came back EUNREACHABLE or ECONGESTION" + output("survivor"));
+        final long maxReturnMs = Long.parseLong(ok.group(4));
+        assertTrue(maxReturnMs >= TIMEOUT_MS / 2 && maxReturnMs <= TIMEOUT_MS + SLACK_MS,
+            "returned after " + maxReturnMs + " ms with a " + TIMEOUT_MS + " ms timeout" + output("survivor"));
+        assertTrue(Integer.parseInt(ok.group(5)) > 0, "the survivor talked to the other peer while it waited");
+    }
+}
