@@ -47,6 +47,7 @@ public final class AmRuntime implements TransportContext
     private final Transport blocker;
     private final Map<String, PollSchedulerProvider> schedulers;
     private final String pollSetting;
+    private final boolean pollBeforeSend;
     private final ProcessCounters counters;
     private final AtomicInteger nextEndpointId = new AtomicInteger();
     private final Set<BundleCore> bundles = new HashSet<>();
@@ -60,6 +61,7 @@ public final class AmRuntime implements TransportContext
         this.processId = new SecureRandom().nextLong() ^ (pid << 32) ^ System.nanoTime();
         this.schedulers = loadSchedulers();
         this.pollSetting = setting("am2j.poll", "AM2J_POLL", EveryPollScheduler.NAME);
+        this.pollBeforeSend = booleanSetting("am2j.pollBeforeSend", "AM2J_POLL_BEFORE_SEND", false);
         newScheduler();
         this.counters = ProcessCounters.open();
         this.transports = openTransports(this);
@@ -75,6 +77,18 @@ public final class AmRuntime implements TransportContext
         }
         this.hasNetwork = network;
         this.blocker = canBlock;
+        final String wakeAddress = null != canBlock ? canBlock.wakeAddress() : null;
+        if (null != wakeAddress)
+        {
+            // Senders of the other transports must be able to wake a thread asleep in the blocker.
+            for (final Transport transport : transports)
+            {
+                if (transport != canBlock)
+                {
+                    transport.blockerWakeAddress(wakeAddress);
+                }
+            }
+        }
         Runtime.getRuntime().addShutdownHook(new Thread(this::shutdown, "am2j-shutdown"));
     }
 
@@ -177,6 +191,15 @@ public final class AmRuntime implements TransportContext
     boolean hasNetwork()
     {
         return hasNetwork;
+    }
+
+    /**
+     * @return true when a request first polls its bundle, as the paper's implementation does ({@code
+     * am2j.pollBeforeSend} / {@code AM2J_POLL_BEFORE_SEND}, default false: see docs/polling.md).
+     */
+    boolean pollBeforeSend()
+    {
+        return pollBeforeSend;
     }
 
     EndpointCore newEndpoint(final BundleCore bundle)
@@ -314,6 +337,21 @@ public final class AmRuntime implements TransportContext
             return fromEnvironment.trim();
         }
         return defaultValue;
+    }
+
+    private static boolean booleanSetting(final String property, final String environment, final boolean defaultValue)
+    {
+        final String value = setting(property, environment, Boolean.toString(defaultValue));
+        if ("true".equalsIgnoreCase(value))
+        {
+            return true;
+        }
+        if ("false".equalsIgnoreCase(value))
+        {
+            return false;
+        }
+        throw new AmException(AmError.BAD_ARG, property + " / " + environment + " = '" + value +
+            "' must be true or false");
     }
 
     private static String hostName()

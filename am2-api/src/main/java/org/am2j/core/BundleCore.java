@@ -30,6 +30,7 @@ final class BundleCore implements Bundle
     private final ThreadGuard guard;
     private final PollScheduler scheduler;
     private final Transport blocker;
+    private final boolean pollBeforeSend;
     private volatile EndpointCore[] endpoints = new EndpointCore[0];
     private volatile EventMask eventMask = EventMask.NOEVENTS;
     private volatile Thread waiter;
@@ -42,6 +43,7 @@ final class BundleCore implements Bundle
         this.guard = new ThreadGuard(BundleKind.SEQ == kind);
         this.scheduler = scheduler;
         this.blocker = blocker;
+        this.pollBeforeSend = runtime.pollBeforeSend();
     }
 
     @Override
@@ -146,6 +148,11 @@ final class BundleCore implements Bundle
      * @param repliesOnly true for a reply waiting for space: only reply queues are polled.
      * @return messages handled.
      */
+    boolean pollsBeforeSend()
+    {
+        return pollBeforeSend;
+    }
+
     int pollForProgress(final DispatchContext context, final boolean repliesOnly)
     {
         return pollEndpoints(context, repliesOnly);
@@ -156,16 +163,21 @@ final class BundleCore implements Bundle
         final EndpointCore[] polled = endpoints;
         final boolean locking = !isSeq();
         final int networkBudget;
-        if (runtime.hasNetwork())
+        if (!runtime.hasNetwork())
+        {
+            networkBudget = 0;
+        }
+        else if (!locking)
+        {
+            // SEQ: one thread at a time by contract (the guard checks it), so the scheduler needs no lock.
+            networkBudget = scheduler.networkBudget(POLL_BUDGET);
+        }
+        else
         {
             synchronized (scheduler)
             {
                 networkBudget = scheduler.networkBudget(POLL_BUDGET);
             }
-        }
-        else
-        {
-            networkBudget = 0;
         }
 
         final int outerFound = context.networkFound;
@@ -182,9 +194,16 @@ final class BundleCore implements Bundle
         {
             if (networkBudget > 0)
             {
-                synchronized (scheduler)
+                if (!locking)
                 {
                     scheduler.networkPolled(context.networkFound);
+                }
+                else
+                {
+                    synchronized (scheduler)
+                    {
+                        scheduler.networkPolled(context.networkFound);
+                    }
                 }
             }
             context.networkFound = outerFound;

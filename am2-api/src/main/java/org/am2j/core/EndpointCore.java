@@ -465,6 +465,12 @@ final class EndpointCore implements Endpoint, EndpointHost
             checkNotInHandler(context, "a request");
             final Translation translation = translations.get(destination);
             MessageChecks.check(category, handler, src, srcOffset, length, segmentOffset, argCount);
+            if (b.pollsBeforeSend())
+            {
+                // The paper's send polls first: handlers of messages waiting here run before this request adds to
+                // the traffic (they run one level deeper, so this depth's frame below is not theirs).
+                b.pollForProgress(context, false);
+            }
             final OutboundMessage frame = context.frame()
                 .header(Opcode.of(true, category).code(), 0, handler, translation.tag)
                 .args(argCount, a0, a1, a2, a3, a4, a5, a6, a7)

@@ -88,6 +88,26 @@ public interface Transport extends AutoCloseable
     void wakeup();
 
     /**
+     * @return how another process wakes a thread asleep in {@link #block(long, long)} when this transport is the
+     * process's blocker, for the other transports' senders: {@code udp:host:port} (send any one-byte datagram
+     * there), or null when only this transport's own senders can (a futex doorbell).
+     */
+    default String wakeAddress()
+    {
+        return null;
+    }
+
+    /**
+     * Another transport is the process's blocker: when a sender of this transport wakes a sleeping endpoint of this
+     * process, it must also use this address (see {@link #wakeAddress()}). Called once, before any endpoint exists.
+     *
+     * @param address the blocker's wake address.
+     */
+    default void blockerWakeAddress(final String address)
+    {
+    }
+
+    /**
      * Release the transport's resources: called at process exit after every endpoint is closed.
      */
     @Override

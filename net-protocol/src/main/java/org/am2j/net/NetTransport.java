@@ -107,6 +107,16 @@ public final class NetTransport implements Transport
         return config.mode == NicMode.INLINE;
     }
 
+    /**
+     * @return in inline mode {@code udp:host:port} of the NIC's socket: a one-byte datagram sent there by another
+     * transport's sender wakes a thread asleep in the NIC's selector; null in thread mode.
+     */
+    @Override
+    public String wakeAddress()
+    {
+        return config.mode == NicMode.INLINE ? "udp:" + nic.address() : null;
+    }
+
     @Override
     public long prepareBlock()
     {

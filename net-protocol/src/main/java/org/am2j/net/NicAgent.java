@@ -649,6 +649,12 @@ final class NicAgent implements Agent
     private void onDatagram(final InetSocketAddress from, final int length)
     {
         final UnsafeBuffer d = received;
+        if (length == WireDescriptor.WAKE_LENGTH)
+        {
+            // A wake-up from another transport's sender (see NetTransport.wakeAddress()): arriving was its job.
+            counters.increment(NicEvent.WAKEUPS);
+            return;
+        }
         if (length < WireDescriptor.HEADER_LENGTH)
         {
             counters.increment(NicEvent.TRUNCATED);

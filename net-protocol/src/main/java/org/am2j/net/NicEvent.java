@@ -19,6 +19,8 @@ enum NicEvent
     RETRANSMITS,
     /** Duplicates recognised and not delivered. */
     DUPLICATES,
+    /** One-byte wake-up datagrams from other transports' senders (ignored; they woke the selector). */
+    WAKEUPS,
     /** Datagrams shorter than a header, or whose lengths contradict their size. */
     TRUNCATED,
     /** Datagrams with the wrong magic number or version, or an unknown type. */

@@ -33,6 +33,8 @@ package org.am2j.net;
  * Every datagram carries the sender's acknowledgement state of both channels it receives from the destination
  * (piggybacked acknowledgements); an {@link #TYPE_ACK} datagram carries nothing else. A {@link #TYPE_DATA} datagram
  * carries one fragment of a message body ({@link MessageDescriptor}); most messages fit in one fragment.
+ * A datagram of exactly {@link #WAKE_LENGTH} byte is a wake-up: a shared-memory sender sends it to a process asleep
+ * in the NIC's selector, and the NIC ignores it.
  * The NIC ids are the processes' ids ({@code EndpointName.processId()}): a datagram for an earlier incarnation of
  * a process that reused the port is recognised and dropped.
  */
@@ -74,6 +76,9 @@ final class WireDescriptor
 
     /** Length of the header; the fragment bytes follow. */
     static final int HEADER_LENGTH = 72;
+
+    /** Length of a wake-up datagram. */
+    static final int WAKE_LENGTH = 1;
 
     /** Most fragments one message may be cut into (the reassembly mask is a long). */
     static final int MAX_FRAGMENTS = 64;

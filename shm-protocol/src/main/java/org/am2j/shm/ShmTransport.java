@@ -125,6 +125,16 @@ public final class ShmTransport implements Transport
     }
 
     @Override
+    public void blockerWakeAddress(final String address)
+    {
+        if (address.startsWith("udp:") && !doorbell.publishWakeAddress(address.substring(4)))
+        {
+            LOGGER.log(Level.WARNING, "am2j shm: wake address " + address + " is too long for the doorbell; " +
+                "shared-memory senders cannot wake this process's waitSema() before its time slice ends");
+        }
+    }
+
+    @Override
     public void close()
     {
         MappedRegion.deleteQuietly(doorbell.region().path);
