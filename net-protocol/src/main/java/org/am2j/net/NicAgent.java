@@ -757,9 +757,13 @@ final class NicAgent implements Agent
         {
             peer.busyOwed = true;
         }
-        if (in.ackOwed() || peer.busyOwed)
+        if (peer.busyOwed)
         {
-            nextTimerNanos = Math.min(nextTimerNanos, nowNanos + config.ackDelayNanos);
+            nextTimerNanos = nowNanos;
+        }
+        else if (in.ackOwed() && in.ackDueNanos() - nextTimerNanos < 0)
+        {
+            nextTimerNanos = in.ackDueNanos();
         }
     }
 

@@ -108,6 +108,14 @@ final class ReceiveChannel
         return ackOwed && nowNanos - ackDueNanos >= 0;
     }
 
+    /**
+     * @return when the owed acknowledgement is due (meaningful while {@link #ackOwed()}).
+     */
+    long ackDueNanos()
+    {
+        return ackDueNanos;
+    }
+
     boolean ackOwed()
     {
         return ackOwed;
