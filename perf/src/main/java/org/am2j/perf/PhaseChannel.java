@@ -2,9 +2,11 @@ package org.am2j.perf;
 
 /**
  * How the initiator (rank 0) of a rank pair tells the responder (rank 1) what comes next: a probe or measurement of
- * the cache line, serving AM requests, or the end. Each command is a rendezvous: {@link #command(int, int)} returns
- * once the responder has taken it with {@link #next()}. Commands travel outside the path being measured (between
- * two JVMs, through the job's bootstrap collectives), and only between measurements.
+ * the cache line, serving AM requests, or the end. Each command is a
+ * rendezvous: {@link #command(int, int)} returns once the responder has taken it with {@link #next()}. A command
+ * whose measurement ends at the responder is followed by the responder's report, handed back with
+ * {@link #report(byte[])} and taken with {@link #awaitReport()}. Commands and reports travel outside the path being
+ * measured (between two JVMs, through the job's bootstrap collectives), and only between measurements.
  */
 interface PhaseChannel
 {
@@ -31,6 +33,21 @@ interface PhaseChannel
      * @return the command packed as {@code type << 32 | count}; see {@link #type(long)} and {@link #count(long)}.
      */
     long next();
+
+    /**
+     * Responder: hand the report of the measurement just ended back to the initiator; returns once it has taken it
+     * with {@link #awaitReport()}.
+     *
+     * @param report a few bytes.
+     */
+    void report(byte[] report);
+
+    /**
+     * Initiator: wait for the responder's {@link #report(byte[])}.
+     *
+     * @return the report.
+     */
+    byte[] awaitReport();
 
     /**
      * @param type  of a command.
