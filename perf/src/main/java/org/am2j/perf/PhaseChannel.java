@@ -2,9 +2,9 @@ package org.am2j.perf;
 
 /**
  * How the initiator (rank 0) of a rank pair tells the responder (rank 1) what comes next: a probe or measurement of
- * the cache line, serving AM requests, or the end. Each command is a
+ * the cache line, serving AM requests, answering or sinking plain UDP datagrams, or the end. Each command is a
  * rendezvous: {@link #command(int, int)} returns once the responder has taken it with {@link #next()}. A command
- * whose measurement ends at the responder is followed by the responder's report, handed back with
+ * whose measurement ends at the responder ({@link #UDP_SINK}) is followed by the responder's report, handed back with
  * {@link #report(byte[])} and taken with {@link #awaitReport()}. Commands and reports travel outside the path being
  * measured (between two JVMs, through the job's bootstrap collectives), and only between measurements.
  */
@@ -18,12 +18,20 @@ interface PhaseChannel
     int EXIT = 3;
     /** Serve AM requests until the initiator's done request, sleeping in waitSema() whenever none is waiting. */
     int SERVE_ASLEEP = 4;
+    /** Answer {@code count} distinct pings of the plain UDP ping-pong ({@link UdpPingPong#respond(int)}). */
+    int UDP_ECHO = 5;
+    /**
+     * Receive one plain UDP stream of {@code count} datagrams ({@link UdpPingPong#sink(int)}), then
+     * {@link #report(byte[])} its {@link UdpStreamTally}.
+     */
+    int UDP_SINK = 6;
 
     /**
      * Initiator: hand the next command to the responder.
      *
-     * @param type  {@link #RESPOND}, {@link #SERVE}, {@link #SERVE_ASLEEP} or {@link #EXIT}.
-     * @param count round trips for {@link #RESPOND}, else 0.
+     * @param type  {@link #RESPOND}, {@link #SERVE}, {@link #SERVE_ASLEEP}, {@link #UDP_ECHO}, {@link #UDP_SINK}
+     *              or {@link #EXIT}.
+     * @param count round trips for {@link #RESPOND} and {@link #UDP_ECHO}, datagrams for {@link #UDP_SINK}, else 0.
      */
     void command(int type, int count);
 
