@@ -26,8 +26,9 @@ import org.HdrHistogram.Histogram;
  * number. {@value #SHORT_BYTES} bytes is about what a short AM request is on the net protocol's wire (its 72-byte
  * wire header and 64-byte message header), so the limit moves as many bytes as the AM round trip it is compared with.
  * Loopback does not lose datagrams of a ping-pong, but should one go, the initiator sends the ping again after
- * {@value #RESEND_MS} ms (the round trip then counts the wait; {@link #resends()} says how often) and gives up after
- * {@value #MAX_RESENDS} resends of one ping. Both sides keep the last sequence number of the pair in step, like
+ * {@value #RESEND_MS} ms (the round trip then counts the wait; {@link #resends()} says how often: on a loaded
+ * machine a responder descheduled for that long causes a resend too, and the repeated ping is answered again and
+ * its extra pong ignored) and gives up after {@value #MAX_RESENDS} resends of one ping. Both sides keep the last sequence number of the pair in step, like
  * {@link CacheLinePingPong}: the responder counts the distinct pings it answered, and both must run sessions of the
  * same lengths in the same order.
  * <p>
