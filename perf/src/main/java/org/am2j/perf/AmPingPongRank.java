@@ -224,6 +224,19 @@ public final class AmPingPongRank
      */
     static void putBandwidth(final Results results, final double[] runs)
     {
+        putBandwidth(results, "bw_8k", runs);
+    }
+
+    /**
+     * Put {@code PREFIX_gbps} (the median), {@code _min}, {@code _max} and {@code PREFIX_gbps_runs} (every run,
+     * comma separated, in order).
+     *
+     * @param results where.
+     * @param prefix  of the keys.
+     * @param runs    GB/s of each run, at least one.
+     */
+    static void putBandwidth(final Results results, final String prefix, final double[] runs)
+    {
         final StringBuilder list = new StringBuilder();
         for (final double run : runs)
         {
@@ -233,10 +246,10 @@ public final class AmPingPongRank
         Arrays.sort(sorted);
         final int n = sorted.length;
         final double median = (n & 1) == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
-        results.put("bw_8k_gbps", median);
-        results.put("bw_8k_gbps_min", sorted[0]);
-        results.put("bw_8k_gbps_max", sorted[n - 1]);
-        results.put("bw_8k_gbps_runs", list.toString());
+        results.put(prefix + "_gbps", median);
+        results.put(prefix + "_gbps_min", sorted[0]);
+        results.put(prefix + "_gbps_max", sorted[n - 1]);
+        results.put(prefix + "_gbps_runs", list.toString());
     }
 
     /**

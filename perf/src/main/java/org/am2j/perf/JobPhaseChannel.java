@@ -6,7 +6,8 @@ import org.am2j.spmd.Job;
 
 /**
  * The {@link PhaseChannel} of a two-rank SPMD job: each command is an all-gather in which rank 0 contributes the
- * packed command (8 bytes) and rank 1 nothing. The all-gather goes through the job's TCP rendezvous, never through
+ * packed command (8 bytes) and rank 1 nothing; each report one in which rank 1 contributes the report and rank 0
+ * nothing. The all-gather goes through the job's TCP rendezvous, never through
  * the transports being measured, and blocks (no spinning) while it waits.
  */
 final class JobPhaseChannel implements PhaseChannel
@@ -39,5 +40,17 @@ final class JobPhaseChannel implements PhaseChannel
                 Long.BYTES);
         }
         return ByteBuffer.wrap(command).getLong();
+    }
+
+    @Override
+    public void report(final byte[] report)
+    {
+        job.allGather(report);
+    }
+
+    @Override
+    public byte[] awaitReport()
+    {
+        return job.allGather(NOTHING)[1];
     }
 }

@@ -2,9 +2,11 @@ package org.am2j.perf;
 
 /**
  * How the initiator (rank 0) of a rank pair tells the responder (rank 1) what comes next: a probe or measurement of
- * the cache line, serving AM requests, or the end. Each command is a rendezvous: {@link #command(int, int)} returns
- * once the responder has taken it with {@link #next()}. Commands travel outside the path being measured (between
- * two JVMs, through the job's bootstrap collectives), and only between measurements.
+ * the cache line, serving AM requests, answering or sinking plain UDP datagrams, or the end. Each command is a
+ * rendezvous: {@link #command(int, int)} returns once the responder has taken it with {@link #next()}. A command
+ * whose measurement ends at the responder ({@link #UDP_SINK}) is followed by the responder's report, handed back with
+ * {@link #report(byte[])} and taken with {@link #awaitReport()}. Commands and reports travel outside the path being
+ * measured (between two JVMs, through the job's bootstrap collectives), and only between measurements.
  */
 interface PhaseChannel
 {
@@ -16,12 +18,20 @@ interface PhaseChannel
     int EXIT = 3;
     /** Serve AM requests until the initiator's done request, sleeping in waitSema() whenever none is waiting. */
     int SERVE_ASLEEP = 4;
+    /** Answer {@code count} distinct pings of the plain UDP ping-pong ({@link UdpPingPong#respond(int)}). */
+    int UDP_ECHO = 5;
+    /**
+     * Receive one plain UDP stream of {@code count} datagrams ({@link UdpPingPong#sink(int)}), then
+     * {@link #report(byte[])} its {@link UdpStreamTally}.
+     */
+    int UDP_SINK = 6;
 
     /**
      * Initiator: hand the next command to the responder.
      *
-     * @param type  {@link #RESPOND}, {@link #SERVE}, {@link #SERVE_ASLEEP} or {@link #EXIT}.
-     * @param count round trips for {@link #RESPOND}, else 0.
+     * @param type  {@link #RESPOND}, {@link #SERVE}, {@link #SERVE_ASLEEP}, {@link #UDP_ECHO}, {@link #UDP_SINK}
+     *              or {@link #EXIT}.
+     * @param count round trips for {@link #RESPOND} and {@link #UDP_ECHO}, datagrams for {@link #UDP_SINK}, else 0.
      */
     void command(int type, int count);
 
@@ -31,6 +41,21 @@ interface PhaseChannel
      * @return the command packed as {@code type << 32 | count}; see {@link #type(long)} and {@link #count(long)}.
      */
     long next();
+
+    /**
+     * Responder: hand the report of the measurement just ended back to the initiator; returns once it has taken it
+     * with {@link #awaitReport()}.
+     *
+     * @param report a few bytes.
+     */
+    void report(byte[] report);
+
+    /**
+     * Initiator: wait for the responder's {@link #report(byte[])}.
+     *
+     * @return the report.
+     */
+    byte[] awaitReport();
 
     /**
      * @param type  of a command.

@@ -35,14 +35,18 @@ import org.am2j.spmd.CpuPinning;
  * <li>the one-way bandwidth of 8 KiB medium messages, pipelined, copied in at the sender and out at the receiver
  * (the paper's G), reported as the median and range of {@value PingPongOptions#BW_REPEATS} runs;</li>
  * <li>in two more JVMs pinned the same way, the machine's limit: a plain cache-line ping-pong over a mapped file
- * ({@link CacheLinePingPong}), same warm-up and round trips, and the ratio of the medians.</li>
+ * ({@link CacheLinePingPong}), same warm-up and round trips, and the ratio of the medians;</li>
+ * <li>for the net protocols, in two more JVMs pinned the same way, the network's limit ({@link UdpPingPong}): a plain
+ * UDP ping-pong over loopback, same warm-up and round trips, and plain UDP streams of 8 KiB datagrams, repeated like
+ * the AM bandwidth; the ratios of the round trips' medians and of the bandwidths' medians are then against these.</li>
  * </ol>
- * The AM ranks are ordinary am2j programs ({@link AmPingPongRank}) that use the public API only; the limit's ranks
- * ({@link CacheLineRank}) use no AM layer. It prints a table, and with {@code --json FILE} writes the results as a
- * JSON object ({@link PingPongReport}). Exit status: 0 when measured, 1 when a rank failed or the transports are not
- * on the class path, 2 for a usage error. {@link #stop()} (the shutdown hook of {@link #main(String[])}) stops the
- * rank JVMs of the pair under way through the launcher's {@link Am2Run#shutdown()}; a rank JVM whose benchmark dies
- * without running hooks is halted by its launcher watchdog.
+ * The AM ranks are ordinary am2j programs ({@link AmPingPongRank}) that use the public API only; the limits' ranks
+ * ({@link CacheLineRank}, {@link UdpRank}) use no AM layer. It prints a table, and with {@code --json FILE} writes
+ * the results as a JSON object ({@link PingPongReport}). Exit status: 0 when measured, 1 when a rank failed or the
+ * transports are not on the class path, 2 for a usage error. {@link #stop()} (the shutdown hook of
+ * {@link #main(String[])}) stops the rank JVMs of the pair under way through the launcher's
+ * {@link Am2Run#shutdown()}; a rank JVM whose benchmark dies without running hooks is halted by its launcher
+ * watchdog.
  */
 public final class PingPong
 {
@@ -167,7 +171,18 @@ public final class PingPong
             {
                 return FAILURE_STATUS;
             }
-            final PingPongReport report = new PingPongReport(options, command, timestamp, pinning, start, am, limit);
+            Results udp = null;
+            if (protocol.overNetwork())
+            {
+                udp = measureUdpLimit(options.rounds(), options.warmup(), options.bwMessages(), protocol.nodes(),
+                    Math.min(am.getLong("probe_fastest_p50_ns"), limit.getLong("probe_fastest_p50_ns")));
+                if (null == udp)
+                {
+                    return FAILURE_STATUS;
+                }
+            }
+            final PingPongReport report = new PingPongReport(
+                options, command, timestamp, pinning, start, am, limit, udp);
             report.printTable(out);
             if (null != options.json())
             {
@@ -238,6 +253,44 @@ public final class PingPong
             final int status = runPair(
                 "limit", CacheLineRank.class.getName(), config.toArgs(), Map.of(), 1,
                 pairTimeoutSeconds((long)rounds + warmup));
+            return 0 == status ? results(results) : null;
+        }
+        finally
+        {
+            Files.deleteIfExists(line);
+            Files.deleteIfExists(results);
+        }
+    }
+
+    /**
+     * Measure the network's limit, for the net protocols: plain UDP between two rank JVMs pinned like the AM ranks
+     * ({@link UdpRank}), a ping-pong of {@value UdpPingPong#SHORT_BYTES}-byte datagrams and streams of
+     * {@value UdpPingPong#STREAM_BYTES}-byte ones.
+     *
+     * @param rounds         timed round trips.
+     * @param warmup         untimed round trips before them.
+     * @param bwMessages     datagrams of each timed stream.
+     * @param nodes          emulated nodes the ranks are placed on, as the AM ranks were.
+     * @param fastestProbeNs fastest probe of the run so far, or {@link EpochGuard#NO_PROBE}.
+     * @return the results ({@code limit_udp_rtt_*}, {@code udp_bw_8k_*}, {@code udp_loss}, the probe's), or
+     * {@code null} when the ranks failed.
+     * @throws IOException          when the files of the pair cannot be made.
+     * @throws InterruptedException when interrupted (the ranks are destroyed first).
+     */
+    Results measureUdpLimit(
+        final int rounds, final int warmup, final int bwMessages, final int nodes, final long fastestProbeNs)
+        throws IOException, InterruptedException
+    {
+        err.println("am2j pingpong: measuring the network's limit (plain UDP ping-pong and stream between two JVMs)");
+        final Path line = deletedOnExit(CacheLinePingPong.createFile());
+        final Path results = deletedOnExit(Files.createTempFile("am2j-pingpong-", ".results"));
+        try
+        {
+            final RankConfig config = new RankConfig(
+                "-", rounds, warmup, 0, 0, 0, bwMessages, PingPongOptions.BW_REPEATS, fastestProbeNs, line, results);
+            final int status = runPair(
+                "udp limit", UdpRank.class.getName(), config.toArgs(), Map.of(), nodes,
+                pairTimeoutSeconds(4L * (rounds + warmup)));
             return 0 == status ? results(results) : null;
         }
         finally

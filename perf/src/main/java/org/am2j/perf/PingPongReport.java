@@ -10,13 +10,22 @@ import org.am2j.spmd.CpuPinning;
 /**
  * The results of one {@link PingPong} run, as a table for people and as a JSON object for tools. Every number comes
  * from the rank pairs' {@link Results} or from this machine at the start of the run; the only things computed here
- * are the ratio of the medians, and each measurement's {@code slow_epoch} flag, checked again against the fastest
+ * are the ratios of the medians, and each measurement's {@code slow_epoch} flag, checked again against the fastest
  * probe of the whole run (see {@link EpochGuard}).
+ * <p>
+ * The limit a protocol is held against ({@link #limit()}, the JSON's {@code limit}) is the cache-line ping-pong for
+ * the shared-memory protocols and plain UDP for the net protocols, whose results then include the UDP pair's:
+ * {@code ratio_p50} is the short round trip's median over that limit's.
  */
 final class PingPongReport
 {
     private static final String[] AM_MEASUREMENTS = { "rtt", "medium_rtt", "wake_rtt", "os", "bw_8k" };
     private static final String LIMIT_MEASUREMENT = "limit_rtt";
+    private static final String[] UDP_MEASUREMENTS = { "limit_udp_rtt", "udp_bw_8k" };
+    /** {@link #limit()} of the shared-memory protocols. */
+    static final String CACHE_LINE_LIMIT = "cache_line";
+    /** {@link #limit()} of the net protocols. */
+    static final String UDP_LIMIT = "udp";
 
     private final PingPongOptions options;
     private final String command;
@@ -26,6 +35,7 @@ final class PingPongReport
     private final Results results = new Results();
     private final List<String> measurements = new ArrayList<>();
     private final long fastestProbeNs;
+    private final boolean udp;
 
     /**
      * @param options   of the run.
@@ -35,6 +45,7 @@ final class PingPongReport
      * @param start     machine state at the start.
      * @param am        results of the AM rank pair.
      * @param limit     results of the cache-line rank pair.
+     * @param udp       results of the UDP rank pair, or {@code null} when it was not measured (shared memory).
      */
     PingPongReport(
         final PingPongOptions options,
@@ -43,7 +54,8 @@ final class PingPongReport
         final CpuPinning pinning,
         final MachineState start,
         final Results am,
-        final Results limit)
+        final Results limit,
+        final Results udp)
     {
         this.options = options;
         this.command = command;
@@ -51,7 +63,14 @@ final class PingPongReport
         this.pinning = pinning;
         this.start = start;
         results.putAll(am).putAll(limit);
-        fastestProbeNs = Math.min(am.getLong("probe_fastest_p50_ns"), limit.getLong("probe_fastest_p50_ns"));
+        long fastest = Math.min(am.getLong("probe_fastest_p50_ns"), limit.getLong("probe_fastest_p50_ns"));
+        this.udp = null != udp;
+        if (null != udp)
+        {
+            results.putAll(udp);
+            fastest = Math.min(fastest, udp.getLong("probe_fastest_p50_ns"));
+        }
+        fastestProbeNs = fastest;
         for (final String name : AM_MEASUREMENTS)
         {
             if (results.has("machine." + name + ".attempts"))
@@ -60,6 +79,19 @@ final class PingPongReport
             }
         }
         measurements.add(LIMIT_MEASUREMENT);
+        if (this.udp)
+        {
+            measurements.addAll(List.of(UDP_MEASUREMENTS));
+        }
+    }
+
+    /**
+     * @return the limit the run is held against: {@value #UDP_LIMIT} when the UDP pair was measured, else
+     * {@value #CACHE_LINE_LIMIT}.
+     */
+    String limit()
+    {
+        return udp ? UDP_LIMIT : CACHE_LINE_LIMIT;
     }
 
     /**
@@ -90,18 +122,47 @@ final class PingPongReport
     }
 
     /**
-     * @return median short round trip over the limit's median round trip.
+     * @return median short round trip over the median round trip of {@link #limit()}.
      */
     double ratioP50()
     {
-        return (double)results.getLong("rtt_p50_ns") / results.getLong("limit_rtt_p50_ns");
+        return udp ? ratioP50Udp() : ratioP50CacheLine();
     }
 
     /**
-     * Print the table.
-     *
-     * @param out where.
+     * @return median short round trip over the cache-line ping-pong's median round trip.
      */
+    double ratioP50CacheLine()
+    {
+        return ratio(results.getLong("rtt_p50_ns"), results.getLong("limit_rtt_p50_ns"));
+    }
+
+    /**
+     * @return median short round trip over the plain UDP ping-pong's median round trip (net protocols only).
+     */
+    double ratioP50Udp()
+    {
+        return ratio(results.getLong("rtt_p50_ns"), results.getLong("limit_udp_rtt_p50_ns"));
+    }
+
+    /**
+     * @return median 8 KiB bandwidth over the plain UDP stream's median bandwidth (net protocols only).
+     */
+    double bwRatioUdp()
+    {
+        return ratio(results.getDouble("bw_8k_gbps"), results.getDouble("udp_bw_8k_gbps"));
+    }
+
+    /**
+     * @param value   a measurement.
+     * @param limitOf its limit.
+     * @return their ratio; NaN when the limit is 0 (a stream of which less than two datagrams arrived).
+     */
+    static double ratio(final double value, final double limitOf)
+    {
+        return 0 == limitOf ? Double.NaN : value / limitOf;
+    }
+
     /**
      * @return how much longer a round trip takes when the responder sleeps in waitSema(): the cost of waking it.
      */
@@ -110,6 +171,11 @@ final class PingPongReport
         return results.getLong("wake_rtt_p50_ns") - results.getLong("rtt_p50_ns");
     }
 
+    /**
+     * Print the table.
+     *
+     * @param out where.
+     */
     void printTable(final PrintStream out)
     {
         final String protocol = options.protocol().cliName();
@@ -126,7 +192,15 @@ final class PingPongReport
         }
         latencyRow(out, "  am2j short, peer asleep", "wake_rtt");
         latencyRow(out, "  limit: cache line", "limit_rtt");
-        out.printf(Locale.ROOT, "%-28s %.2f%n", "ratio p50 short / limit", ratioP50());
+        if (udp)
+        {
+            latencyRow(out, "  limit: udp (" + UdpPingPong.SHORT_BYTES + " B)", "limit_udp_rtt");
+            out.printf(Locale.ROOT, "%-28s %.2f%n", "ratio p50 short / udp limit", ratioP50Udp());
+        }
+        else
+        {
+            out.printf(Locale.ROOT, "%-28s %.2f%n", "ratio p50 short / limit", ratioP50());
+        }
         out.printf(Locale.ROOT, "%-28s %,d ns   p50 round trip to a peer asleep in waitSema() minus the busy one%n",
             "wake-up latency", wakeLatencyNs());
         out.printf(Locale.ROOT,
@@ -138,6 +212,17 @@ final class PingPongReport
             "bandwidth 8 KiB medium", results.getDouble("bw_8k_gbps"), PingPongOptions.BW_REPEATS,
             options.bwMessages(), results.getDouble("bw_8k_gbps_min"), results.getDouble("bw_8k_gbps_max"),
             results.getLong("bw_8k_queue_full_backoffs"));
+        if (udp)
+        {
+            out.printf(Locale.ROOT,
+                "%-28s %.3f GB/s   median of %d runs of %,d datagrams; range %.3f - %.3f; %.2f%% lost " +
+                    "(%d send-buffer-full spins)%n",
+                "limit: udp 8 KiB stream", results.getDouble("udp_bw_8k_gbps"), PingPongOptions.BW_REPEATS,
+                results.getLong("udp_bw_8k_datagrams"), results.getDouble("udp_bw_8k_gbps_min"),
+                results.getDouble("udp_bw_8k_gbps_max"), 100 * results.getDouble("udp_loss"),
+                results.getLong("udp_bw_8k_send_full_spins"));
+            out.printf(Locale.ROOT, "%-28s %.2f%n", "bandwidth / udp stream", bwRatioUdp());
+        }
         out.printf(Locale.ROOT, "%-28s %d CPUs, load %s %s %s, %s MHz; probe p50 fastest %d ns, slow above %d ns%n",
             "machine", Runtime.getRuntime().availableProcessors(), plain(start.load1()), plain(start.load5()),
             plain(start.load15()), plain(start.cpuMhz()), fastestProbeNs, EpochGuard.thresholdNs(fastestProbeNs));
@@ -197,27 +282,52 @@ final class PingPongReport
         latency(json, "wake_rtt");
         json.name("wake_latency_ns").value(wakeLatencyNs());
         latency(json, "limit_rtt");
+        if (udp)
+        {
+            latency(json, "limit_udp_rtt");
+            json.name("limit_udp_rtt_resends").value(results.getLong("limit_udp_rtt_resends"));
+            json.name("limit_udp_bytes").value(UdpPingPong.SHORT_BYTES);
+        }
+        json.name("limit").value(limit());
         json.name("ratio_p50").value(round(ratioP50(), 1000));
+        json.name("ratio_p50_cache_line").value(round(ratioP50CacheLine(), 1000));
+        if (udp)
+        {
+            json.name("ratio_p50_udp").value(round(ratioP50Udp(), 1000));
+        }
         json.name("os_ns").value(round(results.getDouble("os_ns"), 100));
         json.name("os_burst_p50_ns").value(round(results.getDouble("os_burst_p50_ns"), 100));
         json.name("os_burst").value(PingPongOptions.OS_BURST);
         json.name("os_bursts").value(options.osBursts());
         json.name("os_queue_full_backoffs").value(results.getLong("os_queue_full_backoffs"));
-        json.name("bw_8k_gbps").value(round(results.getDouble("bw_8k_gbps"), 1000));
-        json.name("bw_8k_gbps_min").value(round(results.getDouble("bw_8k_gbps_min"), 1000));
-        json.name("bw_8k_gbps_max").value(round(results.getDouble("bw_8k_gbps_max"), 1000));
-        json.name("bw_8k_gbps_runs").beginArray();
-        for (final String run : results.getString("bw_8k_gbps_runs").split(","))
-        {
-            json.value(round(Double.parseDouble(run), 1000));
-        }
-        json.endArray();
+        bandwidth(json, "bw_8k");
         json.name("bw_8k_messages").value(options.bwMessages());
         json.name("bw_8k_queue_full_backoffs").value(results.getLong("bw_8k_queue_full_backoffs"));
+        if (udp)
+        {
+            bandwidth(json, "udp_bw_8k");
+            json.name("udp_bw_8k_datagrams").value(results.getLong("udp_bw_8k_datagrams"));
+            json.name("udp_bw_8k_send_full_spins").value(results.getLong("udp_bw_8k_send_full_spins"));
+            json.name("udp_loss").value(round(results.getDouble("udp_loss"), 1_000_000));
+            json.name("bw_ratio_udp").value(round(bwRatioUdp(), 1000));
+        }
         json.name("slow_epoch").value(slowEpoch());
         machine(json);
         json.endObject();
         return text.append('\n').toString();
+    }
+
+    private void bandwidth(final JsonWriter json, final String prefix)
+    {
+        json.name(prefix + "_gbps").value(round(results.getDouble(prefix + "_gbps"), 1000));
+        json.name(prefix + "_gbps_min").value(round(results.getDouble(prefix + "_gbps_min"), 1000));
+        json.name(prefix + "_gbps_max").value(round(results.getDouble(prefix + "_gbps_max"), 1000));
+        json.name(prefix + "_gbps_runs").beginArray();
+        for (final String run : results.getString(prefix + "_gbps_runs").split(","))
+        {
+            json.value(round(Double.parseDouble(run), 1000));
+        }
+        json.endArray();
     }
 
     private void latency(final JsonWriter json, final String prefix)

@@ -105,6 +105,15 @@ public enum Protocol
     }
 
     /**
+     * @return true when the ranks talk over the network protocol (UDP), whose limit is then plain UDP between two
+     * JVMs rather than a cache line.
+     */
+    public boolean overNetwork()
+    {
+        return "net".equals(route);
+    }
+
+    /**
      * @return the system properties every rank JVM gets for this protocol.
      */
     public Map<String, String> systemProperties()

@@ -2,11 +2,11 @@ package org.am2j.perf;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.Exchanger;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.TimeUnit;
 
 import org.am2j.api.Am;
@@ -52,36 +52,8 @@ class AmMessagingTest
         });
         try
         {
-            final SynchronousQueue<Long> commands = new SynchronousQueue<>();
             final Exchanger<Object[]> names = new Exchanger<>();
-            final PhaseChannel channel = new PhaseChannel()
-            {
-                @Override
-                public void command(final int type, final int count)
-                {
-                    try
-                    {
-                        commands.put(PhaseChannel.pack(type, count));
-                    }
-                    catch (final InterruptedException ex)
-                    {
-                        throw new IllegalStateException(ex);
-                    }
-                }
-
-                @Override
-                public long next()
-                {
-                    try
-                    {
-                        return commands.take();
-                    }
-                    catch (final InterruptedException ex)
-                    {
-                        throw new IllegalStateException(ex);
-                    }
-                }
-            };
+            final PhaseChannel channel = new ThreadPhaseChannel();
 
             final Future<?> responder = executor.submit(() ->
             {
@@ -162,5 +134,13 @@ class AmMessagingTest
         final Results even = new Results();
         AmPingPongRank.putBandwidth(even, new double[]{ 4.0, 2.0 });
         assertEquals(3.0, even.getDouble("bw_8k_gbps"));
+
+        final Results prefixed = new Results();
+        AmPingPongRank.putBandwidth(prefixed, "udp_bw_8k", new double[]{ 2.5 });
+        assertEquals(2.5, prefixed.getDouble("udp_bw_8k_gbps"));
+        assertEquals(2.5, prefixed.getDouble("udp_bw_8k_gbps_min"));
+        assertEquals(2.5, prefixed.getDouble("udp_bw_8k_gbps_max"));
+        assertEquals("2.5", prefixed.getString("udp_bw_8k_gbps_runs"));
+        assertEquals(List.of(), prefixed.keysStartingWith("bw_8k"));
     }
 }

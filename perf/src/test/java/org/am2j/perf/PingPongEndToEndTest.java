@@ -59,6 +59,58 @@ class PingPongEndToEndTest
     }
 
     @Test
+    @Timeout(120)
+    void theUdpLimitOfTwoJvmsIsPositive() throws Exception
+    {
+        assumeTrue(Runtime.getRuntime().availableProcessors() >= 2, "two CPUs are needed for two spinning JVMs");
+        final PingPong pingPong = new PingPong(print(out), print(err));
+        final Results udp = pingPong.measureUdpLimit(
+            2_000, 1_000, PingPongOptions.MIN_BW_MESSAGES, Protocol.NET.nodes(), EpochGuard.NO_PROBE);
+        assertNotNull(udp, err.toString(StandardCharsets.UTF_8));
+        assertEquals(2_000, udp.getLong("limit_udp_rtt_count"));
+        assertTrue(udp.getLong("limit_udp_rtt_p50_ns") > 0);
+        assertTrue(udp.getLong("limit_udp_rtt_p99_ns") >= udp.getLong("limit_udp_rtt_p50_ns"));
+        assertTrue(udp.getDouble("udp_bw_8k_gbps") > 0);
+        assertEquals(PingPongOptions.BW_REPEATS, udp.getString("udp_bw_8k_gbps_runs").split(",").length);
+        assertTrue(udp.getDouble("udp_loss") >= 0 && udp.getDouble("udp_loss") < 1);
+        assertTrue(udp.getLong("probe_fastest_p50_ns") > 0);
+        assertTrue(udp.getLong("machine.limit_udp_rtt.attempts") >= 1);
+        assertTrue(udp.getLong("machine.udp_bw_8k.attempts") >= 1);
+        assertNoLineFilesLeft();
+    }
+
+    @Test
+    @Timeout(240)
+    void netPingPongIsHeldAgainstPlainUdp() throws Exception
+    {
+        assumeTrue(TransportCheck.available().contains("net"), "net-protocol is not on the class path");
+        assumeTrue(Runtime.getRuntime().availableProcessors() >= 2, "two CPUs are needed for two spinning JVMs");
+        final Path json = dir.resolve("net.json");
+        final int status = new PingPong(print(out), print(err)).run(new String[]{
+            "--protocol", "net", "--rounds", "2000", "--warmup", "1000", "--json", json.toString() });
+        assertEquals(0, status, err.toString(StandardCharsets.UTF_8));
+
+        final String text = Files.readString(json);
+        for (final String field : new String[]{
+            "rtt_p50_ns", "limit_rtt_p50_ns", "limit_udp_rtt_p50_ns", "limit_udp_rtt_p99_ns",
+            "limit_udp_rtt_mean_ns", "ratio_p50", "ratio_p50_udp", "ratio_p50_cache_line", "bw_8k_gbps",
+            "udp_bw_8k_gbps", "udp_bw_8k_gbps_min", "udp_bw_8k_gbps_max", "bw_ratio_udp" })
+        {
+            assertTrue(number(text, field) > 0, field + " in " + text);
+        }
+        assertTrue(number(text, "udp_loss") >= 0, text);
+        assertEquals(number(text, "ratio_p50_udp"), number(text, "ratio_p50"));
+        assertTrue(text.contains("\"limit\": \"udp\""), text);
+
+        final String table = out.toString(StandardCharsets.UTF_8);
+        assertTrue(table.contains("  limit: udp (136 B) "), table);
+        assertTrue(table.contains("ratio p50 short / udp limit"), table);
+        assertTrue(table.contains("limit: udp 8 KiB stream"), table);
+        assertTrue(table.contains("bandwidth / udp stream"), table);
+        assertNoLineFilesLeft();
+    }
+
+    @Test
     @Timeout(180)
     void shmPingPongWritesEveryFieldPositive() throws Exception
     {
@@ -91,6 +143,9 @@ class PingPongEndToEndTest
         final String table = out.toString(StandardCharsets.UTF_8);
         assertTrue(table.contains("ratio p50 short / limit"), table);
         assertTrue(table.contains("bandwidth 8 KiB medium"), table);
+        assertFalse(table.contains("udp"), table);
+        assertTrue(text.contains("\"limit\": \"cache_line\""), text);
+        assertEquals(number(text, "ratio_p50_cache_line"), number(text, "ratio_p50"));
         assertNoLineFilesLeft();
     }
 

@@ -1,0 +1,160 @@
+package org.am2j.perf;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.function.LongConsumer;
+
+import org.HdrHistogram.Histogram;
+import org.am2j.spmd.Job;
+import org.am2j.spmd.Spmd;
+
+/**
+ * The rank program of the network's limit in {@link PingPong} (for the net protocols): plain UDP between two JVMs
+ * pinned like the AM ranks ({@link UdpPingPong}), with no AM layer. Each rank opens its socket on
+ * {@code 127.0.0.1}, and the ranks learn each other's port through the job's all-gather; the job's rendezvous also
+ * carries the commands and the receiver's reports between measurements ({@link JobPhaseChannel}), and the cache-line
+ * file the probes of the {@link EpochGuard} run over. Rank 0 drives (see {@link #initiate}) and writes the results
+ * to {@code --out}; rank 1 answers and receives (see {@link #respond}).
+ */
+public final class UdpRank
+{
+    private UdpRank()
+    {
+    }
+
+    /**
+     * @param args a {@link RankConfig} command line.
+     * @throws IOException when the socket cannot be opened, the cache-line file cannot be mapped or the results
+     *                     cannot be written.
+     */
+    public static void main(final String[] args) throws IOException
+    {
+        final RankConfig config = RankConfig.parse(args);
+        try (Job job = Spmd.init();
+            CacheLinePingPong line = CacheLinePingPong.map(config.line());
+            UdpPingPong udp = UdpPingPong.open())
+        {
+            if (job.size() != PingPong.RANKS)
+            {
+                throw new IllegalStateException("the ping-pong needs 2 ranks, the job has " + job.size());
+            }
+            final byte[][] ports = job.allGather(ByteBuffer.allocate(Integer.BYTES).putInt(udp.port()).array());
+            udp.peer(ByteBuffer.wrap(ports[1 - job.rank()]).getInt());
+            final PhaseChannel channel = new JobPhaseChannel(job);
+            if (job.rank() == 0)
+            {
+                initiate(config, udp, line, channel, AmPingPongRank::sleep).write(config.out());
+            }
+            else
+            {
+                respond(udp, line, channel);
+            }
+        }
+    }
+
+    /**
+     * Rank 0: the UDP ping-pong and the UDP stream, each inside an {@link EpochGuard}, then the end command.
+     * <p>
+     * Results: {@code limit_udp_rtt_*} and {@code limit_udp_rtt_resends}; {@code udp_bw_8k_gbps} (the median of
+     * {@link RankConfig#bwRepeats()} streams of {@link RankConfig#bwMessages()} datagrams, after one untimed stream of
+     * {@link AmPingPongRank#bwWarmupMessages(RankConfig)}), {@code _min}, {@code _max}, {@code _runs};
+     * {@code udp_loss} (datagrams lost over all timed streams), {@code udp_bw_8k_datagrams},
+     * {@code udp_bw_8k_send_full_spins}; the guard's results and {@code probe_fastest_p50_ns}.
+     *
+     * @param config  of the run.
+     * @param udp     rank 0's socket, its peer set.
+     * @param line    the pair's cache line, for the probes.
+     * @param channel to rank 1.
+     * @param pause   sleeps the given milliseconds.
+     * @return the results.
+     */
+    static Results initiate(
+        final RankConfig config,
+        final UdpPingPong udp,
+        final CacheLinePingPong line,
+        final PhaseChannel channel,
+        final LongConsumer pause)
+    {
+        final Results results = new Results();
+        final Histogram probeHistogram = LatencySummary.newHistogram();
+        final EpochGuard guard = new EpochGuard(
+            () -> AmPingPongRank.probe(line, channel, probeHistogram), config.fastestProbeNs(), pause);
+        final Histogram histogram = LatencySummary.newHistogram();
+        AmPingPongRank.warmProbe(line, channel, probeHistogram);
+
+        guard.measure("limit_udp_rtt", () ->
+        {
+            channel.command(PhaseChannel.UDP_ECHO, config.warmup() + config.rounds());
+            histogram.reset();
+            udp.roundTrips(config.warmup(), histogram);
+            histogram.reset();
+            final long resends = udp.resends();
+            udp.roundTrips(config.rounds(), histogram);
+            LatencySummary.of(histogram).putInto(results, "limit_udp_rtt");
+            results.put("limit_udp_rtt_resends", udp.resends() - resends);
+        }, results);
+
+        guard.measure("udp_bw_8k", () ->
+        {
+            stream(udp, channel, AmPingPongRank.bwWarmupMessages(config));
+            final long spins = udp.sendFullSpins();
+            final double[] runs = new double[config.bwRepeats()];
+            long received = 0;
+            for (int i = 0; i < runs.length; i++)
+            {
+                final UdpStreamTally tally = stream(udp, channel, config.bwMessages());
+                runs[i] = tally.gbps();
+                received += tally.datagrams();
+            }
+            AmPingPongRank.putBandwidth(results, "udp_bw_8k", runs);
+            results.put("udp_loss", UdpStreamTally.loss((long)runs.length * config.bwMessages(), received));
+            results.put("udp_bw_8k_datagrams", config.bwMessages());
+            results.put("udp_bw_8k_send_full_spins", udp.sendFullSpins() - spins);
+        }, results);
+
+        channel.command(PhaseChannel.EXIT, 0);
+        results.put("probe_fastest_p50_ns", guard.fastestNs());
+        return results;
+    }
+
+    /**
+     * One stream from rank 0 to rank 1 and rank 1's tally of it.
+     */
+    private static UdpStreamTally stream(final UdpPingPong udp, final PhaseChannel channel, final int datagrams)
+    {
+        channel.command(PhaseChannel.UDP_SINK, datagrams);
+        udp.stream(datagrams);
+        return UdpStreamTally.fromBytes(channel.awaitReport());
+    }
+
+    /**
+     * Rank 1: follow rank 0's commands until the end command.
+     *
+     * @param udp     rank 1's socket, its peer set.
+     * @param line    the pair's cache line.
+     * @param channel from rank 0.
+     */
+    static void respond(final UdpPingPong udp, final CacheLinePingPong line, final PhaseChannel channel)
+    {
+        for (;;)
+        {
+            final long command = channel.next();
+            switch (PhaseChannel.type(command))
+            {
+                case PhaseChannel.RESPOND:
+                    line.respond(PhaseChannel.count(command));
+                    break;
+                case PhaseChannel.UDP_ECHO:
+                    udp.respond(PhaseChannel.count(command));
+                    break;
+                case PhaseChannel.UDP_SINK:
+                    channel.report(udp.sink(PhaseChannel.count(command)).toBytes());
+                    break;
+                case PhaseChannel.EXIT:
+                    return;
+                default:
+                    throw new IllegalStateException("unknown command " + PhaseChannel.type(command));
+            }
+        }
+    }
+}

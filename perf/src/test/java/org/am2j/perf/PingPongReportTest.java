@@ -1,0 +1,199 @@
+package org.am2j.perf;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import org.am2j.spmd.CpuPinning;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The table and the JSON of a run, from made-up results: which limit each protocol is held against, the ratios and
+ * the UDP limit's lines and keys.
+ */
+@Timeout(30)
+class PingPongReportTest
+{
+    private static final long PROBE_NS = 120;
+
+    @Test
+    void sharedMemoryIsHeldAgainstTheCacheLineAndHasNoUdpLines()
+    {
+        final PingPongReport report = report("shm", null);
+        assertEquals(PingPongReport.CACHE_LINE_LIMIT, report.limit());
+        assertEquals(6.0, report.ratioP50(), 1e-12);
+        assertEquals(6.0, report.ratioP50CacheLine(), 1e-12);
+
+        final String table = table(report);
+        assertTrue(table.contains("  limit: cache line "), table);
+        assertTrue(table.contains("ratio p50 short / limit      6.00"), table);
+        assertFalse(table.contains("udp"), table);
+
+        final String json = report.json();
+        assertTrue(json.contains("\"limit\": \"cache_line\""), json);
+        assertEquals(6.0, number(json, "ratio_p50"));
+        assertEquals(6.0, number(json, "ratio_p50_cache_line"));
+        assertEquals(780, number(json, "limit_rtt_p50_ns"));
+        assertFalse(json.contains("udp"), json);
+    }
+
+    @Test
+    void theNetworkIsHeldAgainstPlainUdp()
+    {
+        final PingPongReport report = report("net", udp(8_000, 2.0));
+        assertEquals(PingPongReport.UDP_LIMIT, report.limit());
+        assertEquals(9_360 / 8_000.0, report.ratioP50(), 1e-12);
+        assertEquals(9_360 / 8_000.0, report.ratioP50Udp(), 1e-12);
+        assertEquals(12.0, report.ratioP50CacheLine(), 1e-12);
+        assertEquals(0.65, report.bwRatioUdp(), 1e-12);
+
+        final String table = table(report);
+        assertTrue(table.contains("  limit: cache line "), table);
+        assertTrue(table.matches("(?s).*\n  limit: udp \\(136 B\\) +8000 +9000 +9500 +8100\\.5 +7000 +90000\n.*"),
+            table);
+        assertTrue(table.contains("ratio p50 short / udp limit  1.17"), table);
+        assertFalse(table.contains("ratio p50 short / limit "), table);
+        assertTrue(table.contains("limit: udp 8 KiB stream      2.000 GB/s   median of 5 runs of 1,024 datagrams; " +
+            "range 1.500 - 2.500; 1.25% lost (3 send-buffer-full spins)"), table);
+        assertTrue(table.contains("bandwidth / udp stream       0.65"), table);
+        assertTrue(table.contains("  limit_udp_rtt "), table);
+        assertTrue(table.contains("  udp_bw_8k "), table);
+
+        final String json = report.json();
+        assertTrue(json.contains("\"limit\": \"udp\""), json);
+        assertEquals(1.17, number(json, "ratio_p50"));
+        assertEquals(1.17, number(json, "ratio_p50_udp"));
+        assertEquals(12.0, number(json, "ratio_p50_cache_line"));
+        assertEquals(8_000, number(json, "limit_udp_rtt_p50_ns"));
+        assertEquals(9_000, number(json, "limit_udp_rtt_p99_ns"));
+        assertEquals(8_100.5, number(json, "limit_udp_rtt_mean_ns"));
+        assertEquals(136, number(json, "limit_udp_bytes"));
+        assertEquals(0, number(json, "limit_udp_rtt_resends"));
+        assertEquals(2.0, number(json, "udp_bw_8k_gbps"));
+        assertEquals(1.5, number(json, "udp_bw_8k_gbps_min"));
+        assertEquals(2.5, number(json, "udp_bw_8k_gbps_max"));
+        assertTrue(json.contains("\"udp_bw_8k_gbps_runs\": [\n    2.0,\n    1.5,\n    2.5\n  ]"), json);
+        assertEquals(0.0125, number(json, "udp_loss"));
+        assertEquals(0.65, number(json, "bw_ratio_udp"));
+        assertEquals(1.3, number(json, "bw_8k_gbps"));
+        assertTrue(json.contains("\"limit_udp_rtt\": {"), json);
+        assertTrue(json.contains("\"udp_bw_8k\": {"), json);
+    }
+
+    @Test
+    void theUdpPairsProbesCountTowardsTheFastestOfTheRun()
+    {
+        final Results udp = udp(8_000, 2.0);
+        udp.put("probe_fastest_p50_ns", 50L);
+        final PingPongReport report = report("multi-net", udp);
+        // every other probe (120 ns) is above twice the fastest (50 ns): all flagged
+        assertTrue(report.slowEpoch("rtt"));
+        assertTrue(report.slowEpoch());
+        assertTrue(report.json().contains("\"probe_fastest_p50_ns\": 50"));
+    }
+
+    @Test
+    void aStreamOfWhichNothingArrivedHasNoRatio()
+    {
+        final PingPongReport report = report("net", udp(8_000, 0.0));
+        assertTrue(Double.isNaN(report.bwRatioUdp()));
+        assertTrue(report.json().contains("\"bw_ratio_udp\": null"), report.json());
+        assertTrue(table(report).contains("bandwidth / udp stream       NaN"));
+    }
+
+    @Test
+    void ratioOfALimitOfZeroIsNaN()
+    {
+        assertTrue(Double.isNaN(PingPongReport.ratio(1.0, 0.0)));
+        assertEquals(0.5, PingPongReport.ratio(1.0, 2.0));
+    }
+
+    @Test
+    void onlyTheNetProtocolsHaveAUdpLimit()
+    {
+        assertFalse(Protocol.SHM.overNetwork());
+        assertFalse(Protocol.MULTI_SHM.overNetwork());
+        assertTrue(Protocol.NET.overNetwork());
+        assertTrue(Protocol.MULTI_NET.overNetwork());
+    }
+
+    private static PingPongReport report(final String protocol, final Results udp)
+    {
+        final PingPongOptions options = PingPongOptions.parse(
+            new String[]{ "--protocol", protocol, "--rounds", "4000", "--warmup", "100" });
+        return new PingPongReport(options, "am2j pingpong --protocol " + protocol, "2026-01-01T00:00:00Z",
+            CpuPinning.detect(), new MachineState(1.0, 2.0, 3.0, 2400.0), am(protocol), limit(), udp);
+    }
+
+    private static Results am(final String protocol)
+    {
+        final Results am = new Results();
+        final boolean net = protocol.endsWith("net");
+        latency(am, "rtt", net ? 9_360 : 4_680);
+        latency(am, "wake_rtt", net ? 20_000 : 10_000);
+        am.put("os_ns", 300.0).put("os_burst_p50_ns", 290.0).put("os_queue_full_backoffs", 0L);
+        AmPingPongRank.putBandwidth(am, new double[]{ 1.3, 1.2, 1.4 });
+        am.put("bw_8k_queue_full_backoffs", 0L);
+        for (final String name : new String[]{ "rtt", "wake_rtt", "os", "bw_8k" })
+        {
+            machine(am, name);
+        }
+        return am.put("probe_fastest_p50_ns", PROBE_NS);
+    }
+
+    private static Results limit()
+    {
+        final Results limit = new Results();
+        latency(limit, "limit_rtt", 780);
+        machine(limit, "limit_rtt");
+        return limit.put("probe_fastest_p50_ns", PROBE_NS);
+    }
+
+    private static Results udp(final long p50, final double gbps)
+    {
+        final Results udp = new Results();
+        latency(udp, "limit_udp_rtt", p50);
+        udp.put("limit_udp_rtt_resends", 0L);
+        AmPingPongRank.putBandwidth(udp, "udp_bw_8k", gbps == 0 ? new double[]{ 0.0 } :
+            new double[]{ gbps, gbps - 0.5, gbps + 0.5 });
+        udp.put("udp_loss", 0.0125).put("udp_bw_8k_datagrams", 1_024L).put("udp_bw_8k_send_full_spins", 3L);
+        machine(udp, "limit_udp_rtt");
+        machine(udp, "udp_bw_8k");
+        return udp.put("probe_fastest_p50_ns", PROBE_NS);
+    }
+
+    private static void latency(final Results results, final String prefix, final long p50)
+    {
+        new LatencySummary(4_000, p50, p50 + 1_000, p50 + 1_500, p50 + 100.5, p50 - 1_000, p50 + 82_000)
+            .putInto(results, prefix);
+    }
+
+    private static void machine(final Results results, final String name)
+    {
+        final String prefix = "machine." + name + ".";
+        results.put(prefix + "probe_p50_ns", PROBE_NS).put(prefix + "probe_after_p50_ns", PROBE_NS)
+            .put(prefix + "attempts", 1L).put(prefix + "slow_epoch", false);
+        new MachineState(1.0, 2.0, 3.0, 2400.0).putInto(results, prefix);
+    }
+
+    private static String table(final PingPongReport report)
+    {
+        final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        report.printTable(new PrintStream(bytes, true, StandardCharsets.UTF_8));
+        return bytes.toString(StandardCharsets.UTF_8);
+    }
+
+    private static double number(final String json, final String field)
+    {
+        final Matcher matcher = Pattern.compile("\"" + field + "\": (-?[0-9][0-9.eE+-]*)").matcher(json);
+        assertTrue(matcher.find(), "no number " + field + " in " + json);
+        return Double.parseDouble(matcher.group(1));
+    }
+}
