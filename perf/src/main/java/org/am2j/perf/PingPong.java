@@ -219,7 +219,7 @@ public final class PingPong
                 line, results);
             final int status = runPair(
                 "am2j " + options.protocol().cliName(), AmPingPongRank.class.getName(), config.toArgs(),
-                options.protocol().systemProperties(), options.protocol().nodes(),
+                options.amProperties(), options.protocol().nodes(),
                 pairTimeoutSeconds(4L * (options.rounds() + options.warmup())));
             return 0 == status ? results(results) : null;
         }

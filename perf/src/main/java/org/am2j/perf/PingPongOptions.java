@@ -36,7 +36,7 @@ final class PingPongOptions
 
     /** The usage line. */
     static final String USAGE = "usage: am2j pingpong --protocol " + Protocol.choices() +
-        " [--size BYTES] [--rounds N] [--warmup N] [--json FILE] [--quick]";
+        " [--size BYTES] [--rounds N] [--warmup N] [--poll NAME] [--nic inline|thread] [--json FILE] [--quick]";
 
     /** What each option means. */
     static final String HELP = String.join(System.lineSeparator(),
@@ -45,6 +45,8 @@ final class PingPongOptions
         " (the reply echoes them)",
         "  --rounds N     timed round trips of each latency measurement (default " + DEFAULT_ROUNDS + ")",
         "  --warmup N     untimed round trips before them (default " + DEFAULT_WARMUP + ")",
+        "  --poll NAME    poll scheduler of the ranks (am2j.poll: every, fractional:K, adaptive, calibrated, ...)",
+        "  --nic MODE     NIC agent mode of the ranks for the network protocols: inline (default) or thread",
         "  --json FILE    also write the results as a JSON object to FILE",
         "  --quick        " + QUICK_ROUNDS + " round trips after " + QUICK_WARMUP + " warm-up ones, for quick checks");
 
@@ -55,6 +57,8 @@ final class PingPongOptions
     private final int warmup;
     private final Path json;
     private final boolean quick;
+    private final String poll;
+    private final String nic;
 
     private PingPongOptions(
         final boolean help,
@@ -63,7 +67,9 @@ final class PingPongOptions
         final int rounds,
         final int warmup,
         final Path json,
-        final boolean quick)
+        final boolean quick,
+        final String poll,
+        final String nic)
     {
         this.help = help;
         this.protocol = protocol;
@@ -72,6 +78,8 @@ final class PingPongOptions
         this.warmup = warmup;
         this.json = json;
         this.quick = quick;
+        this.poll = poll;
+        this.nic = nic;
     }
 
     /**
@@ -87,6 +95,8 @@ final class PingPongOptions
         int warmup = -1;
         Path json = null;
         boolean quick = false;
+        String poll = null;
+        String nic = null;
         int i = 0;
         while (i < args.length)
         {
@@ -95,7 +105,7 @@ final class PingPongOptions
             {
                 case "-h":
                 case "--help":
-                    return new PingPongOptions(true, null, 0, 0, 0, null, false);
+                    return new PingPongOptions(true, null, 0, 0, 0, null, false, null, null);
                 case "--quick":
                     quick = true;
                     i++;
@@ -115,6 +125,20 @@ final class PingPongOptions
                 case "--json":
                     json = file(arg, value(args, i));
                     break;
+                case "--poll":
+                    poll = value(args, i);
+                    if (poll.isBlank())
+                    {
+                        throw new IllegalArgumentException("--poll needs a scheduler name");
+                    }
+                    break;
+                case "--nic":
+                    nic = value(args, i);
+                    if (!"inline".equals(nic) && !"thread".equals(nic))
+                    {
+                        throw new IllegalArgumentException("--nic '" + nic + "' must be inline or thread");
+                    }
+                    break;
                 default:
                     throw new IllegalArgumentException("unknown argument '" + arg + "'");
             }
@@ -132,7 +156,7 @@ final class PingPongOptions
         {
             warmup = quick ? QUICK_WARMUP : DEFAULT_WARMUP;
         }
-        return new PingPongOptions(false, protocol, size, rounds, warmup, json, quick);
+        return new PingPongOptions(false, protocol, size, rounds, warmup, json, quick, poll, nic);
     }
 
     private static String value(final String[] args, final int i)
@@ -225,6 +249,39 @@ final class PingPongOptions
     /**
      * @return true for {@code --quick}.
      */
+    /**
+     * @return the poll scheduler setting of the AM ranks, or null for their default.
+     */
+    String poll()
+    {
+        return poll;
+    }
+
+    /**
+     * @return the NIC mode of the AM ranks, or null for the default.
+     */
+    String nic()
+    {
+        return nic;
+    }
+
+    /**
+     * @return the system properties of the AM ranks: the protocol's, then the scheduler and NIC mode given.
+     */
+    java.util.Map<String, String> amProperties()
+    {
+        final java.util.Map<String, String> properties = new java.util.LinkedHashMap<>(protocol.systemProperties());
+        if (null != poll)
+        {
+            properties.put("am2j.poll", poll);
+        }
+        if (null != nic)
+        {
+            properties.put("am2j.nic", nic);
+        }
+        return properties;
+    }
+
     boolean quick()
     {
         return quick;

@@ -260,6 +260,8 @@ final class PingPongReport
         json.beginObject();
         json.name("protocol").value(options.protocol().cliName());
         json.name("transports").value(options.protocol().transports());
+        json.name("poll").value(null == options.poll() ? "default" : options.poll());
+        json.name("nic").value(null == options.nic() ? "default" : options.nic());
         json.name("command").value(command);
         json.name("timestamp").value(timestamp);
         json.name("rounds").value(options.rounds());

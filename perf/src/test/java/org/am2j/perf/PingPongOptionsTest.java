@@ -60,6 +60,23 @@ class PingPongOptionsTest
     }
 
     @Test
+    void pollAndNicBecomeSystemPropertiesOfTheAmRanks()
+    {
+        final PingPongOptions options = PingPongOptions.parse(new String[]{
+            "--protocol", "multi-net", "--poll", "adaptive:8-32", "--nic", "thread" });
+        assertEquals("adaptive:8-32", options.poll());
+        assertEquals("thread", options.nic());
+        assertEquals("adaptive:8-32", options.amProperties().get("am2j.poll"));
+        assertEquals("thread", options.amProperties().get("am2j.nic"));
+        assertEquals("inproc,shm,net", options.amProperties().get(Protocol.TRANSPORTS_PROPERTY));
+        final PingPongOptions plain = PingPongOptions.parse(new String[]{ "--protocol", "shm" });
+        assertEquals(null, plain.amProperties().get("am2j.poll"));
+        assertEquals(null, plain.amProperties().get("am2j.nic"));
+        org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+            () -> PingPongOptions.parse(new String[]{ "--protocol", "net", "--nic", "fast" }));
+    }
+
+    @Test
     void protocolsMapToTransportsNodesAndRoutes()
     {
         assertEquals("inproc,shm", Protocol.SHM.systemProperties().get(Protocol.TRANSPORTS_PROPERTY));
