@@ -26,7 +26,7 @@ class ServiceLoadingTest
         {
             names.add(provider.name());
         }
-        for (final String name : new String[] {"every", "fractional", "adaptive", "calibrated"})
+        for (final String name : new String[] {"every", "fractional", "adaptive", "calibrated", "follow"})
         {
             assertEquals(1, names.stream().filter(name::equals).count(), () -> name + " in " + names);
         }

@@ -1,0 +1,173 @@
+package org.am2j.polling;
+
+import java.util.function.LongSupplier;
+
+import org.am2j.api.AmError;
+import org.am2j.api.AmException;
+import org.am2j.spi.PollScheduler;
+import org.am2j.spi.PollSchedulerProvider;
+
+/**
+ * The scheduler {@code follow} or {@code follow:Q}: the network is polled on every poll while network traffic is
+ * recent, and once every Q polls while it is quiet. Traffic is recent when a network poll found a message within the
+ * last Q polls.
+ * <p>
+ * Why: a poll of today's network is a system call, r times a shared-memory poll (r is 15 to 30 on this project's
+ * machine). A message that arrives while a network poll is under way waits for it, so a fixed rate costs shared-memory
+ * traffic about {@code r / (interval + r)} of a network poll per message, which is more than the whole shared-memory
+ * round trip at the paper's 1-in-8..32. Q is chosen so that network polls take about 2% of a quiet network's polling
+ * time ({@code Q = 50 r}); while network messages flow, the network is polled every time, and the local polls it
+ * adds (tens of nanoseconds) are small against a network round trip (microseconds). The first message after a quiet
+ * spell waits for up to Q polls (about a hundred microseconds here).
+ * <ul>
+ * <li>{@code follow}: r is measured on the running machine by a {@link PollCostSampler} while the network is quiet;
+ * Q = clamp(50 r, 64, 65536), {@value #DEFAULT_QUIET_INTERVAL} until the first measurement.</li>
+ * <li>{@code follow:Q}: Q fixed, an integer in [1, 65536].</li>
+ * </ul>
+ * Not thread-safe: a bundle calls it one poll at a time. Primitive state only; the hot path allocates nothing.
+ */
+public final class FollowPollScheduler implements PollScheduler
+{
+    /** The scheduler's name. */
+    public static final String NAME = "follow";
+
+    /** Q before the first measurement. */
+    public static final int DEFAULT_QUIET_INTERVAL = 1024;
+
+    /** Q = this times r. */
+    public static final int QUIET_INTERVAL_PER_RATIO = 50;
+
+    /** Smallest measured Q. */
+    public static final int MIN_QUIET_INTERVAL = 64;
+
+    /** Largest Q, measured or given. */
+    public static final int MAX_QUIET_INTERVAL = 65536;
+
+    private final PollCostSampler sampler;
+    private int quietInterval;
+    private int pollsSinceNetworkPoll;
+    private long pollsSinceNetworkMessage = Long.MAX_VALUE / 2;
+
+    /**
+     * Measure r with {@link System#nanoTime()}.
+     */
+    public FollowPollScheduler()
+    {
+        this(System::nanoTime);
+    }
+
+    /**
+     * Measure r with the given clock.
+     *
+     * @param nanoClock read on sampled polls; scripted in tests.
+     */
+    FollowPollScheduler(final LongSupplier nanoClock)
+    {
+        this.sampler = new PollCostSampler(nanoClock);
+        this.quietInterval = DEFAULT_QUIET_INTERVAL;
+    }
+
+    /**
+     * Fix Q.
+     *
+     * @param quietInterval polls from one network poll to the next while the network is quiet, in [1, 65536].
+     */
+    public FollowPollScheduler(final int quietInterval)
+    {
+        if (quietInterval < 1 || quietInterval > MAX_QUIET_INTERVAL)
+        {
+            throw new AmException(AmError.BAD_ARG, "poll scheduler 'follow': Q = " + quietInterval +
+                " must be in [1, " + MAX_QUIET_INTERVAL + "] (e.g. follow:1024)");
+        }
+        this.sampler = null;
+        this.quietInterval = quietInterval;
+    }
+
+    /**
+     * @param ratio r, the extra cost of a network poll in local polls.
+     * @return Q for that ratio: {@code clamp(round(50 r), 64, 65536)}.
+     */
+    static int quietIntervalFor(final double ratio)
+    {
+        final long q = Math.round(QUIET_INTERVAL_PER_RATIO * ratio);
+        return (int)Math.max(MIN_QUIET_INTERVAL, Math.min(q, MAX_QUIET_INTERVAL));
+    }
+
+    /**
+     * @return Q, the polls from one network poll to the next while the network is quiet.
+     */
+    public int quietInterval()
+    {
+        return quietInterval;
+    }
+
+    /**
+     * @return true while network traffic is recent (every poll includes the network).
+     */
+    public boolean following()
+    {
+        return pollsSinceNetworkMessage < quietInterval;
+    }
+
+    @Override
+    public int networkBudget(final int baseBudget)
+    {
+        pollsSinceNetworkPoll++;
+        pollsSinceNetworkMessage++;
+        final boolean network = following() || pollsSinceNetworkPoll >= quietInterval;
+        final int budget = network ? NetworkBudget.scaled(baseBudget, pollsSinceNetworkPoll) : 0;
+        if (network)
+        {
+            pollsSinceNetworkPoll = 0;
+        }
+        if (null != sampler && sampler.onPoll(network))
+        {
+            quietInterval = quietIntervalFor(sampler.ratio());
+        }
+        return budget;
+    }
+
+    @Override
+    public void networkPolled(final int found)
+    {
+        if (found > 0)
+        {
+            pollsSinceNetworkMessage = 0;
+        }
+    }
+
+    @Override
+    public String describe()
+    {
+        return NAME + "[quiet 1/" + quietInterval + (null == sampler ? " fixed" :
+            0 == sampler.windows() ? " until measured" : " from ratio " + Math.round(sampler.ratio())) +
+            (following() ? ", following the network" : ", network quiet") + "]";
+    }
+
+    /** Provides {@code follow} and {@code follow:Q}. */
+    public static final class Provider implements PollSchedulerProvider
+    {
+        @Override
+        public String name()
+        {
+            return NAME;
+        }
+
+        @Override
+        public PollScheduler create(final String argument)
+        {
+            if (null == argument)
+            {
+                return new FollowPollScheduler();
+            }
+            final long q = !argument.isEmpty() && argument.length() < 10 &&
+                argument.chars().allMatch((c) -> c >= '0' && c <= '9') ? Long.parseLong(argument) : -1;
+            if (q < 1 || q > MAX_QUIET_INTERVAL)
+            {
+                throw new AmException(AmError.BAD_ARG, "poll scheduler 'follow': Q must be an integer in [1, " +
+                    MAX_QUIET_INTERVAL + "] (e.g. follow:1024), got '" + argument + "'");
+            }
+            return new FollowPollScheduler((int)q);
+        }
+    }
+}
