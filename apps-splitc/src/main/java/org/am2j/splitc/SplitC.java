@@ -16,6 +16,7 @@ import org.am2j.api.Bundle;
 import org.am2j.api.BundleKind;
 import org.am2j.api.Endpoint;
 import org.am2j.api.EndpointName;
+import org.am2j.api.EndpointStatistics;
 import org.am2j.api.EventMask;
 import org.am2j.api.Handler;
 import org.am2j.api.Message;
@@ -60,7 +61,9 @@ import org.am2j.spmd.Job;
  * <b>Costs.</b> Scalar gets, puts and stores send one short request (a get or put also gets one short reply) and
  * allocate nothing. Bulk operations send one message per {@link SplitCOptions#bulkChunkBytes()} bytes: a bulk put
  * or store one long request each (the data lands in the owner's segment; a put is acknowledged per chunk), a bulk
- * get a short request answered by a medium reply per chunk. Every message sent is counted ({@link #counts()}).
+ * get a short request answered by a medium reply per chunk, with at most {@link SplitCOptions#bulkGetWindow()}
+ * chunks in flight (medium replies occupy the requester's bulk queue, which is short). Every message sent is counted
+ * ({@link #counts()}).
  */
 public final class SplitC implements AutoCloseable
 {
@@ -126,6 +129,8 @@ public final class SplitC implements AutoCloseable
     private int sendsSincePoll;
     private int idle;
     private long idleSince;
+    private long sleeps;
+    private long sleepTimeouts;
 
     /** Staging area of bulk puts and stores: the data of one chunk is copied here from the caller's array. */
     private final UnsafeBuffer staging;
@@ -145,6 +150,9 @@ public final class SplitC implements AutoCloseable
     private int pendingGets;
     /** Put messages (scalar puts and chunks of bulk puts) not yet acknowledged. */
     private int pendingPuts;
+    /** Chunks of bulk gets whose medium reply has not been handled, at most {@link #bulkGetWindow}. */
+    private int pendingBulkChunks;
+    private final int bulkGetWindow;
     private final long[] readLongBox = new long[1];
     private final double[] readDoubleBox = new double[1];
     private final int[] readIntBox = new int[1];
@@ -184,6 +192,7 @@ public final class SplitC implements AutoCloseable
         this.yields = options.yields();
         this.sleepMicros = options.sleepMicros();
         this.chunkBytes = options.bulkChunkBytes();
+        this.bulkGetWindow = options.bulkGetWindow();
 
         final ByteBuffer stagingBytes = ByteBuffer.allocateDirect(STAGING_BYTES).order(ByteOrder.nativeOrder());
         this.staging = new UnsafeBuffer(stagingBytes);
@@ -534,10 +543,19 @@ public final class SplitC implements AutoCloseable
         for (int done = 0; done < count; done += perChunk)
         {
             final int n = Math.min(perChunk, count - done);
+            if (pendingBulkChunks >= bulkGetWindow)
+            {
+                idle = 0;
+                while (pendingBulkChunks >= bulkGetWindow)
+                {
+                    progress("the bulk get window");
+                }
+            }
             beforeSend();
             endpoint.request(r, H_GET_BULK, rank, slot, offset + (done << shift), n << shift, done);
             counts.countShort(local[r]);
             pendingGets++;
+            pendingBulkChunks++;
         }
     }
 
@@ -1267,6 +1285,7 @@ public final class SplitC implements AutoCloseable
             releaseSlot(slot);
         }
         pendingGets--;
+        pendingBulkChunks--;
     }
 
     private void onPut(final Token token, final Message msg)
@@ -1606,9 +1625,11 @@ public final class SplitC implements AutoCloseable
                     TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - idleSince) + " ms while waiting for " +
                     waitingFor + "; " + state()));
             }
+            sleeps++;
             bundle.eventMask(EventMask.NOTEMPTY);
             if (!bundle.waitSema(sleepMicros, TimeUnit.MICROSECONDS))
             {
+                sleepTimeouts++;
                 bundle.eventMask(EventMask.NOEVENTS);
             }
         }
@@ -1632,7 +1653,8 @@ public final class SplitC implements AutoCloseable
             pendingPuts + ", bytes stored here " + storeArrived + " (accounted " + storeConsumed + ", announced " +
             storeExpected + "), store announcements " + announcementsReceived + "/" + announcementsExpected +
             ", collective " + collectiveEpoch + " (contributions " + collectiveCount[0] + "/" + collectiveCount[1] +
-            ", result " + resultEpoch + "), " + counts;
+            ", result " + resultEpoch + "), sleeps " + sleeps + " (timed out " + sleepTimeouts + "), queue-full back-offs " +
+            endpoint.statistics().total(EndpointStatistics.Counter.QUEUE_FULL_BACKOFFS) + ", " + counts;
     }
 
     private static String handlerName(final int handler)

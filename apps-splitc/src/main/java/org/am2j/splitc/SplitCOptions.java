@@ -11,6 +11,9 @@ import org.am2j.api.Am;
  * <li>{@link #pollEvery(int)}: the layer polls before every n-th message it sends (default 16), so that a rank that
  * issues long runs of requests also serves its peers and drains its replies;</li>
  * <li>{@link #bulkChunkBytes(int)}: largest message of a bulk operation (default {@link Am#MAX_LONG}, 8 KiB);</li>
+ * <li>{@link #bulkGetWindow(int)}: most chunks of bulk gets in flight (default 8): their medium replies take blocks of
+ * this rank's reply bulk queue, of which the shared-memory protocol has 16; asking for more makes the responders wait
+ * in back-off for the requester to drain them;</li>
  * <li>{@link #stallMillis(long)}: a wait that handles no message for this long throws {@link SplitCException}
  * naming what it waited for (default: system property {@value #STALL_PROPERTY} in seconds, else 600 s; 0 turns the
  * check off);</li>
@@ -30,6 +33,7 @@ public final class SplitCOptions
     private int getSlots = 16384;
     private int pollEvery = 16;
     private int bulkChunkBytes = Am.MAX_LONG;
+    private int bulkGetWindow = 8;
     private long stallMillis = defaultStallMillis();
     private int spins = 256;
     private int yields = 64;
@@ -133,6 +137,24 @@ public final class SplitCOptions
     }
 
     /**
+     * @param chunks most chunks of bulk gets in flight, 1 to 2^20.
+     * @return this.
+     */
+    public SplitCOptions bulkGetWindow(final int chunks)
+    {
+        this.bulkGetWindow = check("bulkGetWindow", chunks, 1, 1 << 20);
+        return this;
+    }
+
+    /**
+     * @return most chunks of bulk gets in flight.
+     */
+    public int bulkGetWindow()
+    {
+        return bulkGetWindow;
+    }
+
+    /**
      * @param millis longest wait without any message handled before a wait fails; 0 for no limit.
      * @return this.
      */
@@ -231,7 +253,7 @@ public final class SplitCOptions
     public String toString()
     {
         return "SplitCOptions{segmentBytes=" + segmentBytes + ", getSlots=" + getSlots + ", pollEvery=" + pollEvery +
-            ", bulkChunkBytes=" + bulkChunkBytes + ", stallMillis=" + stallMillis + ", spins=" + spins +
+            ", bulkChunkBytes=" + bulkChunkBytes + ", bulkGetWindow=" + bulkGetWindow + ", stallMillis=" + stallMillis + ", spins=" + spins +
             ", yields=" + yields + ", sleepMicros=" + sleepMicros + '}';
     }
 }
