@@ -3,6 +3,7 @@ package org.am2j.splitc.app;
 import java.util.ArrayList;
 import java.util.List;
 
+import org.am2j.splitc.con.Con;
 import org.am2j.splitc.fft.Fft3d;
 
 /**
@@ -21,6 +22,7 @@ public final class Apps
     {
         final List<SplitCApp> apps = new ArrayList<>();
         apps.add(new Fft3d());
+        apps.add(new Con());
         return apps;
     }
 
