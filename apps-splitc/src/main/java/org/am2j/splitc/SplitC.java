@@ -5,6 +5,8 @@ import java.nio.ByteOrder;
 import java.nio.DoubleBuffer;
 import java.nio.IntBuffer;
 import java.nio.LongBuffer;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 
@@ -117,6 +119,8 @@ public final class SplitC implements AutoCloseable
     private final int rank;
     private final int size;
     private final boolean[] local;
+    private final int[] nodeOf;
+    private int nodes;
     private final int[] segmentLengths;
     private final CommCounts counts = new CommCounts();
 
@@ -214,6 +218,7 @@ public final class SplitC implements AutoCloseable
         this.freeTop = slots;
 
         this.local = new boolean[size];
+        this.nodeOf = new int[size];
         this.segmentLengths = new int[size];
         this.storeSentTo = new long[size];
         this.collectiveValues = new long[2][size];
@@ -295,6 +300,7 @@ public final class SplitC implements AutoCloseable
                 size + " ranks");
         }
         final EndpointName myName = endpoint.name();
+        final Map<String, Integer> nodeIndex = new HashMap<>();
         for (int r = 0; r < size; r++)
         {
             final ByteBuffer theirs = ByteBuffer.wrap(all[r]);
@@ -305,7 +311,9 @@ public final class SplitC implements AutoCloseable
             final EndpointName peer = EndpointName.fromBytes(bytes);
             endpoint.map(r, peer, tag);
             local[r] = myName.sameNode(peer);
+            nodeOf[r] = nodeIndex.computeIfAbsent(peer.node(), k -> nodeIndex.size());
         }
+        nodes = nodeIndex.size();
         bootstrap.barrier();
     }
 
@@ -336,6 +344,23 @@ public final class SplitC implements AutoCloseable
     public boolean isLocal(final int otherRank)
     {
         return local[Objects.checkIndex(otherRank, size)];
+    }
+
+    /**
+     * @param otherRank a rank.
+     * @return the index of the node it runs on: nodes are numbered in order of their lowest rank, from 0.
+     */
+    public int nodeOf(final int otherRank)
+    {
+        return nodeOf[Objects.checkIndex(otherRank, size)];
+    }
+
+    /**
+     * @return number of nodes the ranks run on.
+     */
+    public int nodes()
+    {
+        return nodes;
     }
 
     /**

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import org.am2j.splitc.con.Con;
+import org.am2j.splitc.em3d.Em3d;
 import org.am2j.splitc.fft.Fft3d;
 
 /**
@@ -23,6 +24,7 @@ public final class Apps
         final List<SplitCApp> apps = new ArrayList<>();
         apps.add(new Fft3d());
         apps.add(new Con());
+        apps.add(new Em3d());
         return apps;
     }
 
