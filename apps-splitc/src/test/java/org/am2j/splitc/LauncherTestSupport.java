@@ -35,16 +35,16 @@ import org.junit.jupiter.api.AfterEach;
  * launcher's {@code --timeout} and a bound on the wait here), and checks that a job leaves nothing in shared memory.
  * Whatever a test started is killed when it ends. (A copy of shm-protocol's test support, with nodes.)
  */
-abstract class LauncherTestSupport
+public abstract class LauncherTestSupport
 {
     /**
      * The emulated node counts the multi-JVM tests run with. Messages between nodes need the network protocol; when
      * it is there, adding 2 here runs every multi-JVM test on two nodes as well.
      */
-    static final int[] NODE_COUNTS = { 1 };
+    protected static final int[] NODE_COUNTS = { 1 };
 
     /** The rank JVMs fail a wait that handles nothing for this long, so that a hang fails with a diagnosis. */
-    static final String STALL_OPTION = "-Dam2j.splitc.stallSeconds=30";
+    protected static final String STALL_OPTION = "-Dam2j.splitc.stallSeconds=30";
 
     private static final Pattern JOB_LINE = Pattern.compile("^\\[(\\d+)] job=(\\S+) pid=(\\d+) rank=(\\d+)$",
         Pattern.MULTILINE);
@@ -52,12 +52,16 @@ abstract class LauncherTestSupport
     private final ExecutorService executor = Executors.newSingleThreadExecutor();
 
     /** What a finished job printed. */
-    static final class JobResult
+    public static final class JobResult
     {
-        final int status;
-        final String out;
-        final String err;
-        final long millis;
+        /** The launcher's exit status. */
+        public final int status;
+        /** What the ranks printed on standard output, prefixed. */
+        public final String out;
+        /** What the ranks and the launcher printed on standard error. */
+        public final String err;
+        /** How long the job took. */
+        public final long millis;
 
         JobResult(final int status, final String out, final String err, final long millis)
         {
@@ -67,7 +71,7 @@ abstract class LauncherTestSupport
             this.millis = millis;
         }
 
-        String output()
+        public String output()
         {
             return "\n--- stdout ---\n" + out + "--- stderr ---\n" + err;
         }
@@ -75,7 +79,7 @@ abstract class LauncherTestSupport
         /**
          * @return the job id the ranks printed ({@code job=<id> pid=<pid> rank=<r>} lines).
          */
-        String jobId()
+        public String jobId()
         {
             final Matcher m = JOB_LINE.matcher(out);
             assertTrue(m.find(), "no rank printed its job id" + output());
@@ -85,7 +89,7 @@ abstract class LauncherTestSupport
         /**
          * @return the pids of the ranks that printed a job line.
          */
-        List<Long> rankPids()
+        public List<Long> rankPids()
         {
             final List<Long> pids = new ArrayList<>();
             final Matcher m = JOB_LINE.matcher(out);
@@ -96,7 +100,7 @@ abstract class LauncherTestSupport
             return pids;
         }
 
-        void assertSucceeded(final int ranks)
+        public void assertSucceeded(final int ranks)
         {
             assertEquals(0, status, "job failed" + output());
             assertEquals(ranks, rankPids().size(), "job lines" + output());
@@ -113,7 +117,7 @@ abstract class LauncherTestSupport
     /**
      * @return processes this JVM started, directly or not, that run launchers or our rank programs.
      */
-    static Stream<ProcessHandle> ourDescendants()
+    protected static Stream<ProcessHandle> ourDescendants()
     {
         return ProcessHandle.current().descendants()
             .filter(p -> p.info().commandLine().map(c -> c.contains("org.am2j.")).orElse(true));
@@ -124,7 +128,7 @@ abstract class LauncherTestSupport
      * --cp <test class path> -- mainClass args}; the launcher kills the ranks after {@code timeoutSeconds}, and the
      * test kills everything it started if the launcher has not returned 10 s later.
      */
-    JobResult runJob(
+    protected JobResult runJob(
         final long timeoutSeconds, final int ranks, final int nodes, final List<String> jvmOptions,
         final Class<?> mainClass, final String... args) throws Exception
     {
@@ -178,7 +182,7 @@ abstract class LauncherTestSupport
     /**
      * @return the job's shared-memory directory, {@code /dev/shm/am2j-<user>/<job>}.
      */
-    static Path jobDirectory(final String jobId)
+    protected static Path jobDirectory(final String jobId)
     {
         assertNotNull(jobId);
         return ShmDirectories.userRoot().resolve(jobId);
@@ -187,7 +191,7 @@ abstract class LauncherTestSupport
     /**
      * @return the names of the files in the job's directory; empty when it does not exist.
      */
-    static TreeSet<String> filesOf(final String jobId) throws IOException
+    protected static TreeSet<String> filesOf(final String jobId) throws IOException
     {
         final Path dir = jobDirectory(jobId);
         if (!Files.exists(dir))
@@ -203,7 +207,7 @@ abstract class LauncherTestSupport
     /**
      * Assert that the job left nothing: no job directory, no counters file of any of its processes.
      */
-    static void assertNothingLeft(final String jobId, final List<Long> pids) throws IOException
+    protected static void assertNothingLeft(final String jobId, final List<Long> pids) throws IOException
     {
         final Path dir = jobDirectory(jobId);
         assertTrue(filesOf(jobId).isEmpty(), "files left in " + dir + ": " + filesOf(jobId));

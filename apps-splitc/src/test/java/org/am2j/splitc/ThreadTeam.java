@@ -14,10 +14,10 @@ import java.util.function.Supplier;
  * {@link SplitC}. The first failure of any rank is rethrown; the other ranks then fail too (their waits stall, their
  * bootstrap barrier breaks) and are abandoned as daemon threads after a bounded wait.
  */
-final class ThreadTeam
+public final class ThreadTeam
 {
     /** The body of a rank. */
-    interface Body
+    public interface Body
     {
         void run(SplitC sc) throws Exception;
     }
@@ -26,12 +26,12 @@ final class ThreadTeam
     {
     }
 
-    static void run(final int ranks, final Body body) throws Exception
+    public static void run(final int ranks, final Body body) throws Exception
     {
         run(ranks, () -> new SplitCOptions().segmentBytes(1 << 16).stallMillis(10_000), body);
     }
 
-    static void run(final int ranks, final Supplier<SplitCOptions> options, final Body body) throws Exception
+    public static void run(final int ranks, final Supplier<SplitCOptions> options, final Body body) throws Exception
     {
         final CyclicBarrier barrier = new CyclicBarrier(ranks);
         final byte[][] gathered = new byte[ranks][];

@@ -300,8 +300,9 @@ public final class Con implements SplitCApp
         }
         while (changedTotal != 0);
         clock.end("global");
-        final double total = sc.allReduceMax((System.nanoTime() - start) / 1e9);
+        // the counts of the timed phases, before the reductions of the report add their own messages
         final CommCounts counts = sc.counts().minus(before);
+        final double total = sc.allReduceMax((System.nanoTime() - start) / 1e9);
         final Map<String, Double> phases = clock.maxOverRanks(sc);
 
         // verification against the sequential union-find
