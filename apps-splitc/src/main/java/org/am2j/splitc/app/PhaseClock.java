@@ -121,20 +121,4 @@ public final class PhaseClock
         }
         return max;
     }
-
-    /**
-     * A collective: every rank calls it with the same phases.
-     *
-     * @param sc this rank's Split-C layer.
-     * @return per phase, the smallest time of any rank, in seconds.
-     */
-    public Map<String, Double> minOverRanks(final SplitC sc)
-    {
-        final Map<String, Double> min = new LinkedHashMap<>();
-        for (final Map.Entry<String, Long> phase : phases.entrySet())
-        {
-            min.put(phase.getKey(), sc.allReduceMin(phase.getValue() / 1e9));
-        }
-        return min;
-    }
 }

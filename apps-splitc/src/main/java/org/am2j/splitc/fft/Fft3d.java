@@ -283,9 +283,16 @@ public final class Fft3d implements SplitCApp
     }
 
     /**
-     * @return true when every check passed; details into {@code verification}.
+     * Check a distributed result (a collective: every rank calls it with its slab of the output; the output must also
+     * be in every rank's segment for the full check).
+     *
+     * @param sc           this rank's Split-C layer.
+     * @param spec         the run.
+     * @param out          this rank's z-slab of the result.
+     * @param verification out: errors and bounds.
+     * @return true when every check passed.
      */
-    private static boolean verify(
+    static boolean verify(
         final SplitC sc, final RunSpec spec, final double[] out, final Map<String, Object> verification)
     {
         final int nx = spec.getInt("nx");
