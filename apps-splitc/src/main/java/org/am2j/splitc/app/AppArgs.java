@@ -1,0 +1,152 @@
+package org.am2j.splitc.app;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The options of one application run: {@code APP [--preset NAME] [--json FILE] [--PARAM VALUE]...}, where PARAM is
+ * one of the application's parameters ({@link SplitCApp#parameterNames()}); explicit parameters override those of
+ * every run of the preset (default preset {@value #DEFAULT_PRESET}).
+ */
+public final class AppArgs
+{
+    /** Preset used when none is named. */
+    public static final String DEFAULT_PRESET = "small";
+
+    private final SplitCApp app;
+    private final String preset;
+    private final Path json;
+    private final Map<String, String> overrides;
+
+    private AppArgs(final SplitCApp app, final String preset, final Path json, final Map<String, String> overrides)
+    {
+        this.app = app;
+        this.preset = preset;
+        this.json = json;
+        this.overrides = Collections.unmodifiableMap(overrides);
+    }
+
+    /**
+     * @param args the application's options, the application's name first.
+     * @return them, checked against the application's parameters and presets.
+     * @throws IllegalArgumentException naming what is wrong.
+     */
+    public static AppArgs parse(final List<String> args)
+    {
+        if (args.isEmpty())
+        {
+            throw new IllegalArgumentException("no application named");
+        }
+        final SplitCApp app = Apps.byName(args.get(0));
+        String preset = DEFAULT_PRESET;
+        Path json = null;
+        final Map<String, String> overrides = new LinkedHashMap<>();
+        for (int i = 1; i < args.size(); i += 2)
+        {
+            final String option = args.get(i);
+            if (!option.startsWith("--") || option.length() < 3)
+            {
+                throw new IllegalArgumentException("expected an option, got '" + option + "'");
+            }
+            if (i + 1 >= args.size())
+            {
+                throw new IllegalArgumentException(option + " needs a value");
+            }
+            final String value = args.get(i + 1);
+            final String name = option.substring(2);
+            if ("preset".equals(name))
+            {
+                preset = value;
+            }
+            else if ("json".equals(name))
+            {
+                json = Path.of(value);
+            }
+            else if (app.parameterNames().contains(name))
+            {
+                overrides.put(name, value);
+            }
+            else
+            {
+                throw new IllegalArgumentException(app.name() + " has no option " + option + "; its parameters: " +
+                    String.join(", ", app.parameterNames()) + " (and --preset, --json)");
+            }
+        }
+        if (app.preset(preset).isEmpty())
+        {
+            throw new IllegalArgumentException(app.name() + " has no preset '" + preset + "'; presets: " +
+                String.join(", ", app.presets()));
+        }
+        return new AppArgs(app, preset, json, overrides);
+    }
+
+    /**
+     * @return the application.
+     */
+    public SplitCApp app()
+    {
+        return app;
+    }
+
+    /**
+     * @return the preset's name.
+     */
+    public String preset()
+    {
+        return preset;
+    }
+
+    /**
+     * @return where to write the JSON report, or {@code null}.
+     */
+    public Path json()
+    {
+        return json;
+    }
+
+    /**
+     * @return the explicit parameters.
+     */
+    public Map<String, String> overrides()
+    {
+        return overrides;
+    }
+
+    /**
+     * @return the runs: the preset's, with the explicit parameters put in.
+     */
+    public List<RunSpec> runs()
+    {
+        final List<RunSpec> runs = new ArrayList<>();
+        for (final RunSpec run : app.preset(preset))
+        {
+            final Map<String, String> parameters = new LinkedHashMap<>(run.parameters());
+            parameters.putAll(overrides);
+            runs.add(new RunSpec(run.app(), run.label(), parameters));
+        }
+        return runs;
+    }
+
+    /**
+     * @return the options again, as {@link #parse(List)} takes them (with the JSON path made absolute).
+     */
+    public List<String> toArgs()
+    {
+        final List<String> args = new ArrayList<>(List.of(app.name(), "--preset", preset));
+        if (null != json)
+        {
+            args.add("--json");
+            args.add(json.toAbsolutePath().toString());
+        }
+        overrides.forEach((k, v) ->
+        {
+            args.add("--" + k);
+            args.add(v);
+        });
+        return args;
+    }
+}

@@ -1,0 +1,151 @@
+package org.am2j.splitc.app;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.am2j.api.Am;
+import org.am2j.splitc.SplitC;
+import org.am2j.splitc.SplitCOptions;
+import org.am2j.spmd.Job;
+import org.am2j.spmd.Spmd;
+
+/**
+ * The rank program of {@code bin/am2j app}, run by the launcher on every rank:
+ * {@code AppMain APP [--preset NAME] [--json FILE] [--PARAM VALUE]...} ({@link AppArgs}).
+ * <p>
+ * For each run of the preset it sets up a fresh {@link SplitC} with the segment the run needs, runs the application
+ * on every rank and, on rank 0, prints the progress lines, then the run's report ({@link RunReport#print}); with
+ * {@code --json} rank 0 writes every run's report to FILE. Exit status: 0 when every run was verified, 1 when one
+ * was not or a rank failed (the launcher then stops the job), 2 for bad options.
+ */
+public final class AppMain
+{
+    /** Exit status of a run whose result was not verified, or of a failure. */
+    public static final int FAILED = 1;
+    /** Exit status of bad options. */
+    public static final int USAGE = 2;
+
+    private AppMain()
+    {
+    }
+
+    /**
+     * @param args the application's options ({@link AppArgs}).
+     */
+    public static void main(final String[] args)
+    {
+        int status;
+        try (Job job = Spmd.init())
+        {
+            status = run(job, args, System.out);
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            System.err.println("am2j app: " + ex.getMessage());
+            status = USAGE;
+        }
+        catch (final Throwable t)
+        {
+            System.out.flush();
+            System.err.println("am2j app: rank failed: " + t);
+            t.printStackTrace();
+            status = FAILED;
+        }
+        System.out.flush();
+        System.err.flush();
+        System.exit(status);
+    }
+
+    /**
+     * Run every run of the options on this rank.
+     *
+     * @param job  this rank's job.
+     * @param args the application's options.
+     * @param out  where rank 0 prints.
+     * @return the exit status.
+     * @throws IOException when the JSON report cannot be written.
+     */
+    public static int run(final Job job, final String[] args, final PrintStream out) throws IOException
+    {
+        final AppArgs options = AppArgs.parse(Arrays.asList(args));
+        final SplitCApp app = options.app();
+        final List<RunSpec> runs = options.runs();
+        for (final RunSpec spec : runs)
+        {
+            app.check(spec, job.size(), job.nodes());
+        }
+        final boolean root = job.rank() == 0;
+        final String started = Instant.now().truncatedTo(ChronoUnit.SECONDS).toString();
+        if (root)
+        {
+            out.println("am2j app " + app.name() + " --preset " + options.preset() + ": " + runs.size() + " run(s) on " +
+                job.size() + " rank(s), " + job.nodes() + " node(s); poll " + Am.pollScheduler() + ", transports " +
+                Am.transports());
+        }
+        final List<RunReport> reports = new ArrayList<>();
+        boolean verified = true;
+        for (final RunSpec spec : runs)
+        {
+            if (root)
+            {
+                out.println(app.name() + ": " + spec);
+            }
+            final SplitC sc = SplitC.init(job, new SplitCOptions().segmentBytes(app.segmentBytes(spec, job.size())));
+            try
+            {
+                final RunReport report = app.run(sc, spec, new PhaseClock(out, app.name() + ": " + spec.label(), root));
+                sc.finish();
+                reports.add(report);
+                verified &= report.verified();
+                if (root)
+                {
+                    report.print(out);
+                }
+            }
+            finally
+            {
+                sc.close();
+            }
+        }
+        if (root && null != options.json())
+        {
+            final Map<String, Object> json = new LinkedHashMap<>();
+            json.put("app", app.name());
+            json.put("preset", options.preset());
+            json.put("arguments", Arrays.asList(args));
+            json.put("ranks", job.size());
+            json.put("nodes", job.nodes());
+            json.put("poll", Am.pollScheduler());
+            json.put("transports", Am.transports());
+            json.put("java", System.getProperty("java.vm.name") + " " + System.getProperty("java.version"));
+            json.put("cpus", Runtime.getRuntime().availableProcessors());
+            json.put("started", started);
+            json.put("verified", verified);
+            double total = 0;
+            final List<Object> runJson = new ArrayList<>();
+            for (final RunReport report : reports)
+            {
+                total += report.totalSeconds();
+                runJson.add(report.toJson());
+            }
+            json.put("total_s", total);
+            json.put("runs", runJson);
+            Files.writeString(options.json(), Json.write(json), StandardCharsets.UTF_8);
+            out.println("am2j app: wrote " + options.json());
+        }
+        if (root)
+        {
+            out.println("am2j app " + app.name() + ": " + (verified ? "all runs verified" : "NOT VERIFIED"));
+        }
+        return verified ? 0 : FAILED;
+    }
+}

@@ -1,0 +1,123 @@
+package org.am2j.splitc.app;
+
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * One run of an application: its label (as in the model paper's tables, e.g. {@code CON/comm}) and its parameters,
+ * by name, as text, in a fixed order. Typed getters parse them and name the parameter when it is malformed.
+ */
+public final class RunSpec
+{
+    private final String app;
+    private final String label;
+    private final Map<String, String> parameters;
+
+    /**
+     * @param app        name of the application.
+     * @param label      what the run is called in reports.
+     * @param parameters every parameter of the application, by name.
+     */
+    public RunSpec(final String app, final String label, final Map<String, String> parameters)
+    {
+        this.app = app;
+        this.label = label;
+        this.parameters = Collections.unmodifiableMap(new LinkedHashMap<>(parameters));
+    }
+
+    /**
+     * @return name of the application.
+     */
+    public String app()
+    {
+        return app;
+    }
+
+    /**
+     * @return what the run is called in reports.
+     */
+    public String label()
+    {
+        return label;
+    }
+
+    /**
+     * @return the parameters, by name, in order.
+     */
+    public Map<String, String> parameters()
+    {
+        return parameters;
+    }
+
+    /**
+     * @param name of a parameter.
+     * @return its value.
+     * @throws IllegalArgumentException when the run has no such parameter.
+     */
+    public String get(final String name)
+    {
+        final String value = parameters.get(name);
+        if (null == value)
+        {
+            throw new IllegalArgumentException(app + " has no parameter --" + name);
+        }
+        return value;
+    }
+
+    /**
+     * @param name of a parameter.
+     * @return its value as an int.
+     */
+    public int getInt(final String name)
+    {
+        try
+        {
+            return Integer.parseInt(get(name).trim().replace("_", ""));
+        }
+        catch (final NumberFormatException ex)
+        {
+            throw new IllegalArgumentException("--" + name + " " + get(name) + " is not an integer", ex);
+        }
+    }
+
+    /**
+     * @param name of a parameter.
+     * @return its value as a long.
+     */
+    public long getLong(final String name)
+    {
+        try
+        {
+            return Long.parseLong(get(name).trim().replace("_", ""));
+        }
+        catch (final NumberFormatException ex)
+        {
+            throw new IllegalArgumentException("--" + name + " " + get(name) + " is not an integer", ex);
+        }
+    }
+
+    /**
+     * @param name of a parameter.
+     * @return its value as a double.
+     */
+    public double getDouble(final String name)
+    {
+        try
+        {
+            return Double.parseDouble(get(name).trim());
+        }
+        catch (final NumberFormatException ex)
+        {
+            throw new IllegalArgumentException("--" + name + " " + get(name) + " is not a number", ex);
+        }
+    }
+
+    @Override
+    public String toString()
+    {
+        final StringBuilder text = new StringBuilder(label).append(':');
+        parameters.forEach((k, v) -> text.append(' ').append(k).append('=').append(v));
+        return text.toString();
+    }
+}

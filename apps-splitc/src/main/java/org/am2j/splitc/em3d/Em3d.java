@@ -1,0 +1,262 @@
+package org.am2j.splitc.em3d;
+
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+import org.agrona.concurrent.AtomicBuffer;
+import org.am2j.splitc.CommCounts;
+import org.am2j.splitc.GlobalPtr;
+import org.am2j.splitc.SplitC;
+import org.am2j.splitc.app.PhaseClock;
+import org.am2j.splitc.app.RunReport;
+import org.am2j.splitc.app.RunSpec;
+import org.am2j.splitc.app.SplitCApp;
+
+/**
+ * EM3D of the model paper: electromagnetic waves on an irregular bipartite graph of E and H nodes
+ * ({@link Em3dGraph}), bulk synchronous, with fine-grained communication.
+ * <p>
+ * Each rank runs one virtual processor of the graph's grid, placed by a {@link Layout} ({@code naive} or
+ * {@code good}). Its E and H values live in its segment (E at byte 0, H after the n E values). Every remote node a
+ * rank's edges read has a ghost copy; each half step is: a barrier (the other kind's values are final everywhere),
+ * one split-phase get per ghost, {@code sync()}, then the update of the local nodes from local values and ghosts.
+ * The time of the first three is the communication phase, the update the computation phase; the report gives both
+ * for the slowest rank and their range over the ranks (the balance rows of the paper's Table 6).
+ * <p>
+ * <b>Verification.</b> Every rank runs the whole graph sequentially ({@link Em3dGraph#sequential}) and compares its
+ * own E and H values bit for bit.
+ */
+public final class Em3d implements SplitCApp
+{
+    /** Name on the command line. */
+    public static final String NAME = "em3d";
+
+    private static final List<String> PARAMETERS = List.of("nodes", "degree", "remote", "layout", "iterations", "seed");
+
+    @Override
+    public String name()
+    {
+        return NAME;
+    }
+
+    @Override
+    public List<String> parameterNames()
+    {
+        return PARAMETERS;
+    }
+
+    @Override
+    public List<String> presets()
+    {
+        return List.of("paper", "paper-naive", "paper-good", "small");
+    }
+
+    @Override
+    public List<RunSpec> preset(final String preset)
+    {
+        switch (preset)
+        {
+            case "paper":
+                return List.of(spec("EM3D/naive", 2500, 20, "naive", 25), spec("EM3D/good", 2500, 20, "good", 25));
+            case "paper-naive":
+                return List.of(spec("EM3D/naive", 2500, 20, "naive", 25));
+            case "paper-good":
+                return List.of(spec("EM3D/good", 2500, 20, "good", 25));
+            case "small":
+                return List.of(spec("EM3D/naive (small)", 200, 10, "naive", 10),
+                    spec("EM3D/good (small)", 200, 10, "good", 10));
+            default:
+                return List.of();
+        }
+    }
+
+    private static RunSpec spec(final String label, final int nodes, final int degree, final String layout,
+        final int iterations)
+    {
+        final Map<String, String> p = new LinkedHashMap<>();
+        p.put("nodes", Integer.toString(nodes));
+        p.put("degree", Integer.toString(degree));
+        p.put("remote", "0.40");
+        p.put("layout", layout);
+        p.put("iterations", Integer.toString(iterations));
+        p.put("seed", "1");
+        return new RunSpec(NAME, label, p);
+    }
+
+    private static Em3dGraph graph(final RunSpec spec, final int procs)
+    {
+        return new Em3dGraph(procs, spec.getInt("nodes"), spec.getInt("degree"), spec.getDouble("remote"),
+            spec.getLong("seed"));
+    }
+
+    @Override
+    public void check(final RunSpec spec, final int procs, final int nodes)
+    {
+        final Em3dGraph graph = graph(spec, procs);
+        Layout.of(spec.get("layout"), graph.grid(), nodes);
+        if (spec.getInt("iterations") < 0)
+        {
+            throw new IllegalArgumentException("--iterations " + spec.getInt("iterations") + " must be 0 or more");
+        }
+        if (16L * spec.getInt("nodes") > Integer.MAX_VALUE - 8)
+        {
+            throw new IllegalArgumentException("--nodes " + spec.getInt("nodes") + " is too large");
+        }
+    }
+
+    @Override
+    public int segmentBytes(final RunSpec spec, final int procs)
+    {
+        return 16 * spec.getInt("nodes");
+    }
+
+    /** The edges of one kind of this rank's nodes, with their sources resolved to local values or ghosts. */
+    private static final class Side
+    {
+        final int kind;
+        final int[] source;
+        final double[] coef;
+        final long[] ghostPointer;
+        final double[] ghost;
+
+        Side(final Em3dGraph graph, final Layout layout, final int vp, final int kind)
+        {
+            this.kind = kind;
+            final int n = graph.nodes();
+            final int edges = n * graph.degree();
+            final int[] targetVp = new int[edges];
+            final int[] targetIdx = new int[edges];
+            this.coef = new double[edges];
+            graph.edges(vp, kind, targetVp, targetIdx, coef);
+            final long[] keys = new long[edges];
+            int remote = 0;
+            for (int e = 0; e < edges; e++)
+            {
+                if (targetVp[e] != vp)
+                {
+                    keys[remote++] = (long)targetVp[e] * n + targetIdx[e];
+                }
+            }
+            final long[] ghosts = Arrays.stream(keys, 0, remote).sorted().distinct().toArray();
+            this.source = new int[edges];
+            for (int e = 0; e < edges; e++)
+            {
+                source[e] = targetVp[e] == vp ? targetIdx[e] :
+                    n + Arrays.binarySearch(ghosts, (long)targetVp[e] * n + targetIdx[e]);
+            }
+            final int otherOffset = (1 - kind) * 8 * n;
+            this.ghostPointer = new long[ghosts.length];
+            for (int g = 0; g < ghosts.length; g++)
+            {
+                final int owner = layout.rankOf((int)(ghosts[g] / n));
+                ghostPointer[g] = GlobalPtr.of(owner, otherOffset + 8 * (int)(ghosts[g] % n));
+            }
+            this.ghost = new double[ghosts.length];
+        }
+    }
+
+    @Override
+    public RunReport run(final SplitC sc, final RunSpec spec, final PhaseClock clock)
+    {
+        final Em3dGraph graph = graph(spec, sc.procs());
+        final Layout layout = Layout.of(spec.get("layout"), graph.grid(), sc.nodes());
+        final int iterations = spec.getInt("iterations");
+        final int vp = layout.vpOf(sc.myProc());
+        final int n = graph.nodes();
+        final int degree = graph.degree();
+        final AtomicBuffer segment = sc.segment();
+
+        sc.barrier();
+        final CommCounts before = sc.counts().copy();
+        final long start = System.nanoTime();
+        clock.begin();
+        final Side[] sides = { new Side(graph, layout, vp, Em3dGraph.E), new Side(graph, layout, vp, Em3dGraph.H) };
+        for (int kind = Em3dGraph.E; kind <= Em3dGraph.H; kind++)
+        {
+            for (int i = 0; i < n; i++)
+            {
+                segment.putDouble(kind * 8 * n + 8 * i, graph.initial(vp, kind, i));
+            }
+        }
+        clock.end("setup");
+
+        long communication = 0;
+        long computation = 0;
+        for (int it = 0; it < iterations; it++)
+        {
+            for (final Side side : sides)
+            {
+                final long t0 = System.nanoTime();
+                sc.barrier();
+                for (int g = 0; g < side.ghostPointer.length; g++)
+                {
+                    sc.getDouble(side.ghostPointer[g], side.ghost, g);
+                }
+                sc.sync();
+                final long t1 = System.nanoTime();
+                final int mine = side.kind * 8 * n;
+                final int other = (1 - side.kind) * 8 * n;
+                for (int i = 0; i < n; i++)
+                {
+                    double acc = 0.0;
+                    for (int j = 0; j < degree; j++)
+                    {
+                        final int e = i * degree + j;
+                        final int s = side.source[e];
+                        final double v = s < n ? segment.getDouble(other + 8 * s) : side.ghost[s - n];
+                        acc += side.coef[e] * v;
+                    }
+                    segment.putDouble(mine + 8 * i, segment.getDouble(mine + 8 * i) - acc);
+                }
+                final long t2 = System.nanoTime();
+                communication += t1 - t0;
+                computation += t2 - t1;
+            }
+            clock.iteration(String.format(Locale.ROOT, "iteration %d of %d", it + 1, iterations), it + 1 == iterations);
+        }
+        clock.add("communication", communication);
+        clock.add("computation", computation);
+        sc.barrier();
+        // the counts of the timed phases, before the reductions of the report add their own messages
+        final CommCounts counts = sc.counts().minus(before);
+        final double total = sc.allReduceMax((System.nanoTime() - start) / 1e9);
+        final Map<String, Double> phases = clock.maxOverRanks(sc);
+        final double communicationMin = sc.allReduceMin(communication / 1e9);
+
+        clock.begin();
+        final double[][][] expected = graph.sequential(iterations);
+        long mismatches = 0;
+        double checksum = 0;
+        for (int kind = Em3dGraph.E; kind <= Em3dGraph.H; kind++)
+        {
+            for (int i = 0; i < n; i++)
+            {
+                final double value = segment.getDouble(kind * 8 * n + 8 * i);
+                checksum += value;
+                if (Double.doubleToRawLongBits(value) != Double.doubleToRawLongBits(expected[vp][kind][i]))
+                {
+                    mismatches++;
+                }
+            }
+        }
+        mismatches = sc.allReduceSum(mismatches);
+        checksum = sc.allReduceSum(checksum);
+        final Map<String, Object> verification = new LinkedHashMap<>();
+        verification.put("values_compared", 2L * n * sc.procs());
+        verification.put("bitwise_mismatches", mismatches);
+        verification.put("checksum", checksum);
+        clock.end("verification");
+
+        final Map<String, Object> extra = new LinkedHashMap<>();
+        extra.put("layout", layout.toString());
+        extra.put("iterations", (long)iterations);
+        extra.put("ghosts_per_half_step_max", sc.allReduceMax((long)Math.max(sides[0].ghost.length,
+            sides[1].ghost.length)));
+        extra.put("communication_s_min", communicationMin);
+        extra.put("communication_s_max", phases.get("communication"));
+        return new RunReport(spec, phases, total, mismatches == 0, verification, sc.summarize(counts), extra);
+    }
+}

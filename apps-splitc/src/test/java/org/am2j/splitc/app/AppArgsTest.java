@@ -1,0 +1,103 @@
+package org.am2j.splitc.app;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+
+/**
+ * The application options, the front end's checks before it launches anything, and the JSON writer.
+ */
+class AppArgsTest
+{
+    @Test
+    void presetsAndExplicitParameters()
+    {
+        final AppArgs args = AppArgs.parse(List.of("con", "--preset", "paper", "--seed", "9", "--json", "out.json"));
+        final List<RunSpec> runs = args.runs();
+        assertEquals(2, runs.size());
+        assertEquals("CON/comm", runs.get(0).label());
+        assertEquals(3, runs.get(0).getInt("dim"));
+        assertEquals(80, runs.get(0).getInt("side"));
+        assertEquals(0.25, runs.get(0).getDouble("fraction"));
+        assertEquals(9, runs.get(0).getLong("seed"));
+        assertEquals("CON/comp", runs.get(1).label());
+        assertEquals(800, runs.get(1).getInt("side"));
+        assertEquals(9, runs.get(1).getLong("seed"));
+        assertTrue(args.toArgs().contains("--json"));
+        assertTrue(args.toArgs().get(args.toArgs().indexOf("--json") + 1).startsWith("/"), "made absolute");
+        assertEquals(args.runs().get(1).parameters(), AppArgs.parse(args.toArgs()).runs().get(1).parameters());
+
+        assertEquals(256, AppArgs.parse(List.of("fft3d", "--preset", "paper")).runs().get(0).getInt("nz"));
+        assertEquals("small", AppArgs.parse(List.of("em3d")).preset());
+        final RunSpec good = AppArgs.parse(List.of("em3d", "--preset", "paper-good")).runs().get(0);
+        assertEquals("good", good.get("layout"));
+        assertEquals(2500, good.getInt("nodes"));
+        assertEquals(20, good.getInt("degree"));
+        assertEquals(0.4, good.getDouble("remote"));
+    }
+
+    @Test
+    void badOptionsNameWhatIsWrong()
+    {
+        assertThrows(IllegalArgumentException.class, () -> AppArgs.parse(List.of()));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> AppArgs.parse(List.of("lu")))
+            .getMessage().contains("fft3d, con, em3d"));
+        assertTrue(assertThrows(IllegalArgumentException.class,
+            () -> AppArgs.parse(List.of("con", "--preset", "huge"))).getMessage().contains("paper-comm"));
+        assertTrue(assertThrows(IllegalArgumentException.class,
+            () -> AppArgs.parse(List.of("em3d", "--side", "3"))).getMessage().contains("nodes, degree"));
+        assertThrows(IllegalArgumentException.class, () -> AppArgs.parse(List.of("em3d", "--nodes")));
+        assertTrue(assertThrows(IllegalArgumentException.class,
+            () -> AppArgs.parse(List.of("em3d", "--nodes", "x")).runs().get(0).getInt("nodes")).getMessage()
+            .contains("--nodes x"));
+    }
+
+    private static int command(final String... args)
+    {
+        return new AppCommand(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
+            new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8)).run(args);
+    }
+
+    @Test
+    void theFrontEndRefusesWhatDoesNotFitBeforeLaunching()
+    {
+        assertEquals(AppMain.USAGE, command("fft3d", "-n", "3"), "3 ranks do not divide 64");
+        assertEquals(AppMain.USAGE, command("fft3d", "-n", "2", "--nx", "48"), "not a power of two");
+        assertEquals(AppMain.USAGE, command("em3d", "-n", "6", "--nodes", "4", "--layout", "good"));
+        assertEquals(AppMain.USAGE, command("con", "-n", "2", "--nodes", "3"));
+        assertEquals(AppMain.USAGE, command("con", "-n", "zero"));
+        assertEquals(AppMain.USAGE, command("con", "-n", "2", "--json", "/nonexistent-dir/x.json"));
+        assertEquals(AppMain.USAGE, command("con", "--dim", "4"));
+        assertEquals(0, command("--help"));
+    }
+
+    @Test
+    void jsonIsWrittenInOrderAndEscaped()
+    {
+        final Map<String, Object> json = new LinkedHashMap<>();
+        json.put("verified", true);
+        json.put("name", "a \"b\"\n\tc\u0001");
+        json.put("n", 3L);
+        json.put("x", 0.5);
+        json.put("whole", 2.0);
+        json.put("nan", Double.NaN);
+        final List<Object> list = new ArrayList<>(List.of(1, "two"));
+        list.add(null);
+        json.put("list", list);
+        json.put("empty", Map.of());
+        assertEquals("{\n  \"verified\": true,\n  \"name\": \"a \\\"b\\\"\\n\\tc\\u0001\",\n  \"n\": 3,\n" +
+            "  \"x\": 0.5,\n  \"whole\": 2.0,\n  \"nan\": null,\n  \"list\": [\n    1,\n    \"two\",\n    null\n  ],\n" +
+            "  \"empty\": {}\n}\n", Json.write(json));
+        assertThrows(IllegalArgumentException.class, () -> Json.write(Map.of("x", new Object())));
+    }
+}

@@ -1,0 +1,73 @@
+package org.am2j.splitc.app;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
+import java.util.stream.Stream;
+
+import org.am2j.splitc.LauncherTestSupport;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * The applications' {@code small} presets as jobs of rank JVMs through the launcher ({@link AppTestMain} runs
+ * {@link AppMain}), on each node count of {@link LauncherTestSupport#NODE_COUNTS}: every run verified, its report
+ * printed, the JSON report written with {@code "verified": true}, times and counts; EM3D also with 8 ranks on this
+ * machine's 2 cores. Nothing may be left in shared memory.
+ */
+class AppsTest extends LauncherTestSupport
+{
+    @TempDir
+    Path dir;
+
+    static Stream<Arguments> jobs()
+    {
+        return IntStream.of(NODE_COUNTS).boxed().flatMap(nodes -> Stream.of(
+            Arguments.of("fft3d", 4, nodes, 1),
+            Arguments.of("con", 4, nodes, 2),
+            Arguments.of("em3d", 4, nodes, 2),
+            Arguments.of("em3d", 8, nodes, 2)));
+    }
+
+    @ParameterizedTest(name = "{0} --preset small on {1} ranks, {2} node(s)")
+    @MethodSource("jobs")
+    @Timeout(value = 120, unit = TimeUnit.SECONDS)
+    void smallPresetIsVerifiedAndReported(final String app, final int ranks, final int nodes, final int runs)
+        throws Exception
+    {
+        final Path json = dir.resolve(app + ".json");
+        final JobResult result = runJob(100, ranks, nodes, List.of(), AppTestMain.class, app, "--preset", "small",
+            "--json", json.toString());
+
+        result.assertSucceeded(ranks);
+        assertEquals(runs, result.out.lines().filter(l -> l.startsWith("[0] == " + app + " ") &&
+            l.endsWith(": VERIFIED ==")).count(), result.output());
+        assertEquals(1, result.out.lines().filter(("[0] am2j app " + app + ": all runs verified")::equals).count(),
+            result.output());
+        assertTrue(result.out.contains("[0] messages per rank (" + ranks + " ranks)"), result.output());
+        assertTrue(result.out.lines().anyMatch(l -> l.startsWith("[0] total ")), result.output());
+
+        final String text = Files.readString(json, StandardCharsets.UTF_8);
+        assertTrue(text.startsWith("{\n  \"app\": \"" + app + "\""), text);
+        assertTrue(text.contains("\n  \"verified\": true,"), text);
+        assertEquals(runs, text.lines().filter(l -> l.equals("      \"verified\": true,")).count(), text);
+        assertTrue(text.contains("\"ranks\": " + ranks + ","), text);
+        assertTrue(text.contains("\"phases_s\": {"), text);
+        assertTrue(text.contains("\"network_short\": {"), text);
+        assertTrue(text.contains("\"percent_local\": "), text);
+        if (nodes == 1)
+        {
+            assertTrue(text.contains("\"percent_local\": 100.0"), text);
+        }
+        assertNothingLeft(result.jobId(), result.rankPids());
+    }
+}
