@@ -38,8 +38,8 @@ import org.junit.jupiter.api.AfterEach;
 public abstract class LauncherTestSupport
 {
     /**
-     * The emulated node counts the multi-JVM tests run with. Messages between nodes need the network protocol; when
-     * it is there, adding 2 here runs every multi-JVM test on two nodes as well.
+     * The emulated node counts the multi-JVM tests run with: one node (shared memory between the ranks) and two
+     * (shared memory within a node, the network protocol between them).
      */
     protected static final int[] NODE_COUNTS = { 1, 2 };
 

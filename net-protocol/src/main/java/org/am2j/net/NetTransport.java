@@ -25,6 +25,7 @@ public final class NetTransport implements Transport
     private final NetConfig config;
     private final NicAgent nic;
     private final AgentRunner runner;
+    private final NicKeeper keeper;
     private final ConcurrentHashMap<Integer, NetEndpoint> endpoints = new ConcurrentHashMap<>();
 
     NetTransport(final TransportContext context)
@@ -55,6 +56,15 @@ public final class NetTransport implements Transport
         else
         {
             this.runner = null;
+        }
+        if (config.mode == NicMode.INLINE && config.keeperNanos > 0)
+        {
+            this.keeper = new NicKeeper(nic, config.keeperNanos);
+            keeper.start();
+        }
+        else
+        {
+            this.keeper = null;
         }
         LOGGER.log(System.Logger.Level.DEBUG, () -> "am2j " + config + " at " + nic.address());
     }
@@ -138,6 +148,10 @@ public final class NetTransport implements Transport
     @Override
     public void close()
     {
+        if (null != keeper)
+        {
+            keeper.close();
+        }
         if (null != runner)
         {
             runner.close();

@@ -69,6 +69,10 @@ final class NicAgent implements Agent
 
     private final AtomicBoolean lock = new AtomicBoolean();
     private final AtomicLong wakeups = new AtomicLong();
+    /** Inline mode: when a host thread last called in (for the keeper). */
+    private final AtomicLong hostSeenNanos = new AtomicLong(System.nanoTime());
+    /** Inline mode: a host thread sleeps in {@link #block(long, long)} and does the NIC's work when it wakes. */
+    private volatile boolean hostBlocking;
     private volatile boolean agentSleeping;
 
     private final Object registry = new Object();
@@ -247,6 +251,7 @@ final class NicAgent implements Agent
     {
         if (inline)
         {
+            seen();
             while (tryLock())
             {
                 try
@@ -303,6 +308,8 @@ final class NicAgent implements Agent
             return;
         }
         final long now = System.nanoTime();
+        // Ordered store (a plain store on x86): the keeper only needs to see it eventually.
+        hostSeenNanos.setRelease(now);
         if (now - nextTimerNanos >= 0 && tryLock())
         {
             try
@@ -341,6 +348,7 @@ final class NicAgent implements Agent
         }
         final long now = System.nanoTime();
         final long untilTimer = hasTimers() ? Math.max(0, nextTimerNanos - now) : Long.MAX_VALUE;
+        hostBlocking = true;
         try
         {
             wire.await(Math.min(nanos, untilTimer));
@@ -348,6 +356,11 @@ final class NicAgent implements Agent
         catch (final IOException ex)
         {
             counters.increment(NicEvent.IO_ERRORS);
+        }
+        finally
+        {
+            hostBlocking = false;
+            seen();
         }
         if (tryLock())
         {
@@ -431,6 +444,38 @@ final class NicAgent implements Agent
         finally
         {
             agentSleeping = false;
+        }
+    }
+
+    private void seen()
+    {
+        // Ordered store (a plain store on x86): the keeper only needs to see it eventually.
+        hostSeenNanos.setRelease(System.nanoTime());
+    }
+
+    /**
+     * Inline mode, called by the {@link NicKeeper} thread: when no host thread has called in for {@code idleNanos}
+     * and none sleeps in the selector, do the NIC's work, so acknowledgements, refusals, retransmissions and
+     * timeouts go on while the host computes or waits outside am2j (a process that did not answer for the timeout
+     * would be taken for dead by its peers).
+     *
+     * @param idleNanos how long the host must have been away.
+     * @return true when the keeper did the work.
+     */
+    boolean keep(final long idleNanos)
+    {
+        if (hostBlocking || System.nanoTime() - hostSeenNanos.get() < idleNanos || !tryLock())
+        {
+            return false;
+        }
+        try
+        {
+            doWorkLocked();
+            return true;
+        }
+        finally
+        {
+            unlock();
         }
     }
 

@@ -22,10 +22,11 @@ import org.am2j.shm.RankSupport;
  * A process of {@link KilledPeerTest}, started directly (a rank that dies would fail a launcher's job). Arguments:
  * role ({@code survivor}, {@code victim}, {@code other}) and a directory where the processes leave their names.
  * <ul>
- *   <li>victim: maps the survivor, says it is ready, and then never polls again (its inline NIC acknowledges
- *       nothing) until the test kills it;</li>
+ *   <li>victim: maps the survivor, says it is ready, and then never polls again (its inline NIC, started without
+ *       a keeper thread, acknowledges nothing) until the test kills it;</li>
  *   <li>other: serves the survivor's requests until the survivor says stop;</li>
- *   <li>survivor: sends requests to the victim, tells the test (which kills the victim with SIGKILL), and keeps
+ *   <li>survivor: sends requests to the victim, tells the test (which kills the victim with SIGKILL), sends more
+ *       once it is dead, and keeps
  *       doing round trips with the other process until every request to the victim has come back to handler 0,
  *       then does more round trips, and prints what came back and how long it took.</li>
  * </ul>
@@ -118,12 +119,19 @@ public final class KilledPeerMain
         endpoint.handler(H_PONG, (token, msg) -> pongs[0]++);
         roundTrips(bundle, endpoint, pongs, 100);
 
-        for (int i = 0; i < TO_VICTIM; i++)
+        // Half before the kill (the victim's NIC is frozen: no keeper, no polls, so they are outstanding), half after.
+        for (int i = 0; i < TO_VICTIM / 2; i++)
         {
             sentAt[i] = System.nanoTime();
             endpoint.request(1, H_PING, i);
         }
         Files.writeString(dir.resolve("survivor.sent"), "sent");
+        await(dir, "victim.killed");
+        for (int i = TO_VICTIM / 2; i < TO_VICTIM; i++)
+        {
+            sentAt[i] = System.nanoTime();
+            endpoint.request(1, H_PING, i);
+        }
         final long deadline = RankSupport.deadline(30_000);
         int during = 0;
         while (returned[0] < TO_VICTIM)

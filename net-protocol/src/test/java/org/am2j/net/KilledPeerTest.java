@@ -42,7 +42,7 @@ class KilledPeerTest
         started.forEach(Process::destroyForcibly);
     }
 
-    private Process start(final String role) throws Exception
+    private Process start(final String role, final String... extra) throws Exception
     {
         final String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         final List<String> command = new ArrayList<>(List.of(java,
@@ -50,7 +50,9 @@ class KilledPeerTest
             "-Dam2j.transports=inproc,net", "-Dam2j.net.host=127.0.0.1", "-Dam2j.net.timeoutMs=" + TIMEOUT_MS,
             "-Dam2j.node=" + role + "-" + ProcessHandle.current().pid(),
             "-Dam2j.job=killed-peer-" + ProcessHandle.current().pid(),
-            "-cp", System.getProperty("java.class.path"), KilledPeerMain.class.getName(), role, dir.toString()));
+            "-cp", System.getProperty("java.class.path")));
+        command.addAll(1, List.of(extra));
+        command.addAll(List.of(KilledPeerMain.class.getName(), role, dir.toString()));
         final Process process = new ProcessBuilder(command)
             .redirectOutput(dir.resolve(role + ".out").toFile())
             .redirectError(dir.resolve(role + ".err").toFile())
@@ -68,7 +70,8 @@ class KilledPeerTest
     @Test
     void requestsToAKilledPeerComeBackAndTheSurvivorGoesOn() throws Exception
     {
-        final Process victim = start("victim");
+        // The victim's NIC stands still (no keeper thread): requests sent to it before the kill stay outstanding.
+        final Process victim = start("victim", "-Dam2j.net.keeperUs=0");
         final Process other = start("other");
         final Process survivor = start("survivor");
         final Path sent = dir.resolve("survivor.sent");
@@ -81,6 +84,7 @@ class KilledPeerTest
         }
         victim.destroyForcibly();
         assertTrue(victim.waitFor(10, TimeUnit.SECONDS));
+        Files.writeString(dir.resolve("victim.killed"), "killed");
         assertTrue(survivor.waitFor(60, TimeUnit.SECONDS), "survivor did not finish" + output("survivor"));
         assertEquals(0, survivor.exitValue(), output("survivor"));
         assertTrue(other.waitFor(30, TimeUnit.SECONDS), "other did not finish" + output("other"));

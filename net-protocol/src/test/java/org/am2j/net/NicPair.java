@@ -99,6 +99,23 @@ final class NicPair implements AutoCloseable
         }
     }
 
+    /**
+     * Send, polling only the sender's endpoint while the window is full (the receiver's host stays away).
+     */
+    int sendPumpingOnly(final Route route, final TestHost sender, final OutboundMessage message)
+    {
+        final long deadline = System.nanoTime() + 10_000_000_000L;
+        while (true)
+        {
+            final int result = route.send(message);
+            if (result != Route.FULL || System.nanoTime() - deadline > 0)
+            {
+                return result;
+            }
+            sender.endpoint.poll(sender == hostA ? sinkA : sinkB, 16, false);
+        }
+    }
+
     @Override
     public void close()
     {
