@@ -2,8 +2,6 @@ package org.am2j.polling;
 
 import java.util.function.LongSupplier;
 
-import org.am2j.api.AmError;
-import org.am2j.api.AmException;
 import org.am2j.spi.PollScheduler;
 import org.am2j.spi.PollSchedulerProvider;
 
@@ -71,14 +69,11 @@ public final class FollowPollScheduler implements PollScheduler
      * Fix Q.
      *
      * @param quietInterval polls from one network poll to the next while the network is quiet, in [1, 65536].
+     * @throws org.am2j.api.AmException {@link org.am2j.api.AmError#BAD_ARG} outside that range.
      */
     public FollowPollScheduler(final int quietInterval)
     {
-        if (quietInterval < 1 || quietInterval > MAX_QUIET_INTERVAL)
-        {
-            throw new AmException(AmError.BAD_ARG, "poll scheduler 'follow': Q = " + quietInterval +
-                " must be in [1, " + MAX_QUIET_INTERVAL + "] (e.g. follow:1024)");
-        }
+        PollArguments.interval(NAME, "Q", NAME + ":1024", Integer.toString(quietInterval), MAX_QUIET_INTERVAL);
         this.sampler = null;
         this.quietInterval = quietInterval;
     }
@@ -160,14 +155,8 @@ public final class FollowPollScheduler implements PollScheduler
             {
                 return new FollowPollScheduler();
             }
-            final long q = !argument.isEmpty() && argument.length() < 10 &&
-                argument.chars().allMatch((c) -> c >= '0' && c <= '9') ? Long.parseLong(argument) : -1;
-            if (q < 1 || q > MAX_QUIET_INTERVAL)
-            {
-                throw new AmException(AmError.BAD_ARG, "poll scheduler 'follow': Q must be an integer in [1, " +
-                    MAX_QUIET_INTERVAL + "] (e.g. follow:1024), got '" + argument + "'");
-            }
-            return new FollowPollScheduler((int)q);
+            return new FollowPollScheduler(
+                PollArguments.interval(NAME, "Q", NAME + ":1024", argument, MAX_QUIET_INTERVAL));
         }
     }
 }

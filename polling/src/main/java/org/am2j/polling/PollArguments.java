@@ -33,10 +33,27 @@ final class PollArguments
      */
     static int interval(final String scheduler, final String what, final String example, final String text)
     {
+        return interval(scheduler, what, example, text, INTERVAL_LIMIT);
+    }
+
+    /**
+     * Parse a polling interval: decimal digits only, in [1, limit].
+     *
+     * @param scheduler name of the scheduler, for the message.
+     * @param what      what the number is, for the message.
+     * @param example   a valid setting, for the message.
+     * @param text      the text to parse; never null.
+     * @param limit     the largest value accepted.
+     * @return the interval.
+     * @throws AmException {@link AmError#BAD_ARG} when the text is not such a number.
+     */
+    static int interval(
+        final String scheduler, final String what, final String example, final String text, final int limit)
+    {
         final long value = digits(text);
-        if (value < 1 || value > INTERVAL_LIMIT)
+        if (value < 1 || value > limit)
         {
-            throw bad(scheduler, what + " must be an integer in [1, " + INTERVAL_LIMIT + "]", example, text);
+            throw bad(scheduler, what + " must be an integer in [1, " + limit + "]", example, text);
         }
         return (int)value;
     }
