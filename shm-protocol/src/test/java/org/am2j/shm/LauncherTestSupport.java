@@ -44,9 +44,13 @@ public abstract class LauncherTestSupport
     /** What a finished job printed. */
     public static final class JobResult
     {
+        /** The launcher's exit status. */
         public final int status;
+        /** What the ranks printed on standard output, prefixed. */
         public final String out;
+        /** What the ranks and the launcher printed on standard error. */
         public final String err;
+        /** How long the job took. */
         public final long millis;
 
         JobResult(final int status, final String out, final String err, final long millis)
@@ -110,6 +114,14 @@ public abstract class LauncherTestSupport
     }
 
     /**
+     * @return JVM options every rank of every job of the test class gets (none here; subclasses add theirs).
+     */
+    protected List<String> extraJvmOptions()
+    {
+        return List.of();
+    }
+
+    /**
      * Run a job: {@code am2j run -n ranks [--jvm-opt opt]... --cp <test class path> -- mainClass args}.
      */
     protected JobResult runJob(
@@ -120,15 +132,21 @@ public abstract class LauncherTestSupport
     }
 
     /**
-     * Run a job over emulated nodes: {@code am2j run -n ranks --nodes nodes [--jvm-opt opt]... --cp <test class
-     * path> -- mainClass args}.
+     * Run a job over emulated nodes: {@code am2j run -n ranks --nodes nodes --timeout T [--jvm-opt opt]... --cp <test
+     * class path> -- mainClass args}; the launcher kills the ranks after {@code timeoutSeconds}, and the test kills
+     * everything it started if the launcher has not returned 10 s later.
      */
     protected JobResult runJob(
         final long timeoutSeconds, final int ranks, final int nodes, final List<String> jvmOptions,
         final Class<?> mainClass, final String... args) throws Exception
     {
         final List<String> command = new ArrayList<>(List.of("run", "-n", Integer.toString(ranks), "--nodes",
-            Integer.toString(nodes)));
+            Integer.toString(nodes), "--timeout", Long.toString(timeoutSeconds)));
+        for (final String option : extraJvmOptions())
+        {
+            command.add("--jvm-opt");
+            command.add(option);
+        }
         for (final String option : jvmOptions)
         {
             command.add("--jvm-opt");
@@ -149,13 +167,14 @@ public abstract class LauncherTestSupport
         int status;
         try
         {
-            status = job.get(timeoutSeconds, TimeUnit.SECONDS);
+            status = job.get(timeoutSeconds + 10, TimeUnit.SECONDS);
         }
         catch (final TimeoutException ex)
         {
             job.cancel(true);
             ourDescendants().forEach(ProcessHandle::destroyForcibly);
-            return fail("job " + mainClass.getSimpleName() + " -n " + ranks + " did not finish within " +
+            return fail("job " + mainClass.getSimpleName() + " -n " + ranks + " --nodes " + nodes +
+                " did not finish within " +
                 timeoutSeconds + " s" + "\n--- stdout ---\n" + outBytes.toString(StandardCharsets.UTF_8) +
                 "--- stderr ---\n" + errBytes.toString(StandardCharsets.UTF_8));
         }
@@ -166,8 +185,8 @@ public abstract class LauncherTestSupport
         final long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
         final JobResult result = new JobResult(status, outBytes.toString(StandardCharsets.UTF_8),
             errBytes.toString(StandardCharsets.UTF_8), millis);
-        System.out.println(mainClass.getSimpleName() + " -n " + ranks + " " + String.join(" ", args) + ": status " +
-            status + " in " + millis + " ms");
+        System.out.println(mainClass.getSimpleName() + " -n " + ranks + " --nodes " + nodes + " " +
+            String.join(" ", args) + ": status " + status + " in " + millis + " ms");
         return result;
     }
 
