@@ -136,6 +136,31 @@ public final class CrossNodeMain
             final long netRequests = statistics.get("net", EndpointStatistics.Counter.REQUESTS_SENT);
             checkEquals((long)sameNodePeers * perPeer, shmRequests, "rank " + rank + ": requests sent over shm");
             checkEquals((long)otherNodePeers * perPeer, netRequests, "rank " + rank + ": requests sent over net");
+            // Replies travel by the medium of their request: as many replies on each transport as requests came in.
+            long shmHandled = 0;
+            long netHandled = 0;
+            for (int q = 0; q < size; q++)
+            {
+                if (q != rank)
+                {
+                    if ("shm".equals(endpoint.translationTransport(q)))
+                    {
+                        shmHandled += nextRequest[q];
+                    }
+                    else
+                    {
+                        netHandled += nextRequest[q];
+                    }
+                }
+            }
+            checkEquals(shmHandled, statistics.get("shm", EndpointStatistics.Counter.REPLIES_SENT),
+                "rank " + rank + ": replies sent over shm");
+            checkEquals(netHandled, statistics.get("net", EndpointStatistics.Counter.REPLIES_SENT),
+                "rank " + rank + ": replies sent over net");
+            checkEquals(shmHandled, statistics.get("shm", EndpointStatistics.Counter.REQUESTS_RECEIVED),
+                "rank " + rank + ": requests received over shm");
+            checkEquals(netHandled, statistics.get("net", EndpointStatistics.Counter.REQUESTS_RECEIVED),
+                "rank " + rank + ": requests received over net");
             System.out.println("rank " + rank + " ok: handled " + handled + " requests; shm " + shmRequests +
                 " net " + netRequests);
             job.barrier();
