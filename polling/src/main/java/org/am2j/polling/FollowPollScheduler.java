@@ -13,13 +13,13 @@ import org.am2j.spi.PollSchedulerProvider;
  * Why: a poll of today's network is a system call, r times a shared-memory poll (r is 15 to 30 on this project's
  * machine). A message that arrives while a network poll is under way waits for it, so a fixed rate costs shared-memory
  * traffic about {@code r / (interval + r)} of a network poll per message, which is more than the whole shared-memory
- * round trip at the paper's 1-in-8..32. Q is chosen so that network polls take about 2% of a quiet network's polling
- * time ({@code Q = 50 r}); while network messages flow, the network is polled every time, and the local polls it
+ * round trip at the paper's 1-in-8..32. Two such waits per round trip cost about {@code r * T_net / Q}; with
+ * {@code Q = 100 r} that is 1% of a network poll per poll, a few percent of a shared-memory round trip; while network messages flow, the network is polled every time, and the local polls it
  * adds (tens of nanoseconds) are small against a network round trip (microseconds). The first message after a quiet
  * spell waits for up to Q polls (about a hundred microseconds here).
  * <ul>
  * <li>{@code follow}: r is measured on the running machine by a {@link PollCostSampler} while the network is quiet;
- * Q = clamp(50 r, 64, 65536), {@value #DEFAULT_QUIET_INTERVAL} until the first measurement.</li>
+ * Q = clamp(100 r, 64, 65536), {@value #DEFAULT_QUIET_INTERVAL} until the first measurement.</li>
  * <li>{@code follow:Q}: Q fixed, an integer in [1, 65536].</li>
  * </ul>
  * Not thread-safe: a bundle calls it one poll at a time. Primitive state only; the hot path allocates nothing.
@@ -33,7 +33,7 @@ public final class FollowPollScheduler implements PollScheduler
     public static final int DEFAULT_QUIET_INTERVAL = 1024;
 
     /** Q = this times r. */
-    public static final int QUIET_INTERVAL_PER_RATIO = 50;
+    public static final int QUIET_INTERVAL_PER_RATIO = 100;
 
     /** Smallest measured Q. */
     public static final int MIN_QUIET_INTERVAL = 64;
@@ -80,7 +80,7 @@ public final class FollowPollScheduler implements PollScheduler
 
     /**
      * @param ratio r, the extra cost of a network poll in local polls.
-     * @return Q for that ratio: {@code clamp(round(50 r), 64, 65536)}.
+     * @return Q for that ratio: {@code clamp(round(100 r), 64, 65536)}.
      */
     static int quietIntervalFor(final double ratio)
     {

@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * {@code follow}: the network on every poll while network messages are recent, once every Q polls while it is quiet;
- * Q = 50 r from a scripted clock, or given.
+ * Q = 100 r from a scripted clock, or given.
  */
 class FollowPollSchedulerTest
 {
@@ -84,16 +84,16 @@ class FollowPollSchedulerTest
     }
 
     @Test
-    void qIsFiftyTimesTheMeasuredRatio()
+    void qIsAHundredTimesTheMeasuredRatio()
     {
         final ScriptedClock clock = new ScriptedClock();
         final FollowPollScheduler scheduler = new FollowPollScheduler(clock);
         assertEquals(FollowPollScheduler.DEFAULT_QUIET_INTERVAL, scheduler.quietInterval());
         assertEquals("follow[quiet 1/1024 until measured, network quiet]", scheduler.describe());
-        // a local poll takes 10 units, one that includes the network 10 + 20 * 10: r = 20, Q = 1000
-        clock.poll(scheduler, 2_000_000, 10, 200, i -> 0, 0);
-        assertEquals(1000, scheduler.quietInterval());
-        assertEquals("follow[quiet 1/1000 from ratio 20, network quiet]", scheduler.describe());
+        // a local poll takes 10 units, one that includes the network 10 + 20 * 10: r = 20, Q = 2000
+        clock.poll(scheduler, 4_000_000, 10, 200, i -> 0, 0);
+        assertEquals(2000, scheduler.quietInterval());
+        assertEquals("follow[quiet 1/2000 from ratio 20, network quiet]", scheduler.describe());
         assertEquals(64, FollowPollScheduler.quietIntervalFor(0.5));
         assertEquals(65536, FollowPollScheduler.quietIntervalFor(1e6));
     }
