@@ -24,9 +24,10 @@ import org.am2j.spi.TransportContext;
  *   <li>{@code mtu}: largest IP packet on the path; 0 (default) reads the MTU of {@code host}'s interface. Messages
  *       that do not fit one datagram of {@code mtu - 28} bytes are fragmented and reassembled by the NIC;</li>
  *   <li>{@code depth}: network depth, the credits of each channel to a peer: messages in flight, unacknowledged,
- *       per peer and direction, requests and replies counted apart, in [1, 64] (default 32);</li>
+ *       per peer and direction, requests and replies counted apart, in [2, 64] (default 32; a first request takes
+ *       two, with the announcement of its sender's name);</li>
  *   <li>{@code queueBytes}: bytes of each endpoint's request and reply receive queues and send queues
- *       (default 262144; a power of two);</li>
+ *       (default 262144; a power of two, at least 131072);</li>
  *   <li>{@code timeoutMs}: how long a message may stay unacknowledged before it comes back to its sender's handler
  *       0 (default 2000). A peer that answers "busy" (its receive queue is full) restarts the clock;</li>
  *   <li>{@code rtoMinUs}, {@code rtoMaxMs}, {@code rtoInitialMs}: bounds and start of the retransmission timeout
@@ -46,6 +47,11 @@ final class NetConfig
     static final int IP_UDP_HEADERS = 28;
     /** Smallest MTU accepted: IPv4's minimum reassembly size. */
     static final int MIN_MTU = 576;
+    /**
+     * Smallest queue: an Agrona ring takes records of at most an eighth of its capacity, and the largest record is a
+     * whole message body with its queue header (8 + 64 + 8192 bytes).
+     */
+    static final int MIN_QUEUE_BYTES = 131072;
     /** Largest datagram the NIC ever sends: a whole message with its header. */
     static final int MAX_DATAGRAM = WireDescriptor.HEADER_LENGTH + MessageDescriptor.MAX_BODY_LENGTH;
 
@@ -82,8 +88,8 @@ final class NetConfig
         }
         final int pathMtu = 0 != mtu ? mtu : interfaceMtu(host);
         this.datagramLimit = Math.min(MAX_DATAGRAM, Math.min(65507, pathMtu - IP_UDP_HEADERS));
-        this.depth = intSetting(context, "depth", 32, 1, 64);
-        this.queueBytes = intSetting(context, "queueBytes", 262144, 16384, 1 << 28);
+        this.depth = intSetting(context, "depth", 32, 2, 64);
+        this.queueBytes = intSetting(context, "queueBytes", 262144, MIN_QUEUE_BYTES, 1 << 28);
         if (Integer.bitCount(queueBytes) != 1)
         {
             throw new AmException(AmError.BAD_ARG, "am2j.net.queueBytes = " + queueBytes + " must be a power of two");

@@ -5,7 +5,6 @@ import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.ringbuffer.ManyToOneRingBuffer;
 import org.am2j.api.EndpointName;
 import org.am2j.api.Opcode;
-import org.am2j.api.ReturnStatus;
 import org.am2j.spi.OutboundMessage;
 import org.am2j.spi.Route;
 
@@ -38,10 +37,6 @@ final class NetRoute implements Route
     @Override
     public int send(final OutboundMessage message)
     {
-        if (peer.dead)
-        {
-            return ReturnStatus.EUNREACHABLE.code();
-        }
         final Opcode opcode = Opcode.fromCode(message.opcode());
         final boolean replyChannel = null == opcode || !opcode.isRequest() || 0 != message.returnStatus();
         final SendChannel channel = peer.out(replyChannel);

@@ -6,6 +6,7 @@ import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.lang.invoke.VarHandle;
 import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
@@ -50,14 +51,24 @@ final class NicAgent implements Agent
 {
     /** Period of the timer scan. */
     static final long TIMER_TICK_NANOS = 100_000L;
+    /** How many timeouts a message may wait in all while its peer answers busy. */
+    static final long BUSY_TIMEOUTS = 8;
+    /** A pause of the whole process longer than this (GC, SIGSTOP) moves every deadline by its length. */
+    static final long STALL_NANOS = 100_000_000L;
+    /** Most passes of a host's send over the send queues (others' messages included) before it leaves them. */
+    private static final int SEND_PASSES = 4;
     /** Most datagrams one {@link #doWork()} reads. */
     static final int RECEIVE_BATCH = 64;
     private static final int RECEIVE_BUFFER = 65536;
+
+    private static final int RETURN_STATUS_COUNT = ReturnStatus.values().length;
 
     /** The message was taken (delivered, answered or dropped for good): acknowledge it. */
     private static final int TAKEN = 0;
     /** The message could not be taken now (a queue is full): do not acknowledge; the sender retransmits. */
     private static final int BUSY = 1;
+    /** The message cannot be taken yet (what it depends on is still on its way): the sender retransmits. */
+    private static final int NOT_YET = 2;
 
     private final NetConfig config;
     private final Wire wire;
@@ -90,6 +101,7 @@ final class NicAgent implements Agent
     private final MessageHandler sendDrainer = this::onQueuedMessage;
     private long nowNanos;
     private long nextTimerNanos;
+    private long lastTimerRunNanos = System.nanoTime();
 
     NicAgent(final NetConfig config, final Wire wire, final long nicId)
     {
@@ -149,24 +161,50 @@ final class NicAgent implements Agent
         }
     }
 
+    /**
+     * The endpoint closed: nothing more is delivered to it. It stays in the table the agent drains until its send
+     * queues are empty (their messages hold credits of the peers' channels, which every endpoint shares), and the
+     * agent then retires it.
+     *
+     * @param endpoint closed.
+     */
     void unregister(final NetEndpoint endpoint)
     {
         synchronized (registry)
         {
-            final NetEndpoint[] current = endpoints;
-            final NetEndpoint[] shrunk = new NetEndpoint[Math.max(0, current.length - 1)];
-            int n = 0;
-            for (final NetEndpoint candidate : current)
+            if (endpointsById.get(endpoint.id()) != endpoint)
             {
-                if (candidate != endpoint && n < shrunk.length)
-                {
-                    shrunk[n++] = candidate;
-                }
+                return;
             }
             final Int2ObjectHashMap<NetEndpoint> byId = new Int2ObjectHashMap<>(endpointsById);
             byId.remove(endpoint.id());
+            // Volatile store of a fully built copy.
             endpointsById = byId;
-            endpoints = n == shrunk.length ? shrunk : Arrays.copyOf(shrunk, n);
+        }
+    }
+
+    private void retire(final NetEndpoint endpoint)
+    {
+        synchronized (registry)
+        {
+            final NetEndpoint[] current = endpoints;
+            int at = -1;
+            for (int i = 0; i < current.length; i++)
+            {
+                if (current[i] == endpoint)
+                {
+                    at = i;
+                }
+            }
+            if (at < 0)
+            {
+                return;
+            }
+            final NetEndpoint[] shrunk = new NetEndpoint[current.length - 1];
+            System.arraycopy(current, 0, shrunk, 0, at);
+            System.arraycopy(current, at + 1, shrunk, at, current.length - at - 1);
+            // Volatile store of a fully built copy.
+            endpoints = shrunk;
         }
     }
 
@@ -249,24 +287,16 @@ final class NicAgent implements Agent
      */
     void submitted()
     {
-        if (inline)
+        if (inline && tryLock())
         {
-            seen();
-            while (tryLock())
+            try
             {
-                try
-                {
-                    nowNanos = System.nanoTime();
-                    drainSendQueues();
-                }
-                finally
-                {
-                    unlock();
-                }
-                if (!hasQueuedSends())
-                {
-                    break;
-                }
+                nowNanos = System.nanoTime();
+                drainSendQueues();
+            }
+            finally
+            {
+                unlock();
             }
         }
         else if (agentSleeping)
@@ -353,9 +383,10 @@ final class NicAgent implements Agent
         {
             wire.await(Math.min(nanos, untilTimer));
         }
-        catch (final IOException ex)
+        catch (final IOException | RuntimeException ex)
         {
-            counters.increment(NicEvent.IO_ERRORS);
+            // Closed at shutdown, or a selector failure: the sleeper's loop checks its queues and goes on.
+            counters.incrementShared(NicEvent.IO_ERRORS);
         }
         finally
         {
@@ -437,9 +468,9 @@ final class NicAgent implements Agent
                 wire.await(Math.min(nanos, untilTimer));
             }
         }
-        catch (final IOException ex)
+        catch (final IOException | RuntimeException ex)
         {
-            counters.increment(NicEvent.IO_ERRORS);
+            counters.incrementShared(NicEvent.IO_ERRORS);
         }
         finally
         {
@@ -464,13 +495,28 @@ final class NicAgent implements Agent
      */
     boolean keep(final long idleNanos)
     {
-        if (hostBlocking || System.nanoTime() - hostSeenNanos.get() < idleNanos || !tryLock())
+        final long now = System.nanoTime();
+        final boolean away = !hostBlocking && now - hostSeenNanos.get() >= idleNanos;
+        // A host asleep in the selector computed its timeout from the timers it saw; one armed since (by another
+        // thread) would wait for the end of its slice: the keeper runs the timers that are due, and leaves the
+        // socket to the sleeper.
+        final boolean timersOnly = !away;
+        if ((timersOnly && (now - nextTimerNanos < 0 || !hasTimers())) || !tryLock())
         {
             return false;
         }
         try
         {
-            doWorkLocked();
+            if (timersOnly)
+            {
+                nowNanos = now;
+                drainSendQueues();
+                runTimers();
+            }
+            else
+            {
+                doWorkLocked();
+            }
             return true;
         }
         finally
@@ -489,6 +535,20 @@ final class NicAgent implements Agent
     {
         // Ordered store: everything the holder wrote is visible to the next thread that takes the lock.
         lock.setRelease(false);
+        // A host that queued a message while we held the lock found it taken and left the message to us: look
+        // again (a few passes at most, so that no caller drains another thread's stream for ever).
+        for (int pass = 0; pass < SEND_PASSES && inline && hasQueuedSends() && tryLock(); pass++)
+        {
+            try
+            {
+                nowNanos = System.nanoTime();
+                drainSendQueues();
+            }
+            finally
+            {
+                lock.setRelease(false);
+            }
+        }
     }
 
     private boolean hasQueuedSends()
@@ -525,6 +585,10 @@ final class NicAgent implements Agent
         {
             drained += endpoint.sendQueue(true).read(sendDrainer);
             drained += endpoint.sendQueue(false).read(sendDrainer);
+            if (endpoint.isClosed() && !endpoint.hasQueuedSends())
+            {
+                retire(endpoint);
+            }
         }
         return drained;
     }
@@ -546,13 +610,8 @@ final class NicAgent implements Agent
         slot.ensureCapacity(bodyLength);
         slot.view.putBytes(WireDescriptor.HEADER_LENGTH, buffer, body, bodyLength);
         start(slot, bodyLength, buffer.getInt(body + MessageDescriptor.SOURCE_ENDPOINT_OFFSET));
-        if (peer.dead)
-        {
-            // Known dead: the timer returns it with EUNREACHABLE at its next scan, without sending.
-            slot.expiresAtNanos = nowNanos;
-            nextTimerNanos = nowNanos;
-            return;
-        }
+        // Sent even to a peer known dead: it is also the probe that finds the peer alive again (its
+        // acknowledgement revives it); if it is not answered it comes back with EUNREACHABLE after the timeout.
         transmit(peer, replyChannel, slot);
         counters.increment(NicEvent.MESSAGES_SENT);
     }
@@ -633,6 +692,8 @@ final class NicAgent implements Agent
         datagram.putLong(WireDescriptor.REQUEST_ACK_BITS_OFFSET, peer.requestsIn.bits());
         datagram.putLong(WireDescriptor.REPLY_ACK_NEXT_OFFSET, peer.repliesIn.next());
         datagram.putLong(WireDescriptor.REPLY_ACK_BITS_OFFSET, peer.repliesIn.bits());
+        datagram.putLong(WireDescriptor.REQUEST_FLOOR_OFFSET, peer.requestsOut.oldest());
+        datagram.putLong(WireDescriptor.REPLY_FLOOR_OFFSET, peer.repliesOut.oldest());
         peer.requestsIn.acknowledged();
         peer.repliesIn.acknowledged();
     }
@@ -722,6 +783,12 @@ final class NicAgent implements Agent
         Peer peer = peersByNic.get(sourceNic);
         if (null == peer)
         {
+            if (type != WireDescriptor.TYPE_DATA)
+            {
+                // Only a message makes a peer: acknowledgements from an unknown NIC acknowledge nothing of ours.
+                counters.increment(NicEvent.WRONG_NIC);
+                return;
+            }
             peer = addPeer(sourceNic, from);
             if (null == peer)
             {
@@ -735,10 +802,18 @@ final class NicAgent implements Agent
             peer.dead = false;
         }
         final int flags = d.getShort(WireDescriptor.FLAGS_OFFSET) & 0xFFFF;
-        peer.requestsOut.acknowledge(d.getLong(WireDescriptor.REQUEST_ACK_NEXT_OFFSET),
-            d.getLong(WireDescriptor.REQUEST_ACK_BITS_OFFSET), nowNanos, peer.rtt);
-        peer.repliesOut.acknowledge(d.getLong(WireDescriptor.REPLY_ACK_NEXT_OFFSET),
-            d.getLong(WireDescriptor.REPLY_ACK_BITS_OFFSET), nowNanos, peer.rtt);
+        if (peer.requestsOut.acknowledge(d.getLong(WireDescriptor.REQUEST_ACK_NEXT_OFFSET),
+            d.getLong(WireDescriptor.REQUEST_ACK_BITS_OFFSET), nowNanos, peer.rtt) < 0 ||
+            peer.repliesOut.acknowledge(d.getLong(WireDescriptor.REPLY_ACK_NEXT_OFFSET),
+            d.getLong(WireDescriptor.REPLY_ACK_BITS_OFFSET), nowNanos, peer.rtt) < 0)
+        {
+            // An acknowledgement of sequences never sent: garbage (or another incarnation); trust nothing in it.
+            counters.increment(NicEvent.MALFORMED);
+            return;
+        }
+        // Sequences the peer gave up (returned to their senders) will never come: step over them.
+        peer.requestsIn.skipTo(d.getLong(WireDescriptor.REQUEST_FLOOR_OFFSET));
+        peer.repliesIn.skipTo(d.getLong(WireDescriptor.REPLY_FLOOR_OFFSET));
         if (0 != (flags & WireDescriptor.FLAG_BUSY))
         {
             refreshDeadlines(peer);
@@ -798,7 +873,7 @@ final class NicAgent implements Agent
             in.take(sequence);
             in.owe(nowNanos, config.ackDelayNanos, ackBatch);
         }
-        else
+        else if (BUSY == result)
         {
             peer.busyOwed = true;
         }
@@ -855,8 +930,14 @@ final class NicAgent implements Agent
         final int route = endpoint.inverseRoute(peer, sourceEndpoint);
         if (route < 0)
         {
-            counters.increment(NicEvent.MALFORMED);
-            return TAKEN;
+            // More distinct senders than the endpoint keeps routes for: refuse, so the sender learns.
+            return 0 != status ? TAKEN : refuse(peer, buffer, body, bodyLength, ReturnStatus.EBADENDPOINT.code());
+        }
+        if (0 == status && opcode.isRequest() && null == endpoint.routeAt(route).peer())
+        {
+            // The sender's name announcement (an earlier sequence) has not arrived yet: take the request when it
+            // is retransmitted, so that its token always names its source.
+            return NOT_YET;
         }
         final int recordLength = QueueRecordDescriptor.BODY_OFFSET +
             (deposit ? MessageDescriptor.HEADER_LENGTH : bodyLength);
@@ -869,11 +950,11 @@ final class NicAgent implements Agent
         final MutableDirectBuffer ring = queue.buffer();
         if (deposit)
         {
+            // One read of the segment, checked and written: the user may install another one meanwhile.
             final org.agrona.concurrent.AtomicBuffer segment = endpoint.host().segment();
             final long segmentOffset = buffer.getLong(body + MessageDescriptor.SEGMENT_OFFSET_OFFSET);
-            if (null == segment || 0 != endpoint.host().checkSegment(segmentOffset, dataLength))
+            if (null == segment || segmentOffset < 0 || segmentOffset > segment.capacity() - (long)dataLength)
             {
-                // The segment changed since the check: refuse like a bad range.
                 queue.abort(index);
                 return refuse(peer, buffer, body, bodyLength, ReturnStatus.EBADSEGOFF.code());
             }
@@ -884,15 +965,23 @@ final class NicAgent implements Agent
         ring.putInt(index + QueueRecordDescriptor.DEPOSITED_OFFSET, deposit ? 1 : 0);
         ring.putBytes(index + QueueRecordDescriptor.BODY_OFFSET, buffer, body,
             recordLength - QueueRecordDescriptor.BODY_OFFSET);
-        // Commit is an ordered store of the record length; the sleeping flag is read after it (Dekker pair with
-        // the host's flag store then queue check).
-        queue.commit(index);
+        commitAndSignal(queue, index, endpoint);
         counters.increment(NicEvent.MESSAGES_DELIVERED);
+        return TAKEN;
+    }
+
+    private static void commitAndSignal(final OneToOneRingBuffer queue, final int index, final NetEndpoint endpoint)
+    {
+        // Commit is a release store of the record length. The full fence orders it before the read of the sleeping
+        // flag: the Dekker pair with the host, which stores its flag (volatile) and then checks the queue. Without
+        // it the flag could be read before the commit is visible, and a host that has just gone to sleep would
+        // miss the message until its time slice ends.
+        queue.commit(index);
+        VarHandle.fullFence();
         if (endpoint.isSleeping())
         {
             endpoint.host().signalArrival();
         }
-        return TAKEN;
     }
 
     private static int refusal(final Opcode opcode, final int status, final NetEndpoint endpoint,
@@ -908,7 +997,7 @@ final class NicAgent implements Agent
         }
         if (0 != status)
         {
-            return status > ReturnStatus.values().length ? ReturnStatus.EBADARGS.code() : 0;
+            return status > RETURN_STATUS_COUNT ? ReturnStatus.EBADARGS.code() : 0;
         }
         if (0 == (buffer.getByte(body + MessageDescriptor.HANDLER_OFFSET) & 0xFF))
         {
@@ -991,6 +1080,15 @@ final class NicAgent implements Agent
     private int runTimers()
     {
         int work = 0;
+        final long sinceLastRun = nowNanos - lastTimerRunNanos;
+        lastTimerRunNanos = nowNanos;
+        if (sinceLastRun > STALL_NANOS)
+        {
+            // Nobody ran the NIC for this long (the whole process stood still: the keeper runs every period
+            // otherwise): the peers' acknowledgements may be waiting unread in the socket. Move every deadline by
+            // the pause rather than blaming the peers for it.
+            postpone(sinceLastRun);
+        }
         nextTimerNanos = nowNanos + TIMER_TICK_NANOS;
         for (final Peer peer : peers)
         {
@@ -1021,7 +1119,7 @@ final class NicAgent implements Agent
             {
                 continue;
             }
-            if (peer.dead || nowNanos - slot.expiresAtNanos >= 0)
+            if (nowNanos - slot.expiresAtNanos >= 0)
             {
                 if (!peer.dead && peer.lastHeardNanos - slot.firstSentNanos < 0)
                 {
@@ -1051,6 +1149,31 @@ final class NicAgent implements Agent
         return work;
     }
 
+    private void postpone(final long nanos)
+    {
+        for (final Peer peer : peers)
+        {
+            postpone(peer.requestsOut, nanos);
+            postpone(peer.repliesOut, nanos);
+            peer.lastHeardNanos += nanos;
+        }
+    }
+
+    private static void postpone(final SendChannel channel, final long nanos)
+    {
+        final long end = channel.nextSequence();
+        for (long sequence = channel.oldest(); sequence < end; sequence++)
+        {
+            final WindowSlot slot = channel.slot(sequence);
+            if (slot.inFlight)
+            {
+                slot.firstSentNanos += nanos;
+                slot.expiresAtNanos += nanos;
+                slot.retransmitAtNanos += nanos;
+            }
+        }
+    }
+
     private void refreshDeadlines(final Peer peer)
     {
         refreshDeadlines(peer.requestsOut);
@@ -1065,7 +1188,11 @@ final class NicAgent implements Agent
             final WindowSlot slot = channel.slot(sequence);
             if (slot.inFlight)
             {
-                slot.expiresAtNanos = nowNanos + config.timeoutNanos;
+                // A busy peer is alive: restart the timeout, but not past BUSY_TIMEOUTS timeouts from the first
+                // transmission, so that one endpoint that never polls cannot hold the window (shared by every
+                // endpoint of its process) for ever.
+                slot.expiresAtNanos = Math.min(nowNanos + config.timeoutNanos,
+                    slot.firstSentNanos + BUSY_TIMEOUTS * config.timeoutNanos);
             }
         }
     }
@@ -1102,12 +1229,7 @@ final class NicAgent implements Agent
         ring.putInt(index + QueueRecordDescriptor.DEPOSITED_OFFSET, 0);
         ring.putBytes(index + QueueRecordDescriptor.BODY_OFFSET, message, body, slot.bodyLength);
         ring.putByte(index + QueueRecordDescriptor.BODY_OFFSET + MessageDescriptor.RETURN_STATUS_OFFSET, (byte)status);
-        // Ordered store of the record length, then the sleeping flag is read (as in deliver).
-        queue.commit(index);
-        if (endpoint.isSleeping())
-        {
-            endpoint.host().signalArrival();
-        }
+        commitAndSignal(queue, index, endpoint);
         return true;
     }
 

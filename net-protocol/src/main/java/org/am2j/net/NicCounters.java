@@ -20,6 +20,16 @@ final class NicCounters
     }
 
     /**
+     * One more, from a thread that does not hold the agent (an atomic add).
+     *
+     * @param event what happened.
+     */
+    void incrementShared(final NicEvent event)
+    {
+        counts.getAndIncrement(event.ordinal());
+    }
+
+    /**
      * @param event a counter.
      * @return its value.
      */

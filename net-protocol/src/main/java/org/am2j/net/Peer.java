@@ -13,6 +13,9 @@ import org.am2j.api.EndpointName;
  */
 final class Peer
 {
+    /** Most endpoint names kept per peer. */
+    static final int MAX_NAMES = 1 << 16;
+
     final int index;
     final long nicId;
     final InetSocketAddress address;
@@ -49,7 +52,11 @@ final class Peer
      */
     void learnName(final int endpointId, final EndpointName name)
     {
-        names.put(endpointId, name);
+        // Bounded: a peer that announces endpoint after endpoint cannot make this NIC keep names without end.
+        if (names.size() < MAX_NAMES || names.containsKey(endpointId))
+        {
+            names.put(endpointId, name);
+        }
     }
 
     /**

@@ -19,6 +19,7 @@ final class Reassembly
         long sequence;
         int fragmentCount;
         long receivedMask;
+        int receivedBytes;
         int bodyLength;
         long startedNanos;
         UnsafeBuffer body;
@@ -85,6 +86,7 @@ final class Reassembly
             entry.sequence = sequence;
             entry.fragmentCount = fragmentCount;
             entry.receivedMask = 0;
+            entry.receivedBytes = 0;
             entry.bodyLength = bodyLength;
             entry.startedNanos = nowNanos;
             if (null == entry.body)
@@ -97,10 +99,26 @@ final class Reassembly
         {
             return null;
         }
+        if (0 != (entry.receivedMask & (1L << fragmentIndex)))
+        {
+            // A duplicated fragment: the bytes are there already.
+            return null;
+        }
         entry.body.putBytes(fragmentOffset, from, offset, length);
         entry.receivedMask |= 1L << fragmentIndex;
+        entry.receivedBytes += length;
         final long complete = fragmentCount == Long.SIZE ? -1L : (1L << fragmentCount) - 1;
-        return entry.receivedMask == complete ? entry : null;
+        if (entry.receivedMask != complete)
+        {
+            return null;
+        }
+        if (entry.receivedBytes != bodyLength)
+        {
+            // Every fragment came, but they do not cover the body (overlapping or short ones): garbage.
+            entry.used = false;
+            return null;
+        }
+        return entry;
     }
 
     /**

@@ -55,20 +55,55 @@ final class ReceiveChannel
     {
         if (sequence == next)
         {
-            next++;
-            boolean nextTaken = 0 != (bits & 1);
-            bits >>>= 1;
+            boolean nextTaken = step();
             while (nextTaken)
             {
-                next++;
-                nextTaken = 0 != (bits & 1);
-                bits >>>= 1;
+                nextTaken = step();
             }
         }
         else if (sequence > next && sequence - next - 1 < Long.SIZE)
         {
             bits |= 1L << (sequence - next - 1);
         }
+    }
+
+    /**
+     * The sender has given up every sequence below {@code floor} (it returned them to their senders after the
+     * timeout): none of them will come again, and a late copy must not be delivered. Move past them.
+     *
+     * @param floor the sender's oldest sequence still in its window; ignored when not ahead of {@link #next()} or
+     *              further ahead than an honest sender's window (then it is garbage).
+     * @return true when {@link #next()} moved.
+     */
+    boolean skipTo(final long floor)
+    {
+        if (floor <= next || floor - next > Long.SIZE + 1)
+        {
+            return false;
+        }
+        boolean nextTaken = false;
+        while (next < floor)
+        {
+            nextTaken = step();
+        }
+        while (nextTaken)
+        {
+            nextTaken = step();
+        }
+        return true;
+    }
+
+    /**
+     * Advance {@link #next()} by one.
+     *
+     * @return whether the new next sequence has been taken already (bit 0 before the shift).
+     */
+    private boolean step()
+    {
+        final boolean nextTaken = 0 != (bits & 1);
+        bits >>>= 1;
+        next++;
+        return nextTaken;
     }
 
     /**

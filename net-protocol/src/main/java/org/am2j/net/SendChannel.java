@@ -83,10 +83,14 @@ final class SendChannel
      * @param bits     bit i: sequence next + 1 + i has been taken.
      * @param nowNanos the time, for round-trip samples.
      * @param rtt      estimator fed with the round trips of messages sent once.
-     * @return number of slots freed.
+     * @return number of slots freed, or -1 when the acknowledgement names sequences never sent (it is ignored).
      */
     int acknowledge(final long next, final long bits, final long nowNanos, final RttEstimator rtt)
     {
+        if (next > nextSequence || next < 0)
+        {
+            return -1;
+        }
         if (oldest == nextSequence || next < oldest && 0 == bits)
         {
             return 0;

@@ -24,14 +24,20 @@ package org.am2j.net;
  *  +---------------------------------------------------------------+
  *  |   reply channel: bit i = sequence (next + 1 + i) received     | 56
  *  +---------------------------------------------------------------+
- *  |            body length (whole message, all fragments)         | 64
+ *  |   request channel floor: the sender's oldest sequence in its  | 64
+ *  |   window (everything below is acknowledged or given up)       |
  *  +---------------------------------------------------------------+
- *  |            offset of this fragment's bytes in the body        | 68
+ *  |   reply channel floor                                         | 72
  *  +---------------------------------------------------------------+
- *  |          fragment bytes: a slice of the message body ...      | 72
+ *  |            body length (whole message, all fragments)         | 80
+ *  +---------------------------------------------------------------+
+ *  |            offset of this fragment's bytes in the body        | 84
+ *  +---------------------------------------------------------------+
+ *  |          fragment bytes: a slice of the message body ...      | 88
  * </pre>
  * Every datagram carries the sender's acknowledgement state of both channels it receives from the destination
- * (piggybacked acknowledgements); an {@link #TYPE_ACK} datagram carries nothing else. A {@link #TYPE_DATA} datagram
+ * (piggybacked acknowledgements), and the floors of both channels it sends on: a message that timed out and went
+ * back to its sender leaves a gap the receiver must step over, or its window would stop there; an {@link #TYPE_ACK} datagram carries nothing else. A {@link #TYPE_DATA} datagram
  * carries one fragment of a message body ({@link MessageDescriptor}); most messages fit in one fragment.
  * A datagram of exactly {@link #WAKE_LENGTH} byte is a wake-up: a shared-memory sender sends it to a process asleep
  * in the NIC's selector, and the NIC ignores it.
@@ -43,7 +49,7 @@ final class WireDescriptor
     /** Magic number: "AM" little-endian. */
     static final short MAGIC = 0x4D41;
     /** Version of this layout. */
-    static final byte VERSION = 1;
+    static final byte VERSION = 2;
 
     /** A fragment of a message. */
     static final int TYPE_DATA = 1;
@@ -71,11 +77,13 @@ final class WireDescriptor
     static final int REQUEST_ACK_BITS_OFFSET = 40;
     static final int REPLY_ACK_NEXT_OFFSET = 48;
     static final int REPLY_ACK_BITS_OFFSET = 56;
-    static final int BODY_LENGTH_OFFSET = 64;
-    static final int FRAGMENT_OFFSET_OFFSET = 68;
+    static final int REQUEST_FLOOR_OFFSET = 64;
+    static final int REPLY_FLOOR_OFFSET = 72;
+    static final int BODY_LENGTH_OFFSET = 80;
+    static final int FRAGMENT_OFFSET_OFFSET = 84;
 
     /** Length of the header; the fragment bytes follow. */
-    static final int HEADER_LENGTH = 72;
+    static final int HEADER_LENGTH = 88;
 
     /** Length of a wake-up datagram. */
     static final int WAKE_LENGTH = 1;

@@ -198,16 +198,18 @@ class NetTransportTest
             }
             assertTrue(millis < 3000, "returned after " + millis + " ms");
             assertTrue(pair.a.nic().counters().get(NicEvent.RETRANSMITS) > 0);
-            assertEquals(ReturnStatus.EUNREACHABLE.code(),
-                pair.aToB.send(NicPair.shortMessage(Opcode.REQUEST_SHORT, 3, NicPair.TAG_B, 9)),
-                "a peer known dead refuses at once");
+            // Known dead: a new message still goes out (it is the probe that would find the peer alive again) and
+            // comes back with EUNREACHABLE after the timeout.
+            assertEquals(Route.SENT, pair.aToB.send(NicPair.shortMessage(Opcode.REQUEST_SHORT, 3, NicPair.TAG_B, 9)));
+            assertTrue(pair.pumpUntil(() -> pair.sinkA.messages.size() == 6, 5000));
+            assertEquals(ReturnStatus.EUNREACHABLE.code(), pair.sinkA.messages.get(5).returnStatus);
         }
     }
 
     @Test
     void aSlowReceiverThrottlesItsSenderWithoutLoss()
     {
-        try (NicPair pair = new NicPair("depth", "4", "queueBytes", "16384", "timeoutMs", "20000"))
+        try (NicPair pair = new NicPair("depth", "4", "queueBytes", "131072", "timeoutMs", "20000"))
         {
             final int messages = 3000;
             final byte[] data = new byte[1000];
@@ -374,6 +376,91 @@ class NetTransportTest
             assertEquals(ReturnStatus.EBADTAG.code(), pair.sinkA.messages.get(0).returnStatus);
             assertTrue(pair.b.nic().counters().get(NicEvent.MESSAGES_DELIVERED) >= 12);
             assertTrue(pair.sinkB.messages.isEmpty(), "B's host ran no handler: it never polled");
+        }
+    }
+
+    @Test
+    void aLinkThatComesBackAfterATimeoutCarriesNewMessages()
+    {
+        // A's datagrams vanish past its timeout: its requests come back and leave a gap in A's sequence numbers,
+        // which B must step over when the link is back, or its window would stop there for good.
+        final GateWire[] gate = new GateWire[1];
+        try (NicPair pair = new NicPair((wire) ->
+        {
+            if (null == gate[0])
+            {
+                gate[0] = new GateWire(wire);
+                return gate[0];
+            }
+            return wire;
+        }, "timeoutMs", "300", "depth", "8", "rtoInitialMs", "5"))
+        {
+            // a first exchange, so that B knows A's name and its channel state is under way
+            pair.sendPumping(pair.aToB, NicPair.shortMessage(Opcode.REQUEST_SHORT, 3, NicPair.TAG_B, 1));
+            assertTrue(pair.pumpUntil(() -> pair.sinkB.messages.size() == 1, 5000));
+            gate[0].closed = true;
+            for (int i = 2; i < 7; i++)
+            {
+                assertEquals(Route.SENT, pair.aToB.send(NicPair.shortMessage(Opcode.REQUEST_SHORT, 3, NicPair.TAG_B, i)));
+            }
+            assertTrue(pair.pumpUntil(() -> pair.sinkA.messages.size() == 5, 10_000),
+                "the requests over the broken link came back");
+            gate[0].closed = false;
+            for (int i = 100; i < 300; i++)
+            {
+                final int result = pair.sendPumping(pair.aToB,
+                    NicPair.shortMessage(Opcode.REQUEST_SHORT, 3, NicPair.TAG_B, i));
+                assertTrue(Route.SENT == result || ReturnStatus.EUNREACHABLE.code() == result, "request " + i);
+            }
+            assertTrue(pair.pumpUntil(() -> pair.sinkB.messages.stream().filter((m) -> m.args[0] >= 100).count() > 150,
+                10_000), "new requests arrive: " + pair.sinkB.messages.size());
+            final boolean[] seen = new boolean[300];
+            for (final Received received : pair.sinkB.messages)
+            {
+                assertTrue(!seen[received.args[0]], "delivered once: " + received.args[0]);
+                seen[received.args[0]] = true;
+                assertTrue(received.args[0] < 2 || received.args[0] >= 100, "a returned request was delivered too");
+            }
+        }
+    }
+
+    @Test
+    void closingAnEndpointWithQueuedSendsLosesNoCredits()
+    {
+        try (NicPair pair = new NicPair("nic", "thread", "depth", "4"))
+        {
+            for (int i = 0; i < 50; i++)
+            {
+                final TestHost brief = TestHost.attach(pair.a, 1, 100 + i, 0x7777);
+                final Route route = brief.endpoint.connect(pair.hostB.name, NicPair.TAG_B);
+                final long deadline = System.nanoTime() + 5_000_000_000L;
+                while (route.send(NicPair.shortMessage(Opcode.REQUEST_SHORT, 3, NicPair.TAG_B, i)) == Route.FULL)
+                {
+                    assertTrue(System.nanoTime() < deadline, "credits lost after " + i + " closed endpoints");
+                    pair.pump();
+                }
+                brief.endpoint.close();
+            }
+            for (int i = 0; i < 100; i++)
+            {
+                assertEquals(Route.SENT, pair.sendPumping(pair.aToB,
+                    NicPair.shortMessage(Opcode.REQUEST_SHORT, 3, NicPair.TAG_B, 1000 + i)), "request " + i);
+            }
+            assertTrue(pair.pumpUntil(() -> pair.sinkB.messages.size() == 150, 10_000),
+                "received " + pair.sinkB.messages.size());
+        }
+    }
+
+    @Test
+    void settingsOutOfRangeAreRefusedWithTheirName()
+    {
+        for (final String[] bad : new String[][] {{"depth", "1"}, {"depth", "65"}, {"queueBytes", "65536"},
+            {"queueBytes", "200000"}, {"mtu", "500"}, {"timeoutMs", "x"}, {"nic", "fast"}, {"host", "no.such.host."}})
+        {
+            final org.am2j.api.AmException ex = org.junit.jupiter.api.Assertions.assertThrows(
+                org.am2j.api.AmException.class, () -> new NetConfig(new TestContext(1, bad)), String.join("=", bad));
+            assertEquals(org.am2j.api.AmError.BAD_ARG, ex.error(), ex.getMessage());
+            assertTrue(ex.getMessage().contains(bad[0]) || ex.getMessage().contains("NIC mode"), ex.getMessage());
         }
     }
 }

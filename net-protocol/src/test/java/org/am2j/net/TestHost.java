@@ -23,6 +23,7 @@ final class TestHost implements EndpointHost
     final AtomicInteger arrivals = new AtomicInteger();
     final AtomicInteger retransmits = new AtomicInteger();
     NetEndpoint endpoint;
+    NetTransport transport;
 
     TestHost(final int id, final long tag)
     {
@@ -36,6 +37,7 @@ final class TestHost implements EndpointHost
     static TestHost attach(final NetTransport transport, final long processId, final int id, final long tag)
     {
         final TestHost host = new TestHost(id, tag);
+        host.transport = transport;
         host.endpoint = (NetEndpoint)transport.attach(host);
         host.name = new EndpointName("node-" + processId, processId, 1, id,
             Map.of(NetTransport.NAME, host.endpoint.address()));
@@ -88,6 +90,11 @@ final class TestHost implements EndpointHost
     public void signalArrival()
     {
         arrivals.incrementAndGet();
+        // As the core does: wake the process's blocker (here the NIC's selector).
+        if (null != transport)
+        {
+            transport.wakeup();
+        }
     }
 
     @Override
