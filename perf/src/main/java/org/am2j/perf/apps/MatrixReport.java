@@ -297,7 +297,33 @@ final class MatrixReport
                 perApp.forEach((app, r) -> parts.add(app + " " + ratio(r) + (withinTarget(r) ? "" : " (**over**)")));
                 md.append(String.join(", ", parts)).append(".\n\n");
             }
+            if (result.repeat() > 1)
+            {
+                noise(md, result);
+            }
         }
+    }
+
+    private static void noise(final StringBuilder md, final MatrixResult result)
+    {
+        md.append(String.format(Locale.ROOT, "How far the repeats resolve it: a cell's spread is the largest over " +
+            "the smallest total of its repeats. Where a spread exceeds %.2f, repeats of one configuration differ by " +
+            "more than the %.0f %% the target is about, and the ratio of medians cannot confirm or refute the " +
+            "target; the ratio of the minima (the least disturbed repeats) is a second estimate.%n%n",
+            1 + TARGET_PERCENT / 100, TARGET_PERCENT));
+        md.append("| run | multi / shm-only, medians | multi / shm-only, minima | spread shm-only | spread multi |\n");
+        md.append("|---|---:|---:|---:|---:|\n");
+        for (final String label : result.labels())
+        {
+            final Cell shm = result.cell(MatrixConfig.SHM_ONLY, label);
+            final Cell multi = result.cell(MatrixConfig.MULTI, label);
+            md.append("| ").append(label).append(" | ")
+                .append(ratio(Stats.ratio(multi.medianTotal(), shm.medianTotal()))).append(" | ")
+                .append(ratio(Stats.ratio(multi.minTotal(), shm.minTotal()))).append(" | ")
+                .append(ratio(Stats.ratio(shm.maxTotal(), shm.minTotal()))).append(" | ")
+                .append(ratio(Stats.ratio(multi.maxTotal(), multi.minTotal()))).append(" |\n");
+        }
+        md.append('\n');
     }
 
     /**

@@ -96,6 +96,8 @@ class MatrixReportTest
         assertTrue(md.contains("in 2 of 3 runs."), md);
         assertTrue(md.contains("Per application (the sum of its runs' median totals), multi / shm-only: " +
             "3D FFT 1.030, CON 1.200 (**over**), EM3D 1.000.\n"), md);
+        assertTrue(md.contains("| 3D FFT (small) | 1.030 | 1.000 | 1.200 | 1.300 |\n"), md);
+        assertTrue(md.contains("| CON/comm (small) | 1.200 | 1.200 | 1.000 | 1.000 |\n"), md);
         assertEquals(Map.of("3D FFT", 1.133 / 1.1, "CON", 1.2, "EM3D", 1.0).keySet(),
             MatrixReport.perApplication(result, "every").keySet());
         assertEquals(1.133 / 1.1, MatrixReport.perApplication(result, "every").get("3D FFT"), 1e-12);
