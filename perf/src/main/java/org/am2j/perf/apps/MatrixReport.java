@@ -132,7 +132,10 @@ final class MatrixReport
                 .append(nodes).append(" | ").append(perNode).append(" | ").append(config.transports()).append(" | ")
                 .append(counterpart(config)).append(" |\n");
         }
-        md.append('\n');
+        md.append("\nEach job is the launcher job of `bin/am2j app APP --preset ").append(result.preset())
+            .append(" -n ").append(result.ranks()).append(" --nodes N --jvm-opt -Dam2j.transports=T [--poll S] " +
+            "--json FILE` with N and T of its configuration; it counts when it exits with 0 and its report says " +
+            "`\"verified\": true` for every run, with those transports, nodes and poll scheduler.\n\n");
     }
 
     private static String counterpart(final MatrixConfig config)
