@@ -334,10 +334,14 @@ final class MatrixReport
      * @param poll   one of its poll schedulers.
      * @return per application (the part of the run label before {@code /} or the label), the ratio of the sums of
      * its runs' median totals, multi-protocol over shared memory only; an application with a missing cell is left
-     * out.
+     * out, and all are when the matrix lacks either configuration.
      */
     static Map<String, Double> perApplication(final MatrixResult result, final String poll)
     {
+        if (!result.configs().contains(MatrixConfig.MULTI) || !result.configs().contains(MatrixConfig.SHM_ONLY))
+        {
+            return Map.of();
+        }
         final Map<String, double[]> sums = new LinkedHashMap<>();
         final Set<String> incomplete = new LinkedHashSet<>();
         for (final String label : result.labels())

@@ -131,6 +131,22 @@ class MatrixReportTest
     }
 
     @Test
+    void aMatrixOfSomeConfigurationsOnly()
+    {
+        final MatrixResult result = new MatrixResult("bin/am2j apps-matrix --configs net,clump", "small", 4, 2, 1,
+            List.of("every"), List.of(MatrixConfig.NET, MatrixConfig.CLUMP), List.of(FFT));
+        result.cell(MatrixConfig.NET, FFT).add(Reports.parsed(FFT, 2.0));
+        result.cell(MatrixConfig.CLUMP, FFT).add(Reports.parsed(FFT, 1.0));
+        final String md = MatrixReport.markdown(result, "m.png");
+        assertTrue(md.contains("| **3D FFT (small)**: total | 2.000 | 1.000 | 8.7 | 9.0 | 7.0 | 6.76 | 6.8 | 2.2 |\n"),
+            md);
+        assertFalse(md.contains("## Ratios"), md);
+        assertTrue(MatrixReport.perApplication(result, "every").isEmpty());
+        assertTrue(Double.isNaN(MatrixReport.ratio(result, MatrixConfig.MULTI, MatrixConfig.SHM_ONLY, FFT)));
+        assertTrue(result.allVerified());
+    }
+
+    @Test
     void thePapersTablesAsPrinted()
     {
         final String md = MatrixReport.markdown(matrix(), null);
