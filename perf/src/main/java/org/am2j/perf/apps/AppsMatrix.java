@@ -1,0 +1,504 @@
+package org.am2j.perf.apps;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.stream.Stream;
+
+import org.am2j.splitc.app.AppArgs;
+import org.am2j.splitc.app.AppMain;
+import org.am2j.splitc.app.Apps;
+import org.am2j.splitc.app.RunSpec;
+import org.am2j.splitc.app.SplitCApp;
+import org.am2j.spmd.Am2Run;
+
+/**
+ * {@code bin/am2j apps-matrix}: every Split-C application of the model paper (3D FFT, CON, EM3D with both layouts:
+ * the runs of a preset) in every configuration of the paper's Tables 5 and 6 that emulated nodes on this machine can
+ * host ({@link MatrixConfig}: one node with shared memory only, one node multi-protocol, all network, a clump of 2
+ * nodes), each cell {@code --repeat} times, and with each further {@code --poll} scheduler right after the first.
+ * <pre>
+ * am2j apps-matrix [--preset NAME] [--out FILE] [--ranks P] [--repeat R] [--poll S]... [--apps A,B] [--configs C,D]
+ *     [--chart FILE] [--timeout S] [--pin] [--keep DIR]
+ * </pre>
+ * Each job is {@code am2j run -n P --nodes N [--poll S] [--pin] --timeout T --jvm-opt -Dam2j.transports=..
+ * --jvm-opt -Dam2j.splitc.stallSeconds=.. -- org.am2j.splitc.app.AppMain APP --preset NAME --json FILE} through the
+ * launcher in this process ({@link Am2Run}); its output goes to a log file. A job counts when it exits with 0 and its
+ * JSON report says {@code "verified": true} for every run, with the transports and node count asked for. The cycle
+ * runs repeat by repeat, application by application, configuration by configuration, so that a slow epoch of the
+ * shared machine spreads over the configurations instead of hitting one. The load average is sampled before the
+ * first job and after each. The result is a Markdown file ({@link MatrixReport}) and a bar chart PNG
+ * ({@link MatrixChart}). Exit status: 0 when every hosted cell verified in every repeat, 1 otherwise, 2 for bad
+ * options.
+ */
+public final class AppsMatrix
+{
+    /** Exit status of bad options. */
+    public static final int USAGE_STATUS = 2;
+    /** Exit status when a job failed or a run was not verified. */
+    public static final int FAILURE_STATUS = 1;
+
+    private static final int LOG_TAIL_LINES = 12;
+
+    private final PrintStream out;
+    private final PrintStream err;
+    private volatile Am2Run current;
+    private volatile boolean stopped;
+
+    /**
+     * @param out where progress and the summary go.
+     * @param err where errors go.
+     */
+    public AppsMatrix(final PrintStream out, final PrintStream err)
+    {
+        this.out = out;
+        this.err = err;
+    }
+
+    /**
+     * @param args the command line after {@code apps-matrix}.
+     */
+    public static void main(final String[] args)
+    {
+        final AppsMatrix matrix = new AppsMatrix(System.out, System.err);
+        Runtime.getRuntime().addShutdownHook(new Thread(matrix::stop, "am2j-apps-matrix-shutdown"));
+        final int status = matrix.run(args);
+        System.out.flush();
+        System.err.flush();
+        System.exit(status);
+    }
+
+    /**
+     * Stop the job under way and start no more.
+     */
+    public void stop()
+    {
+        stopped = true;
+        final Am2Run launcher = current;
+        if (null != launcher)
+        {
+            launcher.shutdown();
+        }
+    }
+
+    /** One job of the matrix. */
+    private record Job(int repeat, SplitCApp app, MatrixConfig config, String poll)
+    {
+        String name()
+        {
+            return app.name() + "-" + config.cliName() + "-" + poll.replaceAll("[^A-Za-z0-9_.-]", "_") + "-r" + repeat;
+        }
+    }
+
+    /**
+     * @param args the command line after {@code apps-matrix}.
+     * @return the exit status.
+     */
+    public int run(final String[] args)
+    {
+        final MatrixOptions options;
+        try
+        {
+            options = MatrixOptions.parse(args);
+            if (!options.help)
+            {
+                writableDirectory("--out", options.out);
+                writableDirectory("--chart", options.chart);
+            }
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            err.println("am2j apps-matrix: " + ex.getMessage());
+            err.println(MatrixOptions.USAGE);
+            return USAGE_STATUS;
+        }
+        if (options.help)
+        {
+            help();
+            return 0;
+        }
+
+        final int cores = Runtime.getRuntime().availableProcessors();
+        final List<String> labels = new ArrayList<>();
+        final List<List<RunSpec>> specs = new ArrayList<>();
+        for (final SplitCApp app : options.apps)
+        {
+            final List<RunSpec> runs = AppArgs.parse(List.of(app.name(), "--preset", options.preset)).runs();
+            specs.add(runs);
+            runs.forEach(spec -> labels.add(spec.label()));
+        }
+        final MatrixResult result = new MatrixResult("bin/am2j apps-matrix" + (args.length == 0 ? "" : " " +
+            String.join(" ", args)), options.preset, options.ranks, cores, options.repeat, options.polls,
+            options.configs, labels);
+
+        final List<Job> jobs = new ArrayList<>();
+        for (int r = 1; r <= options.repeat; r++)
+        {
+            for (int a = 0; a < options.apps.size(); a++)
+            {
+                final SplitCApp app = options.apps.get(a);
+                for (final MatrixConfig config : options.configs)
+                {
+                    final String notHosted = notHosted(app, specs.get(a), options.ranks, config);
+                    for (final String poll : options.polls)
+                    {
+                        if (null != notHosted)
+                        {
+                            if (r == 1)
+                            {
+                                specs.get(a).forEach(spec -> result.cell(poll, config, spec.label())
+                                    .notHosted(notHosted));
+                            }
+                            continue;
+                        }
+                        jobs.add(new Job(r, app, config, poll));
+                    }
+                }
+            }
+        }
+
+        final Path work;
+        try
+        {
+            work = null != options.keep ? Files.createDirectories(options.keep) :
+                Files.createTempDirectory("am2j-apps-matrix-");
+        }
+        catch (final IOException ex)
+        {
+            err.println("am2j apps-matrix: cannot create a directory for the jobs' logs: " + ex);
+            return FAILURE_STATUS;
+        }
+
+        out.printf(Locale.ROOT, "am2j apps-matrix: preset %s, %d ranks on %d cores, %d job(s) (%d application(s) x " +
+            "%d configuration(s) x %d poll scheduler(s) x %d repeat(s)); logs and reports in %s%n", options.preset,
+            options.ranks, cores, jobs.size(), options.apps.size(), options.configs.size(), options.polls.size(),
+            options.repeat, work);
+        final String started = Instant.now().truncatedTo(ChronoUnit.SECONDS).toString();
+        final long start = System.nanoTime();
+        sampleLoad(result);
+        int done = 0;
+        for (final Job job : jobs)
+        {
+            if (stopped)
+            {
+                err.println("am2j apps-matrix: stopped");
+                break;
+            }
+            done++;
+            runJob(options, result, job, work, done, jobs.size());
+            sampleLoad(result);
+        }
+        final double wall = (System.nanoTime() - start) / 1e9;
+        result.setRun(System.getProperty("java.vm.name") + " " + System.getProperty("java.version") + " (" +
+            System.getProperty("java.home") + ")", started, wall);
+
+        try
+        {
+            final Path outDir = options.out.toAbsolutePath().getParent();
+            final Path chart = options.chart.toAbsolutePath();
+            final String chartRef = outDir.equals(chart.getParent()) ? chart.getFileName().toString() :
+                outDir.relativize(chart).toString();
+            MatrixChart.write(result, options.chart);
+            Files.writeString(options.out, MatrixReport.markdown(result, chartRef), StandardCharsets.UTF_8);
+        }
+        catch (final IOException | RuntimeException ex)
+        {
+            err.println("am2j apps-matrix: cannot write the results: " + ex);
+            return FAILURE_STATUS;
+        }
+        summary(result, options, wall);
+        final boolean ok = result.allVerified() && !stopped;
+        if (ok && null == options.keep)
+        {
+            deleteTree(work);
+        }
+        else if (!ok)
+        {
+            out.println("am2j apps-matrix: the jobs' logs and reports are kept in " + work);
+        }
+        return ok ? 0 : FAILURE_STATUS;
+    }
+
+    private static String notHosted(
+        final SplitCApp app,
+        final List<RunSpec> runs,
+        final int ranks,
+        final MatrixConfig config)
+    {
+        try
+        {
+            for (final RunSpec spec : runs)
+            {
+                app.check(spec, ranks, config.nodes(ranks));
+            }
+            return null;
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            return ex.getMessage();
+        }
+    }
+
+    private void runJob(
+        final MatrixOptions options,
+        final MatrixResult result,
+        final Job job,
+        final Path work,
+        final int index,
+        final int count)
+    {
+        final int nodes = job.config().nodes(options.ranks);
+        final Path json = work.resolve(job.name() + ".json");
+        final Path log = work.resolve(job.name() + ".log");
+        final List<String> args = new ArrayList<>(List.of("-n", Integer.toString(options.ranks), "--nodes",
+            Integer.toString(nodes)));
+        if (options.pollGiven)
+        {
+            args.add("--poll");
+            args.add(job.poll());
+        }
+        if (options.pin)
+        {
+            args.add("--pin");
+        }
+        args.addAll(List.of("--timeout", Integer.toString(options.timeoutSeconds),
+            "--jvm-opt", "-D" + "am2j.transports=" + job.config().transports(),
+            "--jvm-opt", "-Dam2j.splitc.stallSeconds=" + Math.max(30, options.timeoutSeconds / 2),
+            "--cp", System.getProperty("java.class.path"),
+            "--", AppMain.class.getName(), job.app().name(), "--preset", options.preset, "--json", json.toString()));
+
+        final long begin = System.nanoTime();
+        int status;
+        try (OutputStream file = Files.newOutputStream(log);
+             PrintStream logStream = new PrintStream(file, true, StandardCharsets.UTF_8))
+        {
+            logStream.println("am2j run " + String.join(" ", args));
+            final Am2Run launcher = new Am2Run(logStream, logStream);
+            current = launcher;
+            if (stopped)
+            {
+                launcher.shutdown();
+            }
+            status = launcher.run(args.toArray(new String[0]));
+            current = null;
+        }
+        catch (final IOException ex)
+        {
+            err.println("am2j apps-matrix: " + log + ": " + ex);
+            status = FAILURE_STATUS;
+        }
+        final double wall = (System.nanoTime() - begin) / 1e9;
+
+        final StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "[%d/%d] %s, %s (%d node(s), %s), " +
+            "poll %s, repeat %d: ", index, count, job.app().name(), job.config().cliName(), nodes,
+            job.config().transports(), job.poll(), job.repeat()));
+        final String failure = collect(result, job, nodes, status, json, line);
+        if (null != failure)
+        {
+            final String why = failure + " (log " + log + ")";
+            for (final String label : labelsOf(result, job))
+            {
+                result.cell(job.poll(), job.config(), label).fail("repeat " + job.repeat() + ": " + why);
+            }
+            line.append("FAILED: ").append(why);
+            err.println(line.append(String.format(Locale.ROOT, " [%.1f s wall]", wall)));
+            for (final String tail : tail(log))
+            {
+                err.println("    " + tail);
+            }
+        }
+        else
+        {
+            out.println(line.append(String.format(Locale.ROOT, " [%.1f s wall]", wall)));
+        }
+    }
+
+    /**
+     * Put a job's runs into their cells when they count.
+     *
+     * @return {@code null} when they were put in, else why not.
+     */
+    private static String collect(
+        final MatrixResult result,
+        final Job job,
+        final int nodes,
+        final int status,
+        final Path json,
+        final StringBuilder line)
+    {
+        if (0 != status)
+        {
+            return "the job exited with status " + status + (Am2Run.TIMEOUT_STATUS == status ? " (time limit)" : "");
+        }
+        final AppReport report;
+        try
+        {
+            report = AppReport.parse(Files.readString(json, StandardCharsets.UTF_8));
+        }
+        catch (final IOException | IllegalArgumentException ex)
+        {
+            return "no report: " + ex.getMessage();
+        }
+        if (!report.transports().equals(job.config().transportList()))
+        {
+            return "the ranks opened transports " + report.transports() + ", not " + job.config().transportList();
+        }
+        if (report.nodes() != nodes || report.ranks() != result.ranks())
+        {
+            return "the job ran " + report.ranks() + " ranks on " + report.nodes() + " nodes, not " + result.ranks() +
+                " on " + nodes;
+        }
+        final String scheduler = job.poll().split(":", 2)[0];
+        if (!report.poll().startsWith(scheduler))
+        {
+            return "the ranks polled with " + report.poll() + ", not " + job.poll();
+        }
+        final List<String> labels = labelsOf(result, job);
+        final List<String> got = new ArrayList<>();
+        report.runs().forEach(run -> got.add(run.label()));
+        if (!got.equals(labels))
+        {
+            return "the report's runs are " + got + ", not " + labels;
+        }
+        final List<String> notVerified = new ArrayList<>();
+        for (final AppRun run : report.runs())
+        {
+            if (!run.verified())
+            {
+                notVerified.add(run.label());
+            }
+        }
+        if (!report.verified() || !notVerified.isEmpty())
+        {
+            return "NOT VERIFIED: " + notVerified;
+        }
+        for (final AppRun run : report.runs())
+        {
+            result.cell(job.poll(), job.config(), run.label()).add(run);
+            line.append(String.format(Locale.ROOT, "%s %.3f s, ", run.label(), run.totalSeconds()));
+        }
+        line.append("verified");
+        return null;
+    }
+
+    private static List<String> labelsOf(final MatrixResult result, final Job job)
+    {
+        final List<String> labels = new ArrayList<>();
+        for (final RunSpec spec : AppArgs.parse(List.of(job.app().name(), "--preset", result.preset())).runs())
+        {
+            labels.add(spec.label());
+        }
+        return labels;
+    }
+
+    private void summary(final MatrixResult result, final MatrixOptions options, final double wall)
+    {
+        out.printf(Locale.ROOT, "am2j apps-matrix: %d ranks on %d cores, %.0f s wall (%.1f min)%n", result.ranks(),
+            result.cores(), wall, wall / 60);
+        out.println("median total s:  " + String.join("  ", result.configs().stream().map(MatrixConfig::cliName)
+            .toList()) + "  | multi/shm-only");
+        for (final String label : result.labels())
+        {
+            final StringBuilder row = new StringBuilder("  " + label + ":");
+            for (final MatrixConfig config : result.configs())
+            {
+                row.append(' ').append(MatrixReport.seconds(result.cell(config, label).medianTotal()));
+            }
+            row.append("  | ").append(MatrixReport.ratio(MatrixReport.ratio(result, MatrixConfig.MULTI,
+                MatrixConfig.SHM_ONLY, label)));
+            out.println(row);
+        }
+        final Map<String, Double> perApp = MatrixReport.perApplication(result, result.polls().get(0));
+        if (!perApp.isEmpty())
+        {
+            final List<String> parts = new ArrayList<>();
+            perApp.forEach((app, r) -> parts.add(app + " " + MatrixReport.ratio(r)));
+            out.println("multi/shm-only per application: " + String.join(", ", parts));
+        }
+        out.println("am2j apps-matrix: wrote " + options.out + " and " + options.chart + (result.allVerified() ?
+            "; every run verified" : "; NOT every run verified (see the Failures section)"));
+    }
+
+    private void sampleLoad(final MatrixResult result)
+    {
+        try
+        {
+            final String[] fields = Files.readString(Path.of("/proc/loadavg"), StandardCharsets.US_ASCII).trim()
+                .split("\\s+");
+            result.addLoad(Double.parseDouble(fields[0]), Double.parseDouble(fields[1]),
+                Double.parseDouble(fields[2]));
+        }
+        catch (final IOException | RuntimeException ex)
+        {
+            // no load average on this system: the report leaves it out
+        }
+    }
+
+    private static List<String> tail(final Path log)
+    {
+        try
+        {
+            final List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
+            return lines.subList(Math.max(0, lines.size() - LOG_TAIL_LINES), lines.size());
+        }
+        catch (final IOException | RuntimeException ex)
+        {
+            return List.of("(no log: " + ex + ")");
+        }
+    }
+
+    private static void writableDirectory(final String option, final Path file)
+    {
+        final Path dir = file.toAbsolutePath().getParent();
+        if (null == dir || !Files.isDirectory(dir) || !Files.isWritable(dir))
+        {
+            throw new IllegalArgumentException(option + " " + file + ": " + dir + " is not a writable directory");
+        }
+    }
+
+    private static void deleteTree(final Path dir)
+    {
+        try (Stream<Path> paths = Files.walk(dir))
+        {
+            paths.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+        }
+        catch (final IOException ignored)
+        {
+            // a temporary directory left behind
+        }
+    }
+
+    private void help()
+    {
+        out.println(MatrixOptions.USAGE);
+        out.println("  --preset NAME   the applications' preset (default " + AppArgs.DEFAULT_PRESET + ")");
+        out.println("  --out FILE      the Markdown results (default apps-matrix.md); the chart goes beside it as .png");
+        out.println("  --ranks P, -n P ranks of every job (default " + MatrixOptions.DEFAULT_RANKS + ")");
+        out.println("  --repeat R      runs of every cell; the tables give medians (default 1)");
+        out.println("  --poll S        poll scheduler of the ranks (default: theirs, " + MatrixOptions.DEFAULT_POLL +
+            "); given again, each further one runs right after the first and is compared with it");
+        out.println("  --apps A,B      applications (default " + String.join(",",
+            Apps.all().stream().map(SplitCApp::name).toList()) + ")");
+        out.println("  --configs C,D   configurations (default all):");
+        for (final MatrixConfig config : MatrixConfig.values())
+        {
+            out.println("      " + config.cliName() + ": " + config.description() + ", -Dam2j.transports=" +
+                config.transports());
+        }
+        out.println("  --chart FILE    the bar chart PNG (default: --out with .png)");
+        out.println("  --timeout S     time limit of one job (default " + MatrixOptions.DEFAULT_TIMEOUT_S + ")");
+        out.println("  --pin           pin rank R to CPU R mod CPUs (taskset), as am2j run --pin");
+        out.println("  --keep DIR      keep every job's log and JSON report in DIR (kept anyway, in a temporary " +
+            "directory, when a job fails)");
+    }
+}

@@ -1,0 +1,213 @@
+package org.am2j.perf.apps;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+
+import org.am2j.splitc.app.AppArgs;
+import org.am2j.splitc.app.Apps;
+import org.am2j.splitc.app.SplitCApp;
+
+/**
+ * The options of {@code bin/am2j apps-matrix} ({@link #USAGE}).
+ */
+final class MatrixOptions
+{
+    /** The usage line. */
+    static final String USAGE = "usage: am2j apps-matrix [--preset NAME] [--out FILE] [--ranks P] [--repeat R]" +
+        " [--poll S]... [--apps A,B] [--configs C,D] [--chart FILE] [--timeout S] [--pin] [--keep DIR]";
+
+    /** Ranks of every job unless {@code --ranks} says otherwise. */
+    static final int DEFAULT_RANKS = 4;
+    /** Time limit of one job, seconds, unless {@code --timeout} says otherwise. */
+    static final int DEFAULT_TIMEOUT_S = 300;
+    /** The main poll scheduler's name when {@code --poll} is not given (the ranks' default). */
+    static final String DEFAULT_POLL = "every";
+
+    final String preset;
+    final Path out;
+    final Path chart;
+    final int ranks;
+    final int repeat;
+    final List<String> polls;
+    final boolean pollGiven;
+    final List<SplitCApp> apps;
+    final List<MatrixConfig> configs;
+    final int timeoutSeconds;
+    final boolean pin;
+    final Path keep;
+    final boolean help;
+
+    private MatrixOptions(
+        final String preset,
+        final Path out,
+        final Path chart,
+        final int ranks,
+        final int repeat,
+        final List<String> polls,
+        final boolean pollGiven,
+        final List<SplitCApp> apps,
+        final List<MatrixConfig> configs,
+        final int timeoutSeconds,
+        final boolean pin,
+        final Path keep,
+        final boolean help)
+    {
+        this.preset = preset;
+        this.out = out;
+        this.chart = chart;
+        this.ranks = ranks;
+        this.repeat = repeat;
+        this.polls = Collections.unmodifiableList(polls);
+        this.pollGiven = pollGiven;
+        this.apps = Collections.unmodifiableList(apps);
+        this.configs = Collections.unmodifiableList(configs);
+        this.timeoutSeconds = timeoutSeconds;
+        this.pin = pin;
+        this.keep = keep;
+        this.help = help;
+    }
+
+    /**
+     * @param args the command line after {@code apps-matrix}.
+     * @return the options.
+     * @throws IllegalArgumentException naming what is wrong.
+     */
+    static MatrixOptions parse(final String[] args)
+    {
+        String preset = AppArgs.DEFAULT_PRESET;
+        Path out = Path.of("apps-matrix.md");
+        Path chart = null;
+        int ranks = DEFAULT_RANKS;
+        int repeat = 1;
+        final List<String> polls = new ArrayList<>();
+        List<SplitCApp> apps = Apps.all();
+        List<MatrixConfig> configs = List.of(MatrixConfig.values());
+        int timeout = DEFAULT_TIMEOUT_S;
+        boolean pin = false;
+        Path keep = null;
+        for (int i = 0; i < args.length; i++)
+        {
+            final String arg = args[i];
+            switch (arg)
+            {
+                case "-h":
+                case "--help":
+                    return new MatrixOptions(preset, out, out, ranks, repeat, List.of(DEFAULT_POLL), false, apps,
+                        configs, timeout, pin, keep, true);
+                case "--pin":
+                    pin = true;
+                    continue;
+                default:
+                    break;
+            }
+            if (i + 1 >= args.length)
+            {
+                throw new IllegalArgumentException(arg.startsWith("-") ? arg + " needs a value" :
+                    "unexpected argument '" + arg + "'");
+            }
+            final String value = args[++i];
+            switch (arg)
+            {
+                case "--preset":
+                    preset = value;
+                    break;
+                case "--out":
+                    out = Path.of(value);
+                    break;
+                case "--chart":
+                    chart = Path.of(value);
+                    break;
+                case "-n":
+                case "--ranks":
+                    ranks = positive(arg, value);
+                    break;
+                case "--repeat":
+                    repeat = positive(arg, value);
+                    break;
+                case "--poll":
+                    if (value.isEmpty() || polls.contains(value))
+                    {
+                        throw new IllegalArgumentException("--poll '" + value + "' is empty or given twice");
+                    }
+                    polls.add(value);
+                    break;
+                case "--apps":
+                    apps = new ArrayList<>();
+                    for (final String name : list(arg, value))
+                    {
+                        apps.add(Apps.byName(name));
+                    }
+                    break;
+                case "--configs":
+                    configs = new ArrayList<>();
+                    for (final String name : list(arg, value))
+                    {
+                        configs.add(MatrixConfig.byName(name));
+                    }
+                    break;
+                case "--timeout":
+                    timeout = positive(arg, value);
+                    break;
+                case "--keep":
+                    keep = Path.of(value);
+                    break;
+                default:
+                    throw new IllegalArgumentException("unknown option '" + arg + "'");
+            }
+        }
+        for (final SplitCApp app : apps)
+        {
+            if (app.preset(preset).isEmpty())
+            {
+                throw new IllegalArgumentException(app.name() + " has no preset '" + preset + "'; presets: " +
+                    String.join(", ", app.presets()));
+            }
+        }
+        if (null == chart)
+        {
+            final String name = out.getFileName().toString();
+            final int dot = name.lastIndexOf('.');
+            chart = out.resolveSibling((dot > 0 ? name.substring(0, dot) : name) + ".png");
+        }
+        final boolean pollGiven = !polls.isEmpty();
+        if (!pollGiven)
+        {
+            polls.add(DEFAULT_POLL);
+        }
+        return new MatrixOptions(preset, out, chart, ranks, repeat, polls, pollGiven, apps, configs, timeout, pin,
+            keep, false);
+    }
+
+    private static List<String> list(final String option, final String value)
+    {
+        final List<String> names = new ArrayList<>();
+        for (final String name : value.split(","))
+        {
+            if (name.isBlank() || names.contains(name.trim()))
+            {
+                throw new IllegalArgumentException(option + " " + value + ": an empty or repeated name");
+            }
+            names.add(name.trim());
+        }
+        return names;
+    }
+
+    private static int positive(final String option, final String value)
+    {
+        try
+        {
+            final int n = Integer.parseInt(value);
+            if (n >= 1)
+            {
+                return n;
+            }
+        }
+        catch (final NumberFormatException ignored)
+        {
+            // reported below
+        }
+        throw new IllegalArgumentException(option + " " + value + " must be a positive integer");
+    }
+}

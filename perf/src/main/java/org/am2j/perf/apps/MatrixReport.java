@@ -1,0 +1,567 @@
+package org.am2j.perf.apps;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The Markdown text of a matrix ({@link MatrixResult}): how it ran and the machine's load, the configurations, the
+ * times per run and phase next to the paper's, the ratios between configurations next to the paper's, the issue's
+ * target (multi-protocol within {@value #TARGET_PERCENT} % of shared memory only inside one node), the messages per
+ * rank, each further poll scheduler against the first, failures, the chart and the paper's tables as printed.
+ */
+final class MatrixReport
+{
+    /** The target: multi-protocol at most this many percent slower than shared memory only. */
+    static final double TARGET_PERCENT = 5.0;
+
+    private MatrixReport()
+    {
+    }
+
+    /**
+     * @param result    the matrix.
+     * @param chartFile the chart's file name relative to the Markdown file, or {@code null} for none.
+     * @return the Markdown text.
+     */
+    static String markdown(final MatrixResult result, final String chartFile)
+    {
+        final StringBuilder md = new StringBuilder();
+        header(md, result);
+        configurations(md, result);
+        times(md, result);
+        ratios(md, result);
+        if (null != chartFile)
+        {
+            md.append("![median total time of every run in every configuration](").append(chartFile).append(")\n\n");
+        }
+        counts(md, result);
+        for (int p = 1; p < result.polls().size(); p++)
+        {
+            pollComparison(md, result, result.polls().get(p));
+        }
+        failures(md, result);
+        paperTables(md);
+        return md.toString();
+    }
+
+    private static void header(final StringBuilder md, final MatrixResult result)
+    {
+        md.append("# Split-C applications in the configurations of the paper's Tables 5 and 6\n\n");
+        md.append("Produced by `").append(result.command()).append("`");
+        if (!result.started().isEmpty())
+        {
+            md.append(", started ").append(result.started());
+        }
+        if (!Double.isNaN(result.wallSeconds()))
+        {
+            md.append(String.format(Locale.ROOT, ", %.0f s wall (%.1f min)", result.wallSeconds(),
+                result.wallSeconds() / 60));
+        }
+        md.append(".\n\n");
+        md.append(String.format(Locale.ROOT, "- **%d ranks on %d cores**: every job runs %d rank JVMs, which share " +
+            "this machine's %d CPUs.%n", result.ranks(), result.cores(), result.ranks(), result.cores()));
+        md.append("- Preset `").append(result.preset()).append("` of every application (`bin/am2j app --help` lists " +
+            "its parameters). ");
+        if (result.repeat() > 1)
+        {
+            md.append(String.format(Locale.ROOT, "Every cell ran %d times, the cycle of all cells %d times over; " +
+                "the tables give medians (a phase: its own median; the counts: those of the run whose total is the " +
+                "median) and the totals' range.%n", result.repeat(), result.repeat()));
+        }
+        else
+        {
+            md.append("Every cell ran once (`--repeat 1`).\n");
+        }
+        md.append("- Poll scheduler `").append(result.polls().get(0)).append("`");
+        if (result.polls().size() > 1)
+        {
+            md.append("; also ");
+            for (int p = 1; p < result.polls().size(); p++)
+            {
+                md.append(p > 1 ? ", " : "").append('`').append(result.polls().get(p)).append('`');
+            }
+            md.append(", each job right after the same job with `").append(result.polls().get(0))
+                .append("` (compared below)");
+        }
+        md.append(".\n");
+        if (!result.java().isEmpty())
+        {
+            md.append("- Java: ").append(result.java()).append(".\n");
+        }
+        final List<double[]> loads = result.loads();
+        if (!loads.isEmpty())
+        {
+            double min = Double.POSITIVE_INFINITY;
+            double max = Double.NEGATIVE_INFINITY;
+            for (final double[] load : loads)
+            {
+                min = Math.min(min, load[0]);
+                max = Math.max(max, load[0]);
+            }
+            final double[] first = loads.get(0);
+            final double[] last = loads.get(loads.size() - 1);
+            md.append(String.format(Locale.ROOT, "- Load average (`/proc/loadavg`), 1 min, sampled before the " +
+                "first job and after every job: %.2f to %.2f; 1/5/15 min at the start %.2f/%.2f/%.2f, at the end " +
+                "%.2f/%.2f/%.2f. The ranks of a job account for up to about %d of it; more means other processes " +
+                "shared the %d cores, and their times are slower and noisier.%n",
+                min, max, first[0], first[1], first[2], last[0], last[1], last[2], result.ranks(), result.cores()));
+        }
+        md.append("\n**The machines differ**: the paper ran Sun Enterprise 5000 SMPs and UltraSPARC workstations " +
+            "on Myrinet, with its own inputs on 8 (Table 5) and 32 (Table 6) processors; here emulated nodes share " +
+            "one machine, the network is UDP over loopback, the inputs are the preset's. Compare only the ratios " +
+            "between configurations, never the seconds across the two.\n\n");
+    }
+
+    private static void configurations(final StringBuilder md, final MatrixResult result)
+    {
+        md.append("## Configurations\n\n");
+        md.append("| configuration | emulated nodes | ranks per node | transports (`-Dam2j.transports`) | " +
+            "paper's counterpart |\n");
+        md.append("|---|---|---|---|---|\n");
+        for (final MatrixConfig config : result.configs())
+        {
+            final int nodes = config.nodes(result.ranks());
+            final String perNode = result.ranks() % nodes == 0 ? Integer.toString(result.ranks() / nodes) :
+                (result.ranks() / nodes) + "-" + (result.ranks() / nodes + 1);
+            md.append("| ").append(config.cliName()).append(" (").append(config.description()).append(") | ")
+                .append(nodes).append(" | ").append(perNode).append(" | ").append(config.transports()).append(" | ")
+                .append(counterpart(config)).append(" |\n");
+        }
+        md.append("\nEach job is the launcher job of `bin/am2j app APP --preset ").append(result.preset())
+            .append(" -n ").append(result.ranks()).append(" --nodes N --jvm-opt -Dam2j.transports=T [--poll S] " +
+            "--json FILE` with N and T of its configuration; it counts when it exits with 0 and its report says " +
+            "`\"verified\": true` for every run, with those transports, nodes and poll scheduler.\n\n");
+    }
+
+    private static String counterpart(final MatrixConfig config)
+    {
+        switch (config)
+        {
+            case SHM_ONLY:
+                return PaperFigures.Column.SMP_SHM.heading();
+            case MULTI:
+                return PaperFigures.Column.SMP_MULTI.heading();
+            case NET:
+                return PaperFigures.Column.NOW8_MYRINET.heading() + " (single protocol; also " +
+                    PaperFigures.Column.NOW8_MULTI.heading() + ")";
+            case CLUMP:
+                return PaperFigures.Column.CLUMP32.heading() + " (against " + PaperFigures.Column.NOW32.heading() +
+                    ")";
+            default:
+                return "";
+        }
+    }
+
+    private static void times(final StringBuilder md, final MatrixResult result)
+    {
+        md.append("## Times (seconds, slowest rank)\n\n");
+        md.append("Ours: median of ").append(result.repeat()).append(result.repeat() == 1 ? " run" : " runs")
+            .append(", poll `").append(result.polls().get(0)).append("`. The paper's: its Tables 5 and 6 as " +
+            "printed (totals only; Table 5 has one EM3D row, shown on both layouts).\n\n");
+        md.append("| run / phase |");
+        for (final MatrixConfig config : result.configs())
+        {
+            md.append(' ').append(config.cliName()).append(" |");
+        }
+        for (final PaperFigures.Column column : PaperFigures.Column.values())
+        {
+            md.append(" paper: ").append(column.heading()).append(" |");
+        }
+        md.append('\n').append("|---|");
+        for (int i = 0; i < result.configs().size() + PaperFigures.Column.values().length; i++)
+        {
+            md.append("---:|");
+        }
+        md.append('\n');
+        for (final String label : result.labels())
+        {
+            md.append("| **").append(label).append("**: total |");
+            for (final MatrixConfig config : result.configs())
+            {
+                md.append(' ').append(totalCell(result.cell(config, label), result.repeat())).append(" |");
+            }
+            final Map<PaperFigures.Column, String> paper = PaperFigures.figures(label);
+            for (final PaperFigures.Column column : PaperFigures.Column.values())
+            {
+                md.append(' ').append(paper.getOrDefault(column, "")).append(" |");
+            }
+            md.append('\n');
+            for (final String phase : phases(result, label))
+            {
+                md.append("| ").append(label).append(": ").append(phase).append(" |");
+                for (final MatrixConfig config : result.configs())
+                {
+                    final Cell cell = result.cell(config, label);
+                    final Double s = cell.medianPhases().get(phase);
+                    md.append(' ').append(cell.runs().isEmpty() ? status(cell) : null == s ? "" : seconds(s))
+                        .append(" |");
+                }
+                for (int i = 0; i < PaperFigures.Column.values().length; i++)
+                {
+                    md.append(" |");
+                }
+                md.append('\n');
+            }
+        }
+        md.append('\n');
+    }
+
+    private static List<String> phases(final MatrixResult result, final String label)
+    {
+        final Set<String> phases = new LinkedHashSet<>();
+        for (final String poll : result.polls())
+        {
+            for (final MatrixConfig config : result.configs())
+            {
+                phases.addAll(result.cell(poll, config, label).medianPhases().keySet());
+            }
+        }
+        return new ArrayList<>(phases);
+    }
+
+    private static String totalCell(final Cell cell, final int repeat)
+    {
+        if (cell.runs().isEmpty())
+        {
+            return status(cell);
+        }
+        final StringBuilder text = new StringBuilder(seconds(cell.medianTotal()));
+        if (repeat > 1)
+        {
+            text.append(" (").append(seconds(cell.minTotal())).append("-").append(seconds(cell.maxTotal()))
+                .append(')');
+        }
+        if (!cell.failures().isEmpty())
+        {
+            text.append(" (").append(cell.failures().size()).append(" failed)");
+        }
+        return text.toString();
+    }
+
+    private static String status(final Cell cell)
+    {
+        if (null != cell.notHostedReason())
+        {
+            return "n/a";
+        }
+        return cell.failures().isEmpty() ? "-" : "FAILED";
+    }
+
+    private static void ratios(final StringBuilder md, final MatrixResult result)
+    {
+        if (!result.configs().contains(MatrixConfig.SHM_ONLY))
+        {
+            return;
+        }
+        md.append("## Ratios between configurations (median totals)\n\n");
+        md.append(String.format(Locale.ROOT, "The issue's target: inside one node, multi-protocol within %.0f %% " +
+            "of shared memory only (multi / shm-only <= %.2f; the paper: within 12 %%).%n%n", TARGET_PERCENT,
+            1 + TARGET_PERCENT / 100));
+        md.append("| run | multi / shm-only | paper: T5 SMP Multi-Protocol / Shared Memory | within 5 %? | " +
+            "net / shm-only | paper: T5 NOW (8) Myrinet / SMP Shared Memory | clump / net | " +
+            "paper: T6 Clump / NOW (32) |\n");
+        md.append("|---|---:|---:|---|---:|---:|---:|---:|\n");
+        int met = 0;
+        int judged = 0;
+        for (final String label : result.labels())
+        {
+            final double multi = ratio(result, MatrixConfig.MULTI, MatrixConfig.SHM_ONLY, label);
+            if (!Double.isNaN(multi))
+            {
+                judged++;
+                met += withinTarget(multi) ? 1 : 0;
+            }
+            md.append("| ").append(label).append(" | ").append(ratio(multi)).append(" | ")
+                .append(ratio(Stats.ratio(PaperFigures.seconds(label, PaperFigures.Column.SMP_MULTI),
+                    PaperFigures.seconds(label, PaperFigures.Column.SMP_SHM)))).append(" | ")
+                .append(Double.isNaN(multi) ? "" : withinTarget(multi) ? "yes" : "**no**").append(" | ")
+                .append(ratio(ratio(result, MatrixConfig.NET, MatrixConfig.SHM_ONLY, label))).append(" | ")
+                .append(ratio(Stats.ratio(PaperFigures.seconds(label, PaperFigures.Column.NOW8_MYRINET),
+                    PaperFigures.seconds(label, PaperFigures.Column.SMP_SHM)))).append(" | ")
+                .append(ratio(ratio(result, MatrixConfig.CLUMP, MatrixConfig.NET, label))).append(" | ")
+                .append(ratio(Stats.ratio(PaperFigures.seconds(label, PaperFigures.Column.CLUMP32),
+                    PaperFigures.seconds(label, PaperFigures.Column.NOW32)))).append(" |\n");
+        }
+        md.append('\n');
+        if (result.configs().contains(MatrixConfig.MULTI))
+        {
+            md.append(String.format(Locale.ROOT, "Per run: multi-protocol within %.0f %% of shared memory only in " +
+                "%d of %d runs.%n%n", TARGET_PERCENT, met, judged));
+            final Map<String, Double> perApp = perApplication(result, result.polls().get(0));
+            if (!perApp.isEmpty())
+            {
+                md.append("Per application (the sum of its runs' median totals), multi / shm-only: ");
+                final List<String> parts = new ArrayList<>();
+                perApp.forEach((app, r) -> parts.add(app + " " + ratio(r) + (withinTarget(r) ? "" : " (**over**)")));
+                md.append(String.join(", ", parts)).append(".\n\n");
+            }
+            if (result.repeat() > 1)
+            {
+                noise(md, result);
+            }
+        }
+    }
+
+    private static void noise(final StringBuilder md, final MatrixResult result)
+    {
+        md.append(String.format(Locale.ROOT, "How far the repeats resolve it: a cell's spread is the largest over " +
+            "the smallest total of its repeats. Where a spread exceeds %.2f, repeats of one configuration differ by " +
+            "more than the %.0f %% the target is about, and the ratio of medians cannot confirm or refute the " +
+            "target; the ratio of the minima (the least disturbed repeats) is a second estimate.%n%n",
+            1 + TARGET_PERCENT / 100, TARGET_PERCENT));
+        md.append("| run | multi / shm-only, medians | multi / shm-only, minima | spread shm-only | spread multi |\n");
+        md.append("|---|---:|---:|---:|---:|\n");
+        for (final String label : result.labels())
+        {
+            final Cell shm = result.cell(MatrixConfig.SHM_ONLY, label);
+            final Cell multi = result.cell(MatrixConfig.MULTI, label);
+            md.append("| ").append(label).append(" | ")
+                .append(ratio(Stats.ratio(multi.medianTotal(), shm.medianTotal()))).append(" | ")
+                .append(ratio(Stats.ratio(multi.minTotal(), shm.minTotal()))).append(" | ")
+                .append(ratio(Stats.ratio(shm.maxTotal(), shm.minTotal()))).append(" | ")
+                .append(ratio(Stats.ratio(multi.maxTotal(), multi.minTotal()))).append(" |\n");
+        }
+        md.append('\n');
+    }
+
+    /**
+     * @param result the matrix.
+     * @param poll   one of its poll schedulers.
+     * @return per application (the part of the run label before {@code /} or the label), the ratio of the sums of
+     * its runs' median totals, multi-protocol over shared memory only; an application with a missing cell is left
+     * out, and all are when the matrix lacks either configuration.
+     */
+    static Map<String, Double> perApplication(final MatrixResult result, final String poll)
+    {
+        if (!result.configs().contains(MatrixConfig.MULTI) || !result.configs().contains(MatrixConfig.SHM_ONLY))
+        {
+            return Map.of();
+        }
+        final Map<String, double[]> sums = new LinkedHashMap<>();
+        final Set<String> incomplete = new LinkedHashSet<>();
+        for (final String label : result.labels())
+        {
+            final String app = application(label);
+            final double multi = result.cell(poll, MatrixConfig.MULTI, label).medianTotal();
+            final double shm = result.cell(poll, MatrixConfig.SHM_ONLY, label).medianTotal();
+            if (Double.isNaN(multi) || Double.isNaN(shm))
+            {
+                incomplete.add(app);
+            }
+            final double[] sum = sums.computeIfAbsent(app, a -> new double[2]);
+            sum[0] += multi;
+            sum[1] += shm;
+        }
+        final Map<String, Double> ratios = new LinkedHashMap<>();
+        sums.forEach((app, sum) ->
+        {
+            if (!incomplete.contains(app))
+            {
+                ratios.put(app, Stats.ratio(sum[0], sum[1]));
+            }
+        });
+        return ratios;
+    }
+
+    /**
+     * @param label a run label.
+     * @return the application's name in it: the part before {@code /} or a parenthesis.
+     */
+    static String application(final String label)
+    {
+        final String run = PaperFigures.paperRun(label);
+        final int slash = run.indexOf('/');
+        return slash < 0 ? run : run.substring(0, slash);
+    }
+
+    /**
+     * @param ratio multi-protocol over shared memory only.
+     * @return true when within the target.
+     */
+    static boolean withinTarget(final double ratio)
+    {
+        return ratio <= 1 + TARGET_PERCENT / 100;
+    }
+
+    /**
+     * @param result      the matrix.
+     * @param numerator   a configuration.
+     * @param denominator another.
+     * @param label       a run.
+     * @return the ratio of their median totals under the main poll scheduler, NaN when either is missing.
+     */
+    static double ratio(
+        final MatrixResult result,
+        final MatrixConfig numerator,
+        final MatrixConfig denominator,
+        final String label)
+    {
+        if (!result.configs().contains(numerator) || !result.configs().contains(denominator))
+        {
+            return Double.NaN;
+        }
+        return Stats.ratio(result.cell(numerator, label).medianTotal(), result.cell(denominator, label).medianTotal());
+    }
+
+    private static void counts(final StringBuilder md, final MatrixResult result)
+    {
+        md.append("## Messages per rank (mean over the ranks, timed phases)\n\n");
+        md.append("Of the run with the median total, poll `").append(result.polls().get(0)).append("`. Short and " +
+            "bulk (data-carrying) messages, to ranks on other nodes (network) and on the same node (local), requests " +
+            "and replies: the paper's Table 4 columns.\n\n");
+        md.append("| run | configuration | network short | network bulk | local short | local bulk | % local |\n");
+        md.append("|---|---|---:|---:|---:|---:|---:|\n");
+        for (final String label : result.labels())
+        {
+            for (final MatrixConfig config : result.configs())
+            {
+                final Cell cell = result.cell(config, label);
+                final AppRun run = cell.medianRun();
+                md.append("| ").append(label).append(" | ").append(config.cliName()).append(" | ");
+                if (null == run)
+                {
+                    md.append(status(cell)).append(" | | | | |\n");
+                    continue;
+                }
+                md.append(count(run.mean("network_short"))).append(" | ")
+                    .append(bulk(run, "network_bulk")).append(" | ")
+                    .append(count(run.mean("local_short"))).append(" | ")
+                    .append(bulk(run, "local_bulk")).append(" | ")
+                    .append(String.format(Locale.ROOT, "%.1f", run.percentLocal())).append(" |\n");
+            }
+        }
+        md.append('\n');
+    }
+
+    private static String bulk(final AppRun run, final String field)
+    {
+        final double messages = run.mean(field);
+        if (messages <= 0)
+        {
+            return "0";
+        }
+        return count(messages) + String.format(Locale.ROOT, " x %.0f B", run.meanBulkSize(field));
+    }
+
+    private static void pollComparison(final StringBuilder md, final MatrixResult result, final String poll)
+    {
+        final String main = result.polls().get(0);
+        md.append("## Poll scheduler `").append(poll).append("` against `").append(main).append("`\n\n");
+        md.append("Median totals, seconds; each `").append(poll).append("` job ran right after the same job with `")
+            .append(main).append("`.\n\n");
+        md.append("| run | configuration | ").append(main).append(" | ").append(poll).append(" | ").append(poll)
+            .append(" / ").append(main).append(" |\n");
+        md.append("|---|---|---:|---:|---:|\n");
+        for (final String label : result.labels())
+        {
+            for (final MatrixConfig config : result.configs())
+            {
+                final Cell a = result.cell(main, config, label);
+                final Cell b = result.cell(poll, config, label);
+                md.append("| ").append(label).append(" | ").append(config.cliName()).append(" | ")
+                    .append(totalCell(a, result.repeat())).append(" | ").append(totalCell(b, result.repeat()))
+                    .append(" | ").append(ratio(Stats.ratio(b.medianTotal(), a.medianTotal()))).append(" |\n");
+            }
+        }
+        md.append('\n');
+        if (result.configs().contains(MatrixConfig.MULTI) && result.configs().contains(MatrixConfig.SHM_ONLY))
+        {
+            md.append("Multi / shm-only per run with `").append(poll).append("`: ");
+            final List<String> parts = new ArrayList<>();
+            for (final String label : result.labels())
+            {
+                final double r = Stats.ratio(result.cell(poll, MatrixConfig.MULTI, label).medianTotal(),
+                    result.cell(poll, MatrixConfig.SHM_ONLY, label).medianTotal());
+                parts.add(label + " " + (Double.isNaN(r) ? "n/a" : ratio(r)));
+            }
+            md.append(String.join(", ", parts)).append("; per application: ");
+            parts.clear();
+            perApplication(result, poll).forEach((app, r) -> parts.add(app + " " + ratio(r)));
+            md.append(String.join(", ", parts)).append(".\n\n");
+        }
+    }
+
+    private static void failures(final StringBuilder md, final MatrixResult result)
+    {
+        final List<String> lines = new ArrayList<>();
+        for (final String poll : result.polls())
+        {
+            for (final MatrixConfig config : result.configs())
+            {
+                for (final String label : result.labels())
+                {
+                    final Cell cell = result.cell(poll, config, label);
+                    final String where = label + ", " + config.cliName() + ", poll " + poll + ": ";
+                    if (null != cell.notHostedReason())
+                    {
+                        lines.add("- " + where + "not run: " + cell.notHostedReason());
+                    }
+                    for (final String failure : cell.failures())
+                    {
+                        lines.add("- " + where + failure);
+                    }
+                }
+            }
+        }
+        md.append("## Failures\n\n");
+        if (lines.isEmpty())
+        {
+            md.append("None: every run of every cell was verified (the application's JSON report said " +
+                "`\"verified\": true`, with the transports and nodes asked for).\n\n");
+            return;
+        }
+        for (final String line : lines)
+        {
+            md.append(line).append('\n');
+        }
+        md.append('\n');
+    }
+
+    private static void paperTables(final StringBuilder md)
+    {
+        md.append("## The paper's Tables 5 and 6, as printed (seconds)\n\n");
+        md.append("Table 5: one 8-way SMP and a NOW of 8 processors.\n\n");
+        md.append("| Run | 8-way SMP: Shared Memory | 8-way SMP: Multi-Protocol | NOW (8 processors): Multi-Protocol | " +
+            "NOW (8 processors): Myrinet |\n|---|---|---|---|---|\n");
+        for (final List<String> row : PaperFigures.TABLE_5)
+        {
+            md.append("| ").append(String.join(" | ", row)).append(" |\n");
+        }
+        md.append("\nTable 6: the Clump and a NOW of 32 processors (the \"bal.\" rows: range over the processors of " +
+            "the time in EM3D's communication phase).\n\n");
+        md.append("| Run | Clump (4 8-way SMP's) | NOW (32 processors) |\n|---|---|---|\n");
+        for (final List<String> row : PaperFigures.TABLE_6)
+        {
+            md.append("| ").append(String.join(" | ", row)).append(" |\n");
+        }
+    }
+
+    /**
+     * @param s seconds.
+     * @return them with 3 decimals.
+     */
+    static String seconds(final double s)
+    {
+        return Double.isNaN(s) ? "" : String.format(Locale.ROOT, "%.3f", s);
+    }
+
+    /**
+     * @param r a ratio.
+     * @return it with 3 decimals, empty when NaN.
+     */
+    static String ratio(final double r)
+    {
+        return Double.isNaN(r) ? "" : String.format(Locale.ROOT, "%.3f", r);
+    }
+
+    private static String count(final double mean)
+    {
+        return mean == Math.rint(mean) ? String.format(Locale.ROOT, "%,.0f", mean) :
+            String.format(Locale.ROOT, "%,.1f", mean);
+    }
+}

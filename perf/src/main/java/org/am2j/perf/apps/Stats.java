@@ -1,0 +1,67 @@
+package org.am2j.perf.apps;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.List;
+
+/**
+ * Medians and ratios of the matrix.
+ */
+final class Stats
+{
+    private Stats()
+    {
+    }
+
+    /**
+     * @param values some numbers.
+     * @return their median: the middle one of an odd count, the mean of the two middle ones of an even count; NaN
+     * when there are none.
+     */
+    static double median(final List<Double> values)
+    {
+        if (values.isEmpty())
+        {
+            return Double.NaN;
+        }
+        final List<Double> sorted = new ArrayList<>(values);
+        Collections.sort(sorted);
+        final int n = sorted.size();
+        return n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
+    }
+
+    /**
+     * @param values some numbers.
+     * @return the index in {@code values} of the median one (of an even count, of the lower of the two middle ones;
+     * equal values ranked in their order in the list); -1 when there are none.
+     */
+    static int medianIndex(final List<Double> values)
+    {
+        if (values.isEmpty())
+        {
+            return -1;
+        }
+        final List<Integer> order = new ArrayList<>();
+        for (int i = 0; i < values.size(); i++)
+        {
+            order.add(i);
+        }
+        order.sort(Comparator.comparingDouble(values::get)); // stable: equal values keep their order
+        return order.get((values.size() - 1) / 2);
+    }
+
+    /**
+     * @param numerator   a time.
+     * @param denominator another.
+     * @return their ratio, NaN when either is not a positive finite number.
+     */
+    static double ratio(final double numerator, final double denominator)
+    {
+        if (!(numerator > 0) || !(denominator > 0) || Double.isInfinite(numerator) || Double.isInfinite(denominator))
+        {
+            return Double.NaN;
+        }
+        return numerator / denominator;
+    }
+}

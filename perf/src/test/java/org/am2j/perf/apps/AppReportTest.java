@@ -1,0 +1,56 @@
+package org.am2j.perf.apps;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+@Timeout(30)
+class AppReportTest
+{
+    @Test
+    void readsTheJobAndEveryRun()
+    {
+        final AppReport report = AppReport.parse(Reports.report("con", 2, List.of("inproc", "shm", "net"),
+            Reports.run("CON/comm (small)", true, 0.7, "local", 0.03, "boundary", 0.3, "global", 0.37),
+            Reports.run("CON/comp (small)", false, 0.2, "local", 0.02)));
+
+        assertEquals("con", report.app());
+        assertEquals(4, report.ranks());
+        assertEquals(2, report.nodes());
+        assertEquals("every", report.poll());
+        assertEquals(List.of("inproc", "shm", "net"), report.transports());
+        assertFalse(report.verified());
+        assertEquals(2, report.runs().size());
+
+        final AppRun comm = report.runs().get(0);
+        assertEquals("CON/comm (small)", comm.label());
+        assertTrue(comm.verified());
+        assertEquals(0.7, comm.totalSeconds());
+        assertEquals(List.of("local", "boundary", "global"), List.copyOf(comm.phases().keySet()));
+        assertEquals(0.3, comm.phases().get("boundary"));
+        assertEquals(7.0, comm.mean("network_short"));
+        assertEquals(256.0, comm.mean("network_bulk"));
+        assertEquals(4096.0, comm.meanBulkSize("network_bulk"));
+        assertEquals(0.0, comm.meanBulkSize("local_bulk"));
+        assertEquals(33.33333, comm.percentLocal());
+        assertFalse(report.runs().get(1).verified());
+    }
+
+    @Test
+    void refusesAReportWithoutItsNumbers()
+    {
+        final Map<String, Object> run = Reports.run("r", true, 1.0);
+        run.remove("total_s");
+        assertThrows(IllegalArgumentException.class, () -> AppReport.parse(Reports.report("fft3d", 1,
+            List.of("inproc"), run)));
+        assertThrows(IllegalArgumentException.class, () -> AppReport.parse("{\"app\": \"fft3d\"}"));
+        assertThrows(IllegalArgumentException.class, () -> AppReport.parse("not json"));
+    }
+}
