@@ -27,6 +27,51 @@ interface PhaseChannel
     int UDP_SINK = 6;
 
     /**
+     * The commands a responder knows beyond {@link #RESPOND} and {@link #EXIT}, for {@link #follow}.
+     */
+    @FunctionalInterface
+    interface Commands
+    {
+        /**
+         * Run one command.
+         *
+         * @param type  of the command.
+         * @param count of the command.
+         * @return false when the responder does not know the command.
+         */
+        boolean run(int type, int count);
+    }
+
+    /**
+     * Responder: follow the initiator's commands until {@link #EXIT}: {@link #RESPOND} on the cache line, the others
+     * through {@code commands}.
+     *
+     * @param line     the pair's cache line.
+     * @param commands the responder's other commands.
+     * @throws IllegalStateException at a command neither knows.
+     */
+    default void follow(final CacheLinePingPong line, final Commands commands)
+    {
+        for (;;)
+        {
+            final long command = next();
+            final int type = type(command);
+            if (EXIT == type)
+            {
+                return;
+            }
+            if (RESPOND == type)
+            {
+                line.respond(count(command));
+            }
+            else if (!commands.run(type, count(command)))
+            {
+                throw new IllegalStateException("unknown command " + type);
+            }
+        }
+    }
+
+    /**
      * Initiator: hand the next command to the responder.
      *
      * @param type  {@link #RESPOND}, {@link #SERVE}, {@link #SERVE_ASLEEP}, {@link #UDP_ECHO}, {@link #UDP_SINK}
