@@ -25,6 +25,8 @@ interface PhaseChannel
      * {@link #report(byte[])} its {@link UdpStreamTally}.
      */
     int UDP_SINK = 6;
+    /** Answer {@code count} pings of the Aeron ping-pong ({@link AeronPingPong#respond(int)}). */
+    int AERON_ECHO = 7;
 
     /**
      * The commands a responder knows beyond {@link #RESPOND} and {@link #EXIT}, for {@link #follow}.
@@ -74,9 +76,10 @@ interface PhaseChannel
     /**
      * Initiator: hand the next command to the responder.
      *
-     * @param type  {@link #RESPOND}, {@link #SERVE}, {@link #SERVE_ASLEEP}, {@link #UDP_ECHO}, {@link #UDP_SINK}
-     *              or {@link #EXIT}.
-     * @param count round trips for {@link #RESPOND} and {@link #UDP_ECHO}, datagrams for {@link #UDP_SINK}, else 0.
+     * @param type  {@link #RESPOND}, {@link #SERVE}, {@link #SERVE_ASLEEP}, {@link #UDP_ECHO}, {@link #UDP_SINK},
+     *              {@link #AERON_ECHO} or {@link #EXIT}.
+     * @param count round trips for {@link #RESPOND}, {@link #UDP_ECHO} and {@link #AERON_ECHO}, datagrams for
+     *              {@link #UDP_SINK}, else 0.
      */
     void command(int type, int count);
 
