@@ -10,14 +10,18 @@ import java.util.Arrays;
  * <ul>
  * <li><b>o_s</b> = min over the short bursts M &le; {@value #SMALL_BURST} of the delay-0 row of
  * (T(M, 0) - t_clock) / M: before any reply is back the sender pays only its send overhead.</li>
- * <li><b>g</b> = the steady-state cost per message of the delay-0 row: (T(M_max, 0) - T(M_max/2, 0)) / (M_max -
- * M_max/2), the slope between the two longest bursts (their common start-up cancels).</li>
- * <li><b>o_r</b> = the steady-state slope of the row of the longest delay Delta (at least a round trip, so that every
- * reply is back before the next send and is received inside the burst) minus that delay's cost per message d(Delta)
- * minus o_s: each message then costs o_s + d(Delta) + o_r.</li>
+ * <li><b>g</b> = the steady-state cost per message s(0) of the delay-0 row, where s(Delta) is the median of the
+ * slopes (T(M_i+1) - T(M_i)) / (M_i+1 - M_i) between consecutive ones of the {@value #STEADY_BURSTS} longest bursts
+ * (M_max/8 to M_max): in each slope the bursts' common start-up cancels, and the median keeps one burst length
+ * that a preemption of the machine lengthened from moving it.</li>
+ * <li><b>o_r</b> = s(Delta) of the row of the longest delay Delta (at least a round trip, so that every reply is back
+ * before the next send and is received inside the burst) minus that delay's cost per message d(Delta) minus o_s:
+ * each message then costs o_s + d(Delta) + o_r.</li>
  * <li><b>L</b> = RTT / 2 - o_s - o_r, RTT the median short round trip.</li>
- * <li><b>G</b> = the slope of the least-squares line T(n) = T_0 + G n through the transfers of n &ge;
- * {@value #FIT_FROM_BYTES} bytes (the last two sizes when fewer are that long); <b>1/G</b> its bandwidth.</li>
+ * <li><b>G</b> = the slope of T(n) = T_0 + G n through the transfers of n &ge; {@value #FIT_FROM_BYTES} bytes (the
+ * last two sizes when fewer are that long), fitted as the median of the slopes between every two of them
+ * (Theil-Sen: one size that the machine slowed does not move it, a slowdown of the protocol at every long size
+ * does); <b>1/G</b> its bandwidth.</li>
  * <li><b>half-power point</b> = the transfer size whose bandwidth n / T(n) is half of 1/G, interpolated linearly in
  * log2(n) between the two measured sizes around it; the smallest size if that already reaches it, NaN if none
  * does.</li>
@@ -35,6 +39,8 @@ record LogPParameters(
 {
     /** The bursts whose per-message cost gives o_s are at most this long. */
     static final int SMALL_BURST = 4;
+    /** The longest bursts of a row whose consecutive slopes give its steady state. */
+    static final int STEADY_BURSTS = 4;
     /** Transfers of at least this many bytes give G. */
     static final int FIT_FROM_BYTES = 64 * 1024;
 
@@ -61,12 +67,19 @@ record LogPParameters(
 
         /**
          * @param row of the signature.
-         * @return its steady-state cost per message: the slope between its two longest bursts, ns.
+         * @return its steady-state cost per message s: the median of the slopes between consecutive ones of its
+         * {@value #STEADY_BURSTS} longest bursts (all of them when it has fewer), ns.
          */
         double steadyNs(final int row)
         {
             final int n = bursts.length;
-            return (burstNs[row][n - 1] - burstNs[row][n - 2]) / (bursts[n - 1] - bursts[n - 2]);
+            final int from = Math.max(0, n - STEADY_BURSTS);
+            final double[] slopes = new double[n - 1 - from];
+            for (int i = from; i < n - 1; i++)
+            {
+                slopes[i - from] = (burstNs[row][i + 1] - burstNs[row][i]) / (bursts[i + 1] - bursts[i]);
+            }
+            return median(slopes);
         }
 
         /**
@@ -148,7 +161,7 @@ record LogPParameters(
         }
 
         /**
-         * @return G, ns per byte: the least-squares slope through the long transfers.
+         * @return G, ns per byte: the median of the slopes between every two long transfers.
          */
         double gapPerByteNs()
         {
@@ -159,23 +172,16 @@ record LogPParameters(
             }
             from = Math.min(from, sizes.length - 2);
             final int n = sizes.length - from;
-            double meanX = 0;
-            double meanY = 0;
+            final double[] slopes = new double[n * (n - 1) / 2];
+            int k = 0;
             for (int i = from; i < sizes.length; i++)
             {
-                meanX += sizes[i];
-                meanY += ns[i];
+                for (int j = i + 1; j < sizes.length; j++)
+                {
+                    slopes[k++] = (ns[j] - ns[i]) / (sizes[j] - sizes[i]);
+                }
             }
-            meanX /= n;
-            meanY /= n;
-            double sxy = 0;
-            double sxx = 0;
-            for (int i = from; i < sizes.length; i++)
-            {
-                sxy += (sizes[i] - meanX) * (ns[i] - meanY);
-                sxx += (sizes[i] - meanX) * (sizes[i] - meanX);
-            }
-            return sxy / sxx;
+            return median(slopes);
         }
 
         /**
@@ -245,7 +251,16 @@ record LogPParameters(
      */
     static double median(final long[] values)
     {
-        final long[] sorted = values.clone();
+        return median(Arrays.stream(values).asDoubleStream().toArray());
+    }
+
+    /**
+     * @param values any, not empty.
+     * @return their median (the mean of the middle two for an even count).
+     */
+    static double median(final double[] values)
+    {
+        final double[] sorted = values.clone();
         Arrays.sort(sorted);
         final int n = sorted.length;
         return (n & 1) == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2.0;

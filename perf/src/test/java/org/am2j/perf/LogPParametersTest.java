@@ -41,6 +41,25 @@ class LogPParametersTest
     }
 
     @Test
+    void oneLongBurstThatThePreemptionLengthenedDoesNotMoveTheSteadyState()
+    {
+        final LogPParameters.Signature clean = LogPFixtures.signature(110, 60, 180, 320);
+        for (final int spoiled : new int[]{ 1, 2, 3 })
+        {
+            final double[][] burstNs = new double[clean.burstNs().length][];
+            for (int k = 0; k < burstNs.length; k++)
+            {
+                burstNs[k] = clean.burstNs()[k].clone();
+                burstNs[k][burstNs[k].length - spoiled] += 500_000;
+            }
+            final LogPParameters.Signature signature = new LogPParameters.Signature(
+                clean.bursts(), clean.delaysNs(), clean.delayCostNs(), burstNs, clean.clockNs());
+            assertEquals(180, signature.gNs(), 1e-9, "burst " + spoiled + " from the end spoiled");
+            assertEquals(60, signature.orNs(), 1e-9, "burst " + spoiled + " from the end spoiled");
+        }
+    }
+
+    @Test
     void latencyIsHalfTheRoundTripLessBothOverheads()
     {
         final LogPParameters p = LogPParameters.of(
@@ -70,6 +89,19 @@ class LogPParametersTest
             ns[i] *= 3;
         }
         assertEquals(0.08, new LogPParameters.TransferCurve(clean.sizes(), ns).gapPerByteNs(), 1e-12);
+    }
+
+    @Test
+    void oneLongTransferThatTheMachineSlowedDoesNotMoveG()
+    {
+        final LogPParameters.TransferCurve clean = LogPFixtures.curve(2_000, 0.08);
+        for (int spoiled = 1; spoiled <= 5; spoiled++)
+        {
+            final double[] ns = clean.ns().clone();
+            ns[ns.length - spoiled] *= 4;
+            assertEquals(0.08, new LogPParameters.TransferCurve(clean.sizes(), ns).gapPerByteNs(), 1e-12,
+                "size " + spoiled + " from the end spoiled");
+        }
     }
 
     @Test
@@ -120,6 +152,7 @@ class LogPParametersTest
     {
         assertEquals(2.5, LogPParameters.median(new long[]{ 4, 1, 3, 2 }));
         assertEquals(3, LogPParameters.median(new long[]{ 5, 3, 1 }));
+        assertEquals(-1.5, LogPParameters.median(new double[]{ -1, -2 }));
     }
 
     @Test
