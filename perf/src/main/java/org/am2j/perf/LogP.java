@@ -218,9 +218,9 @@ public final class LogP
         err.println(NAME + ": measuring am2j over " + protocol.cliName() + " (" + protocol.transports() + ")");
         return pairs.measure("am2j " + protocol.cliName(), LogPRank.class.getName(),
             (line, results) -> new RankConfig(protocol.route(), scale.rounds(), scale.warmup(),
-                scale.largestTransfer(), scale.signatureReps(), scale.signatureWarmup(), scale.longestBurst(),
+                scale.largestTransfer(), scale.signatureReps(), scale.signatureWarmup(), scale.longestBurst(protocol),
                 scale.fewestTransfers(), fastestProbeNs, line, results),
-            protocol.systemProperties(), protocol.nodes(), amWork(scale));
+            protocol.systemProperties(), protocol.nodes(), amWork(scale, scale.longestBurst(protocol)));
     }
 
     private Results measureAeron(
@@ -236,11 +236,12 @@ public final class LogP
     }
 
     /**
-     * @param scale of the run.
+     * @param scale        of the run.
+     * @param longestBurst of the pair's signature.
      * @return the work of an AM pair in round trips, for its time limit: the round trips four times over (slow-epoch
      * retries), and the signature's and transfers' messages weighted by their delays.
      */
-    static long amWork(final LogPOptions.Scale scale)
+    static long amWork(final LogPOptions.Scale scale, final int longestBurst)
     {
         double delays = 0;
         for (final double factor : LogPRank.DELAY_FACTORS)
@@ -248,7 +249,7 @@ public final class LogP
             delays += 1 + factor;
         }
         final long signature = (long)((scale.signatureReps() + scale.signatureWarmup()) * 2L *
-            scale.longestBurst() * delays);
+            longestBurst * delays);
         final long transfers = (long)LogPRank.MOST_REPS_FACTOR * scale.fewestTransfers() * 2 * 20 * 16;
         return 4L * (scale.rounds() + scale.warmup() + signature + transfers);
     }

@@ -24,7 +24,9 @@ record LogPOptions(boolean help, boolean quick, LogPOptions.Scale scale, Path js
      * @param warmup          untimed round trips before them.
      * @param signatureReps   timed repetitions of every burst of the signature.
      * @param signatureWarmup untimed repetitions before them.
-     * @param longestBurst    the longest burst of the signature (a power of two).
+     * @param longestBurst    the longest burst of the signature over shared memory (a power of two, at most the
+     *                        shared-memory protocol's request depth).
+     * @param longestNetBurst the longest burst of the signature over the network (a power of two).
      * @param largestTransfer the largest transfer of the bandwidth curve, bytes (a power of two, at most
      *                        {@link AmMessaging#TRANSFER_BUFFER_BYTES}).
      * @param fewestTransfers the fewest transfers of one size.
@@ -36,6 +38,7 @@ record LogPOptions(boolean help, boolean quick, LogPOptions.Scale scale, Path js
         int signatureReps,
         int signatureWarmup,
         int longestBurst,
+        int longestNetBurst,
         int largestTransfer,
         int fewestTransfers,
         int udpStream)
@@ -46,23 +49,39 @@ record LogPOptions(boolean help, boolean quick, LogPOptions.Scale scale, Path js
          */
         Scale withRounds(final int rounds)
         {
-            return new Scale(rounds, rounds / 5, signatureReps, signatureWarmup, longestBurst, largestTransfer,
-                fewestTransfers, udpStream);
+            return new Scale(rounds, rounds / 5, signatureReps, signatureWarmup, longestBurst, longestNetBurst,
+                largestTransfer, fewestTransfers, udpStream);
+        }
+
+        /**
+         * @param protocol a configuration.
+         * @return the longest burst of its signature.
+         */
+        int longestBurst(final Protocol protocol)
+        {
+            return protocol.overNetwork() ? longestNetBurst : longestBurst;
         }
     }
 
     /**
-     * The longest burst of the signature at either scale: the shared-memory protocol's request depth. A longer burst
-     * fills the destination queue and the sender backs off (spin, yield, then park); on the development machine the
-     * bursts timed after such a back-off, short ones included, took about three times as long for the rest of the
-     * row, which spoils o_s and g. Over the network 256 is eight windows of credits, well into the steady state.
+     * The longest burst of the signature over shared memory at either scale: the shared-memory protocol's request
+     * depth. A longer burst fills the destination queue and the sender backs off (spin, yield, then park); on the
+     * development machine the bursts timed after such a back-off, short ones included, took about three times as long
+     * for the rest of the row, which spoils o_s and g.
      */
     static final int LONGEST_BURST = 256;
+    /**
+     * The longest burst of the signature over the network at either scale: 32 windows of credits. Without delay the
+     * time per message there grows until a burst is several windows long (the sender waits for acknowledgements), so
+     * the four longest bursts, whose slopes give g, must all be well past that.
+     */
+    static final int LONGEST_NET_BURST = 1024;
     /** The default scale. */
-    static final Scale FULL = new Scale(1_000_000, 200_000, 50, 5, LONGEST_BURST, 1 << 20, 32, 16_384);
+    static final Scale FULL = new Scale(
+        1_000_000, 200_000, 50, 5, LONGEST_BURST, LONGEST_NET_BURST, 1 << 20, 32, 16_384);
     /** The scale of {@code --quick}. */
     static final Scale QUICK = new Scale(
-        100_000, 20_000, 10, 3, LONGEST_BURST, 1 << 20, 8, PingPongOptions.MIN_BW_MESSAGES);
+        100_000, 20_000, 10, 3, LONGEST_BURST, LONGEST_NET_BURST, 1 << 20, 8, PingPongOptions.MIN_BW_MESSAGES);
 
     /** The usage line. */
     static final String USAGE = "usage: am2j logp [--quick] [--rounds N] [--json FILE] [--plots DIR]";

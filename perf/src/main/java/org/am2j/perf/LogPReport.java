@@ -163,7 +163,7 @@ final class LogPReport
             switch (this)
             {
                 case GAP_PER_BYTE:
-                    return MachineReport.round(value * 1e6, 1000) / 1e6;
+                    return Double.isFinite(value) ? Math.round(value * 1e9) / 1e9 : value;
                 case BANDWIDTH:
                     return MachineReport.round(value, 10);
                 case HALF_POWER:
@@ -401,10 +401,11 @@ final class LogPReport
     {
         final LogPOptions.Scale scale = options.scale();
         out.printf(Locale.ROOT, "am2j logp%s: %s; %,d round trips per ping-pong after %,d warm-up; signature bursts " +
-            "1-%d x %d delays x %d repetitions; transfers 64 B-%d KiB%n", options.quick() ? " --quick" : "",
-            pinning.applied() ? "rank pairs pinned to CPUs " + pinning.cpu(0) + " and " + pinning.cpu(1) :
-                "rank pairs NOT pinned (no taskset or < 2 CPUs)", scale.rounds(), scale.warmup(),
-            scale.longestBurst(), LogPRank.DELAY_FACTORS.length, scale.signatureReps(), scale.largestTransfer() / 1024);
+            "1-%d (network 1-%d) x %d delays x %d repetitions; transfers 64 B-%d KiB%n",
+            options.quick() ? " --quick" : "", pinning.applied() ? "rank pairs pinned to CPUs " + pinning.cpu(0) +
+                " and " + pinning.cpu(1) : "rank pairs NOT pinned (no taskset or < 2 CPUs)", scale.rounds(),
+            scale.warmup(), scale.longestBurst(), scale.longestNetBurst(), LogPRank.DELAY_FACTORS.length,
+            scale.signatureReps(), scale.largestTransfer() / 1024);
         out.println("LogP parameters (the paper's Table 3): am2j on this machine beside the paper (Sun Enterprise " +
             "5000 SMPs, Myrinet); ratio = am2j / paper");
         final StringBuilder head = new StringBuilder(String.format(Locale.ROOT, "%-23s %-5s", "", ""));

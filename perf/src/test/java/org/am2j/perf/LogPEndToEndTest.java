@@ -26,7 +26,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 class LogPEndToEndTest
 {
     /** A few thousand round trips, bursts up to 16, transfers up to 64 KiB. */
-    static final LogPOptions.Scale TINY = new LogPOptions.Scale(2_000, 1_000, 2, 1, 16, 64 * 1024, 2, 1_024);
+    static final LogPOptions.Scale TINY = new LogPOptions.Scale(2_000, 1_000, 2, 1, 16, 16, 64 * 1024, 2, 1_024);
 
     @TempDir
     Path dir;

@@ -61,6 +61,10 @@ class LogPOptionsTest
             assertEquals(Integer.highestOneBit(scale.largestTransfer()), scale.largestTransfer());
             assertTrue(scale.largestTransfer() <= AmMessaging.TRANSFER_BUFFER_BYTES);
             assertTrue(scale.longestBurst() >= 2 * LogPParameters.SMALL_BURST);
+            assertTrue(scale.longestBurst() <= LogPOptions.LONGEST_BURST, "within the shm request depth");
+            assertEquals(Integer.highestOneBit(scale.longestNetBurst()), scale.longestNetBurst());
+            assertEquals(scale.longestNetBurst(), scale.longestBurst(Protocol.MULTI_NET));
+            assertEquals(scale.longestBurst(), scale.longestBurst(Protocol.MULTI_SHM));
         }
     }
 
