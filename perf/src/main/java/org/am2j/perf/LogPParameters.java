@@ -21,7 +21,8 @@ import java.util.Arrays;
  * <li><b>G</b> = the slope of T(n) = T_0 + G n through the transfers of n &ge; {@value #FIT_FROM_BYTES} bytes (the
  * last two sizes when fewer are that long), fitted as the median of the slopes between every two of them
  * (Theil-Sen: one size that the machine slowed does not move it, a slowdown of the protocol at every long size
- * does); <b>1/G</b> its bandwidth.</li>
+ * does); <b>1/G</b> its bandwidth. A slope that is not positive (the noise of too few or too short transfers) gives
+ * NaN for G, 1/G and the half-power point.</li>
  * <li><b>half-power point</b> = the transfer size whose bandwidth n / T(n) is half of 1/G, interpolated linearly in
  * log2(n) between the two measured sizes around it; the smallest size if that already reaches it, NaN if none
  * does.</li>
@@ -220,11 +221,13 @@ record LogPParameters(
      * @param rttNs     median short round trip, ns.
      * @param signature the measured signature.
      * @param curve     the measured bandwidth curve.
-     * @return the parameters they give.
+     * @return the parameters they give (G, 1/G and the half-power point NaN when the fitted G is not positive).
      */
     static LogPParameters of(final double rttNs, final Signature signature, final TransferCurve curve)
     {
-        final double gapPerByte = curve.gapPerByteNs();
+        final double fitted = curve.gapPerByteNs();
+        // a time that does not grow with the size (noise over too few or too short transfers) has no bandwidth
+        final double gapPerByte = fitted > 0 ? fitted : Double.NaN;
         return new LogPParameters(rttNs, signature.osNs(), signature.orNs(), signature.gNs(), gapPerByte,
             curve.halfPowerBytes(1 / gapPerByte));
     }

@@ -146,8 +146,10 @@ final class LogPPlots
                 y[i] = curve.bytesPerNs(i) * 1000;
             }
             final Color color = COLORS[c++ % COLORS.length];
-            line(chart, String.format(Locale.ROOT, "%s: 1/G = %,.0f MB/s, half-power point %s (diamond)",
-                LogPReport.key(protocol), p.bandwidthMBps(), Double.isNaN(p.halfPowerBytes()) ? "not reached" :
+            line(chart, String.format(Locale.ROOT, "%s: 1/G = %s, half-power point %s (diamond)",
+                LogPReport.key(protocol), Double.isNaN(p.bandwidthMBps()) ? "? (no fit)" :
+                    String.format(Locale.ROOT, "%,.0f MB/s", p.bandwidthMBps()),
+                Double.isNaN(p.halfPowerBytes()) ? "not reached" :
                     String.format(Locale.ROOT, "%.1f kB", p.halfPowerBytes() / LogPReport.KB)), x, y,
                 color, SOLID, true);
             if (!Double.isNaN(p.halfPowerBytes()))

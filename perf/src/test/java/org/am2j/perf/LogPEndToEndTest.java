@@ -25,8 +25,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 @Tag("heavy")
 class LogPEndToEndTest
 {
-    /** A few thousand round trips, bursts up to 16, transfers up to 64 KiB. */
-    static final LogPOptions.Scale TINY = new LogPOptions.Scale(2_000, 1_000, 2, 1, 16, 16, 64 * 1024, 2, 1_024);
+    /** A few thousand round trips, bursts up to 16, transfers up to 256 KiB. */
+    static final LogPOptions.Scale TINY = new LogPOptions.Scale(2_000, 1_000, 2, 1, 16, 16, 256 * 1024, 2, 1_024);
 
     @TempDir
     Path dir;
@@ -60,7 +60,7 @@ class LogPEndToEndTest
                 "rtt_us"), LogPReportTest.keys(object), config);
             assertTrue(ResultsFixtures.number(object, "rtt_us") > 0, object);
             assertTrue(ResultsFixtures.number(object, "os_us") > 0, object);
-            assertTrue(ResultsFixtures.number(object, "bw_MBps") > 0, object);
+            // G, 1/G and the half-power point: present, but at this scale possibly null (too few transfers to fit)
         }
         final String peers = LogPReportTest.object(text, "peers");
         for (final String key : List.of("aeron_ipc_rtt_us", "aeron_udp_rtt_us", "limit_shm_rtt_us",

@@ -105,6 +105,18 @@ class LogPParametersTest
     }
 
     @Test
+    void aCurveThatDoesNotGrowWithTheSizeHasNoBandwidth()
+    {
+        final LogPParameters.TransferCurve flat = new LogPParameters.TransferCurve(
+            new int[]{ 32_768, 65_536 }, new double[]{ 9_000, 8_000 });
+        final LogPParameters p = LogPParameters.of(320, LogPFixtures.signature(110, 60, 180, 320), flat);
+        assertTrue(Double.isNaN(p.gapPerByteNs()));
+        assertTrue(Double.isNaN(p.bandwidthMBps()));
+        assertTrue(Double.isNaN(p.halfPowerBytes()));
+        assertEquals(110, p.osNs(), 1e-9);
+    }
+
+    @Test
     void aCurveOfShortTransfersOnlyFitsItsLastTwo()
     {
         final LogPParameters.TransferCurve curve = new LogPParameters.TransferCurve(
