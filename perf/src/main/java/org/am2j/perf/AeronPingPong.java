@@ -7,11 +7,14 @@ import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
+import java.util.stream.Stream;
 
 import io.aeron.Aeron;
+import io.aeron.CommonContext;
 import io.aeron.Publication;
 import io.aeron.Subscription;
 import io.aeron.driver.MediaDriver;
@@ -20,6 +23,7 @@ import io.aeron.logbuffer.Header;
 import org.HdrHistogram.Histogram;
 import org.agrona.CloseHelper;
 import org.agrona.DirectBuffer;
+import org.agrona.IoUtil;
 import org.agrona.concurrent.AgentInvoker;
 import org.agrona.concurrent.UnsafeBuffer;
 
@@ -32,7 +36,9 @@ import org.agrona.concurrent.UnsafeBuffer;
  * sender or receiver thread, no async executor thread: on a machine of two CPUs any extra busy thread ruins the
  * latency of two spinning processes), its agents run by {@link AgentInvoker#invoke()} from the rank's own loop; the
  * Aeron client likewise runs its conductor through {@link Aeron#conductorAgentInvoker()}. Terms of
- * {@value #TERM_BYTES} bytes, allocated (not sparse) and pre-touched, so the ping-pong runs on a few hot pages.
+ * {@value #TERM_BYTES} bytes, allocated (not sparse) and pre-touched, so the ping-pong runs on a few hot pages. A
+ * driver's directory is deleted when it closes; those of drivers killed with their pair are deleted by the next
+ * driver that starts ({@link #removeStale}).
  * <ul>
  * <li><b>IPC</b>: rank 0 runs the one driver of the pair (in its own directory under {@code /dev/shm}) and rank 1's
  * client connects to it; rank 0 publishes pings on {@code aeron:ipc} stream {@value #PING_STREAM} and rank 1 pongs on
@@ -72,6 +78,10 @@ final class AeronPingPong implements AutoCloseable
      * publication whose peer sent no status message for 5 s as no longer connected).
      */
     static final long LIVENESS_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(60);
+    /** Start of the name of every driver directory this class makes. */
+    static final String DIRECTORY_PREFIX = "am2j-aeron-";
+    /** A driver directory whose driver has not beaten its heartbeat for this long (and whose process is gone) is stale. */
+    static final long STALE_DRIVER_MS = 10_000;
     /** How long the set-up may take to connect the two ranks. */
     static final long CONNECT_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(30);
 
@@ -192,10 +202,11 @@ final class AeronPingPong implements AutoCloseable
     {
         final Path base = Files.isDirectory(Path.of("/dev/shm")) ? Path.of("/dev/shm") :
             Path.of(System.getProperty("java.io.tmpdir"));
+        removeStale(base);
         try
         {
-            final Path dir = Files.createTempDirectory(base, "am2j-aeron-" + kind.name().toLowerCase() + "-" + rank +
-                "-" + ProcessHandle.current().pid() + "-");
+            final Path dir = Files.createTempDirectory(base, DIRECTORY_PREFIX + kind.name().toLowerCase() + "-" +
+                rank + "-" + ProcessHandle.current().pid() + "-");
             // the driver makes it again (dirDeleteOnStart), and deletes it when it closes
             Files.delete(dir);
             return dir.toString();
@@ -203,6 +214,59 @@ final class AeronPingPong implements AutoCloseable
         catch (final IOException ex)
         {
             throw new UncheckedIOException("cannot make a directory for the Aeron driver in " + base, ex);
+        }
+    }
+
+    /**
+     * Delete the directories of drivers whose process is gone: a pair killed at its time limit (or by SIGKILL) does not
+     * close its drivers, and each leaves some 47 MB in {@code /dev/shm}. A directory is stale when the process whose
+     * id is in its name ({@code am2j-aeron-KIND-RANK-PID-...}) is not running and its driver has not written its
+     * heartbeat for {@value #STALE_DRIVER_MS} ms (a reused process id only keeps a stale directory longer).
+     *
+     * @param base where the drivers' directories are made.
+     * @return the directories deleted.
+     */
+    static List<Path> removeStale(final Path base)
+    {
+        final List<Path> removed = new ArrayList<>();
+        try (Stream<Path> files = Files.list(base))
+        {
+            for (final Path dir : (Iterable<Path>)files::iterator)
+            {
+                final long pid = ownerPid(dir.getFileName().toString());
+                if (pid > 0 && !ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false) &&
+                    Files.isDirectory(dir) && !CommonContext.isDriverActive(dir.toFile(), STALE_DRIVER_MS, message -> { }))
+                {
+                    IoUtil.delete(dir.toFile(), true);
+                    removed.add(dir);
+                }
+            }
+        }
+        catch (final IOException | RuntimeException ex)
+        {
+            // best effort: a directory that cannot be listed or deleted is left for the next run
+        }
+        return removed;
+    }
+
+    /**
+     * @param name of a file.
+     * @return the process id in the name of a driver directory this class made, or -1 for any other name.
+     */
+    static long ownerPid(final String name)
+    {
+        if (!name.startsWith(DIRECTORY_PREFIX))
+        {
+            return -1;
+        }
+        final String[] parts = name.substring(DIRECTORY_PREFIX.length()).split("-");
+        try
+        {
+            return parts.length >= 3 ? Long.parseLong(parts[2]) : -1;
+        }
+        catch (final NumberFormatException ex)
+        {
+            return -1;
         }
     }
 

@@ -1,6 +1,9 @@
 package org.am2j.perf;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
@@ -13,8 +16,10 @@ import java.util.function.Function;
 import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -35,6 +40,23 @@ class AeronPingPongTest
     void udpPingPongWithADriverEachAndNoThreadOfItsOwn() throws Exception
     {
         pingPong(AeronPingPong.Kind.UDP);
+    }
+
+    @Test
+    void theDirectoriesOfKilledDriversAreRemovedAndLiveOnesKept(@TempDir final Path base) throws Exception
+    {
+        final Path dead = Files.createDirectory(base.resolve("am2j-aeron-udp-0-999999999-123"));
+        Files.writeString(dead.resolve("cnc.dat"), "not a driver");
+        final Path mine = Files.createDirectory(
+            base.resolve("am2j-aeron-ipc-0-" + ProcessHandle.current().pid() + "-456"));
+        final Path other = Files.createDirectory(base.resolve("someone-else-999999999"));
+        assertEquals(List.of(dead), AeronPingPong.removeStale(base));
+        assertFalse(Files.exists(dead));
+        assertTrue(Files.exists(mine));
+        assertTrue(Files.exists(other));
+        assertEquals(999_999_999L, AeronPingPong.ownerPid("am2j-aeron-udp-0-999999999-123"));
+        assertEquals(-1L, AeronPingPong.ownerPid("am2j-aeron-udp-0"));
+        assertEquals(-1L, AeronPingPong.ownerPid("am2j-pingpong-12-1.line"));
     }
 
     @Test
