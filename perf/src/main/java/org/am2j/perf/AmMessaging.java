@@ -25,8 +25,9 @@ import org.am2j.api.Token;
  * <tr><td>{@value #MEDIUM_ECHO}</td><td>responder</td><td>medium reply to {@value #MEDIUM_REPLY} with the data it
  * got</td></tr>
  * <tr><td>{@value #MEDIUM_REPLY}</td><td>initiator</td><td>counts the reply, checks its length</td></tr>
- * <tr><td>{@value #SINK}</td><td>responder</td><td>copies the data into a receive buffer; at the last message of a
- * run (argument 1 messages counted) replies to {@value #SINK_REPLY} with the count</td></tr>
+ * <tr><td>{@value #SINK}</td><td>responder</td><td>copies the data into a receive buffer at the offset of argument 0
+ * (the data must be the chunk of a transfer of argument 2 bytes that starts there: up to {@value #BW_BYTES} bytes);
+ * at the last message of a run (argument 1 messages counted) replies to {@value #SINK_REPLY} with the count</td></tr>
  * <tr><td>{@value #SINK_REPLY}</td><td>initiator</td><td>ends a bandwidth run</td></tr>
  * <tr><td>{@value #DONE}</td><td>responder</td><td>replies to {@value #DONE_REPLY} and ends {@link #serve()}</td></tr>
  * <tr><td>{@value #DONE_REPLY}</td><td>initiator</td><td>ends {@link #finish()}</td></tr>
@@ -53,16 +54,18 @@ final class AmMessaging
     static final int DONE = 7;
     /** Reply of {@link #DONE}. */
     static final int DONE_REPLY = 8;
-    /** Bytes of each message of a bandwidth run. */
+    /** Bytes of each message of a bandwidth run, and the chunk of a transfer. */
     static final int BW_BYTES = Am.MAX_MEDIUM;
+    /** Bytes of the send and receive buffers: the longest transfer. */
+    static final int TRANSFER_BUFFER_BYTES = 1 << 20;
     /** Pause before each round trip to a sleeping responder: long enough for it to be asleep in its futex. */
     static final long SLEEPER_GAP_NS = 200_000;
 
     private final Bundle bundle;
     private final Endpoint endpoint;
     private final int peer;
-    private final UnsafeBuffer sendBuffer = new UnsafeBuffer(ByteBuffer.allocateDirect(Am.MAX_MEDIUM));
-    private final UnsafeBuffer receiveBuffer = new UnsafeBuffer(ByteBuffer.allocateDirect(Am.MAX_MEDIUM));
+    private final UnsafeBuffer sendBuffer = new UnsafeBuffer(ByteBuffer.allocateDirect(TRANSFER_BUFFER_BYTES));
+    private final UnsafeBuffer receiveBuffer = new UnsafeBuffer(ByteBuffer.allocateDirect(TRANSFER_BUFFER_BYTES));
 
     // initiator
     private long replies;
@@ -94,10 +97,11 @@ final class AmMessaging
         this.bundle = bundle;
         this.endpoint = endpoint;
         this.peer = peer;
-        for (int i = 0; i < Am.MAX_MEDIUM; i++)
+        for (int i = 0; i < TRANSFER_BUFFER_BYTES; i++)
         {
             sendBuffer.putByte(i, (byte)(i * 31 + 7));
         }
+        receiveBuffer.setMemory(0, TRANSFER_BUFFER_BYTES, (byte)0);
         endpoint.handler(0, this::onReturned);
         endpoint.handler(ECHO, (token, msg) -> token.reply(ECHO_REPLY, msg.arg(0)));
         endpoint.handler(ECHO_REPLY, (token, msg) -> replies++);
@@ -139,11 +143,17 @@ final class AmMessaging
     private void onSink(final Token token, final Message msg)
     {
         final int length = msg.dataLength();
-        if (length != BW_BYTES)
+        final int offset = msg.arg(0);
+        final int transfer = msg.arg(2);
+        if (offset < 0 || transfer > TRANSFER_BUFFER_BYTES || offset >= transfer ||
+            length != Math.min(BW_BYTES, transfer - offset))
         {
             badSinkLengths++;
         }
-        receiveBuffer.putBytes(0, msg.data(), 0, Math.min(length, BW_BYTES));
+        else
+        {
+            receiveBuffer.putBytes(offset, msg.data(), 0, length);
+        }
         if (++sunk == msg.arg(1))
         {
             token.reply(SINK_REPLY, sunk);
@@ -174,8 +184,8 @@ final class AmMessaging
         check();
         if (badSinkLengths != 0)
         {
-            throw new IllegalStateException(badSinkLengths + " bandwidth messages did not have " + BW_BYTES +
-                " bytes");
+            throw new IllegalStateException(badSinkLengths + " bandwidth messages did not have the length or offset " +
+                "of their transfer's chunk");
         }
     }
 
@@ -314,11 +324,42 @@ final class AmMessaging
      */
     double bandwidthGbps(final int messages)
     {
+        return (double)messages * BW_BYTES / sink(messages, BW_BYTES, 0);
+    }
+
+    /**
+     * Initiator: one transfer of the LogP harness's G (the paper's bulk benchmark): {@code bytes} of the send buffer
+     * cut into chunks of {@value #BW_BYTES} bytes (the last one shorter) and pipelined as medium requests, each
+     * copied in from the send buffer at the sender and out into the receive buffer at the same offset at the
+     * receiver, which replies once it has the last chunk.
+     *
+     * @param bytes of the transfer, 1 to {@value #TRANSFER_BUFFER_BYTES}.
+     * @return nanoseconds from the first send to the receiver's reply.
+     * @throws IllegalStateException when the receiver did not count every chunk.
+     */
+    long transferNs(final int bytes)
+    {
+        if (bytes < 1 || bytes > TRANSFER_BUFFER_BYTES)
+        {
+            throw new IllegalArgumentException("a transfer has 1 to " + TRANSFER_BUFFER_BYTES + " bytes, not " + bytes);
+        }
+        return sink((bytes + BW_BYTES - 1) / BW_BYTES, bytes, BW_BYTES);
+    }
+
+    /**
+     * Send {@code messages} medium requests to {@link #SINK}, the i-th of {@code min(BW_BYTES, transfer - i * step)}
+     * bytes from offset {@code i * step}, and wait for the reply to the last.
+     *
+     * @return nanoseconds from the first send to the reply.
+     */
+    private long sink(final int messages, final int transfer, final int step)
+    {
         final long before = sinkReplies;
         final long start = System.nanoTime();
-        for (int i = 0; i < messages; i++)
+        for (int i = 0, offset = 0; i < messages; i++, offset += step)
         {
-            endpoint.requestMedium(peer, SINK, sendBuffer, 0, BW_BYTES, i, messages);
+            endpoint.requestMedium(peer, SINK, sendBuffer, offset, Math.min(BW_BYTES, transfer - offset), offset,
+                messages, transfer);
         }
         while (sinkReplies == before)
         {
@@ -330,7 +371,57 @@ final class AmMessaging
             throw new IllegalStateException("the receiver counted " + sinkCount + " of " + messages +
                 " bandwidth messages");
         }
-        return (double)messages * BW_BYTES / elapsed;
+        return elapsed;
+    }
+
+    /**
+     * Initiator: one burst of the LogP signature (Culler et al.): {@code burst} short requests, each sent as the
+     * paper's send does (a poll of the bundle, which runs the handlers of the replies that have come back, then the
+     * request) and each followed by {@code delayNs} of computation (a spin on the clock that does not poll); only
+     * the burst is timed, then the replies still out are taken, untimed.
+     *
+     * @param burst   requests in the burst, at least 1.
+     * @param delayNs computation after each request, 0 for none.
+     * @return nanoseconds from before the first poll to after the last delay.
+     */
+    long signatureBurst(final int burst, final long delayNs)
+    {
+        final long expected = replies + burst;
+        final long start = System.nanoTime();
+        for (int i = 0; i < burst; i++)
+        {
+            bundle.poll();
+            endpoint.request(peer, ECHO, i);
+            if (delayNs > 0)
+            {
+                spin(delayNs);
+            }
+        }
+        final long elapsed = System.nanoTime() - start;
+        while (replies != expected)
+        {
+            idle();
+        }
+        return elapsed;
+    }
+
+    /**
+     * The computed delay of the signature: spin on {@link System#nanoTime()} (nothing else: no poll, no spin-wait
+     * hint) until {@code ns} have passed.
+     *
+     * @param ns how long.
+     * @return the clock when it ended.
+     */
+    static long spin(final long ns)
+    {
+        final long end = System.nanoTime() + ns;
+        long now;
+        do
+        {
+            now = System.nanoTime();
+        }
+        while (now < end);
+        return now;
     }
 
     /**

@@ -41,10 +41,41 @@ public final class AmPingPongRank
     }
 
     /**
+     * What rank 0 of an AM rank pair measures; rank 1 answers with {@link #respond}.
+     */
+    @FunctionalInterface
+    interface Initiator
+    {
+        /**
+         * @param config    of the run.
+         * @param messaging on rank 0's endpoint.
+         * @param line      the pair's cache line, for the probes.
+         * @param channel   to rank 1.
+         * @param pause     sleeps the given milliseconds.
+         * @return the results, with {@code probe_fastest_p50_ns}.
+         */
+        Results initiate(
+            RankConfig config, AmMessaging messaging, CacheLinePingPong line, PhaseChannel channel, LongConsumer pause);
+    }
+
+    /**
      * @param args a {@link RankConfig} command line.
      * @throws IOException when the cache-line file cannot be mapped or the results cannot be written.
      */
     public static void main(final String[] args) throws IOException
+    {
+        run(args, AmPingPongRank::initiate);
+    }
+
+    /**
+     * The body of an AM rank program: join the job, open the endpoint, map the peer over the configured transport,
+     * then rank 0 measures with {@code initiator} and writes its results, and rank 1 answers.
+     *
+     * @param args      a {@link RankConfig} command line.
+     * @param initiator rank 0's measurements.
+     * @throws IOException when the cache-line file cannot be mapped or the results cannot be written.
+     */
+    static void run(final String[] args, final Initiator initiator) throws IOException
     {
         final RankConfig config = RankConfig.parse(args);
         try (Job job = Spmd.init();
@@ -63,7 +94,7 @@ public final class AmPingPongRank
             final PhaseChannel channel = new JobPhaseChannel(job);
             if (job.rank() == 0)
             {
-                initiate(config, messaging, line, channel, AmPingPongRank::sleep).write(config.out());
+                initiator.initiate(config, messaging, line, channel, AmPingPongRank::sleep).write(config.out());
             }
             else
             {
@@ -125,22 +156,10 @@ public final class AmPingPongRank
         final LongConsumer pause)
     {
         final Results results = new Results();
-        final Histogram probeHistogram = LatencySummary.newHistogram();
-        final EpochGuard guard = new EpochGuard(
-            () -> probe(line, channel, probeHistogram), config.fastestProbeNs(), pause);
+        final EpochGuard guard = guard(config, line, channel, pause);
         final Histogram histogram = LatencySummary.newHistogram();
-        warmProbe(line, channel, probeHistogram);
 
-        guard.measure("rtt", () ->
-        {
-            channel.command(PhaseChannel.SERVE, 0);
-            histogram.reset();
-            messaging.shortRoundTrips(config.warmup(), histogram);
-            histogram.reset();
-            messaging.shortRoundTrips(config.rounds(), histogram);
-            messaging.finish();
-            LatencySummary.of(histogram).putInto(results, "rtt");
-        }, results);
+        guard.measure("rtt", () -> shortRoundTrips(config, messaging, channel, histogram, results), results);
 
         if (config.size() > 0)
         {
@@ -199,9 +218,33 @@ public final class AmPingPongRank
             results.put("bw_8k_queue_full_backoffs", backoffsDuring);
         }, results);
 
-        channel.command(PhaseChannel.EXIT, 0);
-        results.put("probe_fastest_p50_ns", guard.fastestNs());
-        return results;
+        return end(channel, guard, results);
+    }
+
+    /**
+     * The short round trips: {@link RankConfig#warmup()} untimed, then {@link RankConfig#rounds()} each timed;
+     * puts {@code rtt_*}.
+     *
+     * @param config    of the run.
+     * @param messaging on rank 0's endpoint.
+     * @param channel   to rank 1.
+     * @param histogram scratch histogram.
+     * @param results   where.
+     */
+    static void shortRoundTrips(
+        final RankConfig config,
+        final AmMessaging messaging,
+        final PhaseChannel channel,
+        final Histogram histogram,
+        final Results results)
+    {
+        channel.command(PhaseChannel.SERVE, 0);
+        histogram.reset();
+        messaging.shortRoundTrips(config.warmup(), histogram);
+        histogram.reset();
+        messaging.shortRoundTrips(config.rounds(), histogram);
+        messaging.finish();
+        LatencySummary.of(histogram).putInto(results, "rtt");
     }
 
     /**
@@ -261,36 +304,63 @@ public final class AmPingPongRank
      */
     static void respond(final AmMessaging messaging, final CacheLinePingPong line, final PhaseChannel channel)
     {
-        for (;;)
+        channel.follow(line, (type, count) ->
         {
-            final long command = channel.next();
-            switch (PhaseChannel.type(command))
+            switch (type)
             {
-                case PhaseChannel.RESPOND:
-                    line.respond(PhaseChannel.count(command));
-                    break;
                 case PhaseChannel.SERVE:
-                    amEndpoint(messaging, command).serve();
-                    break;
+                    amEndpoint(messaging, type).serve();
+                    return true;
                 case PhaseChannel.SERVE_ASLEEP:
-                    amEndpoint(messaging, command).serveAsleep();
-                    break;
-                case PhaseChannel.EXIT:
-                    return;
+                    amEndpoint(messaging, type).serveAsleep();
+                    return true;
                 default:
-                    throw new IllegalStateException("unknown command " + PhaseChannel.type(command));
+                    return false;
             }
-        }
+        });
     }
 
-    private static AmMessaging amEndpoint(final AmMessaging messaging, final long command)
+    private static AmMessaging amEndpoint(final AmMessaging messaging, final int type)
     {
         if (null == messaging)
         {
-            throw new IllegalStateException("command " + PhaseChannel.type(command) + " needs an AM endpoint, and " +
+            throw new IllegalStateException("command " + type + " needs an AM endpoint, and " +
                 "this rank has none");
         }
         return messaging;
+    }
+
+    /**
+     * The guard of the measurements of rank 0 of a pair, its probes warmed up ({@link #warmProbe}).
+     *
+     * @param config  of the run: the fastest probe so far.
+     * @param line    the pair's cache line.
+     * @param channel to rank 1.
+     * @param pause   sleeps the given milliseconds.
+     * @return the guard.
+     */
+    static EpochGuard guard(
+        final RankConfig config, final CacheLinePingPong line, final PhaseChannel channel, final LongConsumer pause)
+    {
+        final Histogram probeHistogram = LatencySummary.newHistogram();
+        final EpochGuard guard = new EpochGuard(
+            () -> probe(line, channel, probeHistogram), config.fastestProbeNs(), pause);
+        warmProbe(line, channel, probeHistogram);
+        return guard;
+    }
+
+    /**
+     * Rank 0's end of a pair: the end command to rank 1, and the fastest probe into the results.
+     *
+     * @param channel to rank 1.
+     * @param guard   of rank 0's measurements.
+     * @param results of rank 0.
+     * @return the results, with {@code probe_fastest_p50_ns}.
+     */
+    static Results end(final PhaseChannel channel, final EpochGuard guard, final Results results)
+    {
+        channel.command(PhaseChannel.EXIT, 0);
+        return results.put("probe_fastest_p50_ns", guard.fastestNs());
     }
 
     /**

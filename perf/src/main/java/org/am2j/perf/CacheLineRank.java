@@ -58,11 +58,8 @@ public final class CacheLineRank
         final RankConfig config, final CacheLinePingPong line, final PhaseChannel channel, final LongConsumer pause)
     {
         final Results results = new Results();
-        final Histogram probeHistogram = LatencySummary.newHistogram();
-        final EpochGuard guard = new EpochGuard(
-            () -> AmPingPongRank.probe(line, channel, probeHistogram), config.fastestProbeNs(), pause);
+        final EpochGuard guard = AmPingPongRank.guard(config, line, channel, pause);
         final Histogram histogram = LatencySummary.newHistogram();
-        AmPingPongRank.warmProbe(line, channel, probeHistogram);
         guard.measure("limit_rtt", () ->
         {
             channel.command(PhaseChannel.RESPOND, config.warmup() + config.rounds());
@@ -72,8 +69,6 @@ public final class CacheLineRank
             line.roundTrips(config.rounds(), histogram);
             LatencySummary.of(histogram).putInto(results, "limit_rtt");
         }, results);
-        channel.command(PhaseChannel.EXIT, 0);
-        results.put("probe_fastest_p50_ns", guard.fastestNs());
-        return results;
+        return AmPingPongRank.end(channel, guard, results);
     }
 }

@@ -25,13 +25,61 @@ interface PhaseChannel
      * {@link #report(byte[])} its {@link UdpStreamTally}.
      */
     int UDP_SINK = 6;
+    /** Answer {@code count} pings of the Aeron ping-pong ({@link AeronPingPong#respond(int)}). */
+    int AERON_ECHO = 7;
+
+    /**
+     * The commands a responder knows beyond {@link #RESPOND} and {@link #EXIT}, for {@link #follow}.
+     */
+    @FunctionalInterface
+    interface Commands
+    {
+        /**
+         * Run one command.
+         *
+         * @param type  of the command.
+         * @param count of the command.
+         * @return false when the responder does not know the command.
+         */
+        boolean run(int type, int count);
+    }
+
+    /**
+     * Responder: follow the initiator's commands until {@link #EXIT}: {@link #RESPOND} on the cache line, the others
+     * through {@code commands}.
+     *
+     * @param line     the pair's cache line.
+     * @param commands the responder's other commands.
+     * @throws IllegalStateException at a command neither knows.
+     */
+    default void follow(final CacheLinePingPong line, final Commands commands)
+    {
+        for (;;)
+        {
+            final long command = next();
+            final int type = type(command);
+            if (EXIT == type)
+            {
+                return;
+            }
+            if (RESPOND == type)
+            {
+                line.respond(count(command));
+            }
+            else if (!commands.run(type, count(command)))
+            {
+                throw new IllegalStateException("unknown command " + type);
+            }
+        }
+    }
 
     /**
      * Initiator: hand the next command to the responder.
      *
-     * @param type  {@link #RESPOND}, {@link #SERVE}, {@link #SERVE_ASLEEP}, {@link #UDP_ECHO}, {@link #UDP_SINK}
-     *              or {@link #EXIT}.
-     * @param count round trips for {@link #RESPOND} and {@link #UDP_ECHO}, datagrams for {@link #UDP_SINK}, else 0.
+     * @param type  {@link #RESPOND}, {@link #SERVE}, {@link #SERVE_ASLEEP}, {@link #UDP_ECHO}, {@link #UDP_SINK},
+     *              {@link #AERON_ECHO} or {@link #EXIT}.
+     * @param count round trips for {@link #RESPOND}, {@link #UDP_ECHO} and {@link #AERON_ECHO}, datagrams for
+     *              {@link #UDP_SINK}, else 0.
      */
     void command(int type, int count);
 

@@ -7,10 +7,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 import org.am2j.spmd.Am2Run;
 import org.am2j.spmd.CpuPinning;
@@ -55,16 +53,11 @@ public final class PingPong
     /** Exit status when the benchmark could not run to the end. */
     public static final int FAILURE_STATUS = 1;
     /** Ranks of every job of the benchmark. */
-    static final int RANKS = 2;
-
-    /** Time limit of a rank pair beyond its round trips, mostly JVM start-up and slow-epoch retries. */
-    private static final long PAIR_BASE_TIMEOUT_MS = 120_000;
-    /** Time allowed per round trip of a pair, generous: the limit is a guard against hangs, not a target. */
-    private static final long PAIR_NS_PER_ROUND_TRIP = 20_000;
+    static final int RANKS = RankPairs.RANKS;
 
     private final PrintStream out;
     private final PrintStream err;
-    private final Am2Run launcher;
+    private final RankPairs pairs;
 
     /**
      * @param out where the table and the ranks' output go.
@@ -74,7 +67,7 @@ public final class PingPong
     {
         this.out = out;
         this.err = err;
-        this.launcher = new Am2Run(out, err);
+        this.pairs = new RankPairs("am2j pingpong", out, err);
     }
 
     /**
@@ -85,11 +78,7 @@ public final class PingPong
     public static void main(final String[] args)
     {
         final PingPong pingPong = new PingPong(System.out, System.err);
-        Runtime.getRuntime().addShutdownHook(new Thread(pingPong::stop, "am2j-pingpong-shutdown"));
-        final int status = pingPong.run(args);
-        System.out.flush();
-        System.err.flush();
-        System.exit(status);
+        RankPairs.main("am2j-pingpong-shutdown", pingPong::stop, pingPong::run, args);
     }
 
     /**
@@ -98,7 +87,7 @@ public final class PingPong
      */
     public void stop()
     {
-        launcher.shutdown();
+        pairs.shutdown();
     }
 
     /**
@@ -110,15 +99,9 @@ public final class PingPong
      */
     public int run(final String[] args)
     {
-        final PingPongOptions options;
-        try
+        final PingPongOptions options = pairs.parse(PingPongOptions::parse, args, PingPongOptions.USAGE);
+        if (null == options)
         {
-            options = PingPongOptions.parse(args);
-        }
-        catch (final IllegalArgumentException ex)
-        {
-            err.println("am2j pingpong: " + ex.getMessage());
-            err.println(PingPongOptions.USAGE);
             return USAGE_STATUS;
         }
         if (options.help())
@@ -128,15 +111,10 @@ public final class PingPong
             return 0;
         }
         final Protocol protocol = options.protocol();
-        if (null != options.json())
+        if (!pairs.jsonWritable(options.json()))
         {
-            final Path dir = options.json().toAbsolutePath().getParent();
-            if (null == dir || !Files.isDirectory(dir) || !Files.isWritable(dir))
-            {
-                err.println("am2j pingpong: --json " + options.json() + ": " + dir + " is not a writable directory");
-                err.println(PingPongOptions.USAGE);
-                return USAGE_STATUS;
-            }
+            err.println(PingPongOptions.USAGE);
+            return USAGE_STATUS;
         }
         if (Runtime.getRuntime().availableProcessors() < RANKS)
         {
@@ -157,7 +135,7 @@ public final class PingPong
         final CpuPinning pinning = CpuPinning.detect();
         final MachineState start = MachineState.read();
         final String timestamp = Instant.now().truncatedTo(ChronoUnit.SECONDS).toString();
-        final String command = command(args);
+        final String command = RankPairs.command("am2j pingpong", args);
         try
         {
             final Results am = measureAm(options);
@@ -165,7 +143,7 @@ public final class PingPong
             {
                 return FAILURE_STATUS;
             }
-            final Results limit = measureLimit(
+            final Results limit = pairs.measureLimit(
                 options.rounds(), options.warmup(), am.getLong("probe_fastest_p50_ns"));
             if (null == limit)
             {
@@ -174,7 +152,7 @@ public final class PingPong
             Results udp = null;
             if (protocol.overNetwork())
             {
-                udp = measureUdpLimit(options.rounds(), options.warmup(), options.bwMessages(), protocol.nodes(),
+                udp = pairs.measureUdpLimit(options.rounds(), options.warmup(), options.bwMessages(), protocol.nodes(),
                     Math.min(am.getLong("probe_fastest_p50_ns"), limit.getLong("probe_fastest_p50_ns")));
                 if (null == udp)
                 {
@@ -209,193 +187,19 @@ public final class PingPong
     {
         err.println("am2j pingpong: measuring am2j over " + options.protocol().cliName() + " (" +
             options.protocol().transports() + ")");
-        final Path line = deletedOnExit(CacheLinePingPong.createFile());
-        final Path results = deletedOnExit(Files.createTempFile("am2j-pingpong-", ".results"));
-        try
-        {
-            final RankConfig config = new RankConfig(
+        return pairs.measure("am2j " + options.protocol().cliName(), AmPingPongRank.class.getName(),
+            (line, results) -> new RankConfig(
                 options.protocol().route(), options.rounds(), options.warmup(), options.size(), options.osBursts(),
                 options.osWarmupBursts(), options.bwMessages(), PingPongOptions.BW_REPEATS, EpochGuard.NO_PROBE,
-                line, results);
-            final int status = runPair(
-                "am2j " + options.protocol().cliName(), AmPingPongRank.class.getName(), config.toArgs(),
-                options.amProperties(), options.protocol().nodes(),
-                pairTimeoutSeconds(4L * (options.rounds() + options.warmup())));
-            return 0 == status ? results(results) : null;
-        }
-        finally
-        {
-            Files.deleteIfExists(line);
-            Files.deleteIfExists(results);
-        }
+                line, results),
+            options.amProperties(), options.protocol().nodes(), 4L * (options.rounds() + options.warmup()));
     }
 
     /**
-     * Measure the machine's limit: the cache-line ping-pong between two rank JVMs pinned like the AM ranks.
-     *
-     * @param rounds         timed round trips.
-     * @param warmup         untimed round trips before them.
-     * @param fastestProbeNs fastest probe of the run so far, or {@link EpochGuard#NO_PROBE}.
-     * @return the results ({@code limit_rtt_*}, the probe's), or {@code null} when the ranks failed.
-     * @throws IOException          when the files of the pair cannot be made.
-     * @throws InterruptedException when interrupted (the ranks are destroyed first).
+     * @return the runner of this benchmark's rank pairs.
      */
-    Results measureLimit(final int rounds, final int warmup, final long fastestProbeNs)
-        throws IOException, InterruptedException
+    RankPairs pairs()
     {
-        err.println("am2j pingpong: measuring the machine's limit (cache-line ping-pong between two JVMs)");
-        final Path line = deletedOnExit(CacheLinePingPong.createFile());
-        final Path results = deletedOnExit(Files.createTempFile("am2j-pingpong-", ".results"));
-        try
-        {
-            final RankConfig config = new RankConfig(
-                "-", rounds, warmup, 0, 0, 0, 0, 0, fastestProbeNs, line, results);
-            final int status = runPair(
-                "limit", CacheLineRank.class.getName(), config.toArgs(), Map.of(), 1,
-                pairTimeoutSeconds((long)rounds + warmup));
-            return 0 == status ? results(results) : null;
-        }
-        finally
-        {
-            Files.deleteIfExists(line);
-            Files.deleteIfExists(results);
-        }
-    }
-
-    /**
-     * Measure the network's limit, for the net protocols: plain UDP between two rank JVMs pinned like the AM ranks
-     * ({@link UdpRank}), a ping-pong of {@value UdpPingPong#SHORT_BYTES}-byte datagrams and streams of
-     * {@value UdpPingPong#STREAM_BYTES}-byte ones.
-     *
-     * @param rounds         timed round trips.
-     * @param warmup         untimed round trips before them.
-     * @param bwMessages     datagrams of each timed stream.
-     * @param nodes          emulated nodes the ranks are placed on, as the AM ranks were.
-     * @param fastestProbeNs fastest probe of the run so far, or {@link EpochGuard#NO_PROBE}.
-     * @return the results ({@code limit_udp_rtt_*}, {@code udp_bw_8k_*}, {@code udp_loss}, the probe's), or
-     * {@code null} when the ranks failed.
-     * @throws IOException          when the files of the pair cannot be made.
-     * @throws InterruptedException when interrupted (the ranks are destroyed first).
-     */
-    Results measureUdpLimit(
-        final int rounds, final int warmup, final int bwMessages, final int nodes, final long fastestProbeNs)
-        throws IOException, InterruptedException
-    {
-        err.println("am2j pingpong: measuring the network's limit (plain UDP ping-pong and stream between two JVMs)");
-        final Path line = deletedOnExit(CacheLinePingPong.createFile());
-        final Path results = deletedOnExit(Files.createTempFile("am2j-pingpong-", ".results"));
-        try
-        {
-            final RankConfig config = new RankConfig(
-                "-", rounds, warmup, 0, 0, 0, bwMessages, PingPongOptions.BW_REPEATS, fastestProbeNs, line, results);
-            final int status = runPair(
-                "udp limit", UdpRank.class.getName(), config.toArgs(), Map.of(), nodes,
-                pairTimeoutSeconds(4L * (rounds + warmup)));
-            return 0 == status ? results(results) : null;
-        }
-        finally
-        {
-            Files.deleteIfExists(line);
-            Files.deleteIfExists(results);
-        }
-    }
-
-    /**
-     * Run a pair of rank JVMs as a job of the launcher, pinned, under a time limit, on this process's class path:
-     * {@code am2j run -n 2 --nodes N --pin --timeout T --jvm-opt -Dkey=value ... --cp <class path> -- MAINCLASS ARGS}.
-     * The ranks' output lines reach this benchmark's streams prefixed with {@code [R] }.
-     *
-     * @param label          what the pair measures, for messages.
-     * @param mainClass      the rank program: its {@code main(String[])} runs in both ranks.
-     * @param rankArgs       the rank program's arguments.
-     * @param properties     system properties of both JVMs.
-     * @param nodes          emulated nodes: 1 puts both ranks on node 0, 2 puts rank r on node r.
-     * @param timeoutSeconds how long the pair may run before both ranks are killed.
-     * @return 0 when both ranks exited with 0, else the launcher's non-zero status (it has said why).
-     * @throws InterruptedException when interrupted while waiting (the launcher has stopped both ranks first).
-     */
-    int runPair(
-        final String label,
-        final String mainClass,
-        final List<String> rankArgs,
-        final Map<String, String> properties,
-        final int nodes,
-        final int timeoutSeconds) throws InterruptedException
-    {
-        final List<String> args = new ArrayList<>(List.of(
-            "-n", Integer.toString(RANKS), "--nodes", Integer.toString(nodes), "--pin",
-            "--timeout", Integer.toString(timeoutSeconds)));
-        for (final Map.Entry<String, String> property : properties.entrySet())
-        {
-            args.add("--jvm-opt");
-            args.add("-D" + property.getKey() + "=" + property.getValue());
-        }
-        args.add("--cp");
-        args.add(System.getProperty("java.class.path"));
-        args.add("--");
-        args.add(mainClass);
-        args.addAll(rankArgs);
-
-        final int status = launcher.run(args.toArray(new String[0]));
-        if (Thread.interrupted())
-        {
-            throw new InterruptedException("interrupted while the " + label + " ranks ran");
-        }
-        if (0 != status)
-        {
-            err.println("am2j pingpong: " + label + ": the rank JVMs failed (am2j run exit status " + status + ")");
-        }
-        return status;
-    }
-
-    /**
-     * @param roundTrips of the pair's measurements.
-     * @return the pair's time limit in seconds: {@link #PAIR_BASE_TIMEOUT_MS} plus
-     * {@link #PAIR_NS_PER_ROUND_TRIP} per round trip, rounded up.
-     */
-    static int pairTimeoutSeconds(final long roundTrips)
-    {
-        final long timeoutMs = PAIR_BASE_TIMEOUT_MS + TimeUnit.NANOSECONDS.toMillis(
-            roundTrips * PAIR_NS_PER_ROUND_TRIP);
-        return (int)Math.min(Integer.MAX_VALUE, (timeoutMs + 999) / 1000);
-    }
-
-    private static Results results(final Path results) throws IOException
-    {
-        final Results read = Results.read(results);
-        if (!read.has("probe_fastest_p50_ns"))
-        {
-            throw new IOException("rank 0 exited with 0 but left no results in " + results);
-        }
-        return read;
-    }
-
-    /**
-     * @param file to delete when the JVM exits, also on SIGINT or SIGTERM while a pair is running (the deletion after
-     *             the pair then may not run).
-     * @return the file.
-     */
-    private static Path deletedOnExit(final Path file)
-    {
-        file.toFile().deleteOnExit();
-        return file;
-    }
-
-    private static String command(final String[] args)
-    {
-        final StringBuilder text = new StringBuilder("am2j pingpong");
-        for (final String arg : args)
-        {
-            text.append(' ');
-            if (arg.isEmpty() || !arg.matches("[A-Za-z0-9_./=:,+-]+"))
-            {
-                text.append('\'').append(arg.replace("'", "'\\''")).append('\'');
-            }
-            else
-            {
-                text.append(arg);
-            }
-        }
-        return text.toString();
+        return pairs;
     }
 }

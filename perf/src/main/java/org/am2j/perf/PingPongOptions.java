@@ -159,7 +159,13 @@ final class PingPongOptions
         return new PingPongOptions(false, protocol, size, rounds, warmup, json, quick, poll, nic);
     }
 
-    private static String value(final String[] args, final int i)
+    /**
+     * @param args a command line.
+     * @param i    index of an option that takes a value.
+     * @return the value.
+     * @throws IllegalArgumentException when there is none.
+     */
+    static String value(final String[] args, final int i)
     {
         if (i + 1 >= args.length)
         {
@@ -168,7 +174,13 @@ final class PingPongOptions
         return args[i + 1];
     }
 
-    private static Path file(final String option, final String value)
+    /**
+     * @param option the option.
+     * @param value  its value.
+     * @return the value as a path.
+     * @throws IllegalArgumentException when it is empty.
+     */
+    static Path file(final String option, final String value)
     {
         if (value.isEmpty())
         {
@@ -177,7 +189,16 @@ final class PingPongOptions
         return Path.of(value);
     }
 
-    private static int number(
+    /**
+     * @param option  the option.
+     * @param value   its value.
+     * @param min     the smallest allowed.
+     * @param max     the largest allowed.
+     * @param meaning what the number is, for the error.
+     * @return the value as a number.
+     * @throws IllegalArgumentException when it is not a number in [min, max].
+     */
+    static int number(
         final String option, final String value, final int min, final int max, final String meaning)
     {
         final int n;

@@ -33,8 +33,7 @@ final class PingPongReport
     private final CpuPinning pinning;
     private final MachineState start;
     private final Results results = new Results();
-    private final List<String> measurements = new ArrayList<>();
-    private final long fastestProbeNs;
+    private final MachineReport machine;
     private final boolean udp;
 
     /**
@@ -70,7 +69,7 @@ final class PingPongReport
             results.putAll(udp);
             fastest = Math.min(fastest, udp.getLong("probe_fastest_p50_ns"));
         }
-        fastestProbeNs = fastest;
+        final List<String> measurements = new ArrayList<>();
         for (final String name : AM_MEASUREMENTS)
         {
             if (results.has("machine." + name + ".attempts"))
@@ -82,6 +81,11 @@ final class PingPongReport
         if (this.udp)
         {
             measurements.addAll(List.of(UDP_MEASUREMENTS));
+        }
+        machine = new MachineReport(pinning, start, fastest);
+        for (final String name : measurements)
+        {
+            machine.add(name, results, name);
         }
     }
 
@@ -100,10 +104,7 @@ final class PingPongReport
      */
     boolean slowEpoch(final String name)
     {
-        final String prefix = "machine." + name + ".";
-        return results.getBoolean(prefix + "slow_epoch") ||
-            EpochGuard.isSlow(results.getLong(prefix + "probe_p50_ns"), fastestProbeNs) ||
-            EpochGuard.isSlow(results.getLong(prefix + "probe_after_p50_ns"), fastestProbeNs);
+        return machine.slowEpoch(name);
     }
 
     /**
@@ -111,14 +112,7 @@ final class PingPongReport
      */
     boolean slowEpoch()
     {
-        for (final String name : measurements)
-        {
-            if (slowEpoch(name))
-            {
-                return true;
-            }
-        }
-        return false;
+        return machine.slowEpoch();
     }
 
     /**
@@ -223,19 +217,7 @@ final class PingPongReport
                 results.getLong("udp_bw_8k_send_full_spins"));
             out.printf(Locale.ROOT, "%-28s %.2f%n", "bandwidth / udp stream", bwRatioUdp());
         }
-        out.printf(Locale.ROOT, "%-28s %d CPUs, load %s %s %s, %s MHz; probe p50 fastest %d ns, slow above %d ns%n",
-            "machine", Runtime.getRuntime().availableProcessors(), plain(start.load1()), plain(start.load5()),
-            plain(start.load15()), plain(start.cpuMhz()), fastestProbeNs, EpochGuard.thresholdNs(fastestProbeNs));
-        for (final String name : measurements)
-        {
-            final String prefix = "machine." + name + ".";
-            final long attempts = results.getLong(prefix + "attempts");
-            out.printf(Locale.ROOT, "  %-26s probe %d ns before, %d ns after, %d attempt%s, load %s%s%n",
-                name, results.getLong(prefix + "probe_p50_ns"), results.getLong(prefix + "probe_after_p50_ns"),
-                attempts, attempts == 1 ? "" : "s", plain(results.getDouble(prefix + "load_avg_1m")),
-                slowEpoch(name) ? "  SLOW EPOCH" : "");
-        }
-        out.printf(Locale.ROOT, "%-28s %s%n", "slow epoch", slowEpoch() ? "yes: compare with care" : "no");
+        machine.printTable(out, 28);
     }
 
     private void latencyRow(final PrintStream out, final String label, final String prefix)
@@ -243,11 +225,6 @@ final class PingPongReport
         final LatencySummary s = LatencySummary.from(results, prefix);
         out.printf(Locale.ROOT, "%-28s %9d %9d %9d %11.1f %9d %11d%n",
             label, s.p50(), s.p99(), s.p999(), s.mean(), s.min(), s.max());
-    }
-
-    private static String plain(final double value)
-    {
-        return Double.isNaN(value) ? "?" : String.format(Locale.ROOT, "%.2f", value);
     }
 
     /**
@@ -314,7 +291,7 @@ final class PingPongReport
             json.name("bw_ratio_udp").value(round(bwRatioUdp(), 1000));
         }
         json.name("slow_epoch").value(slowEpoch());
-        machine(json);
+        machine.writeJson(json);
         json.endObject();
         return text.append('\n').toString();
     }
@@ -344,52 +321,8 @@ final class PingPongReport
         json.name(prefix + "_count").value(s.count());
     }
 
-    private void machine(final JsonWriter json)
-    {
-        json.name("machine").beginObject();
-        json.name("cpus").value(Runtime.getRuntime().availableProcessors());
-        json.name("cpus_allowed").value(pinning.allowed());
-        json.name("pinned_cpus");
-        if (pinning.applied())
-        {
-            json.beginArray().value(pinning.cpu(0)).value(pinning.cpu(1)).endArray();
-        }
-        else
-        {
-            json.nullValue();
-        }
-        json.name("os").value(System.getProperty("os.name") + " " + System.getProperty("os.version") + " " +
-            System.getProperty("os.arch"));
-        json.name("java").value(System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version"));
-        json.name("load_avg_1m").value(start.load1());
-        json.name("load_avg_5m").value(start.load5());
-        json.name("load_avg_15m").value(start.load15());
-        json.name("cpu_mhz").value(round(start.cpuMhz(), 1000));
-        json.name("probe_round_trips").value(EpochGuard.PROBE_ROUND_TRIPS);
-        json.name("probe_fastest_p50_ns").value(fastestProbeNs);
-        json.name("probe_slow_threshold_ns").value(EpochGuard.thresholdNs(fastestProbeNs));
-        json.name("slow_epoch").value(slowEpoch());
-        json.name("measurements").beginObject();
-        for (final String name : measurements)
-        {
-            final String prefix = "machine." + name + ".";
-            json.name(name).beginObject();
-            json.name("probe_p50_ns").value(results.getLong(prefix + "probe_p50_ns"));
-            json.name("probe_after_p50_ns").value(results.getLong(prefix + "probe_after_p50_ns"));
-            json.name("attempts").value(results.getLong(prefix + "attempts"));
-            json.name("slow_epoch").value(slowEpoch(name));
-            json.name("load_avg_1m").value(results.getDouble(prefix + "load_avg_1m"));
-            json.name("load_avg_5m").value(results.getDouble(prefix + "load_avg_5m"));
-            json.name("load_avg_15m").value(results.getDouble(prefix + "load_avg_15m"));
-            json.name("cpu_mhz").value(round(results.getDouble(prefix + "cpu_mhz"), 1000));
-            json.endObject();
-        }
-        json.endObject();
-        json.endObject();
-    }
-
     private static double round(final double value, final int scale)
     {
-        return Double.isNaN(value) || Double.isInfinite(value) ? value : Math.round(value * scale) / (double)scale;
+        return MachineReport.round(value, scale);
     }
 }

@@ -76,11 +76,8 @@ public final class UdpRank
         final LongConsumer pause)
     {
         final Results results = new Results();
-        final Histogram probeHistogram = LatencySummary.newHistogram();
-        final EpochGuard guard = new EpochGuard(
-            () -> AmPingPongRank.probe(line, channel, probeHistogram), config.fastestProbeNs(), pause);
+        final EpochGuard guard = AmPingPongRank.guard(config, line, channel, pause);
         final Histogram histogram = LatencySummary.newHistogram();
-        AmPingPongRank.warmProbe(line, channel, probeHistogram);
 
         guard.measure("limit_udp_rtt", () ->
         {
@@ -112,9 +109,7 @@ public final class UdpRank
             results.put("udp_bw_8k_send_full_spins", udp.sendFullSpins() - spins);
         }, results);
 
-        channel.command(PhaseChannel.EXIT, 0);
-        results.put("probe_fastest_p50_ns", guard.fastestNs());
-        return results;
+        return AmPingPongRank.end(channel, guard, results);
     }
 
     /**
@@ -136,25 +131,19 @@ public final class UdpRank
      */
     static void respond(final UdpPingPong udp, final CacheLinePingPong line, final PhaseChannel channel)
     {
-        for (;;)
+        channel.follow(line, (type, count) ->
         {
-            final long command = channel.next();
-            switch (PhaseChannel.type(command))
+            switch (type)
             {
-                case PhaseChannel.RESPOND:
-                    line.respond(PhaseChannel.count(command));
-                    break;
                 case PhaseChannel.UDP_ECHO:
-                    udp.respond(PhaseChannel.count(command));
-                    break;
+                    udp.respond(count);
+                    return true;
                 case PhaseChannel.UDP_SINK:
-                    channel.report(udp.sink(PhaseChannel.count(command)).toBytes());
-                    break;
-                case PhaseChannel.EXIT:
-                    return;
+                    channel.report(udp.sink(count).toBytes());
+                    return true;
                 default:
-                    throw new IllegalStateException("unknown command " + PhaseChannel.type(command));
+                    return false;
             }
-        }
+        });
     }
 }

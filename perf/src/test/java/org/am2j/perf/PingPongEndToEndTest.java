@@ -12,14 +12,13 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
+import static org.am2j.perf.ResultsFixtures.number;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -47,7 +46,7 @@ class PingPongEndToEndTest
     {
         assumeTrue(Runtime.getRuntime().availableProcessors() >= 2, "two CPUs are needed for two spinning JVMs");
         final PingPong pingPong = new PingPong(print(out), print(err));
-        final Results limit = pingPong.measureLimit(2_000, 1_000, EpochGuard.NO_PROBE);
+        final Results limit = pingPong.pairs().measureLimit(2_000, 1_000, EpochGuard.NO_PROBE);
         assertNotNull(limit, err.toString(StandardCharsets.UTF_8));
         assertEquals(2_000, limit.getLong("limit_rtt_count"));
         assertTrue(limit.getLong("limit_rtt_p50_ns") > 0);
@@ -64,7 +63,7 @@ class PingPongEndToEndTest
     {
         assumeTrue(Runtime.getRuntime().availableProcessors() >= 2, "two CPUs are needed for two spinning JVMs");
         final PingPong pingPong = new PingPong(print(out), print(err));
-        final Results udp = pingPong.measureUdpLimit(
+        final Results udp = pingPong.pairs().measureUdpLimit(
             2_000, 1_000, PingPongOptions.MIN_BW_MESSAGES, Protocol.NET.nodes(), EpochGuard.NO_PROBE);
         assertNotNull(udp, err.toString(StandardCharsets.UTF_8));
         assertEquals(2_000, udp.getLong("limit_udp_rtt_count"));
@@ -172,7 +171,7 @@ class PingPongEndToEndTest
             // no transport is named "bogus": both ranks fail, at map ("no transport reaches") or at the route check
             final RankConfig config = new RankConfig("bogus", 1_000, 0, 0, 1, 0, PingPongOptions.MIN_BW_MESSAGES, 1,
                 EpochGuard.NO_PROBE, line, dir.resolve("never.results"));
-            final int status = new PingPong(print(out), print(err)).runPair("failing",
+            final int status = new PingPong(print(out), print(err)).pairs().runPair("failing",
                 AmPingPongRank.class.getName(), config.toArgs(), Protocol.SHM.systemProperties(), 1, 60);
             assertTrue(status != 0, "status " + status);
             final String messages = err.toString(StandardCharsets.UTF_8);
@@ -199,7 +198,7 @@ class PingPongEndToEndTest
         final ExecutorService executor = Executors.newSingleThreadExecutor();
         try
         {
-            final Future<Integer> status = executor.submit(() -> pingPong.runPair(
+            final Future<Integer> status = executor.submit(() -> pingPong.pairs().runPair(
                 "endless", CacheLineRank.class.getName(), endless(line).toArgs(), Map.of(), 1, 600));
             awaitRoundTrips(line);
 
@@ -207,7 +206,7 @@ class PingPongEndToEndTest
 
             assertNotEquals(0, status.get(60, TimeUnit.SECONDS), err.toString(StandardCharsets.UTF_8));
             assertNoJvmLeft();
-            assertNotEquals(0, pingPong.runPair(
+            assertNotEquals(0, pingPong.pairs().runPair(
                 "after stop", CacheLineRank.class.getName(), endless(line).toArgs(), Map.of(), 1, 600));
             assertNoJvmLeft();
         }
@@ -230,7 +229,7 @@ class PingPongEndToEndTest
         {
             try
             {
-                outcome.set(pingPong.runPair(
+                outcome.set(pingPong.pairs().runPair(
                     "endless", CacheLineRank.class.getName(), endless(line).toArgs(), Map.of(), 1, 600));
             }
             catch (final InterruptedException ex)
@@ -305,13 +304,6 @@ class PingPongEndToEndTest
     {
         assertEquals(0, ProcessHandle.current().descendants().filter(ProcessHandle::isAlive).count(),
             "rank JVMs left running");
-    }
-
-    private static double number(final String json, final String field)
-    {
-        final Matcher matcher = Pattern.compile("\"" + field + "\": (-?[0-9][0-9.eE+-]*)").matcher(json);
-        assertTrue(matcher.find(), "no number " + field + " in " + json);
-        return Double.parseDouble(matcher.group(1));
     }
 
     private static void assertNoLineFilesLeft() throws IOException

@@ -3,13 +3,12 @@ package org.am2j.perf;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 import org.am2j.spmd.CpuPinning;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
+import static org.am2j.perf.ResultsFixtures.number;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -171,16 +170,12 @@ class PingPongReportTest
 
     private static void latency(final Results results, final String prefix, final long p50)
     {
-        new LatencySummary(4_000, p50, p50 + 1_000, p50 + 1_500, p50 + 100.5, p50 - 1_000, p50 + 82_000)
-            .putInto(results, prefix);
+        ResultsFixtures.latency(results, prefix, p50);
     }
 
     private static void machine(final Results results, final String name)
     {
-        final String prefix = "machine." + name + ".";
-        results.put(prefix + "probe_p50_ns", PROBE_NS).put(prefix + "probe_after_p50_ns", PROBE_NS)
-            .put(prefix + "attempts", 1L).put(prefix + "slow_epoch", false);
-        new MachineState(1.0, 2.0, 3.0, 2400.0).putInto(results, prefix);
+        ResultsFixtures.machine(results, name, PROBE_NS);
     }
 
     private static String table(final PingPongReport report)
@@ -188,12 +183,5 @@ class PingPongReportTest
         final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         report.printTable(new PrintStream(bytes, true, StandardCharsets.UTF_8));
         return bytes.toString(StandardCharsets.UTF_8);
-    }
-
-    private static double number(final String json, final String field)
-    {
-        final Matcher matcher = Pattern.compile("\"" + field + "\": (-?[0-9][0-9.eE+-]*)").matcher(json);
-        assertTrue(matcher.find(), "no number " + field + " in " + json);
-        return Double.parseDouble(matcher.group(1));
     }
 }

@@ -12,10 +12,10 @@ class PingPongTimeoutTest
     @Test
     void twoMinutesPlusTwentyMicrosecondsPerRoundTripRoundedUp()
     {
-        assertEquals(120, PingPong.pairTimeoutSeconds(0));
-        assertEquals(121, PingPong.pairTimeoutSeconds(50_000));
-        assertEquals(121, PingPong.pairTimeoutSeconds(50_001));
-        assertEquals(140, PingPong.pairTimeoutSeconds(1_000_000));
-        assertEquals(120 + 8_000, PingPong.pairTimeoutSeconds(4L * 100_000_000));
+        assertEquals(120, RankPairs.pairTimeoutSeconds(0));
+        assertEquals(121, RankPairs.pairTimeoutSeconds(50_000));
+        assertEquals(121, RankPairs.pairTimeoutSeconds(50_001));
+        assertEquals(140, RankPairs.pairTimeoutSeconds(1_000_000));
+        assertEquals(120 + 8_000, RankPairs.pairTimeoutSeconds(4L * 100_000_000));
     }
 }

@@ -1,0 +1,126 @@
+package org.am2j.perf;
+
+import java.io.IOException;
+import java.util.function.LongConsumer;
+
+import org.HdrHistogram.Histogram;
+import org.am2j.spmd.Job;
+import org.am2j.spmd.Spmd;
+
+/**
+ * The rank program of the Aeron peers of {@link LogP}: an {@link AeronPingPong} between two JVMs pinned like the AM
+ * ranks, with no AM layer; {@code --route} is {@code ipc} or {@code udp}. The job's rendezvous carries the set-up
+ * (the IPC driver's directory, the UDP subscriptions' addresses), the commands between measurements and the
+ * cache-line file the probes of the {@link EpochGuard} run over. Rank 0 times {@code --warmup} then
+ * {@code --rounds} round trips inside an {@link EpochGuard} and writes {@code aeron_rtt_*}, the guard's results
+ * (measurement {@code aeron_ipc_rtt} or {@code aeron_udp_rtt}) and {@code probe_fastest_p50_ns} to {@code --out};
+ * rank 1 answers.
+ */
+public final class AeronRank
+{
+    private AeronRank()
+    {
+    }
+
+    /**
+     * @param args a {@link RankConfig} command line whose route is {@code ipc} or {@code udp}.
+     * @throws IOException when the cache-line file cannot be mapped or the results cannot be written.
+     */
+    public static void main(final String[] args) throws IOException
+    {
+        final RankConfig config = RankConfig.parse(args);
+        final AeronPingPong.Kind kind = AeronPingPong.Kind.of(config.route());
+        try (Job job = Spmd.init(); CacheLinePingPong line = CacheLinePingPong.map(config.line()))
+        {
+            if (job.size() != RankPairs.RANKS)
+            {
+                throw new IllegalStateException("the ping-pong needs 2 ranks, the job has " + job.size());
+            }
+            final AeronPingPong aeron = AeronPingPong.open(kind, job.rank(), job::allGather);
+            boolean done = false;
+            try
+            {
+                final PhaseChannel channel = new JobPhaseChannel(job);
+                if (job.rank() == 0)
+                {
+                    initiate(config, kind, aeron, line, channel, AmPingPongRank::sleep).write(config.out());
+                }
+                else
+                {
+                    channel.follow(line, (type, count) ->
+                    {
+                        if (PhaseChannel.AERON_ECHO != type)
+                        {
+                            return false;
+                        }
+                        aeron.respond(count);
+                        return true;
+                    });
+                }
+                done = true;
+            }
+            finally
+            {
+                if (!done)
+                {
+                    // failing: no barrier with a rank that may wait for this one's messages (the job fails whole)
+                    aeron.close();
+                }
+            }
+            // over IPC rank 1's client uses rank 0's driver: it closes first
+            if (job.rank() == 1)
+            {
+                aeron.close();
+            }
+            job.allGather(new byte[0]);
+            if (job.rank() == 0)
+            {
+                aeron.close();
+            }
+        }
+    }
+
+    /**
+     * Rank 0: the Aeron ping-pong inside an {@link EpochGuard}, then the end command.
+     *
+     * @param config  of the run.
+     * @param kind    IPC or UDP, for the measurement's name.
+     * @param aeron   rank 0's side, connected.
+     * @param line    the pair's cache line, for the probes.
+     * @param channel to rank 1.
+     * @param pause   sleeps the given milliseconds.
+     * @return the results.
+     */
+    static Results initiate(
+        final RankConfig config,
+        final AeronPingPong.Kind kind,
+        final AeronPingPong aeron,
+        final CacheLinePingPong line,
+        final PhaseChannel channel,
+        final LongConsumer pause)
+    {
+        final Results results = new Results();
+        final EpochGuard guard = AmPingPongRank.guard(config, line, channel, pause);
+        final Histogram histogram = LatencySummary.newHistogram();
+        guard.measure(measurement(kind), () ->
+        {
+            channel.command(PhaseChannel.AERON_ECHO, config.warmup() + config.rounds());
+            histogram.reset();
+            aeron.roundTrips(config.warmup(), histogram);
+            histogram.reset();
+            aeron.roundTrips(config.rounds(), histogram);
+            LatencySummary.of(histogram).putInto(results, "aeron_rtt");
+        }, results);
+        return AmPingPongRank.end(channel, guard, results);
+    }
+
+    /**
+     * @param kind IPC or UDP.
+     * @return the name of its measurement in the machine-state results: {@code aeron_ipc_rtt} or
+     * {@code aeron_udp_rtt}.
+     */
+    static String measurement(final AeronPingPong.Kind kind)
+    {
+        return "aeron_" + kind.name().toLowerCase(java.util.Locale.ROOT) + "_rtt";
+    }
+}

@@ -1,0 +1,256 @@
+package org.am2j.perf;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import org.am2j.spmd.CpuPinning;
+
+/**
+ * The LogP microbenchmark harness, {@code bin/am2j logp}:
+ * <pre>
+ * am2j logp [--quick] [--rounds N] [--json FILE] [--plots DIR]
+ * </pre>
+ * It measures the parameters of the paper's Table 3 (L, o_s, o_r, g, G, 1/G, the half-power point and the round
+ * trip) for shared memory alone, multi-protocol shared memory, multi-protocol network and the network alone
+ * ({@link LogPRank}, the method in {@link LogPParameters} and {@code docs/logp.md}), and in the same run the peers
+ * and limits their round trips are held against, each in its own pair of pinned JVMs: the cache-line ping-pong (the
+ * limit for shared memory), Aeron IPC, the four AM configurations, Aeron UDP ({@link AeronRank}) and plain UDP (the
+ * limit for the network), in that order, so each peer runs next to what it is compared with. Every measurement runs
+ * behind the machine-state probe of {@link EpochGuard}, retried or flagged in a slow epoch. It prints the table
+ * ({@link LogPReport}), and writes the JSON with {@code --json} and the plots ({@link LogPPlots}) with
+ * {@code --plots}. Exit status: 0 when measured, 1 when a pair failed or a transport is missing, 2 for a usage
+ * error. {@link #stop()} (the shutdown hook of {@link #main(String[])}) stops the pair under way.
+ */
+public final class LogP
+{
+    /** The command's name in messages. */
+    static final String NAME = "am2j logp";
+    /** Exit status of a usage error. */
+    public static final int USAGE_STATUS = 2;
+    /** Exit status when the benchmark could not run to the end. */
+    public static final int FAILURE_STATUS = 1;
+    /** Transports the four configurations need. */
+    static final List<String> TRANSPORTS = List.of("shm", "net");
+
+    private final PrintStream out;
+    private final PrintStream err;
+    private final RankPairs pairs;
+
+    /**
+     * @param out where the table and the ranks' output go.
+     * @param err where progress and errors go.
+     */
+    public LogP(final PrintStream out, final PrintStream err)
+    {
+        this.out = out;
+        this.err = err;
+        this.pairs = new RankPairs(NAME, out, err);
+    }
+
+    /**
+     * Run the benchmark and exit with its status.
+     *
+     * @param args the command line after {@code logp}.
+     */
+    public static void main(final String[] args)
+    {
+        System.setProperty("java.awt.headless", "true");
+        final LogP logP = new LogP(System.out, System.err);
+        RankPairs.main("am2j-logp-shutdown", logP::stop, logP::run, args);
+    }
+
+    /**
+     * Stop the rank JVMs of the measurement under way, if any, and refuse to start more.
+     */
+    public void stop()
+    {
+        pairs.shutdown();
+    }
+
+    /**
+     * Run the benchmark.
+     *
+     * @param args the command line after {@code logp}.
+     * @return 0 when everything was measured, {@value #USAGE_STATUS} for a usage error, {@value #FAILURE_STATUS}
+     * otherwise.
+     */
+    public int run(final String[] args)
+    {
+        final LogPOptions options = pairs.parse(LogPOptions::parse, args, LogPOptions.USAGE);
+        if (null == options)
+        {
+            return USAGE_STATUS;
+        }
+        if (options.help())
+        {
+            out.println(LogPOptions.USAGE);
+            out.println(LogPOptions.HELP);
+            return 0;
+        }
+        if (!pairs.jsonWritable(options.json()))
+        {
+            return USAGE_STATUS;
+        }
+        if (null != options.plots() && Files.exists(options.plots()) && !Files.isDirectory(options.plots()))
+        {
+            err.println(NAME + ": --plots " + options.plots() + " is not a directory");
+            return USAGE_STATUS;
+        }
+        return run(options, RankPairs.command(NAME, args));
+    }
+
+    /**
+     * Run the benchmark with parsed options.
+     *
+     * @param options of the run.
+     * @param command the command line, for the record.
+     * @return 0 when everything was measured, {@value #FAILURE_STATUS} otherwise.
+     */
+    int run(final LogPOptions options, final String command)
+    {
+        if (Runtime.getRuntime().availableProcessors() < RankPairs.RANKS)
+        {
+            err.println(NAME + ": needs at least 2 CPUs (the two ranks spin-wait on each other), this JVM has " +
+                Runtime.getRuntime().availableProcessors());
+            return FAILURE_STATUS;
+        }
+        final List<String> missing = TransportCheck.missing(String.join(",", TRANSPORTS));
+        if (!missing.isEmpty())
+        {
+            err.println(NAME + ": the four configurations need the transports " + TRANSPORTS +
+                "; not on the class path: " + String.join(", ", missing) + " (found: " + TransportCheck.available() +
+                ")");
+            return FAILURE_STATUS;
+        }
+        final CpuPinning pinning = CpuPinning.detect();
+        final MachineState start = MachineState.read();
+        final String timestamp = Instant.now().truncatedTo(ChronoUnit.SECONDS).toString();
+        final long began = System.nanoTime();
+        final LogPOptions.Scale scale = options.scale();
+        try
+        {
+            final Fastest fastest = new Fastest();
+            final Results limitShm = fastest.of(pairs.measureLimit(scale.rounds(), scale.warmup(), fastest.ns));
+            final Results aeronIpc = fastest.of(measureAeron(AeronPingPong.Kind.IPC, scale, fastest.ns));
+            final Map<Protocol, Results> am = new LinkedHashMap<>();
+            for (final Protocol protocol : LogPReport.CONFIGS)
+            {
+                am.put(protocol, fastest.of(measureAm(protocol, scale, fastest.ns)));
+            }
+            final Results aeronUdp = fastest.of(measureAeron(AeronPingPong.Kind.UDP, scale, fastest.ns));
+            final Results limitUdp = fastest.of(pairs.measureUdpLimit(
+                scale.rounds(), scale.warmup(), scale.udpStream(), Protocol.NET.nodes(), fastest.ns));
+
+            final LogPReport report = new LogPReport(
+                options, command, timestamp, pinning, start, am, aeronIpc, aeronUdp, limitShm, limitUdp);
+            report.printTable(out);
+            if (null != options.json())
+            {
+                Files.writeString(options.json(), report.json(), StandardCharsets.UTF_8);
+                err.println(NAME + ": wrote " + options.json());
+            }
+            if (null != options.plots())
+            {
+                for (final Path file : LogPPlots.write(report, options.plots()))
+                {
+                    err.println(NAME + ": wrote " + file);
+                }
+            }
+            err.printf("%s: took %d s%n", NAME, TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - began));
+            return 0;
+        }
+        catch (final PairFailed ex)
+        {
+            return FAILURE_STATUS;
+        }
+        catch (final IOException | RuntimeException ex)
+        {
+            err.println(NAME + ": " + ex);
+            return FAILURE_STATUS;
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+            err.println(NAME + ": interrupted");
+            return FAILURE_STATUS;
+        }
+    }
+
+    /** A rank pair failed; the launcher has said why. */
+    private static final class PairFailed extends Exception
+    {
+        private static final long serialVersionUID = 1L;
+
+        PairFailed()
+        {
+            super(null, null, false, false);
+        }
+    }
+
+    /** The fastest probe of the run so far, handed to each pair so that its guard judges against it. */
+    private static final class Fastest
+    {
+        private long ns = EpochGuard.NO_PROBE;
+
+        Results of(final Results results) throws PairFailed
+        {
+            if (null == results)
+            {
+                throw new PairFailed();
+            }
+            ns = Math.min(ns, results.getLong("probe_fastest_p50_ns"));
+            return results;
+        }
+    }
+
+    private Results measureAm(final Protocol protocol, final LogPOptions.Scale scale, final long fastestProbeNs)
+        throws IOException, InterruptedException
+    {
+        err.println(NAME + ": measuring am2j over " + protocol.cliName() + " (" + protocol.transports() + ")");
+        return pairs.measure("am2j " + protocol.cliName(), LogPRank.class.getName(),
+            (line, results) -> new RankConfig(protocol.route(), scale.rounds(), scale.warmup(),
+                scale.largestTransfer(), scale.signatureReps(), scale.signatureWarmup(), scale.longestBurst(protocol),
+                scale.fewestTransfers(), fastestProbeNs, line, results),
+            protocol.systemProperties(), protocol.nodes(), amWork(scale, scale.longestBurst(protocol)));
+    }
+
+    private Results measureAeron(
+        final AeronPingPong.Kind kind, final LogPOptions.Scale scale, final long fastestProbeNs)
+        throws IOException, InterruptedException
+    {
+        final String name = kind.name().toLowerCase(java.util.Locale.ROOT);
+        err.println(NAME + ": measuring the peer Aeron " + kind + " (ping-pong between two JVMs)");
+        return pairs.measure("aeron " + name, AeronRank.class.getName(),
+            (line, results) -> new RankConfig(name, scale.rounds(), scale.warmup(), AeronPingPong.MESSAGE_BYTES, 0,
+                0, 0, 0, fastestProbeNs, line, results),
+            Map.of(), AeronPingPong.Kind.UDP == kind ? Protocol.NET.nodes() : 1, 4L * (scale.rounds() + scale.warmup()));
+    }
+
+    /**
+     * @param scale        of the run.
+     * @param longestBurst of the pair's signature.
+     * @return the work of an AM pair in round trips, for its time limit: the round trips four times over (slow-epoch
+     * retries), and the signature's and transfers' messages weighted by their delays.
+     */
+    static long amWork(final LogPOptions.Scale scale, final int longestBurst)
+    {
+        double delays = 0;
+        for (final double factor : LogPRank.DELAY_FACTORS)
+        {
+            delays += 1 + factor;
+        }
+        final long signature = (long)((scale.signatureReps() + scale.signatureWarmup()) * 2L *
+            longestBurst * delays);
+        final long transfers = (long)LogPRank.MOST_REPS_FACTOR * scale.fewestTransfers() * 2 * 20 * 16;
+        return 4L * (scale.rounds() + scale.warmup() + signature + transfers);
+    }
+}

@@ -1,0 +1,603 @@
+package org.am2j.perf;
+
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+import org.am2j.spmd.CpuPinning;
+
+/**
+ * The results of one {@link LogP} run, as a table for people and a JSON object for tools: the LogP parameters of the
+ * four configurations beside the paper's Table 3, the round trips of the peers (Aeron IPC and UDP) and of the limits
+ * (cache line, plain UDP) measured in the same run, our round trips over theirs, and the machine state of every
+ * measurement ({@link MachineReport}).
+ * <p>
+ * JSON: {@code shm}, {@code multi_shm}, {@code multi_net}, {@code net}, each with exactly the keys of {@link Row}
+ * ({@code L_us, os_us, or_us, g_us, G_us_per_byte, bw_MBps, half_power_bytes, rtt_us}); {@code peers} with exactly
+ * {@code aeron_ipc_rtt_us, aeron_udp_rtt_us, limit_shm_rtt_us, limit_udp_rtt_us}; then {@code ratios},
+ * {@code targets}, {@code paper} (Table 3 in the same keys), {@code details} (per configuration the round trip's
+ * percentiles, the signature and the bandwidth curve as measured), the run's command, scale and time, and
+ * {@code machine}.
+ */
+final class LogPReport
+{
+    /** The configurations, in the order of the paper's columns. */
+    static final List<Protocol> CONFIGS = List.of(Protocol.SHM, Protocol.MULTI_SHM, Protocol.MULTI_NET, Protocol.NET);
+    /** The paper's names of its columns, in the same order. */
+    static final List<String> PAPER_COLUMNS = List.of(
+        "Shared Memory", "Multi-Protocol Shared Memory", "Multi-Protocol Myrinet", "Myrinet");
+    /** What a kB of the paper's half-power points is taken to be, bytes. */
+    static final double KB = 1000;
+
+    /**
+     * The rows of Table 3, with the paper's figures (Lumetta, Mainwaring and Culler, "Multi-Protocol Active Messages
+     * on a Cluster of SMP's", SC'97, Table 3: Sun Enterprise 5000 servers and Myrinet) in the order of
+     * {@link #CONFIGS}, copied as printed.
+     */
+    enum Row
+    {
+        /** Latency. */
+        L("Latency (L)", "us", "L_us", -0.3, 0.1, 15.5, 13.8),
+        /** Send overhead. */
+        OS("Send Overhead (o_s)", "us", "os_us", 1.8, 2.1, 3.3, 5.6),
+        /** Receive overhead. */
+        OR("Receive Overhead (o_r)", "us", "or_us", 1.3, 1.4, 8.6, 8.1),
+        /** Gap. */
+        GAP("Gap (g)", "us", "g_us", 3.1, 3.6, 17.6, 17.6),
+        /** Gap per byte. */
+        GAP_PER_BYTE("Gap per Byte (G)", "us/B", "G_us_per_byte", 0.00602, 0.00625, 0.0305, 0.0315),
+        /** Bandwidth. */
+        BANDWIDTH("Bandwidth (1/G)", "MB/s", "bw_MBps", 166, 160, 32.8, 31.7),
+        /** Half-power point (the paper's kB, in bytes here). */
+        HALF_POWER("Half-power Point", "kB", "half_power_bytes", 5.1 * KB, 5.3 * KB, 8.6 * KB, 8.7 * KB),
+        /** Round trip. */
+        RTT("Round Trip Time (RTT)", "us", "rtt_us", 5.6, 7.2, 55, 55);
+
+        private final String label;
+        private final String unit;
+        private final String key;
+        private final double[] paper;
+
+        Row(final String label, final String unit, final String key, final double... paper)
+        {
+            this.label = label;
+            this.unit = unit;
+            this.key = key;
+            this.paper = paper;
+        }
+
+        /**
+         * @return the paper's name of the row.
+         */
+        String label()
+        {
+            return label;
+        }
+
+        /**
+         * @return the unit of the table (the JSON's is in the key).
+         */
+        String unit()
+        {
+            return unit;
+        }
+
+        /**
+         * @return the JSON key.
+         */
+        String key()
+        {
+            return key;
+        }
+
+        /**
+         * @param column index in {@link #CONFIGS}.
+         * @return the paper's figure, in the JSON's unit.
+         */
+        double paper(final int column)
+        {
+            return paper[column];
+        }
+
+        /**
+         * @param p measured parameters.
+         * @return this row's value, in the JSON's unit.
+         */
+        double of(final LogPParameters p)
+        {
+            switch (this)
+            {
+                case L:
+                    return p.latencyNs() / 1000;
+                case OS:
+                    return p.osNs() / 1000;
+                case OR:
+                    return p.orNs() / 1000;
+                case GAP:
+                    return p.gNs() / 1000;
+                case GAP_PER_BYTE:
+                    return p.gapPerByteNs() / 1000;
+                case BANDWIDTH:
+                    return p.bandwidthMBps();
+                case HALF_POWER:
+                    return p.halfPowerBytes();
+                default:
+                    return p.rttNs() / 1000;
+            }
+        }
+
+        /**
+         * @param value in the JSON's unit.
+         * @return it in the table's unit, formatted.
+         */
+        String format(final double value)
+        {
+            if (Double.isNaN(value))
+            {
+                return "?";
+            }
+            switch (this)
+            {
+                case GAP_PER_BYTE:
+                    return value < 0.001 ? String.format(Locale.ROOT, "%.7f", value) :
+                        String.format(Locale.ROOT, "%.5f", value);
+                case BANDWIDTH:
+                    return String.format(Locale.ROOT, value < 1000 ? "%.1f" : "%.0f", value);
+                case HALF_POWER:
+                    return String.format(Locale.ROOT, "%.1f", value / KB);
+                default:
+                    return String.format(Locale.ROOT, Math.abs(value) < 10 ? "%.3f" : "%.2f", value);
+            }
+        }
+
+        /**
+         * @param value in the JSON's unit.
+         * @return it rounded for the JSON.
+         */
+        double round(final double value)
+        {
+            switch (this)
+            {
+                case GAP_PER_BYTE:
+                    return Double.isFinite(value) ? Math.round(value * 1e9) / 1e9 : value;
+                case BANDWIDTH:
+                    return MachineReport.round(value, 10);
+                case HALF_POWER:
+                    return MachineReport.round(value, 1);
+                default:
+                    return MachineReport.round(value, 10_000);
+            }
+        }
+    }
+
+    /** A peer or limit: its JSON key, its table label, its results and the key prefix of its round trips. */
+    private record Peer(String key, String label, Results results, String prefix)
+    {
+        double rttUs()
+        {
+            return results.getLong(prefix + "_p50_ns") / 1000.0;
+        }
+    }
+
+    private final LogPOptions options;
+    private final String command;
+    private final String timestamp;
+    private final CpuPinning pinning;
+    private final Map<Protocol, Results> am;
+    private final Map<Protocol, LogPParameters> parameters = new LinkedHashMap<>();
+    private final Peer aeronIpc;
+    private final Peer aeronUdp;
+    private final Peer limitShm;
+    private final Peer limitUdp;
+    private final MachineReport machine;
+
+    /**
+     * @param options   of the run.
+     * @param command   the command line, for the record.
+     * @param timestamp start of the run, ISO-8601.
+     * @param pinning   of the ranks.
+     * @param start     machine state at the start.
+     * @param am        results of the AM rank pair of each of {@link #CONFIGS}.
+     * @param aeronIpc  results of the Aeron IPC pair.
+     * @param aeronUdp  results of the Aeron UDP pair.
+     * @param limitShm  results of the cache-line pair.
+     * @param limitUdp  results of the plain UDP pair.
+     */
+    LogPReport(
+        final LogPOptions options,
+        final String command,
+        final String timestamp,
+        final CpuPinning pinning,
+        final MachineState start,
+        final Map<Protocol, Results> am,
+        final Results aeronIpc,
+        final Results aeronUdp,
+        final Results limitShm,
+        final Results limitUdp)
+    {
+        this.options = options;
+        this.command = command;
+        this.timestamp = timestamp;
+        this.pinning = pinning;
+        this.am = am;
+        this.aeronIpc = new Peer("aeron_ipc_rtt_us", "Aeron IPC", aeronIpc, "aeron_rtt");
+        this.aeronUdp = new Peer("aeron_udp_rtt_us", "Aeron UDP", aeronUdp, "aeron_rtt");
+        this.limitShm = new Peer("limit_shm_rtt_us", "limit: cache line", limitShm, "limit_rtt");
+        this.limitUdp = new Peer("limit_udp_rtt_us", "limit: plain UDP", limitUdp, "limit_udp_rtt");
+        long fastest = EpochGuard.NO_PROBE;
+        final List<Results> all = new ArrayList<>(am.values());
+        all.addAll(List.of(aeronIpc, aeronUdp, limitShm, limitUdp));
+        for (final Results results : all)
+        {
+            fastest = Math.min(fastest, results.getLong("probe_fastest_p50_ns"));
+        }
+        machine = new MachineReport(pinning, start, fastest);
+        for (final Protocol protocol : CONFIGS)
+        {
+            final Results results = am.get(protocol);
+            parameters.put(protocol, LogPParameters.of(
+                results.getLong("rtt_p50_ns"), signature(results), transferCurve(results)));
+            for (final String name : amMeasurements())
+            {
+                machine.add(key(protocol) + "." + name, results, name);
+            }
+        }
+        machine.add("aeron_ipc", aeronIpc, AeronRank.measurement(AeronPingPong.Kind.IPC));
+        machine.add("aeron_udp", aeronUdp, AeronRank.measurement(AeronPingPong.Kind.UDP));
+        machine.add("limit_shm", limitShm, "limit_rtt");
+        machine.add("limit_udp", limitUdp, "limit_udp_rtt");
+        machine.add("limit_udp_stream", limitUdp, "udp_bw_8k");
+    }
+
+    private static List<String> amMeasurements()
+    {
+        final List<String> names = new ArrayList<>(List.of("rtt"));
+        for (int k = 0; k < LogPRank.DELAY_FACTORS.length; k++)
+        {
+            names.add("sig_d" + k);
+        }
+        names.add("transfer");
+        return names;
+    }
+
+    /**
+     * @param protocol one of {@link #CONFIGS}.
+     * @return its JSON key: its command-line name with {@code _} for {@code -}.
+     */
+    static String key(final Protocol protocol)
+    {
+        return protocol.cliName().replace('-', '_');
+    }
+
+    /**
+     * @param results of a {@link LogPRank} pair.
+     * @return the signature in them.
+     */
+    static LogPParameters.Signature signature(final Results results)
+    {
+        final int rows = (int)results.getLong("sig.rows");
+        final long[] delays = new long[rows];
+        final double[] costs = new double[rows];
+        final double[][] burstNs = new double[rows][];
+        for (int k = 0; k < rows; k++)
+        {
+            final String prefix = "sig.d" + k + ".";
+            delays[k] = results.getLong(prefix + "delay_ns");
+            costs[k] = results.getDouble(prefix + "delay_cost_ns");
+            burstNs[k] = doubles(results.getString(prefix + "burst_ns"));
+        }
+        return new LogPParameters.Signature(ints(results.getString("sig.bursts")), delays, costs, burstNs,
+            results.getDouble("sig.clock_ns"));
+    }
+
+    /**
+     * @param results of a {@link LogPRank} pair.
+     * @return the bandwidth curve in them.
+     */
+    static LogPParameters.TransferCurve transferCurve(final Results results)
+    {
+        return new LogPParameters.TransferCurve(ints(results.getString("xfer.sizes")),
+            doubles(results.getString("xfer.ns")));
+    }
+
+    private static int[] ints(final String list)
+    {
+        return Arrays.stream(list.split(",")).mapToInt(Integer::parseInt).toArray();
+    }
+
+    private static double[] doubles(final String list)
+    {
+        return Arrays.stream(list.split(",")).mapToDouble(Double::parseDouble).toArray();
+    }
+
+    /**
+     * @param protocol one of {@link #CONFIGS}.
+     * @return its parameters.
+     */
+    LogPParameters parameters(final Protocol protocol)
+    {
+        return parameters.get(protocol);
+    }
+
+    /**
+     * @param protocol one of {@link #CONFIGS}.
+     * @return its signature.
+     */
+    LogPParameters.Signature signature(final Protocol protocol)
+    {
+        return signature(am.get(protocol));
+    }
+
+    /**
+     * @param protocol one of {@link #CONFIGS}.
+     * @return its bandwidth curve.
+     */
+    LogPParameters.TransferCurve transferCurve(final Protocol protocol)
+    {
+        return transferCurve(am.get(protocol));
+    }
+
+    /**
+     * @return true when any measurement was taken in a slow epoch.
+     */
+    boolean slowEpoch()
+    {
+        return machine.slowEpoch();
+    }
+
+    /**
+     * @param protocol one of {@link #CONFIGS}.
+     * @return the peer its round trip is held against: Aeron IPC for the shared-memory configurations, Aeron UDP
+     * for the network ones.
+     */
+    private Peer peerOf(final Protocol protocol)
+    {
+        return protocol.overNetwork() ? aeronUdp : aeronIpc;
+    }
+
+    private Peer limitOf(final Protocol protocol)
+    {
+        return protocol.overNetwork() ? limitUdp : limitShm;
+    }
+
+    /**
+     * @param protocol one of {@link #CONFIGS}.
+     * @return its median round trip over its Aeron peer's.
+     */
+    double overPeer(final Protocol protocol)
+    {
+        return parameters.get(protocol).rttNs() / 1000 / peerOf(protocol).rttUs();
+    }
+
+    /**
+     * @param protocol one of {@link #CONFIGS}.
+     * @return its median round trip over its limit's.
+     */
+    double overLimit(final Protocol protocol)
+    {
+        return parameters.get(protocol).rttNs() / 1000 / limitOf(protocol).rttUs();
+    }
+
+    /**
+     * @param ours  a measured value.
+     * @param paper the paper's.
+     * @return ours over the paper's, NaN when either is not positive (a ratio of latencies around 0 says nothing).
+     */
+    static double ratio(final double ours, final double paper)
+    {
+        return ours > 0 && paper > 0 ? ours / paper : Double.NaN;
+    }
+
+    /**
+     * Print the table.
+     *
+     * @param out where.
+     */
+    void printTable(final PrintStream out)
+    {
+        final LogPOptions.Scale scale = options.scale();
+        out.printf(Locale.ROOT, "am2j logp%s: %s; %,d round trips per ping-pong after %,d warm-up; signature bursts " +
+            "1-%d (network 1-%d) x %d delays x %d repetitions; transfers 64 B-%d KiB%n",
+            options.quick() ? " --quick" : "", pinning.applied() ? "rank pairs pinned to CPUs " + pinning.cpu(0) +
+                " and " + pinning.cpu(1) : "rank pairs NOT pinned (no taskset or < 2 CPUs)", scale.rounds(),
+            scale.warmup(), scale.longestBurst(), scale.longestNetBurst(), LogPRank.DELAY_FACTORS.length,
+            scale.signatureReps(), scale.largestTransfer() / 1024);
+        out.println("LogP parameters (the paper's Table 3): am2j on this machine beside the paper (Sun Enterprise " +
+            "5000 SMPs, Myrinet); ratio = am2j / paper");
+        final StringBuilder head = new StringBuilder(String.format(Locale.ROOT, "%-23s %-5s", "", ""));
+        final StringBuilder sub = new StringBuilder(String.format(Locale.ROOT, "%-23s %-5s", "parameter", "unit"));
+        for (int c = 0; c < CONFIGS.size(); c++)
+        {
+            head.append(String.format(Locale.ROOT, " | %-28s", key(CONFIGS.get(c)) + " / " + PAPER_COLUMNS.get(c)
+                .replace("Multi-Protocol", "Multi").replace("Shared Memory", "SM")));
+            sub.append(String.format(Locale.ROOT, " | %9s %9s %8s", "am2j", "paper", "ratio"));
+        }
+        out.println(head);
+        out.println(sub);
+        for (final Row row : Row.values())
+        {
+            final StringBuilder line = new StringBuilder(
+                String.format(Locale.ROOT, "%-23s %-5s", row.label(), row.unit()));
+            for (int c = 0; c < CONFIGS.size(); c++)
+            {
+                final double ours = row.of(parameters.get(CONFIGS.get(c)));
+                final double ratio = ratio(ours, row.paper(c));
+                line.append(String.format(Locale.ROOT, " | %9s %9s %8s", row.format(ours), row.format(row.paper(c)),
+                    Double.isNaN(ratio) ? "-" : String.format(Locale.ROOT, ratio < 10 ? "%.3f" : "%.1f", ratio)));
+            }
+            out.println(line);
+        }
+        out.println();
+        out.printf(Locale.ROOT, "%-28s %10s %10s %10s %10s%n", "round trip p50, same run", "am2j us", "peer us",
+            "am2j/peer", "target");
+        for (final Protocol protocol : CONFIGS)
+        {
+            final Peer peer = peerOf(protocol);
+            final double ratio = overPeer(protocol);
+            out.printf(Locale.ROOT, "%-28s %10.3f %10.3f %10.3f %10s%n", key(protocol) + " / " + peer.label,
+                parameters.get(protocol).rttNs() / 1000, peer.rttUs(), ratio,
+                isTarget(protocol) ? (ratio <= 1.0 ? "<=1.0 met" : "<=1.0 NOT met") : "");
+        }
+        for (final Protocol protocol : CONFIGS)
+        {
+            final Peer limit = limitOf(protocol);
+            out.printf(Locale.ROOT, "%-28s %10.3f %10.3f %10.3f%n", key(protocol) + " / " + limit.label,
+                parameters.get(protocol).rttNs() / 1000, limit.rttUs(), overLimit(protocol));
+        }
+        out.printf(Locale.ROOT, "%-28s %10s %10s %10s %10s%n", "peer round trips (us)", "p50", "p99", "p99.9",
+            "mean");
+        for (final Peer peer : List.of(aeronIpc, aeronUdp, limitShm, limitUdp))
+        {
+            final LatencySummary s = LatencySummary.from(peer.results, peer.prefix);
+            out.printf(Locale.ROOT, "  %-26s %10.3f %10.3f %10.3f %10.3f%n", peer.label, s.p50() / 1000.0,
+                s.p99() / 1000.0, s.p999() / 1000.0, s.mean() / 1000);
+        }
+        machine.printTable(out, 28);
+    }
+
+    /**
+     * @param protocol one of {@link #CONFIGS}.
+     * @return true for the two configurations the issue sets a target for (shm and net: at most their Aeron peer).
+     */
+    private static boolean isTarget(final Protocol protocol)
+    {
+        return Protocol.SHM == protocol || Protocol.NET == protocol;
+    }
+
+    /**
+     * @return the JSON object of the run.
+     */
+    String json()
+    {
+        final StringBuilder text = new StringBuilder();
+        final JsonWriter json = new JsonWriter(text);
+        json.beginObject();
+        for (final Protocol protocol : CONFIGS)
+        {
+            json.name(key(protocol)).beginObject();
+            for (final Row row : Row.values())
+            {
+                json.name(row.key()).value(row.round(row.of(parameters.get(protocol))));
+            }
+            json.endObject();
+        }
+        json.name("peers").beginObject();
+        for (final Peer peer : List.of(aeronIpc, aeronUdp, limitShm, limitUdp))
+        {
+            json.name(peer.key).value(MachineReport.round(peer.rttUs(), 10_000));
+        }
+        json.endObject();
+        json.name("ratios").beginObject();
+        for (final Protocol protocol : CONFIGS)
+        {
+            final String peer = protocol.overNetwork() ? "aeron_udp" : "aeron_ipc";
+            json.name(key(protocol) + "_rtt_over_" + peer).value(MachineReport.round(overPeer(protocol), 1000));
+        }
+        for (final Protocol protocol : CONFIGS)
+        {
+            final String limit = protocol.overNetwork() ? "limit_udp" : "limit_shm";
+            json.name(key(protocol) + "_rtt_over_" + limit).value(MachineReport.round(overLimit(protocol), 1000));
+        }
+        json.endObject();
+        json.name("targets").beginObject();
+        json.name("shm_rtt_at_most_aeron_ipc").value(overPeer(Protocol.SHM) <= 1.0);
+        json.name("net_rtt_at_most_aeron_udp").value(overPeer(Protocol.NET) <= 1.0);
+        json.endObject();
+        json.name("paper").beginObject();
+        json.name("source").value("Lumetta, Mainwaring, Culler: Multi-Protocol Active Messages on a Cluster of " +
+            "SMP's (SC'97), Table 3; half-power points in bytes taking the paper's kB as 1000 bytes");
+        for (int c = 0; c < CONFIGS.size(); c++)
+        {
+            json.name(key(CONFIGS.get(c))).beginObject();
+            json.name("column").value(PAPER_COLUMNS.get(c));
+            for (final Row row : Row.values())
+            {
+                json.name(row.key()).value(row.paper(c));
+            }
+            json.endObject();
+        }
+        json.endObject();
+        details(json);
+        json.name("command").value(command);
+        json.name("timestamp").value(timestamp);
+        json.name("quick").value(options.quick());
+        final LogPOptions.Scale scale = options.scale();
+        json.name("rounds").value(scale.rounds());
+        json.name("warmup").value(scale.warmup());
+        json.name("signature_reps").value(scale.signatureReps());
+        json.name("pinned").value(pinning.applied());
+        json.name("slow_epoch").value(slowEpoch());
+        json.name("slow_epoch_measurements").beginArray();
+        for (final String label : machine.slowMeasurements())
+        {
+            json.value(label);
+        }
+        json.endArray();
+        machine.writeJson(json);
+        json.endObject();
+        return text.append('\n').toString();
+    }
+
+    private void details(final JsonWriter json)
+    {
+        json.name("details").beginObject();
+        for (final Protocol protocol : CONFIGS)
+        {
+            final Results results = am.get(protocol);
+            final LogPParameters.Signature signature = signature(results);
+            final LogPParameters.TransferCurve curve = transferCurve(results);
+            json.name(key(protocol)).beginObject();
+            json.name("transports").value(protocol.transports());
+            final LatencySummary rtt = LatencySummary.from(results, "rtt");
+            json.name("rtt_p50_ns").value(rtt.p50());
+            json.name("rtt_p99_ns").value(rtt.p99());
+            json.name("rtt_p999_ns").value(rtt.p999());
+            json.name("rtt_mean_ns").value(MachineReport.round(rtt.mean(), 10));
+            json.name("signature").beginObject();
+            json.name("clock_ns").value(signature.clockNs());
+            array(json, "bursts", Arrays.stream(signature.bursts()).asDoubleStream().toArray(), 1);
+            array(json, "delays_ns", Arrays.stream(signature.delaysNs()).asDoubleStream().toArray(), 1);
+            array(json, "delay_cost_ns", signature.delayCostNs(), 10);
+            json.name("burst_median_ns").beginArray();
+            for (final double[] row : signature.burstNs())
+            {
+                json.beginArray();
+                for (final double value : row)
+                {
+                    json.value(MachineReport.round(value, 10));
+                }
+                json.endArray();
+            }
+            json.endArray();
+            json.endObject();
+            json.name("transfer").beginObject();
+            array(json, "bytes", Arrays.stream(curve.sizes()).asDoubleStream().toArray(), 1);
+            array(json, "median_ns", curve.ns(), 10);
+            array(json, "reps", doubles(results.getString("xfer.reps")), 1);
+            json.endObject();
+            json.endObject();
+        }
+        json.endObject();
+    }
+
+    private static void array(final JsonWriter json, final String name, final double[] values, final int scale)
+    {
+        json.name(name).beginArray();
+        for (final double value : values)
+        {
+            if (1 == scale)
+            {
+                json.value(Math.round(value));
+            }
+            else
+            {
+                json.value(MachineReport.round(value, scale));
+            }
+        }
+        json.endArray();
+    }
+}

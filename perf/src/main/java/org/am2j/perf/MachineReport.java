@@ -1,0 +1,215 @@
+package org.am2j.perf;
+
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+import org.am2j.spmd.CpuPinning;
+
+/**
+ * The machine state of a benchmark run, for its table and its JSON: the CPUs, pinning and load at the start, and for
+ * every measurement the {@link EpochGuard}'s probes, attempts and load, with its {@code slow_epoch} flag checked again
+ * against the fastest probe of the whole run (a measurement whose probes passed within its own rank pair may still
+ * be slow beside a later pair's).
+ */
+final class MachineReport
+{
+    private final CpuPinning pinning;
+    private final MachineState start;
+    private final long fastestProbeNs;
+    private final List<Entry> entries = new ArrayList<>();
+
+    private record Entry(String label, Results results, String name)
+    {
+        String key(final String field)
+        {
+            return "machine." + name + "." + field;
+        }
+    }
+
+    /**
+     * @param pinning        of the ranks.
+     * @param start          machine state at the start of the run.
+     * @param fastestProbeNs fastest probe median of the whole run.
+     */
+    MachineReport(final CpuPinning pinning, final MachineState start, final long fastestProbeNs)
+    {
+        this.pinning = pinning;
+        this.start = start;
+        this.fastestProbeNs = fastestProbeNs;
+    }
+
+    /**
+     * @param label   of the measurement in the report.
+     * @param results of the rank pair that took it.
+     * @param name    of the measurement in those results ({@code machine.NAME.*}).
+     * @return this.
+     */
+    MachineReport add(final String label, final Results results, final String name)
+    {
+        entries.add(new Entry(label, results, name));
+        return this;
+    }
+
+    /**
+     * @param label of a measurement added.
+     * @return true when its probes were slow, against the fastest probe of the whole run.
+     */
+    boolean slowEpoch(final String label)
+    {
+        for (final Entry entry : entries)
+        {
+            if (entry.label.equals(label))
+            {
+                return slowEpoch(entry);
+            }
+        }
+        throw new IllegalArgumentException("no measurement " + label);
+    }
+
+    private boolean slowEpoch(final Entry entry)
+    {
+        return entry.results.getBoolean(entry.key("slow_epoch")) ||
+            EpochGuard.isSlow(entry.results.getLong(entry.key("probe_p50_ns")), fastestProbeNs) ||
+            EpochGuard.isSlow(entry.results.getLong(entry.key("probe_after_p50_ns")), fastestProbeNs);
+    }
+
+    /**
+     * @return true when any measurement was taken in a slow epoch.
+     */
+    boolean slowEpoch()
+    {
+        for (final Entry entry : entries)
+        {
+            if (slowEpoch(entry))
+            {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * @return the labels of the measurements taken in a slow epoch, in order.
+     */
+    List<String> slowMeasurements()
+    {
+        final List<String> slow = new ArrayList<>();
+        for (final Entry entry : entries)
+        {
+            if (slowEpoch(entry))
+            {
+                slow.add(entry.label);
+            }
+        }
+        return slow;
+    }
+
+    /**
+     * @return fastest probe median of the run, ns.
+     */
+    long fastestProbeNs()
+    {
+        return fastestProbeNs;
+    }
+
+    /**
+     * @return the machine state at the start.
+     */
+    MachineState start()
+    {
+        return start;
+    }
+
+    /**
+     * Print the machine line, one line per measurement and the verdict.
+     *
+     * @param out   where.
+     * @param width of the label column.
+     */
+    void printTable(final PrintStream out, final int width)
+    {
+        out.printf(Locale.ROOT, "%-" + width + "s %d CPUs, load %s %s %s, %s MHz; probe p50 fastest %d ns, slow " +
+            "above %d ns%n", "machine", Runtime.getRuntime().availableProcessors(), plain(start.load1()),
+            plain(start.load5()), plain(start.load15()), plain(start.cpuMhz()), fastestProbeNs,
+            EpochGuard.thresholdNs(fastestProbeNs));
+        for (final Entry entry : entries)
+        {
+            final long attempts = entry.results.getLong(entry.key("attempts"));
+            out.printf(Locale.ROOT, "  %-" + (width - 2) + "s probe %d ns before, %d ns after, %d attempt%s, " +
+                "load %s%s%n", entry.label, entry.results.getLong(entry.key("probe_p50_ns")),
+                entry.results.getLong(entry.key("probe_after_p50_ns")), attempts, attempts == 1 ? "" : "s",
+                plain(entry.results.getDouble(entry.key("load_avg_1m"))), slowEpoch(entry) ? "  SLOW EPOCH" : "");
+        }
+        out.printf(Locale.ROOT, "%-" + width + "s %s%n", "slow epoch", slowEpoch() ? "yes: compare with care" : "no");
+    }
+
+    /**
+     * Write the {@code machine} member: CPUs, pinning, OS, Java, the load at the start, the probe's threshold, and a
+     * {@code measurements} object with each measurement's probes, attempts, flag and load.
+     *
+     * @param json an object being written.
+     */
+    void writeJson(final JsonWriter json)
+    {
+        json.name("machine").beginObject();
+        json.name("cpus").value(Runtime.getRuntime().availableProcessors());
+        json.name("cpus_allowed").value(pinning.allowed());
+        json.name("pinned_cpus");
+        if (pinning.applied())
+        {
+            json.beginArray().value(pinning.cpu(0)).value(pinning.cpu(1)).endArray();
+        }
+        else
+        {
+            json.nullValue();
+        }
+        json.name("os").value(System.getProperty("os.name") + " " + System.getProperty("os.version") + " " +
+            System.getProperty("os.arch"));
+        json.name("java").value(System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version"));
+        json.name("load_avg_1m").value(start.load1());
+        json.name("load_avg_5m").value(start.load5());
+        json.name("load_avg_15m").value(start.load15());
+        json.name("cpu_mhz").value(round(start.cpuMhz(), 1000));
+        json.name("probe_round_trips").value(EpochGuard.PROBE_ROUND_TRIPS);
+        json.name("probe_fastest_p50_ns").value(fastestProbeNs);
+        json.name("probe_slow_threshold_ns").value(EpochGuard.thresholdNs(fastestProbeNs));
+        json.name("slow_epoch").value(slowEpoch());
+        json.name("measurements").beginObject();
+        for (final Entry entry : entries)
+        {
+            json.name(entry.label).beginObject();
+            json.name("probe_p50_ns").value(entry.results.getLong(entry.key("probe_p50_ns")));
+            json.name("probe_after_p50_ns").value(entry.results.getLong(entry.key("probe_after_p50_ns")));
+            json.name("attempts").value(entry.results.getLong(entry.key("attempts")));
+            json.name("slow_epoch").value(slowEpoch(entry));
+            json.name("load_avg_1m").value(entry.results.getDouble(entry.key("load_avg_1m")));
+            json.name("load_avg_5m").value(entry.results.getDouble(entry.key("load_avg_5m")));
+            json.name("load_avg_15m").value(entry.results.getDouble(entry.key("load_avg_15m")));
+            json.name("cpu_mhz").value(round(entry.results.getDouble(entry.key("cpu_mhz")), 1000));
+            json.endObject();
+        }
+        json.endObject();
+        json.endObject();
+    }
+
+    /**
+     * @param value a number or NaN.
+     * @return it with two decimals, or {@code ?} for NaN.
+     */
+    static String plain(final double value)
+    {
+        return Double.isNaN(value) ? "?" : String.format(Locale.ROOT, "%.2f", value);
+    }
+
+    /**
+     * @param value a number, possibly NaN or infinite.
+     * @param scale 10^decimals.
+     * @return it rounded to that many decimals (NaN and infinities as they are).
+     */
+    static double round(final double value, final int scale)
+    {
+        return Double.isNaN(value) || Double.isInfinite(value) ? value : Math.round(value * scale) / (double)scale;
+    }
+}

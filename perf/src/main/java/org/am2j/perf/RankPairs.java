@@ -1,0 +1,318 @@
+package org.am2j.perf;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import java.util.function.ToIntFunction;
+
+import org.am2j.spmd.Am2Run;
+import org.am2j.spmd.CpuPinning;
+
+/**
+ * Runs the rank pairs of a benchmark ({@link PingPong}, {@link LogP}): each pair is a job of two rank JVMs of the
+ * SPMD launcher ({@link Am2Run}, in this process), {@code am2j run -n 2 --nodes N --pin --timeout T --jvm-opt
+ * -Dkey=value ... --cp <this class path> -- MAINCLASS ARGS}, so each rank is pinned to its own CPU with
+ * {@code taskset} when it can be ({@link CpuPinning}), on the emulated nodes asked for, and the pair is killed when it
+ * outlives its time limit. A pair's rank program gets a {@link RankConfig} command line naming a fresh cache-line
+ * file (for the {@link EpochGuard} probes) and the file rank 0 writes its {@link Results} to; both files are deleted
+ * after the pair, or at exit when the benchmark is stopped.
+ * <p>
+ * The pairs every benchmark holds itself against live here too: the machine's limit ({@link #measureLimit}) and the
+ * network's ({@link #measureUdpLimit}).
+ */
+final class RankPairs
+{
+    /** Ranks of every job. */
+    static final int RANKS = 2;
+
+    /** Time limit of a rank pair beyond its round trips, mostly JVM start-up and slow-epoch retries. */
+    private static final long PAIR_BASE_TIMEOUT_MS = 120_000;
+    /** Time allowed per round trip of a pair, generous: the limit is a guard against hangs, not a target. */
+    private static final long PAIR_NS_PER_ROUND_TRIP = 20_000;
+
+    /**
+     * Makes the command line of a pair's rank program once its files exist.
+     */
+    @FunctionalInterface
+    interface ConfigMaker
+    {
+        /**
+         * @param line    the pair's cache-line file.
+         * @param results where rank 0 writes its results.
+         * @return the configuration of both ranks.
+         */
+        RankConfig make(Path line, Path results);
+    }
+
+    private final String command;
+    private final PrintStream err;
+    private final Am2Run launcher;
+
+    /**
+     * @param command the benchmark's name for its messages, e.g. {@code am2j pingpong}.
+     * @param out     where the ranks' output goes.
+     * @param err     where progress, the ranks' errors and failures go.
+     */
+    RankPairs(final String command, final PrintStream out, final PrintStream err)
+    {
+        this.command = command;
+        this.err = err;
+        this.launcher = new Am2Run(out, err);
+    }
+
+    /**
+     * Stop the rank JVMs of the pair under way, if any, and refuse to start more.
+     */
+    void shutdown()
+    {
+        launcher.shutdown();
+    }
+
+    /**
+     * Run one pair and read rank 0's results.
+     *
+     * @param label      what the pair measures, for messages.
+     * @param mainClass  the rank program.
+     * @param config     makes the rank program's configuration.
+     * @param properties system properties of both JVMs.
+     * @param nodes      emulated nodes: 1 puts both ranks on node 0, 2 puts rank r on node r.
+     * @param roundTrips how many round trips (or equivalent units of work) the pair makes, for its time limit.
+     * @return rank 0's results, or {@code null} when a rank failed (said on the error stream).
+     * @throws IOException          when the pair's files cannot be made or the results read.
+     * @throws InterruptedException when interrupted (the ranks are stopped first).
+     */
+    Results measure(
+        final String label,
+        final String mainClass,
+        final ConfigMaker config,
+        final Map<String, String> properties,
+        final int nodes,
+        final long roundTrips) throws IOException, InterruptedException
+    {
+        final Path line = deletedOnExit(CacheLinePingPong.createFile());
+        final Path results = deletedOnExit(Files.createTempFile("am2j-pair-", ".results"));
+        try
+        {
+            final int status = runPair(label, mainClass, config.make(line, results).toArgs(), properties, nodes,
+                pairTimeoutSeconds(roundTrips));
+            return 0 == status ? results(results) : null;
+        }
+        finally
+        {
+            Files.deleteIfExists(line);
+            Files.deleteIfExists(results);
+        }
+    }
+
+    /**
+     * Measure the machine's limit: the cache-line ping-pong between two rank JVMs pinned like the AM ranks.
+     *
+     * @param rounds         timed round trips.
+     * @param warmup         untimed round trips before them.
+     * @param fastestProbeNs fastest probe of the run so far, or {@link EpochGuard#NO_PROBE}.
+     * @return the results ({@code limit_rtt_*}, the probe's), or {@code null} when the ranks failed.
+     * @throws IOException          when the files of the pair cannot be made.
+     * @throws InterruptedException when interrupted (the ranks are destroyed first).
+     */
+    Results measureLimit(final int rounds, final int warmup, final long fastestProbeNs)
+        throws IOException, InterruptedException
+    {
+        err.println(command + ": measuring the machine's limit (cache-line ping-pong between two JVMs)");
+        return measure("limit", CacheLineRank.class.getName(), (line, results) -> new RankConfig(
+            "-", rounds, warmup, 0, 0, 0, 0, 0, fastestProbeNs, line, results), Map.of(), 1, (long)rounds + warmup);
+    }
+
+    /**
+     * Measure the network's limit: plain UDP between two rank JVMs pinned like the AM ranks ({@link UdpRank}), a
+     * ping-pong of {@value UdpPingPong#SHORT_BYTES}-byte datagrams and streams of
+     * {@value UdpPingPong#STREAM_BYTES}-byte ones.
+     *
+     * @param rounds         timed round trips.
+     * @param warmup         untimed round trips before them.
+     * @param bwMessages     datagrams of each timed stream.
+     * @param nodes          emulated nodes the ranks are placed on, as the AM ranks were.
+     * @param fastestProbeNs fastest probe of the run so far, or {@link EpochGuard#NO_PROBE}.
+     * @return the results ({@code limit_udp_rtt_*}, {@code udp_bw_8k_*}, {@code udp_loss}, the probe's), or
+     * {@code null} when the ranks failed.
+     * @throws IOException          when the files of the pair cannot be made.
+     * @throws InterruptedException when interrupted (the ranks are destroyed first).
+     */
+    Results measureUdpLimit(
+        final int rounds, final int warmup, final int bwMessages, final int nodes, final long fastestProbeNs)
+        throws IOException, InterruptedException
+    {
+        err.println(command + ": measuring the network's limit (plain UDP ping-pong and stream between two JVMs)");
+        return measure("udp limit", UdpRank.class.getName(), (line, results) -> new RankConfig(
+            "-", rounds, warmup, 0, 0, 0, bwMessages, PingPongOptions.BW_REPEATS, fastestProbeNs, line, results),
+            Map.of(), nodes, 4L * (rounds + warmup));
+    }
+
+    /**
+     * Run a pair of rank JVMs as a job of the launcher, pinned, under a time limit, on this process's class path:
+     * {@code am2j run -n 2 --nodes N --pin --timeout T --jvm-opt -Dkey=value ... --cp <class path> -- MAINCLASS ARGS}.
+     * The ranks' output lines reach this benchmark's streams prefixed with {@code [R] }.
+     *
+     * @param label          what the pair measures, for messages.
+     * @param mainClass      the rank program: its {@code main(String[])} runs in both ranks.
+     * @param rankArgs       the rank program's arguments.
+     * @param properties     system properties of both JVMs.
+     * @param nodes          emulated nodes: 1 puts both ranks on node 0, 2 puts rank r on node r.
+     * @param timeoutSeconds how long the pair may run before both ranks are killed.
+     * @return 0 when both ranks exited with 0, else the launcher's non-zero status (it has said why).
+     * @throws InterruptedException when interrupted while waiting (the launcher has stopped both ranks first).
+     */
+    int runPair(
+        final String label,
+        final String mainClass,
+        final List<String> rankArgs,
+        final Map<String, String> properties,
+        final int nodes,
+        final int timeoutSeconds) throws InterruptedException
+    {
+        final List<String> args = new ArrayList<>(List.of(
+            "-n", Integer.toString(RANKS), "--nodes", Integer.toString(nodes), "--pin",
+            "--timeout", Integer.toString(timeoutSeconds)));
+        for (final Map.Entry<String, String> property : properties.entrySet())
+        {
+            args.add("--jvm-opt");
+            args.add("-D" + property.getKey() + "=" + property.getValue());
+        }
+        args.add("--cp");
+        args.add(System.getProperty("java.class.path"));
+        args.add("--");
+        args.add(mainClass);
+        args.addAll(rankArgs);
+
+        final int status = launcher.run(args.toArray(new String[0]));
+        if (Thread.interrupted())
+        {
+            throw new InterruptedException("interrupted while the " + label + " ranks ran");
+        }
+        if (0 != status)
+        {
+            err.println(command + ": " + label + ": the rank JVMs failed (am2j run exit status " + status + ")");
+        }
+        return status;
+    }
+
+    /**
+     * @param roundTrips of the pair's measurements.
+     * @return the pair's time limit in seconds: {@link #PAIR_BASE_TIMEOUT_MS} plus
+     * {@link #PAIR_NS_PER_ROUND_TRIP} per round trip, rounded up.
+     */
+    static int pairTimeoutSeconds(final long roundTrips)
+    {
+        final long timeoutMs = PAIR_BASE_TIMEOUT_MS + TimeUnit.NANOSECONDS.toMillis(
+            roundTrips * PAIR_NS_PER_ROUND_TRIP);
+        return (int)Math.min(Integer.MAX_VALUE, (timeoutMs + 999) / 1000);
+    }
+
+    private static Results results(final Path results) throws IOException
+    {
+        final Results read = Results.read(results);
+        if (!read.has("probe_fastest_p50_ns"))
+        {
+            throw new IOException("rank 0 exited with 0 but left no results in " + results);
+        }
+        return read;
+    }
+
+    /**
+     * @param file to delete when the JVM exits, also on SIGINT or SIGTERM while a pair is running (the deletion after
+     *             the pair then may not run).
+     * @return the file.
+     */
+    private static Path deletedOnExit(final Path file)
+    {
+        file.toFile().deleteOnExit();
+        return file;
+    }
+
+    /**
+     * The {@code main} of a benchmark: a shutdown hook that stops its rank JVMs, its run, then exit with its status.
+     *
+     * @param hook thread name of the shutdown hook.
+     * @param stop stops the benchmark's rank JVMs.
+     * @param run  runs the benchmark on its command line and returns its exit status.
+     * @param args the command line.
+     */
+    static void main(
+        final String hook, final Runnable stop, final ToIntFunction<String[]> run, final String[] args)
+    {
+        Runtime.getRuntime().addShutdownHook(new Thread(stop, hook));
+        final int status = run.applyAsInt(args);
+        System.out.flush();
+        System.err.flush();
+        System.exit(status);
+    }
+
+    /**
+     * Parse a benchmark's command line, or say why it cannot be.
+     *
+     * @param parser the benchmark's parser, which throws {@link IllegalArgumentException} naming a bad argument.
+     * @param args   the command line.
+     * @param usage  the usage line, printed after the error.
+     * @return the options, or {@code null} when the command line is bad (said on the error stream).
+     */
+    <T> T parse(final Function<String[], T> parser, final String[] args, final String usage)
+    {
+        try
+        {
+            return parser.apply(args);
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            err.println(command + ": " + ex.getMessage());
+            err.println(usage);
+            return null;
+        }
+    }
+
+    /**
+     * @param json the file of {@code --json}, or {@code null}.
+     * @return true when there is none or its directory is writable; otherwise false, said on the error stream.
+     */
+    boolean jsonWritable(final Path json)
+    {
+        if (null == json)
+        {
+            return true;
+        }
+        final Path dir = json.toAbsolutePath().getParent();
+        if (null == dir || !Files.isDirectory(dir) || !Files.isWritable(dir))
+        {
+            err.println(command + ": --json " + json + ": " + dir + " is not a writable directory");
+            return false;
+        }
+        return true;
+    }
+
+    /**
+     * @param args a command line after the benchmark's name.
+     * @param name the benchmark's command, e.g. {@code am2j pingpong}.
+     * @return the whole command as a shell would take it back, for the record.
+     */
+    static String command(final String name, final String[] args)
+    {
+        final StringBuilder text = new StringBuilder(name);
+        for (final String arg : args)
+        {
+            text.append(' ');
+            if (arg.isEmpty() || !arg.matches("[A-Za-z0-9_./=:,+-]+"))
+            {
+                text.append('\'').append(arg.replace("'", "'\\''")).append('\'');
+            }
+            else
+            {
+                text.append(arg);
+            }
+        }
+        return text.toString();
+    }
+}

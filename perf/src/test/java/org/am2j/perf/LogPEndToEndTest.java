@@ -1,0 +1,101 @@
+package org.am2j.perf;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * {@code am2j logp} end to end at a tiny scale: all eight rank pairs (the four configurations, Aeron IPC and UDP,
+ * the cache-line and UDP limits) with real JVMs, the table, the JSON and the plots. About 20 s on a quiet machine
+ * of two CPUs, most of it the sixteen JVMs starting, and minutes on a loaded one (every pair spins on both CPUs); no
+ * assertion about speed. Tagged {@code heavy}: {@code mvn verify -DexcludedGroups=heavy} leaves it out.
+ */
+@Tag("heavy")
+class LogPEndToEndTest
+{
+    /** A few thousand round trips, bursts up to 16, transfers up to 256 KiB. */
+    static final LogPOptions.Scale TINY = new LogPOptions.Scale(2_000, 1_000, 2, 1, 16, 16, 256 * 1024, 2, 1_024);
+
+    @TempDir
+    Path dir;
+
+    @Test
+    @Timeout(600)
+    void aTinyRunMeasuresEveryConfigurationAndPeerAndDrawsThePlots() throws Exception
+    {
+        assumeTrue(Runtime.getRuntime().availableProcessors() >= 2, "two CPUs are needed for two spinning JVMs");
+        assumeTrue(TransportCheck.missing("shm,net").isEmpty(), "the shm and net transports are needed");
+        final Path json = dir.resolve("logp.json");
+        final Path plots = dir.resolve("plots");
+        final ByteArrayOutputStream out = new ByteArrayOutputStream();
+        final ByteArrayOutputStream err = new ByteArrayOutputStream();
+        final LogP logP = new LogP(new PrintStream(out, true, StandardCharsets.UTF_8),
+            new PrintStream(err, true, StandardCharsets.UTF_8));
+
+        final List<Path> before = aeronDirectories(List.of());
+        final long began = System.nanoTime();
+        final int status = logP.run(new LogPOptions(false, true, TINY, json, plots), "am2j logp (test)");
+        System.out.printf("am2j logp (test) took %.1f s%n", (System.nanoTime() - began) / 1e9);
+        System.out.print(out.toString(StandardCharsets.UTF_8));
+        System.out.print(err.toString(StandardCharsets.UTF_8));
+
+        assertEquals(0, status, err.toString(StandardCharsets.UTF_8));
+        final String text = Files.readString(json);
+        for (final String config : List.of("shm", "multi_shm", "multi_net", "net"))
+        {
+            final String object = LogPReportTest.object(text, config);
+            assertEquals(List.of("L_us", "os_us", "or_us", "g_us", "G_us_per_byte", "bw_MBps", "half_power_bytes",
+                "rtt_us"), LogPReportTest.keys(object), config);
+            assertTrue(ResultsFixtures.number(object, "rtt_us") > 0, object);
+            assertTrue(ResultsFixtures.number(object, "os_us") > 0, object);
+            // G, 1/G and the half-power point: present, but at this scale possibly null (too few transfers to fit)
+        }
+        final String peers = LogPReportTest.object(text, "peers");
+        for (final String key : List.of("aeron_ipc_rtt_us", "aeron_udp_rtt_us", "limit_shm_rtt_us",
+            "limit_udp_rtt_us"))
+        {
+            assertTrue(ResultsFixtures.number(peers, key) > 0, peers);
+        }
+        for (final Protocol protocol : LogPReport.CONFIGS)
+        {
+            assertTrue(Files.size(plots.resolve(LogPPlots.signatureFile(protocol))) > 10_000);
+        }
+        assertTrue(Files.size(plots.resolve(LogPPlots.BANDWIDTH_FILE)) > 10_000);
+        final String table = out.toString(StandardCharsets.UTF_8);
+        assertTrue(table.contains("Round Trip Time (RTT)"), table);
+        assertTrue(table.contains("shm / Aeron IPC"), table);
+        assertTrue(table.contains("net / Aeron UDP"), table);
+        assertEquals(aeronDirectories(before), List.of(), "Aeron directories left behind");
+    }
+
+    /**
+     * @param known directories to leave out.
+     * @return the Aeron drivers' directories in /dev/shm that are not known.
+     * @throws java.io.IOException when /dev/shm cannot be listed.
+     */
+    private static List<Path> aeronDirectories(final List<Path> known) throws java.io.IOException
+    {
+        final Path shm = Path.of("/dev/shm");
+        if (!Files.isDirectory(shm))
+        {
+            return List.of();
+        }
+        try (var files = Files.list(shm))
+        {
+            return files.filter(f -> f.getFileName().toString().startsWith("am2j-aeron-") && !known.contains(f))
+                .collect(java.util.stream.Collectors.toList());
+        }
+    }
+}

@@ -1,0 +1,252 @@
+package org.am2j.perf;
+
+import java.awt.image.BufferedImage;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import javax.imageio.ImageIO;
+
+import org.am2j.spmd.CpuPinning;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import static org.am2j.perf.ResultsFixtures.number;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The table, the JSON and the plots of a LogP run, from synthetic results whose parameters are known.
+ */
+@Timeout(60)
+class LogPReportTest
+{
+    private static final long PROBE_NS = 120;
+    private static final List<String> CONFIG_KEYS = List.of(
+        "L_us", "os_us", "or_us", "g_us", "G_us_per_byte", "bw_MBps", "half_power_bytes", "rtt_us");
+    private static final List<String> PEER_KEYS = List.of(
+        "aeron_ipc_rtt_us", "aeron_udp_rtt_us", "limit_shm_rtt_us", "limit_udp_rtt_us");
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void theJsonHasExactlyTheKeysOfTheIssueForEachConfigurationAndThePeers()
+    {
+        final String json = report(PROBE_NS).json();
+        for (final String config : List.of("shm", "multi_shm", "multi_net", "net"))
+        {
+            assertEquals(CONFIG_KEYS, keys(object(json, config)), config);
+        }
+        assertEquals(PEER_KEYS, keys(object(json, "peers")));
+        final List<String> top = topLevelKeys(json);
+        assertEquals(List.of("shm", "multi_shm", "multi_net", "net", "peers"), top.subList(0, 5), top.toString());
+    }
+
+    @Test
+    void theJsonValuesAreTheParametersInMicroseconds()
+    {
+        final String json = report(PROBE_NS).json();
+        final String shm = object(json, "shm");
+        assertEquals(0.32, number(shm, "rtt_us"));
+        assertEquals(0.11, number(shm, "os_us"));
+        assertEquals(0.06, number(shm, "or_us"));
+        assertEquals(0.18, number(shm, "g_us"));
+        assertEquals(0.16 - 0.11 - 0.06, number(shm, "L_us"), 1e-9);
+        assertEquals(0.00008, number(shm, "G_us_per_byte"), 1e-12);
+        assertEquals(12_500, number(shm, "bw_MBps"));
+        assertEquals(4_096, number(shm, "half_power_bytes"));
+        final String net = object(json, "net");
+        assertEquals(10.5, number(net, "rtt_us"));
+        assertEquals(5.3, number(net, "os_us"), 1e-9);
+        assertEquals(0.85, number(net, "or_us"), 1e-9);
+        assertEquals(19, number(net, "g_us"), 1e-9);
+        final String peers = object(json, "peers");
+        assertEquals(0.2, number(peers, "aeron_ipc_rtt_us"));
+        assertEquals(8.5, number(peers, "aeron_udp_rtt_us"));
+        assertEquals(0.13, number(peers, "limit_shm_rtt_us"));
+        assertEquals(7.0, number(peers, "limit_udp_rtt_us"));
+        final String ratios = object(json, "ratios");
+        assertEquals(1.6, number(ratios, "shm_rtt_over_aeron_ipc"));
+        assertEquals(10.5 / 8.5, number(ratios, "net_rtt_over_aeron_udp"), 0.001);
+        assertEquals(1.5, number(ratios, "net_rtt_over_limit_udp"));
+        final String targets = object(json, "targets");
+        assertTrue(targets.contains("\"shm_rtt_at_most_aeron_ipc\": false"), targets);
+        assertTrue(targets.contains("\"net_rtt_at_most_aeron_udp\": false"), targets);
+    }
+
+    @Test
+    void theJsonCarriesThePapersTableAsPrinted()
+    {
+        final String paper = object(report(PROBE_NS).json(), "paper");
+        final String shm = object(paper, "shm");
+        assertTrue(shm.contains("\"column\": \"Shared Memory\""), shm);
+        assertEquals(-0.3, number(shm, "L_us"));
+        assertEquals(1.8, number(shm, "os_us"));
+        assertEquals(1.3, number(shm, "or_us"));
+        assertEquals(3.1, number(shm, "g_us"));
+        assertEquals(0.00602, number(shm, "G_us_per_byte"));
+        assertEquals(166, number(shm, "bw_MBps"));
+        assertEquals(5_100, number(shm, "half_power_bytes"));
+        assertEquals(5.6, number(shm, "rtt_us"));
+        final String multiNet = object(paper, "multi_net");
+        assertTrue(multiNet.contains("\"column\": \"Multi-Protocol Myrinet\""), multiNet);
+        assertEquals(15.5, number(multiNet, "L_us"));
+        assertEquals(0.0305, number(multiNet, "G_us_per_byte"));
+        assertEquals(32.8, number(multiNet, "bw_MBps"));
+        assertEquals(55, number(multiNet, "rtt_us"));
+    }
+
+    @Test
+    void theTablePutsThePapersColumnsBesideOursWithRatios()
+    {
+        final String table = table(report(PROBE_NS));
+        assertTrue(table.contains("shm / SM"), table);
+        assertTrue(table.contains("multi_net / Multi Myrinet"), table);
+        // shm RTT 0.320 us beside the paper's 5.600: ratio 0.057
+        assertTrue(table.matches("(?s).*Round Trip Time \\(RTT\\)\\s+us\\s+\\|\\s+0\\.320\\s+5\\.600\\s+0\\.057 .*"),
+            table);
+        // L of the paper's shared memory is negative: no ratio
+        assertTrue(table.matches("(?s).*Latency \\(L\\)\\s+us\\s+\\|\\s+-0\\.010\\s+-0\\.300\\s+- .*"), table);
+        assertTrue(table.matches("(?s).*Bandwidth \\(1/G\\)\\s+MB/s\\s+\\|\\s+12500\\s+166\\.0\\s+75\\.3 .*"), table);
+        assertTrue(table.contains("shm / Aeron IPC"), table);
+        assertTrue(table.contains("<=1.0 NOT met"), table);
+        assertTrue(table.contains("net / limit: plain UDP"), table);
+        assertTrue(table.contains("  shm.sig_d3 "), table);
+        assertTrue(table.contains("  aeron_udp "), table);
+        assertTrue(table.contains("slow epoch                   no"), table);
+    }
+
+    @Test
+    void aSlowProbeInAnyPairFlagsTheRun()
+    {
+        final LogPReport report = report(PROBE_NS, 40);
+        assertTrue(report.slowEpoch());
+        assertTrue(report.json().contains("\"slow_epoch\": true"));
+        assertTrue(table(report).contains("SLOW EPOCH"));
+    }
+
+    @Test
+    void thePlotsAreWrittenAsReadablePngs() throws Exception
+    {
+        final List<Path> files = LogPPlots.write(report(PROBE_NS), dir.resolve("plots"));
+        assertEquals(5, files.size());
+        for (final Path file : files)
+        {
+            assertTrue(Files.size(file) > 10_000, file.toString());
+            final BufferedImage image = ImageIO.read(file.toFile());
+            assertNotNull(image, file.toString());
+            assertEquals(LogPPlots.WIDTH, image.getWidth());
+            assertEquals(LogPPlots.HEIGHT, image.getHeight());
+        }
+        assertTrue(Files.exists(dir.resolve("plots").resolve("signature-multi_shm.png")));
+        assertTrue(Files.exists(dir.resolve("plots").resolve(LogPPlots.BANDWIDTH_FILE)));
+        assertFalse(Files.exists(dir.resolve("plots").resolve("bandwidth.png.png")));
+    }
+
+    /**
+     * @param probeNs the probes of every pair.
+     * @return a report of four configurations at shared-memory and network scales.
+     */
+    static LogPReport report(final long probeNs)
+    {
+        return report(probeNs, probeNs);
+    }
+
+    private static LogPReport report(final long probeNs, final long fastestOfAeronUdp)
+    {
+        final Map<Protocol, Results> am = new LinkedHashMap<>();
+        am.put(Protocol.SHM, LogPFixtures.amResults(320, 110, 60, 180, 4_096 * 0.08, 0.08, probeNs));
+        am.put(Protocol.MULTI_SHM, LogPFixtures.amResults(2_700, 760, 100, 1_000, 8_000 * 0.1, 0.1, probeNs));
+        am.put(Protocol.MULTI_NET, LogPFixtures.amResults(11_000, 5_300, 860, 20_000, 20_000, 1.0, probeNs));
+        am.put(Protocol.NET, LogPFixtures.amResults(10_500, 5_300, 850, 19_000, 20_000, 0.9, probeNs));
+        final Results aeronUdp = LogPFixtures.peerResults("aeron_rtt", "aeron_udp_rtt", 8_500, probeNs);
+        aeronUdp.put("probe_fastest_p50_ns", fastestOfAeronUdp);
+        return new LogPReport(LogPOptions.parse(new String[]{ "--quick" }), "am2j logp --quick",
+            "2026-01-01T00:00:00Z", CpuPinning.detect(), new MachineState(1.0, 2.0, 3.0, 2400.0), am,
+            LogPFixtures.peerResults("aeron_rtt", "aeron_ipc_rtt", 200, probeNs), aeronUdp,
+            LogPFixtures.peerResults("limit_rtt", "limit_rtt", 130, probeNs),
+            udpLimit(probeNs));
+    }
+
+    private static Results udpLimit(final long probeNs)
+    {
+        final Results results = LogPFixtures.peerResults("limit_udp_rtt", "limit_udp_rtt", 7_000, probeNs);
+        ResultsFixtures.machine(results, "udp_bw_8k", probeNs);
+        return results;
+    }
+
+    static String table(final LogPReport report)
+    {
+        final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        report.printTable(new PrintStream(bytes, true, StandardCharsets.UTF_8));
+        return bytes.toString(StandardCharsets.UTF_8);
+    }
+
+    /**
+     * @param json a JSON text.
+     * @param name of an object member.
+     * @return the text of the first object of that name, braces included.
+     */
+    static String object(final String json, final String name)
+    {
+        final int start = json.indexOf("\"" + name + "\": {");
+        assertTrue(start >= 0, "no object " + name + " in " + json);
+        final int open = json.indexOf('{', start);
+        int depth = 0;
+        for (int i = open; i < json.length(); i++)
+        {
+            if (json.charAt(i) == '{')
+            {
+                depth++;
+            }
+            else if (json.charAt(i) == '}' && --depth == 0)
+            {
+                return json.substring(open, i + 1);
+            }
+        }
+        throw new AssertionError("unclosed object " + name);
+    }
+
+    /**
+     * @param object the text of a JSON object.
+     * @return the names of its direct members, in order.
+     */
+    static List<String> keys(final String object)
+    {
+        final List<String> keys = new ArrayList<>();
+        int depth = 0;
+        final Matcher name = Pattern.compile("\"([^\"]+)\": ").matcher(object);
+        int at = 0;
+        while (name.find())
+        {
+            for (int i = at; i < name.start(); i++)
+            {
+                final char c = object.charAt(i);
+                depth += c == '{' || c == '[' ? 1 : c == '}' || c == ']' ? -1 : 0;
+            }
+            at = name.start();
+            if (1 == depth)
+            {
+                keys.add(name.group(1));
+            }
+        }
+        return keys;
+    }
+
+    private static List<String> topLevelKeys(final String json)
+    {
+        return keys(json);
+    }
+}
