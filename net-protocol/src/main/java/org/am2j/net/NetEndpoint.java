@@ -24,6 +24,9 @@ import org.am2j.spi.TransportEndpoint;
  */
 final class NetEndpoint implements TransportEndpoint, MessageHandler
 {
+    /** Thread mode: a host yields its CPU after this many empty polls in a row. */
+    static final int YIELD_AFTER_EMPTY_POLLS = 64;
+
     /** Most inverse-mapping routes one endpoint keeps (distinct remote senders). */
     static final int MAX_ROUTES = 1 << 16;
 
@@ -44,6 +47,8 @@ final class NetEndpoint implements TransportEndpoint, MessageHandler
     private volatile boolean sleeping;
     private volatile boolean closed;
     private volatile byte[] encodedName;
+    private final boolean threadMode;
+    private int emptyPolls;
     private MessageSink sink;
     private boolean readingRequests;
     private boolean readingReplies;
@@ -55,6 +60,7 @@ final class NetEndpoint implements TransportEndpoint, MessageHandler
         this.host = host;
         this.id = host.endpointId();
         this.counters = host.counters(NetTransport.NAME);
+        this.threadMode = transport.config().mode == NicMode.THREAD;
         this.tag = host.tag();
         this.requestSendQueue = new ManyToOneRingBuffer(ring(queueBytes));
         this.replySendQueue = new ManyToOneRingBuffer(ring(queueBytes));
@@ -119,6 +125,13 @@ final class NetEndpoint implements TransportEndpoint, MessageHandler
                 }
             }
             nic.inlineTimers();
+            if (0 == handled && threadMode && ++emptyPolls >= YIELD_AFTER_EMPTY_POLLS)
+            {
+                // Thread mode: the NIC's thread may share this thread's CPU (a rank pinned to one CPU): a host
+                // that polls an empty queue without end would starve the thread that fills it.
+                emptyPolls = 0;
+                Thread.yield();
+            }
             return handled;
         }
         finally
