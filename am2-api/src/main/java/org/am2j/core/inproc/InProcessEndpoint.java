@@ -53,7 +53,7 @@ final class InProcessEndpoint implements TransportEndpoint, MessageHandler
     @Override
     public Route connect(final EndpointName destination, final long tag)
     {
-        return transport.connect(destination);
+        return transport.connect(host.endpointId(), destination);
     }
 
     @Override
