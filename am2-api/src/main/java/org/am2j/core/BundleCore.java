@@ -124,11 +124,10 @@ final class BundleCore implements Bundle
     @Override
     public int poll()
     {
-        enter("poll");
+        final DispatchContext context = guard.enterWithContext("poll");
         try
         {
             checkOpen();
-            final DispatchContext context = DispatchContext.current();
             if (0 != context.depth)
             {
                 throw new AmException(AmError.BAD_ARG, "poll() may not be called from inside a handler");
@@ -417,6 +416,11 @@ final class BundleCore implements Bundle
     void enter(final String call)
     {
         guard.enter(call);
+    }
+
+    DispatchContext enterWithContext(final String call)
+    {
+        return guard.enterWithContext(call);
     }
 
     void exit()

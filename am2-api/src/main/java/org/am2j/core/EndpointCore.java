@@ -458,10 +458,11 @@ final class EndpointCore implements Endpoint, EndpointHost
         final int srcOffset, final int length, final long segmentOffset, final boolean async, final int argCount,
         final int a0, final int a1, final int a2, final int a3, final int a4, final int a5, final int a6, final int a7)
     {
-        final BundleCore b = enter("request");
+        final BundleCore b = bundle;
+        final DispatchContext context = b.enterWithContext("request");
+        exitIfClosed(b, "request");
         try
         {
-            final DispatchContext context = DispatchContext.current();
             checkNotInHandler(context, "a request");
             final Translation translation = translations.get(destination);
             MessageChecks.check(category, handler, src, srcOffset, length, segmentOffset, argCount);
@@ -838,12 +839,17 @@ final class EndpointCore implements Endpoint, EndpointHost
     {
         final BundleCore b = bundle;
         b.enter(call);
+        exitIfClosed(b, call);
+        return b;
+    }
+
+    private void exitIfClosed(final BundleCore b, final String call)
+    {
         if (closed)
         {
             b.exit();
             throw new AmException(AmError.NOT_INIT, "endpoint " + endpointId + " is closed (" + call + ")");
         }
-        return b;
     }
 
     private void checkOpen(final String call)
