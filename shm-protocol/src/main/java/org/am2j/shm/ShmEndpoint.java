@@ -233,12 +233,41 @@ final class ShmEndpoint implements TransportEndpoint
     @Override
     public int poll(final MessageSink sink, final int budget, final boolean repliesOnly)
     {
-        int handled = poll(replies, sink, budget);
-        if (!repliesOnly)
+        int handled = 0;
+        if (!idle(replies))
+        {
+            handled = poll(replies, sink, budget);
+        }
+        if (!repliesOnly && !idle(requests))
         {
             handled += poll(requests, sink, budget);
         }
         return handled;
+    }
+
+    /**
+     * The common case of a poll, kept small enough to be inlined into the caller's poll loop: the packet at the
+     * head is free and nothing is pending in the liveness check, so there is nothing to do but count the empty poll.
+     * Anything else (a ready packet, a packet not ready for a while, the periodic tail check) takes the full path.
+     *
+     * @return true when the queue can be skipped.
+     */
+    private static boolean idle(final Receiving receiving)
+    {
+        final PacketQueue queue = receiving.queue;
+        final long state = queue.buffer.getLongVolatile(queue.packetOffset(receiving.head) + STATE_OFFSET);
+        if (FREE != type(state) || 0 != receiving.stuckSince)
+        {
+            return false;
+        }
+        final int emptyPolls = receiving.emptyPolls + 1;
+        if (0 == (emptyPolls & (EMPTY_POLLS_PER_TAIL_CHECK - 1)))
+        {
+            // The poll that compares the tail with the head: abandoned() counts it and does the comparison.
+            return false;
+        }
+        receiving.emptyPolls = emptyPolls;
+        return true;
     }
 
     private int poll(final Receiving receiving, final MessageSink sink, final int budget)

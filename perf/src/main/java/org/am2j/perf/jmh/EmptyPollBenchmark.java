@@ -34,8 +34,11 @@ import org.openjdk.jmh.annotations.Warmup;
 @Fork(value = 2, jvmArgsAppend = { JmhRuntime.ADD_EXPORTS, JmhRuntime.JDK_INTERNAL_MISC, JmhRuntime.NATIVE_ACCESS })
 public class EmptyPollBenchmark
 {
-    /** The transports open: {@code inproc}, {@code inproc,shm} or {@code inproc,shm,net}. */
-    @Param({ "inproc", "inproc,shm", "inproc,shm,net" })
+    /**
+     * The transports open: {@code inproc}, {@code inproc+shm} or {@code inproc+shm+net} ({@code +}, not a comma: JMH
+     * splits {@code -p} values at commas).
+     */
+    @Param({ "inproc", "inproc+shm", "inproc+shm+net" })
     public String transports;
 
     /** Endpoints in the bundle. */
@@ -50,7 +53,7 @@ public class EmptyPollBenchmark
     @Setup(Level.Trial)
     public void setUp()
     {
-        JmhRuntime.start(transports, false);
+        JmhRuntime.start(transports.replace('+', ','), false);
         bundle = Am.allocateBundle(BundleKind.SEQ);
         for (int i = 0; i < endpoints; i++)
         {
