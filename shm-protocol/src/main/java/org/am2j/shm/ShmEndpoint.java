@@ -255,7 +255,17 @@ final class ShmEndpoint implements TransportEndpoint
     private static boolean idle(final Receiving receiving)
     {
         final PacketQueue queue = receiving.queue;
-        final long state = queue.buffer.getLongVolatile(queue.packetOffset(receiving.head) + STATE_OFFSET);
+        return countedEmpty(receiving, queue.buffer.getLongVolatile(queue.packetOffset(receiving.head) + STATE_OFFSET));
+    }
+
+    /**
+     * @param receiving the queue.
+     * @param state     of the packet at its head.
+     * @return true, having counted an empty poll, when the packet is free and the liveness check has nothing to do;
+     * false when {@link #abandoned} must look at it.
+     */
+    private static boolean countedEmpty(final Receiving receiving, final long state)
+    {
         if (FREE != type(state) || 0 != receiving.stuckSince)
         {
             return false;
@@ -302,7 +312,7 @@ final class ShmEndpoint implements TransportEndpoint
                     }
                     handled++;
                 }
-                else if (!abandoned(receiving, head, packet, state))
+                else if (countedEmpty(receiving, state) || !abandoned(receiving, head, packet, state))
                 {
                     break;
                 }
