@@ -688,16 +688,19 @@ final class EndpointCore implements Endpoint, EndpointHost
         }
         try
         {
-            int handled = 0;
-            for (final Receiver receiver : receivers)
+            // The in-process transport is every endpoint's first (AmRuntime keeps it the cheapest).
+            final Receiver[] receivers = this.receivers;
+            int handled = receivers[0].pollInProcess(context, budget, repliesOnly);
+            for (int i = 1; i < receivers.length; i++)
             {
+                final Receiver receiver = receivers[i];
                 if (!receiver.network)
                 {
-                    handled += receiver.poll(context, budget, repliesOnly);
+                    handled += receiver.pollLocal(context, budget, repliesOnly);
                 }
                 else if (networkBudget > 0)
                 {
-                    final int found = receiver.poll(context, networkBudget, repliesOnly);
+                    final int found = receiver.pollNetwork(context, networkBudget, repliesOnly);
                     context.networkFound += found;
                     handled += found;
                 }
