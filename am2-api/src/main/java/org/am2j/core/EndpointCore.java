@@ -717,6 +717,26 @@ final class EndpointCore implements Endpoint, EndpointHost
         }
     }
 
+    /**
+     * Poll this endpoint's transports, all of them local, for a SEQ bundle: no poll ownership to take (one thread at
+     * a time by contract) and no network transport to schedule.
+     *
+     * @param context     of the polling thread.
+     * @param budget      messages per transport.
+     * @param repliesOnly poll reply queues only.
+     * @return messages handled.
+     */
+    int pollLocal(final DispatchContext context, final int budget, final boolean repliesOnly)
+    {
+        final Receiver[] receivers = this.receivers;
+        int handled = receivers[0].pollInProcess(context, budget, repliesOnly);
+        for (int i = 1; i < receivers.length; i++)
+        {
+            handled += receivers[i].pollLocal(context, budget, repliesOnly);
+        }
+        return handled;
+    }
+
     boolean hasPending()
     {
         for (final Receiver receiver : receivers)

@@ -66,7 +66,11 @@ final class ShmEndpoint implements TransportEndpoint
     private static final class Receiving
     {
         final PacketQueue queue;
+        /** The queue's buffer, held here so the idle check loads one object less. */
+        final UnsafeBuffer buffer;
         long head;
+        /** Offset of the state word of the packet at {@link #head}, kept with it. */
+        int headState;
         boolean reading;
         long stuckHead = -1;
         long stuckSince;
@@ -76,6 +80,14 @@ final class ShmEndpoint implements TransportEndpoint
         Receiving(final PacketQueue queue)
         {
             this.queue = queue;
+            this.buffer = queue.buffer;
+            this.headState = queue.packetOffset(0) + STATE_OFFSET;
+        }
+
+        void advance(final long head)
+        {
+            this.head = head;
+            this.headState = queue.packetOffset(head) + STATE_OFFSET;
         }
     }
 
@@ -254,8 +266,7 @@ final class ShmEndpoint implements TransportEndpoint
      */
     private static boolean idle(final Receiving receiving)
     {
-        final PacketQueue queue = receiving.queue;
-        return countedEmpty(receiving, queue.buffer.getLongVolatile(queue.packetOffset(receiving.head) + STATE_OFFSET));
+        return countedEmpty(receiving, receiving.buffer.getLongVolatile(receiving.headState));
     }
 
     /**
@@ -338,7 +349,7 @@ final class ShmEndpoint implements TransportEndpoint
         // Release store FREE(next lap): the sender that holds the next lap's assignment of this packet sees it free
         // only after we are done reading it and its bulk block.
         buffer.putLongRelease(packet + STATE_OFFSET, queue.freeStateFor(head + queue.depth));
-        receiving.head = head + 1;
+        receiving.advance(head + 1);
         // Ordered store of the head, for hasPending() from another thread and for diagnostics; senders never read it.
         buffer.putLongRelease(queue.headOffset, head + 1);
     }
@@ -407,7 +418,7 @@ final class ShmEndpoint implements TransportEndpoint
             BulkBlocks.freeHeldBy(queue, bulk, claimer);
             BulkBlocks.freeClaimedByDead(queue, transport.pid);
         }
-        receiving.head = head + 1;
+        receiving.advance(head + 1);
         buffer.putLongRelease(queue.headOffset, head + 1);
         receiving.stuckSince = 0;
         counters.drop();
