@@ -191,20 +191,10 @@ final class ShmRoute implements Route
         buffer.putShort(packet + BULK_INDEX_OFFSET, (short)bulk);
         buffer.putInt(packet + SEGMENT_OFFSET_OFFSET, deposit ? (int)message.segmentOffset() : -1);
         buffer.putLong(packet + TAG_OFFSET, message.tag());
-        for (int i = 0, count = message.argCount(); i < count; i++)
+        putArgs(buffer, packet, message);
+        if (0 != length)
         {
-            buffer.putInt(packet + ARGS_OFFSET + (i << 2), message.arg(i));
-        }
-        if (NO_BULK != bulk)
-        {
-            buffer.putBytes(queue.bulkBlockOffset(bulk), message.data(), message.dataOffset(), length);
-            // Ordered store READY(pid): the block now belongs to the packet; only the receiver frees it, or, if we
-            // die before the packet is ready, the receiver when it skips the packet.
-            buffer.putLongRelease(queue.bulkFlagOffset(bulk), readyBulkState);
-        }
-        else if (null != segment)
-        {
-            segment.putBytes((int)message.segmentOffset(), message.data(), message.dataOffset(), length);
+            copyData(message, queue, length, bulk, segment);
         }
         // Release store READY: the receiver that sees it sees every field and byte written above.
         buffer.putLongRelease(packet + STATE_OFFSET, readyPacketState);
@@ -216,6 +206,36 @@ final class ShmRoute implements Route
             doorbell.ring();
         }
         return SENT;
+    }
+
+    private static void putArgs(final UnsafeBuffer buffer, final int packet, final OutboundMessage message)
+    {
+        for (int i = 0, count = message.argCount(); i < count; i++)
+        {
+            buffer.putInt(packet + ARGS_OFFSET + (i << 2), message.arg(i));
+        }
+    }
+
+    /**
+     * Copy a message's data into its bulk block, or into the destination's segment; kept out of {@link #enqueue} so
+     * that the path of a message without data stays small enough to inline.
+     */
+    private void copyData(
+        final OutboundMessage message, final PacketQueue queue, final int length, final int bulk,
+        final UnsafeBuffer segment)
+    {
+        if (NO_BULK != bulk)
+        {
+            final UnsafeBuffer buffer = queue.buffer;
+            buffer.putBytes(queue.bulkBlockOffset(bulk), message.data(), message.dataOffset(), length);
+            // Ordered store READY(pid): the block now belongs to the packet; only the receiver frees it, or, if we
+            // die before the packet is ready, the receiver when it skips the packet.
+            buffer.putLongRelease(queue.bulkFlagOffset(bulk), readyBulkState);
+        }
+        else if (null != segment)
+        {
+            segment.putBytes((int)message.segmentOffset(), message.data(), message.dataOffset(), length);
+        }
     }
 
     private int claimBulk(final PacketQueue queue)
