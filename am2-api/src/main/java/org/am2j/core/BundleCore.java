@@ -31,6 +31,9 @@ final class BundleCore implements Bundle
     private final PollScheduler scheduler;
     private final Transport blocker;
     private final boolean pollBeforeSend;
+
+    /** A SEQ bundle of a process without network transports: polls need neither the scheduler nor locks. */
+    private final boolean seqLocalOnly;
     private volatile EndpointCore[] endpoints = new EndpointCore[0];
     private volatile EventMask eventMask = EventMask.NOEVENTS;
     private volatile Thread waiter;
@@ -44,6 +47,7 @@ final class BundleCore implements Bundle
         this.scheduler = scheduler;
         this.blocker = blocker;
         this.pollBeforeSend = runtime.pollBeforeSend();
+        this.seqLocalOnly = BundleKind.SEQ == kind && !runtime.hasNetwork();
     }
 
     @Override
@@ -124,11 +128,10 @@ final class BundleCore implements Bundle
     @Override
     public int poll()
     {
-        enter("poll");
+        final DispatchContext context = guard.enterWithContext("poll");
         try
         {
             checkOpen();
-            final DispatchContext context = DispatchContext.current();
             if (0 != context.depth)
             {
                 throw new AmException(AmError.BAD_ARG, "poll() may not be called from inside a handler");
@@ -161,6 +164,15 @@ final class BundleCore implements Bundle
     private int pollEndpoints(final DispatchContext context, final boolean repliesOnly)
     {
         final EndpointCore[] polled = endpoints;
+        if (seqLocalOnly)
+        {
+            int handled = 0;
+            for (final EndpointCore endpoint : polled)
+            {
+                handled += endpoint.pollLocal(context, POLL_BUDGET, repliesOnly);
+            }
+            return handled;
+        }
         final boolean locking = !isSeq();
         final int networkBudget;
         if (!runtime.hasNetwork())
@@ -417,6 +429,11 @@ final class BundleCore implements Bundle
     void enter(final String call)
     {
         guard.enter(call);
+    }
+
+    DispatchContext enterWithContext(final String call)
+    {
+        return guard.enterWithContext(call);
     }
 
     void exit()

@@ -17,6 +17,9 @@ final class DispatchContext
 
     private static final ThreadLocal<DispatchContext> CONTEXT = ThreadLocal.withInitial(DispatchContext::new);
 
+    /** The thread this context belongs to. */
+    final Thread thread = Thread.currentThread();
+
     private final OutboundMessage[] frames = new OutboundMessage[MAX_DEPTH + 1];
     private final Delivery[] deliveries = new Delivery[MAX_DEPTH + 1];
 

@@ -458,10 +458,11 @@ final class EndpointCore implements Endpoint, EndpointHost
         final int srcOffset, final int length, final long segmentOffset, final boolean async, final int argCount,
         final int a0, final int a1, final int a2, final int a3, final int a4, final int a5, final int a6, final int a7)
     {
-        final BundleCore b = enter("request");
+        final BundleCore b = bundle;
+        final DispatchContext context = b.enterWithContext("request");
+        exitIfClosed(b, "request");
         try
         {
-            final DispatchContext context = DispatchContext.current();
             checkNotInHandler(context, "a request");
             final Translation translation = translations.get(destination);
             MessageChecks.check(category, handler, src, srcOffset, length, segmentOffset, argCount);
@@ -687,16 +688,19 @@ final class EndpointCore implements Endpoint, EndpointHost
         }
         try
         {
-            int handled = 0;
-            for (final Receiver receiver : receivers)
+            // The in-process transport is every endpoint's first (AmRuntime keeps it the cheapest).
+            final Receiver[] receivers = this.receivers;
+            int handled = receivers[0].pollInProcess(context, budget, repliesOnly);
+            for (int i = 1; i < receivers.length; i++)
             {
+                final Receiver receiver = receivers[i];
                 if (!receiver.network)
                 {
-                    handled += receiver.poll(context, budget, repliesOnly);
+                    handled += receiver.pollLocal(context, budget, repliesOnly);
                 }
                 else if (networkBudget > 0)
                 {
-                    final int found = receiver.poll(context, networkBudget, repliesOnly);
+                    final int found = receiver.pollNetwork(context, networkBudget, repliesOnly);
                     context.networkFound += found;
                     handled += found;
                 }
@@ -711,6 +715,26 @@ final class EndpointCore implements Endpoint, EndpointHost
                 POLL_OWNER.setRelease(this, null);
             }
         }
+    }
+
+    /**
+     * Poll this endpoint's transports, all of them local, for a SEQ bundle: no poll ownership to take (one thread at
+     * a time by contract) and no network transport to schedule.
+     *
+     * @param context     of the polling thread.
+     * @param budget      messages per transport.
+     * @param repliesOnly poll reply queues only.
+     * @return messages handled.
+     */
+    int pollLocal(final DispatchContext context, final int budget, final boolean repliesOnly)
+    {
+        final Receiver[] receivers = this.receivers;
+        int handled = receivers[0].pollInProcess(context, budget, repliesOnly);
+        for (int i = 1; i < receivers.length; i++)
+        {
+            handled += receivers[i].pollLocal(context, budget, repliesOnly);
+        }
+        return handled;
     }
 
     boolean hasPending()
@@ -838,12 +862,17 @@ final class EndpointCore implements Endpoint, EndpointHost
     {
         final BundleCore b = bundle;
         b.enter(call);
+        exitIfClosed(b, call);
+        return b;
+    }
+
+    private void exitIfClosed(final BundleCore b, final String call)
+    {
         if (closed)
         {
             b.exit();
             throw new AmException(AmError.NOT_INIT, "endpoint " + endpointId + " is closed (" + call + ")");
         }
-        return b;
     }
 
     private void checkOpen(final String call)

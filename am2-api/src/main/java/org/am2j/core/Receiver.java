@@ -36,19 +36,42 @@ final class Receiver implements MessageSink
         this.network = network;
     }
 
-    int poll(final DispatchContext context, final int budget, final boolean repliesOnly)
+    /*
+     * Three copies of the same poll, so that each transport's poll is called from a call site of its own: the
+     * compiler inlines a call site that has seen one or two receiver classes, and calls through the interface table
+     * one that has seen three (in-process, shared memory, network). The context is the polling thread's: nested
+     * polls (a reply waiting for queue space) are made by the same thread, and only one thread at a time polls an
+     * endpoint (SEQ by contract, PAR by the endpoint's poll ownership), so it needs no restoring afterwards.
+     */
+
+    /**
+     * Poll the in-process transport, the first of every endpoint.
+     */
+    int pollInProcess(final DispatchContext context, final int budget, final boolean repliesOnly)
     {
-        final DispatchContext outer = this.context;
         this.context = context;
-        try
-        {
-            counters.onPoll();
-            return transportEndpoint.poll(this, budget, repliesOnly);
-        }
-        finally
-        {
-            this.context = outer;
-        }
+        counters.onPoll();
+        return transportEndpoint.poll(this, budget, repliesOnly);
+    }
+
+    /**
+     * Poll a local transport other than the in-process one (shared memory).
+     */
+    int pollLocal(final DispatchContext context, final int budget, final boolean repliesOnly)
+    {
+        this.context = context;
+        counters.onPoll();
+        return transportEndpoint.poll(this, budget, repliesOnly);
+    }
+
+    /**
+     * Poll a network transport.
+     */
+    int pollNetwork(final DispatchContext context, final int budget, final boolean repliesOnly)
+    {
+        this.context = context;
+        counters.onPoll();
+        return transportEndpoint.poll(this, budget, repliesOnly);
     }
 
     @Override
@@ -71,6 +94,7 @@ final class Receiver implements MessageSink
         final int dataLength = message.dataLength();
         final int handlerIndex = message.handler();
         final MessageCategory category = opcode.category();
+        final Handler handler;
         if (opcode.isRequest() && !Tags.accepts(endpoint.tag(), message.tag()))
         {
             returnToSender(message, opcode, ReturnStatus.EBADTAG);
@@ -83,7 +107,8 @@ final class Receiver implements MessageSink
         {
             returnToSender(message, opcode, ReturnStatus.EBADLENGTH);
         }
-        else if (handlerIndex < 1 || handlerIndex >= Am.NUM_HANDLERS || null == endpoint.handlers.get(handlerIndex))
+        else if (handlerIndex < 1 || handlerIndex >= Am.NUM_HANDLERS ||
+            null == (handler = endpoint.handlers.get(handlerIndex)))
         {
             returnToSender(message, opcode, ReturnStatus.EBADHANDLER);
         }
@@ -109,7 +134,7 @@ final class Receiver implements MessageSink
             {
                 counters.onBytesReceived(dataLength);
             }
-            run(endpoint.handlers.get(handlerIndex), message, opcode, null, argCount, dataLength);
+            run(handler, message, opcode, null, argCount, dataLength);
         }
     }
 
@@ -165,15 +190,16 @@ final class Receiver implements MessageSink
 
     private static boolean lengthValid(final InboundMessage message, final MessageCategory category, final int length)
     {
-        switch (category)
+        // Not a switch: a switch on an enum reads a synthetic ordinal map first, on every message.
+        if (MessageCategory.SHORT == category)
         {
-            case SHORT:
-                return 0 == length;
-            case MEDIUM:
-                return length <= Am.MAX_MEDIUM && inlineDataValid(message, length);
-            default:
-                return length >= 0 && length <= Am.MAX_LONG;
+            return 0 == length;
         }
+        if (MessageCategory.MEDIUM == category)
+        {
+            return length <= Am.MAX_MEDIUM && inlineDataValid(message, length);
+        }
+        return length >= 0 && length <= Am.MAX_LONG;
     }
 
     private static boolean inlineDataValid(final InboundMessage message, final int length)

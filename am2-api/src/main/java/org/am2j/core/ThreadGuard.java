@@ -13,6 +13,10 @@ import org.am2j.api.AmException;
  * <p>
  * Detection is for diagnosis: two threads racing into an idle bundle at the same instant may both pass. The guard
  * never blocks and never makes a correct program fail.
+ * <p>
+ * The guard of a SEQ bundle also keeps its owner's {@link DispatchContext}, so that the owner's calls find it without
+ * a {@link ThreadLocal} look-up ({@link #enterWithContext(String)}). The cached context is used only by the thread it
+ * belongs to: even two threads that raced past the guard each get their own.
  */
 final class ThreadGuard
 {
@@ -37,6 +41,13 @@ final class ThreadGuard
     private volatile Thread owner;
     private volatile int inside;
     private int depth;
+
+    /**
+     * The context of the thread that last took the bundle over. Plain field: written by that thread, and read by any
+     * thread that enters, which uses it only when it is its own ({@link DispatchContext#thread}), so a stale or racy
+     * read costs a look-up, never a wrong context.
+     */
+    private DispatchContext ownerContext;
 
     /**
      * @param enforced false for a PAR bundle: every call passes.
@@ -69,7 +80,41 @@ final class ThreadGuard
     }
 
     /**
-     * Leave a call entered with {@link #enter(String)}.
+     * Enter a call that needs the calling thread's dispatch context.
+     *
+     * @param call the public call, for the message.
+     * @return the calling thread's context: for a SEQ bundle its owner's, cached; for a PAR bundle from the
+     * thread-local.
+     */
+    DispatchContext enterWithContext(final String call)
+    {
+        if (!enforced)
+        {
+            return DispatchContext.current();
+        }
+        final Thread thread = Thread.currentThread();
+        if (owner != thread)
+        {
+            takeOver(thread, call);
+        }
+        if (depth++ == 0)
+        {
+            // Release store: a thread that later sees inside == 0 also sees every write this owner made inside.
+            INSIDE.setRelease(this, 1);
+        }
+        final DispatchContext context = ownerContext;
+        return null != context && context.thread == thread ? context : cacheContext();
+    }
+
+    private DispatchContext cacheContext()
+    {
+        final DispatchContext context = DispatchContext.current();
+        ownerContext = context;
+        return context;
+    }
+
+    /**
+     * Leave a call entered with {@link #enter(String)} or {@link #enterWithContext(String)}.
      */
     void exit()
     {

@@ -152,7 +152,7 @@ class ReceiverValidationTest
     private void dispatch(final Receiver receiver, final Raw raw)
     {
         wire.next = raw;
-        assertEquals(1, receiver.poll(DispatchContext.current(), 1, false));
+        assertEquals(1, receiver.pollLocal(DispatchContext.current(), 1, false));
     }
 
     /** A transport endpoint whose poll hands over one prepared message. */

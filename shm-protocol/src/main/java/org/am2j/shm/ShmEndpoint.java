@@ -66,7 +66,11 @@ final class ShmEndpoint implements TransportEndpoint
     private static final class Receiving
     {
         final PacketQueue queue;
+        /** The queue's buffer, held here so the idle check loads one object less. */
+        final UnsafeBuffer buffer;
         long head;
+        /** Offset of the state word of the packet at {@link #head}, kept with it. */
+        int headState;
         boolean reading;
         long stuckHead = -1;
         long stuckSince;
@@ -76,6 +80,14 @@ final class ShmEndpoint implements TransportEndpoint
         Receiving(final PacketQueue queue)
         {
             this.queue = queue;
+            this.buffer = queue.buffer;
+            this.headState = queue.packetOffset(0) + STATE_OFFSET;
+        }
+
+        void advance(final long head)
+        {
+            this.head = head;
+            this.headState = queue.packetOffset(head) + STATE_OFFSET;
         }
     }
 
@@ -233,12 +245,50 @@ final class ShmEndpoint implements TransportEndpoint
     @Override
     public int poll(final MessageSink sink, final int budget, final boolean repliesOnly)
     {
-        int handled = poll(replies, sink, budget);
-        if (!repliesOnly)
+        int handled = 0;
+        if (!idle(replies))
+        {
+            handled = poll(replies, sink, budget);
+        }
+        if (!repliesOnly && !idle(requests))
         {
             handled += poll(requests, sink, budget);
         }
         return handled;
+    }
+
+    /**
+     * The common case of a poll, kept small enough to be inlined into the caller's poll loop: the packet at the
+     * head is free and nothing is pending in the liveness check, so there is nothing to do but count the empty poll.
+     * Anything else (a ready packet, a packet not ready for a while, the periodic tail check) takes the full path.
+     *
+     * @return true when the queue can be skipped.
+     */
+    private static boolean idle(final Receiving receiving)
+    {
+        return countedEmpty(receiving, receiving.buffer.getLongVolatile(receiving.headState));
+    }
+
+    /**
+     * @param receiving the queue.
+     * @param state     of the packet at its head.
+     * @return true, having counted an empty poll, when the packet is free and the liveness check has nothing to do;
+     * false when {@link #abandoned} must look at it.
+     */
+    private static boolean countedEmpty(final Receiving receiving, final long state)
+    {
+        if (FREE != type(state) || 0 != receiving.stuckSince)
+        {
+            return false;
+        }
+        final int emptyPolls = receiving.emptyPolls + 1;
+        if (0 == (emptyPolls & (EMPTY_POLLS_PER_TAIL_CHECK - 1)))
+        {
+            // The poll that compares the tail with the head: abandoned() counts it and does the comparison.
+            return false;
+        }
+        receiving.emptyPolls = emptyPolls;
+        return true;
     }
 
     private int poll(final Receiving receiving, final MessageSink sink, final int budget)
@@ -273,7 +323,7 @@ final class ShmEndpoint implements TransportEndpoint
                     }
                     handled++;
                 }
-                else if (!abandoned(receiving, head, packet, state))
+                else if (countedEmpty(receiving, state) || !abandoned(receiving, head, packet, state))
                 {
                     break;
                 }
@@ -299,7 +349,7 @@ final class ShmEndpoint implements TransportEndpoint
         // Release store FREE(next lap): the sender that holds the next lap's assignment of this packet sees it free
         // only after we are done reading it and its bulk block.
         buffer.putLongRelease(packet + STATE_OFFSET, queue.freeStateFor(head + queue.depth));
-        receiving.head = head + 1;
+        receiving.advance(head + 1);
         // Ordered store of the head, for hasPending() from another thread and for diagnostics; senders never read it.
         buffer.putLongRelease(queue.headOffset, head + 1);
     }
@@ -368,7 +418,7 @@ final class ShmEndpoint implements TransportEndpoint
             BulkBlocks.freeHeldBy(queue, bulk, claimer);
             BulkBlocks.freeClaimedByDead(queue, transport.pid);
         }
-        receiving.head = head + 1;
+        receiving.advance(head + 1);
         buffer.putLongRelease(queue.headOffset, head + 1);
         receiving.stuckSince = 0;
         counters.drop();

@@ -41,7 +41,17 @@ final class ShmInbound implements InboundMessage
         this.buffer = queue.buffer;
         this.packet = packet;
         this.replyRoute = null;
-        locateData(queue, packetState);
+        final int opcode = opcode();
+        if (0 == dataLength() && Opcode.REQUEST_LONG.code() != opcode && Opcode.REPLY_LONG.code() != opcode)
+        {
+            // A message without data, the common case, in a few instructions the poll loop inlines.
+            data = null;
+            dataOffset = 0;
+        }
+        else
+        {
+            locateData(queue, packetState);
+        }
         return this;
     }
 

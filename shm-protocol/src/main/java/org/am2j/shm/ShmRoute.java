@@ -93,10 +93,22 @@ final class ShmRoute implements Route
         {
             return ReturnStatus.EBADTAG.code();
         }
-
+        final PacketQueue queue = request ? block.requests : block.replies;
         final int length = message.dataLength();
+        // A message without data (a short one, the common case) needs neither a bulk block nor the segment; the
+        // send is split so that this path is small enough for the compiler to inline into the core's send.
+        return 0 == length ?
+            enqueue(message, queue, MessageCategory.LONG == opcode.category() && !returned, 0, NO_BULK, null) :
+            sendData(message, opcode, returned, queue, length);
+    }
+
+    private int sendData(
+        final OutboundMessage message, final Opcode opcode, final boolean returned, final PacketQueue queue,
+        final int length)
+    {
+        final boolean deposit = MessageCategory.LONG == opcode.category() && !returned;
         UnsafeBuffer segment = null;
-        if (MessageCategory.LONG == opcode.category() && !returned && length > 0)
+        if (deposit)
         {
             segment = peerSegment();
             if (null != segment && (message.segmentOffset() < 0 ||
@@ -106,12 +118,9 @@ final class ShmRoute implements Route
             }
         }
 
-        final PacketQueue queue = request ? block.requests : block.replies;
-        final UnsafeBuffer buffer = queue.buffer;
-
         // Step 2: a bulk block first, so no packet is held while waiting for one.
         int bulk = NO_BULK;
-        if (length > 0 && null == segment)
+        if (null == segment)
         {
             bulk = claimBulk(queue);
             if (bulk < 0)
@@ -119,6 +128,26 @@ final class ShmRoute implements Route
                 return full();
             }
         }
+        return enqueue(message, queue, deposit, length, bulk, segment);
+    }
+
+    /**
+     * Steps 3 to 5: take a packet assignment, claim the packet, fill it, copy the data, mark it ready, and wake the
+     * destination if it sleeps.
+     *
+     * @param message the message.
+     * @param queue   the destination's request or reply queue.
+     * @param deposit true for a long message that is not a returned one: the packet carries its segment offset.
+     * @param length  of the data, 0 for none.
+     * @param bulk    the bulk block claimed for the data, or {@link PacketDescriptor#NO_BULK}.
+     * @param segment the destination's shared segment the data goes into, or null.
+     * @return {@link #SENT} or {@link #FULL} (the bulk block given back).
+     */
+    private int enqueue(
+        final OutboundMessage message, final PacketQueue queue, final boolean deposit, final int length,
+        final int bulk, final UnsafeBuffer segment)
+    {
+        final UnsafeBuffer buffer = queue.buffer;
 
         // Step 3: the packet assignment.
         long tail;
@@ -160,23 +189,12 @@ final class ShmRoute implements Route
         buffer.putInt(packet + SLOT_OFFSET, inverse);
         buffer.putShort(packet + DATA_LENGTH_OFFSET, (short)length);
         buffer.putShort(packet + BULK_INDEX_OFFSET, (short)bulk);
-        buffer.putInt(packet + SEGMENT_OFFSET_OFFSET,
-            MessageCategory.LONG == opcode.category() && !returned ? (int)message.segmentOffset() : -1);
+        buffer.putInt(packet + SEGMENT_OFFSET_OFFSET, deposit ? (int)message.segmentOffset() : -1);
         buffer.putLong(packet + TAG_OFFSET, message.tag());
-        for (int i = 0, count = message.argCount(); i < count; i++)
+        putArgs(buffer, packet, message);
+        if (0 != length)
         {
-            buffer.putInt(packet + ARGS_OFFSET + (i << 2), message.arg(i));
-        }
-        if (NO_BULK != bulk)
-        {
-            buffer.putBytes(queue.bulkBlockOffset(bulk), message.data(), message.dataOffset(), length);
-            // Ordered store READY(pid): the block now belongs to the packet; only the receiver frees it, or, if we
-            // die before the packet is ready, the receiver when it skips the packet.
-            buffer.putLongRelease(queue.bulkFlagOffset(bulk), readyBulkState);
-        }
-        else if (null != segment)
-        {
-            segment.putBytes((int)message.segmentOffset(), message.data(), message.dataOffset(), length);
+            copyData(message, queue, length, bulk, segment);
         }
         // Release store READY: the receiver that sees it sees every field and byte written above.
         buffer.putLongRelease(packet + STATE_OFFSET, readyPacketState);
@@ -188,6 +206,36 @@ final class ShmRoute implements Route
             doorbell.ring();
         }
         return SENT;
+    }
+
+    private static void putArgs(final UnsafeBuffer buffer, final int packet, final OutboundMessage message)
+    {
+        for (int i = 0, count = message.argCount(); i < count; i++)
+        {
+            buffer.putInt(packet + ARGS_OFFSET + (i << 2), message.arg(i));
+        }
+    }
+
+    /**
+     * Copy a message's data into its bulk block, or into the destination's segment; kept out of {@link #enqueue} so
+     * that the path of a message without data stays small enough to inline.
+     */
+    private void copyData(
+        final OutboundMessage message, final PacketQueue queue, final int length, final int bulk,
+        final UnsafeBuffer segment)
+    {
+        if (NO_BULK != bulk)
+        {
+            final UnsafeBuffer buffer = queue.buffer;
+            buffer.putBytes(queue.bulkBlockOffset(bulk), message.data(), message.dataOffset(), length);
+            // Ordered store READY(pid): the block now belongs to the packet; only the receiver frees it, or, if we
+            // die before the packet is ready, the receiver when it skips the packet.
+            buffer.putLongRelease(queue.bulkFlagOffset(bulk), readyBulkState);
+        }
+        else if (null != segment)
+        {
+            segment.putBytes((int)message.segmentOffset(), message.data(), message.dataOffset(), length);
+        }
     }
 
     private int claimBulk(final PacketQueue queue)

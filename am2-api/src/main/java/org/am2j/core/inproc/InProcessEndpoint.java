@@ -14,6 +14,9 @@ import org.am2j.spi.TransportEndpoint;
 /**
  * An endpoint's in-process receive side: a request queue and a reply queue (returned messages travel with replies,
  * so request floods never hold them up), and the sleeping flag senders check to wake the owner.
+ * <p>
+ * Most endpoints of a multi-process program never receive an in-process message. Until the first sender sets
+ * {@link #hasSenders}, a poll returns at once without reading the queues.
  */
 final class InProcessEndpoint implements TransportEndpoint, MessageHandler
 {
@@ -25,6 +28,14 @@ final class InProcessEndpoint implements TransportEndpoint, MessageHandler
     private final InProcessInbound inbound;
     private volatile boolean sleeping;
     private volatile boolean closed;
+
+    /**
+     * Set for good by the first sender, before it claims queue space ({@link #senderArrived()}); a poll reads the
+     * queues only once it is set. A poller that sees a message in a queue, or its claimed space (waitSema's
+     * {@link #hasPending()}), also sees the flag, which was set before; one that polls while a first message is
+     * being sent may miss it and finds it at the next poll.
+     */
+    private volatile boolean hasSenders;
     private MessageSink sink;
     private boolean readingRequests;
     private boolean readingReplies;
@@ -53,12 +64,16 @@ final class InProcessEndpoint implements TransportEndpoint, MessageHandler
     @Override
     public Route connect(final EndpointName destination, final long tag)
     {
-        return transport.connect(destination);
+        return transport.connect(host.endpointId(), destination);
     }
 
     @Override
     public int poll(final MessageSink sink, final int budget, final boolean repliesOnly)
     {
+        if (!hasSenders)
+        {
+            return 0;
+        }
         final MessageSink outer = this.sink;
         this.sink = sink;
         try
@@ -138,6 +153,19 @@ final class InProcessEndpoint implements TransportEndpoint, MessageHandler
     {
         closed = true;
         transport.unregister(host.endpointId(), this);
+    }
+
+    /**
+     * A sender is about to claim space in a queue of this endpoint: from now on polls read the queues.
+     */
+    void senderArrived()
+    {
+        if (!hasSenders)
+        {
+            // Volatile store, once, before the sender's claim CAS: whoever sees the claimed space or the message sees
+            // the flag.
+            hasSenders = true;
+        }
     }
 
     boolean isSleeping()

@@ -67,6 +67,7 @@ class InProcessRoute implements Route
 
         final int inline = null == segment ? length : 0;
         final ManyToOneRingBuffer queue = request ? d.requestQueue() : d.replyQueue();
+        d.senderArrived();
         final int index = queue.tryClaim(MESSAGE_TYPE, HEADER_LENGTH + inline);
         if (index < 0)
         {

@@ -20,7 +20,11 @@ import org.am2j.spi.TransportEndpoint;
  * cheapest, so it also carries the messages an endpoint returns to itself.
  * <p>
  * Configuration: {@code am2j.inproc.queueBytes}, the capacity of each receive queue (a power of two, at least
- * 128 KiB so that one maximal medium message fits in an eighth of it; default 256 KiB).
+ * 128 KiB so that one maximal medium message fits in an eighth of it; default 256 KiB). {@code am2j.inproc.selfOnly}
+ * ({@code AM2J_INPROC_SELFONLY}), {@code true} or {@code false} (the default): when true the transport routes only an
+ * endpoint's messages to itself (its returned messages, a translation to itself), and a translation to another
+ * endpoint of the process goes to the next cheapest transport that reaches it (shared memory, network), as between
+ * processes. It exists so that benchmarks and tests can drive those transports' send and poll paths inside one JVM.
  */
 public final class InProcessTransport implements Transport
 {
@@ -35,6 +39,7 @@ public final class InProcessTransport implements Transport
     private final TransportContext context;
     private final Route unknownSender = new DeadRoute(null, NAME);
     private final int queueBytes;
+    private final boolean selfOnly;
     private volatile InProcessEndpoint[] byId = new InProcessEndpoint[16];
 
     InProcessTransport(final TransportContext context)
@@ -56,6 +61,12 @@ public final class InProcessTransport implements Transport
                 " must be a power of two in [" + MIN_QUEUE_BYTES + ", " + (1 << 30) + "]");
         }
         this.queueBytes = bytes;
+        final String self = context.property(NAME, "selfOnly", "false");
+        if (!"true".equalsIgnoreCase(self) && !"false".equalsIgnoreCase(self))
+        {
+            throw new AmException(AmError.BAD_ARG, "am2j.inproc.selfOnly = '" + self + "' must be true or false");
+        }
+        this.selfOnly = "true".equalsIgnoreCase(self);
     }
 
     @Override
@@ -131,12 +142,14 @@ public final class InProcessTransport implements Transport
     /**
      * The route to an endpoint of this process.
      *
-     * @param destination its name.
-     * @return the route, or null when the name is of another process.
+     * @param sourceEndpointId the endpoint that connects.
+     * @param destination      its name.
+     * @return the route, or null when the name is of another process (or, under {@code selfOnly}, of another
+     * endpoint).
      */
-    Route connect(final EndpointName destination)
+    Route connect(final int sourceEndpointId, final EndpointName destination)
     {
-        if (!canReach(destination))
+        if (!canReach(destination) || (selfOnly && destination.endpointId() != sourceEndpointId))
         {
             return null;
         }
