@@ -38,6 +38,14 @@ public final class AmRuntime implements TransportContext
     private static final System.Logger LOGGER = System.getLogger("org.am2j");
     private static volatile AmRuntime instance;
 
+    /**
+     * The scheduler bundles get unless am2j.poll says otherwise, when its provider (module polling) is on the class
+     * path: in the ablation (perf/results/polling-ablation.md) it keeps a multi-protocol shared-memory round trip
+     * within 13-17% of shared memory alone where polling the network every time costs 4.8x, and a multi-protocol
+     * network round trip equal to the network alone. Without the polling module: {@code every}.
+     */
+    static final String DEFAULT_SCHEDULER = "follow";
+
     private final String node;
     private final String job;
     private final long pid;
@@ -60,7 +68,8 @@ public final class AmRuntime implements TransportContext
         this.pid = ProcessHandle.current().pid();
         this.processId = new SecureRandom().nextLong() ^ (pid << 32) ^ System.nanoTime();
         this.schedulers = loadSchedulers();
-        this.pollSetting = setting("am2j.poll", "AM2J_POLL", EveryPollScheduler.NAME);
+        this.pollSetting = setting("am2j.poll", "AM2J_POLL",
+            schedulers.containsKey(DEFAULT_SCHEDULER) ? DEFAULT_SCHEDULER : EveryPollScheduler.NAME);
         this.pollBeforeSend = booleanSetting("am2j.pollBeforeSend", "AM2J_POLL_BEFORE_SEND", false);
         newScheduler();
         this.counters = ProcessCounters.open();
