@@ -130,7 +130,7 @@ final class NetEndpoint implements TransportEndpoint, MessageHandler
                 // Thread mode: the NIC's thread may share this thread's CPU (a rank pinned to one CPU): a host
                 // that polls an empty queue without end would starve the thread that fills it.
                 emptyPolls = 0;
-                Thread.yield();
+                java.util.concurrent.locks.LockSupport.parkNanos(1_000L);
             }
             return handled;
         }
