@@ -163,16 +163,23 @@ final class BundleCore implements Bundle
 
     private int pollEndpoints(final DispatchContext context, final boolean repliesOnly)
     {
-        final EndpointCore[] polled = endpoints;
-        if (seqLocalOnly)
+        // Two methods, each small enough for the compiler to inline into poll().
+        return seqLocalOnly ? pollLocalEndpoints(context, repliesOnly) : pollAllEndpoints(context, repliesOnly);
+    }
+
+    private int pollLocalEndpoints(final DispatchContext context, final boolean repliesOnly)
+    {
+        int handled = 0;
+        for (final EndpointCore endpoint : endpoints)
         {
-            int handled = 0;
-            for (final EndpointCore endpoint : polled)
-            {
-                handled += endpoint.pollLocal(context, POLL_BUDGET, repliesOnly);
-            }
-            return handled;
+            handled += endpoint.pollLocal(context, POLL_BUDGET, repliesOnly);
         }
+        return handled;
+    }
+
+    private int pollAllEndpoints(final DispatchContext context, final boolean repliesOnly)
+    {
+        final EndpointCore[] polled = endpoints;
         final boolean locking = !isSeq();
         final int networkBudget;
         if (!runtime.hasNetwork())
