@@ -3,7 +3,6 @@ package org.am2j.net;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
-import java.nio.channels.Selector;
 import java.util.ArrayDeque;
 import java.util.Random;
 
@@ -11,9 +10,8 @@ import java.util.Random;
  * A wire that loses, duplicates and reorders datagrams, from a seed: each datagram sent is dropped with one
  * probability, sent twice with another, and held back (to go out after one to three later datagrams) with a third.
  */
-final class LossyWire implements Wire
+final class LossyWire extends ForwardingWire
 {
-    private final Wire wire;
     private final Random random;
     private final double drop;
     private final double duplicate;
@@ -39,17 +37,11 @@ final class LossyWire implements Wire
 
     LossyWire(final Wire wire, final long seed, final double drop, final double duplicate, final double reorder)
     {
-        this.wire = wire;
+        super(wire);
         this.random = new Random(seed);
         this.drop = drop;
         this.duplicate = duplicate;
         this.reorder = reorder;
-    }
-
-    @Override
-    public InetSocketAddress localAddress()
-    {
-        return wire.localAddress();
     }
 
     @Override
@@ -109,23 +101,5 @@ final class LossyWire implements Wire
     {
         releaseHeld();
         wire.await(nanos);
-    }
-
-    @Override
-    public void wakeup()
-    {
-        wire.wakeup();
-    }
-
-    @Override
-    public void close()
-    {
-        wire.close();
-    }
-
-    @Override
-    public Selector selector()
-    {
-        return wire.selector();
     }
 }
