@@ -16,7 +16,8 @@ import org.am2j.spi.TransportContext;
  * environment variables (the NIC mode also from {@code am2j.nic} / {@code AM2J_NIC}, which the launcher's
  * {@code --nic} sets):
  * <ul>
- *   <li>{@code nic}: {@code inline} (default) or {@code thread}, see {@link NicMode};</li>
+ *   <li>{@code nic}: {@code inline} (default) or {@code thread}, see {@link NicMode}; {@code thread} in a process that
+ *       may use only one CPU runs inline instead, with a warning;</li>
  *   <li>{@code host}: the address this process's NIC is reached at (default: the first non-loopback IPv4 address
  *       that is up, else loopback; the launcher sets 127.0.0.1 for ranks of one machine);</li>
  *   <li>{@code bind}: the address the socket binds (default: {@code host});</li>
@@ -56,6 +57,7 @@ final class NetConfig
     static final int MAX_DATAGRAM = WireDescriptor.HEADER_LENGTH + MessageDescriptor.MAX_BODY_LENGTH;
 
     final NicMode mode;
+    final NicMode requestedMode;
     final InetAddress host;
     final InetAddress bind;
     final int port;
@@ -74,8 +76,20 @@ final class NetConfig
 
     NetConfig(final TransportContext context)
     {
+        this(context, Runtime.getRuntime().availableProcessors());
+    }
+
+    /**
+     * @param context    of the process.
+     * @param processors CPUs this process may run on.
+     */
+    NetConfig(final TransportContext context, final int processors)
+    {
         final String nic = context.property("net", "nic", setting("am2j.nic", "AM2J_NIC", "inline"));
-        this.mode = NicMode.parse(nic);
+        this.requestedMode = NicMode.parse(nic);
+        // The NIC's own thread needs a processor of its own: on one CPU (a rank pinned with taskset) it would only
+        // run when the host's polling thread gives the CPU up, and every message would wait for a time slice.
+        this.mode = NicMode.THREAD == requestedMode && processors < 2 ? NicMode.INLINE : requestedMode;
         final String hostText = context.property("net", "host", "");
         this.host = hostText.isEmpty() ? defaultHost() : address("host", hostText);
         final String bindText = context.property("net", "bind", "");

@@ -41,6 +41,11 @@ public final class NetTransport implements Transport
     NetTransport(final NetConfig config, final Wire wire, final long nicId)
     {
         this.config = config;
+        if (config.mode != config.requestedMode)
+        {
+            LOGGER.log(System.Logger.Level.WARNING, "am2j net: --nic thread needs a second CPU for the NIC's thread; " +
+                "this process may use one: the NIC runs inline");
+        }
         this.nic = new NicAgent(config, wire, nicId);
         if (config.mode == NicMode.THREAD)
         {

@@ -463,4 +463,14 @@ class NetTransportTest
             assertTrue(ex.getMessage().contains(bad[0]) || ex.getMessage().contains("NIC mode"), ex.getMessage());
         }
     }
+
+    @Test
+    void threadModeOnOneCpuRunsTheNicInline()
+    {
+        assertEquals(NicMode.THREAD, new NetConfig(new TestContext(1, "nic", "thread"), 2).mode);
+        final NetConfig pinned = new NetConfig(new TestContext(1, "nic", "thread"), 1);
+        assertEquals(NicMode.INLINE, pinned.mode);
+        assertEquals(NicMode.THREAD, pinned.requestedMode);
+        assertEquals(NicMode.INLINE, new NetConfig(new TestContext(1), 1).mode);
+    }
 }
