@@ -30,7 +30,6 @@ final class NetEndpoint implements TransportEndpoint, MessageHandler
     /** Most inverse-mapping routes one endpoint keeps (distinct remote senders). */
     static final int MAX_ROUTES = 1 << 16;
 
-    private final NetTransport transport;
     private final NicAgent nic;
     private final EndpointHost host;
     private final TransportCounters counters;
@@ -55,7 +54,6 @@ final class NetEndpoint implements TransportEndpoint, MessageHandler
 
     NetEndpoint(final NetTransport transport, final EndpointHost host, final int queueBytes)
     {
-        this.transport = transport;
         this.nic = transport.nic();
         this.host = host;
         this.id = host.endpointId();
@@ -213,7 +211,6 @@ final class NetEndpoint implements TransportEndpoint, MessageHandler
     {
         closed = true;
         nic.unregister(this);
-        transport.unregister(this);
     }
 
     /**

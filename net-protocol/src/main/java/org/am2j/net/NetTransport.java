@@ -1,7 +1,5 @@
 package org.am2j.net;
 
-import java.util.concurrent.ConcurrentHashMap;
-
 import org.agrona.concurrent.AgentRunner;
 import org.agrona.concurrent.AtomicBuffer;
 import org.am2j.api.EndpointName;
@@ -26,7 +24,6 @@ public final class NetTransport implements Transport
     private final NicAgent nic;
     private final AgentRunner runner;
     private final NicKeeper keeper;
-    private final ConcurrentHashMap<Integer, NetEndpoint> endpoints = new ConcurrentHashMap<>();
 
     NetTransport(final TransportContext context)
     {
@@ -101,9 +98,7 @@ public final class NetTransport implements Transport
     @Override
     public TransportEndpoint attach(final EndpointHost host)
     {
-        final NetEndpoint endpoint = new NetEndpoint(this, host, config.queueBytes);
-        endpoints.put(host.endpointId(), endpoint);
-        return endpoint;
+        return new NetEndpoint(this, host, config.queueBytes);
     }
 
     @Override
@@ -167,10 +162,6 @@ public final class NetTransport implements Transport
         }
     }
 
-    void unregister(final NetEndpoint endpoint)
-    {
-        endpoints.remove(endpoint.id(), endpoint);
-    }
 
     NicAgent nic()
     {
