@@ -7,8 +7,8 @@ package org.am2j.shm;
  *   0                   1                   2                   3
  *   0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1
  *  +---------------------------------------------------------------+
- *  |       state: type (FREE, CLAIMED, READY) in the low 32 bits,  |  0
- *  |              the claiming sender's pid in the high 32 bits    |
+ *  |       state: type (FREE, READY) in the low 32 bits; FREE's    |  0
+ *  |       lap or READY's sender pid in the high 32 bits           |
  *  +---------------+---------------+---------------+---------------+
  *  |    opcode     | handler index | argument count| return status |  8
  *  +---------------+---------------+---------------+---------------+
@@ -24,6 +24,11 @@ package org.am2j.shm;
  *  |                 arguments 0 .. 7 (8 x 32 bits)               ...  32
  *  +---------------------------------------------------------------+
  * </pre>
+ * The state goes FREE(lap) -> READY(pid), written by the sender holding the lap's claim (a claim word beside the
+ * packets, {@link QueueBlockDescriptor}), then -> FREE(lap + 1) when the receiver is done with it or skips it.
+ * Nothing but the release store of READY touches the state word on the send path, so the receiver, spinning on
+ * it, sees the line move once per message.
+ * <p>
  * The inverse mapping names the sender's slot in this queue block's connection table: the receiver replies through
  * it with no look-up. Every field is checked by the receiver before use; a faulty writer can cause a returned
  * message or a counted drop, nothing else.
@@ -61,11 +66,9 @@ public final class PacketDescriptor
     /** Bulk index meaning "no bulk block". */
     public static final int NO_BULK = 0xFFFF;
 
-    /** Packet type: free for the sender that owns its index. */
+    /** Packet type: free for the sender that holds the claim of the lap the state records. */
     public static final int FREE = 0;
-    /** Packet type: claimed and being filled by the sender whose pid the state records. */
-    public static final int CLAIMED = 1;
-    /** Packet type: ready for the receiver. */
+    /** Packet type: ready for the receiver; the state records the sender's pid. */
     public static final int READY = 2;
 
     private PacketDescriptor()

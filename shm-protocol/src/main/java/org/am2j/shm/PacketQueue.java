@@ -22,6 +22,7 @@ final class PacketQueue
     private final int mask;
     private final int shift;
     private final int packetsOffset;
+    private final int claimsOffset;
     private final int bulkFlagsOffset;
     private final int bulkBlocksOffset;
 
@@ -36,6 +37,7 @@ final class PacketQueue
         this.tailOffset = base + TAIL_OFFSET;
         this.headOffset = base + HEAD_OFFSET;
         this.packetsOffset = base + QueueBlockDescriptor.PACKETS_OFFSET;
+        this.claimsOffset = base + QueueBlockDescriptor.claimsOffset(depth);
         this.bulkFlagsOffset = base + QueueBlockDescriptor.bulkFlagsOffset(depth);
         this.bulkBlocksOffset = base + QueueBlockDescriptor.bulkBlocksOffset(depth, bulkDepth);
     }
@@ -51,10 +53,10 @@ final class PacketQueue
 
     /**
      * The state in which a packet is free for the holder of one sequence number: FREE, stamped with that sequence
-     * number's lap. The receiver frees a packet for the next lap ({@code sequence + depth}); a sender claims only a
-     * packet free for its own lap. So a packet whose previous-lap holder has not yet claimed it (a slow or dead
-     * sender) is not free for the next lap, which keeps the FIFO order, and a holder whose packet the receiver
-     * skipped (restamped for the next lap) fails its claim and takes a new assignment.
+     * number's lap. The receiver frees a packet for the next lap ({@code sequence + depth}); a sender takes an
+     * assignment only of a packet free for its own lap. So a packet whose previous-lap holder has not made it ready
+     * (a slow or dead sender) is not free for the next lap, which keeps the FIFO order; a holder whose assignment the
+     * receiver skipped finds the lap's claim word taken and takes a new assignment.
      *
      * @param sequence a packet sequence number.
      * @return the state of the packet when it is free for that sequence number.
@@ -62,6 +64,24 @@ final class PacketQueue
     long freeStateFor(final long sequence)
     {
         return QueueBlockDescriptor.state(PacketDescriptor.FREE, sequence >>> shift);
+    }
+
+    /**
+     * @param sequence a packet sequence number.
+     * @return offset of the claim word of its packet.
+     */
+    int claimOffset(final long sequence)
+    {
+        return claimsOffset + ((int)sequence & mask) * QueueBlockDescriptor.CLAIM_LENGTH;
+    }
+
+    /**
+     * @param sequence a packet sequence number.
+     * @return its lap: how many times the queue went round before it.
+     */
+    long lap(final long sequence)
+    {
+        return sequence >>> shift;
     }
 
     int bulkFlagOffset(final int index)

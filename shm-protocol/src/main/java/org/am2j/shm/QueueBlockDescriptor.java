@@ -32,11 +32,30 @@ package org.am2j.shm;
  *  +0        tail area, 128 bytes: packet tail (long)            senders only (CAS)
  *  +128      head area, 128 bytes: packet head (long)            receiver only
  *  +256      packet queue: depth x 64-byte packets               see {@link PacketDescriptor}
+ *  +C        claim table: depth x 8-byte claim words, padded     senders (CAS), receiver (CAS, skips only)
+ *            to 128 bytes
  *  +P        bulk flags: bulk depth x 64 bytes, one state each   senders claim, receiver frees
  *  +F        bulk data queue: bulk depth x 8192-byte blocks      the claiming sender, then the receiver
  * </pre>
  * Every area written by different parties sits on its own cache lines (128 bytes apart for the hot ones, against
  * adjacent-line prefetching).
+ * <p>
+ * A <b>claim word</b> (the paper's claim of a packet, kept off the packet's line) records who holds the packet of
+ * one sequence number:
+ * <pre>
+ *   0                   1                   2                   3
+ *   0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1
+ *  +---------------------------------------------------------------+
+ *  |  claimer's pid, 0 when the receiver skipped the assignment    |  low 32 bits
+ *  +---------------------------------------------------------------+
+ *  |  lap + 1 of the sequence number claimed (0: never claimed)    |  high 32 bits
+ *  +---------------------------------------------------------------+
+ * </pre>
+ * The sender of a lap CASes the word from whatever an earlier lap left to CLAIMED(lap, pid); the receiver, skipping
+ * an assignment after the liveness timeout, CASes it to SKIPPED(lap), so a late sender's claim fails. The receiver
+ * never writes it otherwise, so with one sender its line stays in that sender's cache: the claim costs no transfer,
+ * where a CAS on the packet's own line (which the receiver spins on) cost about 80 ns a message
+ * (docs/shm-protocol.md).
  */
 public final class QueueBlockDescriptor
 {
@@ -48,7 +67,7 @@ public final class QueueBlockDescriptor
     /** 'AMQB'. */
     public static final int MAGIC = 0x414D5142;
     /** Layout version. */
-    public static final int VERSION = 1;
+    public static final int VERSION = 2;
 
     /** Offset of the magic (int). */
     public static final int MAGIC_OFFSET = 0;
@@ -109,6 +128,8 @@ public final class QueueBlockDescriptor
     public static final int HEAD_OFFSET = HOT_LINE;
     /** Offset of the packet queue within a queue structure. */
     public static final int PACKETS_OFFSET = 2 * HOT_LINE;
+    /** Bytes of a claim word. */
+    public static final int CLAIM_LENGTH = 8;
     /** Bytes of a bulk flag entry. */
     public static final int BULK_FLAG_LENGTH = CACHE_LINE;
     /** Bytes of a bulk data block: one maximal medium message. */
@@ -132,8 +153,7 @@ public final class QueueBlockDescriptor
      */
     public static int queueLength(final int depth, final int bulkDepth)
     {
-        return align(PACKETS_OFFSET + depth * PacketDescriptor.LENGTH + bulkDepth * (BULK_FLAG_LENGTH +
-            BULK_BLOCK_LENGTH), 4096);
+        return align(bulkFlagsOffset(depth) + bulkDepth * (BULK_FLAG_LENGTH + BULK_BLOCK_LENGTH), 4096);
     }
 
     /**
@@ -170,11 +190,49 @@ public final class QueueBlockDescriptor
 
     /**
      * @param depth packets in the queue.
+     * @return offset of the claim table within a queue structure.
+     */
+    public static int claimsOffset(final int depth)
+    {
+        return PACKETS_OFFSET + depth * PacketDescriptor.LENGTH;
+    }
+
+    /**
+     * @param depth packets in the queue.
      * @return offset of the bulk flags within a queue structure.
      */
     public static int bulkFlagsOffset(final int depth)
     {
-        return PACKETS_OFFSET + depth * PacketDescriptor.LENGTH;
+        return claimsOffset(depth) + align(depth * CLAIM_LENGTH, HOT_LINE);
+    }
+
+    /**
+     * @param lap the lap of a sequence number (sequence / depth).
+     * @param pid the claimer's pid, or 0 for the receiver's skip.
+     * @return the claim word.
+     */
+    public static long claim(final long lap, final long pid)
+    {
+        return ((lap + 1) << 32) | (pid & 0xFFFF_FFFFL);
+    }
+
+    /**
+     * @param claim a claim word.
+     * @param lap   a lap.
+     * @return true when the word was written for that lap (by its sender's claim or the receiver's skip).
+     */
+    public static boolean claimsLap(final long claim, final long lap)
+    {
+        return (int)(claim >>> 32) == (int)(lap + 1);
+    }
+
+    /**
+     * @param claim a claim word.
+     * @return the claimer's pid, 0 for a skip.
+     */
+    public static long claimer(final long claim)
+    {
+        return claim & 0xFFFF_FFFFL;
     }
 
     /**

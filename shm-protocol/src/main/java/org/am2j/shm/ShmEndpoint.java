@@ -1,12 +1,14 @@
 package org.am2j.shm;
 
 import static org.am2j.shm.PacketDescriptor.BULK_INDEX_OFFSET;
-import static org.am2j.shm.PacketDescriptor.CLAIMED;
 import static org.am2j.shm.PacketDescriptor.FREE;
 import static org.am2j.shm.PacketDescriptor.NO_BULK;
 import static org.am2j.shm.PacketDescriptor.READY;
 import static org.am2j.shm.PacketDescriptor.STATE_OFFSET;
 import static org.am2j.shm.QueueBlockDescriptor.STATE_OPEN;
+import static org.am2j.shm.QueueBlockDescriptor.claim;
+import static org.am2j.shm.QueueBlockDescriptor.claimer;
+import static org.am2j.shm.QueueBlockDescriptor.claimsLap;
 import static org.am2j.shm.QueueBlockDescriptor.pid;
 import static org.am2j.shm.QueueBlockDescriptor.type;
 
@@ -355,9 +357,10 @@ final class ShmEndpoint implements TransportEndpoint
     }
 
     /**
-     * The head packet is not ready. It is abandoned when it has stayed so for the liveness timeout and either its
-     * claimer's process is gone or no one ever claimed it although later assignments were taken (a sender died
-     * between its tail CAS and its claim). An abandoned packet is skipped and counted as a drop.
+     * The head packet is not ready. It is abandoned when it has stayed so for the liveness timeout while its
+     * assignment was taken (the tail is past it, or its state is garbage) and no live process holds the lap's claim:
+     * the claimer's process is gone, or no one ever claimed it (a sender died between its tail CAS and its claim).
+     * An abandoned packet is skipped and counted as a drop.
      *
      * @return true when the packet was skipped.
      */
@@ -365,8 +368,8 @@ final class ShmEndpoint implements TransportEndpoint
     {
         final PacketQueue queue = receiving.queue;
         final UnsafeBuffer buffer = queue.buffer;
-        final int type = type(state);
-        if (FREE == type &&
+        final boolean free = queue.freeStateFor(head) == state;
+        if (free &&
             (0 != (++receiving.emptyPolls & (EMPTY_POLLS_PER_TAIL_CHECK - 1)) ||
             buffer.getLongVolatile(queue.tailOffset) <= head))
         {
@@ -389,31 +392,53 @@ final class ShmEndpoint implements TransportEndpoint
             return false;
         }
         receiving.lastLivenessCheck = now;
-        final long claimer = pid(state);
-        if (CLAIMED == type && ProcessIdentity.isAlive(claimer, ProcessIdentity.UNKNOWN_START_TIME))
+        if (!free && buffer.getLongVolatile(queue.tailOffset) <= head)
+        {
+            // Garbage in a packet no sender holds an assignment of: repaired (made free for this lap), not skipped,
+            // which would put the head past the tail and leave the next sender's packet never free for its lap.
+            // CAS, so a state that changed meanwhile is looked at again.
+            if (buffer.compareAndSetLong(packet + STATE_OFFSET, state, queue.freeStateFor(head)))
+            {
+                counters.drop();
+            }
+            receiving.stuckSince = 0;
+            return false;
+        }
+        final long lap = queue.lap(head);
+        final int claimOffset = queue.claimOffset(head);
+        final long claimWord = buffer.getLongVolatile(claimOffset);
+        final long claimer = claimsLap(claimWord, lap) ? claimer(claimWord) : 0;
+        if (0 != claimer && ProcessIdentity.isAlive(claimer, ProcessIdentity.UNKNOWN_START_TIME))
         {
             return false;
         }
-        // A claimed (dead claimer) or garbage packet may name a bulk block: take it and clear the field before the
-        // packet is published free, since the next lap's sender writes that field as soon as it sees the packet
-        // free. An unclaimed packet's field was cleared when its previous lap was freed, and must not be touched:
-        // a slow sender may claim it until our CAS below.
-        final int bulk = FREE == type ? NO_BULK : buffer.getShort(packet + BULK_INDEX_OFFSET) & 0xFFFF;
-        if (FREE != type)
+        // CAS of the claim word to SKIPPED(lap), unless an earlier attempt of ours already wrote it: a sender still
+        // holding the assignment then fails its claim and writes nothing into the packet. If a slow sender claimed
+        // it since we read the word, the CAS fails and we wait for that sender.
+        if (!(claimsLap(claimWord, lap) && 0 == claimer) &&
+            !buffer.compareAndSetLong(claimOffset, claimWord, claim(lap, 0)))
+        {
+            return false;
+        }
+        // A dead claimer's or a garbage packet may name a bulk block: take it and clear the field before the packet
+        // is published free, since the next lap's sender writes that field as soon as it sees the packet free. An
+        // unclaimed packet's field was cleared when its previous lap was freed.
+        final int bulk = free && 0 == claimer ? NO_BULK : buffer.getShort(packet + BULK_INDEX_OFFSET) & 0xFFFF;
+        if (NO_BULK != bulk)
         {
             buffer.putShort(packet + BULK_INDEX_OFFSET, (short)NO_BULK);
         }
-        // CAS to FREE(next lap): if a slow sender claimed the unclaimed packet meanwhile, the CAS fails and we wait
-        // for it; otherwise a slow sender still holding the assignment finds its claim failing and takes a new one.
+        // CAS to FREE(next lap): fails only if the claimer made the packet ready before it died; the next poll then
+        // delivers it.
         if (!buffer.compareAndSetLong(packet + STATE_OFFSET, state, queue.freeStateFor(head + queue.depth)))
         {
-            if (FREE != type)
+            if (NO_BULK != bulk)
             {
                 buffer.putShort(packet + BULK_INDEX_OFFSET, (short)bulk);
             }
             return false;
         }
-        if (CLAIMED == type)
+        if (0 != claimer)
         {
             BulkBlocks.freeHeldBy(queue, bulk, claimer);
             BulkBlocks.freeClaimedByDead(queue, transport.pid);

@@ -5,6 +5,8 @@ import static org.am2j.shm.QueueBlockDescriptor.BULK_CLAIMED;
 import static org.am2j.shm.QueueBlockDescriptor.BULK_FREE;
 import static org.am2j.shm.QueueBlockDescriptor.BULK_READY;
 import static org.am2j.shm.QueueBlockDescriptor.STATE_OPEN;
+import static org.am2j.shm.QueueBlockDescriptor.claim;
+import static org.am2j.shm.QueueBlockDescriptor.claimsLap;
 import static org.am2j.shm.QueueBlockDescriptor.state;
 import static org.am2j.shm.QueueBlockDescriptor.type;
 
@@ -28,7 +30,9 @@ import org.am2j.spi.Route;
  *   <li>for a message with data, claim a bulk block (CAS of its flag from free to claimed);</li>
  *   <li>take a packet assignment by advancing the packet-queue tail with a CAS, after checking that the packet at
  *       the tail is free (otherwise the queue is full);</li>
- *   <li>claim the packet (CAS of its type from free to claimed, recording our pid);</li>
+ *   <li>claim the packet (CAS of its claim word, recording the lap and our pid: the claim words sit beside the
+ *       packets on lines only senders write, so a claim does not pull the packet's line from the receiver that
+ *       spins on it);</li>
  *   <li>fill it (handler, arguments, inverse mapping, bulk index), copy the data, and mark it ready.</li>
  * </ol>
  * A long message goes straight into the destination's segment when that segment is in shared memory (one copy).
@@ -45,7 +49,6 @@ final class ShmRoute implements Route
     private final long pid;
     private final long claimedBulkState;
     private final long readyBulkState;
-    private final long claimedPacketState;
     private final long readyPacketState;
     private final long ownerPid;
     private final long ownerStartMs;
@@ -71,7 +74,6 @@ final class ShmRoute implements Route
         this.pid = pid;
         this.claimedBulkState = state(BULK_CLAIMED, pid);
         this.readyBulkState = state(BULK_READY, pid);
-        this.claimedPacketState = state(CLAIMED, pid);
         this.readyPacketState = state(READY, pid);
         this.ownerPid = block.ownerPid();
         this.ownerStartMs = block.ownerStartMs();
@@ -159,7 +161,7 @@ final class ShmRoute implements Route
             packet = queue.packetOffset(tail);
             packetState = buffer.getLongVolatile(packet + STATE_OFFSET);
             // Free for this lap, or the queue is full: a packet still free for the previous lap belongs to a
-            // sender that has not claimed it yet, and taking it would overtake that sender's message.
+            // sender that has not made it ready yet, and taking it would overtake that sender's message.
             if (queue.freeStateFor(tail) != packetState)
             {
                 releaseBulk(queue, bulk);
@@ -171,10 +173,14 @@ final class ShmRoute implements Route
         // receiver skipped it after the liveness timeout (then the claim below fails).
         while (!buffer.compareAndSetLong(queue.tailOffset, tail, tail + 1));
 
-        // Step 4: claim. It cannot fail unless the queue block was corrupted; the packet is then left to the
-        // receiver's liveness check, and the send tried again.
-        // CAS FREE -> CLAIMED(pid): the receiver that finds the packet claimed and our process dead may skip it.
-        if (!buffer.compareAndSetLong(packet + STATE_OFFSET, packetState, claimedPacketState))
+        // Step 4: claim. A claim word already written for this lap means the receiver skipped our assignment after
+        // the liveness timeout (we were too slow): the packet is not ours any more, and the send is tried again.
+        // CAS of the claim word to CLAIMED(lap, pid): of this sender and a receiver skipping the assignment, exactly
+        // one wins the lap; the loser writes nothing into the packet.
+        final int claimOffset = queue.claimOffset(tail);
+        final long lap = queue.lap(tail);
+        final long claimWord = buffer.getLongVolatile(claimOffset);
+        if (claimsLap(claimWord, lap) || !buffer.compareAndSetLong(claimOffset, claimWord, claim(lap, pid)))
         {
             releaseBulk(queue, bulk);
             return FULL;
@@ -199,8 +205,8 @@ final class ShmRoute implements Route
         // Release store READY: the receiver that sees it sees every field and byte written above.
         buffer.putLongRelease(packet + STATE_OFFSET, readyPacketState);
 
-        // The claim CAS (a full fence) came before this read: either the receiver saw our claimed packet before it
-        // slept, or we see its sleeping flag here.
+        // The tail and claim CASes (full fences) came before this read: either the receiver saw the tail move
+        // before it slept (hasPending), or we see its sleeping flag here.
         if (null != doorbell && block.isSleeping())
         {
             doorbell.ring();

@@ -227,7 +227,8 @@ public final class KillSenderMain
      * the middle of a send leaves it, then wait to be killed:
      * <ul>
      *   <li>{@code assigned}: took a packet assignment (tail CAS), never claimed the packet;</li>
-     *   <li>{@code claimed}: claimed the packet (CLAIMED with our pid), never made it ready;</li>
+     *   <li>{@code claimed}: claimed the packet (its claim word CLAIMED with the lap and our pid), filled it, never
+     *       made it ready;</li>
      *   <li>{@code bulk}: claimed a bulk block, never took a packet;</li>
      *   <li>{@code bulk-ready}: bulk block filled and READY, packet claimed and filled, never made ready.</li>
      * </ul>
@@ -264,8 +265,9 @@ public final class KillSenderMain
                     {
                         if (!"assigned".equals(step))
                         {
-                            check(buffer.compareAndSetLong(packet + PacketDescriptor.STATE_OFFSET, state,
-                                QueueBlockDescriptor.state(PacketDescriptor.CLAIMED, pid)), "claim of packet " + tail);
+                            final int claim = queue.claimOffset(tail);
+                            check(buffer.compareAndSetLong(claim, buffer.getLongVolatile(claim),
+                                QueueBlockDescriptor.claim(queue.lap(tail), pid)), "claim of packet " + tail);
                             buffer.putByte(packet + PacketDescriptor.OPCODE_OFFSET,
                                 (byte)org.am2j.api.Opcode.REQUEST_MEDIUM.code());
                             buffer.putByte(packet + PacketDescriptor.HANDLER_OFFSET, (byte)KillReceiverMain.H_MEDIUM);

@@ -20,6 +20,7 @@ import org.am2j.api.Opcode;
 import org.am2j.api.ReturnStatus;
 import org.am2j.spi.MessageSink;
 import org.am2j.spi.OutboundMessage;
+import org.am2j.spi.ProcessIdentity;
 import org.am2j.spi.Route;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -231,7 +232,7 @@ class ShmTransportTest
             final long tail = queue.buffer.getLongVolatile(queue.tailOffset);
             final int packet = queue.packetOffset(tail);
             queue.buffer.putShort(packet + PacketDescriptor.BULK_INDEX_OFFSET, (short)0);
-            queue.buffer.putLong(packet, QueueBlockDescriptor.state(PacketDescriptor.CLAIMED, deadPid));
+            queue.buffer.putLong(queue.claimOffset(tail), QueueBlockDescriptor.claim(queue.lap(tail), deadPid));
             queue.buffer.putLong(queue.tailOffset, tail + 1);
             // and a second one holds a block it never put in a packet
             queue.buffer.putLong(queue.bulkFlagOffset(1), QueueBlockDescriptor.state(
@@ -253,6 +254,75 @@ class ShmTransportTest
     }
 
     @Test
+    void aPacketClaimedByALiveSenderIsWaitedForPastTheLivenessTimeout() throws Exception
+    {
+        try (Fixture f = new Fixture("requestDepth", "8", "bulkDepth", "2", "livenessMs", "20"))
+        {
+            final Fixture.Ep a = f.endpoint();
+            final Fixture.Ep b = f.endpoint();
+            final ShmRoute ab = a.routeTo(b);
+            final PacketQueue queue = b.queueBlock().requests;
+            // this (live) process took assignment 0 and claimed it, and is slow to fill it
+            queue.buffer.putLong(queue.tailOffset, 1);
+            queue.buffer.putLong(queue.claimOffset(0), QueueBlockDescriptor.claim(0, ProcessIdentity.currentPid()));
+            assertEquals(Route.SENT, ab.send(frame(Opcode.REQUEST_SHORT, 5, b.host.tag, 2)));
+            final Fixture.Recorder recorder = new Fixture.Recorder();
+            final long start = System.nanoTime();
+            while (System.nanoTime() - start < 200_000_000L)
+            {
+                assertEquals(0, b.shm.poll(recorder, 32, false), "nothing overtakes a live claimer's packet");
+            }
+            assertEquals(0, b.host.drops());
+            // the claimer makes its packet ready at last: both arrive, in order
+            final int packet = queue.packetOffset(0);
+            queue.buffer.putByte(packet + PacketDescriptor.OPCODE_OFFSET, (byte)Opcode.REQUEST_SHORT.code());
+            queue.buffer.putByte(packet + PacketDescriptor.HANDLER_OFFSET, (byte)5);
+            queue.buffer.putByte(packet + PacketDescriptor.ARG_COUNT_OFFSET, (byte)1);
+            queue.buffer.putByte(packet + PacketDescriptor.RETURN_STATUS_OFFSET, (byte)0);
+            queue.buffer.putInt(packet + PacketDescriptor.SLOT_OFFSET, queue.buffer.getInt(
+                queue.packetOffset(1) + PacketDescriptor.SLOT_OFFSET));
+            queue.buffer.putShort(packet + PacketDescriptor.DATA_LENGTH_OFFSET, (short)0);
+            queue.buffer.putShort(packet + PacketDescriptor.BULK_INDEX_OFFSET, (short)PacketDescriptor.NO_BULK);
+            queue.buffer.putInt(packet + PacketDescriptor.SEGMENT_OFFSET_OFFSET, -1);
+            queue.buffer.putLong(packet + PacketDescriptor.TAG_OFFSET, b.host.tag);
+            queue.buffer.putInt(packet + PacketDescriptor.ARGS_OFFSET, 1);
+            queue.buffer.putLongRelease(packet, QueueBlockDescriptor.state(PacketDescriptor.READY,
+                ProcessIdentity.currentPid()));
+            assertEquals(2, b.shm.poll(recorder, 32, false));
+            assertEquals(1, recorder.headers.get(0)[5]);
+            assertEquals(2, recorder.headers.get(1)[5]);
+            assertEquals(0, b.host.drops());
+        }
+    }
+
+    @Test
+    void garbageInAPacketNoSenderHoldsIsRepairedWithoutMovingTheHead() throws Exception
+    {
+        try (Fixture f = new Fixture("requestDepth", "8", "bulkDepth", "2", "livenessMs", "20"))
+        {
+            final Fixture.Ep a = f.endpoint();
+            final Fixture.Ep b = f.endpoint();
+            final ShmRoute ab = a.routeTo(b);
+            final PacketQueue queue = b.queueBlock().requests;
+            // a faulty writer scribbles on the head packet's state while no sender holds it
+            queue.buffer.putLong(queue.packetOffset(0), QueueBlockDescriptor.state(77, 3));
+            assertEquals(Route.FULL, ab.send(frame(Opcode.REQUEST_SHORT, 5, b.host.tag, 1)),
+                "no sender takes a packet that is not free for its lap");
+            final Fixture.Recorder recorder = new Fixture.Recorder();
+            final long start = System.nanoTime();
+            while (0 == b.host.drops() && System.nanoTime() - start < 5_000_000_000L)
+            {
+                b.shm.poll(recorder, 32, false);
+            }
+            assertEquals(1, b.host.drops(), "the garbage was repaired and counted");
+            assertEquals(0, queue.buffer.getLongVolatile(queue.headOffset), "the head stays at the tail");
+            assertEquals(Route.SENT, ab.send(frame(Opcode.REQUEST_SHORT, 5, b.host.tag, 1)));
+            assertEquals(1, b.shm.poll(recorder, 32, false));
+            assertEquals(1, recorder.headers.get(0)[5]);
+        }
+    }
+
+    @Test
     void anAssignmentNeverClaimedIsSkippedAndALateClaimerTakesANewOne() throws Exception
     {
         try (Fixture f = new Fixture("requestDepth", "8", "bulkDepth", "2", "livenessMs", "50"))
@@ -262,7 +332,7 @@ class ShmTransportTest
             final ShmRoute ab = a.routeTo(b);
             final PacketQueue queue = b.queueBlock().requests;
             // a sender took assignment 0 (tail CAS) and stopped before its claim
-            final long stale = queue.buffer.getLongVolatile(queue.packetOffset(0));
+            final long stale = queue.buffer.getLongVolatile(queue.claimOffset(0));
             queue.buffer.putLong(queue.tailOffset, 1);
             assertEquals(Route.SENT, ab.send(frame(Opcode.REQUEST_SHORT, 5, b.host.tag, 7)));
             final Fixture.Recorder recorder = new Fixture.Recorder();
@@ -272,9 +342,13 @@ class ShmTransportTest
                 b.shm.poll(recorder, 32, false);
             }
             assertEquals(7, recorder.headers.get(0)[5]);
-            // the slow sender's claim, expecting the state it saw before, now fails
-            assertFalse(queue.buffer.compareAndSetLong(queue.packetOffset(0), stale,
-                QueueBlockDescriptor.state(PacketDescriptor.CLAIMED, 1)));
+            // the slow sender's claim, expecting the claim word it saw before, now fails, and the word says the
+            // receiver skipped lap 0
+            assertFalse(queue.buffer.compareAndSetLong(queue.claimOffset(0), stale,
+                QueueBlockDescriptor.claim(0, 1)));
+            final long skipped = queue.buffer.getLongVolatile(queue.claimOffset(0));
+            assertTrue(QueueBlockDescriptor.claimsLap(skipped, 0));
+            assertEquals(0, QueueBlockDescriptor.claimer(skipped));
         }
     }
 
