@@ -2,6 +2,7 @@ package org.am2j.core;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -61,6 +62,10 @@ final class EndpointCore implements Endpoint, EndpointHost
     private final int endpointId;
     private final TranslationTable translations = new TranslationTable();
     private final Receiver[] receivers;
+    /** The receivers of the local transports other than the in-process one (receivers[0]). */
+    private final Receiver[] localReceivers;
+    /** The receivers of the network transports. */
+    private final Receiver[] networkReceivers;
     private final Transport[] transports;
     private final EndpointName name;
     private final Route selfRoute;
@@ -116,6 +121,9 @@ final class EndpointCore implements Endpoint, EndpointHost
             counters.close();
             throw ex;
         }
+        this.localReceivers = Arrays.stream(receivers, 1, receivers.length)
+            .filter(r -> !r.network).toArray(Receiver[]::new);
+        this.networkReceivers = Arrays.stream(receivers).filter(r -> r.network).toArray(Receiver[]::new);
         counters.singleWriter(bundle.isSeq());
     }
 
@@ -658,33 +666,27 @@ final class EndpointCore implements Endpoint, EndpointHost
     // ----------------------------------------------------------------------------------------------------------------
 
     /**
-     * Poll this endpoint's transports.
+     * Poll this endpoint's transports for a PAR bundle, under the endpoint's poll ownership.
      *
      * @param context       of the polling thread.
      * @param budget        messages per local transport.
      * @param networkBudget messages per network transport, 0 to skip them.
      * @param repliesOnly   poll reply queues only.
-     * @param locking       true in a PAR bundle: take the endpoint's poll ownership first.
      * @return messages handled.
      */
-    int poll(
-        final DispatchContext context, final int budget, final int networkBudget, final boolean repliesOnly,
-        final boolean locking)
+    int poll(final DispatchContext context, final int budget, final int networkBudget, final boolean repliesOnly)
     {
         boolean owned = false;
-        if (locking)
+        final Thread thread = Thread.currentThread();
+        if (pollOwner != thread)
         {
-            final Thread thread = Thread.currentThread();
-            if (pollOwner != thread)
+            // CAS: one thread at a time reads this endpoint's queues (they have a single consumer); a thread that
+            // loses returns at once, the winner is making the progress.
+            if (!POLL_OWNER.compareAndSet(this, null, thread))
             {
-                // CAS: one thread at a time reads this endpoint's queues (they have a single consumer); a thread
-                // that loses returns at once, the winner is making the progress.
-                if (!POLL_OWNER.compareAndSet(this, null, thread))
-                {
-                    return 0;
-                }
-                owned = true;
+                return 0;
             }
+            owned = true;
         }
         try
         {
@@ -718,8 +720,8 @@ final class EndpointCore implements Endpoint, EndpointHost
     }
 
     /**
-     * Poll this endpoint's transports, all of them local, for a SEQ bundle: no poll ownership to take (one thread at
-     * a time by contract) and no network transport to schedule.
+     * Poll this endpoint's local transports (in-process first, then shared memory) for a SEQ bundle: no poll
+     * ownership to take (one thread at a time by contract).
      *
      * @param context     of the polling thread.
      * @param budget      messages per transport.
@@ -728,13 +730,30 @@ final class EndpointCore implements Endpoint, EndpointHost
      */
     int pollLocal(final DispatchContext context, final int budget, final boolean repliesOnly)
     {
-        final Receiver[] receivers = this.receivers;
         int handled = receivers[0].pollInProcess(context, budget, repliesOnly);
-        for (int i = 1; i < receivers.length; i++)
+        for (final Receiver receiver : localReceivers)
         {
-            handled += receivers[i].pollLocal(context, budget, repliesOnly);
+            handled += receiver.pollLocal(context, budget, repliesOnly);
         }
         return handled;
+    }
+
+    /**
+     * Poll this endpoint's network transports for a SEQ bundle whose scheduler chose to poll the network.
+     *
+     * @param context     of the polling thread.
+     * @param budget      messages per network transport.
+     * @param repliesOnly poll reply queues only.
+     * @return messages handled.
+     */
+    int pollNetwork(final DispatchContext context, final int budget, final boolean repliesOnly)
+    {
+        int found = 0;
+        for (final Receiver receiver : networkReceivers)
+        {
+            found += receiver.pollNetwork(context, budget, repliesOnly);
+        }
+        return found;
     }
 
     boolean hasPending()

@@ -160,6 +160,10 @@ public final class AmPingPongRank
         final Histogram histogram = LatencySummary.newHistogram();
 
         guard.measure("rtt", () -> shortRoundTrips(config, messaging, channel, histogram, results), results);
+        if (config.roundTripsOnly())
+        {
+            return end(channel, guard, results);
+        }
 
         if (config.size() > 0)
         {

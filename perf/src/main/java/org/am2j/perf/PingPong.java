@@ -143,6 +143,15 @@ public final class PingPong
             {
                 return FAILURE_STATUS;
             }
+            Results single = null;
+            if (null != protocol.single())
+            {
+                single = measureSingle(options, am.getLong("probe_fastest_p50_ns"));
+                if (null == single)
+                {
+                    return FAILURE_STATUS;
+                }
+            }
             final Results limit = pairs.measureLimit(
                 options.rounds(), options.warmup(), am.getLong("probe_fastest_p50_ns"));
             if (null == limit)
@@ -160,7 +169,7 @@ public final class PingPong
                 }
             }
             final PingPongReport report = new PingPongReport(
-                options, command, timestamp, pinning, start, am, limit, udp);
+                options, command, timestamp, pinning, start, am, single, limit, udp);
             report.printTable(out);
             if (null != options.json())
             {
@@ -193,6 +202,22 @@ public final class PingPong
                 options.osWarmupBursts(), options.bwMessages(), PingPongOptions.BW_REPEATS, EpochGuard.NO_PROBE,
                 line, results),
             options.amProperties(), options.protocol().nodes(), 4L * (options.rounds() + options.warmup()));
+    }
+
+    /**
+     * The reference of a multi-protocol run: the short round trips of its single protocol (shm for multi-shm, net for
+     * multi-net), between two more rank JVMs placed and pinned the same way, with the same scheduler and NIC settings.
+     */
+    private Results measureSingle(final PingPongOptions options, final long fastestProbeNs)
+        throws IOException, InterruptedException
+    {
+        final Protocol single = options.protocol().single();
+        err.println("am2j pingpong: measuring am2j over " + single.cliName() + " (" + single.transports() +
+            "), the single-protocol reference");
+        return pairs.measure("am2j " + single.cliName(), AmPingPongRank.class.getName(),
+            (line, results) -> new RankConfig(single.route(), options.rounds(), options.warmup(), 0, 0, 0, 0, 0,
+                fastestProbeNs, line, results),
+            options.amProperties(single), single.nodes(), 2L * (options.rounds() + options.warmup()));
     }
 
     /**

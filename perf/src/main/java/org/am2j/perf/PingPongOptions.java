@@ -291,7 +291,17 @@ final class PingPongOptions
      */
     java.util.Map<String, String> amProperties()
     {
-        final java.util.Map<String, String> properties = new java.util.LinkedHashMap<>(protocol.systemProperties());
+        return amProperties(protocol);
+    }
+
+    /**
+     * @param measured the configuration of a rank pair of this run (the single-protocol reference may differ from
+     *                 {@link #protocol()}).
+     * @return its system properties with this run's {@code --poll} and {@code --nic}.
+     */
+    java.util.Map<String, String> amProperties(final Protocol measured)
+    {
+        final java.util.Map<String, String> properties = new java.util.LinkedHashMap<>(measured.systemProperties());
         if (null != poll)
         {
             properties.put("am2j.poll", poll);

@@ -21,6 +21,8 @@ final class PingPongReport
 {
     private static final String[] AM_MEASUREMENTS = { "rtt", "medium_rtt", "wake_rtt", "os", "bw_8k" };
     private static final String LIMIT_MEASUREMENT = "limit_rtt";
+    /** The short round trips of a multi-protocol run's single protocol, measured in the same run. */
+    private static final String SINGLE_MEASUREMENT = "single_protocol_rtt";
     private static final String[] UDP_MEASUREMENTS = { "limit_udp_rtt", "udp_bw_8k" };
     /** {@link #limit()} of the shared-memory protocols. */
     static final String CACHE_LINE_LIMIT = "cache_line";
@@ -35,6 +37,7 @@ final class PingPongReport
     private final Results results = new Results();
     private final MachineReport machine;
     private final boolean udp;
+    private final boolean single;
 
     /**
      * @param options   of the run.
@@ -43,6 +46,7 @@ final class PingPongReport
      * @param pinning   of the ranks.
      * @param start     machine state at the start.
      * @param am        results of the AM rank pair.
+     * @param single    results of the single-protocol reference pair of a multi-protocol run, or {@code null}.
      * @param limit     results of the cache-line rank pair.
      * @param udp       results of the UDP rank pair, or {@code null} when it was not measured (shared memory).
      */
@@ -53,6 +57,7 @@ final class PingPongReport
         final CpuPinning pinning,
         final MachineState start,
         final Results am,
+        final Results single,
         final Results limit,
         final Results udp)
     {
@@ -86,6 +91,12 @@ final class PingPongReport
         for (final String name : measurements)
         {
             machine.add(name, results, name);
+        }
+        this.single = null != single;
+        if (null != single)
+        {
+            LatencySummary.from(single, "rtt").putInto(results, SINGLE_MEASUREMENT);
+            machine.add(SINGLE_MEASUREMENT, single, "rtt");
         }
     }
 
@@ -158,6 +169,14 @@ final class PingPongReport
     }
 
     /**
+     * @return a multi-protocol run's median short round trip over its single protocol's, measured in the same run.
+     */
+    double ratioP50Single()
+    {
+        return ratio(results.getLong("rtt_p50_ns"), results.getLong(SINGLE_MEASUREMENT + "_p50_ns"));
+    }
+
+    /**
      * @return how much longer a round trip takes when the responder sleeps in waitSema(): the cost of waking it.
      */
     long wakeLatencyNs()
@@ -185,7 +204,15 @@ final class PingPongReport
             latencyRow(out, "  am2j medium " + options.size() + " B", "medium_rtt");
         }
         latencyRow(out, "  am2j short, peer asleep", "wake_rtt");
+        if (single)
+        {
+            latencyRow(out, "  am2j short (" + options.protocol().single().cliName() + " alone)", SINGLE_MEASUREMENT);
+        }
         latencyRow(out, "  limit: cache line", "limit_rtt");
+        if (single)
+        {
+            out.printf(Locale.ROOT, "%-28s %.2f%n", "ratio p50 multi / single", ratioP50Single());
+        }
         if (udp)
         {
             latencyRow(out, "  limit: udp (" + UdpPingPong.SHORT_BYTES + " B)", "limit_udp_rtt");
@@ -260,6 +287,12 @@ final class PingPongReport
         }
         latency(json, "wake_rtt");
         json.name("wake_latency_ns").value(wakeLatencyNs());
+        if (single)
+        {
+            json.name("single_protocol").value(options.protocol().single().cliName());
+            latency(json, SINGLE_MEASUREMENT);
+            json.name("ratio_p50_single_protocol").value(round(ratioP50Single(), 1000));
+        }
         latency(json, "limit_rtt");
         if (udp)
         {

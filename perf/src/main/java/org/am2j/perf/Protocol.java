@@ -73,6 +73,19 @@ public enum Protocol
     }
 
     /**
+     * @return the single-protocol configuration a multi-protocol one is held against (shm for multi-shm, net for
+     * multi-net), or {@code null} for a single-protocol configuration.
+     */
+    public Protocol single()
+    {
+        if (MULTI_SHM == this)
+        {
+            return SHM;
+        }
+        return MULTI_NET == this ? NET : null;
+    }
+
+    /**
      * @return the name on the command line and in results.
      */
     public String cliName()

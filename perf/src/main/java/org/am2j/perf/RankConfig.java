@@ -192,6 +192,15 @@ final class RankConfig
     }
 
     /**
+     * @return true when the pair measures the short round trips only: no medium size, no o_s bursts, no bandwidth
+     * runs (the single-protocol reference of a multi-protocol ping-pong).
+     */
+    boolean roundTripsOnly()
+    {
+        return 0 == size && 0 == osBursts && 0 == bwRepeats;
+    }
+
+    /**
      * @return timed round trips to a sleeping responder: a hundredth of {@link #rounds()}, from 100 to 10,000 (each
      * waits {@value AmMessaging#SLEEPER_GAP_NS} ns for the responder to fall asleep).
      */

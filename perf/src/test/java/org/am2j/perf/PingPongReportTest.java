@@ -123,12 +123,50 @@ class PingPongReportTest
         assertTrue(Protocol.MULTI_NET.overNetwork());
     }
 
+    @Test
+    void aMultiProtocolRunIsHeldAgainstItsSingleProtocolMeasuredInTheSameRun()
+    {
+        final Results single = new Results();
+        latency(single, "rtt", 3_900);
+        machine(single, "rtt");
+        single.put("probe_fastest_p50_ns", PROBE_NS);
+        final PingPongReport report = report("multi-shm", single, null);
+        assertEquals(4_680 / 3_900.0, report.ratioP50Single(), 1e-12);
+
+        final String table = table(report);
+        assertTrue(table.matches("(?s).*\n  am2j short \\(shm alone\\) +3900 .*"), table);
+        assertTrue(table.contains("ratio p50 multi / single     1.20"), table);
+        assertTrue(table.contains("  single_protocol_rtt "), table);
+
+        final String json = report.json();
+        assertTrue(json.contains("\"single_protocol\": \"shm\""), json);
+        assertEquals(3_900, number(json, "single_protocol_rtt_p50_ns"));
+        assertEquals(4_680, number(json, "rtt_p50_ns"));
+        assertEquals(1.2, number(json, "ratio_p50_single_protocol"));
+    }
+
+    @Test
+    void aSingleProtocolRunHasNoSingleProtocolReference()
+    {
+        final String json = report("shm", null).json();
+        assertFalse(json.contains("single_protocol"), json);
+        assertEquals(Protocol.SHM, Protocol.MULTI_SHM.single());
+        assertEquals(Protocol.NET, Protocol.MULTI_NET.single());
+        assertEquals(null, Protocol.SHM.single());
+        assertEquals(null, Protocol.NET.single());
+    }
+
     private static PingPongReport report(final String protocol, final Results udp)
+    {
+        return report(protocol, null, udp);
+    }
+
+    private static PingPongReport report(final String protocol, final Results single, final Results udp)
     {
         final PingPongOptions options = PingPongOptions.parse(
             new String[]{ "--protocol", protocol, "--rounds", "4000", "--warmup", "100" });
         return new PingPongReport(options, "am2j pingpong --protocol " + protocol, "2026-01-01T00:00:00Z",
-            CpuPinning.detect(), new MachineState(1.0, 2.0, 3.0, 2400.0), am(protocol), limit(), udp);
+            CpuPinning.detect(), new MachineState(1.0, 2.0, 3.0, 2400.0), am(protocol), single, limit(), udp);
     }
 
     private static Results am(final String protocol)
