@@ -23,7 +23,7 @@ final class MatrixOptions
     /** Time limit of one job, seconds, unless {@code --timeout} says otherwise. */
     static final int DEFAULT_TIMEOUT_S = 300;
     /** The main poll scheduler's name when {@code --poll} is not given (the ranks' default). */
-    static final String DEFAULT_POLL = "every";
+    static final String DEFAULT_POLL = "follow";
 
     final String preset;
     final Path out;

@@ -24,7 +24,7 @@ class MatrixOptionsTest
         assertEquals(Path.of("apps-matrix.png"), options.chart);
         assertEquals(4, options.ranks);
         assertEquals(1, options.repeat);
-        assertEquals(List.of("every"), options.polls);
+        assertEquals(List.of("follow"), options.polls);
         assertFalse(options.pollGiven);
         assertEquals(List.of("fft3d", "con", "em3d"), options.apps.stream().map(SplitCApp::name).toList());
         assertEquals(List.of(MatrixConfig.values()), options.configs);
