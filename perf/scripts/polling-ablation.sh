@@ -12,7 +12,7 @@ shift || true
 work="$(mktemp -d)"
 trap 'rm -rf -- "$work"' EXIT
 
-read -r -a schedulers <<< "${SCHEDULERS:-every fractional:8 fractional:32 adaptive calibrated}"
+read -r -a schedulers <<< "${SCHEDULERS:-every fractional:8 fractional:32 adaptive calibrated follow}"
 protocols=(shm multi-shm net multi-net)
 repeat="${REPEAT:-1}"
 started="$(date -u +%Y-%m-%dT%H:%MZ)"
