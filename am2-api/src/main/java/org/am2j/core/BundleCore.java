@@ -177,12 +177,14 @@ final class BundleCore implements Bundle
      */
     private int pollSeq(final DispatchContext context, final boolean repliesOnly)
     {
-        final int networkBudget = hasNetwork ? scheduler.networkBudget(POLL_BUDGET) : 0;
         int handled = 0;
         for (final EndpointCore endpoint : endpoints)
         {
             handled += endpoint.pollLocal(context, POLL_BUDGET, repliesOnly);
         }
+        // Asked after the local polls: a handler that throws there leaves the scheduler untouched, where asking first
+        // would have counted a network poll it never heard the end of.
+        final int networkBudget = hasNetwork ? scheduler.networkBudget(POLL_BUDGET) : 0;
         return 0 == networkBudget ? handled : handled + pollNetworkSeq(context, networkBudget, repliesOnly);
     }
 

@@ -1,7 +1,6 @@
 package org.am2j.net;
 
 import org.agrona.BufferUtil;
-import org.agrona.MutableDirectBuffer;
 import org.agrona.collections.Long2ObjectHashMap;
 import org.agrona.concurrent.MessageHandler;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -22,7 +21,7 @@ import org.am2j.spi.TransportEndpoint;
  * received messages refer to. Replies and returned messages have their own queues in both directions, so a request
  * flood never holds them up.
  */
-final class NetEndpoint implements TransportEndpoint, MessageHandler
+final class NetEndpoint implements TransportEndpoint
 {
     /** Thread mode: a host yields its CPU after this many empty polls in a row. */
     static final int YIELD_AFTER_EMPTY_POLLS = 64;
@@ -38,7 +37,12 @@ final class NetEndpoint implements TransportEndpoint, MessageHandler
     private final ManyToOneRingBuffer replySendQueue;
     private final OneToOneRingBuffer requestReceiveQueue;
     private final OneToOneRingBuffer replyReceiveQueue;
-    private final NetInbound inbound = new NetInbound(this);
+    /**
+     * The readers of the two receive queues, each with its own flyweight: a nested poll of the reply queue (a reply
+     * waiting for space) must not move the flyweight of the request being handled.
+     */
+    private final MessageHandler requestReader = reader(new NetInbound(this));
+    private final MessageHandler replyReader = reader(new NetInbound(this));
     private final Long2ObjectHashMap<NetRoute> inverseRoutes = new Long2ObjectHashMap<>();
     private volatile NetRoute[] routes = new NetRoute[16];
     private int routeCount;
@@ -148,7 +152,7 @@ final class NetEndpoint implements TransportEndpoint, MessageHandler
             readingReplies = true;
             try
             {
-                handled += replyReceiveQueue.read(this, budget);
+                handled += replyReceiveQueue.read(replyReader, budget);
             }
             finally
             {
@@ -160,7 +164,7 @@ final class NetEndpoint implements TransportEndpoint, MessageHandler
             readingRequests = true;
             try
             {
-                handled += requestReceiveQueue.read(this, budget - handled);
+                handled += requestReceiveQueue.read(requestReader, budget - handled);
             }
             finally
             {
@@ -170,13 +174,15 @@ final class NetEndpoint implements TransportEndpoint, MessageHandler
         return handled;
     }
 
-    @Override
-    public void onMessage(final int msgTypeId, final MutableDirectBuffer buffer, final int index, final int length)
+    private MessageHandler reader(final NetInbound inbound)
     {
-        if (!closed)
+        return (msgTypeId, buffer, index, length) ->
         {
-            sink.onMessage(inbound.wrap(buffer, index, length));
-        }
+            if (!closed)
+            {
+                sink.onMessage(inbound.wrap(buffer, index, length));
+            }
+        };
     }
 
     @Override

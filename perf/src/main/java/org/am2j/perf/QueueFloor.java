@@ -31,6 +31,11 @@ import org.agrona.concurrent.UnsafeBuffer;
 public final class QueueFloor
 {
     static final String[] VARIANTS = { "line", "plain", "tail-cas", "packet-claim", "claim-word" };
+    private static final int PLAIN = 1;
+    private static final int PACKET_CLAIM = 3;
+    private static final int CLAIM_WORD = 4;
+    /** Spins after which a waiting side yields: never on a quiet machine, but two spinners sharing one CPU go on. */
+    private static final int SPINS_BEFORE_YIELD = 1024;
 
     private static final int DEPTH = 256;
     private static final int PACKET = 64;
@@ -52,11 +57,12 @@ public final class QueueFloor
         final UnsafeBuffer buffer = new UnsafeBuffer(
             BufferUtil.allocateDirectAligned(CLAIMS + DEPTH * Long.BYTES, 4096));
         final long[] receiver = new long[2 * SLOT + 1];
-        final String variant;
+        /** Index of the variant in {@link #VARIANTS}. */
+        final int variant;
 
         Queue(final String variant)
         {
-            this.variant = variant;
+            this.variant = Arrays.asList(VARIANTS).indexOf(variant);
         }
 
         static long free(final long sequence)
@@ -77,7 +83,7 @@ public final class QueueFloor
         void send(final int value)
         {
             final long tail;
-            if ("plain".equals(variant))
+            if (PLAIN == variant)
             {
                 tail = buffer.getLong(TAIL);
                 buffer.putLong(TAIL, tail + 1);
@@ -85,11 +91,11 @@ public final class QueueFloor
             else
             {
                 tail = assign();
-                if ("packet-claim".equals(variant))
+                if (PACKET_CLAIM == variant)
                 {
                     check(buffer.compareAndSetLong(packet(tail), free(tail), free(tail) | CLAIMED));
                 }
-                else if ("claim-word".equals(variant))
+                else if (CLAIM_WORD == variant)
                 {
                     final int claim = CLAIMS + (int)(tail & (DEPTH - 1)) * Long.BYTES;
                     final long current = buffer.getLongVolatile(claim);
@@ -187,9 +193,10 @@ public final class QueueFloor
         {
             for (long i = 1; i <= rounds; i++)
             {
+                int spins = 0;
                 while (lines.getLongVolatile(0) != i)
                 {
-                    Thread.onSpinWait();
+                    spin(++spins);
                 }
                 lines.putLongRelease(128, i);
             }
@@ -203,7 +210,7 @@ public final class QueueFloor
             int spins = 0;
             while (lines.getLongVolatile(128) != i)
             {
-                Thread.onSpinWait();
+                spin(++spins);
                 if (0 == (++spins & 0xFFFF) && !responder.isAlive())
                 {
                     throw new IllegalStateException("line: the responder stopped after " + i + " round trips");
@@ -223,9 +230,10 @@ public final class QueueFloor
             for (int i = 0; i < rounds; i++)
             {
                 int value;
+                int spins = 0;
                 while ((value = requests.poll()) < 0)
                 {
-                    Thread.onSpinWait();
+                    spin(++spins);
                 }
                 replies.send(value);
             }
@@ -239,7 +247,7 @@ public final class QueueFloor
             int spins = 0;
             while (replies.poll() < 0)
             {
-                Thread.onSpinWait();
+                spin(++spins);
                 if (0 == (++spins & 0xFFFF) && !responder.isAlive())
                 {
                     throw new IllegalStateException(variant + ": the responder stopped after " + i + " round trips");
@@ -248,6 +256,18 @@ public final class QueueFloor
             rtt[i] = System.nanoTime() - start;
         }
         responder.join();
+    }
+
+    private static void spin(final int spins)
+    {
+        if (0 == spins % SPINS_BEFORE_YIELD)
+        {
+            Thread.yield();
+        }
+        else
+        {
+            Thread.onSpinWait();
+        }
     }
 
     static long percentile(final long[] sorted, final int percent)

@@ -47,9 +47,24 @@ final class QueueBlock
         buffer.putInt(ENDPOINT_ID_OFFSET, endpointId);
         putPath(buffer, DOORBELL_PATH_OFFSET, doorbellPath);
         buffer.putInt(SEGMENT_LENGTH_OFFSET, 0);
+        final QueueBlock block = new QueueBlock(
+            buffer, config.slots, config.requestDepth, config.replyDepth, config.bulkDepth);
+        // No packet names a bulk block before its first sender: a claimer that dies before writing the field must
+        // not leave the zeroed file's 0, which names block 0.
+        clearBulkIndices(block.requests);
+        clearBulkIndices(block.replies);
         // Release store of the magic last: a reader that sees the magic sees every field above.
         buffer.putIntRelease(MAGIC_OFFSET, MAGIC);
-        return new QueueBlock(buffer, config.slots, config.requestDepth, config.replyDepth, config.bulkDepth);
+        return block;
+    }
+
+    private static void clearBulkIndices(final PacketQueue queue)
+    {
+        for (int i = 0; i < queue.depth; i++)
+        {
+            queue.buffer.putShort(queue.packetOffset(i) + PacketDescriptor.BULK_INDEX_OFFSET,
+                (short)PacketDescriptor.NO_BULK);
+        }
     }
 
     /**
@@ -125,8 +140,8 @@ final class QueueBlock
 
     void sleeping(final boolean sleeping)
     {
-        // Volatile store, then the owner's volatile reads of the queue heads: the Dekker pair with a sender's claim
-        // CAS then sleeping-flag read. One of the two sees the other, so no wake-up is lost.
+        // Volatile store, then the owner's volatile reads of the queues' tails and heads (hasPending): the Dekker pair
+        // with a sender's tail CAS then sleeping-flag read. One of the two sees the other, so no wake-up is lost.
         buffer.putIntVolatile(SLEEPING_OFFSET, sleeping ? 1 : 0);
     }
 

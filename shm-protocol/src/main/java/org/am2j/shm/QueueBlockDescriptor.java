@@ -51,8 +51,9 @@ package org.am2j.shm;
  *  |  lap + 1 of the sequence number claimed (0: never claimed)    |  high 32 bits
  *  +---------------------------------------------------------------+
  * </pre>
- * The sender of a lap CASes the word from whatever an earlier lap left to CLAIMED(lap, pid); the receiver, skipping
- * an assignment after the liveness timeout, CASes it to SKIPPED(lap), so a late sender's claim fails. The receiver
+ * The sender of a lap CASes the word from the previous lap's stamp (its claim or skip; a zeroed word is lap -1's) to
+ * CLAIMED(lap, pid); the receiver, skipping an assignment after the liveness timeout, CASes it to SKIPPED(lap), so a
+ * late sender's claim fails, and keeps failing once later laps have stamped the word. The receiver
  * never writes it otherwise, so with one sender its line stays in that sender's cache: the claim costs no transfer,
  * where a CAS on the packet's own line (which the receiver spins on) cost about 80 ns a message
  * (docs/shm-protocol.md).

@@ -55,7 +55,6 @@ final class ShmEndpoint implements TransportEndpoint
     private final String path;
     private final Receiving requests;
     private final Receiving replies;
-    private final ShmInbound inbound = new ShmInbound(this);
     private final TransportCounters counters;
     private final List<ShmRoute> routes = new ArrayList<>();
     private final Route unknownSender = new DeadRoute(null, ShmTransport.NAME);
@@ -68,6 +67,11 @@ final class ShmEndpoint implements TransportEndpoint
     private static final class Receiving
     {
         final PacketQueue queue;
+        /**
+         * The flyweight this queue's messages are handed over in: one per queue, so that a nested poll of the reply
+         * queues (a reply waiting for space) does not move the flyweight of the request being handled.
+         */
+        final ShmInbound inbound;
         /** The queue's buffer, held here so the idle check loads one object less. */
         final UnsafeBuffer buffer;
         long head;
@@ -79,9 +83,10 @@ final class ShmEndpoint implements TransportEndpoint
         long lastLivenessCheck;
         int emptyPolls;
 
-        Receiving(final PacketQueue queue)
+        Receiving(final PacketQueue queue, final ShmInbound inbound)
         {
             this.queue = queue;
+            this.inbound = inbound;
             this.buffer = queue.buffer;
             this.headState = queue.packetOffset(0) + STATE_OFFSET;
         }
@@ -106,8 +111,8 @@ final class ShmEndpoint implements TransportEndpoint
         this.block = QueueBlock.format(region.buffer, config, transport.pid, transport.startMs, transport.processId,
             host.endpointId(), transport.doorbellPath());
         this.block.tag(host.tag());
-        this.requests = new Receiving(block.requests);
-        this.replies = new Receiving(block.replies);
+        this.requests = new Receiving(block.requests, new ShmInbound(this));
+        this.replies = new Receiving(block.replies, new ShmInbound(this));
         this.peers = new ShmPeer[config.slots];
         this.counters = host.counters(ShmTransport.NAME);
         transport.register(host.endpointId(), this);
@@ -317,7 +322,7 @@ final class ShmEndpoint implements TransportEndpoint
                     receiving.stuckSince = 0;
                     try
                     {
-                        sink.onMessage(inbound.wrap(queue, packet, state));
+                        sink.onMessage(receiving.inbound.wrap(queue, packet, state));
                     }
                     finally
                     {
@@ -369,15 +374,25 @@ final class ShmEndpoint implements TransportEndpoint
         final PacketQueue queue = receiving.queue;
         final UnsafeBuffer buffer = queue.buffer;
         final boolean free = queue.freeStateFor(head) == state;
-        if (free &&
-            (0 != (++receiving.emptyPolls & (EMPTY_POLLS_PER_TAIL_CHECK - 1)) ||
-            buffer.getLongVolatile(queue.tailOffset) <= head))
+        if (free)
         {
-            if (0 != receiving.stuckSince && receiving.stuckHead != head)
+            long tail = head;
+            if (0 == (++receiving.emptyPolls & (EMPTY_POLLS_PER_TAIL_CHECK - 1)))
             {
-                receiving.stuckSince = 0;
+                tail = buffer.getLongVolatile(queue.tailOffset);
+                if (tail < head)
+                {
+                    tail = repairTail(queue, tail, head);
+                }
             }
-            return false;
+            if (tail <= head)
+            {
+                if (0 != receiving.stuckSince && receiving.stuckHead != head)
+                {
+                    receiving.stuckSince = 0;
+                }
+                return false;
+            }
         }
         final long now = System.nanoTime();
         if (receiving.stuckHead != head || 0 == receiving.stuckSince)
@@ -441,13 +456,40 @@ final class ShmEndpoint implements TransportEndpoint
         if (0 != claimer)
         {
             BulkBlocks.freeHeldBy(queue, bulk, claimer);
-            BulkBlocks.freeClaimedByDead(queue, transport.pid);
         }
+        // The holder of a never-claimed assignment may have died holding a bulk block it claimed first.
+        BulkBlocks.freeClaimedByDead(queue, transport.pid);
         receiving.advance(head + 1);
         buffer.putLongRelease(queue.headOffset, head + 1);
         receiving.stuckSince = 0;
         counters.drop();
         return true;
+    }
+
+    /**
+     * The head is past the tail: a READY state appeared in a packet no sender had been assigned (garbage) and was
+     * delivered, so no sender can take the packets in [tail, head) (they are free for their next lap, not this one)
+     * and, left alone, the queue would stay full. Their claim words get this lap's skip stamp, which is what their
+     * next lap's senders expect, then the tail moves up to the head (CAS: a sender cannot have moved it, since no
+     * packet at the tail is free for its lap). Counted as a drop.
+     *
+     * @return the tail after the repair.
+     */
+    private long repairTail(final PacketQueue queue, final long tail, final long head)
+    {
+        final UnsafeBuffer buffer = queue.buffer;
+        for (long sequence = Math.max(tail, head - queue.depth); sequence < head; sequence++)
+        {
+            // Release store SKIPPED(lap): no sender holds these sequences; stamped before the tail CAS publishes
+            // them as taken, so a sender that sees the new tail sees the stamps of the laps before it.
+            buffer.putLongRelease(queue.claimOffset(sequence), claim(queue.lap(sequence), 0));
+        }
+        if (buffer.compareAndSetLong(queue.tailOffset, tail, head))
+        {
+            counters.drop();
+            return head;
+        }
+        return buffer.getLongVolatile(queue.tailOffset);
     }
 
     @Override

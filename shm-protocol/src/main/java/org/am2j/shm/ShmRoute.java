@@ -173,14 +173,13 @@ final class ShmRoute implements Route
         // receiver skipped it after the liveness timeout (then the claim below fails).
         while (!buffer.compareAndSetLong(queue.tailOffset, tail, tail + 1));
 
-        // Step 4: claim. A claim word already written for this lap means the receiver skipped our assignment after
-        // the liveness timeout (we were too slow): the packet is not ours any more, and the send is tried again.
+        // Step 4: claim. The claim word must still carry the previous lap's stamp (a claim or skip of lap - 1; a
+        // zeroed word is lap -1's). Anything else means we were too slow: the receiver skipped our assignment after
+        // the liveness timeout (this lap's stamp), or the queue has gone round since and a later lap's sender holds
+        // the packet (a later stamp). The packet is not ours any more, and the send is tried again.
         // CAS of the claim word to CLAIMED(lap, pid): of this sender and a receiver skipping the assignment, exactly
         // one wins the lap; the loser writes nothing into the packet.
-        final int claimOffset = queue.claimOffset(tail);
-        final long lap = queue.lap(tail);
-        final long claimWord = buffer.getLongVolatile(claimOffset);
-        if (claimsLap(claimWord, lap) || !buffer.compareAndSetLong(claimOffset, claimWord, claim(lap, pid)))
+        if (!claimPacket(queue, tail, pid))
         {
             releaseBulk(queue, bulk);
             return FULL;
@@ -212,6 +211,25 @@ final class ShmRoute implements Route
             doorbell.ring();
         }
         return SENT;
+    }
+
+    /**
+     * Step 4 for the holder of one assignment: CAS of the packet's claim word from the previous lap's stamp to
+     * CLAIMED(lap, pid).
+     *
+     * @param queue    the destination queue.
+     * @param sequence the assignment (tail value) the sender's tail CAS took.
+     * @param pid      the sender's pid.
+     * @return true when the packet is the sender's to fill; false when the receiver skipped the assignment or a
+     * later lap's sender holds the packet.
+     */
+    static boolean claimPacket(final PacketQueue queue, final long sequence, final long pid)
+    {
+        final UnsafeBuffer buffer = queue.buffer;
+        final int claimOffset = queue.claimOffset(sequence);
+        final long lap = queue.lap(sequence);
+        final long claimWord = buffer.getLongVolatile(claimOffset);
+        return claimsLap(claimWord, lap - 1) && buffer.compareAndSetLong(claimOffset, claimWord, claim(lap, pid));
     }
 
     private static void putArgs(final UnsafeBuffer buffer, final int packet, final OutboundMessage message)

@@ -254,6 +254,101 @@ class ShmTransportTest
     }
 
     @Test
+    void aClaimSucceedsOnlyFromThePreviousLapsStamp()
+    {
+        try (Fixture f = new Fixture("requestDepth", "8", "bulkDepth", "2"))
+        {
+            final Fixture.Ep b = f.endpoint();
+            final PacketQueue queue = b.queueBlock().requests;
+            final long me = ProcessIdentity.currentPid();
+            // lap 0 from the zeroed file (lap -1's stamp)
+            assertTrue(ShmRoute.claimPacket(queue, 3, me));
+            assertFalse(ShmRoute.claimPacket(queue, 3, me), "a lap is claimed once");
+            // lap 1 from lap 0's claim; lap 2 from lap 1's skip
+            assertTrue(ShmRoute.claimPacket(queue, 3 + 8, me));
+            queue.buffer.putLong(queue.claimOffset(3), QueueBlockDescriptor.claim(2 - 1, 0));
+            assertTrue(ShmRoute.claimPacket(queue, 3 + 16, me));
+            // a sender stalled after its tail CAS for lap 2 while the receiver skipped it: fails
+            queue.buffer.putLong(queue.claimOffset(4), QueueBlockDescriptor.claim(2, 0));
+            assertFalse(ShmRoute.claimPacket(queue, 4 + 16, me));
+            // ... and still fails once the queue has gone round and lap 3's sender holds the packet
+            queue.buffer.putLong(queue.claimOffset(4), QueueBlockDescriptor.claim(3, 77));
+            assertFalse(ShmRoute.claimPacket(queue, 4 + 16, me));
+            assertEquals(QueueBlockDescriptor.claim(3, 77), queue.buffer.getLongVolatile(queue.claimOffset(4)),
+                "a failed claim writes nothing");
+        }
+    }
+
+    @Test
+    void aReadyStateInAPacketNoSenderHoldsCannotLeaveTheHeadPastTheTail() throws Exception
+    {
+        try (Fixture f = new Fixture("requestDepth", "8", "bulkDepth", "2", "livenessMs", "20"))
+        {
+            final Fixture.Ep a = f.endpoint();
+            final Fixture.Ep b = f.endpoint();
+            final ShmRoute ab = a.routeTo(b);
+            final PacketQueue queue = b.queueBlock().requests;
+            // a faulty writer makes packet 3 READY while nobody holds it; senders fill 0..2 and find 3 not free
+            final int garbage = queue.packetOffset(3);
+            queue.buffer.putByte(garbage + PacketDescriptor.OPCODE_OFFSET, (byte)Opcode.REQUEST_SHORT.code());
+            queue.buffer.putByte(garbage + PacketDescriptor.HANDLER_OFFSET, (byte)5);
+            queue.buffer.putLong(garbage, QueueBlockDescriptor.state(PacketDescriptor.READY, 1));
+            for (int i = 0; i < 3; i++)
+            {
+                assertEquals(Route.SENT, ab.send(frame(Opcode.REQUEST_SHORT, 5, b.host.tag, i)));
+            }
+            assertEquals(Route.FULL, ab.send(frame(Opcode.REQUEST_SHORT, 5, b.host.tag, 3)));
+            final Fixture.Recorder recorder = new Fixture.Recorder();
+            b.shm.poll(recorder, 32, false);
+            // the receiver took the garbage packet too, so its head passed the tail; a later poll repairs the tail
+            final long deadline = System.nanoTime() + 5_000_000_000L;
+            int sent = 0;
+            while (sent < 20 && System.nanoTime() < deadline)
+            {
+                if (Route.SENT == ab.send(frame(Opcode.REQUEST_SHORT, 5, b.host.tag, 100 + sent)))
+                {
+                    sent++;
+                }
+                b.shm.poll(recorder, 32, false);
+            }
+            assertEquals(20, sent, "the queue takes messages again");
+            while (recorder.headers.stream().noneMatch(h -> h.length > 5 && h[5] == 119) &&
+                System.nanoTime() < deadline)
+            {
+                b.shm.poll(recorder, 32, false);
+            }
+            assertTrue(recorder.headers.stream().anyMatch(h -> h.length > 5 && h[5] == 119), "the last one arrived");
+            assertTrue(b.host.drops() > 0, "the repair was counted");
+            assertEquals(queue.buffer.getLongVolatile(queue.tailOffset), queue.buffer.getLongVolatile(queue.headOffset));
+        }
+    }
+
+    @Test
+    void aNestedPollOfTheReplyQueueLeavesTheRequestBeingHandledIntact()
+    {
+        try (Fixture f = new Fixture())
+        {
+            final Fixture.Ep a = f.endpoint();
+            final Fixture.Ep b = f.endpoint();
+            final ShmRoute ab = a.routeTo(b);
+            assertEquals(Route.SENT, ab.send(frame(Opcode.REQUEST_SHORT, 5, b.host.tag, 111)));
+            final Fixture.Recorder nested = new Fixture.Recorder();
+            final int[] outer = new int[2];
+            assertEquals(1, b.shm.poll(m ->
+            {
+                // a reply arrives while the request is handled, and the handler's own reply waits for space
+                assertEquals(Route.SENT, ab.send(frame(Opcode.REPLY_SHORT, 6, b.host.tag, 222)));
+                assertEquals(1, b.shm.poll(nested, 32, true));
+                outer[0] = m.arg(0);
+                outer[1] = m.opcode();
+            }, 32, false));
+            assertEquals(222, nested.headers.get(0)[5], "the nested poll delivered the reply");
+            assertEquals(111, outer[0], "the request's argument after the nested poll");
+            assertEquals(Opcode.REQUEST_SHORT.code(), outer[1], "the request's opcode after the nested poll");
+        }
+    }
+
+    @Test
     void aPacketClaimedByALiveSenderIsWaitedForPastTheLivenessTimeout() throws Exception
     {
         try (Fixture f = new Fixture("requestDepth", "8", "bulkDepth", "2", "livenessMs", "20"))

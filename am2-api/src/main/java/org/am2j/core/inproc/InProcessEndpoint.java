@@ -18,14 +18,19 @@ import org.am2j.spi.TransportEndpoint;
  * Most endpoints of a multi-process program never receive an in-process message. Until the first sender sets
  * {@link #hasSenders}, a poll returns at once without reading the queues.
  */
-final class InProcessEndpoint implements TransportEndpoint, MessageHandler
+final class InProcessEndpoint implements TransportEndpoint
 {
     private final InProcessTransport transport;
     private final EndpointHost host;
     private final ManyToOneRingBuffer requests;
     private final ManyToOneRingBuffer replies;
     private final InProcessRoute inboundRoute;
-    private final InProcessInbound inbound;
+    /**
+     * The readers of the two rings, each with its own flyweight: a nested poll of the reply ring (a reply waiting
+     * for space) must not move the flyweight of the request being handled.
+     */
+    private final MessageHandler requestReader;
+    private final MessageHandler replyReader;
     private volatile boolean sleeping;
     private volatile boolean closed;
 
@@ -47,7 +52,12 @@ final class InProcessEndpoint implements TransportEndpoint, MessageHandler
         this.requests = new ManyToOneRingBuffer(new UnsafeBuffer(BufferUtil.allocateDirectAligned(ringBytes, 64)));
         this.replies = new ManyToOneRingBuffer(new UnsafeBuffer(BufferUtil.allocateDirectAligned(ringBytes, 64)));
         this.inboundRoute = new InProcessRoute(this);
-        this.inbound = new InProcessInbound(transport, this);
+        final InProcessInbound requestInbound = new InProcessInbound(transport, this);
+        final InProcessInbound replyInbound = new InProcessInbound(transport, this);
+        this.requestReader = (msgTypeId, buffer, index, length) ->
+            deliver(requestInbound, msgTypeId, buffer, index, length);
+        this.replyReader = (msgTypeId, buffer, index, length) ->
+            deliver(replyInbound, msgTypeId, buffer, index, length);
     }
 
     @Override
@@ -86,7 +96,7 @@ final class InProcessEndpoint implements TransportEndpoint, MessageHandler
                 readingReplies = true;
                 try
                 {
-                    handled += replies.read(this, budget);
+                    handled += replies.read(replyReader, budget);
                 }
                 finally
                 {
@@ -98,7 +108,7 @@ final class InProcessEndpoint implements TransportEndpoint, MessageHandler
                 readingRequests = true;
                 try
                 {
-                    handled += requests.read(this, budget);
+                    handled += requests.read(requestReader, budget);
                 }
                 finally
                 {
@@ -113,8 +123,9 @@ final class InProcessEndpoint implements TransportEndpoint, MessageHandler
         }
     }
 
-    @Override
-    public void onMessage(final int msgTypeId, final MutableDirectBuffer buffer, final int index, final int length)
+    private void deliver(
+        final InProcessInbound inbound, final int msgTypeId, final MutableDirectBuffer buffer, final int index,
+        final int length)
     {
         if (InProcessRecordDescriptor.MESSAGE_TYPE == msgTypeId && length >= InProcessRecordDescriptor.HEADER_LENGTH &&
             !closed)
