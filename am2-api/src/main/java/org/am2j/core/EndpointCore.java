@@ -2,10 +2,10 @@ package org.am2j.core;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.stream.IntStream;
 
 import org.agrona.BufferUtil;
 import org.agrona.DirectBuffer;
@@ -96,7 +96,7 @@ final class EndpointCore implements Endpoint, EndpointHost
             {
                 final Transport transport = transports[i];
                 final TransportEndpoint te = transport.attach(this);
-                receivers[i] = new Receiver(this, te, counters.transport(transport.name()), transport.isNetwork());
+                receivers[i] = new Receiver(this, te, counters.transport(transport.name()));
                 final String address = te.address();
                 if (null != address)
                 {
@@ -121,9 +121,10 @@ final class EndpointCore implements Endpoint, EndpointHost
             counters.close();
             throw ex;
         }
-        this.localReceivers = Arrays.stream(receivers, 1, receivers.length)
-            .filter(r -> !r.network).toArray(Receiver[]::new);
-        this.networkReceivers = Arrays.stream(receivers).filter(r -> r.network).toArray(Receiver[]::new);
+        this.localReceivers = IntStream.range(1, receivers.length).filter(i -> !transports[i].isNetwork())
+            .mapToObj(i -> receivers[i]).toArray(Receiver[]::new);
+        this.networkReceivers = IntStream.range(0, receivers.length).filter(i -> transports[i].isNetwork())
+            .mapToObj(i -> receivers[i]).toArray(Receiver[]::new);
         counters.singleWriter(bundle.isSeq());
     }
 
@@ -690,22 +691,12 @@ final class EndpointCore implements Endpoint, EndpointHost
         }
         try
         {
-            // The in-process transport is every endpoint's first (AmRuntime keeps it the cheapest).
-            final Receiver[] receivers = this.receivers;
-            int handled = receivers[0].pollInProcess(context, budget, repliesOnly);
-            for (int i = 1; i < receivers.length; i++)
+            int handled = pollLocal(context, budget, repliesOnly);
+            if (networkBudget > 0)
             {
-                final Receiver receiver = receivers[i];
-                if (!receiver.network)
-                {
-                    handled += receiver.pollLocal(context, budget, repliesOnly);
-                }
-                else if (networkBudget > 0)
-                {
-                    final int found = receiver.pollNetwork(context, networkBudget, repliesOnly);
-                    context.networkFound += found;
-                    handled += found;
-                }
+                final int found = pollNetwork(context, networkBudget, repliesOnly);
+                context.networkFound += found;
+                handled += found;
             }
             return handled;
         }
@@ -720,8 +711,9 @@ final class EndpointCore implements Endpoint, EndpointHost
     }
 
     /**
-     * Poll this endpoint's local transports (in-process first, then shared memory) for a SEQ bundle: no poll
-     * ownership to take (one thread at a time by contract).
+     * Poll this endpoint's local transports, in-process first (AmRuntime keeps it the cheapest), then shared memory.
+     * Takes no poll ownership: a SEQ bundle calls it directly (one thread at a time by contract), a PAR bundle
+     * through {@link #poll}.
      *
      * @param context     of the polling thread.
      * @param budget      messages per transport.
@@ -739,7 +731,8 @@ final class EndpointCore implements Endpoint, EndpointHost
     }
 
     /**
-     * Poll this endpoint's network transports for a SEQ bundle whose scheduler chose to poll the network.
+     * Poll this endpoint's network transports, for a bundle whose scheduler chose to poll the network; takes no poll
+     * ownership (as {@link #pollLocal}).
      *
      * @param context     of the polling thread.
      * @param budget      messages per network transport.

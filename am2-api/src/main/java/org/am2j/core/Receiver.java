@@ -22,18 +22,15 @@ final class Receiver implements MessageSink
 {
     final TransportEndpoint transportEndpoint;
     final ProtocolCounters counters;
-    final boolean network;
     private final EndpointCore endpoint;
     private DispatchContext context;
 
     Receiver(
-        final EndpointCore endpoint, final TransportEndpoint transportEndpoint, final ProtocolCounters counters,
-        final boolean network)
+        final EndpointCore endpoint, final TransportEndpoint transportEndpoint, final ProtocolCounters counters)
     {
         this.endpoint = endpoint;
         this.transportEndpoint = transportEndpoint;
         this.counters = counters;
-        this.network = network;
     }
 
     /*

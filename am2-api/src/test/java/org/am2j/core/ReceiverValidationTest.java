@@ -146,7 +146,7 @@ class ReceiverValidationTest
                 msg.data().getByte(msg.dataLength() - 1);
             }
         });
-        return new Receiver(core, wire, core.counters.transport("raw"), false);
+        return new Receiver(core, wire, core.counters.transport("raw"));
     }
 
     private void dispatch(final Receiver receiver, final Raw raw)
