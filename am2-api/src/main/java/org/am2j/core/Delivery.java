@@ -52,11 +52,29 @@ final class Delivery implements Token, Message
         final int dataOffset,
         final int dataLength)
     {
-        this.endpoint = endpoint;
-        this.receiver = receiver;
-        this.inbound = inbound;
-        this.opcode = opcode;
-        this.returnStatus = returnStatus;
+        // Each reference is stored only when it changes: consecutive messages mostly come from the same receiver
+        // and queue, and a reference store into this long-lived object costs a garbage collector barrier (with
+        // G1, a fence when the target lies in another region) where a compare costs a load.
+        if (this.endpoint != endpoint)
+        {
+            this.endpoint = endpoint;
+        }
+        if (this.receiver != receiver)
+        {
+            this.receiver = receiver;
+        }
+        if (this.inbound != inbound)
+        {
+            this.inbound = inbound;
+        }
+        if (this.opcode != opcode)
+        {
+            this.opcode = opcode;
+        }
+        if (this.returnStatus != returnStatus)
+        {
+            this.returnStatus = returnStatus;
+        }
         this.argCount = argCount;
         if (0 != dataLength)
         {
@@ -72,9 +90,9 @@ final class Delivery implements Token, Message
 
     void end()
     {
-        // The view keeps pointing at the last data: every accessor checks that the delivery is active first.
+        // The view and the inbound message keep pointing at the last message: every accessor checks that the delivery
+        // is active first.
         active = false;
-        inbound = null;
     }
 
     // ----------------------------------------------------------------------------------------------------------------

@@ -1,7 +1,6 @@
 package org.am2j.core;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
+import java.util.Arrays;
 
 import org.am2j.api.Am;
 import org.am2j.api.AmError;
@@ -9,16 +8,19 @@ import org.am2j.api.AmException;
 import org.am2j.api.Handler;
 
 /**
- * An endpoint's handler table: {@link Am#NUM_HANDLERS} entries, entry 0 the returned-message handler. Entries are
- * published with release stores and read with acquire loads, so a handler installed by one thread is seen complete by
- * the thread that dispatches to it.
+ * An endpoint's handler table: {@link Am#NUM_HANDLERS} entries, entry 0 the returned-message handler.
+ * <p>
+ * The table is an immutable snapshot replaced on every change (copy on write): installing a handler is rare, a look-up
+ * happens for every message, and a look-up is then one load of the snapshot (a volatile read, a plain load on x86)
+ * and one array element, with no per-element fence or type guard. A dispatcher that loads the snapshot sees every
+ * handler in it complete, since the snapshot was filled before the volatile store that published it.
  */
 final class HandlerTable
 {
-    private static final VarHandle ENTRIES = MethodHandles.arrayElementVarHandle(Handler[].class);
-
-    private final Handler[] entries = new Handler[Am.NUM_HANDLERS];
     private final Handler defaultReturnedHandler;
+
+    /** The current snapshot: never written in place once published. */
+    private volatile Handler[] entries;
 
     /**
      * @param defaultReturnedHandler installed at entry 0 when the user installs none.
@@ -26,7 +28,9 @@ final class HandlerTable
     HandlerTable(final Handler defaultReturnedHandler)
     {
         this.defaultReturnedHandler = defaultReturnedHandler;
-        ENTRIES.setRelease(entries, 0, defaultReturnedHandler);
+        final Handler[] initial = new Handler[Am.NUM_HANDLERS];
+        initial[0] = defaultReturnedHandler;
+        entries = initial;
     }
 
     /**
@@ -35,15 +39,17 @@ final class HandlerTable
      */
     Handler get(final int index)
     {
-        return (Handler)ENTRIES.getAcquire(entries, index);
+        return entries[index];
     }
 
-    void set(final int index, final Handler handler)
+    synchronized void set(final int index, final Handler handler)
     {
         AmException.checkRange("handler index", index, 0, Am.NUM_HANDLERS);
         final Handler installed = null == handler && 0 == index ? defaultReturnedHandler : handler;
-        // Release store: the handler object is fully constructed before any dispatcher can load it.
-        ENTRIES.setRelease(entries, index, installed);
+        final Handler[] next = Arrays.copyOf(entries, Am.NUM_HANDLERS);
+        next[index] = installed;
+        // Volatile store of a filled copy: a dispatcher that loads it sees the handler object fully constructed.
+        entries = next;
     }
 
     synchronized int setAny(final Handler handler)

@@ -46,7 +46,7 @@ final class Receiver implements MessageSink
      */
     int pollInProcess(final DispatchContext context, final int budget, final boolean repliesOnly)
     {
-        this.context = context;
+        useContext(context);
         counters.onPoll();
         return transportEndpoint.poll(this, budget, repliesOnly);
     }
@@ -56,7 +56,7 @@ final class Receiver implements MessageSink
      */
     int pollLocal(final DispatchContext context, final int budget, final boolean repliesOnly)
     {
-        this.context = context;
+        useContext(context);
         counters.onPoll();
         return transportEndpoint.poll(this, budget, repliesOnly);
     }
@@ -66,9 +66,18 @@ final class Receiver implements MessageSink
      */
     int pollNetwork(final DispatchContext context, final int budget, final boolean repliesOnly)
     {
-        this.context = context;
+        useContext(context);
         counters.onPoll();
         return transportEndpoint.poll(this, budget, repliesOnly);
+    }
+
+    private void useContext(final DispatchContext context)
+    {
+        // Stored only when another thread polls: a reference store costs a garbage collector barrier on every poll.
+        if (this.context != context)
+        {
+            this.context = context;
+        }
     }
 
     @Override

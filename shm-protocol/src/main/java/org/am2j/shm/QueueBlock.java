@@ -4,6 +4,7 @@ import static org.am2j.shm.QueueBlockDescriptor.*;
 
 import java.nio.charset.StandardCharsets;
 
+import org.agrona.UnsafeApi;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.am2j.api.AmError;
 import org.am2j.api.AmException;
@@ -18,11 +19,17 @@ final class QueueBlock
     final PacketQueue requests;
     final PacketQueue replies;
     final int slots;
+    /** The heap array behind the buffer, or null for mapped memory (see {@link #state()}). */
+    private final byte[] array;
+    /** The buffer's address offset. */
+    private final long address;
 
     private QueueBlock(final UnsafeBuffer buffer, final int slots, final int requestDepth, final int replyDepth,
         final int bulkDepth)
     {
         this.buffer = buffer;
+        this.array = buffer.byteArray();
+        this.address = buffer.addressOffset();
         this.slots = slots;
         this.requests = new PacketQueue(buffer, requestQueueOffset(slots), requestDepth, bulkDepth);
         this.replies = new PacketQueue(buffer, replyQueueOffset(slots, requestDepth, bulkDepth), replyDepth, bulkDepth);
@@ -107,9 +114,14 @@ final class QueueBlock
         buffer.putIntRelease(STATE_OFFSET, STATE_CLOSED);
     }
 
+    /*
+     * state(), tag() and isSleeping() are read on every send: unchecked reads of header fields, which lie below
+     * SLOTS_TABLE_OFFSET, the least capacity format() and wrap() accept.
+     */
+
     int state()
     {
-        return buffer.getIntVolatile(STATE_OFFSET);
+        return UnsafeApi.getIntVolatile(array, address + STATE_OFFSET);
     }
 
     long ownerPid()
@@ -124,7 +136,7 @@ final class QueueBlock
 
     long tag()
     {
-        return buffer.getLongVolatile(TAG_OFFSET);
+        return UnsafeApi.getLongVolatile(array, address + TAG_OFFSET);
     }
 
     void tag(final long tag)
@@ -135,7 +147,7 @@ final class QueueBlock
 
     boolean isSleeping()
     {
-        return 0 != buffer.getIntVolatile(SLEEPING_OFFSET);
+        return 0 != UnsafeApi.getIntVolatile(array, address + SLEEPING_OFFSET);
     }
 
     void sleeping(final boolean sleeping)

@@ -72,11 +72,11 @@ final class ShmEndpoint implements TransportEndpoint
          * queues (a reply waiting for space) does not move the flyweight of the request being handled.
          */
         final ShmInbound inbound;
-        /** The queue's buffer, held here so the idle check loads one object less. */
-        final UnsafeBuffer buffer;
         long head;
-        /** Offset of the state word of the packet at {@link #head}, kept with it. */
-        int headState;
+        /** Offset of the packet at {@link #head}, kept with it. */
+        int headPacket;
+        /** The state of the packet at {@link #head} while no sender has made it ready: FREE for the head's lap. */
+        long headFree;
         boolean reading;
         long stuckHead = -1;
         long stuckSince;
@@ -87,14 +87,14 @@ final class ShmEndpoint implements TransportEndpoint
         {
             this.queue = queue;
             this.inbound = inbound;
-            this.buffer = queue.buffer;
-            this.headState = queue.packetOffset(0) + STATE_OFFSET;
+            advance(0);
         }
 
         void advance(final long head)
         {
             this.head = head;
-            this.headState = queue.packetOffset(head) + STATE_OFFSET;
+            this.headPacket = queue.packetOffset(head);
+            this.headFree = queue.freeStateFor(head);
         }
     }
 
@@ -111,8 +111,8 @@ final class ShmEndpoint implements TransportEndpoint
         this.block = QueueBlock.format(region.buffer, config, transport.pid, transport.startMs, transport.processId,
             host.endpointId(), transport.doorbellPath());
         this.block.tag(host.tag());
-        this.requests = new Receiving(block.requests, new ShmInbound(this));
-        this.replies = new Receiving(block.replies, new ShmInbound(this));
+        this.requests = new Receiving(block.requests, new ShmInbound(this, block.requests));
+        this.replies = new Receiving(block.replies, new ShmInbound(this, block.replies));
         this.peers = new ShmPeer[config.slots];
         this.counters = host.counters(ShmTransport.NAME);
         transport.register(host.endpointId(), this);
@@ -273,18 +273,19 @@ final class ShmEndpoint implements TransportEndpoint
      */
     private static boolean idle(final Receiving receiving)
     {
-        return countedEmpty(receiving, receiving.buffer.getLongVolatile(receiving.headState));
+        return countedEmpty(receiving, receiving.queue.state(receiving.headPacket));
     }
 
     /**
      * @param receiving the queue.
      * @param state     of the packet at its head.
-     * @return true, having counted an empty poll, when the packet is free and the liveness check has nothing to do;
-     * false when {@link #abandoned} must look at it.
+     * @return true, having counted an empty poll, when the packet is free for the head's lap (one compare: any other
+     * state, ready or garbage, takes the full path) and the liveness check has nothing to do; false when
+     * {@link #abandoned} must look at it.
      */
     private static boolean countedEmpty(final Receiving receiving, final long state)
     {
-        if (FREE != type(state) || 0 != receiving.stuckSince)
+        if (receiving.headFree != state || 0 != receiving.stuckSince)
         {
             return false;
         }
@@ -309,20 +310,18 @@ final class ShmEndpoint implements TransportEndpoint
         try
         {
             final PacketQueue queue = receiving.queue;
-            final UnsafeBuffer buffer = queue.buffer;
             int handled = 0;
             while (handled < budget)
             {
                 final long head = receiving.head;
-                final int packet = queue.packetOffset(head);
-                final long state = buffer.getLongVolatile(packet + STATE_OFFSET);
-                final int type = type(state);
-                if (READY == type)
+                final int packet = receiving.headPacket;
+                final long state = queue.state(packet);
+                if (READY == type(state))
                 {
                     receiving.stuckSince = 0;
                     try
                     {
-                        sink.onMessage(receiving.inbound.wrap(queue, packet, state));
+                        sink.onMessage(receiving.inbound.wrap(packet, state));
                     }
                     finally
                     {
@@ -346,19 +345,18 @@ final class ShmEndpoint implements TransportEndpoint
     private void free(final Receiving receiving, final long head, final int packet, final long state)
     {
         final PacketQueue queue = receiving.queue;
-        final UnsafeBuffer buffer = queue.buffer;
-        final int bulk = buffer.getShort(packet + BULK_INDEX_OFFSET) & 0xFFFF;
+        final int bulk = queue.packetShort(packet, BULK_INDEX_OFFSET);
         if (NO_BULK != bulk)
         {
             BulkBlocks.freeHeldBy(queue, bulk, pid(state));
-            buffer.putShort(packet + BULK_INDEX_OFFSET, (short)NO_BULK);
+            queue.putBulkIndex(packet, NO_BULK);
         }
         // Release store FREE(next lap): the sender that holds the next lap's assignment of this packet sees it free
         // only after we are done reading it and its bulk block.
-        buffer.putLongRelease(packet + STATE_OFFSET, queue.freeStateFor(head + queue.depth));
+        queue.stateRelease(packet, queue.freeStateFor(head + queue.depth));
         receiving.advance(head + 1);
-        // Ordered store of the head, for hasPending() from another thread and for diagnostics; senders never read it.
-        buffer.putLongRelease(queue.headOffset, head + 1);
+        // Release store of the head, for hasPending() from another thread and for diagnostics; senders never read it.
+        queue.headRelease(head + 1);
     }
 
     /**

@@ -24,38 +24,46 @@ final class ShmInbound implements InboundMessage
     private static final byte[] NONE = new byte[0];
 
     private final ShmEndpoint endpoint;
+    private final PacketQueue queue;
+    private final UnsafeBuffer buffer;
     private final UnsafeBuffer bulkView = new UnsafeBuffer(NONE);
-    private UnsafeBuffer buffer;
     private int packet;
     private DirectBuffer data;
     private int dataOffset;
-    private Route replyRoute;
 
-    ShmInbound(final ShmEndpoint endpoint)
+    /**
+     * @param endpoint the endpoint whose queue this reads.
+     * @param queue    the one queue whose packets this flyweight is pointed at.
+     */
+    ShmInbound(final ShmEndpoint endpoint, final PacketQueue queue)
     {
         this.endpoint = endpoint;
+        this.queue = queue;
+        this.buffer = queue.buffer;
     }
 
-    ShmInbound wrap(final PacketQueue queue, final int packet, final long packetState)
+    ShmInbound wrap(final int packet, final long packetState)
     {
-        this.buffer = queue.buffer;
         this.packet = packet;
-        this.replyRoute = null;
         final int opcode = opcode();
         if (0 == dataLength() && Opcode.REQUEST_LONG.code() != opcode && Opcode.REPLY_LONG.code() != opcode)
         {
-            // A message without data, the common case, in a few instructions the poll loop inlines.
-            data = null;
+            // A message without data, the common case, in a few instructions the poll loop inlines. (The data fields
+            // are written only when they change: see Delivery.begin on reference stores.)
+            if (null != data)
+            {
+                data = null;
+            }
             dataOffset = 0;
         }
         else
         {
-            locateData(queue, packetState);
+            locateData(packetState);
         }
         return this;
     }
 
-    private void locateData(final PacketQueue queue, final long packetState)
+    private void locateData(final long packetState)
     {
         data = null;
         dataOffset = 0;
@@ -111,37 +119,37 @@ final class ShmInbound implements InboundMessage
     @Override
     public int opcode()
     {
-        return buffer.getByte(packet + OPCODE_OFFSET) & 0xFF;
+        return queue.packetByte(packet, OPCODE_OFFSET);
     }
 
     @Override
     public int returnStatus()
     {
-        return buffer.getByte(packet + RETURN_STATUS_OFFSET) & 0xFF;
+        return queue.packetByte(packet, RETURN_STATUS_OFFSET);
     }
 
     @Override
     public int handler()
     {
-        return buffer.getByte(packet + HANDLER_OFFSET) & 0xFF;
+        return queue.packetByte(packet, HANDLER_OFFSET);
     }
 
     @Override
     public long tag()
     {
-        return buffer.getLong(packet + TAG_OFFSET);
+        return queue.packetTag(packet);
     }
 
     @Override
     public int argCount()
     {
-        return buffer.getByte(packet + ARG_COUNT_OFFSET) & 0xFF;
+        return queue.packetByte(packet, ARG_COUNT_OFFSET);
     }
 
     @Override
     public int arg(final int index)
     {
-        return buffer.getInt(packet + ARGS_OFFSET + (index << 2));
+        return queue.packetArg(packet, index);
     }
 
     @Override
@@ -159,26 +167,22 @@ final class ShmInbound implements InboundMessage
     @Override
     public int dataLength()
     {
-        return buffer.getShort(packet + DATA_LENGTH_OFFSET) & 0xFFFF;
+        return queue.packetShort(packet, DATA_LENGTH_OFFSET);
     }
 
     @Override
     public long segmentOffset()
     {
-        return buffer.getInt(packet + SEGMENT_OFFSET_OFFSET);
+        return queue.packetInt(packet, SEGMENT_OFFSET_OFFSET);
     }
 
     @Override
     public Route replyRoute()
     {
-        Route route = replyRoute;
-        if (null == route)
-        {
-            final int inverse = buffer.getInt(packet + SLOT_OFFSET);
-            route = endpoint.inverseRoute(inverse & 0xFFFF, inverse >>> 16);
-            replyRoute = route;
-        }
-        return route;
+        // Looked up each time rather than cached: the look-up is an array element and a compare, a cached reference
+        // a store with a garbage collector barrier on every message.
+        final int inverse = queue.packetInt(packet, SLOT_OFFSET);
+        return endpoint.inverseRoute(inverse & 0xFFFF, inverse >>> 16);
     }
 
     @Override

@@ -149,20 +149,16 @@ final class ShmRoute implements Route
         final OutboundMessage message, final PacketQueue queue, final boolean deposit, final int length,
         final int bulk, final UnsafeBuffer segment)
     {
-        final UnsafeBuffer buffer = queue.buffer;
-
         // Step 3: the packet assignment.
         long tail;
         int packet;
-        long packetState;
         do
         {
-            tail = buffer.getLongVolatile(queue.tailOffset);
+            tail = queue.tail();
             packet = queue.packetOffset(tail);
-            packetState = buffer.getLongVolatile(packet + STATE_OFFSET);
             // Free for this lap, or the queue is full: a packet still free for the previous lap belongs to a
             // sender that has not made it ready yet, and taking it would overtake that sender's message.
-            if (queue.freeStateFor(tail) != packetState)
+            if (queue.freeStateFor(tail) != queue.state(packet))
             {
                 releaseBulk(queue, bulk);
                 return full();
@@ -171,7 +167,7 @@ final class ShmRoute implements Route
         // CAS of the tail: each sequence number is assigned to exactly one sender. The packet was free for this
         // lap before the CAS and only the holder of its assignment claims it, so it is still free now unless the
         // receiver skipped it after the liveness timeout (then the claim below fails).
-        while (!buffer.compareAndSetLong(queue.tailOffset, tail, tail + 1));
+        while (!queue.casTail(tail));
 
         // Step 4: claim. The claim word must still carry the previous lap's stamp (a claim or skip of lap - 1; a
         // zeroed word is lap -1's). Anything else means we were too slow: the receiver skipped our assignment after
@@ -187,22 +183,18 @@ final class ShmRoute implements Route
         fullSince = 0;
 
         // Step 5: fill and mark ready.
-        buffer.putByte(packet + OPCODE_OFFSET, (byte)message.opcode());
-        buffer.putByte(packet + HANDLER_OFFSET, (byte)message.handler());
-        buffer.putByte(packet + ARG_COUNT_OFFSET, (byte)message.argCount());
-        buffer.putByte(packet + RETURN_STATUS_OFFSET, (byte)message.returnStatus());
-        buffer.putInt(packet + SLOT_OFFSET, inverse);
-        buffer.putShort(packet + DATA_LENGTH_OFFSET, (short)length);
-        buffer.putShort(packet + BULK_INDEX_OFFSET, (short)bulk);
-        buffer.putInt(packet + SEGMENT_OFFSET_OFFSET, deposit ? (int)message.segmentOffset() : -1);
-        buffer.putLong(packet + TAG_OFFSET, message.tag());
-        putArgs(buffer, packet, message);
+        queue.putHeader(packet, message.opcode(), message.handler(), message.argCount(), message.returnStatus(),
+            inverse, length, bulk, deposit ? (int)message.segmentOffset() : -1, message.tag());
+        for (int i = 0, count = message.argCount(); i < count; i++)
+        {
+            queue.putArg(packet, i, message.arg(i));
+        }
         if (0 != length)
         {
             copyData(message, queue, length, bulk, segment);
         }
         // Release store READY: the receiver that sees it sees every field and byte written above.
-        buffer.putLongRelease(packet + STATE_OFFSET, readyPacketState);
+        queue.stateRelease(packet, readyPacketState);
 
         // The tail and claim CASes (full fences) came before this read: either the receiver saw the tail move
         // before it slept (hasPending), or we see its sleeping flag here.
@@ -225,19 +217,9 @@ final class ShmRoute implements Route
      */
     static boolean claimPacket(final PacketQueue queue, final long sequence, final long pid)
     {
-        final UnsafeBuffer buffer = queue.buffer;
-        final int claimOffset = queue.claimOffset(sequence);
         final long lap = queue.lap(sequence);
-        final long claimWord = buffer.getLongVolatile(claimOffset);
-        return claimsLap(claimWord, lap - 1) && buffer.compareAndSetLong(claimOffset, claimWord, claim(lap, pid));
-    }
-
-    private static void putArgs(final UnsafeBuffer buffer, final int packet, final OutboundMessage message)
-    {
-        for (int i = 0, count = message.argCount(); i < count; i++)
-        {
-            buffer.putInt(packet + ARGS_OFFSET + (i << 2), message.arg(i));
-        }
+        final long claimWord = queue.claimWord(sequence);
+        return claimsLap(claimWord, lap - 1) && queue.casClaimWord(sequence, claimWord, claim(lap, pid));
     }
 
     /**
