@@ -66,6 +66,24 @@ public final class AppMain
     }
 
     /**
+     * One untimed run of a spec (a warm-up), on a Split-C runtime of its own.
+     */
+    private static RunReport runOnce(final Job job, final SplitCApp app, final RunSpec spec, final PhaseClock clock)
+    {
+        final SplitC sc = SplitC.init(job, new SplitCOptions().segmentBytes(app.segmentBytes(spec, job.size())));
+        try
+        {
+            final RunReport report = app.run(sc, spec, clock);
+            sc.finish();
+            return report;
+        }
+        finally
+        {
+            sc.close();
+        }
+    }
+
+    /**
      * Run every run of the options on this rank.
      *
      * @param job  this rank's job.
@@ -99,6 +117,16 @@ public final class AppMain
             {
                 out.println(app.name() + ": " + spec);
             }
+            for (int w = 0; w < options.warmup(); w++)
+            {
+                final boolean warmVerified = runOnce(job, app, spec, new PhaseClock(out, "", false)).verified();
+                verified &= warmVerified;
+                if (root)
+                {
+                    out.println(app.name() + ": " + spec.label() + ": warm-up run " + (w + 1) + " of " +
+                        options.warmup() + (warmVerified ? " verified" : " NOT VERIFIED"));
+                }
+            }
             final SplitC sc = SplitC.init(job, new SplitCOptions().segmentBytes(app.segmentBytes(spec, job.size())));
             try
             {
@@ -121,6 +149,7 @@ public final class AppMain
             final Map<String, Object> json = new LinkedHashMap<>();
             json.put("app", app.name());
             json.put("preset", options.preset());
+            json.put("warmup", options.warmup());
             json.put("arguments", Arrays.asList(args));
             json.put("ranks", job.size());
             json.put("nodes", job.nodes());

@@ -47,6 +47,22 @@ class AppArgsTest
     }
 
     @Test
+    void warmupRunsAreCountedAndPassedOn()
+    {
+        assertEquals(0, AppArgs.parse(List.of("em3d")).warmup());
+        final AppArgs args = AppArgs.parse(List.of("em3d", "--warmup", "2", "--preset", "paper-good"));
+        assertEquals(2, args.warmup());
+        assertEquals(2, AppArgs.parse(args.toArgs()).warmup());
+        assertEquals(List.of("em3d", "--preset", "paper-good"), AppArgs.parse(List.of("em3d", "--preset",
+            "paper-good", "--warmup", "0")).toArgs(), "no warm-up, no option");
+        for (final String bad : List.of("-1", "x", "101", ""))
+        {
+            assertTrue(assertThrows(IllegalArgumentException.class,
+                () -> AppArgs.parse(List.of("con", "--warmup", bad))).getMessage().contains("--warmup"), bad);
+        }
+    }
+
+    @Test
     void badOptionsNameWhatIsWrong()
     {
         assertThrows(IllegalArgumentException.class, () -> AppArgs.parse(List.of()));

@@ -12,6 +12,7 @@ import java.util.stream.IntStream;
 import java.util.stream.Stream;
 
 import org.am2j.splitc.LauncherTestSupport;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -68,6 +69,30 @@ class AppsTest extends LauncherTestSupport
         {
             assertTrue(text.contains("\"percent_local\": 100.0"), text);
         }
+        assertNothingLeft(result.jobId(), result.rankPids());
+    }
+
+    @Test
+    @Timeout(value = 120, unit = TimeUnit.SECONDS)
+    void warmupRunsComeFirstAndAreVerifiedButNotReported() throws Exception
+    {
+        final Path json = dir.resolve("em3d-warm.json");
+        final JobResult result = runJob(100, 2, 1, List.of(), AppTestMain.class, "em3d", "--preset", "small",
+            "--warmup", "1", "--json", json.toString());
+
+        result.assertSucceeded(2);
+        final List<String> lines = result.out.lines().toList();
+        for (final String label : List.of("EM3D/naive (small)", "EM3D/good (small)"))
+        {
+            final int warm = lines.indexOf("[0] em3d: " + label + ": warm-up run 1 of 1 verified");
+            final int timed = lines.indexOf("[0] == em3d " + label + ": VERIFIED ==");
+            assertTrue(warm >= 0 && timed > warm, "the warm-up of " + label + " before its timed run: " +
+                result.output());
+        }
+        final String text = Files.readString(json, StandardCharsets.UTF_8);
+        assertTrue(text.contains("\n  \"warmup\": 1,"), text);
+        assertEquals(2, text.lines().filter(l -> l.equals("      \"verified\": true,")).count(), "timed runs only: " +
+            text);
         assertNothingLeft(result.jobId(), result.rankPids());
     }
 }

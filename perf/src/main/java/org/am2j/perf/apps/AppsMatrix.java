@@ -28,11 +28,11 @@ import org.am2j.spmd.Am2Run;
  * host ({@link MatrixConfig}: one node with shared memory only, one node multi-protocol, all network, a clump of 2
  * nodes), each cell {@code --repeat} times, and with each further {@code --poll} scheduler right after the first.
  * <pre>
- * am2j apps-matrix [--preset NAME] [--out FILE] [--ranks P] [--repeat R] [--poll S]... [--apps A,B] [--configs C,D]
- *     [--chart FILE] [--timeout S] [--pin] [--keep DIR]
+ * am2j apps-matrix [--preset NAME] [--out FILE] [--ranks P] [--repeat R] [--warmup W] [--poll S]... [--apps A,B]
+ *     [--configs C,D] [--chart FILE] [--timeout S] [--pin] [--keep DIR]
  * </pre>
  * Each job is {@code am2j run -n P --nodes N [--poll S] [--pin] --timeout T --jvm-opt -Dam2j.transports=..
- * --jvm-opt -Dam2j.splitc.stallSeconds=.. -- org.am2j.splitc.app.AppMain APP --preset NAME --json FILE} through the
+ * --jvm-opt -Dam2j.splitc.stallSeconds=.. -- org.am2j.splitc.app.AppMain APP --preset NAME --warmup W --json FILE} through the
  * launcher in this process ({@link Am2Run}); its output goes to a log file. A job counts when it exits with 0 and its
  * JSON report says {@code "verified": true} for every run, with the transports and node count asked for. The cycle
  * runs repeat by repeat, application by application, configuration by configuration, so that a slow epoch of the
@@ -138,7 +138,7 @@ public final class AppsMatrix
             runs.forEach(spec -> labels.add(spec.label()));
         }
         final MatrixResult result = new MatrixResult("bin/am2j apps-matrix" + (args.length == 0 ? "" : " " +
-            String.join(" ", args)), options.preset, options.ranks, cores, options.repeat, options.polls,
+            String.join(" ", args)), options.preset, options.ranks, cores, options.repeat, options.warmup, options.polls,
             options.configs, labels);
 
         final List<Job> jobs = new ArrayList<>();
@@ -275,7 +275,8 @@ public final class AppsMatrix
             "--jvm-opt", "-D" + "am2j.transports=" + job.config().transports(),
             "--jvm-opt", "-Dam2j.splitc.stallSeconds=" + Math.max(30, options.timeoutSeconds / 2),
             "--cp", System.getProperty("java.class.path"),
-            "--", AppMain.class.getName(), job.app().name(), "--preset", options.preset, "--json", json.toString()));
+            "--", AppMain.class.getName(), job.app().name(), "--preset", options.preset,
+            "--warmup", Integer.toString(options.warmup), "--json", json.toString()));
 
         final long begin = System.nanoTime();
         int status;
@@ -485,6 +486,8 @@ public final class AppsMatrix
         out.println("  --out FILE      the Markdown results (default apps-matrix.md); the chart goes beside it as .png");
         out.println("  --ranks P, -n P ranks of every job (default " + MatrixOptions.DEFAULT_RANKS + ")");
         out.println("  --repeat R      runs of every cell; the tables give medians (default 1)");
+        out.println("  --warmup W      untimed runs of each job's application before its timed run, in the same JVMs (default " +
+            MatrixOptions.DEFAULT_WARMUP + ")");
         out.println("  --poll S        poll scheduler of the ranks (default: theirs, " + MatrixOptions.DEFAULT_POLL +
             "); given again, each further one runs right after the first and is compared with it");
         out.println("  --apps A,B      applications (default " + String.join(",",

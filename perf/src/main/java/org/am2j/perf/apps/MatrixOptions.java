@@ -16,10 +16,16 @@ final class MatrixOptions
 {
     /** The usage line. */
     static final String USAGE = "usage: am2j apps-matrix [--preset NAME] [--out FILE] [--ranks P] [--repeat R]" +
-        " [--poll S]... [--apps A,B] [--configs C,D] [--chart FILE] [--timeout S] [--pin] [--keep DIR]";
+        " [--warmup W] [--poll S]... [--apps A,B] [--configs C,D] [--chart FILE] [--timeout S] [--pin] [--keep DIR]";
 
     /** Ranks of every job unless {@code --ranks} says otherwise. */
     static final int DEFAULT_RANKS = 4;
+    /**
+     * Warm-up runs of every job before its timed run, unless {@code --warmup} says otherwise: one, so that the timed
+     * run measures compiled code in every configuration (a first run in a fresh JVM also measures the JIT compiling
+     * the protocols it loaded, more of them in the multi-protocol configurations, on CPUs the ranks share).
+     */
+    static final int DEFAULT_WARMUP = 1;
     /** Time limit of one job, seconds, unless {@code --timeout} says otherwise. */
     static final int DEFAULT_TIMEOUT_S = 300;
     /** The main poll scheduler's name when {@code --poll} is not given (the ranks' default). */
@@ -30,6 +36,7 @@ final class MatrixOptions
     final Path chart;
     final int ranks;
     final int repeat;
+    final int warmup;
     final List<String> polls;
     final boolean pollGiven;
     final List<SplitCApp> apps;
@@ -45,6 +52,7 @@ final class MatrixOptions
         final Path chart,
         final int ranks,
         final int repeat,
+        final int warmup,
         final List<String> polls,
         final boolean pollGiven,
         final List<SplitCApp> apps,
@@ -59,6 +67,7 @@ final class MatrixOptions
         this.chart = chart;
         this.ranks = ranks;
         this.repeat = repeat;
+        this.warmup = warmup;
         this.polls = Collections.unmodifiableList(polls);
         this.pollGiven = pollGiven;
         this.apps = Collections.unmodifiableList(apps);
@@ -81,6 +90,7 @@ final class MatrixOptions
         Path chart = null;
         int ranks = DEFAULT_RANKS;
         int repeat = 1;
+        int warmup = DEFAULT_WARMUP;
         final List<String> polls = new ArrayList<>();
         List<SplitCApp> apps = Apps.all();
         List<MatrixConfig> configs = List.of(MatrixConfig.values());
@@ -94,7 +104,7 @@ final class MatrixOptions
             {
                 case "-h":
                 case "--help":
-                    return new MatrixOptions(preset, out, out, ranks, repeat, List.of(DEFAULT_POLL), false, apps,
+                    return new MatrixOptions(preset, out, out, ranks, repeat, warmup, List.of(DEFAULT_POLL), false, apps,
                         configs, timeout, pin, keep, true);
                 case "--pin":
                     pin = true;
@@ -125,6 +135,9 @@ final class MatrixOptions
                     break;
                 case "--repeat":
                     repeat = positive(arg, value);
+                    break;
+                case "--warmup":
+                    warmup = AppArgs.warmupRuns(value);
                     break;
                 case "--poll":
                     if (value.isEmpty() || polls.contains(value))
@@ -176,7 +189,7 @@ final class MatrixOptions
         {
             polls.add(DEFAULT_POLL);
         }
-        return new MatrixOptions(preset, out, chart, ranks, repeat, polls, pollGiven, apps, configs, timeout, pin,
+        return new MatrixOptions(preset, out, chart, ranks, repeat, warmup, polls, pollGiven, apps, configs, timeout, pin,
             keep, false);
     }
 

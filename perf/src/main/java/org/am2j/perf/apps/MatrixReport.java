@@ -133,9 +133,17 @@ final class MatrixReport
                 .append(counterpart(config)).append(" |\n");
         }
         md.append("\nEach job is the launcher job of `bin/am2j app APP --preset ").append(result.preset())
+            .append(" --warmup ").append(result.warmup())
             .append(" -n ").append(result.ranks()).append(" --nodes N --jvm-opt -Dam2j.transports=T [--poll S] " +
             "--json FILE` with N and T of its configuration; it counts when it exits with 0 and its report says " +
-            "`\"verified\": true` for every run, with those transports, nodes and poll scheduler.\n\n");
+            "`\"verified\": true` for every run, with those transports, nodes and poll scheduler.");
+        if (result.warmup() > 0)
+        {
+            md.append(" Each job first runs every run of its application ").append(result.warmup())
+                .append(" time(s) untimed in the same JVMs (verified too), so that the timed run measures compiled " +
+                "code.");
+        }
+        md.append("\n\n");
     }
 
     private static String counterpart(final MatrixConfig config)

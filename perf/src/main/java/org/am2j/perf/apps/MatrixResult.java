@@ -18,6 +18,7 @@ final class MatrixResult
     private final int ranks;
     private final int cores;
     private final int repeat;
+    private final int warmup;
     private final List<String> polls;
     private final List<MatrixConfig> configs;
     private final List<String> labels;
@@ -43,10 +44,12 @@ final class MatrixResult
         final int ranks,
         final int cores,
         final int repeat,
+        final int warmup,
         final List<String> polls,
         final List<MatrixConfig> configs,
         final List<String> labels)
     {
+        this.warmup = warmup;
         this.command = command;
         this.preset = preset;
         this.ranks = ranks;
@@ -153,6 +156,14 @@ final class MatrixResult
     int repeat()
     {
         return repeat;
+    }
+
+    /**
+     * @return warm-up runs of every job before its timed run.
+     */
+    int warmup()
+    {
+        return warmup;
     }
 
     List<String> polls()

@@ -24,6 +24,7 @@ class MatrixOptionsTest
         assertEquals(Path.of("apps-matrix.png"), options.chart);
         assertEquals(4, options.ranks);
         assertEquals(1, options.repeat);
+        assertEquals(MatrixOptions.DEFAULT_WARMUP, options.warmup);
         assertEquals(List.of("follow"), options.polls);
         assertFalse(options.pollGiven);
         assertEquals(List.of("fft3d", "con", "em3d"), options.apps.stream().map(SplitCApp::name).toList());
@@ -36,12 +37,14 @@ class MatrixOptionsTest
     void everyOption()
     {
         final MatrixOptions options = MatrixOptions.parse(new String[] { "--preset", "paper", "--out",
-            "perf/results/m.md", "--ranks", "8", "--repeat", "3", "--poll", "every", "--poll", "follow", "--apps",
+            "perf/results/m.md", "--ranks", "8", "--repeat", "3", "--warmup", "0", "--poll", "every", "--poll", "follow",
+            "--apps",
             "em3d,con", "--configs", "multi,shm-only", "--timeout", "60", "--pin", "--keep", "/tmp/x" });
         assertEquals("paper", options.preset);
         assertEquals(Path.of("perf/results/m.png"), options.chart);
         assertEquals(8, options.ranks);
         assertEquals(3, options.repeat);
+        assertEquals(0, options.warmup);
         assertEquals(List.of("every", "follow"), options.polls);
         assertTrue(options.pollGiven);
         assertEquals(List.of("em3d", "con"), options.apps.stream().map(SplitCApp::name).toList());
@@ -56,7 +59,8 @@ class MatrixOptionsTest
     void refusesBadOptions()
     {
         for (final String[] bad : List.of(
-            new String[] { "--ranks", "0" }, new String[] { "--repeat" }, new String[] { "--apps", "lu" },
+            new String[] { "--ranks", "0" }, new String[] { "--repeat" }, new String[] { "--warmup", "-1" },
+            new String[] { "--apps", "lu" },
             new String[] { "--configs", "numa" }, new String[] { "--preset", "huge" }, new String[] { "--what", "1" },
             new String[] { "--poll", "every", "--poll", "every" }, new String[] { "--apps", "con,,em3d" },
             new String[] { "stray" }))

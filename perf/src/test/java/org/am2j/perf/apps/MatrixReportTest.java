@@ -21,7 +21,7 @@ class MatrixReportTest
     static MatrixResult matrix()
     {
         final MatrixResult result = new MatrixResult("bin/am2j apps-matrix --repeat 3 --poll every --poll follow",
-            "small", 4, 2, 3, List.of("every", "follow"), List.of(MatrixConfig.values()), List.of(FFT, COMM, GOOD));
+            "small", 4, 2, 3, 1, List.of("every", "follow"), List.of(MatrixConfig.values()), List.of(FFT, COMM, GOOD));
         put(result, "every", MatrixConfig.SHM_ONLY, FFT, 1.2, 1.0, 1.1);
         put(result, "every", MatrixConfig.MULTI, FFT, 1.133, 1.3, 1.0);
         put(result, "every", MatrixConfig.NET, FFT, 2.0, 2.2, 2.4);
@@ -63,6 +63,8 @@ class MatrixReportTest
         assertTrue(md.contains("Produced by `bin/am2j apps-matrix --repeat 3 --poll every --poll follow`, started " +
             "2026-11-22T10:00:00Z, 95 s wall (1.6 min)."), md);
         assertTrue(md.contains("- **4 ranks on 2 cores**"), md);
+        assertTrue(md.contains("`bin/am2j app APP --preset small --warmup 1 -n 4 "), md);
+        assertTrue(md.contains("first runs every run of its application 1 time(s) untimed"), md);
         assertTrue(md.contains("sampled before the first job and after every job: 4.00 to 9.25; 1/5/15 min at the " +
             "start 5.50/6.00/7.00, at the end 4.00/6.50/7.20"), md);
         assertTrue(md.contains("**The machines differ**"), md);
@@ -133,7 +135,7 @@ class MatrixReportTest
     @Test
     void aMatrixOfSomeConfigurationsOnly()
     {
-        final MatrixResult result = new MatrixResult("bin/am2j apps-matrix --configs net,clump", "small", 4, 2, 1,
+        final MatrixResult result = new MatrixResult("bin/am2j apps-matrix --configs net,clump", "small", 4, 2, 1, 0,
             List.of("every"), List.of(MatrixConfig.NET, MatrixConfig.CLUMP), List.of(FFT));
         result.cell(MatrixConfig.NET, FFT).add(Reports.parsed(FFT, 2.0));
         result.cell(MatrixConfig.CLUMP, FFT).add(Reports.parsed(FFT, 1.0));
