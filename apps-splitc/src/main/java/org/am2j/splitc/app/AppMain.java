@@ -20,7 +20,7 @@ import org.am2j.spmd.Spmd;
 
 /**
  * The rank program of {@code bin/am2j app}, run by the launcher on every rank:
- * {@code AppMain APP [--preset NAME] [--json FILE] [--PARAM VALUE]...} ({@link AppArgs}).
+ * {@code AppMain APP [--preset NAME] [--warmup W] [--json FILE] [--PARAM VALUE]...} ({@link AppArgs}).
  * <p>
  * For each run of the preset it sets up a fresh {@link SplitC} with the segment the run needs, runs the application
  * on every rank and, on rank 0, prints the progress lines, then the run's report ({@link RunReport#print}); with
