@@ -170,4 +170,55 @@ class TablesTest
         bundle.close();
         ep.close();
     }
+
+    @Test
+    void handlersInstalledByConcurrentThreadsAreAllKept() throws Exception
+    {
+        try (Bundle bundle = Am.allocateBundle(BundleKind.PAR))
+        {
+            final Endpoint endpoint = bundle.allocateEndpoint();
+            final int threads = 4;
+            final int perThread = (Am.NUM_HANDLERS - 1) / threads;
+            final Handler[][] installed = new Handler[threads][perThread];
+            final java.util.concurrent.CyclicBarrier start = new java.util.concurrent.CyclicBarrier(threads);
+            final Thread[] workers = new Thread[threads];
+            final Throwable[] failures = new Throwable[threads];
+            for (int t = 0; t < threads; t++)
+            {
+                final int thread = t;
+                workers[t] = new Thread(() ->
+                {
+                    try
+                    {
+                        start.await();
+                        for (int i = 0; i < perThread; i++)
+                        {
+                            final Handler handler = (token, msg) -> { };
+                            installed[thread][i] = handler;
+                            // every thread on its own indices, interleaved with the others'
+                            endpoint.handler(1 + i * threads + thread, handler);
+                        }
+                    }
+                    catch (final Throwable ex)
+                    {
+                        failures[thread] = ex;
+                    }
+                });
+                workers[t].start();
+            }
+            for (int t = 0; t < threads; t++)
+            {
+                workers[t].join(10_000);
+                assertFalse(workers[t].isAlive());
+                assertEquals(null, failures[t]);
+            }
+            for (int t = 0; t < threads; t++)
+            {
+                for (int i = 0; i < perThread; i++)
+                {
+                    assertSame(installed[t][i], endpoint.handler(1 + i * threads + t), "index " + (1 + i * threads + t));
+                }
+            }
+        }
+    }
 }

@@ -46,10 +46,13 @@ final class PacketQueue
 
     PacketQueue(final UnsafeBuffer buffer, final int base, final int depth, final int bulkDepth)
     {
-        if (base < 0 || (long)base + QueueBlockDescriptor.queueLength(depth, bulkDepth) > buffer.capacity())
+        // The layout check the unchecked accessors rely on: a valid depth (a power of two, so a masked sequence
+        // number is a packet of the queue) and a structure that fits the buffer.
+        if (!ShmConfig.validDepth(depth) || !ShmConfig.validBulkDepth(bulkDepth) || base < 0 ||
+            (long)base + QueueBlockDescriptor.queueLength(depth, bulkDepth) > buffer.capacity())
         {
             throw new IllegalArgumentException("queue structure at " + base + " of depth " + depth + " and bulk depth " +
-                bulkDepth + " does not fit a buffer of " + buffer.capacity() + " bytes");
+                bulkDepth + " does not fit a buffer of " + buffer.capacity() + " bytes, or its depths are not valid");
         }
         this.buffer = buffer;
         this.array = buffer.byteArray();
@@ -221,6 +224,7 @@ final class PacketQueue
      */
     void putArg(final int packet, final int index, final int value)
     {
+        assert index >= 0 && index < 8 : "argument index " + index;
         UnsafeApi.putInt(array, address + packet + PacketDescriptor.ARGS_OFFSET + ((index & 7) << 2), value);
     }
 
@@ -261,6 +265,7 @@ final class PacketQueue
      */
     int packetArg(final int packet, final int index)
     {
+        assert index >= 0 && index < 8 : "argument index " + index;
         return UnsafeApi.getInt(array, address + packet + PacketDescriptor.ARGS_OFFSET + ((index & 7) << 2));
     }
 

@@ -1,7 +1,6 @@
 package org.am2j.shm;
 
 import static org.am2j.shm.PacketDescriptor.BULK_INDEX_OFFSET;
-import static org.am2j.shm.PacketDescriptor.FREE;
 import static org.am2j.shm.PacketDescriptor.NO_BULK;
 import static org.am2j.shm.PacketDescriptor.READY;
 import static org.am2j.shm.PacketDescriptor.STATE_OFFSET;

@@ -28,6 +28,12 @@ final class ShmInbound implements InboundMessage
     private final UnsafeBuffer buffer;
     private final UnsafeBuffer bulkView = new UnsafeBuffer(NONE);
     private int packet;
+    /**
+     * The packet's inverse mapping (slot, generation) as read when the packet was wrapped: the reply route and the
+     * source name are resolved from this copy, so a writer that changes the packet while its handler runs cannot
+     * make the reply go to another peer than the one the handler was told about. An int: no reference store.
+     */
+    private int inverse;
     private DirectBuffer data;
     private int dataOffset;
 
@@ -45,6 +51,7 @@ final class ShmInbound implements InboundMessage
     ShmInbound wrap(final int packet, final long packetState)
     {
         this.packet = packet;
+        this.inverse = queue.packetInt(packet, SLOT_OFFSET);
         final int opcode = opcode();
         if (0 == dataLength() && Opcode.REQUEST_LONG.code() != opcode && Opcode.REPLY_LONG.code() != opcode)
         {
@@ -179,9 +186,8 @@ final class ShmInbound implements InboundMessage
     @Override
     public Route replyRoute()
     {
-        // Looked up each time rather than cached: the look-up is an array element and a compare, a cached reference
-        // a store with a garbage collector barrier on every message.
-        final int inverse = queue.packetInt(packet, SLOT_OFFSET);
+        // Looked up from the copy taken in wrap() rather than cached as a reference: the look-up is an array element
+        // and a compare, a cached reference a store with a garbage collector barrier on every message.
         return endpoint.inverseRoute(inverse & 0xFFFF, inverse >>> 16);
     }
 

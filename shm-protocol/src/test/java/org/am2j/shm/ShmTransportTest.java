@@ -418,6 +418,62 @@ class ShmTransportTest
     }
 
     @Test
+    void aFreeStateOfAnotherLapAtTheHeadIsRepairedAndTheQueueGoesOn() throws Exception
+    {
+        try (Fixture f = new Fixture("requestDepth", "8", "bulkDepth", "2", "livenessMs", "20"))
+        {
+            final Fixture.Ep a = f.endpoint();
+            final Fixture.Ep b = f.endpoint();
+            final ShmRoute ab = a.routeTo(b);
+            final PacketQueue queue = b.queueBlock().requests;
+            // a faulty writer leaves the head packet FREE, but for lap 5 instead of lap 0: not idle, not ready
+            queue.buffer.putLong(queue.packetOffset(0), QueueBlockDescriptor.state(PacketDescriptor.FREE, 5));
+            assertEquals(Route.FULL, ab.send(frame(Opcode.REQUEST_SHORT, 5, b.host.tag, 1)),
+                "no sender takes a packet free for another lap");
+            final Fixture.Recorder recorder = new Fixture.Recorder();
+            final long start = System.nanoTime();
+            while (0 == b.host.drops() && System.nanoTime() - start < 5_000_000_000L)
+            {
+                assertEquals(0, b.shm.poll(recorder, 32, false), "nothing is delivered from a free packet");
+            }
+            assertEquals(1, b.host.drops(), "the state was repaired and counted");
+            assertEquals(queue.freeStateFor(0), queue.buffer.getLongVolatile(queue.packetOffset(0)));
+            assertEquals(Route.SENT, ab.send(frame(Opcode.REQUEST_SHORT, 5, b.host.tag, 2)));
+            assertEquals(1, b.shm.poll(recorder, 32, false));
+            assertEquals(2, recorder.headers.get(0)[5]);
+        }
+    }
+
+    @Test
+    void theReplyRouteIsTheOneThePacketNamedWhenItWasRead() throws Exception
+    {
+        try (Fixture f = new Fixture())
+        {
+            final Fixture.Ep a = f.endpoint();
+            final Fixture.Ep b = f.endpoint();
+            final ShmRoute ab = a.routeTo(b);
+            final PacketQueue queue = b.queueBlock().requests;
+            final Route[] routes = new Route[2];
+            final Object[] sources = new Object[2];
+            final MessageSink rewriting = m ->
+            {
+                routes[0] = m.replyRoute();
+                sources[0] = m.sourceName();
+                // a writer changes the packet's inverse mapping while its handler runs
+                queue.buffer.putInt(queue.packetOffset(0) + PacketDescriptor.SLOT_OFFSET, 0x0003_0005);
+                routes[1] = m.replyRoute();
+                sources[1] = m.sourceName();
+            };
+            assertEquals(Route.SENT, ab.send(frame(Opcode.REQUEST_SHORT, 5, b.host.tag, 1)));
+            assertEquals(1, b.shm.poll(rewriting, 32, false));
+            assertNotNull(routes[0]);
+            assertEquals(a.host.name, sources[0], "the reply route leads back to the sender");
+            assertTrue(routes[0] == routes[1], "the same route after the packet changed");
+            assertEquals(sources[0], sources[1]);
+        }
+    }
+
+    @Test
     void anAssignmentNeverClaimedIsSkippedAndALateClaimerTakesANewOne() throws Exception
     {
         try (Fixture f = new Fixture("requestDepth", "8", "bulkDepth", "2", "livenessMs", "50"))
