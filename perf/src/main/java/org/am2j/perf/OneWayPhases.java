@@ -19,7 +19,8 @@ import org.am2j.api.Tags;
  *   c: after the handler's reply() returned  d: first thing in the initiator's reply handler
  * </pre>
  * a to b is the request (send, transfer, detection, dispatch), b to c the reply call (a send), c to d the reply's
- * transfer, detection and dispatch. Each phase includes one clock read (about 20 ns on this project's machine); the
+ * transfer, detection and dispatch; the reply's packet is ready before c is stamped (its ready store is inside
+ * {@code reply()}), so c to d leaves out the last steps of the reply call that a to b includes of the request. Each phase includes one clock read (about 20 ns on this project's machine); the
  * clock is the same on every CPU (a constant TSC), so differences between the threads' stamps are meaningful. Run
  * it with the JVM confined to two CPUs ({@code perf/scripts/one-way-phases.sh}).
  * <p>
