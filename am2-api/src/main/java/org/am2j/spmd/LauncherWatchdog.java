@@ -1,29 +1,37 @@
 package org.am2j.spmd;
 
-import org.am2j.spi.ProcessIdentity;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+
+import org.am2j.spi.ProcessIdentity;
 
 /**
  * A daemon thread in every rank that halts the rank's JVM ({@link Runtime#halt(int)}) once the launcher process has
  * gone, so that a launcher killed with SIGKILL (which runs no shutdown hook) leaves no rank behind. The launcher is
  * identified by pid and start instant, so a reused pid does not keep a rank alive.
+ * <p>
+ * The launcher counts as gone only when {@value #CONFIRMATIONS} checks in a row, {@value #PERIOD_MS} ms apart, find
+ * it gone: once, a rank was halted while its launcher was alive and printing (a single check said otherwise), and a
+ * halted rank takes its whole job down, where a second look costs a dead launcher's ranks one period more.
  */
 final class LauncherWatchdog implements Runnable
 {
     /** How often the launcher is checked. */
     static final long PERIOD_MS = 250;
+    /** Checks in a row that must find the launcher gone before the rank halts. */
+    static final int CONFIRMATIONS = 2;
     /** Exit status of a rank halted by the watchdog. */
     static final int HALT_STATUS = 70;
 
-    private final long launcherPid;
-    private final long launcherStartMillis;
-    private final int rank;
+    private final BooleanSupplier launcherAlive;
+    private final long periodMs;
+    private final Runnable halt;
 
-    private LauncherWatchdog(final long launcherPid, final long launcherStartMillis, final int rank)
+    LauncherWatchdog(final BooleanSupplier launcherAlive, final long periodMs, final Runnable halt)
     {
-        this.launcherPid = launcherPid;
-        this.launcherStartMillis = launcherStartMillis;
-        this.rank = rank;
+        this.launcherAlive = launcherAlive;
+        this.periodMs = periodMs;
+        this.halt = halt;
     }
 
     /**
@@ -36,32 +44,42 @@ final class LauncherWatchdog implements Runnable
      */
     static Thread start(final long launcherPid, final long launcherStartMillis, final int rank)
     {
-        final Thread thread = new Thread(
-            new LauncherWatchdog(launcherPid, launcherStartMillis, rank), "am2j-launcher-watchdog");
+        final LauncherWatchdog watchdog = new LauncherWatchdog(
+            () -> ProcessIdentity.isAlive(launcherPid, launcherStartMillis), PERIOD_MS, () ->
+            {
+                System.err.println("am2j rank " + rank + ": the launcher (pid " + launcherPid + ") is gone; halting");
+                System.err.flush();
+                Runtime.getRuntime().halt(HALT_STATUS);
+            });
+        final Thread thread = new Thread(watchdog, "am2j-launcher-watchdog");
         thread.setDaemon(true);
         thread.start();
         return thread;
     }
 
     /**
-     * Check the launcher every {@link #PERIOD_MS} ms; halt the JVM when it is gone.
+     * Check the launcher every period; halt when {@link #CONFIRMATIONS} checks in a row find it gone.
      */
     @Override
     public void run()
     {
-        while (ProcessIdentity.isAlive(launcherPid, launcherStartMillis))
+        int gone = 0;
+        while (true)
         {
+            gone = launcherAlive.getAsBoolean() ? 0 : gone + 1;
+            if (gone >= CONFIRMATIONS)
+            {
+                halt.run();
+                return;
+            }
             try
             {
-                TimeUnit.MILLISECONDS.sleep(PERIOD_MS);
+                TimeUnit.MILLISECONDS.sleep(periodMs);
             }
             catch (final InterruptedException ex)
             {
                 return;
             }
         }
-        System.err.println("am2j rank " + rank + ": the launcher (pid " + launcherPid + ") is gone; halting");
-        System.err.flush();
-        Runtime.getRuntime().halt(HALT_STATUS);
     }
 }
