@@ -55,12 +55,8 @@ final class ShmInbound implements InboundMessage
         final int opcode = opcode();
         if (0 == dataLength() && Opcode.REQUEST_LONG.code() != opcode && Opcode.REPLY_LONG.code() != opcode)
         {
-            // A message without data, the common case, in a few instructions the poll loop inlines. (The data fields
-            // are written only when they change: see Delivery.begin on reference stores.)
-            if (null != data)
-            {
-                data = null;
-            }
+            // A message without data, the common case, in a few instructions the poll loop inlines.
+            data = null;
             dataOffset = 0;
         }
         else

@@ -1,5 +1,6 @@
 package org.am2j.perf.jmh;
 
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import org.am2j.api.Am;
@@ -62,17 +63,7 @@ public class CrossCoreBenchmark
     @Setup(Level.Trial)
     public void setUp()
     {
-        switch (route)
-        {
-            case "inproc":
-                JmhRuntime.start("", false);
-                break;
-            case "shm":
-                JmhRuntime.start("shm", true);
-                break;
-            default:
-                throw new IllegalArgumentException("route must be inproc or shm, got '" + route + "'");
-        }
+        JmhRuntime.startRoute(route, List.of("inproc", "shm"));
         initiatorBundle = Am.allocateBundle(BundleKind.SEQ);
         responderBundle = Am.allocateBundle(BundleKind.SEQ);
         final Endpoint responder = responderBundle.allocateEndpoint();
@@ -84,12 +75,7 @@ public class CrossCoreBenchmark
         responder.handler(0, (token, msg) -> returned++);
         initiator.handler(0, (token, msg) -> returned++);
         initiator.map(0, responder.name(), responder.tag());
-        final String transport = initiator.translationTransport(0);
-        if (!route.equals(transport))
-        {
-            throw new IllegalStateException("the initiator reaches the responder over '" + transport + "', not '" +
-                route + "'");
-        }
+        JmhRuntime.checkRoute(initiator, 0, route);
     }
 
     /**

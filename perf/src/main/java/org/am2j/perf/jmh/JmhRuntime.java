@@ -2,6 +2,7 @@ package org.am2j.perf.jmh;
 
 import java.util.List;
 
+import org.am2j.api.Endpoint;
 import org.am2j.core.AmRuntime;
 
 /**
@@ -50,6 +51,40 @@ final class JmhRuntime
                 runtime.transportNames() + ", the benchmark needs " + expected + ": run it forked (-f 1 or more)");
         }
         return runtime;
+    }
+
+    /**
+     * Start the runtime for a benchmark whose two endpoints of this JVM must reach each other over one route.
+     *
+     * @param route    {@code inproc}, or a transport's name ({@code shm}, {@code net}): that transport is started
+     *                 beside {@code inproc}, which then routes an endpoint only to itself.
+     * @param accepted the routes the benchmark takes, for the message when {@code route} is not one of them.
+     * @return the runtime.
+     * @throws IllegalArgumentException when the route is not accepted.
+     */
+    static AmRuntime startRoute(final String route, final List<String> accepted)
+    {
+        if (!accepted.contains(route))
+        {
+            throw new IllegalArgumentException("route must be one of " + accepted + ", got '" + route + "'");
+        }
+        return AmRuntime.IN_PROCESS.equals(route) ? start("", false) : start(route, true);
+    }
+
+    /**
+     * @param from        the sending endpoint.
+     * @param translation its translation to the other endpoint.
+     * @param route       the route the benchmark is about.
+     * @throws IllegalStateException when the translation goes over another transport.
+     */
+    static void checkRoute(final Endpoint from, final int translation, final String route)
+    {
+        final String transport = from.translationTransport(translation);
+        if (!route.equals(transport))
+        {
+            throw new IllegalStateException("translation " + translation + " goes over '" + transport + "', not '" +
+                route + "'");
+        }
     }
 
     private static List<String> expected(final String transports)

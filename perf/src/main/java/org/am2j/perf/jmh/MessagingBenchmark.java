@@ -1,5 +1,6 @@
 package org.am2j.perf.jmh;
 
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import org.am2j.api.Am;
@@ -76,20 +77,7 @@ public class MessagingBenchmark
     @Setup(Level.Trial)
     public void setUp()
     {
-        switch (route)
-        {
-            case "inproc":
-                JmhRuntime.start("", false);
-                break;
-            case "shm":
-                JmhRuntime.start("shm", true);
-                break;
-            case "net":
-                JmhRuntime.start("net", true);
-                break;
-            default:
-                throw new IllegalArgumentException("route must be inproc, shm or net, got '" + route + "'");
-        }
+        JmhRuntime.startRoute(route, List.of("inproc", "shm", "net"));
         bundle = Am.allocateBundle(BundleKind.SEQ);
         final Endpoint server = bundle.allocateEndpoint();
         client = bundle.allocateEndpoint();
@@ -101,12 +89,7 @@ public class MessagingBenchmark
         client.handler(0, this::onReturned);
         server.handler(0, this::onReturned);
         client.map(0, server.name(), server.tag());
-        final String transport = client.translationTransport(0);
-        if (!route.equals(transport))
-        {
-            throw new IllegalStateException("the client reaches the server over '" + transport + "', not '" + route +
-                "'");
-        }
+        JmhRuntime.checkRoute(client, 0, route);
     }
 
     private void onReturned(final Token token, final Message msg)
