@@ -37,7 +37,8 @@ import org.am2j.spi.TransportContext;
  *       explicit one (default 200);</li>
  *   <li>{@code maxPeers}: peer NICs one NIC talks to (default 1024); {@code reassembly}: messages being reassembled
  *       from fragments at once per peer (default 8); {@code socketBytes}: socket send and receive buffer sizes
- *       (default 4 MiB);</li>
+ *       (default 4 MiB); {@code connectedPeers}: how many peers get a send socket connected to them, one file
+ *       descriptor each (default 64; 0: none, every datagram leaves from the receiving socket), see {@link UdpWire};</li>
  *   <li>{@code keeperUs}: inline mode: period of the keeper thread that runs the NIC while the host has not called in
  *       for that long (default 1000; 0: no keeper, the NIC moves only inside the host's calls).</li>
  * </ul>
@@ -72,6 +73,7 @@ final class NetConfig
     final int maxPeers;
     final int reassemblySlots;
     final int socketBytes;
+    final int connectedPeers;
     final long keeperNanos;
 
     NetConfig(final TransportContext context)
@@ -120,6 +122,7 @@ final class NetConfig
         this.maxPeers = intSetting(context, "maxPeers", 1024, 1, 1 << 20);
         this.reassemblySlots = intSetting(context, "reassembly", 8, 1, 64);
         this.socketBytes = intSetting(context, "socketBytes", 4 << 20, 65536, 1 << 30);
+        this.connectedPeers = intSetting(context, "connectedPeers", 64, 0, 1 << 16);
         this.keeperNanos = intSetting(context, "keeperUs", 1000, 0, 1_000_000) * 1_000L;
     }
 

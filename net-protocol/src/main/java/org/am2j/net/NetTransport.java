@@ -32,7 +32,8 @@ public final class NetTransport implements Transport
 
     NetTransport(final NetConfig config, final long nicId)
     {
-        this(config, new UdpWire(config.bind, config.host, config.port, config.socketBytes), nicId);
+        this(config, new UdpWire(config.bind, config.host, config.port, config.socketBytes,
+            config.connectedPeers), nicId);
     }
 
     NetTransport(final NetConfig config, final Wire wire, final long nicId)

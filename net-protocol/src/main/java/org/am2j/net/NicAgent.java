@@ -75,6 +75,8 @@ final class NicAgent implements Agent
     private final long nicId;
     private final boolean inline;
     private final String address;
+    /** The port of {@link Wire#localAddress()}, for {@link WireDescriptor#SOURCE_PORT_OFFSET}. */
+    private final long receivingPort;
     private final NicCounters counters = new NicCounters();
     private final int ackBatch;
 
@@ -110,6 +112,7 @@ final class NicAgent implements Agent
         this.nicId = nicId;
         this.inline = config.mode == NicMode.INLINE;
         this.address = format(wire.localAddress());
+        this.receivingPort = wire.localAddress().getPort();
         this.fragmentBuffer = direct(config.datagramLimit);
         this.fragment = new UnsafeBuffer(fragmentBuffer);
         this.ackBatch = Math.max(1, config.depth / 4);
@@ -267,7 +270,8 @@ final class NicAgent implements Agent
             {
                 return null;
             }
-            final Peer peer = new Peer(current.length, peerNicId, socketAddress, config, System.nanoTime());
+            final Peer peer = new Peer(current.length, peerNicId, wire.destination(socketAddress), config,
+                System.nanoTime());
             final Long2ObjectHashMap<Peer> byNic = new Long2ObjectHashMap<>(peersByNic);
             byNic.put(peerNicId, peer);
             final Peer[] grown = Arrays.copyOf(current, current.length + 1);
@@ -687,6 +691,8 @@ final class NicAgent implements Agent
         datagram.putLong(WireDescriptor.SOURCE_NIC_OFFSET, nicId);
         datagram.putLong(WireDescriptor.DESTINATION_NIC_OFFSET, peer.nicId);
         datagram.putLong(WireDescriptor.SEQUENCE_OFFSET, sequence);
+        // The port with the reserved bytes after it, in one store.
+        datagram.putLong(WireDescriptor.SOURCE_PORT_OFFSET, receivingPort);
         // Every datagram carries both channels' acknowledgement state: nothing is owed once it is sent.
         datagram.putLong(WireDescriptor.REQUEST_ACK_NEXT_OFFSET, peer.requestsIn.next());
         datagram.putLong(WireDescriptor.REQUEST_ACK_BITS_OFFSET, peer.requestsIn.bits());
@@ -703,7 +709,7 @@ final class NicAgent implements Agent
         datagram.limit(length).position(0);
         try
         {
-            if (wire.send(datagram, peer.address))
+            if (wire.send(datagram, peer.destination))
             {
                 counters.increment(NicEvent.DATAGRAMS_SENT);
             }
@@ -789,7 +795,14 @@ final class NicAgent implements Agent
                 counters.increment(NicEvent.WRONG_NIC);
                 return;
             }
-            peer = addPeer(sourceNic, from);
+            final int port = d.getShort(WireDescriptor.SOURCE_PORT_OFFSET) & 0xFFFF;
+            if (0 == port)
+            {
+                counters.increment(NicEvent.BAD_HEADER);
+                return;
+            }
+            // The datagram may have left from a send socket of the peer's (see UdpWire): answer its receiving one.
+            peer = addPeer(sourceNic, from.getPort() == port ? from : new InetSocketAddress(from.getAddress(), port));
             if (null == peer)
             {
                 counters.increment(NicEvent.TOO_MANY_PEERS);

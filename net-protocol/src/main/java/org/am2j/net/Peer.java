@@ -1,6 +1,5 @@
 package org.am2j.net;
 
-import java.net.InetSocketAddress;
 import java.util.concurrent.ConcurrentHashMap;
 
 import org.am2j.api.EndpointName;
@@ -18,7 +17,8 @@ final class Peer
 
     final int index;
     final long nicId;
-    final InetSocketAddress address;
+    /** Where its datagrams go: {@code destination.address} is its NIC's receiving socket. */
+    final Destination destination;
     final SendChannel requestsOut;
     final SendChannel repliesOut;
     final ReceiveChannel requestsIn = new ReceiveChannel();
@@ -34,11 +34,12 @@ final class Peer
     /** When a datagram from the peer last arrived. NIC thread. */
     long lastHeardNanos;
 
-    Peer(final int index, final long nicId, final InetSocketAddress address, final NetConfig config, final long nowNanos)
+    Peer(final int index, final long nicId, final Destination destination, final NetConfig config,
+        final long nowNanos)
     {
         this.index = index;
         this.nicId = nicId;
-        this.address = address;
+        this.destination = destination;
         this.requestsOut = new SendChannel(config.depth);
         this.repliesOut = new SendChannel(config.depth);
         this.rtt = new RttEstimator(config.rtoInitialNanos, config.rtoMinNanos, config.rtoMaxNanos);
@@ -98,6 +99,6 @@ final class Peer
     @Override
     public String toString()
     {
-        return "peer NIC " + Long.toHexString(nicId) + " at " + address + (dead ? " (dead)" : "");
+        return "peer NIC " + Long.toHexString(nicId) + " at " + destination.address + (dead ? " (dead)" : "");
     }
 }

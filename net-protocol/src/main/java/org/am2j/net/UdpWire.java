@@ -3,6 +3,7 @@ package org.am2j.net;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.PortUnreachableException;
 import java.net.SocketAddress;
 import java.net.StandardProtocolFamily;
 import java.net.StandardSocketOptions;
@@ -10,6 +11,7 @@ import java.nio.ByteBuffer;
 import java.nio.channels.DatagramChannel;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
+import java.util.ArrayList;
 import java.util.concurrent.TimeUnit;
 
 import org.am2j.api.AmError;
@@ -18,15 +20,53 @@ import org.am2j.api.AmException;
 /**
  * The NIC's interface to the network: one non-blocking UDP socket (a {@link DatagramChannel} sending from and
  * receiving into direct buffers) and a selector to sleep in.
+ * <p>
+ * The first {@code connectedLimit} peers also get a send socket of their own, connected to the peer (bound to the
+ * same local address, any port): a connected UDP socket's kernel path keeps its route instead of looking it up for
+ * every datagram, and Java's {@code write} on it does less than {@code send} with an address; a loopback ping-pong
+ * takes about 0.6 to 0.9 us less per round trip. Every datagram carries the port of the receiving socket
+ * ({@link WireDescriptor#SOURCE_PORT_OFFSET}), because its source port is now the send socket's. Peers beyond the
+ * limit, or whose connect fails, are sent to from the receiving socket.
  */
 final class UdpWire implements Wire
 {
     private final DatagramChannel channel;
     private final Selector selector;
     private final InetSocketAddress localAddress;
+    private final InetAddress bind;
+    private final int socketBytes;
+    private final int connectedLimit;
+    /** The connected send sockets made so far; guarded by itself. */
+    private final ArrayList<DatagramChannel> connected = new ArrayList<>();
+    private boolean closed;
 
-    UdpWire(final InetAddress bind, final InetAddress advertised, final int port, final int socketBytes)
+    /**
+     * A destination with a send socket connected to it.
+     */
+    private static final class ConnectedDestination extends Destination
     {
+        final DatagramChannel channel;
+
+        ConnectedDestination(final InetSocketAddress address, final DatagramChannel channel)
+        {
+            super(address);
+            this.channel = channel;
+        }
+    }
+
+    /**
+     * @param bind           local address of the sockets.
+     * @param advertised     the address peers reach this one at.
+     * @param port           port of the receiving socket, 0 for any.
+     * @param socketBytes    send and receive buffer sizes.
+     * @param connectedLimit how many peers get a connected send socket (0: none).
+     */
+    UdpWire(final InetAddress bind, final InetAddress advertised, final int port, final int socketBytes,
+        final int connectedLimit)
+    {
+        this.bind = bind;
+        this.socketBytes = socketBytes;
+        this.connectedLimit = connectedLimit;
         DatagramChannel opened = null;
         Selector openedSelector = null;
         try
@@ -60,9 +100,63 @@ final class UdpWire implements Wire
     }
 
     @Override
-    public boolean send(final ByteBuffer datagram, final InetSocketAddress to) throws IOException
+    public Destination destination(final InetSocketAddress address)
     {
-        return channel.send(datagram, to) > 0;
+        synchronized (connected)
+        {
+            if (!closed && connected.size() < connectedLimit)
+            {
+                final DatagramChannel sendChannel = openConnected(address);
+                if (null != sendChannel)
+                {
+                    connected.add(sendChannel);
+                    return new ConnectedDestination(address, sendChannel);
+                }
+            }
+        }
+        return new Destination(address);
+    }
+
+    private DatagramChannel openConnected(final InetSocketAddress address)
+    {
+        DatagramChannel opened = null;
+        try
+        {
+            opened = DatagramChannel.open(bind instanceof java.net.Inet6Address ?
+                StandardProtocolFamily.INET6 : StandardProtocolFamily.INET);
+            opened.setOption(StandardSocketOptions.SO_SNDBUF, socketBytes);
+            opened.bind(new InetSocketAddress(bind, 0));
+            opened.connect(address);
+            opened.configureBlocking(false);
+            return opened;
+        }
+        catch (final IOException | RuntimeException ex)
+        {
+            // The peer stays reachable through the receiving socket: a connected socket only makes sending cheaper.
+            closeQuietly(opened);
+            return null;
+        }
+    }
+
+    @Override
+    public boolean send(final ByteBuffer datagram, final Destination to) throws IOException
+    {
+        if (to instanceof ConnectedDestination)
+        {
+            final DatagramChannel sendChannel = ((ConnectedDestination)to).channel;
+            try
+            {
+                return sendChannel.write(datagram) > 0;
+            }
+            catch (final PortUnreachableException ex)
+            {
+                // A connected socket reports an ICMP "port unreachable" for an earlier datagram (the peer's socket
+                // was closed then) on its next write, which then sends nothing and leaves the buffer as it was. The
+                // report is consumed: this datagram goes out on the second try, in case the peer is back.
+                return sendChannel.write(datagram) > 0;
+            }
+        }
+        return channel.send(datagram, to.address) > 0;
     }
 
     @Override
@@ -100,9 +194,29 @@ final class UdpWire implements Wire
         return selector;
     }
 
+    /**
+     * @return how many peers have a connected send socket.
+     */
+    int connectedCount()
+    {
+        synchronized (connected)
+        {
+            return connected.size();
+        }
+    }
+
     @Override
     public void close()
     {
+        synchronized (connected)
+        {
+            closed = true;
+            for (final DatagramChannel sendChannel : connected)
+            {
+                closeQuietly(sendChannel);
+            }
+            connected.clear();
+        }
         closeQuietly(selector);
         closeQuietly(channel);
     }

@@ -17,14 +17,25 @@ interface Wire extends AutoCloseable
     InetSocketAddress localAddress();
 
     /**
+     * What to send a peer's datagrams to; called once per peer, by any thread.
+     *
+     * @param address the peer NIC's address.
+     * @return a destination for {@link #send(ByteBuffer, Destination)}; never null.
+     */
+    default Destination destination(final InetSocketAddress address)
+    {
+        return new Destination(address);
+    }
+
+    /**
      * Send one datagram without blocking.
      *
      * @param datagram from its position to its limit; the position is not kept.
-     * @param to       destination.
+     * @param to       a destination this wire (or the wire it wraps) made.
      * @return true when the datagram was handed to the operating system, false when its buffer was full.
      * @throws IOException when the socket fails.
      */
-    boolean send(ByteBuffer datagram, InetSocketAddress to) throws IOException;
+    boolean send(ByteBuffer datagram, Destination to) throws IOException;
 
     /**
      * Receive one datagram without blocking.

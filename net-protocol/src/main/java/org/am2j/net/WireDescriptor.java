@@ -32,8 +32,12 @@ package org.am2j.net;
  *  |            body length (whole message, all fragments)         | 80
  *  +---------------------------------------------------------------+
  *  |            offset of this fragment's bytes in the body        | 84
+ *  +-------------------------------+-------------------------------+
+ *  |  port of the sender's socket  |           reserved (0)        | 88
+ *  +-------------------------------+-------------------------------+
+ *  |                          reserved (0)                         | 92
  *  +---------------------------------------------------------------+
- *  |          fragment bytes: a slice of the message body ...      | 88
+ *  |          fragment bytes: a slice of the message body ...      | 96
  * </pre>
  * Every datagram carries the sender's acknowledgement state of both channels it receives from the destination
  * (piggybacked acknowledgements), and the floors of both channels it sends on: a message that timed out and went
@@ -41,6 +45,8 @@ package org.am2j.net;
  * carries one fragment of a message body ({@link MessageDescriptor}); most messages fit in one fragment.
  * A datagram of exactly {@link #WAKE_LENGTH} byte is a wake-up: a shared-memory sender sends it to a process asleep
  * in the NIC's selector, and the NIC ignores it.
+ * The sender's port is where its NIC receives: a datagram may leave from another socket (see {@link UdpWire}), so
+ * a receiver that learns of a peer from a datagram answers to the datagram's source address with this port.
  * The NIC ids are the processes' ids ({@code EndpointName.processId()}): a datagram for an earlier incarnation of
  * a process that reused the port is recognised and dropped.
  */
@@ -49,7 +55,7 @@ final class WireDescriptor
     /** Magic number: "AM" little-endian. */
     static final short MAGIC = 0x4D41;
     /** Version of this layout. */
-    static final byte VERSION = 2;
+    static final byte VERSION = 3;
 
     /** A fragment of a message. */
     static final int TYPE_DATA = 1;
@@ -81,9 +87,11 @@ final class WireDescriptor
     static final int REPLY_FLOOR_OFFSET = 72;
     static final int BODY_LENGTH_OFFSET = 80;
     static final int FRAGMENT_OFFSET_OFFSET = 84;
+    /** Unsigned 16 bits, followed by 6 reserved bytes written as zero. */
+    static final int SOURCE_PORT_OFFSET = 88;
 
     /** Length of the header; the fragment bytes follow. */
-    static final int HEADER_LENGTH = 88;
+    static final int HEADER_LENGTH = 96;
 
     /** Length of a wake-up datagram. */
     static final int WAKE_LENGTH = 1;

@@ -24,7 +24,13 @@ abstract class ForwardingWire implements Wire
     }
 
     @Override
-    public boolean send(final ByteBuffer datagram, final InetSocketAddress to) throws IOException
+    public Destination destination(final InetSocketAddress address)
+    {
+        return wire.destination(address);
+    }
+
+    @Override
+    public boolean send(final ByteBuffer datagram, final Destination to) throws IOException
     {
         return wire.send(datagram, to);
     }

@@ -1,7 +1,6 @@
 package org.am2j.net;
 
 import java.io.IOException;
-import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 
 /**
@@ -17,7 +16,7 @@ final class GateWire extends ForwardingWire
     }
 
     @Override
-    public boolean send(final ByteBuffer datagram, final InetSocketAddress to) throws IOException
+    public boolean send(final ByteBuffer datagram, final Destination to) throws IOException
     {
         return closed || wire.send(datagram, to);
     }

@@ -24,10 +24,10 @@ final class LossyWire extends ForwardingWire
     private static final class Held
     {
         final ByteBuffer datagram;
-        final InetSocketAddress to;
+        final Destination to;
         int after;
 
-        Held(final ByteBuffer datagram, final InetSocketAddress to, final int after)
+        Held(final ByteBuffer datagram, final Destination to, final int after)
         {
             this.datagram = datagram;
             this.to = to;
@@ -45,7 +45,7 @@ final class LossyWire extends ForwardingWire
     }
 
     @Override
-    public boolean send(final ByteBuffer datagram, final InetSocketAddress to) throws IOException
+    public boolean send(final ByteBuffer datagram, final Destination to) throws IOException
     {
         releaseHeld();
         final double draw = random.nextDouble();

@@ -12,6 +12,8 @@ import org.am2j.api.ReturnStatus;
 import org.am2j.spi.Route;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 @Timeout(60)
 class NetTransportTest
@@ -37,6 +39,25 @@ class NetTransportTest
             assertEquals(Opcode.REPLY_SHORT.code(), reply.opcode);
             assertArrayEquals(new int[] {42}, reply.args);
             assertEquals(pair.hostB.name, reply.replyRoute.peer());
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"64", "0"})
+    void aNicThatLearnsOfAPeerFromItsFirstDatagramAnswersItsReceivingSocket(final String connectedPeers)
+    {
+        try (NicPair pair = NicPair.oneWay("connectedPeers", connectedPeers))
+        {
+            assertEquals(Route.SENT, pair.aToB.send(NicPair.shortMessage(Opcode.REQUEST_SHORT, 3, NicPair.TAG_B, 1)));
+            assertTrue(pair.pumpUntil(() -> pair.sinkB.messages.size() == 1, 5000));
+            final Peer learned = pair.b.nic().peerFor(1, "127.0.0.1:1");
+            assertEquals(NicAgent.parse(pair.hostA.endpoint.address()), learned.destination.address,
+                "the port the datagram named, not the one it left from");
+
+            final Received request = pair.sinkB.messages.get(0);
+            assertEquals(Route.SENT, request.replyRoute.send(NicPair.shortMessage(Opcode.REPLY_SHORT, 4, 0, 42)));
+            assertTrue(pair.pumpUntil(() -> pair.sinkA.messages.size() == 1, 5000), "the reply arrives");
+            assertArrayEquals(new int[] {42}, pair.sinkA.messages.get(0).args);
         }
     }
 
@@ -113,12 +134,17 @@ class NetTransportTest
             java.nio.channels.DatagramChannel raw = java.nio.channels.DatagramChannel.open())
         {
             final java.net.InetSocketAddress target = NicAgent.parse(pair.hostB.endpoint.address());
+            raw.bind(new java.net.InetSocketAddress(target.getAddress(), 0));
             final NicCounters counters = pair.b.nic().counters();
             final java.nio.ByteBuffer datagram = java.nio.ByteBuffer.allocate(2000).order(java.nio.ByteOrder.LITTLE_ENDIAN);
             // Truncated: shorter than a header.
             raw.send(java.nio.ByteBuffer.wrap(new byte[10]), target);
             // Bad magic.
             raw.send(java.nio.ByteBuffer.wrap(new byte[WireDescriptor.HEADER_LENGTH]), target);
+            // A message from an unknown NIC that does not say where it receives.
+            header(datagram, 77, 2, 0, 1, 0, 64, 0);
+            datagram.putShort(WireDescriptor.SOURCE_PORT_OFFSET, (short)0);
+            send(raw, target, datagram, WireDescriptor.HEADER_LENGTH, 64);
             // Good header, but for another incarnation of the process.
             send(raw, target, datagram, header(datagram, 77, 99, 0, 1, 0, 100, 0), 0);
             // Lengths beyond the datagram: the body claims 1000 bytes, 64 arrive.
@@ -136,11 +162,11 @@ class NetTransportTest
 
             // The keeper thread may be handling the last datagram: wait for every counter, then check none is over.
             assertTrue(pair.pumpUntil(() -> counters.get(NicEvent.TRUNCATED) >= 3 &&
-                counters.get(NicEvent.BAD_HEADER) >= 1 && counters.get(NicEvent.WRONG_NIC) >= 1 &&
+                counters.get(NicEvent.BAD_HEADER) >= 2 && counters.get(NicEvent.WRONG_NIC) >= 1 &&
                 counters.get(NicEvent.OUT_OF_WINDOW) >= 1 && counters.get(NicEvent.MALFORMED) >= 1, 5000),
                 counters.toString());
             assertEquals(3, counters.get(NicEvent.TRUNCATED), "short datagram, lengths beyond it, fragment offset");
-            assertEquals(1, counters.get(NicEvent.BAD_HEADER));
+            assertEquals(2, counters.get(NicEvent.BAD_HEADER), "bad magic, no source port");
             assertEquals(1, counters.get(NicEvent.WRONG_NIC));
             assertEquals(1, counters.get(NicEvent.OUT_OF_WINDOW));
             assertEquals(1, counters.get(NicEvent.MALFORMED));
@@ -165,6 +191,8 @@ class NetTransportTest
         datagram.putLong(WireDescriptor.DESTINATION_NIC_OFFSET, destinationNic);
         datagram.putInt(WireDescriptor.BODY_LENGTH_OFFSET, bodyLength);
         datagram.putInt(WireDescriptor.FRAGMENT_OFFSET_OFFSET, fragmentOffset);
+        // Where the test's socket receives (any nonzero port: nothing is read from it).
+        datagram.putShort(WireDescriptor.SOURCE_PORT_OFFSET, (short)9);
         return WireDescriptor.HEADER_LENGTH;
     }
 

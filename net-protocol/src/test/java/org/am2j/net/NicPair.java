@@ -32,16 +32,29 @@ final class NicPair implements AutoCloseable
 
     NicPair(final java.util.function.UnaryOperator<Wire> wrap, final String... settings)
     {
+        this(wrap, true, settings);
+    }
+
+    /**
+     * @return a pair where only A maps B ({@link #bToA} is null): B learns of A from A's first datagram.
+     */
+    static NicPair oneWay(final String... settings)
+    {
+        return new NicPair(null, false, settings);
+    }
+
+    private NicPair(final java.util.function.UnaryOperator<Wire> wrap, final boolean mapBack, final String... settings)
+    {
         final NetConfig configA = new NetConfig(new TestContext(1, settings));
         final NetConfig configB = new NetConfig(new TestContext(2, settings));
-        final Wire wireA = new UdpWire(configA.bind, configA.host, 0, configA.socketBytes);
-        final Wire wireB = new UdpWire(configB.bind, configB.host, 0, configB.socketBytes);
+        final Wire wireA = new UdpWire(configA.bind, configA.host, 0, configA.socketBytes, configA.connectedPeers);
+        final Wire wireB = new UdpWire(configB.bind, configB.host, 0, configB.socketBytes, configB.connectedPeers);
         a = new NetTransport(configA, null == wrap ? wireA : wrap.apply(wireA), 1);
         b = new NetTransport(configB, null == wrap ? wireB : wrap.apply(wireB), 2);
         hostA = TestHost.attach(a, 1, 7, TAG_A);
         hostB = TestHost.attach(b, 2, 9, TAG_B);
         aToB = hostA.endpoint.connect(hostB.name, TAG_B);
-        bToA = hostB.endpoint.connect(hostA.name, TAG_A);
+        bToA = mapBack ? hostB.endpoint.connect(hostA.name, TAG_A) : null;
     }
 
     /**
