@@ -115,7 +115,7 @@ final class QueueBlock
     }
 
     /*
-     * state(), tag() and isSleeping() are read on every send: unchecked reads of header fields, which lie below
+     * state(), tag() and takeRing() are read on every send: unchecked reads of header fields, which lie below
      * SLOTS_TABLE_OFFSET, the least capacity format() and wrap() accept.
      */
 
@@ -147,14 +147,34 @@ final class QueueBlock
 
     boolean isSleeping()
     {
-        return 0 != UnsafeApi.getIntVolatile(array, address + SLEEPING_OFFSET);
+        return AWAKE != UnsafeApi.getIntVolatile(array, address + SLEEPING_OFFSET);
+    }
+
+    /**
+     * A sender that has queued a message asks whether it must ring the owner's doorbell: yes when the owner sleeps
+     * and no sender has rung since it last said so. The first sender to see the flag turns it to RUNG; the ones
+     * after it see RUNG and do not ring, so a sleep costs one ring (a futex wake, plus a datagram when the owner
+     * sleeps in its network transport) rather than one per message sent while the sleeper wakes up.
+     *
+     * @return true when the caller took the ring and must ring.
+     */
+    boolean takeRing()
+    {
+        final long offset = address + SLEEPING_OFFSET;
+        final int flag = UnsafeApi.getIntVolatile(array, offset);
+        // CAS to RUNG: exactly one sender per sleep takes the ring. Any other non-zero value (garbage included)
+        // counts as sleeping, so a faulty flag costs rings, never a wake-up. A sender that dies between this CAS and
+        // its ring delays the sleeper by one sleep slice, after which it publishes SLEEPING again and looks at its
+        // queues.
+        return AWAKE != flag && RUNG != flag && UnsafeApi.compareAndSetInt(array, offset, flag, RUNG);
     }
 
     void sleeping(final boolean sleeping)
     {
         // Volatile store, then the owner's volatile reads of the queues' tails and heads (hasPending): the Dekker pair
         // with a sender's tail CAS then sleeping-flag read. One of the two sees the other, so no wake-up is lost.
-        buffer.putIntVolatile(SLEEPING_OFFSET, sleeping ? 1 : 0);
+        // Stored again before every sleep slice, so a RUNG left by the previous slice's ring is replaced.
+        buffer.putIntVolatile(SLEEPING_OFFSET, sleeping ? SLEEPING : AWAKE);
     }
 
     int segmentGeneration()

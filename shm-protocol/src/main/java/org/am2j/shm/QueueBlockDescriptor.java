@@ -12,7 +12,7 @@ package org.am2j.shm;
  *  128    +-----------------------------------------------------------+
  *         | tag (the copy every sender checks)                         |  owner
  *  256    +-----------------------------------------------------------+
- *         | sleeping flag                                              |  owner
+ *         | sleeping flag: AWAKE, SLEEPING, RUNG                       |  owner, senders (CAS)
  *  512    +-----------------------------------------------------------+
  *         | segment generation, segment length, segment file path      |  owner
  *  1024   +-----------------------------------------------------------+
@@ -97,8 +97,17 @@ public final class QueueBlockDescriptor
 
     /** Offset of the tag (long). */
     public static final int TAG_OFFSET = 128;
-    /** Offset of the sleeping flag (int): non-zero while the owner sleeps in waitSema. */
+    /**
+     * Offset of the sleeping flag (int): {@link #AWAKE}, or non-zero while the owner sleeps in waitSema:
+     * {@link #SLEEPING} as the owner stores it before each sleep slice, {@link #RUNG} once a sender has rung.
+     */
     public static final int SLEEPING_OFFSET = 256;
+    /** Sleeping flag: the owner is not in waitSema. */
+    public static final int AWAKE = 0;
+    /** Sleeping flag: the owner sleeps and no sender has rung its doorbell since it said so. */
+    public static final int SLEEPING = 1;
+    /** Sleeping flag: the owner sleeps and a sender has rung (or is about to ring) its doorbell. */
+    public static final int RUNG = 2;
     /** Offset of the segment generation (int), bumped whenever the segment changes. */
     public static final int SEGMENT_GENERATION_OFFSET = 512;
     /** Offset of the segment length (int): 0 when the segment is not in shared memory. */

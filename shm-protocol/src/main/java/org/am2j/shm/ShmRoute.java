@@ -197,8 +197,9 @@ final class ShmRoute implements Route
         queue.stateRelease(packet, readyPacketState);
 
         // The tail and claim CASes (full fences) came before this read: either the receiver saw the tail move
-        // before it slept (hasPending), or we see its sleeping flag here.
-        if (null != doorbell && block.isSleeping())
+        // before it slept (hasPending), or we see its sleeping flag here (SLEEPING: we ring; RUNG: another sender
+        // rang after the flag was last published, and the sleeper looks at its queues when that ring wakes it).
+        if (null != doorbell && block.takeRing())
         {
             doorbell.ring();
         }

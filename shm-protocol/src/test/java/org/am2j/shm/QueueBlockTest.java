@@ -210,6 +210,83 @@ class QueueBlockTest
         buffer.putByte(SLEEPING_OFFSET - 1, (byte)0xFF);
         buffer.putByte(SLEEPING_OFFSET + 4, (byte)0xFF);
         assertFalse(block.isSleeping());
+        assertFalse(block.takeRing());
+        assertEquals((byte)0xFF, buffer.getByte(SLEEPING_OFFSET - 1), "the CAS stays inside the flag");
+        buffer.putInt(SLEEPING_OFFSET, 0x0100_0000);
+        assertTrue(block.takeRing(), "garbage counts as sleeping: it costs a ring, never a wake-up");
+        assertFalse(block.takeRing());
+        assertEquals((byte)0xFF, buffer.getByte(SLEEPING_OFFSET + 4), "the CAS stays inside the flag");
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(Memory.class)
+    void oneSenderPerSleepSliceTakesTheRing(final Memory memory)
+    {
+        final UnsafeBuffer buffer = memory.allocate(LENGTH);
+        final QueueBlock owner = QueueBlock.format(buffer, CONFIG, PID, START_MS, PROCESS_ID, ENDPOINT_ID, DOORBELL);
+        final QueueBlock sender = QueueBlock.wrap(new UnsafeBuffer(buffer, 0, LENGTH), WHAT);
+
+        assertFalse(sender.takeRing(), "awake: no ring");
+        owner.sleeping(true);
+        assertTrue(sender.takeRing(), "the first sender after the owner fell asleep rings");
+        assertFalse(sender.takeRing(), "the next ones do not");
+        assertFalse(sender.takeRing());
+        assertTrue(sender.isSleeping(), "rung is still asleep");
+        owner.sleeping(true);
+        assertTrue(sender.takeRing(), "a new sleep slice: one ring again");
+        owner.sleeping(false);
+        assertFalse(sender.takeRing());
+        assertFalse(sender.isSleeping());
+    }
+
+    @Test
+    void concurrentSendersTakeOneRingPerSleep() throws Exception
+    {
+        final UnsafeBuffer buffer = Memory.HEAP.allocate(LENGTH);
+        final QueueBlock owner = QueueBlock.format(buffer, CONFIG, PID, START_MS, PROCESS_ID, ENDPOINT_ID, DOORBELL);
+        final int senders = 4;
+        final int sleeps = 2000;
+        final java.util.concurrent.atomic.AtomicInteger rings = new java.util.concurrent.atomic.AtomicInteger();
+        final java.util.concurrent.CyclicBarrier round = new java.util.concurrent.CyclicBarrier(senders + 1);
+        final Thread[] threads = new Thread[senders];
+        for (int t = 0; t < senders; t++)
+        {
+            final QueueBlock sender = QueueBlock.wrap(new UnsafeBuffer(buffer, 0, LENGTH), WHAT);
+            threads[t] = new Thread(() ->
+            {
+                try
+                {
+                    for (int s = 0; s < sleeps; s++)
+                    {
+                        round.await();
+                        for (int i = 0; i < 8; i++)
+                        {
+                            if (sender.takeRing())
+                            {
+                                rings.incrementAndGet();
+                            }
+                        }
+                        round.await();
+                    }
+                }
+                catch (final Exception ex)
+                {
+                    throw new IllegalStateException(ex);
+                }
+            });
+            threads[t].start();
+        }
+        for (int s = 0; s < sleeps; s++)
+        {
+            owner.sleeping(true);
+            round.await(10, java.util.concurrent.TimeUnit.SECONDS);
+            round.await(10, java.util.concurrent.TimeUnit.SECONDS);
+            assertEquals(s + 1, rings.get(), "exactly one ring for sleep " + s);
+        }
+        for (final Thread thread : threads)
+        {
+            thread.join(10_000);
+        }
     }
 
     // ----------------------------------------------------------------------------------------------------------------

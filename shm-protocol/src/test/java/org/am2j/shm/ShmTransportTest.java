@@ -542,6 +542,37 @@ class ShmTransportTest
     }
 
     @Test
+    void aSleepSliceRingsTheDoorbellOnceHoweverManyMessagesArrive()
+    {
+        try (Fixture f = new Fixture())
+        {
+            org.junit.jupiter.api.Assumptions.assumeTrue(f.transport.canBlock(), "futexes unavailable here");
+            final Fixture.Ep a = f.endpoint();
+            final Fixture.Ep b = f.endpoint();
+            final ShmRoute ab = a.routeTo(b);
+            final long before = f.transport.prepareBlock();
+            for (int i = 0; i < 5; i++)
+            {
+                assertEquals(Route.SENT, ab.send(frame(Opcode.REQUEST_SHORT, 5, b.host.tag)));
+            }
+            assertEquals(before, f.transport.prepareBlock(), "an awake receiver: no ring");
+
+            b.shm.sleeping(true);
+            for (int i = 0; i < 5; i++)
+            {
+                assertEquals(Route.SENT, ab.send(frame(Opcode.REQUEST_SHORT, 5, b.host.tag)));
+            }
+            assertEquals(before + 1, f.transport.prepareBlock(), "five messages to one sleep: one ring");
+            b.shm.sleeping(true);
+            assertEquals(Route.SENT, ab.send(frame(Opcode.REQUEST_SHORT, 5, b.host.tag)));
+            assertEquals(before + 2, f.transport.prepareBlock(), "the next sleep slice: one more");
+            b.shm.sleeping(false);
+            assertEquals(Route.SENT, ab.send(frame(Opcode.REQUEST_SHORT, 5, b.host.tag)));
+            assertEquals(before + 2, f.transport.prepareBlock());
+        }
+    }
+
+    @Test
     void sendingAndPollingAllocateNothing()
     {
         try (Fixture f = new Fixture())
