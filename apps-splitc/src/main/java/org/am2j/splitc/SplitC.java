@@ -757,6 +757,22 @@ public final class SplitC implements AutoCloseable
     }
 
     /**
+     * @return how many times a wait of this rank slept in {@code waitSema} (after its spins and yields found nothing).
+     */
+    public long sleeps()
+    {
+        return sleeps;
+    }
+
+    /**
+     * @return how many of those sleeps ended with no message, after the whole sleep.
+     */
+    public long sleepTimeouts()
+    {
+        return sleepTimeouts;
+    }
+
+    /**
      * @return gets and puts (messages; a bulk operation counts one per chunk) started and not yet complete.
      */
     public int outstanding()

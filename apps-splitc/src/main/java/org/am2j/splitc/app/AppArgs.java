@@ -11,25 +11,23 @@ import java.util.Map;
  * The options of one application run: {@code APP [--preset NAME] [--warmup N] [--json FILE] [--PARAM VALUE]...},
  * where PARAM is one of the application's parameters ({@link SplitCApp#parameterNames()}); explicit parameters
  * override those of every run of the preset (default preset {@value #DEFAULT_PRESET}). {@code --warmup N} runs each
- * run N times before the timed one, in the same JVMs (default 0).
+ * run N times before the timed one, in the same JVMs (default 0); {@code --warmup auto[:MAX]} until the JIT is quiet
+ * ({@link Warmup}).
  */
 public final class AppArgs
 {
     /** Preset used when none is named. */
     public static final String DEFAULT_PRESET = "small";
 
-    /** Most warm-up runs {@code --warmup} accepts. */
-    public static final int MAX_WARMUP = 100;
-
     private final SplitCApp app;
     private final String preset;
     private final Path json;
     private final Map<String, String> overrides;
-    private final int warmup;
+    private final Warmup warmup;
 
     private AppArgs(
         final SplitCApp app, final String preset, final Path json, final Map<String, String> overrides,
-        final int warmup)
+        final Warmup warmup)
     {
         this.app = app;
         this.preset = preset;
@@ -52,7 +50,7 @@ public final class AppArgs
         final SplitCApp app = Apps.byName(args.get(0));
         String preset = DEFAULT_PRESET;
         Path json = null;
-        int warmup = 0;
+        Warmup warmup = Warmup.fixed(0);
         final Map<String, String> overrides = new LinkedHashMap<>();
         for (int i = 1; i < args.size(); i += 2)
         {
@@ -77,7 +75,7 @@ public final class AppArgs
             }
             else if ("warmup".equals(name))
             {
-                warmup = warmupRuns(value);
+                warmup = Warmup.parse(value);
             }
             else if (app.parameterNames().contains(name))
             {
@@ -95,29 +93,6 @@ public final class AppArgs
                 String.join(", ", app.presets()));
         }
         return new AppArgs(app, preset, json, overrides, warmup);
-    }
-
-    /**
-     * @param value the value of a {@code --warmup} option.
-     * @return it as a number of runs.
-     * @throws IllegalArgumentException when it is not a whole number in [0, {@value #MAX_WARMUP}].
-     */
-    public static int warmupRuns(final String value)
-    {
-        final int runs;
-        try
-        {
-            runs = Integer.parseInt(value);
-        }
-        catch (final NumberFormatException ex)
-        {
-            throw new IllegalArgumentException("--warmup needs a whole number of runs, got '" + value + "'");
-        }
-        if (runs < 0 || runs > MAX_WARMUP)
-        {
-            throw new IllegalArgumentException("--warmup must be in [0, " + MAX_WARMUP + "], got " + runs);
-        }
-        return runs;
     }
 
     /**
@@ -145,10 +120,10 @@ public final class AppArgs
     }
 
     /**
-     * @return runs of each run before the timed one, in the same JVMs: they let the JIT compile the application's and
-     * the protocols' paths, so that the timed run measures them compiled, as the paper's long runs did.
+     * @return the runs of each run before the timed one, in the same JVMs: they let the JIT compile the application's
+     * and the protocols' paths, so that the timed run measures them compiled, as the paper's long runs did.
      */
-    public int warmup()
+    public Warmup warmup()
     {
         return warmup;
     }
@@ -182,10 +157,10 @@ public final class AppArgs
     public List<String> toArgs()
     {
         final List<String> args = new ArrayList<>(List.of(app.name(), "--preset", preset));
-        if (0 != warmup)
+        if (warmup.auto() || 0 != warmup.runs())
         {
             args.add("--warmup");
-            args.add(Integer.toString(warmup));
+            args.add(warmup.toString());
         }
         if (null != json)
         {

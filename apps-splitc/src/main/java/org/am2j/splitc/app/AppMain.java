@@ -67,13 +67,17 @@ public final class AppMain
 
     /**
      * One untimed run of a spec (a warm-up), on a Split-C runtime of its own.
+     *
+     * @return its report, with {@link #activity} in it.
      */
     private static RunReport runOnce(final Job job, final SplitCApp app, final RunSpec spec, final PhaseClock clock)
     {
         final SplitC sc = SplitC.init(job, new SplitCOptions().segmentBytes(app.segmentBytes(spec, job.size())));
         try
         {
-            final RunReport report = app.run(sc, spec, clock);
+            final long jitBefore = JitClock.millis();
+            final long start = System.nanoTime();
+            final RunReport report = app.run(sc, spec, clock).withActivity(activity(sc, jitBefore, start, -1));
             sc.finish();
             return report;
         }
@@ -81,6 +85,31 @@ public final class AppMain
         {
             sc.close();
         }
+    }
+
+    /**
+     * A collective after a run: what the ranks did besides the application, each the largest over the ranks (the
+     * same values on every rank).
+     *
+     * @param warmups warm-up runs before this one, or -1 for a warm-up run itself.
+     */
+    private static Map<String, Object> activity(final SplitC sc, final long jitBefore, final long start,
+        final int warmups)
+    {
+        final long jitAfter = JitClock.millis();
+        final long runMillis = sc.allReduceMax((System.nanoTime() - start) / 1_000_000L);
+        final long jitMillis = sc.allReduceMax(jitBefore < 0 || jitAfter < 0 ? -1 : jitAfter - jitBefore);
+        final Map<String, Object> activity = new LinkedHashMap<>();
+        if (warmups >= 0)
+        {
+            activity.put("warmup_runs", warmups);
+        }
+        activity.put("run_ms_max", runMillis);
+        activity.put("jit_ms_max", jitMillis);
+        activity.put("jit_quiet", Warmup.quiet(jitMillis, runMillis));
+        activity.put("sleeps_max", sc.allReduceMax(sc.sleeps()));
+        activity.put("sleep_timeouts_max", sc.allReduceMax(sc.sleepTimeouts()));
+        return activity;
     }
 
     /**
@@ -117,20 +146,30 @@ public final class AppMain
             {
                 out.println(app.name() + ": " + spec);
             }
-            for (int w = 0; w < options.warmup(); w++)
+            final Warmup warmup = options.warmup();
+            int warmups = 0;
+            boolean quiet = false;
+            while (!warmup.finished(warmups, quiet))
             {
-                final boolean warmVerified = runOnce(job, app, spec, new PhaseClock(out, "", false)).verified();
-                verified &= warmVerified;
+                final RunReport warm = runOnce(job, app, spec, new PhaseClock(out, "", false));
+                verified &= warm.verified();
+                warmups++;
+                quiet = Boolean.TRUE.equals(warm.activity().get("jit_quiet"));
                 if (root)
                 {
-                    out.println(app.name() + ": " + spec.label() + ": warm-up run " + (w + 1) + " of " +
-                        options.warmup() + (warmVerified ? " verified" : " NOT VERIFIED"));
+                    out.println(app.name() + ": " + spec.label() + ": warm-up run " + warmups +
+                        (warmup.auto() ? " (until the JIT is quiet, at most " : " of ") + warmup.runs() +
+                        (warmup.auto() ? ")" : "") + (warm.verified() ? " verified" : " NOT VERIFIED") + "; JIT " +
+                        warm.activity().get("jit_ms_max") + " ms in " + warm.activity().get("run_ms_max") + " ms");
                 }
             }
             final SplitC sc = SplitC.init(job, new SplitCOptions().segmentBytes(app.segmentBytes(spec, job.size())));
             try
             {
-                final RunReport report = app.run(sc, spec, new PhaseClock(out, app.name() + ": " + spec.label(), root));
+                final long jitBefore = JitClock.millis();
+                final long start = System.nanoTime();
+                final RunReport run = app.run(sc, spec, new PhaseClock(out, app.name() + ": " + spec.label(), root));
+                final RunReport report = run.withActivity(activity(sc, jitBefore, start, warmups));
                 sc.finish();
                 reports.add(report);
                 verified &= report.verified();
@@ -149,7 +188,7 @@ public final class AppMain
             final Map<String, Object> json = new LinkedHashMap<>();
             json.put("app", app.name());
             json.put("preset", options.preset());
-            json.put("warmup", options.warmup());
+            json.put("warmup", options.warmup().auto() ? options.warmup().toString() : options.warmup().runs());
             json.put("arguments", Arrays.asList(args));
             json.put("ranks", job.size());
             json.put("nodes", job.nodes());

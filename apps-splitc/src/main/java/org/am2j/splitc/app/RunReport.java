@@ -21,6 +21,7 @@ public final class RunReport
     private final Map<String, Object> verification;
     private final CommSummary counts;
     private final Map<String, Object> extra;
+    private final Map<String, Object> activity;
 
     /**
      * @param spec         the run.
@@ -47,6 +48,36 @@ public final class RunReport
         this.verification = new LinkedHashMap<>(verification);
         this.counts = counts;
         this.extra = new LinkedHashMap<>(extra);
+        this.activity = new LinkedHashMap<>();
+    }
+
+    private RunReport(final RunReport report, final Map<String, Object> activity)
+    {
+        this.spec = report.spec;
+        this.phases = report.phases;
+        this.totalSeconds = report.totalSeconds;
+        this.verified = report.verified;
+        this.verification = report.verification;
+        this.counts = report.counts;
+        this.extra = report.extra;
+        this.activity = new LinkedHashMap<>(activity);
+    }
+
+    /**
+     * @param activity what the ranks did besides the application during the run: JIT compilation, sleeps.
+     * @return this report with it.
+     */
+    public RunReport withActivity(final Map<String, Object> activity)
+    {
+        return new RunReport(this, activity);
+    }
+
+    /**
+     * @return what the ranks did besides the application during the run (empty when not measured).
+     */
+    public Map<String, Object> activity()
+    {
+        return activity;
     }
 
     /**
@@ -130,6 +161,7 @@ public final class RunReport
         c.put("percent_local", counts.percentLocal());
         json.put("counts_per_rank", c);
         json.put("extra", extra);
+        json.put("activity", activity);
         return json;
     }
 
@@ -151,6 +183,10 @@ public final class RunReport
         if (!extra.isEmpty())
         {
             out.println("run: " + format(extra));
+        }
+        if (!activity.isEmpty())
+        {
+            out.println("ranks: " + format(activity));
         }
         out.printf(Locale.ROOT, "messages per rank (%d ranks)    mean        min        max%n", counts.ranks());
         row(out, "network short", CommSummary.NETWORK_SHORT, "");

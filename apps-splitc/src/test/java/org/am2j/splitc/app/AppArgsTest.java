@@ -49,13 +49,16 @@ class AppArgsTest
     @Test
     void warmupRunsAreCountedAndPassedOn()
     {
-        assertEquals(0, AppArgs.parse(List.of("em3d")).warmup());
+        assertEquals(Warmup.fixed(0), AppArgs.parse(List.of("em3d")).warmup());
         final AppArgs args = AppArgs.parse(List.of("em3d", "--warmup", "2", "--preset", "paper-good"));
-        assertEquals(2, args.warmup());
-        assertEquals(2, AppArgs.parse(args.toArgs()).warmup());
+        assertEquals(Warmup.fixed(2), args.warmup());
+        assertEquals(Warmup.fixed(2), AppArgs.parse(args.toArgs()).warmup());
+        final AppArgs auto = AppArgs.parse(List.of("em3d", "--warmup", "auto"));
+        assertEquals(Warmup.untilQuiet(Warmup.DEFAULT_AUTO_MAX), auto.warmup());
+        assertEquals(auto.warmup(), AppArgs.parse(auto.toArgs()).warmup());
         assertEquals(List.of("em3d", "--preset", "paper-good"), AppArgs.parse(List.of("em3d", "--preset",
             "paper-good", "--warmup", "0")).toArgs(), "no warm-up, no option");
-        for (final String bad : List.of("-1", "x", "101", ""))
+        for (final String bad : List.of("-1", "x", "101", "", "auto:0", "auto:101", "auto:", "auto:x", "Auto"))
         {
             assertTrue(assertThrows(IllegalArgumentException.class,
                 () -> AppArgs.parse(List.of("con", "--warmup", bad))).getMessage().contains("--warmup"), bad);

@@ -84,7 +84,7 @@ class AppsTest extends LauncherTestSupport
         final List<String> lines = result.out.lines().toList();
         for (final String label : List.of("EM3D/naive (small)", "EM3D/good (small)"))
         {
-            final int warm = lines.indexOf("[0] em3d: " + label + ": warm-up run 1 of 1 verified");
+            final int warm = indexOfPrefix(lines, "[0] em3d: " + label + ": warm-up run 1 of 1 verified; JIT ");
             final int timed = lines.indexOf("[0] == em3d " + label + ": VERIFIED ==");
             assertTrue(warm >= 0 && timed > warm, "the warm-up of " + label + " before its timed run: " +
                 result.output());
@@ -93,6 +93,43 @@ class AppsTest extends LauncherTestSupport
         assertTrue(text.contains("\n  \"warmup\": 1,"), text);
         assertEquals(2, text.lines().filter(l -> l.equals("      \"verified\": true,")).count(), "timed runs only: " +
             text);
+        assertEquals(2, text.lines().filter(l -> l.equals("        \"warmup_runs\": 1,")).count(), text);
+        assertEquals(2, text.lines().filter(l -> l.startsWith("        \"jit_ms_max\": ")).count(), text);
         assertNothingLeft(result.jobId(), result.rankPids());
+    }
+
+    @Test
+    @Timeout(value = 120, unit = TimeUnit.SECONDS)
+    void anAutomaticWarmupRunsUntilTheJitIsQuietAndSaysHowMany() throws Exception
+    {
+        final Path json = dir.resolve("em3d-auto.json");
+        final JobResult result = runJob(100, 2, 1, List.of(), AppTestMain.class, "em3d", "--preset", "small",
+            "--warmup", "auto:3", "--json", json.toString());
+
+        result.assertSucceeded(2);
+        final List<String> lines = result.out.lines().toList();
+        final int first = indexOfPrefix(lines,
+            "[0] em3d: EM3D/naive (small): warm-up run 1 (until the JIT is quiet, at most 3) verified; JIT ");
+        final int timed = lines.indexOf("[0] == em3d EM3D/naive (small): VERIFIED ==");
+        assertTrue(first >= 0 && timed > first, result.output());
+        final long warmups = lines.subList(first, timed).stream()
+            .filter(l -> l.startsWith("[0] em3d: EM3D/naive (small): warm-up run ")).count();
+        assertTrue(warmups >= 1 && warmups <= 3, result.output());
+        final String text = Files.readString(json, StandardCharsets.UTF_8);
+        assertTrue(text.contains("\n  \"warmup\": \"auto:3\","), text);
+        assertTrue(text.contains("\n        \"warmup_runs\": " + warmups + ",\n"), text);
+        assertNothingLeft(result.jobId(), result.rankPids());
+    }
+
+    private static int indexOfPrefix(final List<String> lines, final String prefix)
+    {
+        for (int i = 0; i < lines.size(); i++)
+        {
+            if (lines.get(i).startsWith(prefix))
+            {
+                return i;
+            }
+        }
+        return -1;
     }
 }

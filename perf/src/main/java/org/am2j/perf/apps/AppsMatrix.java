@@ -276,7 +276,7 @@ public final class AppsMatrix
             "--jvm-opt", "-Dam2j.splitc.stallSeconds=" + Math.max(30, options.timeoutSeconds / 2),
             "--cp", System.getProperty("java.class.path"),
             "--", AppMain.class.getName(), job.app().name(), "--preset", options.preset,
-            "--warmup", Integer.toString(options.warmup), "--json", json.toString()));
+            "--warmup", options.warmup.toString(), "--json", json.toString()));
 
         final long begin = System.nanoTime();
         int status;
@@ -486,8 +486,8 @@ public final class AppsMatrix
         out.println("  --out FILE      the Markdown results (default apps-matrix.md); the chart goes beside it as .png");
         out.println("  --ranks P, -n P ranks of every job (default " + MatrixOptions.DEFAULT_RANKS + ")");
         out.println("  --repeat R      runs of every cell; the tables give medians (default 1)");
-        out.println("  --warmup W      untimed runs of each job's application before its timed run, in the same JVMs (default " +
-            MatrixOptions.DEFAULT_WARMUP + ")");
+        out.println("  --warmup W      untimed runs of each job's application before its timed run, in the same JVMs:" +
+            " a number, or auto[:MAX] for runs until the JIT is quiet (default " + MatrixOptions.DEFAULT_WARMUP + ")");
         out.println("  --poll S        poll scheduler of the ranks (default: theirs, " + MatrixOptions.DEFAULT_POLL +
             "); given again, each further one runs right after the first and is compared with it");
         out.println("  --apps A,B      applications (default " + String.join(",",

@@ -6,6 +6,7 @@ import java.util.Collections;
 import java.util.List;
 
 import org.am2j.splitc.app.AppArgs;
+import org.am2j.splitc.app.Warmup;
 import org.am2j.splitc.app.Apps;
 import org.am2j.splitc.app.SplitCApp;
 
@@ -21,11 +22,13 @@ final class MatrixOptions
     /** Ranks of every job unless {@code --ranks} says otherwise. */
     static final int DEFAULT_RANKS = 4;
     /**
-     * Warm-up runs of every job before its timed run, unless {@code --warmup} says otherwise: one, so that the timed
-     * run measures compiled code in every configuration (a first run in a fresh JVM also measures the JIT compiling
-     * the protocols it loaded, more of them in the multi-protocol configurations, on CPUs the ranks share).
+     * Warm-up runs of every job before its timed run, unless {@code --warmup} says otherwise: until the JIT is quiet
+     * ({@link Warmup}), at most {@value Warmup#DEFAULT_AUTO_MAX}, so that the timed run measures compiled code in every
+     * configuration. A fixed count compared configurations at different stages of compilation: the multi-protocol
+     * configurations load more code, and after one warm-up run their ranks still compiled for longer than the timed
+     * run took, on the CPUs the ranks share.
      */
-    static final int DEFAULT_WARMUP = 1;
+    static final Warmup DEFAULT_WARMUP = Warmup.untilQuiet(Warmup.DEFAULT_AUTO_MAX);
     /** Time limit of one job, seconds, unless {@code --timeout} says otherwise. */
     static final int DEFAULT_TIMEOUT_S = 300;
     /** The main poll scheduler's name when {@code --poll} is not given (the ranks' default). */
@@ -36,7 +39,7 @@ final class MatrixOptions
     final Path chart;
     final int ranks;
     final int repeat;
-    final int warmup;
+    final Warmup warmup;
     final List<String> polls;
     final boolean pollGiven;
     final List<SplitCApp> apps;
@@ -52,7 +55,7 @@ final class MatrixOptions
         final Path chart,
         final int ranks,
         final int repeat,
-        final int warmup,
+        final Warmup warmup,
         final List<String> polls,
         final boolean pollGiven,
         final List<SplitCApp> apps,
@@ -90,7 +93,7 @@ final class MatrixOptions
         Path chart = null;
         int ranks = DEFAULT_RANKS;
         int repeat = 1;
-        int warmup = DEFAULT_WARMUP;
+        Warmup warmup = DEFAULT_WARMUP;
         final List<String> polls = new ArrayList<>();
         List<SplitCApp> apps = Apps.all();
         List<MatrixConfig> configs = List.of(MatrixConfig.values());
@@ -137,7 +140,7 @@ final class MatrixOptions
                     repeat = positive(arg, value);
                     break;
                 case "--warmup":
-                    warmup = AppArgs.warmupRuns(value);
+                    warmup = Warmup.parse(value);
                     break;
                 case "--poll":
                     if (value.isEmpty() || polls.contains(value))

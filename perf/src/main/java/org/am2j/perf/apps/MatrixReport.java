@@ -8,6 +8,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
+import org.am2j.splitc.app.Warmup;
+
 /**
  * The Markdown text of a matrix ({@link MatrixResult}): how it ran and the machine's load, the configurations, the
  * times per run and phase next to the paper's, the ratios between configurations next to the paper's, the issue's
@@ -137,9 +139,17 @@ final class MatrixReport
             .append(" -n ").append(result.ranks()).append(" --nodes N --jvm-opt -Dam2j.transports=T [--poll S] " +
             "--json FILE` with N and T of its configuration; it counts when it exits with 0 and its report says " +
             "`\"verified\": true` for every run, with those transports, nodes and poll scheduler.");
-        if (result.warmup() > 0)
+        if (result.warmup().auto())
         {
-            md.append(" Each job first runs every run of its application ").append(result.warmup())
+            md.append(" Each job first runs every run of its application untimed in the same JVMs (verified too) " +
+                "until the JIT compilers are quiet, at most ").append(result.warmup().runs()).append(" times: a run " +
+                "is quiet when no rank spent more than ").append(Warmup.QUIET_PERCENT).append(" % of its time (or ")
+                .append(Warmup.QUIET_FLOOR_MS).append(" ms) compiling. The timed run then measures compiled code; " +
+                "compilation during it is in the JSON reports (`activity.jit_ms_max`).");
+        }
+        else if (result.warmup().runs() > 0)
+        {
+            md.append(" Each job first runs every run of its application ").append(result.warmup().runs())
                 .append(" time(s) untimed in the same JVMs (verified too), so that the timed run measures compiled " +
                 "code.");
         }

@@ -6,6 +6,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import org.am2j.splitc.app.Warmup;
+
 /**
  * Everything the tables and the chart of one matrix are made from: how it was run (command, preset, ranks, cores,
  * repeats, poll schedulers, configurations), the machine's load while it ran, and one {@link Cell} per poll
@@ -18,7 +20,7 @@ final class MatrixResult
     private final int ranks;
     private final int cores;
     private final int repeat;
-    private final int warmup;
+    private final Warmup warmup;
     private final List<String> polls;
     private final List<MatrixConfig> configs;
     private final List<String> labels;
@@ -44,7 +46,7 @@ final class MatrixResult
         final int ranks,
         final int cores,
         final int repeat,
-        final int warmup,
+        final Warmup warmup,
         final List<String> polls,
         final List<MatrixConfig> configs,
         final List<String> labels)
@@ -161,7 +163,7 @@ final class MatrixResult
     /**
      * @return warm-up runs of every job before its timed run.
      */
-    int warmup()
+    Warmup warmup()
     {
         return warmup;
     }

@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.util.List;
 
 import org.am2j.splitc.app.SplitCApp;
+import org.am2j.splitc.app.Warmup;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -24,7 +25,7 @@ class MatrixOptionsTest
         assertEquals(Path.of("apps-matrix.png"), options.chart);
         assertEquals(4, options.ranks);
         assertEquals(1, options.repeat);
-        assertEquals(MatrixOptions.DEFAULT_WARMUP, options.warmup);
+        assertEquals(Warmup.untilQuiet(20), options.warmup);
         assertEquals(List.of("follow"), options.polls);
         assertFalse(options.pollGiven);
         assertEquals(List.of("fft3d", "con", "em3d"), options.apps.stream().map(SplitCApp::name).toList());
@@ -44,7 +45,8 @@ class MatrixOptionsTest
         assertEquals(Path.of("perf/results/m.png"), options.chart);
         assertEquals(8, options.ranks);
         assertEquals(3, options.repeat);
-        assertEquals(0, options.warmup);
+        assertEquals(Warmup.fixed(0), options.warmup);
+        assertEquals(Warmup.untilQuiet(5), MatrixOptions.parse(new String[] { "--warmup", "auto:5" }).warmup);
         assertEquals(List.of("every", "follow"), options.polls);
         assertTrue(options.pollGiven);
         assertEquals(List.of("em3d", "con"), options.apps.stream().map(SplitCApp::name).toList());
@@ -60,6 +62,7 @@ class MatrixOptionsTest
     {
         for (final String[] bad : List.of(
             new String[] { "--ranks", "0" }, new String[] { "--repeat" }, new String[] { "--warmup", "-1" },
+            new String[] { "--warmup", "auto:0" }, new String[] { "--warmup", "auto:" },
             new String[] { "--apps", "lu" },
             new String[] { "--configs", "numa" }, new String[] { "--preset", "huge" }, new String[] { "--what", "1" },
             new String[] { "--poll", "every", "--poll", "every" }, new String[] { "--apps", "con,,em3d" },

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.List;
 import java.util.Map;
 
+import org.am2j.splitc.app.Warmup;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -21,7 +22,7 @@ class MatrixReportTest
     static MatrixResult matrix()
     {
         final MatrixResult result = new MatrixResult("bin/am2j apps-matrix --repeat 3 --poll every --poll follow",
-            "small", 4, 2, 3, 1, List.of("every", "follow"), List.of(MatrixConfig.values()), List.of(FFT, COMM, GOOD));
+            "small", 4, 2, 3, Warmup.fixed(1), List.of("every", "follow"), List.of(MatrixConfig.values()), List.of(FFT, COMM, GOOD));
         put(result, "every", MatrixConfig.SHM_ONLY, FFT, 1.2, 1.0, 1.1);
         put(result, "every", MatrixConfig.MULTI, FFT, 1.133, 1.3, 1.0);
         put(result, "every", MatrixConfig.NET, FFT, 2.0, 2.2, 2.4);
@@ -65,6 +66,7 @@ class MatrixReportTest
         assertTrue(md.contains("- **4 ranks on 2 cores**"), md);
         assertTrue(md.contains("`bin/am2j app APP --preset small --warmup 1 -n 4 "), md);
         assertTrue(md.contains("first runs every run of its application 1 time(s) untimed"), md);
+        assertFalse(md.contains("until the JIT compilers are quiet"), md);
         assertTrue(md.contains("sampled before the first job and after every job: 4.00 to 9.25; 1/5/15 min at the " +
             "start 5.50/6.00/7.00, at the end 4.00/6.50/7.20"), md);
         assertTrue(md.contains("**The machines differ**"), md);
@@ -133,10 +135,23 @@ class MatrixReportTest
     }
 
     @Test
+    void saysItWarmedUpUntilTheJitWasQuiet()
+    {
+        final MatrixResult result = new MatrixResult("bin/am2j apps-matrix", "small", 4, 2, 1, Warmup.untilQuiet(20),
+            List.of("every"), List.of(MatrixConfig.SHM_ONLY), List.of(FFT));
+        result.cell(MatrixConfig.SHM_ONLY, FFT).add(Reports.parsed(FFT, 2.0));
+        final String md = MatrixReport.markdown(result, "m.png");
+        assertTrue(md.contains("`bin/am2j app APP --preset small --warmup auto:20 -n 4 "), md);
+        assertTrue(md.contains("until the JIT compilers are quiet, at most 20 times: a run is quiet when no rank " +
+            "spent more than 2 % of its time (or 2 ms) compiling"), md);
+        assertFalse(md.contains("time(s) untimed"), md);
+    }
+
+    @Test
     void aMatrixOfSomeConfigurationsOnly()
     {
-        final MatrixResult result = new MatrixResult("bin/am2j apps-matrix --configs net,clump", "small", 4, 2, 1, 0,
-            List.of("every"), List.of(MatrixConfig.NET, MatrixConfig.CLUMP), List.of(FFT));
+        final MatrixResult result = new MatrixResult("bin/am2j apps-matrix --configs net,clump", "small", 4, 2, 1,
+            Warmup.fixed(0), List.of("every"), List.of(MatrixConfig.NET, MatrixConfig.CLUMP), List.of(FFT));
         result.cell(MatrixConfig.NET, FFT).add(Reports.parsed(FFT, 2.0));
         result.cell(MatrixConfig.CLUMP, FFT).add(Reports.parsed(FFT, 1.0));
         final String md = MatrixReport.markdown(result, "m.png");
