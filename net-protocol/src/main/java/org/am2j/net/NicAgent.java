@@ -87,6 +87,8 @@ final class NicAgent implements Agent
     /** Inline mode: a host thread sleeps in {@link #block(long, long)} and does the NIC's work when it wakes. */
     private volatile boolean hostBlocking;
     private volatile boolean agentSleeping;
+    /** The traffic count {@link #keeperBusy()} saw last; keeper thread only. */
+    private long keeperSeenTraffic;
 
     private final Object registry = new Object();
     private volatile Peer[] peers = new Peer[0];
@@ -527,6 +529,22 @@ final class NicAgent implements Agent
         {
             unlock();
         }
+    }
+
+    /**
+     * For the {@link NicKeeper}: whether the NIC had network traffic (datagrams sent or received, wake-ups from
+     * shared-memory senders not counted) since the last call, or has timers armed (messages in flight, acknowledgements
+     * owed). Called by the keeper thread only.
+     *
+     * @return true when the keeper should come back after one period.
+     */
+    boolean keeperBusy()
+    {
+        final long traffic = counters.get(NicEvent.DATAGRAMS_SENT) + counters.get(NicEvent.DATAGRAMS_RECEIVED) -
+            counters.get(NicEvent.WAKEUPS);
+        final boolean busy = traffic != keeperSeenTraffic || hasTimers();
+        keeperSeenTraffic = traffic;
+        return busy;
     }
 
     private boolean tryLock()

@@ -2,6 +2,7 @@ package org.am2j.net;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -404,6 +405,32 @@ class NetTransportTest
             assertEquals(ReturnStatus.EBADTAG.code(), pair.sinkA.messages.get(0).returnStatus);
             assertTrue(pair.b.nic().counters().get(NicEvent.MESSAGES_DELIVERED) >= 12);
             assertTrue(pair.sinkB.messages.isEmpty(), "B's host ran no handler: it never polled");
+        }
+    }
+
+    @Test
+    void theKeeperOfAQuietNicSleepsLongerAndComesBackToOnePeriodOnTraffic()
+    {
+        final long period = 1_000_000L;
+        assertEquals(2 * period, NicKeeper.nextSleep(period, period, false));
+        assertEquals(4 * period, NicKeeper.nextSleep(2 * period, period, false));
+        assertEquals(NicKeeper.QUIET_PERIODS * period,
+            NicKeeper.nextSleep(NicKeeper.QUIET_PERIODS * period, period, false), "at most QUIET_PERIODS periods");
+        assertEquals(NicKeeper.QUIET_PERIODS * period,
+            NicKeeper.nextSleep(NicKeeper.QUIET_PERIODS * period / 2 + 1, period, false));
+        assertEquals(period, NicKeeper.nextSleep(NicKeeper.QUIET_PERIODS * period, period, true));
+
+        try (NicPair pair = new NicPair("keeperUs", "0"))
+        {
+            final NicAgent b = pair.b.nic();
+            b.keeperBusy();
+            assertFalse(b.keeperBusy(), "no traffic, no timers");
+            assertEquals(Route.SENT, pair.aToB.send(NicPair.shortMessage(Opcode.REQUEST_SHORT, 3, NicPair.TAG_B, 1)));
+            assertTrue(pair.pumpUntil(() -> pair.sinkB.messages.size() == 1, 5000));
+            assertTrue(b.keeperBusy(), "a datagram arrived");
+            // B owes A an acknowledgement (a timer) until its delayed ack goes out: busy until then, quiet after.
+            assertTrue(pair.pumpUntil(() -> !b.keeperBusy(), 5000), "quiet once everything is acknowledged");
+            assertFalse(b.keeperBusy());
         }
     }
 
