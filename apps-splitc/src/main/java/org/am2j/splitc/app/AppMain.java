@@ -1,6 +1,7 @@
 package org.am2j.splitc.app;
 
 import java.io.IOException;
+import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -33,6 +34,9 @@ public final class AppMain
     public static final int FAILED = 1;
     /** Exit status of bad options. */
     public static final int USAGE = 2;
+
+    /** Where the progress lines of warm-up runs go. */
+    private static final PrintStream DISCARD = new PrintStream(OutputStream.nullOutputStream());
 
     private AppMain()
     {
@@ -151,7 +155,10 @@ public final class AppMain
             boolean quiet = false;
             while (!warmup.finished(warmups, quiet))
             {
-                final RunReport warm = runOnce(job, app, spec, new PhaseClock(out, "", false));
+                // The same progress lines as the timed run, into a discarding stream: formatting them is code the
+                // timed run runs too (on rank 0), and a warm-up that skipped it left it to compile while timed.
+                final RunReport warm = runOnce(job, app, spec,
+                    new PhaseClock(DISCARD, app.name() + ": " + spec.label(), root));
                 verified &= warm.verified();
                 warmups++;
                 quiet = Boolean.TRUE.equals(warm.activity().get("jit_quiet"));
