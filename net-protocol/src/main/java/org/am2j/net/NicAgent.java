@@ -378,15 +378,18 @@ final class NicAgent implements Agent
      */
     void block(final long ticket, final long nanos)
     {
-        if (wakeups.get() != ticket)
-        {
-            return;
-        }
-        final long now = System.nanoTime();
-        final long untilTimer = hasTimers() ? Math.max(0, nextTimerNanos - now) : Long.MAX_VALUE;
+        // Volatile store before the ticket check: a thread that takes a wake datagram from the socket increments the
+        // ticket, then reads this flag (onDatagram). One of the two sees the other, so a wake-up read by another
+        // thread (the keeper, a host thread polling) ends this sleep or prevents it.
         hostBlocking = true;
         try
         {
+            if (wakeups.get() != ticket)
+            {
+                return;
+            }
+            final long now = System.nanoTime();
+            final long untilTimer = hasTimers() ? Math.max(0, nextTimerNanos - now) : Long.MAX_VALUE;
             wire.await(Math.min(nanos, untilTimer));
         }
         catch (final IOException | RuntimeException ex)
@@ -781,8 +784,16 @@ final class NicAgent implements Agent
         final UnsafeBuffer d = received;
         if (length == WireDescriptor.WAKE_LENGTH)
         {
-            // A wake-up from another transport's sender (see NetTransport.wakeAddress()): arriving was its job.
+            // A wake-up from another transport's sender (see NetTransport.wakeAddress()). Its job was to end a sleep
+            // in the selector; whoever took it from the socket passes it on, as wakeup() does: a sleeper about to
+            // block sees the ticket move, one already in the selector is woken. (The shared-memory sender that sent
+            // it rang once for the sleep: no second datagram would come.)
             counters.increment(NicEvent.WAKEUPS);
+            wakeups.incrementAndGet();
+            if (hostBlocking)
+            {
+                wire.wakeup();
+            }
             return;
         }
         if (length < WireDescriptor.HEADER_LENGTH)

@@ -3,7 +3,7 @@ package org.am2j.net;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.PortUnreachableException;
+import java.net.SocketException;
 import java.net.SocketAddress;
 import java.net.StandardProtocolFamily;
 import java.net.StandardSocketOptions;
@@ -11,7 +11,7 @@ import java.nio.ByteBuffer;
 import java.nio.channels.DatagramChannel;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
-import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.concurrent.TimeUnit;
 
 import org.am2j.api.AmError;
@@ -36,8 +36,8 @@ final class UdpWire implements Wire
     private final InetAddress bind;
     private final int socketBytes;
     private final int connectedLimit;
-    /** The connected send sockets made so far; guarded by itself. */
-    private final ArrayList<DatagramChannel> connected = new ArrayList<>();
+    /** The connected destinations made so far, by address; guarded by itself. */
+    private final HashMap<InetSocketAddress, ConnectedDestination> connected = new HashMap<>();
     private boolean closed;
 
     /**
@@ -104,13 +104,21 @@ final class UdpWire implements Wire
     {
         synchronized (connected)
         {
+            // One socket per address: a peer process that restarted on the same address (a new peer to the NIC)
+            // shares the socket of its earlier incarnation rather than taking another of the limited ones.
+            final ConnectedDestination known = connected.get(address);
+            if (null != known)
+            {
+                return known;
+            }
             if (!closed && connected.size() < connectedLimit)
             {
                 final DatagramChannel sendChannel = openConnected(address);
                 if (null != sendChannel)
                 {
-                    connected.add(sendChannel);
-                    return new ConnectedDestination(address, sendChannel);
+                    final ConnectedDestination made = new ConnectedDestination(address, sendChannel);
+                    connected.put(address, made);
+                    return made;
                 }
             }
         }
@@ -148,11 +156,12 @@ final class UdpWire implements Wire
             {
                 return sendChannel.write(datagram) > 0;
             }
-            catch (final PortUnreachableException ex)
+            catch (final SocketException ex)
             {
-                // A connected socket reports an ICMP "port unreachable" for an earlier datagram (the peer's socket
-                // was closed then) on its next write, which then sends nothing and leaves the buffer as it was. The
-                // report is consumed: this datagram goes out on the second try, in case the peer is back.
+                // A connected socket reports an ICMP error for an earlier datagram ("port unreachable": the peer's
+                // socket was closed then; "host unreachable" or "prohibited" from a firewall) on its next write,
+                // which then sends nothing and leaves the buffer as it was. The report is consumed: this datagram goes
+                // out on the second try. (A closed channel is not a SocketException and is not retried.)
                 return sendChannel.write(datagram) > 0;
             }
         }
@@ -211,9 +220,9 @@ final class UdpWire implements Wire
         synchronized (connected)
         {
             closed = true;
-            for (final DatagramChannel sendChannel : connected)
+            for (final ConnectedDestination destination : connected.values())
             {
-                closeQuietly(sendChannel);
+                closeQuietly(destination.channel);
             }
             connected.clear();
         }

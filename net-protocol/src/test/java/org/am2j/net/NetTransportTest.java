@@ -337,6 +337,29 @@ class NetTransportTest
     }
 
     @Test
+    void aWakeDatagramTakenFromTheSocketByAnotherThreadStillEndsTheSleep() throws Exception
+    {
+        try (NicPair pair = new NicPair("keeperUs", "0");
+            java.nio.channels.DatagramChannel raw = java.nio.channels.DatagramChannel.open())
+        {
+            final java.net.InetSocketAddress nicB = NicAgent.parse(pair.hostB.endpoint.address());
+            final long ticket = pair.b.prepareBlock();
+            // A shared-memory sender rings once per sleep: its one datagram is read by another thread (here the
+            // keeper's duty cycle, as if the host had been away) before the sleeper reaches the selector.
+            raw.send(java.nio.ByteBuffer.wrap(new byte[WireDescriptor.WAKE_LENGTH]), nicB);
+            assertTrue(pair.pumpUntil(() ->
+            {
+                pair.b.nic().keep(0);
+                return pair.b.nic().counters().get(NicEvent.WAKEUPS) == 1;
+            }, 5000), "the keeper took the wake datagram");
+            final long start = System.nanoTime();
+            pair.b.block(ticket, 10_000_000_000L);
+            assertTrue(System.nanoTime() - start < 5_000_000_000L, "the sleep ended at once, not after 10 s");
+
+        }
+    }
+
+    @Test
     void requestsAndRepliesAllocateNothingInSteadyState()
     {
         try (NicPair pair = new NicPair())

@@ -44,6 +44,21 @@ class UdpWireTest
     }
 
     @Test
+    void aSecondPeerAtTheSameAddressSharesItsSocket() throws IOException
+    {
+        try (UdpWire wire = new UdpWire(LOOPBACK, LOOPBACK, 0, 65536, 2);
+            Receiver peer = new Receiver())
+        {
+            final Destination first = wire.destination(peer.address());
+            final Destination again = wire.destination(peer.address());
+            assertEquals(1, wire.connectedCount(), "a restarted peer on the same address takes no second socket");
+            assertTrue(wire.send(datagram(1), first));
+            assertTrue(wire.send(datagram(2), again));
+            assertEquals(peer.receive(1), peer.receive(2), "both from the one connected socket");
+        }
+    }
+
+    @Test
     void noConnectedSocketsWhenTheLimitIsZero() throws IOException
     {
         try (UdpWire wire = new UdpWire(LOOPBACK, LOOPBACK, 0, 65536, 0);
