@@ -45,6 +45,10 @@ public final class FollowPollScheduler implements PollScheduler
     private int quietInterval;
     private int pollsSinceNetworkPoll;
     private long pollsSinceNetworkMessage = Long.MAX_VALUE / 2;
+    /** Polls left until the next one that takes the full path: 1 means the next poll does. */
+    private int countdown = 1;
+    /** What {@link #countdown} was set to: the polls it covers, the last of them the full one. */
+    private int span = 1;
 
     /**
      * Measure r with {@link System#nanoTime()}.
@@ -107,6 +111,25 @@ public final class FollowPollScheduler implements PollScheduler
     @Override
     public int networkBudget(final int baseBudget)
     {
+        // The common poll while the network is quiet, counted down: no network poll is due and no cost sample starts
+        // or ends. Its counts are added at the next full poll, which then decides exactly as if every poll had
+        // taken the full path.
+        if (--countdown > 0)
+        {
+            return 0;
+        }
+        return fullPoll(baseBudget);
+    }
+
+    private int fullPoll(final int baseBudget)
+    {
+        final int skipped = span - 1;
+        pollsSinceNetworkPoll += skipped;
+        pollsSinceNetworkMessage += skipped;
+        if (null != sampler)
+        {
+            sampler.skipLocal(skipped);
+        }
         pollsSinceNetworkPoll++;
         pollsSinceNetworkMessage++;
         final boolean network = following() || pollsSinceNetworkPoll >= quietInterval;
@@ -119,7 +142,23 @@ public final class FollowPollScheduler implements PollScheduler
         {
             quietInterval = quietIntervalFor(sampler.ratio());
         }
+        span = pollsToNextFullPoll();
+        countdown = span;
         return budget;
+    }
+
+    /**
+     * @return how many polls from now, the next counted as 1, the first that must take the full path: every poll
+     * while following the network; else the next network poll or the next sample's start or end, whichever is first.
+     */
+    private int pollsToNextFullPoll()
+    {
+        if (following())
+        {
+            return 1;
+        }
+        final int toNetworkPoll = Math.max(1, quietInterval - pollsSinceNetworkPoll);
+        return null == sampler ? toNetworkPoll : Math.min(toNetworkPoll, sampler.localPollsUntilEvent());
     }
 
     @Override
@@ -128,6 +167,9 @@ public final class FollowPollScheduler implements PollScheduler
         if (found > 0)
         {
             pollsSinceNetworkMessage = 0;
+            // Following the network now: every poll takes the full path.
+            span = 1;
+            countdown = 1;
         }
     }
 

@@ -100,6 +100,26 @@ final class PollCostSampler
     }
 
     /**
+     * @return how many polls from now, counting the next as 1, the first that {@link #onPoll} must see if they are all
+     * local: 1 while a sample is open (the next poll ends it), else the poll that starts the next local sample. The
+     * polls before it may be accounted together with {@link #skipLocal(int)}.
+     */
+    int localPollsUntilEvent()
+    {
+        return sampling ? 1 : LOCAL_SAMPLE_PERIOD - (localPolls & (LOCAL_SAMPLE_PERIOD - 1));
+    }
+
+    /**
+     * Account local polls that neither end nor start a sample, at once: fewer than {@link #localPollsUntilEvent()}.
+     *
+     * @param polls how many.
+     */
+    void skipLocal(final int polls)
+    {
+        localPolls += polls;
+    }
+
+    /**
      * @return windows closed so far; 0 while {@link #ratio()} has no value.
      */
     int windows()
