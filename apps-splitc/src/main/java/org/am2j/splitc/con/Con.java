@@ -122,38 +122,103 @@ public final class Con implements SplitCApp
         return (int)label;
     }
 
+    /**
+     * A rank's block and what the phases make of it. The phases are methods of their own, each small enough for the
+     * JIT: as one method of 2 KB of bytecode, called once a run, the run was compiled by on-stack replacement of its
+     * loops, again in late warm-ups, and its compilation was still under way in timed runs.
+     */
+    private static final class Block
+    {
+        final int me;
+        final Lattice lattice;
+        final int side;
+        final int nodes;
+        final int compBase;
+        final int seqBase;
+        final AtomicBuffer segment;
+        final long origin;
+        final int sz;
+        /** Local component of each local node. */
+        int[] compOf;
+        int localComponents;
+        /** Boundary edges: the local component of the inner end, and the index of the outer end's component. */
+        int edges;
+        int[] edgeComp;
+        int[] edgeTarget;
+        /** The distinct remote components the boundary edges reach, and the local components with such edges. */
+        long[] targets;
+        int[] boundaryComps;
+
+        Block(final SplitC sc, final Lattice lattice)
+        {
+            this.me = sc.myProc();
+            this.lattice = lattice;
+            this.side = lattice.side();
+            this.nodes = lattice.nodesPerRank();
+            this.compBase = 8 * nodes;
+            this.seqBase = 12 * nodes;
+            this.segment = sc.segment();
+            this.origin = lattice.globalId(me, 0);
+            this.sz = lattice.dim() == 3 ? side : 1;
+        }
+    }
+
     @Override
     public RunReport run(final SplitC sc, final RunSpec spec, final PhaseClock clock)
     {
-        final int me = sc.myProc();
-        final Lattice lattice = lattice(spec, sc.procs());
-        final int side = lattice.side();
-        final int nodes = lattice.nodesPerRank();
-        final int compBase = 8 * nodes;
-        final int seqBase = 12 * nodes;
-        final AtomicBuffer segment = sc.segment();
-        final long origin = lattice.globalId(me, 0);
-        final int sz = lattice.dim() == 3 ? side : 1;
+        final Block block = new Block(sc, lattice(spec, sc.procs()));
 
         sc.barrier();
         final CommCounts before = sc.counts().copy();
         final long start = System.nanoTime();
         clock.begin();
+        local(block);
+        clock.end("local");
+        sc.barrier();
+        boundary(sc, block);
+        clock.end("boundary");
+        final int iterations = global(sc, block, clock);
+        clock.end("global");
+        // the counts of the timed phases, before the reductions of the report add their own messages
+        final CommCounts counts = sc.counts().minus(before);
+        final double total = sc.allReduceMax((System.nanoTime() - start) / 1e9);
+        final Map<String, Double> phases = clock.maxOverRanks(sc);
 
-        // 1. local: union-find inside the block, then number the components in order of their first node
-        final int[] parent = new int[nodes];
-        for (int i = 0; i < nodes; i++)
+        clock.begin();
+        final Map<String, Object> verification = verify(sc, block);
+        final boolean verified = (Boolean)verification.remove("verified");
+        clock.end("verification");
+
+        final Map<String, Object> extra = new LinkedHashMap<>();
+        extra.put("lattice", block.lattice.toString());
+        extra.put("nodes_per_rank", (long)block.nodes);
+        extra.put("iterations", (long)iterations);
+        extra.put("local_components_max", sc.allReduceMax((long)block.localComponents));
+        extra.put("boundary_edges_max", sc.allReduceMax((long)block.edges));
+        extra.put("remote_targets_max", sc.allReduceMax((long)block.targets.length));
+        return new RunReport(spec, phases, total, verified, verification, sc.summarize(counts), extra);
+    }
+
+    /**
+     * 1. local: union-find inside the block, then number the components in order of their first node.
+     */
+    private static void local(final Block b)
+    {
+        final Lattice lattice = b.lattice;
+        final int side = b.side;
+        final int[] parent = new int[b.nodes];
+        for (int i = 0; i < b.nodes; i++)
         {
             parent[i] = i;
         }
-        for (int lz = 0; lz < sz; lz++)
+        for (int lz = 0; lz < b.sz; lz++)
         {
             for (int ly = 0; ly < side; ly++)
             {
                 for (int lx = 0; lx < side; lx++)
                 {
                     final int li = lx + side * (ly + side * lz);
-                    final long id = origin + lx + lattice.size(0) * (ly + lattice.size(1) * lz);
+                    final long id = b.origin + lx + lattice.size(0) * (ly + lattice.size(1) * lz);
                     if (lx + 1 < side && lattice.edge(id, 0))
                     {
                         union(parent, li, li + 1);
@@ -162,18 +227,18 @@ public final class Con implements SplitCApp
                     {
                         union(parent, li, li + side);
                     }
-                    if (lz + 1 < sz && lattice.edge(id, 2))
+                    if (lz + 1 < b.sz && lattice.edge(id, 2))
                     {
                         union(parent, li, li + side * side);
                     }
                 }
             }
         }
-        final int[] compOf = new int[nodes];
-        final int[] compOfRoot = new int[nodes];
+        final int[] compOf = new int[b.nodes];
+        final int[] compOfRoot = new int[b.nodes];
         Arrays.fill(compOfRoot, -1);
         int components = 0;
-        for (int li = 0; li < nodes; li++)
+        for (int li = 0; li < b.nodes; li++)
         {
             final int root = find(parent, li);
             if (compOfRoot[root] < 0)
@@ -181,54 +246,60 @@ public final class Con implements SplitCApp
                 compOfRoot[root] = components++;
             }
             compOf[li] = compOfRoot[root];
-            segment.putInt(compBase + 4 * li, compOf[li]);
+            b.segment.putInt(b.compBase + 4 * li, compOf[li]);
         }
         for (int c = 0; c < components; c++)
         {
-            segment.putLong(8 * c, self(me, c));
+            b.segment.putLong(8 * c, self(b.me, c));
         }
-        final int localComponents = components;
-        clock.end("local");
+        b.compOf = compOf;
+        b.localComponents = components;
+    }
 
-        // 2. boundary: edges leaving the block, and the components of their far ends (gets from the owners)
-        sc.barrier();
+    /**
+     * 2. boundary: edges leaving the block, and the components of their far ends (gets from the owners).
+     */
+    private static void boundary(final SplitC sc, final Block b)
+    {
+        final Lattice lattice = b.lattice;
+        final int side = b.side;
         final EdgeList boundary = new EdgeList();
-        for (int lz = 0; lz < sz; lz++)
+        for (int lz = 0; lz < b.sz; lz++)
         {
             for (int ly = 0; ly < side; ly++)
             {
                 for (int lx = 0; lx < side; lx++)
                 {
-                    if (lx != 0 && lx != side - 1 && ly != 0 && ly != side - 1 && (sz == 1 || (lz != 0 && lz != side - 1)))
+                    if (lx != 0 && lx != side - 1 && ly != 0 && ly != side - 1 &&
+                        (b.sz == 1 || (lz != 0 && lz != side - 1)))
                     {
                         continue;
                     }
                     final int li = lx + side * (ly + side * lz);
-                    final long id = origin + lx + lattice.size(0) * (ly + lattice.size(1) * lz);
+                    final long id = b.origin + lx + lattice.size(0) * (ly + lattice.size(1) * lz);
                     for (int d = 0; d < lattice.dim(); d++)
                     {
                         final int local = d == 0 ? lx : d == 1 ? ly : lz;
                         final long coordinate = lattice.coordinate(id, d);
                         if (local == side - 1 && coordinate + 1 < lattice.size(d) && lattice.edge(id, d))
                         {
-                            boundary.add(lattice, compOf[li], id + lattice.stride(d));
+                            boundary.add(lattice, b.compOf[li], id + lattice.stride(d));
                         }
                         if (local == 0 && coordinate > 0 && lattice.edge(id - lattice.stride(d), d))
                         {
-                            boundary.add(lattice, compOf[li], id - lattice.stride(d));
+                            boundary.add(lattice, b.compOf[li], id - lattice.stride(d));
                         }
                     }
                 }
             }
         }
         final int edges = boundary.size;
-        final int[] edgeComp = boundary.comp;
         final int[] edgeRank = boundary.rank;
         final int[] edgeLocal = boundary.local;
         final int[] remoteComp = new int[edges];
         for (int k = 0; k < edges; k++)
         {
-            sc.getInt(GlobalPtr.of(edgeRank[k], compBase + 4 * edgeLocal[k]), remoteComp, k);
+            sc.getInt(GlobalPtr.of(edgeRank[k], b.compBase + 4 * edgeLocal[k]), remoteComp, k);
         }
         sc.sync();
         final long[] targetOfEdge = new long[edges];
@@ -242,89 +313,115 @@ public final class Con implements SplitCApp
         {
             edgeTarget[k] = Arrays.binarySearch(targets, targetOfEdge[k]);
         }
-        final int[] boundaryComps = Arrays.stream(Arrays.copyOf(edgeComp, edges)).sorted().distinct().toArray();
-        clock.end("boundary");
+        b.edges = edges;
+        b.edgeComp = boundary.comp;
+        b.edgeTarget = edgeTarget;
+        b.targets = targets;
+        b.boundaryComps = Arrays.stream(Arrays.copyOf(boundary.comp, edges)).sorted().distinct().toArray();
+    }
 
-        // 3. global: label propagation with pointer jumping until no label changes
-        final long[] targetLabel = new long[targets.length];
-        final long[] jumpLabel = new long[boundaryComps.length];
-        final int[] jumping = new int[boundaryComps.length];
+    /**
+     * 3. global: label propagation with pointer jumping until no label changes.
+     *
+     * @return the iterations.
+     */
+    private static int global(final SplitC sc, final Block b, final PhaseClock clock)
+    {
+        final long[] targetLabel = new long[b.targets.length];
+        final long[] jumpLabel = new long[b.boundaryComps.length];
+        final int[] jumping = new int[b.boundaryComps.length];
         int iterations = 0;
         long changedTotal;
         do
         {
             iterations++;
-            for (int u = 0; u < targets.length; u++)
-            {
-                sc.getLong(GlobalPtr.of(ownerOf(targets[u]), 8 * componentOf(targets[u])), targetLabel, u);
-            }
-            int jumps = 0;
-            for (final int c : boundaryComps)
-            {
-                final long label = segment.getLong(8 * c);
-                if (ownerOf(label) != me)
-                {
-                    sc.getLong(GlobalPtr.of(ownerOf(label), 8 * componentOf(label)), jumpLabel, jumps);
-                    jumping[jumps++] = c;
-                }
-            }
-            sc.sync();
-            long changed = 0;
-            for (int k = 0; k < edges; k++)
-            {
-                changed += lower(segment, edgeComp[k], targetLabel[edgeTarget[k]]);
-            }
-            for (int j = 0; j < jumps; j++)
-            {
-                changed += lower(segment, jumping[j], jumpLabel[j]);
-            }
-            for (final int c : boundaryComps)
-            {
-                // chase labels that name components of this rank
-                long label = segment.getLong(8 * c);
-                while (ownerOf(label) == me && componentOf(label) != c)
-                {
-                    final long next = segment.getLong(8 * componentOf(label));
-                    if (next >= label)
-                    {
-                        break;
-                    }
-                    segment.putLong(8 * c, next);
-                    label = next;
-                    changed++;
-                }
-            }
-            changedTotal = sc.allReduceSum(changed);
+            changedTotal = sc.allReduceSum(propagate(sc, b, targetLabel, jumpLabel, jumping));
             clock.iteration(String.format(Locale.ROOT, "iteration %d: %d labels lowered", iterations, changedTotal),
                 changedTotal == 0);
         }
         while (changedTotal != 0);
-        clock.end("global");
-        // the counts of the timed phases, before the reductions of the report add their own messages
-        final CommCounts counts = sc.counts().minus(before);
-        final double total = sc.allReduceMax((System.nanoTime() - start) / 1e9);
-        final Map<String, Double> phases = clock.maxOverRanks(sc);
+        return iterations;
+    }
 
-        // verification against the sequential union-find
-        clock.begin();
-        long roots = 0;
-        for (int c = 0; c < localComponents; c++)
+    /**
+     * One iteration of the global phase on this rank.
+     *
+     * @return the labels it lowered.
+     */
+    private static long propagate(final SplitC sc, final Block b, final long[] targetLabel, final long[] jumpLabel,
+        final int[] jumping)
+    {
+        final AtomicBuffer segment = b.segment;
+        final long[] targets = b.targets;
+        for (int u = 0; u < targets.length; u++)
         {
-            roots += segment.getLong(8 * c) == self(me, c) ? 1 : 0;
+            sc.getLong(GlobalPtr.of(ownerOf(targets[u]), 8 * componentOf(targets[u])), targetLabel, u);
+        }
+        int jumps = 0;
+        for (final int c : b.boundaryComps)
+        {
+            final long label = segment.getLong(8 * c);
+            if (ownerOf(label) != b.me)
+            {
+                sc.getLong(GlobalPtr.of(ownerOf(label), 8 * componentOf(label)), jumpLabel, jumps);
+                jumping[jumps++] = c;
+            }
+        }
+        sc.sync();
+        long changed = 0;
+        for (int k = 0; k < b.edges; k++)
+        {
+            changed += lower(segment, b.edgeComp[k], targetLabel[b.edgeTarget[k]]);
+        }
+        for (int j = 0; j < jumps; j++)
+        {
+            changed += lower(segment, jumping[j], jumpLabel[j]);
+        }
+        for (final int c : b.boundaryComps)
+        {
+            // chase labels that name components of this rank
+            long label = segment.getLong(8 * c);
+            while (ownerOf(label) == b.me && componentOf(label) != c)
+            {
+                final long next = segment.getLong(8 * componentOf(label));
+                if (next >= label)
+                {
+                    break;
+                }
+                segment.putLong(8 * c, next);
+                label = next;
+                changed++;
+            }
+        }
+        return changed;
+    }
+
+    /**
+     * Verification against the sequential union-find (a collective).
+     *
+     * @return the verification's facts, with "verified" (Boolean) among them.
+     */
+    private static Map<String, Object> verify(final SplitC sc, final Block b)
+    {
+        final AtomicBuffer segment = b.segment;
+        long roots = 0;
+        for (int c = 0; c < b.localComponents; c++)
+        {
+            roots += segment.getLong(8 * c) == self(b.me, c) ? 1 : 0;
         }
         roots = sc.allReduceSum(roots);
-        final SequentialCon sequential = new SequentialCon(lattice);
+        final SequentialCon sequential = new SequentialCon(b.lattice);
         long mismatches = 0;
-        final long[] seqOfComp = new long[localComponents];
+        final long[] seqOfComp = new long[b.localComponents];
         Arrays.fill(seqOfComp, -1);
-        for (int li = 0; li < nodes; li++)
+        for (int li = 0; li < b.nodes; li++)
         {
-            final long label = sequential.label(lattice.globalId(me, li));
-            final int c = compOf[li];
+            final long label = sequential.label(b.lattice.globalId(b.me, li));
+            final int c = b.compOf[li];
             if (seqOfComp[c] < 0)
             {
                 seqOfComp[c] = label;
-                segment.putLong(seqBase + 8 * c, label);
+                segment.putLong(b.seqBase + 8 * c, label);
             }
             else if (seqOfComp[c] != label)
             {
@@ -332,34 +429,25 @@ public final class Con implements SplitCApp
             }
         }
         sc.barrier();
-        final long[] fetched = new long[localComponents];
-        for (int c = 0; c < localComponents; c++)
+        final long[] fetched = new long[b.localComponents];
+        for (int c = 0; c < b.localComponents; c++)
         {
             final long label = segment.getLong(8 * c);
-            sc.getLong(GlobalPtr.of(ownerOf(label), seqBase + 8 * componentOf(label)), fetched, c);
+            sc.getLong(GlobalPtr.of(ownerOf(label), b.seqBase + 8 * componentOf(label)), fetched, c);
         }
         sc.sync();
-        for (int c = 0; c < localComponents; c++)
+        for (int c = 0; c < b.localComponents; c++)
         {
             mismatches += fetched[c] == seqOfComp[c] ? 0 : 1;
         }
         mismatches = sc.allReduceSum(mismatches);
-        final boolean verified = mismatches == 0 && roots == sequential.components();
         final Map<String, Object> verification = new LinkedHashMap<>();
+        verification.put("verified", mismatches == 0 && roots == sequential.components());
         verification.put("components", roots);
         verification.put("components_sequential", (long)sequential.components());
         verification.put("label_mismatches", mismatches);
         verification.put("largest_component", (long)sequential.largestComponent());
-        clock.end("verification");
-
-        final Map<String, Object> extra = new LinkedHashMap<>();
-        extra.put("lattice", lattice.toString());
-        extra.put("nodes_per_rank", (long)nodes);
-        extra.put("iterations", (long)iterations);
-        extra.put("local_components_max", sc.allReduceMax((long)localComponents));
-        extra.put("boundary_edges_max", sc.allReduceMax((long)edges));
-        extra.put("remote_targets_max", sc.allReduceMax((long)targets.length));
-        return new RunReport(spec, phases, total, verified, verification, sc.summarize(counts), extra);
+        return verification;
     }
 
     /**
