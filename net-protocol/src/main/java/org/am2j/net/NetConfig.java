@@ -40,7 +40,8 @@ import org.am2j.spi.TransportContext;
  *       (default 4 MiB); {@code connectedPeers}: how many peers get a send socket connected to them, one file
  *       descriptor each (default 64; 0: none, every datagram leaves from the receiving socket), see {@link UdpWire};</li>
  *   <li>{@code keeperUs}: inline mode: period of the keeper thread that runs the NIC while the host has not called in
- *       for that long (default 1000; 0: no keeper, the NIC moves only inside the host's calls).</li>
+ *       for that long (default 1000; 0: no keeper, the NIC moves only inside the host's calls); while the network is
+ *       quiet the keeper sleeps up to 16 periods ({@link NicKeeper}).</li>
  * </ul>
  */
 final class NetConfig
