@@ -166,7 +166,8 @@ public final class AppCommand
         out.println(USAGE);
         out.println("  -n P, --nodes N, --poll S, --pin, --timeout S, --jvm-opt OPT, --nic M: as for am2j run");
         out.println("  --preset NAME     the runs to make (default " + AppArgs.DEFAULT_PRESET + ")");
-        out.println("  --warmup W        run each run W times untimed first, in the same JVMs (default 0)");
+        out.println("  --warmup W        run each run W times untimed first, in the same JVMs (default 0); auto[:MAX]:");
+        out.println("                    until the JIT is quiet (no rank compiled for over 2% of a run), at most MAX (20)");
         out.println("  --json FILE       write the reports as JSON (rank 0 writes it)");
         out.println("  --PARAM VALUE     override a parameter of every run of the preset");
         for (final SplitCApp app : Apps.all())
