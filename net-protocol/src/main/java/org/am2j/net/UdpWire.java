@@ -71,12 +71,8 @@ final class UdpWire implements Wire
         Selector openedSelector = null;
         try
         {
-            opened = DatagramChannel.open(bind instanceof java.net.Inet6Address ?
-                StandardProtocolFamily.INET6 : StandardProtocolFamily.INET);
+            opened = openBound(port);
             opened.setOption(StandardSocketOptions.SO_RCVBUF, socketBytes);
-            opened.setOption(StandardSocketOptions.SO_SNDBUF, socketBytes);
-            opened.bind(new InetSocketAddress(bind, port));
-            opened.configureBlocking(false);
             openedSelector = Selector.open();
             opened.register(openedSelector, SelectionKey.OP_READ);
             final int boundPort = ((InetSocketAddress)opened.getLocalAddress()).getPort();
@@ -125,17 +121,35 @@ final class UdpWire implements Wire
         return new Destination(address);
     }
 
+    /**
+     * @param port local port, 0 for any.
+     * @return a non-blocking socket of the bind address's family, bound to it, with the send buffer size set.
+     */
+    private DatagramChannel openBound(final int port) throws IOException
+    {
+        final DatagramChannel opened = DatagramChannel.open(bind instanceof java.net.Inet6Address ?
+            StandardProtocolFamily.INET6 : StandardProtocolFamily.INET);
+        try
+        {
+            opened.setOption(StandardSocketOptions.SO_SNDBUF, socketBytes);
+            opened.bind(new InetSocketAddress(bind, port));
+            opened.configureBlocking(false);
+            return opened;
+        }
+        catch (final IOException | RuntimeException ex)
+        {
+            closeQuietly(opened);
+            throw ex;
+        }
+    }
+
     private DatagramChannel openConnected(final InetSocketAddress address)
     {
         DatagramChannel opened = null;
         try
         {
-            opened = DatagramChannel.open(bind instanceof java.net.Inet6Address ?
-                StandardProtocolFamily.INET6 : StandardProtocolFamily.INET);
-            opened.setOption(StandardSocketOptions.SO_SNDBUF, socketBytes);
-            opened.bind(new InetSocketAddress(bind, 0));
+            opened = openBound(0);
             opened.connect(address);
-            opened.configureBlocking(false);
             return opened;
         }
         catch (final IOException | RuntimeException ex)

@@ -70,18 +70,20 @@ public final class AppMain
     }
 
     /**
-     * One untimed run of a spec (a warm-up), on a Split-C runtime of its own.
+     * One run of a spec, on a Split-C runtime of its own.
      *
+     * @param warmups warm-up runs before this one, or -1 for a warm-up run itself.
      * @return its report, with {@link #activity} in it.
      */
-    private static RunReport runOnce(final Job job, final SplitCApp app, final RunSpec spec, final PhaseClock clock)
+    private static RunReport runOnce(final Job job, final SplitCApp app, final RunSpec spec, final PhaseClock clock,
+        final int warmups)
     {
         final SplitC sc = SplitC.init(job, new SplitCOptions().segmentBytes(app.segmentBytes(spec, job.size())));
         try
         {
             final long jitBefore = JitClock.millis();
             final long start = System.nanoTime();
-            final RunReport report = app.run(sc, spec, clock).withActivity(activity(sc, jitBefore, start, -1));
+            final RunReport report = app.run(sc, spec, clock).withActivity(activity(sc, jitBefore, start, warmups));
             sc.finish();
             return report;
         }
@@ -158,7 +160,7 @@ public final class AppMain
                 // The same progress lines as the timed run, into a discarding stream: formatting them is code the
                 // timed run runs too (on rank 0), and a warm-up that skipped it left it to compile while timed.
                 final RunReport warm = runOnce(job, app, spec,
-                    new PhaseClock(DISCARD, app.name() + ": " + spec.label(), root));
+                    new PhaseClock(DISCARD, app.name() + ": " + spec.label(), root), -1);
                 verified &= warm.verified();
                 warmups++;
                 quiet = Boolean.TRUE.equals(warm.activity().get("jit_quiet"));
@@ -170,24 +172,13 @@ public final class AppMain
                         warm.activity().get("jit_ms_max") + " ms in " + warm.activity().get("run_ms_max") + " ms");
                 }
             }
-            final SplitC sc = SplitC.init(job, new SplitCOptions().segmentBytes(app.segmentBytes(spec, job.size())));
-            try
+            final RunReport report =
+                runOnce(job, app, spec, new PhaseClock(out, app.name() + ": " + spec.label(), root), warmups);
+            reports.add(report);
+            verified &= report.verified();
+            if (root)
             {
-                final long jitBefore = JitClock.millis();
-                final long start = System.nanoTime();
-                final RunReport run = app.run(sc, spec, new PhaseClock(out, app.name() + ": " + spec.label(), root));
-                final RunReport report = run.withActivity(activity(sc, jitBefore, start, warmups));
-                sc.finish();
-                reports.add(report);
-                verified &= report.verified();
-                if (root)
-                {
-                    report.print(out);
-                }
-            }
-            finally
-            {
-                sc.close();
+                report.print(out);
             }
         }
         if (root && null != options.json())
