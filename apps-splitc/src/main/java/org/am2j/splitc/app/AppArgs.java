@@ -8,27 +8,33 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The options of one application run: {@code APP [--preset NAME] [--warmup N] [--json FILE] [--PARAM VALUE]...},
+ * The options of one application run:
+ * {@code APP [--preset NAME] [--warmup N] [--timed K] [--json FILE] [--PARAM VALUE]...},
  * where PARAM is one of the application's parameters ({@link SplitCApp#parameterNames()}); explicit parameters
  * override those of every run of the preset (default preset {@value #DEFAULT_PRESET}). {@code --warmup N} runs each
  * run N times before the timed one, in the same JVMs (default 0); {@code --warmup auto[:MAX]} until the JIT is quiet
- * ({@link Warmup}).
+ * ({@link Warmup}). {@code --timed K} times each run K times after its warm-ups (default 1): one job then gives K
+ * samples of a run, which a comparison of configurations needs when one run lasts milliseconds.
  */
 public final class AppArgs
 {
     /** Preset used when none is named. */
     public static final String DEFAULT_PRESET = "small";
+    /** Most timed runs of each run {@code --timed} accepts. */
+    public static final int MAX_TIMED = 1000;
 
     private final SplitCApp app;
     private final String preset;
     private final Path json;
     private final Map<String, String> overrides;
     private final Warmup warmup;
+    private final int timed;
 
     private AppArgs(
         final SplitCApp app, final String preset, final Path json, final Map<String, String> overrides,
-        final Warmup warmup)
+        final Warmup warmup, final int timed)
     {
+        this.timed = timed;
         this.app = app;
         this.preset = preset;
         this.json = json;
@@ -51,6 +57,7 @@ public final class AppArgs
         String preset = DEFAULT_PRESET;
         Path json = null;
         Warmup warmup = Warmup.fixed(0);
+        int timed = 1;
         final Map<String, String> overrides = new LinkedHashMap<>();
         for (int i = 1; i < args.size(); i += 2)
         {
@@ -77,6 +84,10 @@ public final class AppArgs
             {
                 warmup = Warmup.parse(value);
             }
+            else if ("timed".equals(name))
+            {
+                timed = parseTimed(value);
+            }
             else if (app.parameterNames().contains(name))
             {
                 overrides.put(name, value);
@@ -84,7 +95,7 @@ public final class AppArgs
             else
             {
                 throw new IllegalArgumentException(app.name() + " has no option " + option + "; its parameters: " +
-                    String.join(", ", app.parameterNames()) + " (and --preset, --warmup, --json)");
+                    String.join(", ", app.parameterNames()) + " (and --preset, --warmup, --timed, --json)");
             }
         }
         if (app.preset(preset).isEmpty())
@@ -92,7 +103,31 @@ public final class AppArgs
             throw new IllegalArgumentException(app.name() + " has no preset '" + preset + "'; presets: " +
                 String.join(", ", app.presets()));
         }
-        return new AppArgs(app, preset, json, overrides, warmup);
+        return new AppArgs(app, preset, json, overrides, warmup, timed);
+    }
+
+    /**
+     * @param value the value of {@code --timed}.
+     * @return the timed runs it asks for.
+     * @throws IllegalArgumentException when it is not a whole number from 1 to {@value #MAX_TIMED}.
+     */
+    public static int parseTimed(final String value)
+    {
+        final int timed;
+        try
+        {
+            timed = Integer.parseInt(value.trim());
+        }
+        catch (final NumberFormatException ex)
+        {
+            throw new IllegalArgumentException("--timed takes a whole number of runs, 1 to " + MAX_TIMED + ", not '" +
+                value + "'");
+        }
+        if (timed < 1 || timed > MAX_TIMED)
+        {
+            throw new IllegalArgumentException("--timed takes 1 to " + MAX_TIMED + " runs, not " + timed);
+        }
+        return timed;
     }
 
     /**
@@ -129,6 +164,14 @@ public final class AppArgs
     }
 
     /**
+     * @return how many times each run is timed after its warm-ups, at least 1.
+     */
+    public int timed()
+    {
+        return timed;
+    }
+
+    /**
      * @return the explicit parameters.
      */
     public Map<String, String> overrides()
@@ -161,6 +204,11 @@ public final class AppArgs
         {
             args.add("--warmup");
             args.add(warmup.toString());
+        }
+        if (1 != timed)
+        {
+            args.add("--timed");
+            args.add(Integer.toString(timed));
         }
         if (null != json)
         {

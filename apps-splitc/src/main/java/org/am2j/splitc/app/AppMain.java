@@ -9,8 +9,10 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 import org.am2j.api.Am;
@@ -21,11 +23,12 @@ import org.am2j.spmd.Spmd;
 
 /**
  * The rank program of {@code bin/am2j app}, run by the launcher on every rank:
- * {@code AppMain APP [--preset NAME] [--warmup W] [--json FILE] [--PARAM VALUE]...} ({@link AppArgs}).
+ * {@code AppMain APP [--preset NAME] [--warmup W] [--timed K] [--json FILE] [--PARAM VALUE]...} ({@link AppArgs}).
  * <p>
  * For each run of the preset it sets up a fresh {@link SplitC} with the segment the run needs, runs the application
- * on every rank and, on rank 0, prints the progress lines, then the run's report ({@link RunReport#print}); with
- * {@code --json} rank 0 writes every run's report to FILE. Exit status: 0 when every run was verified, 1 when one
+ * on every rank (its warm-ups, then K timed runs) and, on rank 0, prints the progress lines, then the report of the
+ * timed run of median total ({@link RunReport#print}); with {@code --json} rank 0 writes every timed run's report to
+ * FILE, spec by spec, with {@code total_s} the sum of each spec's median. Exit status: 0 when every run was verified, 1 when one
  * was not or a rank failed (the launcher then stops the job), 2 for bad options.
  */
 public final class AppMain
@@ -73,17 +76,19 @@ public final class AppMain
      * One run of a spec, on a Split-C runtime of its own.
      *
      * @param warmups warm-up runs before this one, or -1 for a warm-up run itself.
+     * @param timedRun which timed run of the spec this is, from 1; 0 for a warm-up run.
      * @return its report, with {@link #activity} in it.
      */
     private static RunReport runOnce(final Job job, final SplitCApp app, final RunSpec spec, final PhaseClock clock,
-        final int warmups)
+        final int warmups, final int timedRun)
     {
         final SplitC sc = SplitC.init(job, new SplitCOptions().segmentBytes(app.segmentBytes(spec, job.size())));
         try
         {
             final long jitBefore = JitClock.millis();
             final long start = System.nanoTime();
-            final RunReport report = app.run(sc, spec, clock).withActivity(activity(sc, jitBefore, start, warmups));
+            final RunReport report =
+                app.run(sc, spec, clock).withActivity(activity(sc, jitBefore, start, warmups, timedRun));
             sc.finish();
             return report;
         }
@@ -97,10 +102,11 @@ public final class AppMain
      * A collective after a run: what the ranks did besides the application, each the largest over the ranks (the
      * same values on every rank).
      *
-     * @param warmups warm-up runs before this one, or -1 for a warm-up run itself.
+     * @param warmups  warm-up runs before this one, or -1 for a warm-up run itself.
+     * @param timedRun which timed run of the spec this is, from 1; 0 for a warm-up run.
      */
     private static Map<String, Object> activity(final SplitC sc, final long jitBefore, final long start,
-        final int warmups)
+        final int warmups, final int timedRun)
     {
         final long jitAfter = JitClock.millis();
         final long runMillis = sc.allReduceMax((System.nanoTime() - start) / 1_000_000L);
@@ -110,12 +116,27 @@ public final class AppMain
         {
             activity.put("warmup_runs", warmups);
         }
+        if (timedRun > 0)
+        {
+            activity.put("timed_run", timedRun);
+        }
         activity.put("run_ms_max", runMillis);
         activity.put("jit_ms_max", jitMillis);
         activity.put("jit_quiet", Warmup.quiet(jitMillis, runMillis));
         activity.put("sleeps_max", sc.allReduceMax(sc.sleeps()));
         activity.put("sleep_timeouts_max", sc.allReduceMax(sc.sleepTimeouts()));
         return activity;
+    }
+
+    /**
+     * @param reports the timed runs of one spec, at least one.
+     * @return the one whose total is the median: the lower middle one of an even number.
+     */
+    static RunReport medianReport(final List<RunReport> reports)
+    {
+        final List<RunReport> sorted = new ArrayList<>(reports);
+        sorted.sort(Comparator.comparingDouble(RunReport::totalSeconds));
+        return sorted.get((sorted.size() - 1) / 2);
     }
 
     /**
@@ -145,6 +166,7 @@ public final class AppMain
                 Am.transports());
         }
         final List<RunReport> reports = new ArrayList<>();
+        double medianTotal = 0;
         boolean verified = true;
         for (final RunSpec spec : runs)
         {
@@ -160,7 +182,7 @@ public final class AppMain
                 // The same progress lines as the timed run, into a discarding stream: formatting them is code the
                 // timed run runs too (on rank 0), and a warm-up that skipped it left it to compile while timed.
                 final RunReport warm = runOnce(job, app, spec,
-                    new PhaseClock(DISCARD, app.name() + ": " + spec.label(), root), -1);
+                    new PhaseClock(DISCARD, app.name() + ": " + spec.label(), root), -1, 0);
                 verified &= warm.verified();
                 warmups++;
                 quiet = Boolean.TRUE.equals(warm.activity().get("jit_quiet"));
@@ -172,13 +194,29 @@ public final class AppMain
                         warm.activity().get("jit_ms_max") + " ms in " + warm.activity().get("run_ms_max") + " ms");
                 }
             }
-            final RunReport report =
-                runOnce(job, app, spec, new PhaseClock(out, app.name() + ": " + spec.label(), root), warmups);
-            reports.add(report);
-            verified &= report.verified();
+            final int timed = options.timed();
+            final List<RunReport> timedReports = new ArrayList<>();
+            for (int t = 1; t <= timed; t++)
+            {
+                final RunReport report = runOnce(job, app, spec,
+                    new PhaseClock(out, app.name() + ": " + spec.label(), root), warmups, t);
+                timedReports.add(report);
+                verified &= report.verified();
+                if (root && timed > 1)
+                {
+                    out.printf(Locale.ROOT, "%s: %s: timed run %d of %d: %.3f s%s%n", app.name(), spec.label(), t,
+                        timed, report.totalSeconds(), report.verified() ? ", verified" : ", NOT VERIFIED");
+                }
+            }
+            reports.addAll(timedReports);
+            medianTotal += medianReport(timedReports).totalSeconds();
             if (root)
             {
-                report.print(out);
+                if (timed > 1)
+                {
+                    out.println(app.name() + ": " + spec.label() + ": the timed run of median total:");
+                }
+                medianReport(timedReports).print(out);
             }
         }
         if (root && null != options.json())
@@ -195,15 +233,14 @@ public final class AppMain
             json.put("java", System.getProperty("java.vm.name") + " " + System.getProperty("java.version"));
             json.put("cpus", Runtime.getRuntime().availableProcessors());
             json.put("started", started);
+            json.put("timed", options.timed());
             json.put("verified", verified);
-            double total = 0;
             final List<Object> runJson = new ArrayList<>();
             for (final RunReport report : reports)
             {
-                total += report.totalSeconds();
                 runJson.add(report.toJson());
             }
-            json.put("total_s", total);
+            json.put("total_s", medianTotal);
             json.put("runs", runJson);
             Files.writeString(options.json(), Json.write(json), StandardCharsets.UTF_8);
             out.println("am2j app: wrote " + options.json());

@@ -66,6 +66,23 @@ class AppArgsTest
     }
 
     @Test
+    void timedRunsAreCountedAndPassedOn()
+    {
+        assertEquals(1, AppArgs.parse(List.of("con")).timed());
+        final AppArgs args = AppArgs.parse(List.of("con", "--timed", "5", "--preset", "paper"));
+        assertEquals(5, args.timed());
+        assertEquals(5, AppArgs.parse(args.toArgs()).timed());
+        assertEquals(List.of("con", "--preset", "paper"), AppArgs.parse(List.of("con", "--preset", "paper", "--timed",
+            "1")).toArgs(), "one timed run, no option");
+        assertEquals(AppArgs.MAX_TIMED, AppArgs.parse(List.of("con", "--timed", "1000")).timed());
+        for (final String bad : List.of("0", "-2", "1001", "x", "", "2.5"))
+        {
+            assertTrue(assertThrows(IllegalArgumentException.class,
+                () -> AppArgs.parse(List.of("con", "--timed", bad))).getMessage().contains("--timed"), bad);
+        }
+    }
+
+    @Test
     void badOptionsNameWhatIsWrong()
     {
         assertThrows(IllegalArgumentException.class, () -> AppArgs.parse(List.of()));

@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
@@ -119,6 +121,52 @@ class AppsTest extends LauncherTestSupport
         assertTrue(text.contains("\n  \"warmup\": \"auto:3\","), text);
         assertTrue(text.contains("\n        \"warmup_runs\": " + warmups + ",\n"), text);
         assertNothingLeft(result.jobId(), result.rankPids());
+    }
+
+    @Test
+    @Timeout(value = 120, unit = TimeUnit.SECONDS)
+    void timedRunsAreAllReportedAndTheMedianOneIsPrinted() throws Exception
+    {
+        final Path json = dir.resolve("con-timed.json");
+        final JobResult result = runJob(100, 2, 1, List.of(), AppTestMain.class, "con", "--preset", "small",
+            "--timed", "3", "--json", json.toString());
+
+        result.assertSucceeded(2);
+        final List<String> lines = result.out.lines().toList();
+        for (final String label : List.of("CON/comm (small)", "CON/comp (small)"))
+        {
+            for (int t = 1; t <= 3; t++)
+            {
+                final int at = indexOfPrefix(lines, "[0] con: " + label + ": timed run " + t + " of 3: ");
+                assertTrue(at >= 0 && lines.get(at).endsWith(" s, verified"), result.output());
+            }
+            assertEquals(1, lines.stream().filter(("[0] == con " + label + ": VERIFIED ==")::equals).count(),
+                "one report printed, the median run's: " + result.output());
+        }
+        final String text = Files.readString(json, StandardCharsets.UTF_8);
+        assertTrue(text.contains("\n  \"timed\": 3,"), text);
+        assertEquals(6, text.lines().filter(l -> l.equals("      \"verified\": true,")).count(), text);
+        for (int t = 1; t <= 3; t++)
+        {
+            final String line = "        \"timed_run\": " + t + ",";
+            assertEquals(2, text.lines().filter(l -> l.equals(line)).count(), text);
+        }
+        final List<Double> totals = text.lines().filter(l -> l.startsWith("      \"total_s\": "))
+            .map(l -> Double.parseDouble(l.substring(l.indexOf(':') + 1).replace(",", "").trim())).toList();
+        assertEquals(6, totals.size(), text);
+        final double sumOfMedians = median(totals.subList(0, 3)) + median(totals.subList(3, 6));
+        final double reported = text.lines().filter(l -> l.startsWith("  \"total_s\": "))
+            .map(l -> Double.parseDouble(l.substring(l.indexOf(':') + 1).replace(",", "").trim())).findFirst()
+            .orElseThrow();
+        assertEquals(sumOfMedians, reported, 1e-9, text);
+        assertNothingLeft(result.jobId(), result.rankPids());
+    }
+
+    private static double median(final List<Double> three)
+    {
+        final List<Double> sorted = new ArrayList<>(three);
+        Collections.sort(sorted);
+        return sorted.get(1);
     }
 
     private static int indexOfPrefix(final List<String> lines, final String prefix)

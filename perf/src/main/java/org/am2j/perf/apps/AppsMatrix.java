@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
@@ -138,7 +139,7 @@ public final class AppsMatrix
             runs.forEach(spec -> labels.add(spec.label()));
         }
         final MatrixResult result = new MatrixResult("bin/am2j apps-matrix" + (args.length == 0 ? "" : " " +
-            String.join(" ", args)), options.preset, options.ranks, cores, options.repeat, options.warmup, options.polls,
+            String.join(" ", args)), options.preset, options.ranks, cores, options.repeat, options.warmup, options.timed, options.polls,
             options.configs, labels);
 
         final List<Job> jobs = new ArrayList<>();
@@ -276,7 +277,8 @@ public final class AppsMatrix
             "--jvm-opt", "-Dam2j.splitc.stallSeconds=" + Math.max(30, options.timeoutSeconds / 2),
             "--cp", System.getProperty("java.class.path"),
             "--", AppMain.class.getName(), job.app().name(), "--preset", options.preset,
-            "--warmup", options.warmup.toString(), "--json", json.toString()));
+            "--warmup", options.warmup.toString(), "--timed", Integer.toString(options.timed), "--json",
+            json.toString()));
 
         final long begin = System.nanoTime();
         int status;
@@ -364,7 +366,11 @@ public final class AppsMatrix
         {
             return "the ranks polled with " + report.poll() + ", not " + job.poll();
         }
-        final List<String> labels = labelsOf(result, job);
+        final List<String> labels = new ArrayList<>();
+        for (final String label : labelsOf(result, job))
+        {
+            labels.addAll(Collections.nCopies(result.timed(), label));
+        }
         final List<String> got = new ArrayList<>();
         report.runs().forEach(run -> got.add(run.label()));
         if (!got.equals(labels))
@@ -485,7 +491,9 @@ public final class AppsMatrix
         out.println("  --preset NAME   the applications' preset (default " + AppArgs.DEFAULT_PRESET + ")");
         out.println("  --out FILE      the Markdown results (default apps-matrix.md); the chart goes beside it as .png");
         out.println("  --ranks P, -n P ranks of every job (default " + MatrixOptions.DEFAULT_RANKS + ")");
-        out.println("  --repeat R      runs of every cell; the tables give medians (default 1)");
+        out.println("  --repeat R      jobs of every cell; the tables give medians (default 1)");
+        out.println("  --timed K       timed runs of every run in every job, after its warm-ups: a cell has R x K " +
+            "samples (default " + MatrixOptions.DEFAULT_TIMED + ")");
         out.println("  --warmup W      untimed runs of each job's application before its timed run, in the same JVMs:" +
             " a number, or auto[:MAX] for runs until the JIT is quiet (default " + MatrixOptions.DEFAULT_WARMUP + ")");
         out.println("  --poll S        poll scheduler of the ranks (default: theirs, " + MatrixOptions.DEFAULT_POLL +

@@ -39,7 +39,7 @@ final class MatrixChart
             .width(WIDTH)
             .height(HEIGHT)
             .title(String.format(Locale.ROOT, "Split-C applications, preset %s: %d ranks on %d cores " +
-                "(median of %d, poll %s)", result.preset(), result.ranks(), result.cores(), result.repeat(),
+                "(median of %d, poll %s)", result.preset(), result.ranks(), result.cores(), result.samples(),
                 result.polls().get(0)))
             .xAxisTitle("application run")
             .yAxisTitle("time (s), slowest rank, timed phases")

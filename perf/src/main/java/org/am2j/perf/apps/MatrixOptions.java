@@ -17,7 +17,7 @@ final class MatrixOptions
 {
     /** The usage line. */
     static final String USAGE = "usage: am2j apps-matrix [--preset NAME] [--out FILE] [--ranks P] [--repeat R]" +
-        " [--warmup W] [--poll S]... [--apps A,B] [--configs C,D] [--chart FILE] [--timeout S] [--pin] [--keep DIR]";
+        " [--warmup W] [--timed K] [--poll S]... [--apps A,B] [--configs C,D] [--chart FILE] [--timeout S] [--pin] [--keep DIR]";
 
     /** Ranks of every job unless {@code --ranks} says otherwise. */
     static final int DEFAULT_RANKS = 4;
@@ -29,6 +29,12 @@ final class MatrixOptions
      * run took, on the CPUs the ranks share.
      */
     static final Warmup DEFAULT_WARMUP = Warmup.untilQuiet(Warmup.DEFAULT_AUTO_MAX);
+    /**
+     * Timed runs of every run in every job, unless {@code --timed} says otherwise: the runs of the paper preset last
+     * tens of milliseconds on this machine, where one disturbed run moves a median of a few jobs; timing each run
+     * several times in its job adds samples at the cost of a few runs, not of a job's start and warm-ups.
+     */
+    static final int DEFAULT_TIMED = 3;
     /** Time limit of one job, seconds, unless {@code --timeout} says otherwise. */
     static final int DEFAULT_TIMEOUT_S = 300;
     /** The main poll scheduler's name when {@code --poll} is not given (the ranks' default). */
@@ -40,6 +46,7 @@ final class MatrixOptions
     final int ranks;
     final int repeat;
     final Warmup warmup;
+    final int timed;
     final List<String> polls;
     final boolean pollGiven;
     final List<SplitCApp> apps;
@@ -56,6 +63,7 @@ final class MatrixOptions
         final int ranks,
         final int repeat,
         final Warmup warmup,
+        final int timed,
         final List<String> polls,
         final boolean pollGiven,
         final List<SplitCApp> apps,
@@ -71,6 +79,7 @@ final class MatrixOptions
         this.ranks = ranks;
         this.repeat = repeat;
         this.warmup = warmup;
+        this.timed = timed;
         this.polls = Collections.unmodifiableList(polls);
         this.pollGiven = pollGiven;
         this.apps = Collections.unmodifiableList(apps);
@@ -94,6 +103,7 @@ final class MatrixOptions
         int ranks = DEFAULT_RANKS;
         int repeat = 1;
         Warmup warmup = DEFAULT_WARMUP;
+        int timed = DEFAULT_TIMED;
         final List<String> polls = new ArrayList<>();
         List<SplitCApp> apps = Apps.all();
         List<MatrixConfig> configs = List.of(MatrixConfig.values());
@@ -107,7 +117,7 @@ final class MatrixOptions
             {
                 case "-h":
                 case "--help":
-                    return new MatrixOptions(preset, out, out, ranks, repeat, warmup, List.of(DEFAULT_POLL), false, apps,
+                    return new MatrixOptions(preset, out, out, ranks, repeat, warmup, timed, List.of(DEFAULT_POLL), false, apps,
                         configs, timeout, pin, keep, true);
                 case "--pin":
                     pin = true;
@@ -141,6 +151,9 @@ final class MatrixOptions
                     break;
                 case "--warmup":
                     warmup = Warmup.parse(value);
+                    break;
+                case "--timed":
+                    timed = AppArgs.parseTimed(value);
                     break;
                 case "--poll":
                     if (value.isEmpty() || polls.contains(value))
@@ -192,7 +205,7 @@ final class MatrixOptions
         {
             polls.add(DEFAULT_POLL);
         }
-        return new MatrixOptions(preset, out, chart, ranks, repeat, warmup, polls, pollGiven, apps, configs, timeout, pin,
+        return new MatrixOptions(preset, out, chart, ranks, repeat, warmup, timed, polls, pollGiven, apps, configs, timeout, pin,
             keep, false);
     }
 

@@ -69,15 +69,17 @@ final class MatrixReport
             "this machine's %d CPUs.%n", result.ranks(), result.cores(), result.ranks(), result.cores()));
         md.append("- Preset `").append(result.preset()).append("` of every application (`bin/am2j app --help` lists " +
             "its parameters). ");
-        if (result.repeat() > 1)
+        if (result.samples() > 1)
         {
-            md.append(String.format(Locale.ROOT, "Every cell ran %d times, the cycle of all cells %d times over; " +
-                "the tables give medians (a phase: its own median; the counts: those of the run whose total is the " +
-                "median) and the totals' range.%n", result.repeat(), result.repeat()));
+            md.append(String.format(Locale.ROOT, "Every cell ran in %d job(s), the cycle of all cells %d time(s) " +
+                "over, and each job timed each run %d time(s) after its warm-ups: %d samples per cell. The tables " +
+                "give medians over them (a phase: its own median; the counts: those of the run whose total is the " +
+                "median) and the totals' range.%n", result.repeat(), result.repeat(), result.timed(),
+                result.samples()));
         }
         else
         {
-            md.append("Every cell ran once (`--repeat 1`).\n");
+            md.append("Every cell ran once (`--repeat 1 --timed 1`).\n");
         }
         md.append("- Poll scheduler `").append(result.polls().get(0)).append("`");
         if (result.polls().size() > 1)
@@ -135,7 +137,7 @@ final class MatrixReport
                 .append(counterpart(config)).append(" |\n");
         }
         md.append("\nEach job is the launcher job of `bin/am2j app APP --preset ").append(result.preset())
-            .append(" --warmup ").append(result.warmup())
+            .append(" --warmup ").append(result.warmup()).append(" --timed ").append(result.timed())
             .append(" -n ").append(result.ranks()).append(" --nodes N --jvm-opt -Dam2j.transports=T [--poll S] " +
             "--json FILE` with N and T of its configuration; it counts when it exits with 0 and its report says " +
             "`\"verified\": true` for every run, with those transports, nodes and poll scheduler.");
@@ -178,7 +180,7 @@ final class MatrixReport
     private static void times(final StringBuilder md, final MatrixResult result)
     {
         md.append("## Times (seconds, slowest rank)\n\n");
-        md.append("Ours: median of ").append(result.repeat()).append(result.repeat() == 1 ? " run" : " runs")
+        md.append("Ours: median of ").append(result.samples()).append(result.samples() == 1 ? " run" : " runs")
             .append(", poll `").append(result.polls().get(0)).append("`. The paper's: its Tables 5 and 6 as " +
             "printed (totals only; Table 5 has one EM3D row, shown on both layouts).\n\n");
         md.append("| run / phase |");
@@ -201,7 +203,7 @@ final class MatrixReport
             md.append("| **").append(label).append("**: total |");
             for (final MatrixConfig config : result.configs())
             {
-                md.append(' ').append(totalCell(result.cell(config, label), result.repeat())).append(" |");
+                md.append(' ').append(totalCell(result.cell(config, label), result.samples())).append(" |");
             }
             final Map<PaperFigures.Column, String> paper = PaperFigures.figures(label);
             for (final PaperFigures.Column column : PaperFigures.Column.values())
@@ -242,14 +244,14 @@ final class MatrixReport
         return new ArrayList<>(phases);
     }
 
-    private static String totalCell(final Cell cell, final int repeat)
+    private static String totalCell(final Cell cell, final int samples)
     {
         if (cell.runs().isEmpty())
         {
             return status(cell);
         }
         final StringBuilder text = new StringBuilder(seconds(cell.medianTotal()));
-        if (repeat > 1)
+        if (samples > 1)
         {
             text.append(" (").append(seconds(cell.minTotal())).append("-").append(seconds(cell.maxTotal()))
                 .append(')');
@@ -318,7 +320,7 @@ final class MatrixReport
                 perApp.forEach((app, r) -> parts.add(app + " " + ratio(r) + (withinTarget(r) ? "" : " (**over**)")));
                 md.append(String.join(", ", parts)).append(".\n\n");
             }
-            if (result.repeat() > 1)
+            if (result.samples() > 1)
             {
                 noise(md, result);
             }
@@ -482,7 +484,7 @@ final class MatrixReport
                 final Cell a = result.cell(main, config, label);
                 final Cell b = result.cell(poll, config, label);
                 md.append("| ").append(label).append(" | ").append(config.cliName()).append(" | ")
-                    .append(totalCell(a, result.repeat())).append(" | ").append(totalCell(b, result.repeat()))
+                    .append(totalCell(a, result.samples())).append(" | ").append(totalCell(b, result.samples()))
                     .append(" | ").append(ratio(Stats.ratio(b.medianTotal(), a.medianTotal()))).append(" |\n");
             }
         }

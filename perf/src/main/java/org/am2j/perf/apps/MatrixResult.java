@@ -21,6 +21,7 @@ final class MatrixResult
     private final int cores;
     private final int repeat;
     private final Warmup warmup;
+    private final int timed;
     private final List<String> polls;
     private final List<MatrixConfig> configs;
     private final List<String> labels;
@@ -35,7 +36,9 @@ final class MatrixResult
      * @param preset  the applications' preset.
      * @param ranks   ranks of every job.
      * @param cores   CPUs the ranks share.
-     * @param repeat  repeats of every cell.
+     * @param repeat  repeats of every cell (jobs).
+     * @param warmup  warm-up runs of every job before its timed runs.
+     * @param timed   timed runs of every run in every job.
      * @param polls   poll schedulers, the first the main one ("every" when the ranks' default).
      * @param configs configurations, in column order.
      * @param labels  the runs' labels, in row order.
@@ -47,11 +50,13 @@ final class MatrixResult
         final int cores,
         final int repeat,
         final Warmup warmup,
+        final int timed,
         final List<String> polls,
         final List<MatrixConfig> configs,
         final List<String> labels)
     {
         this.warmup = warmup;
+        this.timed = timed;
         this.command = command;
         this.preset = preset;
         this.ranks = ranks;
@@ -158,6 +163,22 @@ final class MatrixResult
     int repeat()
     {
         return repeat;
+    }
+
+    /**
+     * @return timed runs of every run in every job.
+     */
+    int timed()
+    {
+        return timed;
+    }
+
+    /**
+     * @return the samples of a cell whose jobs all succeeded: repeats times timed runs.
+     */
+    int samples()
+    {
+        return repeat * timed;
     }
 
     /**

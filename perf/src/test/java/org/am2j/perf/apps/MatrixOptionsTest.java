@@ -26,6 +26,7 @@ class MatrixOptionsTest
         assertEquals(4, options.ranks);
         assertEquals(1, options.repeat);
         assertEquals(Warmup.untilQuiet(20), options.warmup);
+        assertEquals(MatrixOptions.DEFAULT_TIMED, options.timed);
         assertEquals(List.of("follow"), options.polls);
         assertFalse(options.pollGiven);
         assertEquals(List.of("fft3d", "con", "em3d"), options.apps.stream().map(SplitCApp::name).toList());
@@ -38,14 +39,15 @@ class MatrixOptionsTest
     void everyOption()
     {
         final MatrixOptions options = MatrixOptions.parse(new String[] { "--preset", "paper", "--out",
-            "perf/results/m.md", "--ranks", "8", "--repeat", "3", "--warmup", "0", "--poll", "every", "--poll", "follow",
-            "--apps",
+            "perf/results/m.md", "--ranks", "8", "--repeat", "3", "--warmup", "0", "--timed", "7", "--poll", "every", "--poll",
+            "follow", "--apps",
             "em3d,con", "--configs", "multi,shm-only", "--timeout", "60", "--pin", "--keep", "/tmp/x" });
         assertEquals("paper", options.preset);
         assertEquals(Path.of("perf/results/m.png"), options.chart);
         assertEquals(8, options.ranks);
         assertEquals(3, options.repeat);
         assertEquals(Warmup.fixed(0), options.warmup);
+        assertEquals(7, options.timed);
         assertEquals(Warmup.untilQuiet(5), MatrixOptions.parse(new String[] { "--warmup", "auto:5" }).warmup);
         assertEquals(List.of("every", "follow"), options.polls);
         assertTrue(options.pollGiven);
@@ -63,6 +65,7 @@ class MatrixOptionsTest
         for (final String[] bad : List.of(
             new String[] { "--ranks", "0" }, new String[] { "--repeat" }, new String[] { "--warmup", "-1" },
             new String[] { "--warmup", "auto:0" }, new String[] { "--warmup", "auto:" },
+            new String[] { "--timed", "0" }, new String[] { "--timed", "1001" }, new String[] { "--timed", "x" },
             new String[] { "--apps", "lu" },
             new String[] { "--configs", "numa" }, new String[] { "--preset", "huge" }, new String[] { "--what", "1" },
             new String[] { "--poll", "every", "--poll", "every" }, new String[] { "--apps", "con,,em3d" },

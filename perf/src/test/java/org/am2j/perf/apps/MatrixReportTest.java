@@ -22,7 +22,8 @@ class MatrixReportTest
     static MatrixResult matrix()
     {
         final MatrixResult result = new MatrixResult("bin/am2j apps-matrix --repeat 3 --poll every --poll follow",
-            "small", 4, 2, 3, Warmup.fixed(1), List.of("every", "follow"), List.of(MatrixConfig.values()), List.of(FFT, COMM, GOOD));
+            "small", 4, 2, 3, Warmup.fixed(1), 1, List.of("every", "follow"), List.of(MatrixConfig.values()),
+            List.of(FFT, COMM, GOOD));
         put(result, "every", MatrixConfig.SHM_ONLY, FFT, 1.2, 1.0, 1.1);
         put(result, "every", MatrixConfig.MULTI, FFT, 1.133, 1.3, 1.0);
         put(result, "every", MatrixConfig.NET, FFT, 2.0, 2.2, 2.4);
@@ -64,7 +65,7 @@ class MatrixReportTest
         assertTrue(md.contains("Produced by `bin/am2j apps-matrix --repeat 3 --poll every --poll follow`, started " +
             "2026-11-22T10:00:00Z, 95 s wall (1.6 min)."), md);
         assertTrue(md.contains("- **4 ranks on 2 cores**"), md);
-        assertTrue(md.contains("`bin/am2j app APP --preset small --warmup 1 -n 4 "), md);
+        assertTrue(md.contains("`bin/am2j app APP --preset small --warmup 1 --timed 1 -n 4 "), md);
         assertTrue(md.contains("first runs every run of its application 1 time(s) untimed"), md);
         assertFalse(md.contains("until the JIT compilers are quiet"), md);
         assertTrue(md.contains("sampled before the first job and after every job: 4.00 to 9.25; 1/5/15 min at the " +
@@ -137,21 +138,38 @@ class MatrixReportTest
     @Test
     void saysItWarmedUpUntilTheJitWasQuiet()
     {
-        final MatrixResult result = new MatrixResult("bin/am2j apps-matrix", "small", 4, 2, 1, Warmup.untilQuiet(20),
+        final MatrixResult result = new MatrixResult("bin/am2j apps-matrix", "small", 4, 2, 1, Warmup.untilQuiet(20), 1,
             List.of("every"), List.of(MatrixConfig.SHM_ONLY), List.of(FFT));
         result.cell(MatrixConfig.SHM_ONLY, FFT).add(Reports.parsed(FFT, 2.0));
         final String md = MatrixReport.markdown(result, "m.png");
-        assertTrue(md.contains("`bin/am2j app APP --preset small --warmup auto:20 -n 4 "), md);
+        assertTrue(md.contains("`bin/am2j app APP --preset small --warmup auto:20 --timed 1 -n 4 "), md);
         assertTrue(md.contains("until the JIT compilers are quiet, at most 20 times: a run is quiet when no rank " +
             "spent more than 2 % of its time (or 2 ms) compiling"), md);
         assertFalse(md.contains("time(s) untimed"), md);
     }
 
     @Test
+    void countsEveryTimedRunOfEveryJobAsASample()
+    {
+        final MatrixResult result = new MatrixResult("bin/am2j apps-matrix --repeat 2 --timed 3", "small", 4, 2, 2,
+            Warmup.fixed(0), 3, List.of("every"), List.of(MatrixConfig.SHM_ONLY), List.of(FFT));
+        for (final double total : new double[] { 1.0, 1.1, 1.2, 2.0, 2.1, 9.0 })
+        {
+            result.cell(MatrixConfig.SHM_ONLY, FFT).add(Reports.parsed(FFT, total));
+        }
+        final String md = MatrixReport.markdown(result, "m.png");
+        assertTrue(md.contains("Every cell ran in 2 job(s), the cycle of all cells 2 time(s) over, and each job timed " +
+            "each run 3 time(s) after its warm-ups: 6 samples per cell."), md);
+        assertTrue(md.contains("--warmup 0 --timed 3 -n 4 "), md);
+        assertTrue(md.contains("Ours: median of 6 runs"), md);
+        assertTrue(md.contains("1.600 (1.000-9.000)"), md);
+    }
+
+    @Test
     void aMatrixOfSomeConfigurationsOnly()
     {
         final MatrixResult result = new MatrixResult("bin/am2j apps-matrix --configs net,clump", "small", 4, 2, 1,
-            Warmup.fixed(0), List.of("every"), List.of(MatrixConfig.NET, MatrixConfig.CLUMP), List.of(FFT));
+            Warmup.fixed(0), 1, List.of("every"), List.of(MatrixConfig.NET, MatrixConfig.CLUMP), List.of(FFT));
         result.cell(MatrixConfig.NET, FFT).add(Reports.parsed(FFT, 2.0));
         result.cell(MatrixConfig.CLUMP, FFT).add(Reports.parsed(FFT, 1.0));
         final String md = MatrixReport.markdown(result, "m.png");
