@@ -82,13 +82,16 @@ public final class AppMain
     private static RunReport runOnce(final Job job, final SplitCApp app, final RunSpec spec, final PhaseClock clock,
         final int warmups, final int timedRun)
     {
+        // The compilations the previous run queued finish before this one starts (with this rank asleep), not in it.
+        final long settleMillis = JitClock.settle();
         final SplitC sc = SplitC.init(job, new SplitCOptions().segmentBytes(app.segmentBytes(spec, job.size())));
         try
         {
             final long jitBefore = JitClock.millis();
+            final ThreadCpu threadsBefore = ThreadCpu.now();
             final long start = System.nanoTime();
-            final RunReport report =
-                app.run(sc, spec, clock).withActivity(activity(sc, jitBefore, start, warmups, timedRun));
+            final RunReport report = app.run(sc, spec, clock)
+                .withActivity(activity(sc, jitBefore, threadsBefore, start, warmups, timedRun, settleMillis));
             sc.finish();
             return report;
         }
@@ -103,12 +106,15 @@ public final class AppMain
      * same values on every rank).
      *
      * @param warmups  warm-up runs before this one, or -1 for a warm-up run itself.
-     * @param timedRun which timed run of the spec this is, from 1; 0 for a warm-up run.
+     * @param threadsBefore the other threads' CPU times when the run started.
+     * @param timedRun     which timed run of the spec this is, from 1; 0 for a warm-up run.
+     * @param settleMillis how long this rank let the compilers finish before the run ({@link JitClock#settle}).
      */
-    private static Map<String, Object> activity(final SplitC sc, final long jitBefore, final long start,
-        final int warmups, final int timedRun)
+    private static Map<String, Object> activity(final SplitC sc, final long jitBefore, final ThreadCpu threadsBefore,
+        final long start, final int warmups, final int timedRun, final long settleMillis)
     {
         final long jitAfter = JitClock.millis();
+        final ThreadCpu threadsAfter = ThreadCpu.now();
         final long runMillis = sc.allReduceMax((System.nanoTime() - start) / 1_000_000L);
         final long jitMillis = sc.allReduceMax(jitBefore < 0 || jitAfter < 0 ? -1 : jitAfter - jitBefore);
         final Map<String, Object> activity = new LinkedHashMap<>();
@@ -123,6 +129,11 @@ public final class AppMain
         activity.put("run_ms_max", runMillis);
         activity.put("jit_ms_max", jitMillis);
         activity.put("jit_quiet", Warmup.quiet(jitMillis, runMillis));
+        // CPU time, not the JIT's own elapsed count: what the compilers and the other threads (collector, keeper)
+        // took from the CPUs during the run.
+        activity.put("jit_cpu_ms_max", sc.allReduceMax(threadsAfter.compilerMillisSince(threadsBefore)));
+        activity.put("other_threads_cpu_ms_max", sc.allReduceMax(threadsAfter.otherMillisSince(threadsBefore)));
+        activity.put("jit_settle_ms_max", sc.allReduceMax(settleMillis));
         activity.put("sleeps_max", sc.allReduceMax(sc.sleeps()));
         activity.put("sleep_timeouts_max", sc.allReduceMax(sc.sleepTimeouts()));
         return activity;

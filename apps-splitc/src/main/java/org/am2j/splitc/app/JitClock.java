@@ -18,6 +18,58 @@ final class JitClock
     {
     }
 
+    /** Length of one look at the compiler threads while settling, ms. */
+    static final long SETTLE_STEP_MS = 5;
+    /** Looks in a row in which the compiler threads ran less than a tenth of the time before they count as idle. */
+    static final int SETTLE_QUIET_STEPS = 2;
+    /** Longest settle, ms: a JVM that compiles all along (or cannot be watched) does not hold the job up longer. */
+    static final long SETTLE_MAX_MS = 2_000;
+
+    /**
+     * Let the compilers finish what the last run queued, with this thread asleep: on a rank pinned to one CPU, the
+     * compiler threads otherwise get its CPU only in slices of the next run, which they slow down. Sleeps in steps of
+     * {@value #SETTLE_STEP_MS} ms until the compiler threads ({@link ThreadCpu}) have run for less than a tenth of
+     * {@value #SETTLE_QUIET_STEPS} steps in a row (where they cannot be watched: until the JVM's compilation time has
+     * not grown for {@value #SETTLE_QUIET_STEPS} steps of 4 times that), at most {@value #SETTLE_MAX_MS} ms.
+     *
+     * @return milliseconds slept.
+     */
+    static long settle()
+    {
+        final boolean threads = ThreadCpu.now().known();
+        if (!threads && !SUPPORTED)
+        {
+            return 0;
+        }
+        final long step = threads ? SETTLE_STEP_MS : 4 * SETTLE_STEP_MS;
+        final long start = System.nanoTime();
+        long before = compilingNanos(threads);
+        int quiet = 0;
+        while (quiet < SETTLE_QUIET_STEPS && System.nanoTime() - start < SETTLE_MAX_MS * 1_000_000L)
+        {
+            try
+            {
+                Thread.sleep(step);
+            }
+            catch (final InterruptedException ex)
+            {
+                Thread.currentThread().interrupt();
+                break;
+            }
+            final long now = compilingNanos(threads);
+            // Threads: less than a tenth of the step run. Total compilation time: not grown at all. A compiler thread
+            // that ended between two looks can make the sum go down: that is not compiling either.
+            quiet = now - before < (threads ? step * 100_000L : 1) ? quiet + 1 : 0;
+            before = now;
+        }
+        return (System.nanoTime() - start) / 1_000_000L;
+    }
+
+    private static long compilingNanos(final boolean threads)
+    {
+        return threads ? ThreadCpu.now().compilerNanos() : millis() * 1_000_000L;
+    }
+
     /**
      * @return milliseconds spent compiling so far by this JVM, or -1 when the JVM does not say.
      */
