@@ -271,6 +271,15 @@ final class NetEndpoint implements TransportEndpoint
         return replyChannel ? replyReceiveQueue : requestReceiveQueue;
     }
 
+    /**
+     * @param replyChannel which channel's send queue.
+     * @return true when a record is claimed or committed in it and the NIC has not read it yet.
+     */
+    boolean hasQueuedSends(final boolean replyChannel)
+    {
+        return pending(sendQueue(replyChannel));
+    }
+
     boolean hasQueuedSends()
     {
         return pending(replySendQueue) || pending(requestSendQueue);

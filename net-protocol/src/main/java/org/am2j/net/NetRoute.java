@@ -12,7 +12,9 @@ import org.am2j.spi.Route;
  * A path from a local endpoint to an endpoint of a peer NIC: a translation table entry's send path, or the inverse
  * mapping replies and returned messages go back by. {@link #send(OutboundMessage)} takes a credit of the channel
  * (requests, or replies and returned messages), queues the message body in the local endpoint's send queue of that
- * kind, and lets the NIC move it (at once in {@link NicMode#INLINE} mode).
+ * kind, and lets the NIC move it (at once in {@link NicMode#INLINE} mode). An inline NIC that this thread can take and
+ * that has nothing queued from the endpoint on the channel takes the message straight into its window instead
+ * ({@link NicAgent#directSlot}): one copy and no queue record.
  */
 final class NetRoute implements Route
 {
@@ -53,8 +55,27 @@ final class NetRoute implements Route
         }
         final DirectBuffer data = message.data();
         final int dataLength = null == data ? 0 : message.dataLength();
-        final int length = QueueRecordDescriptor.BODY_OFFSET + MessageDescriptor.HEADER_LENGTH + dataLength;
-        final int index = queue.tryClaim(QueueRecordDescriptor.MESSAGE_TYPE, length);
+        final int bodyLength = MessageDescriptor.HEADER_LENGTH + dataLength;
+        // The announcement goes through the queue, and a message after it must not overtake it.
+        final WindowSlot slot = announce ? null : nic.directSlot(endpoint, peer, replyChannel, bodyLength);
+        if (null != slot)
+        {
+            try
+            {
+                writeBody(slot.view, WireDescriptor.HEADER_LENGTH, message, dataLength);
+            }
+            catch (final RuntimeException | Error ex)
+            {
+                // Nothing assigned: the credit and the NIC are given back, and the caller sees the failure.
+                nic.abandonDirect();
+                channel.release(1);
+                throw ex;
+            }
+            nic.sendDirect(peer, replyChannel, bodyLength, endpoint.id());
+            return SENT;
+        }
+        final int index = queue.tryClaim(QueueRecordDescriptor.MESSAGE_TYPE, QueueRecordDescriptor.BODY_OFFSET +
+            bodyLength);
         if (index < 0)
         {
             // The announcement (if any) is queued and keeps its credit; this message's is given back.
@@ -64,7 +85,24 @@ final class NetRoute implements Route
         final MutableDirectBuffer buffer = queue.buffer();
         buffer.putInt(index + QueueRecordDescriptor.PEER_OFFSET, peer.index);
         buffer.putInt(index + QueueRecordDescriptor.DEPOSITED_OFFSET, 0);
-        final int body = index + QueueRecordDescriptor.BODY_OFFSET;
+        writeBody(buffer, index + QueueRecordDescriptor.BODY_OFFSET, message, dataLength);
+        // Commit is an ordered store of the record length: the NIC reads the record only after it is complete.
+        queue.commit(index);
+        nic.submitted();
+        return SENT;
+    }
+
+    /**
+     * Write a message body ({@link MessageDescriptor}): into a send-queue record, or straight into a window slot.
+     *
+     * @param buffer     where.
+     * @param body       offset of the body in it.
+     * @param message    the message.
+     * @param dataLength bytes of its data.
+     */
+    private void writeBody(
+        final MutableDirectBuffer buffer, final int body, final OutboundMessage message, final int dataLength)
+    {
         buffer.putByte(body + MessageDescriptor.OPCODE_OFFSET, (byte)message.opcode());
         buffer.putByte(body + MessageDescriptor.RETURN_STATUS_OFFSET, (byte)message.returnStatus());
         buffer.putByte(body + MessageDescriptor.HANDLER_OFFSET, (byte)message.handler());
@@ -80,12 +118,8 @@ final class NetRoute implements Route
         }
         if (dataLength > 0)
         {
-            buffer.putBytes(body + MessageDescriptor.HEADER_LENGTH, data, message.dataOffset(), dataLength);
+            buffer.putBytes(body + MessageDescriptor.HEADER_LENGTH, message.data(), message.dataOffset(), dataLength);
         }
-        // Commit is an ordered store of the record length: the NIC reads the record only after it is complete.
-        queue.commit(index);
-        nic.submitted();
-        return SENT;
     }
 
     private boolean queueName(final ManyToOneRingBuffer queue)

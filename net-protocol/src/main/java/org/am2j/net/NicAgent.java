@@ -312,6 +312,69 @@ final class NicAgent implements Agent
     }
 
     /**
+     * Inline mode, the first half of a direct send: a message goes from the host's send straight into the window
+     * (one copy, no send-queue record, no drain) when this thread can take the NIC and the endpoint's send queue of
+     * the channel is empty, so that it overtakes nothing the endpoint queued before. Then the NIC stays taken and the
+     * caller, holding a credit of the channel, writes the body at {@link WireDescriptor#HEADER_LENGTH} of the
+     * returned slot's view and calls {@link #sendDirect} (or {@link #abandonDirect} when writing failed).
+     *
+     * @param endpoint     the sending endpoint.
+     * @param peer         the destination's NIC.
+     * @param replyChannel the channel of the message.
+     * @param bodyLength   bytes of the message body.
+     * @return the slot to write, the NIC taken; or null (the NIC not taken): queue the message instead.
+     */
+    WindowSlot directSlot(final NetEndpoint endpoint, final Peer peer, final boolean replyChannel, final int bodyLength)
+    {
+        if (!inline || !tryLock())
+        {
+            return null;
+        }
+        if (endpoint.hasQueuedSends(replyChannel))
+        {
+            unlock();
+            return null;
+        }
+        final WindowSlot slot = peer.out(replyChannel).next();
+        slot.ensureCapacity(bodyLength);
+        return slot;
+    }
+
+    /**
+     * The second half of a direct send: assign the slot {@link #directSlot} gave its sequence number, send it, and
+     * give the NIC back.
+     *
+     * @param peer            the destination's NIC.
+     * @param replyChannel    the channel of the message.
+     * @param bodyLength      bytes of the body written into the slot.
+     * @param localEndpointId the sending endpoint.
+     */
+    void sendDirect(final Peer peer, final boolean replyChannel, final int bodyLength, final int localEndpointId)
+    {
+        try
+        {
+            nowNanos = System.nanoTime();
+            final WindowSlot slot = peer.out(replyChannel).assign();
+            start(slot, bodyLength, localEndpointId);
+            transmit(peer, replyChannel, slot);
+            counters.increment(NicEvent.MESSAGES_SENT);
+            counters.increment(NicEvent.DIRECT_SENDS);
+        }
+        finally
+        {
+            unlock();
+        }
+    }
+
+    /**
+     * Give the NIC back after {@link #directSlot} without sending: nothing was assigned.
+     */
+    void abandonDirect()
+    {
+        unlock();
+    }
+
+    /**
      * Inline mode: read one datagram (after moving queued sends).
      *
      * @return true when a datagram was read; always false in thread mode or when another thread runs the NIC.

@@ -11,6 +11,8 @@ enum NicEvent
     DATAGRAMS_RECEIVED,
     /** Messages (all fragments) sent for the first time. */
     MESSAGES_SENT,
+    /** Of those, messages an inline NIC's host wrote straight into the window, without a send-queue record. */
+    DIRECT_SENDS,
     /** Messages delivered into a receive queue. */
     MESSAGES_DELIVERED,
     /** Explicit acknowledgement datagrams sent. */

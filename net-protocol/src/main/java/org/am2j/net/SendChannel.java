@@ -65,6 +65,18 @@ final class SendChannel
     }
 
     /**
+     * The slot {@link #assign()} hands out next, not assigned yet: a caller that holds a credit and the NIC may write
+     * a message into it before assigning it (the credit keeps the window from holding {@code depth} messages, so the
+     * slot is not in flight).
+     *
+     * @return the slot of the next sequence number (NIC thread).
+     */
+    WindowSlot next()
+    {
+        return slots[(int)(nextSequence % depth)];
+    }
+
+    /**
      * @return the slot of the next sequence number, marked in flight (NIC thread; a credit was taken for it).
      */
     WindowSlot assign()

@@ -278,6 +278,82 @@ class NetTransportTest
     }
 
     @Test
+    void aHostThatFindsTheNicFreeSendsStraightIntoTheWindow()
+    {
+        try (NicPair pair = new NicPair())
+        {
+            final NicCounters counters = pair.a.nic().counters();
+            // The first request carries the endpoint's name announcement, which goes through the send queue.
+            assertEquals(Route.SENT, pair.aToB.send(NicPair.shortMessage(Opcode.REQUEST_SHORT, 3, NicPair.TAG_B, 0)));
+            assertTrue(pair.pumpUntil(() -> pair.sinkB.messages.size() == 1, 5000));
+            final long direct = counters.get(NicEvent.DIRECT_SENDS);
+            final byte[] data = new byte[3000];
+            new Random(7).nextBytes(data);
+            assertEquals(Route.SENT, pair.aToB.send(NicPair.shortMessage(Opcode.REQUEST_SHORT, 3, NicPair.TAG_B, 1, 2)));
+            assertEquals(direct + 1, counters.get(NicEvent.DIRECT_SENDS));
+            assertEquals(Route.SENT, pair.aToB.send(NicPair.dataMessage(Opcode.REQUEST_MEDIUM, 5, NicPair.TAG_B, data,
+                -1, 2)));
+            assertEquals(direct + 2, counters.get(NicEvent.DIRECT_SENDS));
+            assertTrue(pair.pumpUntil(() -> pair.sinkB.messages.size() == 3, 5000));
+            assertArrayEquals(new int[] {1, 2}, pair.sinkB.messages.get(1).args);
+            assertArrayEquals(data, pair.sinkB.messages.get(2).data);
+            assertEquals(2, pair.sinkB.messages.get(2).args[0]);
+
+            // A reply goes straight too, on its own channel.
+            final long directB = pair.b.nic().counters().get(NicEvent.DIRECT_SENDS);
+            assertEquals(Route.SENT, pair.sinkB.messages.get(1).replyRoute.send(
+                NicPair.shortMessage(Opcode.REPLY_SHORT, 4, 0, 42)));
+            assertEquals(directB + 1, pair.b.nic().counters().get(NicEvent.DIRECT_SENDS));
+            assertTrue(pair.pumpUntil(() -> pair.sinkA.messages.size() == 1, 5000));
+            assertArrayEquals(new int[] {42}, pair.sinkA.messages.get(0).args);
+        }
+    }
+
+    @Test
+    void aDirectSendNeverOvertakesAMessageItsEndpointQueued() throws Exception
+    {
+        try (NicPair pair = new NicPair("depth", "64"))
+        {
+            final NicAgent nic = pair.a.nic();
+            final int messages = 20_000;
+            final java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
+            // Another thread that runs A's NIC now and then, as a PAR bundle's other threads or the keeper do: a send
+            // that finds the NIC taken is queued, and the next one, finding it free, must not go first.
+            final Thread other = new Thread(() ->
+            {
+                while (!stop.get())
+                {
+                    nic.inlineReceive();
+                    Thread.onSpinWait();
+                }
+            }, "other NIC user");
+            other.start();
+            try
+            {
+                for (int i = 0; i < messages; i++)
+                {
+                    assertEquals(Route.SENT, pair.sendPumping(pair.aToB,
+                        NicPair.shortMessage(Opcode.REQUEST_SHORT, 3, NicPair.TAG_B, i)));
+                }
+                assertTrue(pair.pumpUntil(() -> pair.sinkB.messages.size() == messages, 30_000));
+            }
+            finally
+            {
+                stop.set(true);
+                other.join();
+            }
+            for (int i = 0; i < messages; i++)
+            {
+                assertEquals(i, pair.sinkB.messages.get(i).args[0], "message " + i);
+            }
+            final NicCounters counters = nic.counters();
+            assertTrue(counters.get(NicEvent.DIRECT_SENDS) > 0, counters.toString());
+            assertTrue(counters.get(NicEvent.MESSAGES_SENT) - counters.get(NicEvent.DIRECT_SENDS) > 1,
+                "some messages found the NIC taken and were queued: " + counters);
+        }
+    }
+
+    @Test
     void theNicThreadMovesMessagesWhileTheHostOnlyReadsItsQueues()
     {
         try (NicPair pair = new NicPair("nic", "thread"))
