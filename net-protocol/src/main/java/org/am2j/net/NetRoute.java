@@ -57,7 +57,17 @@ final class NetRoute implements Route
         final int dataLength = null == data ? 0 : message.dataLength();
         final int bodyLength = MessageDescriptor.HEADER_LENGTH + dataLength;
         // The announcement goes through the queue, and a message after it must not overtake it.
-        final WindowSlot slot = announce ? null : nic.directSlot(endpoint, peer, replyChannel, bodyLength);
+        final WindowSlot slot;
+        try
+        {
+            slot = announce ? null : nic.directSlot(endpoint, peer, replyChannel, bodyLength);
+        }
+        catch (final RuntimeException | Error ex)
+        {
+            // The NIC was given back; so is the credit.
+            channel.release(1);
+            throw ex;
+        }
         if (null != slot)
         {
             try
@@ -66,9 +76,10 @@ final class NetRoute implements Route
             }
             catch (final RuntimeException | Error ex)
             {
-                // Nothing assigned: the credit and the NIC are given back, and the caller sees the failure.
-                nic.abandonDirect();
+                // Nothing assigned: the credit, then the NIC (whose release may drain other queues) are given back,
+                // and the caller sees the failure.
                 channel.release(1);
+                nic.abandonDirect();
                 throw ex;
             }
             nic.sendDirect(peer, replyChannel, bodyLength, endpoint.id());

@@ -330,14 +330,24 @@ final class NicAgent implements Agent
         {
             return null;
         }
-        if (endpoint.hasQueuedSends(replyChannel))
+        try
+        {
+            if (endpoint.hasQueuedSends(replyChannel))
+            {
+                unlock();
+                return null;
+            }
+            final WindowSlot slot = peer.out(replyChannel).next();
+            // May allocate the slot's buffer (its first message, or its first large one): an OutOfMemoryError must
+            // not leave the NIC taken for good.
+            slot.ensureCapacity(bodyLength);
+            return slot;
+        }
+        catch (final RuntimeException | Error ex)
         {
             unlock();
-            return null;
+            throw ex;
         }
-        final WindowSlot slot = peer.out(replyChannel).next();
-        slot.ensureCapacity(bodyLength);
-        return slot;
     }
 
     /**

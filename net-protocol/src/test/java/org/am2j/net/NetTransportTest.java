@@ -4,12 +4,15 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Random;
 
+import org.agrona.concurrent.UnsafeBuffer;
 import org.am2j.api.Opcode;
 import org.am2j.api.ReturnStatus;
+import org.am2j.spi.OutboundMessage;
 import org.am2j.spi.Route;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -280,7 +283,8 @@ class NetTransportTest
     @Test
     void aHostThatFindsTheNicFreeSendsStraightIntoTheWindow()
     {
-        try (NicPair pair = new NicPair())
+        // No keeper: it takes the NIC when a timer is due, and a send that found it taken would be queued.
+        try (NicPair pair = new NicPair("keeperUs", "0"))
         {
             final NicCounters counters = pair.a.nic().counters();
             // The first request carries the endpoint's name announcement, which goes through the send queue.
@@ -306,6 +310,33 @@ class NetTransportTest
             assertEquals(directB + 1, pair.b.nic().counters().get(NicEvent.DIRECT_SENDS));
             assertTrue(pair.pumpUntil(() -> pair.sinkA.messages.size() == 1, 5000));
             assertArrayEquals(new int[] {42}, pair.sinkA.messages.get(0).args);
+        }
+    }
+
+    @Test
+    void aDirectSendThatCannotReadItsDataGivesTheNicAndItsCreditBack()
+    {
+        try (NicPair pair = new NicPair("keeperUs", "0", "depth", "4"))
+        {
+            assertEquals(Route.SENT, pair.aToB.send(NicPair.shortMessage(Opcode.REQUEST_SHORT, 3, NicPair.TAG_B, 0)));
+            assertTrue(pair.pumpUntil(() -> pair.sinkB.messages.size() == 1 &&
+                !((NetRoute)pair.aToB).peer.out(false).hasInFlight(), 5000),
+                "the announcement and the first request acknowledged");
+            final OutboundMessage unreadable = NicPair.shortMessage(Opcode.REQUEST_MEDIUM, 5, NicPair.TAG_B, 1)
+                .data(new UnsafeBuffer(new byte[10]), 0, 100, -1);
+            assertThrows(IndexOutOfBoundsException.class, () -> pair.aToB.send(unreadable));
+            final long direct = pair.a.nic().counters().get(NicEvent.DIRECT_SENDS);
+            for (int i = 1; i <= 4; i++)
+            {
+                assertEquals(Route.SENT, pair.aToB.send(NicPair.shortMessage(Opcode.REQUEST_SHORT, 3, NicPair.TAG_B, i)),
+                    "all 4 credits are there");
+            }
+            assertEquals(direct + 4, pair.a.nic().counters().get(NicEvent.DIRECT_SENDS), "the NIC was given back");
+            assertTrue(pair.pumpUntil(() -> pair.sinkB.messages.size() == 5, 5000));
+            for (int i = 1; i <= 4; i++)
+            {
+                assertEquals(i, pair.sinkB.messages.get(i).args[0]);
+            }
         }
     }
 

@@ -58,8 +58,9 @@ final class JitClock
             }
             final long now = compilingNanos(threads);
             // Threads: less than a tenth of the step run. Total compilation time: not grown at all. A compiler thread
-            // that ended between two looks can make the sum go down: that is not compiling either.
-            quiet = now - before < (threads ? step * 100_000L : 1) ? quiet + 1 : 0;
+            // that ended between two looks makes the sum go down, which says nothing of the others: not quiet.
+            final long grown = now - before;
+            quiet = grown >= 0 && grown < (threads ? step * 100_000L : 1) ? quiet + 1 : 0;
             before = now;
         }
         return (System.nanoTime() - start) / 1_000_000L;

@@ -56,6 +56,7 @@ record ThreadCpu(long compilerNanos, long otherNanos)
         }
         long compilers = 0;
         long others = 0;
+        int read = 0;
         try (DirectoryStream<Path> tasks = Files.newDirectoryStream(TASKS))
         {
             for (final Path task : tasks)
@@ -67,6 +68,7 @@ record ThreadCpu(long compilerNanos, long otherNanos)
                 try
                 {
                     final long run = runNanos(Files.readString(task.resolve("schedstat"), StandardCharsets.US_ASCII));
+                    read++;
                     if (Files.readString(task.resolve("comm"), StandardCharsets.US_ASCII).contains(COMPILER_THREAD))
                     {
                         compilers += run;
@@ -86,7 +88,8 @@ record ThreadCpu(long compilerNanos, long otherNanos)
         {
             return UNKNOWN;
         }
-        return new ThreadCpu(compilers, others);
+        // Nothing read, or nothing ever run (a kernel without scheduler statistics writes zeros): unknown, not idle.
+        return 0 == read || 0 == compilers + others ? UNKNOWN : new ThreadCpu(compilers, others);
     }
 
     /**

@@ -27,14 +27,15 @@ import org.am2j.spmd.Am2Run;
  * {@code bin/am2j apps-matrix}: every Split-C application of the model paper (3D FFT, CON, EM3D with both layouts:
  * the runs of a preset) in every configuration of the paper's Tables 5 and 6 that emulated nodes on this machine can
  * host ({@link MatrixConfig}: one node with shared memory only, one node multi-protocol, all network, a clump of 2
- * nodes), each cell {@code --repeat} times, and with each further {@code --poll} scheduler right after the first.
+ * nodes), each cell in {@code --repeat} jobs that time each run {@code --timed} times, and with each further
+ * {@code --poll} scheduler right after the first.
  * <pre>
- * am2j apps-matrix [--preset NAME] [--out FILE] [--ranks P] [--repeat R] [--warmup W] [--poll S]... [--apps A,B]
- *     [--configs C,D] [--chart FILE] [--timeout S] [--pin] [--keep DIR]
+ * am2j apps-matrix [--preset NAME] [--out FILE] [--ranks P] [--repeat R] [--warmup W] [--timed K] [--poll S]...
+ *     [--apps A,B] [--configs C,D] [--chart FILE] [--timeout S] [--pin] [--keep DIR]
  * </pre>
  * Each job is {@code am2j run -n P --nodes N [--poll S] [--pin] --timeout T --jvm-opt -Dam2j.transports=..
- * --jvm-opt -Dam2j.splitc.stallSeconds=.. -- org.am2j.splitc.app.AppMain APP --preset NAME --warmup W --json FILE} through the
- * launcher in this process ({@link Am2Run}); its output goes to a log file. A job counts when it exits with 0 and its
+ * --jvm-opt -Dam2j.splitc.stallSeconds=.. -- org.am2j.splitc.app.AppMain APP --preset NAME --warmup W --timed K
+ * --json FILE} through the launcher in this process ({@link Am2Run}); its output goes to a log file. A job counts when it exits with 0 and its
  * JSON report says {@code "verified": true} for every run, with the transports and node count asked for. The cycle
  * runs repeat by repeat, application by application, configuration by configuration, so that a slow epoch of the
  * shared machine spreads over the configurations instead of hitting one. The load average is sampled before the
@@ -493,8 +494,9 @@ public final class AppsMatrix
         out.println("  --ranks P, -n P ranks of every job (default " + MatrixOptions.DEFAULT_RANKS + ")");
         out.println("  --repeat R      jobs of every cell; the tables give medians (default 1)");
         out.println("  --timed K       timed runs of every run in every job, after its warm-ups: a cell has R x K " +
-            "samples (default " + MatrixOptions.DEFAULT_TIMED + ")");
-        out.println("  --warmup W      untimed runs of each job's application before its timed run, in the same JVMs:" +
+            "samples (default " + MatrixOptions.DEFAULT_TIMED + "); each adds a run and a settle to the job's time, " +
+            "which --timeout bounds");
+        out.println("  --warmup W      untimed runs of each job's application before its timed runs, in the same JVMs:" +
             " a number, or auto[:MAX] for runs until the JIT is quiet (default " + MatrixOptions.DEFAULT_WARMUP + ")");
         out.println("  --poll S        poll scheduler of the ranks (default: theirs, " + MatrixOptions.DEFAULT_POLL +
             "); given again, each further one runs right after the first and is compared with it");

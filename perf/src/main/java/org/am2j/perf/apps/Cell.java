@@ -50,7 +50,7 @@ final class Cell
     }
 
     /**
-     * @return the verified runs' numbers, one per repeat that gave them.
+     * @return the verified runs' numbers: every timed run of every repeat's job that gave them.
      */
     List<AppRun> runs()
     {

@@ -146,8 +146,8 @@ final class MatrixReport
             md.append(" Each job first runs every run of its application untimed in the same JVMs (verified too) " +
                 "until the JIT compilers are quiet, at most ").append(result.warmup().runs()).append(" times: a run " +
                 "is quiet when no rank spent more than ").append(Warmup.QUIET_PERCENT).append(" % of its time (or ")
-                .append(Warmup.QUIET_FLOOR_MS).append(" ms) compiling. The timed run then measures compiled code; " +
-                "compilation during it is in the JSON reports (`activity.jit_ms_max`).");
+                .append(Warmup.QUIET_FLOOR_MS).append(" ms) compiling. The timed runs then measure compiled code; " +
+                "compilation during them is in the JSON reports (`activity.jit_ms_max`, `activity.jit_cpu_ms_max`).");
         }
         else if (result.warmup().runs() > 0)
         {
@@ -329,11 +329,13 @@ final class MatrixReport
 
     private static void noise(final StringBuilder md, final MatrixResult result)
     {
-        md.append(String.format(Locale.ROOT, "How far the repeats resolve it: a cell's spread is the largest over " +
-            "the smallest total of its repeats. Where a spread exceeds %.2f, repeats of one configuration differ by " +
-            "more than the %.0f %% the target is about, and the ratio of medians cannot confirm or refute the " +
-            "target; the ratio of the minima (the least disturbed repeats) is a second estimate.%n%n",
-            1 + TARGET_PERCENT / 100, TARGET_PERCENT));
+        md.append(String.format(Locale.ROOT, "How far the samples resolve it: a cell's spread is the largest over " +
+            "the smallest total of its %d samples (%d job(s) x %d timed run(s)). Where a spread exceeds %.2f, samples " +
+            "of one configuration differ by more than the %.0f %% the target is about, and the ratio of medians " +
+            "cannot confirm or refute the target; the ratio of the minima (the least disturbed samples) is a second " +
+            "estimate.%s%n%n", result.samples(), result.repeat(), result.timed(), 1 + TARGET_PERCENT / 100,
+            TARGET_PERCENT, result.repeat() == 1 ? " The samples of a cell all come from one job (the same JVMs, the " +
+            "same JIT decisions), so its spread leaves out how much jobs differ: `--repeat` measures that." : ""));
         md.append("| run | multi / shm-only, medians | multi / shm-only, minima | spread shm-only | spread multi |\n");
         md.append("|---|---:|---:|---:|---:|\n");
         for (final String label : result.labels())
