@@ -18,7 +18,7 @@ final class WakeDatagrams
     private static final Object LOCK = new Object();
     private static DatagramChannel channel;
     private static final ByteBuffer WAKE = ByteBuffer.allocateDirect(1).put(0, (byte)'W');
-    private static boolean failed;
+    private static long failures;
 
     private WakeDatagrams()
     {
@@ -52,18 +52,17 @@ final class WakeDatagrams
     }
 
     /**
-     * Send a wake-up; failures are logged once and otherwise ignored (the sleeper wakes at the end of its slice).
+     * Send a wake-up. A failure is logged (the first one only) and otherwise ignored: the sleeper wakes at the end of
+     * its slice. The socket is closed after a failure and opened again by the next wake-up, so a passing error (no
+     * buffer space, an interface going down) costs the wake-ups sent while it lasts, not every later one.
      *
      * @param to the sleeper's wake address.
+     * @return true when the datagram was handed to the socket.
      */
-    static void send(final InetSocketAddress to)
+    static boolean send(final InetSocketAddress to)
     {
         synchronized (LOCK)
         {
-            if (failed)
-            {
-                return;
-            }
             try
             {
                 if (null == channel)
@@ -71,13 +70,48 @@ final class WakeDatagrams
                     channel = DatagramChannel.open();
                     channel.configureBlocking(false);
                 }
-                channel.send(WAKE.clear(), to);
+                // Non-blocking: 0 when the socket's buffer is full, which a one-byte datagram meets only if the
+                // receiver's host is flooded; the sleeper then wakes at the end of its slice.
+                return channel.send(WAKE.clear(), to) > 0;
             }
             catch (final IOException | RuntimeException ex)
             {
-                failed = true;
-                LOGGER.log(System.Logger.Level.WARNING, "am2j shm: cannot send wake-up datagrams (" + ex +
-                    "); sleepers in a network selector wake at the end of their time slice");
+                failures++;
+                if (1 == failures)
+                {
+                    LOGGER.log(System.Logger.Level.WARNING, "am2j shm: cannot send a wake-up datagram to " + to + " (" +
+                        ex + "); the sleeper wakes at the end of its time slice. Later failures are not logged.");
+                }
+                closeChannel();
+                return false;
+            }
+        }
+    }
+
+    /**
+     * @return wake-ups that failed with an error since the process started.
+     */
+    static long failures()
+    {
+        synchronized (LOCK)
+        {
+            return failures;
+        }
+    }
+
+    private static void closeChannel()
+    {
+        final DatagramChannel failed = channel;
+        channel = null;
+        if (null != failed)
+        {
+            try
+            {
+                failed.close();
+            }
+            catch (final IOException ignored)
+            {
+                // Closing a socket that failed: nothing more to do with it.
             }
         }
     }

@@ -28,8 +28,8 @@ import org.am2j.spmd.Spmd;
  * For each run of the preset it sets up a fresh {@link SplitC} with the segment the run needs, runs the application
  * on every rank (its warm-ups, then K timed runs) and, on rank 0, prints the progress lines, then the report of the
  * timed run of median total ({@link RunReport#print}); with {@code --json} rank 0 writes every timed run's report to
- * FILE, spec by spec, with {@code total_s} the sum of each spec's median. Exit status: 0 when every run was verified, 1 when one
- * was not or a rank failed (the launcher then stops the job), 2 for bad options.
+ * FILE, spec by spec, with {@code total_s} the sum of each spec's median. Exit status: 0 when every run was
+ * verified, 1 when one was not or a rank failed (the launcher then stops the job), 2 for bad options.
  */
 public final class AppMain
 {
