@@ -330,24 +330,28 @@ final class NicAgent implements Agent
         {
             return null;
         }
+        WindowSlot slot = null;
         try
         {
-            if (endpoint.hasQueuedSends(replyChannel))
+            if (!endpoint.hasQueuedSends(replyChannel))
             {
-                unlock();
-                return null;
+                slot = peer.out(replyChannel).next();
+                // May allocate the slot's buffer (its first message, or its first large one): an OutOfMemoryError
+                // must not leave the NIC taken for good.
+                slot.ensureCapacity(bodyLength);
             }
-            final WindowSlot slot = peer.out(replyChannel).next();
-            // May allocate the slot's buffer (its first message, or its first large one): an OutOfMemoryError must
-            // not leave the NIC taken for good.
-            slot.ensureCapacity(bodyLength);
-            return slot;
         }
         catch (final RuntimeException | Error ex)
         {
             unlock();
             throw ex;
         }
+        if (null == slot)
+        {
+            // Outside the try: unlock() drains queues, and a failure there must not unlock a second time.
+            unlock();
+        }
+        return slot;
     }
 
     /**

@@ -75,7 +75,7 @@ public final class AppMain
     /**
      * One run of a spec, on a Split-C runtime of its own.
      *
-     * @param warmups warm-up runs before this one, or -1 for a warm-up run itself.
+     * @param warmups  warm-up runs before this one, or -1 for a warm-up run itself.
      * @param timedRun which timed run of the spec this is, from 1; 0 for a warm-up run.
      * @return its report, with {@link #activity} in it.
      */
@@ -105,10 +105,10 @@ public final class AppMain
      * A collective after a run: what the ranks did besides the application, each the largest over the ranks (the
      * same values on every rank).
      *
-     * @param warmups  warm-up runs before this one, or -1 for a warm-up run itself.
+     * @param warmups       warm-up runs before this one, or -1 for a warm-up run itself.
      * @param threadsBefore the other threads' CPU times when the run started.
-     * @param timedRun     which timed run of the spec this is, from 1; 0 for a warm-up run.
-     * @param settleMillis how long this rank let the compilers finish before the run ({@link JitClock#settle}).
+     * @param timedRun      which timed run of the spec this is, from 1; 0 for a warm-up run.
+     * @param settleMillis  how long this rank let the compilers finish before the run ({@link JitClock#settle}).
      */
     private static Map<String, Object> activity(final SplitC sc, final long jitBefore, final ThreadCpu threadsBefore,
         final long start, final int warmups, final int timedRun, final long settleMillis)
