@@ -142,20 +142,7 @@ final class UdpPingPong implements AutoCloseable
     static UdpPingPong open() throws IOException
     {
         final InetAddress host = loopback();
-        final DatagramChannel channel = DatagramChannel.open(StandardProtocolFamily.INET);
-        try
-        {
-            channel.setOption(StandardSocketOptions.SO_RCVBUF, SOCKET_BYTES);
-            channel.setOption(StandardSocketOptions.SO_SNDBUF, SOCKET_BYTES);
-            channel.bind(new InetSocketAddress(host, 0));
-            channel.configureBlocking(false);
-            return new UdpPingPong(channel, host);
-        }
-        catch (final IOException | RuntimeException ex)
-        {
-            channel.close();
-            throw ex;
-        }
+        return new UdpPingPong(openBound(host, null), host);
     }
 
     /**
@@ -183,7 +170,7 @@ final class UdpPingPong implements AutoCloseable
         sendChannel = null;
         try
         {
-            sendChannel = connectedTo(host, peer);
+            sendChannel = openBound(host, peer);
         }
         catch (final IOException ex)
         {
@@ -191,14 +178,28 @@ final class UdpPingPong implements AutoCloseable
         }
     }
 
-    private static DatagramChannel connectedTo(final InetAddress host, final InetSocketAddress peer) throws IOException
+    /**
+     * @param host      the address to bind to, on an ephemeral port.
+     * @param connectTo the socket to connect to (a send socket), or null for the receiving socket.
+     * @return a non-blocking socket with buffers of {@value #SOCKET_BYTES} bytes.
+     * @throws IOException when it cannot be opened, bound or connected.
+     */
+    private static DatagramChannel openBound(final InetAddress host, final InetSocketAddress connectTo)
+        throws IOException
     {
         final DatagramChannel channel = DatagramChannel.open(StandardProtocolFamily.INET);
         try
         {
+            if (null == connectTo)
+            {
+                channel.setOption(StandardSocketOptions.SO_RCVBUF, SOCKET_BYTES);
+            }
             channel.setOption(StandardSocketOptions.SO_SNDBUF, SOCKET_BYTES);
             channel.bind(new InetSocketAddress(host, 0));
-            channel.connect(peer);
+            if (null != connectTo)
+            {
+                channel.connect(connectTo);
+            }
             channel.configureBlocking(false);
             return channel;
         }

@@ -220,14 +220,15 @@ public final class AppMain
                 }
             }
             reports.addAll(timedReports);
-            medianTotal += medianReport(timedReports).totalSeconds();
+            final RunReport median = medianReport(timedReports);
+            medianTotal += median.totalSeconds();
             if (root)
             {
                 if (timed > 1)
                 {
                     out.println(app.name() + ": " + spec.label() + ": the timed run of median total:");
                 }
-                medianReport(timedReports).print(out);
+                median.print(out);
             }
         }
         if (root && null != options.json())

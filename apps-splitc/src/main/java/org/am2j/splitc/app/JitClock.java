@@ -36,14 +36,15 @@ final class JitClock
      */
     static long settle()
     {
-        final boolean threads = ThreadCpu.now().known();
+        final ThreadCpu first = ThreadCpu.now();
+        final boolean threads = first.known();
         if (!threads && !SUPPORTED)
         {
             return 0;
         }
         final long step = threads ? SETTLE_STEP_MS : 4 * SETTLE_STEP_MS;
         final long start = System.nanoTime();
-        long before = compilingNanos(threads);
+        long before = threads ? first.compilerNanos() : millis() * 1_000_000L;
         int quiet = 0;
         while (quiet < SETTLE_QUIET_STEPS && System.nanoTime() - start < SETTLE_MAX_MS * 1_000_000L)
         {
