@@ -121,7 +121,11 @@ final class NetEndpoint implements TransportEndpoint
                 {
                     handled += read;
                 }
-                else if (!nic.inlineReceive())
+                // The wire is read only while this poll has handled nothing: after a message, a read would mostly
+                // find the socket empty, and that system call (about half a microsecond) would delay the return to
+                // the caller, who is often waiting for just that message (a reply). Datagrams that did come meanwhile
+                // are read by the next poll.
+                else if (0 != handled || !nic.inlineReceive())
                 {
                     break;
                 }

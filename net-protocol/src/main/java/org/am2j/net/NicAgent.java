@@ -849,6 +849,7 @@ final class NicAgent implements Agent
         }
         if (null == from)
         {
+            counters.increment(NicEvent.EMPTY_RECEIVES);
             return 0;
         }
         counters.increment(NicEvent.DATAGRAMS_RECEIVED);

@@ -9,6 +9,8 @@ enum NicEvent
     DATAGRAMS_SENT,
     /** Datagrams read from the socket. */
     DATAGRAMS_RECEIVED,
+    /** Reads of the socket that found no datagram: each a system call spent on nothing. */
+    EMPTY_RECEIVES,
     /** Messages (all fragments) sent for the first time. */
     MESSAGES_SENT,
     /** Of those, messages an inline NIC's host wrote straight into the window, without a send-queue record. */

@@ -281,6 +281,38 @@ class NetTransportTest
     }
 
     @Test
+    void aPollThatHandledAMessageDoesNotReadTheEmptySocketAgain()
+    {
+        // No keeper: it reads the socket on its own and would count empty reads of its own.
+        try (NicPair pair = new NicPair("keeperUs", "0"))
+        {
+            final NicCounters counters = pair.b.nic().counters();
+            final long emptyAtStart = counters.get(NicEvent.EMPTY_RECEIVES);
+            assertEquals(0, pair.hostB.endpoint.poll(pair.sinkB, 16, false));
+            assertEquals(emptyAtStart + 1, counters.get(NicEvent.EMPTY_RECEIVES), "a poll of an idle socket is counted");
+            for (int i = 0; i < 20; i++)
+            {
+                assertEquals(Route.SENT, pair.aToB.send(NicPair.shortMessage(Opcode.REQUEST_SHORT, 3, NicPair.TAG_B, i)));
+                final long deadline = System.nanoTime() + 5_000_000_000L;
+                int handled = 0;
+                while (0 == handled)
+                {
+                    assertTrue(System.nanoTime() - deadline < 0, "request " + i + " arrived");
+                    final long emptyBefore = counters.get(NicEvent.EMPTY_RECEIVES);
+                    handled = pair.hostB.endpoint.poll(pair.sinkB, 16, false);
+                    if (0 != handled)
+                    {
+                        assertEquals(emptyBefore, counters.get(NicEvent.EMPTY_RECEIVES),
+                            "the poll that handled request " + i + " went back to the empty socket");
+                    }
+                }
+                assertEquals(1, handled);
+                assertEquals(i, pair.sinkB.messages.get(i).args[0]);
+            }
+        }
+    }
+
+    @Test
     void aHostThatFindsTheNicFreeSendsStraightIntoTheWindow()
     {
         // No keeper: it takes the NIC when a timer is due, and a send that found it taken would be queued.
