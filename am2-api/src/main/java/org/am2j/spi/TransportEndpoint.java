@@ -29,10 +29,18 @@ public interface TransportEndpoint extends AutoCloseable
     Route connect(EndpointName destination, long tag);
 
     /**
+     * The budget of a poll that its bundle makes every time: messages one poll accepts from one local queue. A
+     * network transport is handed more when its scheduler polls it only now and then ({@code BASE_POLL_BUDGET} times
+     * the polls since its last one): that budget asks it to drain what came meanwhile.
+     */
+    int BASE_POLL_BUDGET = 32;
+
+    /**
      * Hand waiting messages to the sink, oldest first.
      *
      * @param sink        the core's dispatcher.
-     * @param budget      most messages to hand over.
+     * @param budget      most messages to hand over; more than {@link #BASE_POLL_BUDGET} asks a transport that reads
+     *                    its messages from a device to read on until it has none.
      * @param repliesOnly when true poll only reply queues (a reply waiting for queue space does this).
      * @return number of messages handed over.
      */

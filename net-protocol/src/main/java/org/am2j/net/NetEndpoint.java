@@ -121,11 +121,13 @@ final class NetEndpoint implements TransportEndpoint
                 {
                     handled += read;
                 }
-                // The wire is read only while this poll has handled nothing: after a message, a read would mostly
-                // find the socket empty, and that system call (about half a microsecond) would delay the return to
-                // the caller, who is often waiting for just that message (a reply). Datagrams that did come meanwhile
-                // are read by the next poll.
-                else if (0 != handled || !nic.inlineReceive())
+                // A poll with the base budget (its scheduler polls the network every time) reads the wire only
+                // while it has handled nothing: after a message, a read would mostly find the socket empty, and that
+                // system call (about half a microsecond) would delay the return to the caller, often waiting for just
+                // that message (a reply); datagrams that came meanwhile are read by the next poll, which comes at
+                // once. A larger budget comes from a scheduler that polls the network now and then and wants it
+                // drained: that poll reads on until the socket is empty or the budget is spent.
+                else if ((0 != handled && budget <= BASE_POLL_BUDGET) || !nic.inlineReceive())
                 {
                     break;
                 }

@@ -14,6 +14,7 @@ import org.am2j.api.Opcode;
 import org.am2j.api.ReturnStatus;
 import org.am2j.spi.OutboundMessage;
 import org.am2j.spi.Route;
+import org.am2j.spi.TransportEndpoint;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -307,6 +308,37 @@ class NetTransportTest
                     }
                 }
                 assertEquals(1, handled);
+                assertEquals(i, pair.sinkB.messages.get(i).args[0]);
+            }
+        }
+    }
+
+    @Test
+    void aPollWithMoreThanTheBaseBudgetDrainsTheSocket()
+    {
+        // The budget of a scheduler that polls the network now and then: the poll reads on to an empty socket.
+        try (NicPair pair = new NicPair("keeperUs", "0"))
+        {
+            final NicCounters counters = pair.b.nic().counters();
+            final int budget = 8 * TransportEndpoint.BASE_POLL_BUDGET;
+            final int messages = 6;
+            for (int i = 0; i < messages; i++)
+            {
+                assertEquals(Route.SENT, pair.aToB.send(NicPair.shortMessage(Opcode.REQUEST_SHORT, 3, NicPair.TAG_B, i)));
+            }
+            final long deadline = System.nanoTime() + 5_000_000_000L;
+            int handled = 0;
+            while (handled < messages)
+            {
+                assertTrue(System.nanoTime() - deadline < 0, handled + " of " + messages + " arrived");
+                final long emptyBefore = counters.get(NicEvent.EMPTY_RECEIVES);
+                handled += pair.hostB.endpoint.poll(pair.sinkB, budget, false);
+                assertEquals(emptyBefore + 1, counters.get(NicEvent.EMPTY_RECEIVES),
+                    "a poll with a large budget ends at an empty socket (" + handled + " handled so far)");
+            }
+            assertEquals(messages, handled);
+            for (int i = 0; i < messages; i++)
+            {
                 assertEquals(i, pair.sinkB.messages.get(i).args[0]);
             }
         }
