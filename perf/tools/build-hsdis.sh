@@ -13,8 +13,15 @@ fi
 mkdir -p "$out"
 gcc -O2 -shared -fPIC -o "$out/hsdis-amd64.so" "$here/hsdis-capstone.c" -lcapstone
 echo "build-hsdis: wrote $out/hsdis-amd64.so"
-for lib in "${JAVA_HOME:-$(dirname "$(dirname "$(readlink -f "$(command -v java)")")")}"/lib/hsdis-amd64.so; do
-    if [[ -e "$lib" ]]; then
-        echo "build-hsdis: note: $lib exists and the JVM loads it before LD_LIBRARY_PATH's" >&2
-    fi
-done
+java_home="${JAVA_HOME:-}"
+if [[ -z "$java_home" ]] && command -v java > /dev/null; then
+    java_home="$(dirname "$(dirname "$(readlink -f "$(command -v java)")")")"
+fi
+if [[ -n "$java_home" ]]; then
+    for lib in "$java_home"/lib/server/hsdis-amd64.so "$java_home"/lib/server/libhsdis-amd64.so \
+               "$java_home"/lib/hsdis-amd64.so "$java_home"/lib/libhsdis-amd64.so; do
+        if [[ -e "$lib" ]]; then
+            echo "build-hsdis: note: $lib exists and the JVM loads it before LD_LIBRARY_PATH's" >&2
+        fi
+    done
+fi
