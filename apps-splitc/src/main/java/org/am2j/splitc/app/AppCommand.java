@@ -168,7 +168,8 @@ public final class AppCommand
         out.println("  --preset NAME     the runs to make (default " + AppArgs.DEFAULT_PRESET + ")");
         out.println("  --warmup W        run each run W times untimed first, in the same JVMs (default 0); auto[:MAX]:");
         out.println("                    until the JIT is quiet (no rank compiled for over 2% of a run), at most MAX (20)");
-        out.println("  --timed K         then time each run K times (default 1); the printed report is the median run's,");
+        out.println("  --timed K         then time each run K times (default 1); the printed report is the median" +
+            " run's,");
         out.println("                    the JSON has every timed run");
         out.println("  --json FILE       write the reports as JSON (rank 0 writes it)");
         out.println("  --PARAM VALUE     override a parameter of every run of the preset");

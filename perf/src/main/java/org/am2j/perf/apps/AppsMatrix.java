@@ -33,11 +33,11 @@ import org.am2j.spmd.Am2Run;
  * am2j apps-matrix [--preset NAME] [--out FILE] [--ranks P] [--repeat R] [--warmup W] [--timed K] [--poll S]...
  *     [--apps A,B] [--configs C,D] [--chart FILE] [--timeout S] [--pin] [--keep DIR]
  * </pre>
- * Each job is {@code am2j run -n P --nodes N [--poll S] [--pin] --timeout T --jvm-opt -Dam2j.transports=..
- * --jvm-opt -Dam2j.splitc.stallSeconds=.. -- org.am2j.splitc.app.AppMain APP --preset NAME --warmup W --timed K
- * --json FILE} through the launcher in this process ({@link Am2Run}); its output goes to a log file. A job counts when it exits with 0 and its
- * JSON report says {@code "verified": true} for every run, with the transports and node count asked for. The cycle
- * runs repeat by repeat, application by application, configuration by configuration, so that a slow epoch of the
+ * Each job is {@code am2j run -n P --nodes N [--poll S] [--pin] --timeout T --jvm-opt -Dam2j.transports=.. --jvm-opt
+ * -Dam2j.splitc.stallSeconds=.. -- org.am2j.splitc.app.AppMain APP --preset NAME --warmup W --timed K --json FILE}
+ * through the launcher in this process ({@link Am2Run}); its output goes to a log file. A job counts when it exits with
+ * 0 and its JSON report says {@code "verified": true} for every run, with the transports and node count asked for. The
+ * cycle runs repeat by repeat, application by application, configuration by configuration, so that a slow epoch of the
  * shared machine spreads over the configurations instead of hitting one. The load average is sampled before the
  * first job and after each. The result is a Markdown file ({@link MatrixReport}) and a bar chart PNG
  * ({@link MatrixChart}). Exit status: 0 when every hosted cell verified in every repeat, 1 otherwise, 2 for bad
@@ -140,7 +140,8 @@ public final class AppsMatrix
             runs.forEach(spec -> labels.add(spec.label()));
         }
         final MatrixResult result = new MatrixResult("bin/am2j apps-matrix" + (args.length == 0 ? "" : " " +
-            String.join(" ", args)), options.preset, options.ranks, cores, options.repeat, options.warmup, options.timed, options.polls,
+            String.join(" ", args)), options.preset, options.ranks, cores, options.repeat, options.warmup,
+            options.timed, options.polls,
             options.configs, labels);
 
         final List<Job> jobs = new ArrayList<>();

@@ -17,7 +17,8 @@ final class MatrixOptions
 {
     /** The usage line. */
     static final String USAGE = "usage: am2j apps-matrix [--preset NAME] [--out FILE] [--ranks P] [--repeat R]" +
-        " [--warmup W] [--timed K] [--poll S]... [--apps A,B] [--configs C,D] [--chart FILE] [--timeout S] [--pin] [--keep DIR]";
+        " [--warmup W] [--timed K] [--poll S]... [--apps A,B] [--configs C,D] [--chart FILE] [--timeout S] [--pin]" +
+        " [--keep DIR]";
 
     /** Ranks of every job unless {@code --ranks} says otherwise. */
     static final int DEFAULT_RANKS = 4;
@@ -117,7 +118,8 @@ final class MatrixOptions
             {
                 case "-h":
                 case "--help":
-                    return new MatrixOptions(preset, out, out, ranks, repeat, warmup, timed, List.of(DEFAULT_POLL), false, apps,
+                    return new MatrixOptions(preset, out, out, ranks, repeat, warmup, timed, List.of(DEFAULT_POLL),
+                        false, apps,
                         configs, timeout, pin, keep, true);
                 case "--pin":
                     pin = true;
@@ -205,8 +207,8 @@ final class MatrixOptions
         {
             polls.add(DEFAULT_POLL);
         }
-        return new MatrixOptions(preset, out, chart, ranks, repeat, warmup, timed, polls, pollGiven, apps, configs, timeout, pin,
-            keep, false);
+        return new MatrixOptions(preset, out, chart, ranks, repeat, warmup, timed, polls, pollGiven, apps, configs,
+            timeout, pin, keep, false);
     }
 
     private static List<String> list(final String option, final String value)
