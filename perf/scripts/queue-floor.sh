@@ -13,7 +13,7 @@ java="${JAVA_HOME:+$JAVA_HOME/bin/}java"
 "$root/bin/am2j" help > /dev/null # builds perf/target/lib when it is missing or stale
 work="$(mktemp -d)"
 trap 'rm -rf -- "$work"' EXIT
-variants=(line plain tail-cas packet-claim claim-word)
+variants=(line plain tail-cas packet-claim claim-word fused-am)
 started="$(date -u +%Y-%m-%dT%H:%MZ)"
 load_before="$(cut -d' ' -f1-3 /proc/loadavg)"
 for run in $(seq 1 "$runs"); do

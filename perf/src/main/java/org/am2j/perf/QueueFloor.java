@@ -21,7 +21,9 @@ import org.agrona.concurrent.UnsafeBuffer;
  *   <li>{@code tail-cas}: the packet assignment by a tail CAS, then the fill and READY;</li>
  *   <li>{@code packet-claim}: tail CAS, then the claim by a CAS of the packet's state word (queue block layout 1);</li>
  *   <li>{@code claim-word}: tail CAS, then the claim by a CAS of the packet's claim word, on lines only senders write
- *       (layout 2, the shm protocol today).</li>
+ *       (layout 2, the shm protocol today);</li>
+ *   <li>{@code fused-am}: {@code claim-word} with a minimal AM-II layer fused into it ({@link FusedAmFloor}): the
+ *       floor of the whole message path, dispatch included.</li>
  * </ul>
  * What each side writes is kept on its own padded lines, on the heap as in the buffers: a sender's and the
  * receiver's fields sharing a line would add their own traffic to the measurement.
@@ -30,12 +32,12 @@ import org.agrona.concurrent.UnsafeBuffer;
  */
 public final class QueueFloor
 {
-    static final String[] VARIANTS = { "line", "plain", "tail-cas", "packet-claim", "claim-word" };
+    static final String[] VARIANTS = { "line", "plain", "tail-cas", "packet-claim", "claim-word", "fused-am" };
     private static final int PLAIN = 1;
     private static final int PACKET_CLAIM = 3;
     private static final int CLAIM_WORD = 4;
     /** Spins after which a waiting side yields: never on a quiet machine, but two spinners sharing one CPU go on. */
-    private static final int SPINS_BEFORE_YIELD = 1024;
+    static final int SPINS_BEFORE_YIELD = 1024;
 
     private static final int DEPTH = 256;
     private static final int PACKET = 64;
@@ -52,8 +54,15 @@ public final class QueueFloor
     }
 
     /** One queue: a buffer shared by both threads, the receiver's head and the sender's nothing on padded lines. */
-    private static final class Queue
+    static final class Queue
     {
+        /** Offset in a packet of its header word (the AM layer's opcode, handler and argument count). */
+        static final int HEADER_OFFSET = 8;
+        /** Offset in a packet of its tag. */
+        static final int TAG_OFFSET = 24;
+        /** Offset in a packet of its first argument. */
+        static final int ARGS_OFFSET = 32;
+
         final UnsafeBuffer buffer = new UnsafeBuffer(
             BufferUtil.allocateDirectAligned(CLAIMS + DEPTH * Long.BYTES, 4096));
         final long[] receiver = new long[2 * SLOT + 1];
@@ -82,6 +91,18 @@ public final class QueueFloor
 
         void send(final int value)
         {
+            send(0x0102_0304, 42L, value);
+        }
+
+        /**
+         * Send one message with the variant's steps.
+         *
+         * @param header the packet's header word.
+         * @param tag    the packet's tag.
+         * @param value  its first argument.
+         */
+        void send(final int header, final long tag, final int value)
+        {
             final long tail;
             if (PLAIN == variant)
             {
@@ -103,10 +124,10 @@ public final class QueueFloor
                 }
             }
             final int packet = packet(tail);
-            buffer.putInt(packet + 8, 0x0102_0304);
+            buffer.putInt(packet + HEADER_OFFSET, header);
             buffer.putInt(packet + 12, 7);
-            buffer.putLong(packet + 24, 42L);
-            buffer.putInt(packet + 32, value);
+            buffer.putLong(packet + TAG_OFFSET, tag);
+            buffer.putInt(packet + ARGS_OFFSET, value);
             buffer.putLongRelease(packet, ready(tail));
         }
 
@@ -127,16 +148,36 @@ public final class QueueFloor
          */
         int poll()
         {
-            final long head = receiver[SLOT];
-            final int packet = packet(head);
-            if (buffer.getLongVolatile(packet) != ready(head))
+            final int packet = readyPacket();
+            if (packet < 0)
             {
                 return -1;
             }
-            final int value = buffer.getInt(packet + 32) + buffer.getInt(packet + 8) - 0x0102_0304;
+            final int value = buffer.getInt(packet + ARGS_OFFSET) + buffer.getInt(packet + HEADER_OFFSET) - 0x0102_0304;
+            free(packet);
+            return value;
+        }
+
+        /**
+         * @return the offset of the packet at the head when it is ready, else -1.
+         */
+        int readyPacket()
+        {
+            final long head = receiver[SLOT];
+            final int packet = packet(head);
+            return buffer.getLongVolatile(packet) == ready(head) ? packet : -1;
+        }
+
+        /**
+         * Free the packet at the head for the next lap and advance the head.
+         *
+         * @param packet the head's packet, as {@link #readyPacket()} gave it.
+         */
+        void free(final int packet)
+        {
+            final long head = receiver[SLOT];
             buffer.putLongRelease(packet, free(head + DEPTH));
             receiver[SLOT] = head + 1;
-            return value;
         }
 
         private static void check(final boolean condition)
@@ -176,6 +217,10 @@ public final class QueueFloor
         if ("line".equals(variant))
         {
             lines(rounds, rtt);
+        }
+        else if ("fused-am".equals(variant))
+        {
+            FusedAmFloor.roundTrips(rounds, rtt);
         }
         else
         {
@@ -258,7 +303,7 @@ public final class QueueFloor
         responder.join();
     }
 
-    private static void spin(final int spins)
+    static void spin(final int spins)
     {
         if (0 == spins % SPINS_BEFORE_YIELD)
         {
