@@ -13,6 +13,7 @@ import org.am2j.api.Opcode;
 import org.am2j.api.ReturnStatus;
 import org.am2j.api.Token;
 import org.am2j.spi.InboundMessage;
+import org.am2j.spi.Route;
 
 /**
  * The flyweight a handler receives as both its {@link Token} and its {@link Message}: one per thread and nesting
@@ -155,7 +156,16 @@ final class Delivery implements Token, Message
         }
         MessageChecks.check(category, handler, src, srcOffset, length, segmentOffset, argCount);
         final boolean hasData = MessageCategory.SHORT != category;
-        endpoint.sendReply(context, receiver, inbound.replyRoute(),
+        final Route route = inbound.replyRoute();
+        if (!hasData && Route.SENT == route.sendShort(context.frame(), Opcode.REPLY_SHORT.code(), handler,
+            inbound.tag(), endpoint.endpointId(), argCount, a0, a1, a2, a3, a4, a5, a6, a7))
+        {
+            // The common case; a full queue or a refusal takes the frame path below.
+            receiver.counters.onReplySent();
+            replied = true;
+            return Am.OK;
+        }
+        endpoint.sendReply(context, receiver, route,
             context.frame()
                 .header(Opcode.of(false, category).code(), 0, handler, inbound.tag())
                 .args(argCount, a0, a1, a2, a3, a4, a5, a6, a7)

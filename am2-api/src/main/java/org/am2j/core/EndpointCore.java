@@ -481,6 +481,15 @@ final class EndpointCore implements Endpoint, EndpointHost
                 // the traffic (they run one level deeper, so this depth's frame below is not theirs).
                 b.pollForProgress(context, false);
             }
+            if (MessageCategory.SHORT == category && Route.SENT == translation.route.sendShort(context.frame(),
+                Opcode.REQUEST_SHORT.code(), handler, translation.tag, endpointId, argCount, a0, a1, a2, a3, a4, a5,
+                a6, a7))
+            {
+                // The common case, written straight into the destination; anything else (a full queue, a refusal)
+                // takes the frame path below, which tries again, backs off or returns the message.
+                translation.counters.onRequestSent();
+                return Am.OK;
+            }
             final OutboundMessage frame = context.frame()
                 .header(Opcode.of(true, category).code(), 0, handler, translation.tag)
                 .args(argCount, a0, a1, a2, a3, a4, a5, a6, a7)

@@ -26,6 +26,37 @@ public interface Route
     int send(OutboundMessage message);
 
     /**
+     * Send a short message (no data, return status 0) from its fields, with the results of
+     * {@link #send(OutboundMessage)}. The core calls this for every short request and reply, so that a transport
+     * that can write the fields straight into the destination does not read them back from a frame; the default
+     * fills {@code scratch} and sends it.
+     *
+     * @param scratch  a frame the caller does not need back: the default fills it, an override may ignore it.
+     * @param opcode   {@link org.am2j.api.Opcode#REQUEST_SHORT} or {@link org.am2j.api.Opcode#REPLY_SHORT}'s code.
+     * @param handler  the handler index at the destination.
+     * @param tag      the tag the message carries.
+     * @param source   the sending endpoint's id.
+     * @param argCount 0 to {@link org.am2j.api.Am#MAX_SHORT}.
+     * @param a0       argument 0 (0 when unused), and so on to {@code a7}.
+     * @param a1       argument 1.
+     * @param a2       argument 2.
+     * @param a3       argument 3.
+     * @param a4       argument 4.
+     * @param a5       argument 5.
+     * @param a6       argument 6.
+     * @param a7       argument 7.
+     * @return {@link #SENT}, {@link #FULL} or a return-status code, 1 or more.
+     */
+    default int sendShort(
+        final OutboundMessage scratch, final int opcode, final int handler, final long tag, final int source,
+        final int argCount, final int a0, final int a1, final int a2, final int a3, final int a4, final int a5,
+        final int a6, final int a7)
+    {
+        return send(scratch.header(opcode, 0, handler, tag).args(argCount, a0, a1, a2, a3, a4, a5, a6, a7)
+            .source(source));
+    }
+
+    /**
      * @return the name of the endpoint at the other end.
      */
     EndpointName peer();

@@ -229,6 +229,36 @@ final class PacketQueue
     }
 
     /**
+     * Write all eight argument slots of a packet (plain stores, published by the release store of its state).
+     *
+     * @param packet offset of the packet.
+     * @param a0     argument 0, and so on to {@code a7}.
+     * @param a1     argument 1.
+     * @param a2     argument 2.
+     * @param a3     argument 3.
+     * @param a4     argument 4.
+     * @param a5     argument 5.
+     * @param a6     argument 6.
+     * @param a7     argument 7.
+     */
+    void putArgs(
+        final int packet, final int a0, final int a1, final int a2, final int a3, final int a4, final int a5,
+        final int a6, final int a7)
+    {
+        final long at = address + packet + PacketDescriptor.ARGS_OFFSET;
+        UnsafeApi.putLong(array, at, pair(a0, a1));
+        UnsafeApi.putLong(array, at + 8, pair(a2, a3));
+        UnsafeApi.putLong(array, at + 16, pair(a4, a5));
+        UnsafeApi.putLong(array, at + 24, pair(a6, a7));
+    }
+
+    /** Two consecutive ints as the long at the first one's offset holds them in native byte order. */
+    private static long pair(final int first, final int second)
+    {
+        return LITTLE_ENDIAN ? (first & 0xFFFF_FFFFL) | (long)second << 32 : (long)first << 32 | (second & 0xFFFF_FFFFL);
+    }
+
+    /**
      * @param packet offset of the packet.
      * @param field  offset of a one-byte field of {@link PacketDescriptor}.
      * @return the field, unsigned.

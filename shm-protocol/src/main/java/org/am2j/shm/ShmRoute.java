@@ -40,6 +40,11 @@ import org.am2j.spi.Route;
  */
 final class ShmRoute implements Route
 {
+    /** {@link #takePacket}: the packet at the tail is not free for its lap. */
+    private static final int QUEUE_FULL = -1;
+    /** {@link #takePacket}: the receiver skipped the assignment before the claim. */
+    private static final int CLAIM_LOST = -2;
+
     private final ShmTransport transport;
     private final MappedRegion region;
     private final QueueBlock block;
@@ -149,6 +154,72 @@ final class ShmRoute implements Route
         final OutboundMessage message, final PacketQueue queue, final boolean deposit, final int length,
         final int bulk, final UnsafeBuffer segment)
     {
+        final int packet = takePacket(queue);
+        if (packet < 0)
+        {
+            releaseBulk(queue, bulk);
+            return QUEUE_FULL == packet ? full() : FULL;
+        }
+
+        // Step 5: fill and mark ready.
+        queue.putHeader(packet, message.opcode(), message.handler(), message.argCount(), message.returnStatus(),
+            inverse, length, bulk, deposit ? (int)message.segmentOffset() : -1, message.tag());
+        for (int i = 0, count = message.argCount(); i < count; i++)
+        {
+            queue.putArg(packet, i, message.arg(i));
+        }
+        if (0 != length)
+        {
+            copyData(message, queue, length, bulk, segment);
+        }
+        return publish(queue, packet);
+    }
+
+    /**
+     * A short message (no data, return status 0) from its fields: the paper's five steps with nothing read back from a
+     * frame, and every argument slot written (unused ones with the 0 the caller passes).
+     */
+    @Override
+    public int sendShort(
+        final OutboundMessage scratch, final int opcode, final int handler, final long tag, final int source,
+        final int argCount, final int a0, final int a1, final int a2, final int a3, final int a4, final int a5,
+        final int a6, final int a7)
+    {
+        final boolean request = Opcode.REQUEST_SHORT.code() == opcode;
+        if (!request && Opcode.REPLY_SHORT.code() != opcode)
+        {
+            return Route.super.sendShort(scratch, opcode, handler, tag, source, argCount, a0, a1, a2, a3, a4, a5,
+                a6, a7);
+        }
+        if (STATE_OPEN != block.state())
+        {
+            return request ? ReturnStatus.EBADENDPOINT.code() : ReturnStatus.EREPLYREJECTED.code();
+        }
+        // Step 1: the tag copy in the queue block.
+        if (request && !Tags.accepts(block.tag(), tag))
+        {
+            return ReturnStatus.EBADTAG.code();
+        }
+        final PacketQueue queue = request ? block.requests : block.replies;
+        final int packet = takePacket(queue);
+        if (packet < 0)
+        {
+            return QUEUE_FULL == packet ? full() : FULL;
+        }
+        queue.putHeader(packet, opcode, handler, argCount, 0, inverse, 0, NO_BULK, -1, tag);
+        queue.putArgs(packet, a0, a1, a2, a3, a4, a5, a6, a7);
+        return publish(queue, packet);
+    }
+
+    /**
+     * Steps 3 and 4: take a packet assignment and claim the packet.
+     *
+     * @param queue the destination's request or reply queue.
+     * @return the packet's offset, {@link #QUEUE_FULL} when the packet at the tail is not free for its lap, or
+     * {@link #CLAIM_LOST} when the receiver skipped the assignment (the send is tried again).
+     */
+    private int takePacket(final PacketQueue queue)
+    {
         // Step 3: the packet assignment.
         long tail;
         int packet;
@@ -160,8 +231,7 @@ final class ShmRoute implements Route
             // sender that has not made it ready yet, and taking it would overtake that sender's message.
             if (queue.freeStateFor(tail) != queue.state(packet))
             {
-                releaseBulk(queue, bulk);
-                return full();
+                return QUEUE_FULL;
             }
         }
         // CAS of the tail: each sequence number is assigned to exactly one sender. The packet was free for this
@@ -177,22 +247,19 @@ final class ShmRoute implements Route
         // one wins the lap; the loser writes nothing into the packet.
         if (!claimPacket(queue, tail, pid))
         {
-            releaseBulk(queue, bulk);
-            return FULL;
+            return CLAIM_LOST;
         }
         fullSince = 0;
+        return packet;
+    }
 
-        // Step 5: fill and mark ready.
-        queue.putHeader(packet, message.opcode(), message.handler(), message.argCount(), message.returnStatus(),
-            inverse, length, bulk, deposit ? (int)message.segmentOffset() : -1, message.tag());
-        for (int i = 0, count = message.argCount(); i < count; i++)
-        {
-            queue.putArg(packet, i, message.arg(i));
-        }
-        if (0 != length)
-        {
-            copyData(message, queue, length, bulk, segment);
-        }
+    /**
+     * Step 5's end: mark the filled packet ready, and wake the destination if it sleeps.
+     *
+     * @return {@link #SENT}.
+     */
+    private int publish(final PacketQueue queue, final int packet)
+    {
         // Release store READY: the receiver that sees it sees every field and byte written above.
         queue.stateRelease(packet, readyPacketState);
 

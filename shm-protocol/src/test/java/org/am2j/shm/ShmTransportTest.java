@@ -77,6 +77,84 @@ class ShmTransportTest
         }
     }
 
+    private static int sendShort(
+        final ShmRoute route, final Opcode opcode, final int handler, final long tag, final int... args)
+    {
+        final int[] a = java.util.Arrays.copyOf(args, 8);
+        return route.sendShort(new OutboundMessage(), opcode.code(), handler, tag, 0, args.length, a[0], a[1], a[2],
+            a[3], a[4], a[5], a[6], a[7]);
+    }
+
+    @Test
+    void aShortMessageSentFromItsFieldsArrivesAsItsFrameWouldAndClearsTheUnusedArgumentSlots()
+    {
+        try (Fixture f = new Fixture("requestDepth", "4", "bulkDepth", "2"))
+        {
+            final Fixture.Ep a = f.endpoint();
+            final Fixture.Ep b = f.endpoint();
+            final ShmRoute ab = a.routeTo(b);
+            // A lap of 8-argument messages first, so the short ones below reuse packets with every slot written.
+            for (int i = 0; i < 4; i++)
+            {
+                assertEquals(Route.SENT, ab.send(frame(Opcode.REQUEST_SHORT, 5, b.host.tag, 1, 2, 3, 4, 5, 6, 7, 8)));
+            }
+            assertEquals(4, b.shm.poll(new Fixture.Recorder(), 32, false));
+
+            for (int i = 0; i < 4; i++)
+            {
+                assertEquals(Route.SENT, sendShort(ab, Opcode.REQUEST_SHORT, 9, b.host.tag, 40 + i));
+            }
+            assertEquals(Route.FULL, sendShort(ab, Opcode.REQUEST_SHORT, 9, b.host.tag, 44));
+            final java.util.List<int[]> slots = new java.util.ArrayList<>();
+            final Fixture.Recorder recorder = new Fixture.Recorder();
+            final MessageSink sink = (m) ->
+            {
+                recorder.onMessage(m);
+                final int[] all = new int[8];
+                for (int i = 0; i < 8; i++)
+                {
+                    all[i] = m.arg(i);
+                }
+                slots.add(all);
+            };
+            assertEquals(4, b.shm.poll(sink, 32, false));
+            for (int i = 0; i < 4; i++)
+            {
+                assertArrayEquals(new int[] { Opcode.REQUEST_SHORT.code(), 9, 0, 0, -1, 40 + i }, recorder.headers.get(i));
+                assertArrayEquals(new int[] { 40 + i, 0, 0, 0, 0, 0, 0, 0 }, slots.get(i));
+                assertEquals(a.host.name, recorder.sources.get(i));
+            }
+
+            final ShmRoute ba = b.routeTo(a);
+            assertEquals(Route.SENT, sendShort(ba, Opcode.REPLY_SHORT, 3, 0L, 1, 2, 3, 4, 5, 6, 7, 8));
+            final Fixture.Recorder replies = new Fixture.Recorder();
+            assertEquals(1, a.shm.poll(replies, 32, true));
+            assertArrayEquals(new int[] { Opcode.REPLY_SHORT.code(), 3, 0, 0, -1, 1, 2, 3, 4, 5, 6, 7, 8 },
+                replies.headers.get(0));
+        }
+    }
+
+    @Test
+    void aShortSendFromFieldsRefusesAsTheFramePathDoesAndPassesOtherOpcodesToIt()
+    {
+        try (Fixture f = new Fixture())
+        {
+            final Fixture.Ep a = f.endpoint();
+            final Fixture.Ep b = f.endpoint();
+            final ShmRoute ab = a.routeTo(b);
+            assertEquals(ReturnStatus.EBADTAG.code(), sendShort(ab, Opcode.REQUEST_SHORT, 5, b.host.tag + 1));
+            assertFalse(b.shm.hasPending());
+            // Not a short opcode: the frame path sends it as it is (here a medium request without data).
+            assertEquals(Route.SENT, sendShort(ab, Opcode.REQUEST_MEDIUM, 6, b.host.tag, 7));
+            final Fixture.Recorder recorder = new Fixture.Recorder();
+            assertEquals(1, b.shm.poll(recorder, 32, false));
+            assertArrayEquals(new int[] { Opcode.REQUEST_MEDIUM.code(), 6, 0, 0, -1, 7 }, recorder.headers.get(0));
+            b.shm.close();
+            assertEquals(ReturnStatus.EBADENDPOINT.code(), sendShort(ab, Opcode.REQUEST_SHORT, 5, b.host.tag));
+            assertEquals(ReturnStatus.EREPLYREJECTED.code(), sendShort(ab, Opcode.REPLY_SHORT, 5, b.host.tag));
+        }
+    }
+
     @Test
     void aLongMessageToAUserSegmentTravelsInTheBulkQueueAndIsCopiedInBeforeTheHandler()
     {
