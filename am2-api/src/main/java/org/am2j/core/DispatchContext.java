@@ -7,8 +7,14 @@ import org.am2j.spi.OutboundMessage;
  * handler nesting depth, and the depth itself.
  * <p>
  * Depth 0 is application code; a handler runs at depth 1; a reply waiting for queue space inside a request handler
- * polls reply queues, whose handlers run at depth 2; a message returned while dispatching at depth 2 is built at
- * depth 2. A frame is used only at its own depth, so a nested dispatch never overwrites a frame being sent.
+ * polls reply queues, whose handlers run at depth 2. A frame is used only at its own depth, so a nested dispatch
+ * never overwrites a frame being sent.
+ * <p>
+ * A message returned by the dispatcher is built in a frame of its own, taken from a stack of return frames: it is
+ * returned at the depth of the poll that found it, which may be a poll made by a send waiting for queue space with
+ * that depth's frame, and its own sending may wait and poll again, returning more. The stack grows only when returns
+ * nest deeper than ever before on this thread (a queue being read further up the stack is not read again, so the
+ * nesting is bounded by the queues an endpoint has).
  */
 final class DispatchContext
 {
@@ -22,6 +28,8 @@ final class DispatchContext
 
     private final OutboundMessage[] frames = new OutboundMessage[MAX_DEPTH + 1];
     private final Delivery[] deliveries = new Delivery[MAX_DEPTH + 1];
+    private OutboundMessage[] returnFrames = { new OutboundMessage(), new OutboundMessage() };
+    private int returns;
 
     /** Handler nesting depth of this thread: 0 outside handlers. */
     int depth;
@@ -52,6 +60,35 @@ final class DispatchContext
     OutboundMessage frame()
     {
         return frames[depth];
+    }
+
+    /**
+     * Take a frame for a returned message; give it back with {@link #releaseReturnFrame()} once it is sent or dropped.
+     *
+     * @return a frame no send in progress on this thread uses.
+     */
+    OutboundMessage acquireReturnFrame()
+    {
+        if (returns == returnFrames.length)
+        {
+            returnFrames = java.util.Arrays.copyOf(returnFrames, 2 * returns);
+        }
+        OutboundMessage frame = returnFrames[returns];
+        if (null == frame)
+        {
+            frame = new OutboundMessage();
+            returnFrames[returns] = frame;
+        }
+        returns++;
+        return frame;
+    }
+
+    /**
+     * Give back the frame the last {@link #acquireReturnFrame()} took.
+     */
+    void releaseReturnFrame()
+    {
+        returns--;
     }
 
     /**

@@ -11,6 +11,7 @@ import org.am2j.api.Tags;
 import org.am2j.core.stats.ProtocolCounters;
 import org.am2j.spi.InboundMessage;
 import org.am2j.spi.MessageSink;
+import org.am2j.spi.OutboundMessage;
 import org.am2j.spi.TransportEndpoint;
 
 /**
@@ -184,14 +185,23 @@ final class Receiver implements MessageSink
         final int argCount = Math.max(0, Math.min(Am.MAX_SHORT, message.argCount()));
         final int dataLength = message.dataLength();
         final boolean withData = MessageCategory.MEDIUM == opcode.category() && inlineDataValid(message, dataLength);
-        endpoint.sendReturned(context, this, message.replyRoute(),
-            context.frame()
-                .header(opcode.code(), status.code(), message.handler(), message.tag())
-                .args(argCount, message.arg(0), message.arg(1), message.arg(2), message.arg(3), message.arg(4),
-                    message.arg(5), message.arg(6), message.arg(7))
-                .data(withData ? message.dataBuffer() : null, withData ? message.dataOffset() : 0,
-                    withData ? dataLength : 0, -1)
-                .source(endpoint.endpointId()));
+        // Not the frame of this depth: a send waiting for queue space may be polling with it (the poll that found
+        // this message), and would send whatever this built in it.
+        final OutboundMessage frame = context.acquireReturnFrame();
+        try
+        {
+            endpoint.sendReturned(context, this, message.replyRoute(),
+                frame.header(opcode.code(), status.code(), message.handler(), message.tag())
+                    .args(argCount, message.arg(0), message.arg(1), message.arg(2), message.arg(3), message.arg(4),
+                        message.arg(5), message.arg(6), message.arg(7))
+                    .data(withData ? message.dataBuffer() : null, withData ? message.dataOffset() : 0,
+                        withData ? dataLength : 0, -1)
+                    .source(endpoint.endpointId()));
+        }
+        finally
+        {
+            context.releaseReturnFrame();
+        }
     }
 
     private static boolean lengthValid(final InboundMessage message, final MessageCategory category, final int length)

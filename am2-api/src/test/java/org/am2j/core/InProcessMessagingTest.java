@@ -16,6 +16,7 @@ import org.agrona.concurrent.UnsafeBuffer;
 import org.am2j.api.Am;
 import org.am2j.api.AmError;
 import org.am2j.api.BundleKind;
+import org.am2j.api.Endpoint;
 import org.am2j.api.EndpointStatistics.Counter;
 import org.am2j.api.Message;
 import org.am2j.api.MessageCategory;
@@ -294,6 +295,69 @@ class InProcessMessagingTest
             assertEquals(count, pair.a.statistics().get("inproc", Counter.REQUESTS_SENT));
             assertEquals(count, pair.b.statistics().get("inproc", Counter.REPLIES_SENT));
             assertEquals(count, pair.a.statistics().get("inproc", Counter.REPLIES_RECEIVED));
+        }
+    }
+
+    @Test
+    void aMessageReturnedWhileASendWaitsForSpaceDoesNotReplaceTheMessageBeingSent() throws InterruptedException
+    {
+        try (Pair pair = Pair.inTwoBundles(BundleKind.SEQ))
+        {
+            // a's request to b waits for space in b's full queue, polling a's bundle, where more requests naming a
+            // handler a lacks than one poll takes are waiting: a returns them while its own request waits. The
+            // waiting send must still deliver its own message, and only that.
+            final Endpoint c = pair.bundleA.allocateEndpoint();
+            final int toA = c.mapAny(pair.a.name(), pair.a.tag());
+            final int[] returnedAtB = new int[1];
+            final int[] returnedAtC = new int[1];
+            pair.b.handler(0, (token, msg) -> returnedAtB[0]++);
+            c.handler(0, (token, msg) -> returnedAtC[0]++);
+            pair.b.handler(1, this::record);
+            int filled = 0;
+            while (Am.OK == pair.a.requestN(0, MessageCategory.SHORT, 1, null, 0, 0, -1, true, 1, filled, 0, 0, 0, 0,
+                0, 0, 0))
+            {
+                filled++;
+                assertTrue(filled < 1_000_000, "b's queue never filled");
+            }
+            final int bad = 3 * BundleCore.POLL_BUDGET;
+            for (int i = 0; i < bad; i++)
+            {
+                assertEquals(Am.OK, c.request(toA, 9, i));
+            }
+            final int expected = filled + 1;
+            final Thread drainer = new Thread(() ->
+            {
+                try
+                {
+                    Thread.sleep(200);
+                }
+                catch (final InterruptedException ex)
+                {
+                    return;
+                }
+                final long deadline = System.nanoTime() + 10_000_000_000L;
+                while (System.nanoTime() < deadline && seen.size() < expected)
+                {
+                    pair.bundleB.poll();
+                }
+                for (int i = 0; i < 1_000; i++)
+                {
+                    pair.bundleB.poll();
+                }
+            });
+            drainer.start();
+            assertEquals(Am.OK, pair.a.request(0, 1, -1, 5, 6));
+            drainer.join();
+
+            assertEquals(expected, seen.size(), "b got something else, or not a's last request");
+            assertArrayEquals(new int[] { -1, 5, 6 }, seen.get(filled).args);
+            assertEquals(0, returnedAtB[0], "b got a returned message it never sent");
+            for (int i = 0; i < 1_000 && returnedAtC[0] < bad; i++)
+            {
+                pair.bundleA.poll();
+            }
+            assertEquals(bad, returnedAtC[0]);
         }
     }
 
