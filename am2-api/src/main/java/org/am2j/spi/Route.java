@@ -27,12 +27,16 @@ public interface Route
 
     /**
      * Send a short message (no data, return status 0) from its fields, with the results of
-     * {@link #send(OutboundMessage)}. The core calls this for every short request and reply, so that a transport
-     * that can write the fields straight into the destination does not read them back from a frame; the default
-     * fills {@code scratch} and sends it.
+     * {@link #send(OutboundMessage)}. The core calls this for the first attempt of every short request and reply
+     * (never for a returned message), so that a transport that can write the fields straight into the destination
+     * does not read them back from a frame; the default fills {@code scratch} and sends it.
+     * <p>
+     * Any answer but {@link #SENT} must leave nothing sent: the core then builds the frame and sends the same message
+     * again through {@link #send(OutboundMessage)}, which retries, backs off or returns it.
      *
      * @param scratch  a frame the caller does not need back: the default fills it, an override may ignore it.
-     * @param opcode   {@link org.am2j.api.Opcode#REQUEST_SHORT} or {@link org.am2j.api.Opcode#REPLY_SHORT}'s code.
+     * @param opcode   {@link org.am2j.api.Opcode#REQUEST_SHORT} or {@link org.am2j.api.Opcode#REPLY_SHORT}'s code (an
+     *                 override passes any other opcode to this default).
      * @param handler  the handler index at the destination.
      * @param tag      the tag the message carries.
      * @param source   the sending endpoint's id.

@@ -61,9 +61,18 @@ class RouteTest
         assertEquals(2, scratch.argCount());
         assertEquals(31, scratch.arg(0));
         assertEquals(32, scratch.arg(1));
-        assertEquals(0, scratch.arg(2));
+        for (int i = 2; i < 8; i++)
+        {
+            assertEquals(0, scratch.arg(i));
+        }
         assertNull(scratch.data());
         assertEquals(0, scratch.dataLength());
         assertEquals(-1, scratch.segmentOffset());
+
+        route.result = Route.SENT;
+        assertEquals(Route.SENT, route.sendShort(scratch, Opcode.REQUEST_SHORT.code(), 1, 2L, 3, 0, 0, 0, 0, 0, 0, 0,
+            0, 0));
+        assertEquals(Opcode.REQUEST_SHORT.code(), scratch.opcode());
+        assertEquals(0, scratch.argCount());
     }
 }

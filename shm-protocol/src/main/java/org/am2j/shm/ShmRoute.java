@@ -176,8 +176,9 @@ final class ShmRoute implements Route
     }
 
     /**
-     * A short message (no data, return status 0) from its fields: the paper's five steps with nothing read back from a
-     * frame, and every argument slot written (unused ones with the 0 the caller passes).
+     * A short message (no data, return status 0) from its fields: the paper's steps 1, 3, 4 and 5 (no bulk block) with
+     * nothing read back from a frame, every argument slot written (unused ones with what the caller passes, 0 from the
+     * API's fixed-arity methods). Another opcode goes to the frame path.
      */
     @Override
     public int sendShort(
@@ -206,6 +207,7 @@ final class ShmRoute implements Route
         {
             return QUEUE_FULL == packet ? full() : FULL;
         }
+        // Step 5: fill and mark ready.
         queue.putHeader(packet, opcode, handler, argCount, 0, inverse, 0, NO_BULK, -1, tag);
         queue.putArgs(packet, a0, a1, a2, a3, a4, a5, a6, a7);
         return publish(queue, packet);
@@ -216,7 +218,8 @@ final class ShmRoute implements Route
      *
      * @param queue the destination's request or reply queue.
      * @return the packet's offset, {@link #QUEUE_FULL} when the packet at the tail is not free for its lap, or
-     * {@link #CLAIM_LOST} when the receiver skipped the assignment (the send is tried again).
+     * {@link #CLAIM_LOST} when the receiver skipped the assignment or a later lap's sender holds the packet (the send
+     * is tried again).
      */
     private int takePacket(final PacketQueue queue)
     {
@@ -249,18 +252,22 @@ final class ShmRoute implements Route
         {
             return CLAIM_LOST;
         }
-        fullSince = 0;
+        if (0 != fullSince)
+        {
+            // A hint shared by the threads of a PAR bundle: stored only when it changes, not on every send.
+            fullSince = 0;
+        }
         return packet;
     }
 
     /**
-     * Step 5's end: mark the filled packet ready, and wake the destination if it sleeps.
+     * Step 5's end: mark the packet the caller filled ready, and wake the destination if it sleeps.
      *
      * @return {@link #SENT}.
      */
     private int publish(final PacketQueue queue, final int packet)
     {
-        // Release store READY: the receiver that sees it sees every field and byte written above.
+        // Release store READY: the receiver that sees it sees every field and byte the caller wrote into the packet.
         queue.stateRelease(packet, readyPacketState);
 
         // The tail and claim CASes (full fences) came before this read: either the receiver saw the tail move

@@ -144,8 +144,11 @@ class ShmTransportTest
             final ShmRoute ab = a.routeTo(b);
             assertEquals(ReturnStatus.EBADTAG.code(), sendShort(ab, Opcode.REQUEST_SHORT, 5, b.host.tag + 1));
             assertFalse(b.shm.hasPending());
-            // Not a short opcode: the frame path sends it as it is (here a medium request without data).
+            // Not a short opcode: the frame path sends it as it is (here a medium request without data), tag check
+            // included, into the request queue.
+            assertEquals(ReturnStatus.EBADTAG.code(), sendShort(ab, Opcode.REQUEST_MEDIUM, 6, b.host.tag + 1, 7));
             assertEquals(Route.SENT, sendShort(ab, Opcode.REQUEST_MEDIUM, 6, b.host.tag, 7));
+            assertEquals(0, b.shm.poll(new Fixture.Recorder(), 32, true), "nothing in the reply queue");
             final Fixture.Recorder recorder = new Fixture.Recorder();
             assertEquals(1, b.shm.poll(recorder, 32, false));
             assertArrayEquals(new int[] { Opcode.REQUEST_MEDIUM.code(), 6, 0, 0, -1, 7 }, recorder.headers.get(0));
