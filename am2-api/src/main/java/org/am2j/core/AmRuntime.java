@@ -14,6 +14,7 @@ import java.util.ServiceLoader;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import org.agrona.concurrent.status.AtomicCounter;
 import org.am2j.api.AmError;
 import org.am2j.api.AmException;
 import org.am2j.api.Bundle;
@@ -183,6 +184,12 @@ public final class AmRuntime implements TransportContext
     public String job()
     {
         return job;
+    }
+
+    @Override
+    public AtomicCounter counter(final String transport, final String name)
+    {
+        return counters.newTransportCounter(transport, name);
     }
 
     @Override

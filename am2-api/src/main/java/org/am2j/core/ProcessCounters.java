@@ -2,9 +2,13 @@ package org.am2j.core;
 
 import java.lang.System.Logger.Level;
 
+import org.agrona.concurrent.UnsafeBuffer;
+import org.agrona.concurrent.status.AtomicCounter;
 import org.agrona.concurrent.status.CountersManager;
+import org.agrona.concurrent.status.CountersReader;
 import org.am2j.api.AmException;
 import org.am2j.core.stats.CountersFile;
+import org.am2j.core.stats.EndpointCounterDescriptor;
 import org.am2j.core.stats.EndpointCounters;
 import org.am2j.core.stats.SynchronizedCountersManager;
 
@@ -45,6 +49,25 @@ final class ProcessCounters
     EndpointCounters newEndpointCounters(final int endpointId, final String label)
     {
         return new EndpointCounters(manager, endpointId, label);
+    }
+
+    /**
+     * A counter of a transport's process-wide part ({@link org.am2j.spi.TransportContext#counter}); in private memory,
+     * with a warning, when the file has no room left.
+     */
+    AtomicCounter newTransportCounter(final String transport, final String name)
+    {
+        try
+        {
+            return manager.newCounter(transport + " " + name, EndpointCounterDescriptor.PROCESS_TRANSPORT_TYPE_ID,
+                (key) -> EndpointCounterDescriptor.writeKey(key, 0, 0, transport));
+        }
+        catch (final RuntimeException ex)
+        {
+            LOGGER.log(Level.WARNING, "am2j: counter '" + transport + " " + name + "' kept in private memory (" +
+                ex.getMessage() + "); bin/am2j stat does not show it");
+            return new AtomicCounter(new UnsafeBuffer(new byte[CountersReader.COUNTER_LENGTH]), 0);
+        }
     }
 
     void close()

@@ -1,5 +1,9 @@
 package org.am2j.spi;
 
+import org.agrona.concurrent.UnsafeBuffer;
+import org.agrona.concurrent.status.AtomicCounter;
+import org.agrona.concurrent.status.CountersReader;
+
 /**
  * What a transport learns of the process that opens it.
  */
@@ -35,4 +39,21 @@ public interface TransportContext
      * @return the setting.
      */
     String property(String transport, String key, String defaultValue);
+
+    /**
+     * A counter of the transport's process-wide part (a network NIC, say), in the process's counters file where
+     * {@code bin/am2j stat} shows it live, labelled {@code "<transport> <name>"}. It stays there until the process
+     * exits, as the transport's process-wide part does: a transport does not free it (a freed slot may be given to
+     * another counter, and a late increment would land there). Not a hot-path call.
+     * <p>
+     * The default keeps the counter in private memory, as a context without a counters file (a test's) would.
+     *
+     * @param transport the transport's name.
+     * @param name      what the counter counts, e.g. {@code "nic datagrams_sent"}.
+     * @return a counter at 0.
+     */
+    default AtomicCounter counter(final String transport, final String name)
+    {
+        return new AtomicCounter(new UnsafeBuffer(new byte[CountersReader.COUNTER_LENGTH]), 0);
+    }
 }

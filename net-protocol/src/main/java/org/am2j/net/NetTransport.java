@@ -27,16 +27,21 @@ public final class NetTransport implements Transport
 
     NetTransport(final TransportContext context)
     {
-        this(new NetConfig(context), context.processId());
+        this(new NetConfig(context), context.processId(), new NicCounters(context));
     }
 
-    NetTransport(final NetConfig config, final long nicId)
+    private NetTransport(final NetConfig config, final long nicId, final NicCounters counters)
     {
         this(config, new UdpWire(config.bind, config.host, config.port, config.socketBytes,
-            config.connectedPeers), nicId);
+            config.connectedPeers), nicId, counters);
     }
 
     NetTransport(final NetConfig config, final Wire wire, final long nicId)
+    {
+        this(config, wire, nicId, new NicCounters());
+    }
+
+    private NetTransport(final NetConfig config, final Wire wire, final long nicId, final NicCounters counters)
     {
         this.config = config;
         if (config.mode != config.requestedMode)
@@ -44,7 +49,7 @@ public final class NetTransport implements Transport
             LOGGER.log(System.Logger.Level.WARNING, "am2j net: --nic thread needs a second CPU for the NIC's thread; " +
                 "this process may use one: the NIC runs inline");
         }
-        this.nic = new NicAgent(config, wire, nicId);
+        this.nic = new NicAgent(config, wire, nicId, counters);
         if (config.mode == NicMode.THREAD)
         {
             this.runner = new AgentRunner(new NicIdleStrategy(nic),

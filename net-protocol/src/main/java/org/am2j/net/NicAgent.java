@@ -77,7 +77,7 @@ final class NicAgent implements Agent
     private final String address;
     /** The port of {@link Wire#localAddress()}, for {@link WireDescriptor#SOURCE_PORT_OFFSET}. */
     private final long receivingPort;
-    private final NicCounters counters = new NicCounters();
+    private final NicCounters counters;
     private final int ackBatch;
 
     private final AtomicBoolean lock = new AtomicBoolean();
@@ -109,6 +109,12 @@ final class NicAgent implements Agent
 
     NicAgent(final NetConfig config, final Wire wire, final long nicId)
     {
+        this(config, wire, nicId, new NicCounters());
+    }
+
+    NicAgent(final NetConfig config, final Wire wire, final long nicId, final NicCounters counters)
+    {
+        this.counters = counters;
         this.config = config;
         this.wire = wire;
         this.nicId = nicId;

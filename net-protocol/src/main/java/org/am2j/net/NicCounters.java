@@ -1,22 +1,51 @@
 package org.am2j.net;
 
-import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.Locale;
+
+import org.agrona.concurrent.UnsafeBuffer;
+import org.agrona.concurrent.status.AtomicCounter;
+import org.agrona.concurrent.status.CountersReader;
+import org.am2j.spi.TransportContext;
 
 /**
- * The NIC's counters, one per {@link NicEvent}: written by the NIC agent, readable from any thread.
+ * The NIC's counters, one per {@link NicEvent}: written by the NIC agent, readable from any thread, and, for a NIC
+ * opened by the runtime, from other processes through the counters file ({@code bin/am2j stat}, labelled
+ * {@code "net nic <event>"}).
  */
 final class NicCounters
 {
     private static final NicEvent[] EVENTS = NicEvent.values();
-    private final AtomicLongArray counts = new AtomicLongArray(EVENTS.length);
+    private final AtomicCounter[] counts = new AtomicCounter[EVENTS.length];
+
+    /**
+     * Counters in private memory, for a NIC built without a runtime (tests).
+     */
+    NicCounters()
+    {
+        for (int i = 0; i < counts.length; i++)
+        {
+            counts[i] = new AtomicCounter(new UnsafeBuffer(new byte[CountersReader.COUNTER_LENGTH]), 0);
+        }
+    }
+
+    /**
+     * @param context whose counters file holds the counters.
+     */
+    NicCounters(final TransportContext context)
+    {
+        for (final NicEvent event : EVENTS)
+        {
+            counts[event.ordinal()] = context.counter(NetTransport.NAME, "nic " + name(event));
+        }
+    }
 
     /**
      * @param event one more of it.
      */
     void increment(final NicEvent event)
     {
-        // Single writer (the agent): an ordered store is enough for readers on other threads.
-        counts.lazySet(event.ordinal(), counts.get(event.ordinal()) + 1);
+        // Single writer (the agent): a release store is enough for readers on other threads and in other processes.
+        counts[event.ordinal()].incrementRelease();
     }
 
     /**
@@ -26,7 +55,7 @@ final class NicCounters
      */
     void incrementShared(final NicEvent event)
     {
-        counts.getAndIncrement(event.ordinal());
+        counts[event.ordinal()].increment();
     }
 
     /**
@@ -35,7 +64,12 @@ final class NicCounters
      */
     long get(final NicEvent event)
     {
-        return counts.get(event.ordinal());
+        return counts[event.ordinal()].get();
+    }
+
+    private static String name(final NicEvent event)
+    {
+        return event.name().toLowerCase(Locale.ROOT);
     }
 
     @Override
@@ -47,7 +81,7 @@ final class NicCounters
             final long value = get(event);
             if (0 != value)
             {
-                text.append(event.name().toLowerCase()).append('=').append(value).append(' ');
+                text.append(name(event)).append('=').append(value).append(' ');
             }
         }
         return text.append('}').toString();

@@ -9,7 +9,7 @@ import org.am2j.spi.TransportContext;
  * A transport context for NICs built inside a test: settings from a map (keys without the {@code am2j.net.}
  * prefix), loopback by default.
  */
-final class TestContext implements TransportContext
+class TestContext implements TransportContext
 {
     private final Map<String, String> settings = new HashMap<>();
     private final long processId;

@@ -53,6 +53,12 @@ public final class EndpointCounterDescriptor
     /** Type id of a returned-message counter of an endpoint. */
     public static final int RETURNED_TYPE_ID = TYPE_ID_BASE + 3;
 
+    /**
+     * Type id of a counter of a transport's process-wide part (the network NIC); its key holds the transport's name
+     * (endpoint id and counter index 0), and {@code bin/am2j stat} lists it with the process, not with an endpoint.
+     */
+    public static final int PROCESS_TRANSPORT_TYPE_ID = TYPE_ID_BASE + 4;
+
     /** Offset in the key of the endpoint id, an int. */
     public static final int ENDPOINT_ID_OFFSET = 0;
 
