@@ -1,5 +1,7 @@
 package org.am2j.core;
 
+import java.util.Arrays;
+
 import org.am2j.spi.OutboundMessage;
 
 /**
@@ -14,7 +16,7 @@ import org.am2j.spi.OutboundMessage;
  * returned at the depth of the poll that found it, which may be a poll made by a send waiting for queue space with
  * that depth's frame, and its own sending may wait and poll again, returning more. The stack grows only when returns
  * nest deeper than ever before on this thread (a queue being read further up the stack is not read again, so the
- * nesting is bounded by the queues an endpoint has).
+ * nesting is bounded by the queues of the bundle's endpoints).
  */
 final class DispatchContext
 {
@@ -71,7 +73,7 @@ final class DispatchContext
     {
         if (returns == returnFrames.length)
         {
-            returnFrames = java.util.Arrays.copyOf(returnFrames, 2 * returns);
+            returnFrames = Arrays.copyOf(returnFrames, 2 * returns);
         }
         OutboundMessage frame = returnFrames[returns];
         if (null == frame)

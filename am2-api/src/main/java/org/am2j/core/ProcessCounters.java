@@ -23,6 +23,7 @@ final class ProcessCounters
 
     private final CountersFile file;
     private final CountersManager manager;
+    private boolean warnedFull;
 
     private ProcessCounters(final CountersFile file, final CountersManager manager)
     {
@@ -55,7 +56,7 @@ final class ProcessCounters
      * A counter of a transport's process-wide part ({@link org.am2j.spi.TransportContext#counter}); in private memory,
      * with a warning, when the file has no room left.
      */
-    AtomicCounter newTransportCounter(final String transport, final String name)
+    synchronized AtomicCounter newTransportCounter(final String transport, final String name)
     {
         try
         {
@@ -64,8 +65,12 @@ final class ProcessCounters
         }
         catch (final RuntimeException ex)
         {
-            LOGGER.log(Level.WARNING, "am2j: counter '" + transport + " " + name + "' kept in private memory (" +
-                ex.getMessage() + "); bin/am2j stat does not show it");
+            if (!warnedFull)
+            {
+                warnedFull = true;
+                LOGGER.log(Level.WARNING, "am2j: counter '" + transport + " " + name + "' and any later ones kept in " +
+                    "private memory (" + ex.getMessage() + "); bin/am2j stat does not show them");
+            }
             return new AtomicCounter(new UnsafeBuffer(new byte[CountersReader.COUNTER_LENGTH]), 0);
         }
     }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -299,6 +300,7 @@ class InProcessMessagingTest
     }
 
     @Test
+    @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
     void aMessageReturnedWhileASendWaitsForSpaceDoesNotReplaceTheMessageBeingSent() throws InterruptedException
     {
         try (Pair pair = Pair.inTwoBundles(BundleKind.SEQ))
@@ -326,29 +328,33 @@ class InProcessMessagingTest
                 assertEquals(Am.OK, c.request(toA, 9, i));
             }
             final int expected = filled + 1;
+            final Throwable[] drainerFailure = new Throwable[1];
             final Thread drainer = new Thread(() ->
             {
                 try
                 {
                     Thread.sleep(200);
+                    final long deadline = System.nanoTime() + 10_000_000_000L;
+                    while (System.nanoTime() < deadline && seen.size() < expected)
+                    {
+                        pair.bundleB.poll();
+                    }
+                    for (int i = 0; i < 1_000; i++)
+                    {
+                        pair.bundleB.poll();
+                    }
                 }
-                catch (final InterruptedException ex)
+                catch (final Throwable ex)
                 {
-                    return;
-                }
-                final long deadline = System.nanoTime() + 10_000_000_000L;
-                while (System.nanoTime() < deadline && seen.size() < expected)
-                {
-                    pair.bundleB.poll();
-                }
-                for (int i = 0; i < 1_000; i++)
-                {
-                    pair.bundleB.poll();
+                    drainerFailure[0] = ex;
                 }
             });
             drainer.start();
             assertEquals(Am.OK, pair.a.request(0, 1, -1, 5, 6));
+            // No poll before a send by default: c's returned messages were handled by the polls of the waiting send.
+            assertTrue(returnedAtC[0] > 0, "a's request never waited: b's queue was emptied first");
             drainer.join();
+            assertNull(drainerFailure[0]);
 
             assertEquals(expected, seen.size(), "b got something else, or not a's last request");
             assertArrayEquals(new int[] { -1, 5, 6 }, seen.get(filled).args);

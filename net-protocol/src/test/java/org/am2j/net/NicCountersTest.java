@@ -59,8 +59,8 @@ class NicCountersTest
         assertEquals(NicEvent.values().length, values.size(), values.toString());
         for (final NicEvent event : NicEvent.values())
         {
-            assertTrue(values.containsKey("net nic " + event.name().toLowerCase(java.util.Locale.ROOT)), event + " in " +
-                values);
+            final String label = "net nic " + event.name().toLowerCase(java.util.Locale.ROOT);
+            assertTrue(values.containsKey(label), label + " in " + values);
         }
         assertEquals(2L, values.get("net nic empty_receives"));
         assertEquals(1L, values.get("net nic io_errors"));

@@ -255,7 +255,9 @@ final class PacketQueue
     /** Two consecutive ints as the long at the first one's offset holds them in native byte order. */
     private static long pair(final int first, final int second)
     {
-        return LITTLE_ENDIAN ? (first & 0xFFFF_FFFFL) | (long)second << 32 : (long)first << 32 | (second & 0xFFFF_FFFFL);
+        return LITTLE_ENDIAN ?
+            (first & 0xFFFF_FFFFL) | (long)second << 32 :
+            (long)first << 32 | (second & 0xFFFF_FFFFL);
     }
 
     /**

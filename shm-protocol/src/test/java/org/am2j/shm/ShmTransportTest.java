@@ -120,7 +120,8 @@ class ShmTransportTest
             assertEquals(4, b.shm.poll(sink, 32, false));
             for (int i = 0; i < 4; i++)
             {
-                assertArrayEquals(new int[] { Opcode.REQUEST_SHORT.code(), 9, 0, 0, -1, 40 + i }, recorder.headers.get(i));
+                assertArrayEquals(new int[] { Opcode.REQUEST_SHORT.code(), 9, 0, 0, -1, 40 + i },
+                    recorder.headers.get(i));
                 assertArrayEquals(new int[] { 40 + i, 0, 0, 0, 0, 0, 0, 0 }, slots.get(i));
                 assertEquals(a.host.name, recorder.sources.get(i));
             }

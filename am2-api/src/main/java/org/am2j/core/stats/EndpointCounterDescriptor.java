@@ -18,7 +18,9 @@ import org.agrona.concurrent.status.CountersReader;
  *     <li>{@link #TRANSPORT_COUNTER_TYPE_ID}: one per (endpoint, transport, {@code EndpointStatistics.Counter}),
  *     labelled {@code ep 3 [inproc] requests sent};</li>
  *     <li>{@link #RETURNED_TYPE_ID}: one per (endpoint, {@code ReturnStatus}), labelled
- *     {@code ep 3 returned EBADTAG}.</li>
+ *     {@code ep 3 returned EBADTAG};</li>
+ *     <li>{@link #PROCESS_TRANSPORT_TYPE_ID}: a transport's process-wide counters, labelled
+ *     {@code net nic retransmits}; not an endpoint's, so a reader lists them with the process.</li>
  * </ul>
  * The key, in the {@link CountersReader#MAX_KEY_LENGTH} bytes of each counter's metadata record, native byte order:
  * <pre>
