@@ -2,15 +2,14 @@ package org.am2j.core;
 
 import java.lang.System.Logger.Level;
 
-import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.status.AtomicCounter;
 import org.agrona.concurrent.status.CountersManager;
-import org.agrona.concurrent.status.CountersReader;
 import org.am2j.api.AmException;
 import org.am2j.core.stats.CountersFile;
 import org.am2j.core.stats.EndpointCounterDescriptor;
 import org.am2j.core.stats.EndpointCounters;
 import org.am2j.core.stats.SynchronizedCountersManager;
+import org.am2j.spi.TransportContext;
 
 /**
  * The counters of this process's endpoints: in the memory-mapped counters file where {@code bin/am2j stat} reads
@@ -71,7 +70,7 @@ final class ProcessCounters
                 LOGGER.log(Level.WARNING, "am2j: counter '" + transport + " " + name + "' and any later ones kept in " +
                     "private memory (" + ex.getMessage() + "); bin/am2j stat does not show them");
             }
-            return new AtomicCounter(new UnsafeBuffer(new byte[CountersReader.COUNTER_LENGTH]), 0);
+            return TransportContext.privateCounter();
         }
     }
 

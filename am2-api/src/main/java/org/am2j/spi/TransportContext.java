@@ -54,6 +54,14 @@ public interface TransportContext
      */
     default AtomicCounter counter(final String transport, final String name)
     {
+        return privateCounter();
+    }
+
+    /**
+     * @return a counter at 0 in private memory, in no counters file (closing it frees nothing).
+     */
+    static AtomicCounter privateCounter()
+    {
         return new AtomicCounter(new UnsafeBuffer(new byte[CountersReader.COUNTER_LENGTH]), 0);
     }
 }

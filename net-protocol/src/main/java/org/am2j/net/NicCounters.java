@@ -2,9 +2,7 @@ package org.am2j.net;
 
 import java.util.Locale;
 
-import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.status.AtomicCounter;
-import org.agrona.concurrent.status.CountersReader;
 import org.am2j.spi.TransportContext;
 
 /**
@@ -24,7 +22,7 @@ final class NicCounters
     {
         for (int i = 0; i < counts.length; i++)
         {
-            counts[i] = new AtomicCounter(new UnsafeBuffer(new byte[CountersReader.COUNTER_LENGTH]), 0);
+            counts[i] = TransportContext.privateCounter();
         }
     }
 

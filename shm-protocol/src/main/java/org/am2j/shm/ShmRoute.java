@@ -90,15 +90,11 @@ final class ShmRoute implements Route
     {
         final Opcode opcode = Opcode.fromCode(message.opcode());
         final boolean returned = 0 != message.returnStatus();
-        if (STATE_OPEN != block.state())
-        {
-            return opcode.isRequest() ? ReturnStatus.EBADENDPOINT.code() : ReturnStatus.EREPLYREJECTED.code();
-        }
         final boolean request = opcode.isRequest() && !returned;
-        // Step 1: the tag copy in the queue block.
-        if (request && !Tags.accepts(block.tag(), message.tag()))
+        final int refused = refusal(opcode.isRequest(), request, message.tag());
+        if (0 != refused)
         {
-            return ReturnStatus.EBADTAG.code();
+            return refused;
         }
         final PacketQueue queue = request ? block.requests : block.replies;
         final int length = message.dataLength();
@@ -107,6 +103,28 @@ final class ShmRoute implements Route
         return 0 == length ?
             enqueue(message, queue, MessageCategory.LONG == opcode.category() && !returned, 0, NO_BULK, null) :
             sendData(message, opcode, returned, queue, length);
+    }
+
+    /**
+     * What the destination's queue block says before anything is taken: a closed endpoint, and step 1, the tag copy.
+     *
+     * @param requestOpcode the message has a request opcode (returned or not): a closed endpoint refuses it as such.
+     * @param checkTag      the message is a request that is not a returned one, so its tag must match.
+     * @param tag           the message's tag.
+     * @return 0 when the destination takes the message, else the return status it comes back with.
+     */
+    private int refusal(final boolean requestOpcode, final boolean checkTag, final long tag)
+    {
+        if (STATE_OPEN != block.state())
+        {
+            return requestOpcode ? ReturnStatus.EBADENDPOINT.code() : ReturnStatus.EREPLYREJECTED.code();
+        }
+        // Step 1: the tag copy in the queue block.
+        if (checkTag && !Tags.accepts(block.tag(), tag))
+        {
+            return ReturnStatus.EBADTAG.code();
+        }
+        return 0;
     }
 
     private int sendData(
@@ -192,14 +210,10 @@ final class ShmRoute implements Route
             return Route.super.sendShort(scratch, opcode, handler, tag, source, argCount, a0, a1, a2, a3, a4, a5,
                 a6, a7);
         }
-        if (STATE_OPEN != block.state())
+        final int refused = refusal(request, request, tag);
+        if (0 != refused)
         {
-            return request ? ReturnStatus.EBADENDPOINT.code() : ReturnStatus.EREPLYREJECTED.code();
-        }
-        // Step 1: the tag copy in the queue block.
-        if (request && !Tags.accepts(block.tag(), tag))
-        {
-            return ReturnStatus.EBADTAG.code();
+            return refused;
         }
         final PacketQueue queue = request ? block.requests : block.replies;
         final int packet = takePacket(queue);
