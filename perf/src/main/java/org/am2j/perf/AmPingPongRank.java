@@ -159,7 +159,9 @@ public final class AmPingPongRank
         final EpochGuard guard = guard(config, line, channel, pause);
         final Histogram histogram = LatencySummary.newHistogram();
 
-        guard.measure("rtt", () -> shortRoundTrips(config, messaging, channel, histogram, results), results);
+        final CacheLinePingPong interleaved = config.routeIsLocal() ? line : null;
+        guard.measure("rtt", () -> shortRoundTrips(config, messaging, interleaved, channel, histogram, results),
+            results);
         if (config.roundTripsOnly())
         {
             return end(channel, guard, results);
@@ -242,13 +244,57 @@ public final class AmPingPongRank
         final Histogram histogram,
         final Results results)
     {
+        shortRoundTrips(config, messaging, null, channel, histogram, results);
+    }
+
+    /**
+     * The short round trips: {@link RankConfig#warmup()} untimed, then {@link RankConfig#rounds()} each timed;
+     * puts {@code rtt_*}. With the pair's cache line, the timed round trips alternate in blocks with as many of the
+     * line's ({@link InterleavedRoundTrips}), which puts {@code limit_interleaved_rtt_*} and
+     * {@code ratio_p50_interleaved*} as well.
+     *
+     * @param config    of the run.
+     * @param messaging on rank 0's endpoint.
+     * @param line      the pair's cache line, or null for am2j's round trips alone.
+     * @param channel   to rank 1.
+     * @param histogram scratch histogram.
+     * @param results   where.
+     */
+    static void shortRoundTrips(
+        final RankConfig config,
+        final AmMessaging messaging,
+        final CacheLinePingPong line,
+        final PhaseChannel channel,
+        final Histogram histogram,
+        final Results results)
+    {
         channel.command(PhaseChannel.SERVE, 0);
         histogram.reset();
         messaging.shortRoundTrips(config.warmup(), histogram);
-        histogram.reset();
-        messaging.shortRoundTrips(config.rounds(), histogram);
+        if (null == line)
+        {
+            histogram.reset();
+            messaging.shortRoundTrips(config.rounds(), histogram);
+            messaging.finish();
+            LatencySummary.of(histogram).putInto(results, "rtt");
+            return;
+        }
         messaging.finish();
-        LatencySummary.of(histogram).putInto(results, "rtt");
+        final InterleavedRoundTrips blocks = new InterleavedRoundTrips();
+        blocks.run(config.rounds(),
+            (n, h) ->
+            {
+                channel.command(PhaseChannel.SERVE, 0);
+                messaging.shortRoundTrips(n, h);
+                messaging.finish();
+            },
+            (n, h) ->
+            {
+                channel.command(PhaseChannel.RESPOND, n);
+                line.roundTrips(n, h);
+            });
+        LatencySummary.of(blocks.am()).putInto(results, "rtt");
+        blocks.putInto(results);
     }
 
     /**
@@ -289,13 +335,9 @@ public final class AmPingPongRank
         {
             list.append(list.length() > 0 ? "," : "").append(run);
         }
-        final double[] sorted = runs.clone();
-        Arrays.sort(sorted);
-        final int n = sorted.length;
-        final double median = (n & 1) == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
-        results.put(prefix + "_gbps", median);
-        results.put(prefix + "_gbps_min", sorted[0]);
-        results.put(prefix + "_gbps_max", sorted[n - 1]);
+        results.put(prefix + "_gbps", LogPParameters.median(runs));
+        results.put(prefix + "_gbps_min", Arrays.stream(runs).min().getAsDouble());
+        results.put(prefix + "_gbps_max", Arrays.stream(runs).max().getAsDouble());
         results.put(prefix + "_gbps_runs", list.toString());
     }
 

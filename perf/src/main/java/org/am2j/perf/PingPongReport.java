@@ -209,6 +209,10 @@ final class PingPongReport
             latencyRow(out, "  am2j short (" + options.protocol().single().cliName() + " alone)", SINGLE_MEASUREMENT);
         }
         latencyRow(out, "  limit: cache line", "limit_rtt");
+        if (interleaved())
+        {
+            latencyRow(out, "  limit: line, interleaved", "limit_interleaved_rtt");
+        }
         if (single)
         {
             out.printf(Locale.ROOT, "%-28s %.2f%n", "ratio p50 multi / single", ratioP50Single());
@@ -221,6 +225,13 @@ final class PingPongReport
         else
         {
             out.printf(Locale.ROOT, "%-28s %.2f%n", "ratio p50 short / limit", ratioP50());
+        }
+        if (interleaved())
+        {
+            final String[] blocks = results.getString("ratio_p50_interleaved_blocks").split(",");
+            out.printf(Locale.ROOT, "%-28s %.2f   median of %d blocks alternating with the line; range %.2f - %.2f%n",
+                "ratio p50, interleaved", results.getDouble("ratio_p50_interleaved"), blocks.length,
+                results.getDouble("ratio_p50_interleaved_min"), results.getDouble("ratio_p50_interleaved_max"));
         }
         out.printf(Locale.ROOT, "%-28s %,d ns   p50 round trip to a peer asleep in waitSema() minus the busy one%n",
             "wake-up latency", wakeLatencyNs());
@@ -245,6 +256,15 @@ final class PingPongReport
             out.printf(Locale.ROOT, "%-28s %.2f%n", "bandwidth / udp stream", bwRatioUdp());
         }
         machine.printTable(out, 28);
+    }
+
+    /**
+     * @return true when the short round trips alternated in blocks with the pair's cache line (shared-memory
+     * routes), so the results have the interleaved limit and ratios.
+     */
+    boolean interleaved()
+    {
+        return results.has("ratio_p50_interleaved");
     }
 
     private void latencyRow(final PrintStream out, final String label, final String prefix)
@@ -306,6 +326,21 @@ final class PingPongReport
         if (udp)
         {
             json.name("ratio_p50_udp").value(round(ratioP50Udp(), 1000));
+        }
+        if (interleaved())
+        {
+            latency(json, "limit_interleaved_rtt");
+            json.name("ratio_p50_interleaved").value(round(results.getDouble("ratio_p50_interleaved"), 1000));
+            json.name("ratio_p50_interleaved_min").value(
+                round(results.getDouble("ratio_p50_interleaved_min"), 1000));
+            json.name("ratio_p50_interleaved_max").value(
+                round(results.getDouble("ratio_p50_interleaved_max"), 1000));
+            json.name("ratio_p50_interleaved_blocks").beginArray();
+            for (final String ratio : results.getString("ratio_p50_interleaved_blocks").split(","))
+            {
+                json.value(Double.parseDouble(ratio));
+            }
+            json.endArray();
         }
         json.name("os_ns").value(round(results.getDouble("os_ns"), 100));
         json.name("os_burst_p50_ns").value(round(results.getDouble("os_burst_p50_ns"), 100));

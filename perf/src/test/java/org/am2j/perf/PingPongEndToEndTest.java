@@ -100,6 +100,8 @@ class PingPongEndToEndTest
         assertTrue(number(text, "udp_loss") >= 0, text);
         assertEquals(number(text, "ratio_p50_udp"), number(text, "ratio_p50"));
         assertTrue(text.contains("\"limit\": \"udp\""), text);
+        // The network's limit is not the pair's cache line: no blocks alternate with it.
+        assertFalse(text.contains("interleaved"), text);
 
         final String table = out.toString(StandardCharsets.UTF_8);
         assertTrue(table.contains("  limit: udp (136 B) "), table);
@@ -125,12 +127,16 @@ class PingPongEndToEndTest
             "rtt_p50_ns", "rtt_p99_ns", "rtt_mean_ns", "limit_rtt_p50_ns", "limit_rtt_p99_ns", "ratio_p50", "os_ns",
             "os_burst_p50_ns",
             "bw_8k_gbps", "bw_8k_gbps_min", "bw_8k_gbps_max", "medium_rtt_p50_ns", "rounds", "size",
-            "probe_fastest_p50_ns" })
+            "probe_fastest_p50_ns", "limit_interleaved_rtt_p50_ns", "ratio_p50_interleaved",
+            "ratio_p50_interleaved_min", "ratio_p50_interleaved_max" })
         {
             assertTrue(number(text, field) > 0, field + " in " + text);
         }
         assertEquals(2000, number(text, "rounds"));
         assertEquals(256, number(text, "size"));
+        // The timed round trips are the blocks' (as many as --rounds), and the line ran as many between them.
+        assertEquals(2000, number(text, "rtt_count"));
+        assertEquals(2000, number(text, "limit_interleaved_rtt_count"));
         assertTrue(text.contains("\"protocol\": \"shm\""), text);
         assertTrue(text.matches("(?s).*\"pinned\": (true|false).*"), text);
         assertTrue(text.matches("(?s).*\"slow_epoch\": (true|false).*"), text);
@@ -141,6 +147,7 @@ class PingPongEndToEndTest
 
         final String table = out.toString(StandardCharsets.UTF_8);
         assertTrue(table.contains("ratio p50 short / limit"), table);
+        assertTrue(table.contains("ratio p50, interleaved"), table);
         assertTrue(table.contains("bandwidth 8 KiB medium"), table);
         assertFalse(table.contains("udp"), table);
         assertTrue(text.contains("\"limit\": \"cache_line\""), text);

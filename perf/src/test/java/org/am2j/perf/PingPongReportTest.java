@@ -44,6 +44,38 @@ class PingPongReportTest
     }
 
     @Test
+    void interleavedBlocksAddTheirLimitAndRatiosToTheTableAndTheJson()
+    {
+        final Results am = am("shm");
+        final InterleavedRoundTrips blocks = new InterleavedRoundTrips();
+        final long[] line = { 100, 120, 100 };
+        final long[] ours = { 200, 300, 150 };
+        final int[] block = { 0, 0 };
+        blocks.run(3, (n, h) -> LatencySummary.record(h, ours[block[0]++]),
+            (n, h) -> LatencySummary.record(h, line[block[1]++]));
+        blocks.putInto(am);
+        final PingPongReport report = report("shm", am, null, null);
+        assertTrue(report.interleaved());
+
+        final String table = table(report);
+        assertTrue(table.matches("(?s).*\n  limit: line, interleaved +100 +120 .*"), table);
+        assertTrue(table.contains("ratio p50, interleaved       2.00   median of 3 blocks alternating with the line; " +
+            "range 1.50 - 2.50"), table);
+
+        final String json = report.json();
+        assertEquals(2.0, number(json, "ratio_p50_interleaved"));
+        assertEquals(1.5, number(json, "ratio_p50_interleaved_min"));
+        assertEquals(2.5, number(json, "ratio_p50_interleaved_max"));
+        assertEquals(100, number(json, "limit_interleaved_rtt_p50_ns"));
+        assertTrue(json.matches("(?s).*\"ratio_p50_interleaved_blocks\": \\[\\s*2\\.0,\\s*2\\.5,\\s*1\\.5\\s*].*"),
+            json);
+        // The headline ratio stays the one against the limit's own pair.
+        assertEquals(6.0, number(json, "ratio_p50"));
+        assertFalse(report("shm", null).interleaved());
+        assertFalse(table(report("shm", null)).contains("interleaved"));
+    }
+
+    @Test
     void theNetworkIsHeldAgainstPlainUdp()
     {
         final PingPongReport report = report("net", udp(8_000, 2.0));
@@ -163,10 +195,16 @@ class PingPongReportTest
 
     private static PingPongReport report(final String protocol, final Results single, final Results udp)
     {
+        return report(protocol, am(protocol), single, udp);
+    }
+
+    private static PingPongReport report(
+        final String protocol, final Results am, final Results single, final Results udp)
+    {
         final PingPongOptions options = PingPongOptions.parse(
             new String[]{ "--protocol", protocol, "--rounds", "4000", "--warmup", "100" });
         return new PingPongReport(options, "am2j pingpong --protocol " + protocol, "2026-01-01T00:00:00Z",
-            CpuPinning.detect(), new MachineState(1.0, 2.0, 3.0, 2400.0), am(protocol), single, limit(), udp);
+            CpuPinning.detect(), new MachineState(1.0, 2.0, 3.0, 2400.0), am, single, limit(), udp);
     }
 
     private static Results am(final String protocol)

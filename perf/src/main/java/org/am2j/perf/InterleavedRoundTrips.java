@@ -1,0 +1,145 @@
+package org.am2j.perf;
+
+import java.util.Arrays;
+
+import org.HdrHistogram.Histogram;
+
+/**
+ * Round trips of two kinds taken in alternating blocks over the same pair of ranks: am2j's and the machine limit's
+ * (the pair's cache line). This machine changes state for seconds at a time; measured one after the other, minutes
+ * or seconds apart, the two can fall in different states and their ratio then says more about the machine than about
+ * am2j. Alternated in blocks of a few tens of milliseconds, both see the same states, and each block gives a ratio
+ * of its own: the median of those ratios is the run's ratio, their range how much the states moved it.
+ * <p>
+ * The blocks split the round trips as evenly as they divide ({@link #blockRounds}); each kind runs the same number
+ * of round trips in each block, am2j's first.
+ */
+final class InterleavedRoundTrips
+{
+    /** Blocks of a run (fewer when there are fewer round trips than this). */
+    static final int BLOCKS = 10;
+
+    /** One kind of round trip. */
+    @FunctionalInterface
+    interface Side
+    {
+        /**
+         * Run {@code n} round trips, each recorded into {@code histogram} (which is not reset).
+         *
+         * @param n         round trips, at least 1.
+         * @param histogram receives each round trip's time in ns.
+         */
+        void roundTrips(int n, Histogram histogram);
+    }
+
+    private final Histogram am = LatencySummary.newHistogram();
+    private final Histogram limit = LatencySummary.newHistogram();
+    private final Histogram block = LatencySummary.newHistogram();
+    private double[] ratios = new double[0];
+
+    /**
+     * @param rounds round trips of the run.
+     * @param blocks blocks of the run, 1 to {@code rounds}.
+     * @param index  of a block, 0 to {@code blocks - 1}.
+     * @return the round trips of that block: {@code rounds / blocks}, one more for the first {@code rounds % blocks}.
+     */
+    static int blockRounds(final int rounds, final int blocks, final int index)
+    {
+        return rounds / blocks + (index < rounds % blocks ? 1 : 0);
+    }
+
+    /**
+     * @param rounds round trips of a run, at least 1.
+     * @return its blocks: {@value #BLOCKS}, or {@code rounds} when that is fewer.
+     */
+    static int blocks(final int rounds)
+    {
+        return Math.min(BLOCKS, rounds);
+    }
+
+    /**
+     * Run {@code rounds} round trips of each side in alternating blocks, am2j's first; what an earlier run recorded is
+     * forgotten.
+     *
+     * @param rounds    round trips of each side, at least 1.
+     * @param amSide    am2j's round trips.
+     * @param limitSide the limit's round trips.
+     * @throws IllegalArgumentException when {@code rounds} is less than 1.
+     */
+    void run(final int rounds, final Side amSide, final Side limitSide)
+    {
+        if (rounds < 1)
+        {
+            throw new IllegalArgumentException("rounds = " + rounds + ": interleaved blocks need at least one");
+        }
+        am.reset();
+        limit.reset();
+        final int blocks = blocks(rounds);
+        ratios = new double[blocks];
+        for (int i = 0; i < blocks; i++)
+        {
+            final int n = blockRounds(rounds, blocks, i);
+            final long amP50 = runBlock(amSide, n, am);
+            final long limitP50 = runBlock(limitSide, n, limit);
+            ratios[i] = PingPongReport.ratio(amP50, limitP50);
+        }
+    }
+
+    private long runBlock(final Side side, final int n, final Histogram pooled)
+    {
+        block.reset();
+        side.roundTrips(n, block);
+        pooled.add(block);
+        return block.getValueAtPercentile(50.0);
+    }
+
+    /**
+     * @return am2j's round trips of every block.
+     */
+    Histogram am()
+    {
+        return am;
+    }
+
+    /**
+     * @return the limit's round trips of every block.
+     */
+    Histogram limit()
+    {
+        return limit;
+    }
+
+    /**
+     * @return each block's ratio of am2j's median round trip over the limit's, in block order.
+     */
+    double[] ratios()
+    {
+        return ratios.clone();
+    }
+
+    /**
+     * Put the limit's round trips as {@code limit_interleaved_rtt_*} ({@link LatencySummary}) and the ratios as
+     * {@code ratio_p50_interleaved} (their median), {@code _min}, {@code _max} and {@code _blocks} (every block's,
+     * comma separated, in order). am2j's round trips are the caller's to put: they are the run's {@code rtt}.
+     *
+     * @param results where.
+     * @throws IllegalStateException before a {@link #run}.
+     */
+    void putInto(final Results results)
+    {
+        if (0 == ratios.length)
+        {
+            throw new IllegalStateException("no interleaved blocks were run");
+        }
+        LatencySummary.of(limit).putInto(results, "limit_interleaved_rtt");
+        results.put("ratio_p50_interleaved", LogPParameters.median(ratios));
+        results.put("ratio_p50_interleaved_min", Arrays.stream(ratios).min().getAsDouble());
+        results.put("ratio_p50_interleaved_max", Arrays.stream(ratios).max().getAsDouble());
+        final StringBuilder list = new StringBuilder();
+        for (final double ratio : ratios)
+        {
+            list.append(list.length() > 0 ? "," : "").append(Math.round(ratio * 1000) / 1000.0);
+        }
+        results.put("ratio_p50_interleaved_blocks", list.toString());
+    }
+}

@@ -1,0 +1,110 @@
+package org.am2j.perf;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import org.HdrHistogram.Histogram;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+/**
+ * The alternation of am2j's round trips with the limit's, from sides that record made-up times: the order and size
+ * of the blocks, what each side's pooled histogram holds, and the ratios.
+ */
+@Timeout(30)
+class InterleavedRoundTripsTest
+{
+    @Test
+    void theBlocksSplitTheRoundTripsEvenlyWithTheRemainderFirst()
+    {
+        assertEquals(10, InterleavedRoundTrips.blocks(1_000_000));
+        assertEquals(3, InterleavedRoundTrips.blocks(3));
+        int total = 0;
+        for (int i = 0; i < 10; i++)
+        {
+            final int n = InterleavedRoundTrips.blockRounds(1_003, 10, i);
+            assertEquals(i < 3 ? 101 : 100, n);
+            total += n;
+        }
+        assertEquals(1_003, total);
+    }
+
+    @Test
+    void theSidesAlternateAmFirstWithTheSameRoundTripsInEachBlock()
+    {
+        final List<String> calls = new ArrayList<>();
+        final InterleavedRoundTrips blocks = new InterleavedRoundTrips();
+        blocks.run(25, (n, h) -> record(calls, "am", n, h, 300), (n, h) -> record(calls, "line", n, h, 100));
+        assertEquals(List.of("am 3", "line 3", "am 3", "line 3", "am 3", "line 3", "am 3", "line 3", "am 3", "line 3",
+            "am 2", "line 2", "am 2", "line 2", "am 2", "line 2", "am 2", "line 2", "am 2", "line 2"), calls);
+        assertEquals(25, blocks.am().getTotalCount());
+        assertEquals(25, blocks.limit().getTotalCount());
+    }
+
+    @Test
+    void eachBlockHasTheRatioOfItsOwnMediansAndTheRunTheirMedian()
+    {
+        // The machine changes state between blocks: both sides are twice as slow in blocks 2 and 3. Measured one
+        // after the other, a ratio would mix states; per block it stays 2.5, except block 4, where am2j alone was
+        // slow.
+        final long[] line = { 100, 200, 200, 100, 100, 100, 100, 100, 100, 100 };
+        final long[] am = { 250, 500, 500, 400, 250, 250, 250, 250, 250, 250 };
+        final int[] block = { 0, 0 };
+        final InterleavedRoundTrips blocks = new InterleavedRoundTrips();
+        blocks.run(10 * 1_000,
+            (n, h) -> recordAll(h, n, am[block[0]++]),
+            (n, h) -> recordAll(h, n, line[block[1]++]));
+        assertArrayEquals(new double[]{ 2.5, 2.5, 2.5, 4.0, 2.5, 2.5, 2.5, 2.5, 2.5, 2.5 }, blocks.ratios(), 0.02);
+
+        final Results results = new Results();
+        blocks.putInto(results);
+        assertEquals(2.5, results.getDouble("ratio_p50_interleaved"), 0.02);
+        assertEquals(2.5, results.getDouble("ratio_p50_interleaved_min"), 0.02);
+        assertEquals(4.0, results.getDouble("ratio_p50_interleaved_max"), 0.02);
+        assertEquals("2.5,2.5,2.5,4.0,2.5,2.5,2.5,2.5,2.5,2.5", results.getString("ratio_p50_interleaved_blocks"));
+        assertEquals(10_000, results.getLong("limit_interleaved_rtt_count"));
+        assertEquals(100, results.getLong("limit_interleaved_rtt_min_ns"));
+        assertEquals(200, results.getLong("limit_interleaved_rtt_max_ns"), 1);
+        assertEquals(500, blocks.am().getMaxValue(), 1);
+    }
+
+    @Test
+    void aSecondRunForgetsTheFirst()
+    {
+        final InterleavedRoundTrips blocks = new InterleavedRoundTrips();
+        blocks.run(100, (n, h) -> recordAll(h, n, 900), (n, h) -> recordAll(h, n, 100));
+        blocks.run(20, (n, h) -> recordAll(h, n, 300), (n, h) -> recordAll(h, n, 100));
+        assertEquals(20, blocks.am().getTotalCount());
+        assertEquals(300, blocks.am().getMaxValue(), 1);
+        assertEquals(10, blocks.ratios().length);
+        assertEquals(3.0, blocks.ratios()[9], 0.02);
+    }
+
+    @Test
+    void badInputIsRefused()
+    {
+        final InterleavedRoundTrips blocks = new InterleavedRoundTrips();
+        assertThrows(IllegalStateException.class, () -> blocks.putInto(new Results()));
+        assertThrows(IllegalArgumentException.class,
+            () -> blocks.run(0, (n, h) -> recordAll(h, n, 1), (n, h) -> recordAll(h, n, 1)));
+    }
+
+    private static void record(final List<String> calls, final String side, final int n, final Histogram h,
+        final long ns)
+    {
+        calls.add(side + " " + n);
+        recordAll(h, n, ns);
+    }
+
+    private static void recordAll(final Histogram histogram, final int n, final long ns)
+    {
+        for (int i = 0; i < n; i++)
+        {
+            LatencySummary.record(histogram, ns);
+        }
+    }
+}
