@@ -478,7 +478,7 @@ final class NicAgent implements Agent
         catch (final IOException | RuntimeException ex)
         {
             // Closed at shutdown, or a selector failure: the sleeper's loop checks its queues and goes on.
-            counters.incrementShared(NicEvent.IO_ERRORS);
+            counters.increment(NicEvent.IO_ERRORS);
         }
         finally
         {
@@ -562,7 +562,7 @@ final class NicAgent implements Agent
         }
         catch (final IOException | RuntimeException ex)
         {
-            counters.incrementShared(NicEvent.IO_ERRORS);
+            counters.increment(NicEvent.IO_ERRORS);
         }
         finally
         {

@@ -42,18 +42,18 @@ final class NicCounters
      */
     void increment(final NicEvent event)
     {
-        // Single writer (the agent): a release store is enough for readers on other threads and in other processes.
-        counts[event.ordinal()].incrementRelease();
-    }
-
-    /**
-     * One more, from a thread that does not hold the agent (an atomic add).
-     *
-     * @param event what happened.
-     */
-    void incrementShared(final NicEvent event)
-    {
-        counts[event.ordinal()].increment();
+        final AtomicCounter count = counts[event.ordinal()];
+        if (event.hasSeveralWriters())
+        {
+            // Atomic add: another thread may add to this counter at the same time.
+            count.increment();
+        }
+        else
+        {
+            // Single writer (the agent): a release store is enough for readers on other threads and in other
+            // processes.
+            count.incrementRelease();
+        }
     }
 
     /**

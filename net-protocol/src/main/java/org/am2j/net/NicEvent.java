@@ -47,6 +47,30 @@ enum NicEvent
     TIMED_OUT,
     /** Datagrams the socket did not take (its buffer was full): left to retransmission. */
     SEND_BUFFER_FULL,
-    /** Socket errors. */
-    IO_ERRORS
+    /**
+     * Socket errors: counted by the agent and by host threads that block in the wire without holding it, so its
+     * every increment is an atomic add ({@link #hasSeveralWriters()}).
+     */
+    IO_ERRORS(true);
+
+    private final boolean severalWriters;
+
+    NicEvent()
+    {
+        this(false);
+    }
+
+    NicEvent(final boolean severalWriters)
+    {
+        this.severalWriters = severalWriters;
+    }
+
+    /**
+     * @return true when threads other than the agent count it too: its increments must be atomic adds, where the
+     * agent's own events take a release store of the value it read.
+     */
+    boolean hasSeveralWriters()
+    {
+        return severalWriters;
+    }
 }

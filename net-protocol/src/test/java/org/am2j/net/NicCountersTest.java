@@ -1,6 +1,7 @@
 package org.am2j.net;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.HashMap;
@@ -53,7 +54,7 @@ class NicCountersTest
         final NicCounters counters = new NicCounters(context);
         counters.increment(NicEvent.EMPTY_RECEIVES);
         counters.increment(NicEvent.EMPTY_RECEIVES);
-        counters.incrementShared(NicEvent.IO_ERRORS);
+        counters.increment(NicEvent.IO_ERRORS);
 
         final Map<String, Long> values = context.values();
         assertEquals(NicEvent.values().length, values.size(), values.toString());
@@ -85,5 +86,27 @@ class NicCountersTest
         {
             transport.close();
         }
+    }
+
+    @Test
+    void anEventCountedFromSeveralThreadsLosesNoCount() throws InterruptedException
+    {
+        // IO_ERRORS is counted by the agent and by host threads blocking in the wire at the same time.
+        final NicCounters counters = new NicCounters();
+        final int perThread = 1_000_000;
+        final Runnable count = () ->
+        {
+            for (int i = 0; i < perThread; i++)
+            {
+                counters.increment(NicEvent.IO_ERRORS);
+            }
+        };
+        final Thread other = new Thread(count, "other writer");
+        other.start();
+        count.run();
+        other.join();
+        assertEquals(2L * perThread, counters.get(NicEvent.IO_ERRORS));
+        assertTrue(NicEvent.IO_ERRORS.hasSeveralWriters());
+        assertFalse(NicEvent.DATAGRAMS_SENT.hasSeveralWriters());
     }
 }
