@@ -14,7 +14,9 @@ import org.am2j.spmd.Spmd;
  * cache-line file the probes of the {@link EpochGuard} run over. Rank 0 times {@code --warmup} then
  * {@code --rounds} round trips inside an {@link EpochGuard} and writes {@code aeron_rtt_*}, the guard's results
  * (measurement {@code aeron_ipc_rtt} or {@code aeron_udp_rtt}) and {@code probe_fastest_p50_ns} to {@code --out};
- * rank 1 answers.
+ * rank 1 answers. Over IPC the timed round trips alternate in blocks with the pair's cache line
+ * ({@link InterleavedRoundTrips}: {@code limit_interleaved_rtt_*}, {@code ratio_p50_interleaved*}), as am2j's
+ * shared-memory round trips do in {@link LogPRank}.
  */
 public final class AeronRank
 {
@@ -104,12 +106,34 @@ public final class AeronRank
         final Histogram histogram = LatencySummary.newHistogram();
         guard.measure(measurement(kind), () ->
         {
-            channel.command(PhaseChannel.AERON_ECHO, config.warmup() + config.rounds());
-            histogram.reset();
+            if (AeronPingPong.Kind.IPC != kind)
+            {
+                channel.command(PhaseChannel.AERON_ECHO, config.warmup() + config.rounds());
+                histogram.reset();
+                aeron.roundTrips(config.warmup(), histogram);
+                histogram.reset();
+                aeron.roundTrips(config.rounds(), histogram);
+                LatencySummary.of(histogram).putInto(results, "aeron_rtt");
+                return;
+            }
+            // IPC: the timed round trips alternate in blocks with the pair's cache line, as am2j's shared-memory
+            // round trips do with theirs.
+            channel.command(PhaseChannel.AERON_ECHO, config.warmup());
             aeron.roundTrips(config.warmup(), histogram);
-            histogram.reset();
-            aeron.roundTrips(config.rounds(), histogram);
-            LatencySummary.of(histogram).putInto(results, "aeron_rtt");
+            final InterleavedRoundTrips blocks = new InterleavedRoundTrips();
+            blocks.run(config.rounds(),
+                (n, h) ->
+                {
+                    channel.command(PhaseChannel.AERON_ECHO, n);
+                    aeron.roundTrips(n, h);
+                },
+                (n, h) ->
+                {
+                    channel.command(PhaseChannel.RESPOND, n);
+                    line.roundTrips(n, h);
+                });
+            LatencySummary.of(blocks.am()).putInto(results, "aeron_rtt");
+            blocks.putInto(results);
         }, results);
         return AmPingPongRank.end(channel, guard, results);
     }

@@ -81,8 +81,11 @@ public final class LogPRank
         final EpochGuard guard = AmPingPongRank.guard(config, line, channel, pause);
         final Histogram histogram = LatencySummary.newHistogram();
 
-        guard.measure("rtt", () -> AmPingPongRank.shortRoundTrips(config, messaging, channel, histogram, results),
-            results);
+        // Shared memory: in blocks alternating with the pair's cache line, as the Aeron IPC pair does with its own,
+        // so the two can be compared each against the line of its own machine state (LogPReport).
+        final CacheLinePingPong interleaved = config.routeIsLocal() ? line : null;
+        guard.measure("rtt", () ->
+            AmPingPongRank.shortRoundTrips(config, messaging, interleaved, channel, histogram, results), results);
 
         final long rttNs = results.getLong("rtt_p50_ns");
         final int[] bursts = powersOfTwo(1, config.bwMessages());

@@ -383,6 +383,49 @@ final class LogPReport
     }
 
     /**
+     * The shared-memory round trips held against the cache line of their own pair, measured in blocks alternating
+     * with it ({@link InterleavedRoundTrips}), and against Aeron IPC through that line: ({@code shm} / its line) over
+     * (Aeron IPC / its line). The two pairs run seconds apart and this machine can change state in between; each
+     * ratio to its own line takes the state out to first order.
+     *
+     * @return in order, {@code <config>_rtt_over_line_interleaved} for each shared-memory configuration whose pair
+     * interleaved, {@code aeron_ipc_rtt_over_line_interleaved} when the Aeron IPC pair did, and
+     * {@code <config>_rtt_over_aeron_ipc_line_normalized} when both did; empty when none did (results of a build
+     * before the interleaving).
+     */
+    Map<String, Double> lineNormalized()
+    {
+        final Map<String, Double> ratios = new LinkedHashMap<>();
+        final double aeron = overLineInterleaved(aeronIpc.results);
+        for (final Protocol protocol : CONFIGS)
+        {
+            final double ours = protocol.overNetwork() ? Double.NaN : overLineInterleaved(am.get(protocol));
+            if (!Double.isNaN(ours))
+            {
+                ratios.put(key(protocol) + "_rtt_over_line_interleaved", ours);
+            }
+        }
+        if (!Double.isNaN(aeron))
+        {
+            ratios.put("aeron_ipc_rtt_over_line_interleaved", aeron);
+            for (final Protocol protocol : CONFIGS)
+            {
+                final Double ours = ratios.get(key(protocol) + "_rtt_over_line_interleaved");
+                if (null != ours)
+                {
+                    ratios.put(key(protocol) + "_rtt_over_aeron_ipc_line_normalized", ours / aeron);
+                }
+            }
+        }
+        return ratios;
+    }
+
+    private static double overLineInterleaved(final Results results)
+    {
+        return results.has("ratio_p50_interleaved") ? results.getDouble("ratio_p50_interleaved") : Double.NaN;
+    }
+
+    /**
      * @param ours  a measured value.
      * @param paper the paper's.
      * @return ours over the paper's, NaN when either is not positive (a ratio of latencies around 0 says nothing).
@@ -448,6 +491,16 @@ final class LogPReport
             out.printf(Locale.ROOT, "%-28s %10.3f %10.3f %10.3f%n", key(protocol) + " / " + limit.label,
                 parameters.get(protocol).rttNs() / 1000, limit.rttUs(), overLimit(protocol));
         }
+        final Map<String, Double> normalized = lineNormalized();
+        if (!normalized.isEmpty())
+        {
+            out.println("against the cache line of each pair's own machine state (round trips in 10 blocks " +
+                "alternating with the pair's line; median of the blocks' ratios):");
+            for (final Map.Entry<String, Double> ratio : normalized.entrySet())
+            {
+                out.printf(Locale.ROOT, "  %-48s %8.3f%n", ratio.getKey(), ratio.getValue());
+            }
+        }
         out.printf(Locale.ROOT, "%-28s %10s %10s %10s %10s%n", "peer round trips (us)", "p50", "p99", "p99.9",
             "mean");
         for (final Peer peer : List.of(aeronIpc, aeronUdp, limitShm, limitUdp))
@@ -501,6 +554,10 @@ final class LogPReport
         {
             final String limit = protocol.overNetwork() ? "limit_udp" : "limit_shm";
             json.name(key(protocol) + "_rtt_over_" + limit).value(MachineReport.round(overLimit(protocol), 1000));
+        }
+        for (final Map.Entry<String, Double> ratio : lineNormalized().entrySet())
+        {
+            json.name(ratio.getKey()).value(MachineReport.round(ratio.getValue(), 1000));
         }
         json.endObject();
         json.name("targets").beginObject();

@@ -87,6 +87,44 @@ class LogPReportTest
     }
 
     @Test
+    void sharedMemoryAndAeronIpcAreEachHeldAgainstTheLineOfTheirOwnPair()
+    {
+        // Fixtures without interleaved blocks (a build before them): no such ratios.
+        final LogPReport plain = report(PROBE_NS);
+        assertTrue(plain.lineNormalized().isEmpty());
+        assertFalse(plain.json().contains("interleaved"));
+        assertFalse(table(plain).contains("own machine state"));
+
+        final Map<Protocol, Results> am = fixtureAm(PROBE_NS);
+        am.get(Protocol.SHM).put("ratio_p50_interleaved", 2.0);
+        am.get(Protocol.MULTI_SHM).put("ratio_p50_interleaved", 2.2);
+        final Results aeronIpc = LogPFixtures.peerResults("aeron_rtt", "aeron_ipc_rtt", 200, PROBE_NS);
+        aeronIpc.put("ratio_p50_interleaved", 1.6);
+        final LogPReport report = report(am, aeronIpc, PROBE_NS);
+
+        final String ratios = object(report.json(), "ratios");
+        assertEquals(2.0, number(ratios, "shm_rtt_over_line_interleaved"));
+        assertEquals(2.2, number(ratios, "multi_shm_rtt_over_line_interleaved"));
+        assertEquals(1.6, number(ratios, "aeron_ipc_rtt_over_line_interleaved"));
+        assertEquals(1.25, number(ratios, "shm_rtt_over_aeron_ipc_line_normalized"));
+        assertEquals(1.375, number(ratios, "multi_shm_rtt_over_aeron_ipc_line_normalized"));
+        assertFalse(ratios.contains("net_rtt_over_line"), ratios);
+        // The keys are untouched: the peers keep exactly their four.
+        assertEquals(PEER_KEYS, keys(object(report.json(), "peers")));
+
+        final String table = table(report);
+        assertTrue(table.contains("own machine state"), table);
+        assertTrue(table.matches("(?s).*\n  shm_rtt_over_aeron_ipc_line_normalized +1\\.250\n.*"), table);
+
+        // Only our side interleaved: nothing to normalize by.
+        final Map<Protocol, Results> ours = fixtureAm(PROBE_NS);
+        ours.get(Protocol.SHM).put("ratio_p50_interleaved", 2.0);
+        final Map<String, Double> alone = report(ours,
+            LogPFixtures.peerResults("aeron_rtt", "aeron_ipc_rtt", 200, PROBE_NS), PROBE_NS).lineNormalized();
+        assertEquals(Map.of("shm_rtt_over_line_interleaved", 2.0), alone);
+    }
+
+    @Test
     void theJsonCarriesThePapersTableAsPrinted()
     {
         final String paper = object(report(PROBE_NS).json(), "paper");
@@ -166,18 +204,34 @@ class LogPReportTest
 
     private static LogPReport report(final long probeNs, final long fastestOfAeronUdp)
     {
+        final Results aeronUdp = LogPFixtures.peerResults("aeron_rtt", "aeron_udp_rtt", 8_500, probeNs);
+        aeronUdp.put("probe_fastest_p50_ns", fastestOfAeronUdp);
+        return report(fixtureAm(probeNs), LogPFixtures.peerResults("aeron_rtt", "aeron_ipc_rtt", 200, probeNs),
+            aeronUdp, probeNs);
+    }
+
+    private static LogPReport report(final Map<Protocol, Results> am, final Results aeronIpc, final long probeNs)
+    {
+        return report(am, aeronIpc, LogPFixtures.peerResults("aeron_rtt", "aeron_udp_rtt", 8_500, probeNs), probeNs);
+    }
+
+    private static LogPReport report(
+        final Map<Protocol, Results> am, final Results aeronIpc, final Results aeronUdp, final long probeNs)
+    {
+        return new LogPReport(LogPOptions.parse(new String[]{ "--quick" }), "am2j logp --quick",
+            "2026-01-01T00:00:00Z", CpuPinning.detect(), new MachineState(1.0, 2.0, 3.0, 2400.0), am,
+            aeronIpc, aeronUdp, LogPFixtures.peerResults("limit_rtt", "limit_rtt", 130, probeNs),
+            udpLimit(probeNs));
+    }
+
+    private static Map<Protocol, Results> fixtureAm(final long probeNs)
+    {
         final Map<Protocol, Results> am = new LinkedHashMap<>();
         am.put(Protocol.SHM, LogPFixtures.amResults(320, 110, 60, 180, 4_096 * 0.08, 0.08, probeNs));
         am.put(Protocol.MULTI_SHM, LogPFixtures.amResults(2_700, 760, 100, 1_000, 8_000 * 0.1, 0.1, probeNs));
         am.put(Protocol.MULTI_NET, LogPFixtures.amResults(11_000, 5_300, 860, 20_000, 20_000, 1.0, probeNs));
         am.put(Protocol.NET, LogPFixtures.amResults(10_500, 5_300, 850, 19_000, 20_000, 0.9, probeNs));
-        final Results aeronUdp = LogPFixtures.peerResults("aeron_rtt", "aeron_udp_rtt", 8_500, probeNs);
-        aeronUdp.put("probe_fastest_p50_ns", fastestOfAeronUdp);
-        return new LogPReport(LogPOptions.parse(new String[]{ "--quick" }), "am2j logp --quick",
-            "2026-01-01T00:00:00Z", CpuPinning.detect(), new MachineState(1.0, 2.0, 3.0, 2400.0), am,
-            LogPFixtures.peerResults("aeron_rtt", "aeron_ipc_rtt", 200, probeNs), aeronUdp,
-            LogPFixtures.peerResults("limit_rtt", "limit_rtt", 130, probeNs),
-            udpLimit(probeNs));
+        return am;
     }
 
     private static Results udpLimit(final long probeNs)
