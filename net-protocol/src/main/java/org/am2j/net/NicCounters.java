@@ -6,9 +6,9 @@ import org.agrona.concurrent.status.AtomicCounter;
 import org.am2j.spi.TransportContext;
 
 /**
- * The NIC's counters, one per {@link NicEvent}: written by the NIC agent, readable from any thread, and, for a NIC
- * opened by the runtime, from other processes through the counters file ({@code bin/am2j stat}, labelled
- * {@code "net nic <event>"}).
+ * The NIC's counters, one per {@link NicEvent}: written by the NIC agent (and, for the events that say so, by hosts
+ * too: {@link NicEvent#hasSeveralWriters()}), readable from any thread, and, for a NIC opened by the runtime, from
+ * other processes through the counters file ({@code bin/am2j stat}, labelled {@code "net nic <event>"}).
  */
 final class NicCounters
 {

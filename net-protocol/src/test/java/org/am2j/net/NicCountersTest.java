@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.HashMap;
 import java.util.Map;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.TimeUnit;
 
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.status.AtomicCounter;
@@ -94,8 +96,18 @@ class NicCountersTest
         // IO_ERRORS is counted by the agent and by host threads blocking in the wire at the same time.
         final NicCounters counters = new NicCounters();
         final int perThread = 1_000_000;
+        final CyclicBarrier start = new CyclicBarrier(2);
         final Runnable count = () ->
         {
+            try
+            {
+                // Both writers start together, so their increments overlap even where threads run one at a time.
+                start.await(10, TimeUnit.SECONDS);
+            }
+            catch (final Exception ex)
+            {
+                throw new IllegalStateException(ex);
+            }
             for (int i = 0; i < perThread; i++)
             {
                 counters.increment(NicEvent.IO_ERRORS);

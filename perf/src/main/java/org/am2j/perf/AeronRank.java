@@ -88,7 +88,7 @@ public final class AeronRank
      * @param config  of the run.
      * @param kind    IPC or UDP, for the measurement's name.
      * @param aeron   rank 0's side, connected.
-     * @param line    the pair's cache line, for the probes.
+     * @param line    the pair's cache line, for the probes and the blocks it alternates with over IPC.
      * @param channel to rank 1.
      * @param pause   sleeps the given milliseconds.
      * @return the results.
@@ -119,18 +119,21 @@ public final class AeronRank
             // IPC: the timed round trips alternate in blocks with the pair's cache line, as am2j's shared-memory
             // round trips do with theirs.
             channel.command(PhaseChannel.AERON_ECHO, config.warmup());
+            histogram.reset();
             aeron.roundTrips(config.warmup(), histogram);
             final InterleavedRoundTrips blocks = new InterleavedRoundTrips();
             blocks.run(config.rounds(),
-                (n, h) ->
+                (untimed, timed, h) ->
                 {
-                    channel.command(PhaseChannel.AERON_ECHO, n);
-                    aeron.roundTrips(n, h);
+                    channel.command(PhaseChannel.AERON_ECHO, untimed + timed);
+                    aeron.roundTrips(untimed, histogram);
+                    aeron.roundTrips(timed, h);
                 },
-                (n, h) ->
+                (untimed, timed, h) ->
                 {
-                    channel.command(PhaseChannel.RESPOND, n);
-                    line.roundTrips(n, h);
+                    channel.command(PhaseChannel.RESPOND, untimed + timed);
+                    line.roundTrips(untimed, histogram);
+                    line.roundTrips(timed, h);
                 });
             LatencySummary.of(blocks.am()).putInto(results, "aeron_rtt");
             blocks.putInto(results);

@@ -25,7 +25,9 @@ import org.am2j.spmd.Spmd;
  * ({@code --route}); a run over any other transport fails instead of reporting misleading numbers.
  * <p>
  * Rank 0 drives (see {@link #initiate}); rank 1 follows its commands (see {@link #respond}). Rank 0 writes its
- * results to {@code --out}: {@code rtt_*}, {@code medium_rtt_*} (with {@code --size}), {@code os_ns} (the mean),
+ * results to {@code --out}: {@code rtt_*} (over shared memory with {@code limit_interleaved_rtt_*} and
+ * {@code ratio_p50_interleaved*}: {@link InterleavedRoundTrips}), {@code medium_rtt_*} (with {@code --size}),
+ * {@code os_ns} (the mean),
  * {@code os_burst_p50_ns} (the median burst's time per request: a preempted burst moves the mean, not this),
  * {@code os_queue_full_backoffs}, {@code bw_8k_gbps}, {@code bw_8k_gbps_min}, {@code bw_8k_gbps_max},
  * {@code bw_8k_gbps_runs}, {@code bw_8k_queue_full_backoffs} (back-offs of the sender on a full queue during the
@@ -49,7 +51,7 @@ public final class AmPingPongRank
         /**
          * @param config    of the run.
          * @param messaging on rank 0's endpoint.
-         * @param line      the pair's cache line, for the probes.
+         * @param line      the pair's cache line, for the probes and, over shared memory, the interleaved blocks.
          * @param channel   to rank 1.
          * @param pause     sleeps the given milliseconds.
          * @return the results, with {@code probe_fastest_p50_ns}.
@@ -143,7 +145,7 @@ public final class AmPingPongRank
      *
      * @param config    of the run.
      * @param messaging on rank 0's endpoint.
-     * @param line      the pair's cache line, for the probes.
+     * @param line      the pair's cache line, for the probes and, over shared memory, the interleaved blocks.
      * @param channel   to rank 1.
      * @param pause     sleeps the given milliseconds.
      * @return the results.
@@ -159,7 +161,7 @@ public final class AmPingPongRank
         final EpochGuard guard = guard(config, line, channel, pause);
         final Histogram histogram = LatencySummary.newHistogram();
 
-        final CacheLinePingPong interleaved = config.routeIsLocal() ? line : null;
+        final CacheLinePingPong interleaved = config.routeIsShm() ? line : null;
         guard.measure("rtt", () -> shortRoundTrips(config, messaging, interleaved, channel, histogram, results),
             results);
         if (config.roundTripsOnly())
@@ -229,26 +231,6 @@ public final class AmPingPongRank
 
     /**
      * The short round trips: {@link RankConfig#warmup()} untimed, then {@link RankConfig#rounds()} each timed;
-     * puts {@code rtt_*}.
-     *
-     * @param config    of the run.
-     * @param messaging on rank 0's endpoint.
-     * @param channel   to rank 1.
-     * @param histogram scratch histogram.
-     * @param results   where.
-     */
-    static void shortRoundTrips(
-        final RankConfig config,
-        final AmMessaging messaging,
-        final PhaseChannel channel,
-        final Histogram histogram,
-        final Results results)
-    {
-        shortRoundTrips(config, messaging, null, channel, histogram, results);
-    }
-
-    /**
-     * The short round trips: {@link RankConfig#warmup()} untimed, then {@link RankConfig#rounds()} each timed;
      * puts {@code rtt_*}. With the pair's cache line, the timed round trips alternate in blocks with as many of the
      * line's ({@link InterleavedRoundTrips}), which puts {@code limit_interleaved_rtt_*} and
      * {@code ratio_p50_interleaved*} as well.
@@ -257,7 +239,7 @@ public final class AmPingPongRank
      * @param messaging on rank 0's endpoint.
      * @param line      the pair's cache line, or null for am2j's round trips alone.
      * @param channel   to rank 1.
-     * @param histogram scratch histogram.
+     * @param histogram scratch histogram, also for the blocks' untimed round trips.
      * @param results   where.
      */
     static void shortRoundTrips(
@@ -282,16 +264,18 @@ public final class AmPingPongRank
         messaging.finish();
         final InterleavedRoundTrips blocks = new InterleavedRoundTrips();
         blocks.run(config.rounds(),
-            (n, h) ->
+            (untimed, timed, h) ->
             {
                 channel.command(PhaseChannel.SERVE, 0);
-                messaging.shortRoundTrips(n, h);
+                messaging.shortRoundTrips(untimed, histogram);
+                messaging.shortRoundTrips(timed, h);
                 messaging.finish();
             },
-            (n, h) ->
+            (untimed, timed, h) ->
             {
-                channel.command(PhaseChannel.RESPOND, n);
-                line.roundTrips(n, h);
+                channel.command(PhaseChannel.RESPOND, untimed + timed);
+                line.roundTrips(untimed, histogram);
+                line.roundTrips(timed, h);
             });
         LatencySummary.of(blocks.am()).putInto(results, "rtt");
         blocks.putInto(results);

@@ -12,24 +12,32 @@ import org.HdrHistogram.Histogram;
  * of its own: the median of those ratios is the run's ratio, their range how much the states moved it.
  * <p>
  * The blocks split the round trips as evenly as they divide ({@link #blockRounds}); each kind runs the same number
- * of round trips in each block, am2j's first.
+ * of round trips in each block, am2j's first, after {@value #BLOCK_WARMUP} untimed ones: a block starts with a command
+ * to the other rank, which comes out of a blocking wait for it, and the first round trips would time its waking up.
+ * A block whose limit median is 0 (a clock that did not move) has no ratio and is left out of the median and range.
+ * The line's medians take few values (the clock's grid here is about 10 ns), so block ratios come in steps of a few
+ * percent.
  */
 final class InterleavedRoundTrips
 {
     /** Blocks of a run (fewer when there are fewer round trips than this). */
     static final int BLOCKS = 10;
+    /** Untimed round trips of each side at the start of each of its blocks. */
+    static final int BLOCK_WARMUP = 100;
 
     /** One kind of round trip. */
     @FunctionalInterface
     interface Side
     {
         /**
-         * Run {@code n} round trips, each recorded into {@code histogram} (which is not reset).
+         * Run {@code untimed} round trips, then {@code timed} ones, each of these recorded into {@code histogram}
+         * (which is not reset), in one command to the other rank.
          *
-         * @param n         round trips, at least 1.
-         * @param histogram receives each round trip's time in ns.
+         * @param untimed   round trips not recorded, at least 0.
+         * @param timed     round trips recorded, at least 1.
+         * @param histogram receives each timed round trip's time in ns.
          */
-        void roundTrips(int n, Histogram histogram);
+        void roundTrips(int untimed, int timed, Histogram histogram);
     }
 
     private final Histogram am = LatencySummary.newHistogram();
@@ -88,7 +96,7 @@ final class InterleavedRoundTrips
     private long runBlock(final Side side, final int n, final Histogram pooled)
     {
         block.reset();
-        side.roundTrips(n, block);
+        side.roundTrips(BLOCK_WARMUP, n, block);
         pooled.add(block);
         return block.getValueAtPercentile(50.0);
     }
@@ -110,7 +118,8 @@ final class InterleavedRoundTrips
     }
 
     /**
-     * @return each block's ratio of am2j's median round trip over the limit's, in block order.
+     * @return each block's ratio of am2j's median round trip over the limit's, in block order; NaN for a block whose
+     * limit median was 0.
      */
     double[] ratios()
     {
@@ -119,26 +128,29 @@ final class InterleavedRoundTrips
 
     /**
      * Put the limit's round trips as {@code limit_interleaved_rtt_*} ({@link LatencySummary}) and the ratios as
-     * {@code ratio_p50_interleaved} (their median), {@code _min}, {@code _max} and {@code _blocks} (every block's,
-     * comma separated, in order). am2j's round trips are the caller's to put: they are the run's {@code rtt}.
+     * {@code ratio_p50_interleaved} (the median of the blocks that have one), {@code _min}, {@code _max} and
+     * {@code _blocks} (every block's to three decimals, comma separated, in order, {@code NaN} for a block without
+     * one). am2j's round trips are the caller's to put: they are the run's {@code rtt}.
      *
      * @param results where.
-     * @throws IllegalStateException before a {@link #run}.
+     * @throws IllegalStateException before a {@link #run}, or when no block has a ratio.
      */
     void putInto(final Results results)
     {
-        if (0 == ratios.length)
+        final double[] measured = Arrays.stream(ratios).filter(ratio -> !Double.isNaN(ratio)).toArray();
+        if (0 == measured.length)
         {
-            throw new IllegalStateException("no interleaved blocks were run");
+            throw new IllegalStateException(0 == ratios.length ? "no interleaved blocks were run" :
+                "no interleaved block has a ratio: the limit's median was 0 ns in every one");
         }
         LatencySummary.of(limit).putInto(results, "limit_interleaved_rtt");
-        results.put("ratio_p50_interleaved", LogPParameters.median(ratios));
-        results.put("ratio_p50_interleaved_min", Arrays.stream(ratios).min().getAsDouble());
-        results.put("ratio_p50_interleaved_max", Arrays.stream(ratios).max().getAsDouble());
+        results.put("ratio_p50_interleaved", LogPParameters.median(measured));
+        results.put("ratio_p50_interleaved_min", Arrays.stream(measured).min().getAsDouble());
+        results.put("ratio_p50_interleaved_max", Arrays.stream(measured).max().getAsDouble());
         final StringBuilder list = new StringBuilder();
         for (final double ratio : ratios)
         {
-            list.append(list.length() > 0 ? "," : "").append(Math.round(ratio * 1000) / 1000.0);
+            list.append(list.length() > 0 ? "," : "").append(MachineReport.round(ratio, 1000));
         }
         results.put("ratio_p50_interleaved_blocks", list.toString());
     }

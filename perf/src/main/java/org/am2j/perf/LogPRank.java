@@ -65,7 +65,7 @@ public final class LogPRank
      *
      * @param config    of the run.
      * @param messaging on rank 0's endpoint.
-     * @param line      the pair's cache line, for the probes.
+     * @param line      the pair's cache line, for the probes and, over shared memory, the interleaved blocks.
      * @param channel   to rank 1.
      * @param pause     sleeps the given milliseconds.
      * @return the results.
@@ -83,7 +83,7 @@ public final class LogPRank
 
         // Shared memory: in blocks alternating with the pair's cache line, as the Aeron IPC pair does with its own,
         // so the two can be compared each against the line of its own machine state (LogPReport).
-        final CacheLinePingPong interleaved = config.routeIsLocal() ? line : null;
+        final CacheLinePingPong interleaved = config.routeIsShm() ? line : null;
         guard.measure("rtt", () ->
             AmPingPongRank.shortRoundTrips(config, messaging, interleaved, channel, histogram, results), results);
 

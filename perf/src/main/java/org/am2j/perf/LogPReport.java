@@ -494,8 +494,9 @@ final class LogPReport
         final Map<String, Double> normalized = lineNormalized();
         if (!normalized.isEmpty())
         {
-            out.println("against the cache line of each pair's own machine state (round trips in 10 blocks " +
-                "alternating with the pair's line; median of the blocks' ratios):");
+            out.println("against the cache line of each pair's own machine state (round trips in up to " +
+                InterleavedRoundTrips.BLOCKS + " blocks alternating with the pair's line; median of the blocks' " +
+                "ratios):");
             for (final Map.Entry<String, Double> ratio : normalized.entrySet())
             {
                 out.printf(Locale.ROOT, "  %-48s %8.3f%n", ratio.getKey(), ratio.getValue());

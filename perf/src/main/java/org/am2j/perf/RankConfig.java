@@ -179,7 +179,7 @@ final class RankConfig
      * @return true when the route is shared memory, whose limit is the pair's own cache line: its short round trips
      * then alternate with the line's ({@link InterleavedRoundTrips}).
      */
-    boolean routeIsLocal()
+    boolean routeIsShm()
     {
         return Protocol.SHM.route().equals(route);
     }

@@ -71,7 +71,8 @@ class LogPEndToEndTest
         // shm, multi_shm and Aeron IPC each ran in blocks alternating with their own pair's line.
         final String ratios = LogPReportTest.object(text, "ratios");
         for (final String key : List.of("shm_rtt_over_line_interleaved", "multi_shm_rtt_over_line_interleaved",
-            "aeron_ipc_rtt_over_line_interleaved", "shm_rtt_over_aeron_ipc_line_normalized"))
+            "aeron_ipc_rtt_over_line_interleaved", "shm_rtt_over_aeron_ipc_line_normalized",
+            "multi_shm_rtt_over_aeron_ipc_line_normalized"))
         {
             assertTrue(ResultsFixtures.number(ratios, key) > 0, key + " in " + ratios);
         }

@@ -98,6 +98,8 @@ class LogPReportTest
         final Map<Protocol, Results> am = fixtureAm(PROBE_NS);
         am.get(Protocol.SHM).put("ratio_p50_interleaved", 2.0);
         am.get(Protocol.MULTI_SHM).put("ratio_p50_interleaved", 2.2);
+        // A network pair never interleaves; if its results said so, they would still not be held against the line.
+        am.get(Protocol.NET).put("ratio_p50_interleaved", 1.1);
         final Results aeronIpc = LogPFixtures.peerResults("aeron_rtt", "aeron_ipc_rtt", 200, PROBE_NS);
         aeronIpc.put("ratio_p50_interleaved", 1.6);
         final LogPReport report = report(am, aeronIpc, PROBE_NS);

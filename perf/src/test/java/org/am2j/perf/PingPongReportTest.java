@@ -51,8 +51,8 @@ class PingPongReportTest
         final long[] line = { 100, 120, 100 };
         final long[] ours = { 200, 300, 150 };
         final int[] block = { 0, 0 };
-        blocks.run(3, (n, h) -> LatencySummary.record(h, ours[block[0]++]),
-            (n, h) -> LatencySummary.record(h, line[block[1]++]));
+        blocks.run(3, (w, n, h) -> LatencySummary.record(h, ours[block[0]++]),
+            (w, n, h) -> LatencySummary.record(h, line[block[1]++]));
         blocks.putInto(am);
         final PingPongReport report = report("shm", am, null, null);
         assertTrue(report.interleaved());
