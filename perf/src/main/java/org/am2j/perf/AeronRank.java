@@ -129,12 +129,7 @@ public final class AeronRank
                     aeron.roundTrips(untimed, histogram);
                     aeron.roundTrips(timed, h);
                 },
-                (untimed, timed, h) ->
-                {
-                    channel.command(PhaseChannel.RESPOND, untimed + timed);
-                    line.roundTrips(untimed, histogram);
-                    line.roundTrips(timed, h);
-                });
+                AmPingPongRank.lineBlocks(line, channel, histogram));
             LatencySummary.of(blocks.am()).putInto(results, "aeron_rtt");
             blocks.putInto(results);
         }, results);

@@ -271,12 +271,7 @@ public final class AmPingPongRank
                 messaging.shortRoundTrips(timed, h);
                 messaging.finish();
             },
-            (untimed, timed, h) ->
-            {
-                channel.command(PhaseChannel.RESPOND, untimed + timed);
-                line.roundTrips(untimed, histogram);
-                line.roundTrips(timed, h);
-            });
+            lineBlocks(line, channel, histogram));
         LatencySummary.of(blocks.am()).putInto(results, "rtt");
         blocks.putInto(results);
     }
@@ -407,6 +402,26 @@ public final class AmPingPongRank
         histogram.reset();
         line.roundTrips(EpochGuard.PROBE_ROUND_TRIPS, histogram);
         return histogram.getValueAtPercentile(50.0);
+    }
+
+    /**
+     * The limit's side of {@link InterleavedRoundTrips}: each block a command to rank 1 to answer its round trips,
+     * then the pair's cache line.
+     *
+     * @param line    the pair's cache line.
+     * @param channel to rank 1.
+     * @param scratch receives the untimed round trips.
+     * @return the side.
+     */
+    static InterleavedRoundTrips.Side lineBlocks(
+        final CacheLinePingPong line, final PhaseChannel channel, final Histogram scratch)
+    {
+        return (untimed, timed, histogram) ->
+        {
+            channel.command(PhaseChannel.RESPOND, untimed + timed);
+            line.roundTrips(untimed, scratch);
+            line.roundTrips(timed, histogram);
+        };
     }
 
     /**
