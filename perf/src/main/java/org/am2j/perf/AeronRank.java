@@ -106,11 +106,15 @@ public final class AeronRank
         final Histogram histogram = LatencySummary.newHistogram();
         guard.measure(measurement(kind), () ->
         {
+            histogram.reset();
+            results.put("aeron_rtt_warmup_rounds", WarmUp.run(config.warmup(), n ->
+            {
+                channel.command(PhaseChannel.AERON_ECHO, n);
+                aeron.roundTrips(n, histogram);
+            }));
             if (AeronPingPong.Kind.IPC != kind)
             {
-                channel.command(PhaseChannel.AERON_ECHO, config.warmup() + config.rounds());
-                histogram.reset();
-                aeron.roundTrips(config.warmup(), histogram);
+                channel.command(PhaseChannel.AERON_ECHO, config.rounds());
                 histogram.reset();
                 aeron.roundTrips(config.rounds(), histogram);
                 LatencySummary.of(histogram).putInto(results, "aeron_rtt");
@@ -118,9 +122,6 @@ public final class AeronRank
             }
             // IPC: the timed round trips alternate in blocks with the pair's cache line, as am2j's shared-memory
             // round trips do with theirs.
-            channel.command(PhaseChannel.AERON_ECHO, config.warmup());
-            histogram.reset();
-            aeron.roundTrips(config.warmup(), histogram);
             final InterleavedRoundTrips blocks = new InterleavedRoundTrips();
             blocks.run(config.rounds(),
                 (untimed, timed, h) ->

@@ -173,9 +173,14 @@ public final class AmPingPongRank
         {
             guard.measure("medium_rtt", () ->
             {
-                channel.command(PhaseChannel.SERVE, 0);
                 histogram.reset();
-                messaging.mediumRoundTrips(config.warmup(), config.size(), histogram);
+                results.put("medium_rtt_warmup_rounds", WarmUp.run(config.warmup(), n ->
+                {
+                    channel.command(PhaseChannel.SERVE, 0);
+                    messaging.mediumRoundTrips(n, config.size(), histogram);
+                    messaging.finish();
+                }));
+                channel.command(PhaseChannel.SERVE, 0);
                 histogram.reset();
                 messaging.mediumRoundTrips(config.rounds(), config.size(), histogram);
                 messaging.finish();
@@ -230,8 +235,8 @@ public final class AmPingPongRank
     }
 
     /**
-     * The short round trips: {@link RankConfig#warmup()} untimed, then {@link RankConfig#rounds()} each timed;
-     * puts {@code rtt_*}. With the pair's cache line, the timed round trips alternate in blocks with as many of the
+     * The short round trips: at least {@link RankConfig#warmup()} untimed ({@link WarmUp}: and for at least its
+     * time; puts {@code rtt_warmup_rounds}), then {@link RankConfig#rounds()} each timed; puts {@code rtt_*}. With the pair's cache line, the timed round trips alternate in blocks with as many of the
      * line's ({@link InterleavedRoundTrips}), which puts {@code limit_interleaved_rtt_*} and
      * {@code ratio_p50_interleaved*} as well.
      *
@@ -250,18 +255,25 @@ public final class AmPingPongRank
         final Histogram histogram,
         final Results results)
     {
-        channel.command(PhaseChannel.SERVE, 0);
         histogram.reset();
-        messaging.shortRoundTrips(config.warmup(), histogram);
+        results.put("rtt_warmup_rounds", WarmUp.run(config.warmup(), n ->
+        {
+            // Each chunk a phase of its own, ended by finish() as every timed phase and block is: the end's request
+            // and reply run other handlers at the same call sites, and the compiler must have seen them before the
+            // timing starts (the first end of a phase otherwise made it recompile the dispatch in a timed block).
+            channel.command(PhaseChannel.SERVE, 0);
+            messaging.shortRoundTrips(n, histogram);
+            messaging.finish();
+        }));
         if (null == line)
         {
+            channel.command(PhaseChannel.SERVE, 0);
             histogram.reset();
             messaging.shortRoundTrips(config.rounds(), histogram);
             messaging.finish();
             LatencySummary.of(histogram).putInto(results, "rtt");
             return;
         }
-        messaging.finish();
         final InterleavedRoundTrips blocks = new InterleavedRoundTrips();
         blocks.run(config.rounds(),
             (untimed, timed, h) ->

@@ -62,9 +62,13 @@ public final class CacheLineRank
         final Histogram histogram = LatencySummary.newHistogram();
         guard.measure("limit_rtt", () ->
         {
-            channel.command(PhaseChannel.RESPOND, config.warmup() + config.rounds());
             histogram.reset();
-            line.roundTrips(config.warmup(), histogram);
+            results.put("limit_rtt_warmup_rounds", WarmUp.run(config.warmup(), n ->
+            {
+                channel.command(PhaseChannel.RESPOND, n);
+                line.roundTrips(n, histogram);
+            }));
+            channel.command(PhaseChannel.RESPOND, config.rounds());
             histogram.reset();
             line.roundTrips(config.rounds(), histogram);
             LatencySummary.of(histogram).putInto(results, "limit_rtt");

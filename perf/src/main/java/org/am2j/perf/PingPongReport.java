@@ -387,6 +387,10 @@ final class PingPongReport
         json.name(prefix + "_min_ns").value(s.min());
         json.name(prefix + "_max_ns").value(s.max());
         json.name(prefix + "_count").value(s.count());
+        if (results.has(prefix + "_warmup_rounds"))
+        {
+            json.name(prefix + "_warmup_rounds").value(results.getLong(prefix + "_warmup_rounds"));
+        }
     }
 
     private static double round(final double value, final int scale)

@@ -81,9 +81,13 @@ public final class UdpRank
 
         guard.measure("limit_udp_rtt", () ->
         {
-            channel.command(PhaseChannel.UDP_ECHO, config.warmup() + config.rounds());
             histogram.reset();
-            udp.roundTrips(config.warmup(), histogram);
+            results.put("limit_udp_rtt_warmup_rounds", WarmUp.run(config.warmup(), n ->
+            {
+                channel.command(PhaseChannel.UDP_ECHO, n);
+                udp.roundTrips(n, histogram);
+            }));
+            channel.command(PhaseChannel.UDP_ECHO, config.rounds());
             histogram.reset();
             final long resends = udp.resends();
             udp.roundTrips(config.rounds(), histogram);

@@ -6,9 +6,10 @@ import java.lang.management.ManagementFactory;
 /**
  * The JVM's cumulative time compiling (its JIT compiler threads together), read around a timed run: compilation that
  * happens while a rank is timed competes with it for its CPU (all of it when the rank is pinned to one), so a run
- * that compiled for long is slower for a reason that is not the messaging's.
+ * that compiled for long is slower for a reason that is not the messaging's. Public for the benchmarks' warm-ups
+ * ({@code org.am2j.perf.WarmUp}), which have the same problem.
  */
-final class JitClock
+public final class JitClock
 {
     private static final CompilationMXBean COMPILATION = ManagementFactory.getCompilationMXBean();
     private static final boolean SUPPORTED =
@@ -23,7 +24,7 @@ final class JitClock
     /** Looks in a row in which the compiler threads ran less than a tenth of the time before they count as idle. */
     static final int SETTLE_QUIET_STEPS = 2;
     /** Longest settle, ms: a JVM that compiles all along (or cannot be watched) does not hold the job up longer. */
-    static final long SETTLE_MAX_MS = 2_000;
+    public static final long SETTLE_MAX_MS = 2_000;
 
     /**
      * Let the compilers finish what the last run queued, with this thread asleep: on a rank pinned to one CPU, the
@@ -34,7 +35,7 @@ final class JitClock
      *
      * @return milliseconds slept.
      */
-    static long settle()
+    public static long settle()
     {
         final ThreadCpu first = ThreadCpu.now();
         final boolean threads = first.known();
@@ -75,7 +76,7 @@ final class JitClock
     /**
      * @return milliseconds spent compiling so far by this JVM, or -1 when the JVM does not say.
      */
-    static long millis()
+    public static long millis()
     {
         return SUPPORTED ? COMPILATION.getTotalCompilationTime() : -1;
     }
