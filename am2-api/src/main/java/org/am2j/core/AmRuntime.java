@@ -74,7 +74,16 @@ public final class AmRuntime implements TransportContext
         this.pollBeforeSend = booleanSetting("am2j.pollBeforeSend", "AM2J_POLL_BEFORE_SEND", false);
         newScheduler();
         this.counters = ProcessCounters.open();
-        this.transports = openTransports(this);
+        try
+        {
+            this.transports = openTransports(this);
+        }
+        catch (final RuntimeException | Error ex)
+        {
+            // No runtime, so no shutdown hook: the counters file would stay behind after a normal exit.
+            counters.close();
+            throw ex;
+        }
         boolean network = false;
         Transport canBlock = null;
         for (final Transport transport : transports)
@@ -300,34 +309,54 @@ public final class AmRuntime implements TransportContext
             }
         }
         final List<Transport> open = new ArrayList<>();
-        final Set<String> seen = new HashSet<>();
-        for (final TransportProvider provider : ServiceLoader.load(TransportProvider.class))
+        try
         {
-            final String name = provider.name();
-            if (!seen.add(name))
+            final Set<String> seen = new HashSet<>();
+            for (final TransportProvider provider : ServiceLoader.load(TransportProvider.class))
             {
-                throw new AmException(AmError.RESOURCE, "two transport providers are named '" + name + "'");
+                final String name = provider.name();
+                if (!seen.add(name))
+                {
+                    throw new AmException(AmError.RESOURCE, "two transport providers are named '" + name + "'");
+                }
+                if (only.isEmpty() || only.contains(name) || IN_PROCESS.equals(name))
+                {
+                    open.add(provider.open(runtime));
+                }
             }
-            if (only.isEmpty() || only.contains(name) || IN_PROCESS.equals(name))
+            for (final String name : only)
             {
-                open.add(provider.open(runtime));
+                if (!seen.contains(name))
+                {
+                    throw new AmException(AmError.BAD_ARG, "transport '" + name + "' (am2j.transports) is not on " +
+                        "the class path; present: " + seen);
+                }
             }
+            open.sort(Comparator.comparingInt(Transport::cost));
+            if (open.isEmpty() || !IN_PROCESS.equals(open.get(0).name()))
+            {
+                throw new AmException(AmError.RESOURCE, "the in-process transport must be present and cheapest, " +
+                    "found " + open);
+            }
+            return List.copyOf(open);
         }
-        for (final String name : only)
+        catch (final RuntimeException | Error ex)
         {
-            if (!seen.contains(name))
+            // A transport that cannot open (a UDP port in use, a full /dev/shm) fails the runtime: those opened before
+            // it are closed, so that their files (the shm doorbell) do not outlive the process.
+            for (final Transport transport : open)
             {
-                throw new AmException(AmError.BAD_ARG, "transport '" + name + "' (am2j.transports) is not on the " +
-                    "class path; present: " + seen);
+                try
+                {
+                    transport.close();
+                }
+                catch (final RuntimeException closeEx)
+                {
+                    ex.addSuppressed(closeEx);
+                }
             }
+            throw ex;
         }
-        open.sort(Comparator.comparingInt(Transport::cost));
-        if (open.isEmpty() || !IN_PROCESS.equals(open.get(0).name()))
-        {
-            throw new AmException(AmError.RESOURCE, "the in-process transport must be present and cheapest, found " +
-                open);
-        }
-        return List.copyOf(open);
     }
 
     private static Map<String, PollSchedulerProvider> loadSchedulers()
