@@ -74,41 +74,62 @@ public final class AmRuntime implements TransportContext
         this.pollBeforeSend = booleanSetting("am2j.pollBeforeSend", "AM2J_POLL_BEFORE_SEND", false);
         newScheduler();
         this.counters = ProcessCounters.open();
+        final List<Transport> opened = new ArrayList<>();
         try
         {
-            this.transports = openTransports(this);
+            this.transports = openTransports(this, opened);
+            boolean network = false;
+            Transport canBlock = null;
+            for (final Transport transport : transports)
+            {
+                network |= transport.isNetwork();
+                if (transport.canBlock() && (null == canBlock || transport.isNetwork()))
+                {
+                    canBlock = transport;
+                }
+            }
+            this.hasNetwork = network;
+            this.blocker = canBlock;
+            final String wakeAddress = null != canBlock ? canBlock.wakeAddress() : null;
+            if (null != wakeAddress)
+            {
+                // Senders of the other transports must be able to wake a thread asleep in the blocker.
+                for (final Transport transport : transports)
+                {
+                    if (transport != canBlock)
+                    {
+                        transport.blockerWakeAddress(wakeAddress);
+                    }
+                }
+            }
+            Runtime.getRuntime().addShutdownHook(new Thread(this::shutdown, "am2j-shutdown"));
         }
         catch (final RuntimeException | Error ex)
         {
-            // No runtime, so no shutdown hook: the counters file would stay behind after a normal exit.
-            counters.close();
-            throw ex;
-        }
-        boolean network = false;
-        Transport canBlock = null;
-        for (final Transport transport : transports)
-        {
-            network |= transport.isNetwork();
-            if (transport.canBlock() && (null == canBlock || transport.isNetwork()))
+            // A transport that cannot open (a UDP port in use, a full /dev/shm) fails the runtime, which then has no
+            // shutdown hook: what was opened is closed here, or its files (the shm doorbell, the counters file)
+            // would outlive a normal exit, and a second attempt in this process would find them in use.
+            for (final Transport transport : opened)
             {
-                canBlock = transport;
-            }
-        }
-        this.hasNetwork = network;
-        this.blocker = canBlock;
-        final String wakeAddress = null != canBlock ? canBlock.wakeAddress() : null;
-        if (null != wakeAddress)
-        {
-            // Senders of the other transports must be able to wake a thread asleep in the blocker.
-            for (final Transport transport : transports)
-            {
-                if (transport != canBlock)
+                try
                 {
-                    transport.blockerWakeAddress(wakeAddress);
+                    transport.close();
+                }
+                catch (final RuntimeException | Error closeEx)
+                {
+                    ex.addSuppressed(closeEx);
                 }
             }
+            try
+            {
+                counters.close();
+            }
+            catch (final RuntimeException | Error closeEx)
+            {
+                ex.addSuppressed(closeEx);
+            }
+            throw ex;
         }
-        Runtime.getRuntime().addShutdownHook(new Thread(this::shutdown, "am2j-shutdown"));
     }
 
     /**
@@ -297,7 +318,12 @@ public final class AmRuntime implements TransportContext
         counters.close();
     }
 
-    private static List<Transport> openTransports(final AmRuntime runtime)
+    /**
+     * @param runtime the transports' context.
+     * @param open    receives each transport as it is opened, for the caller to close when this throws.
+     * @return the transports, cheapest first.
+     */
+    private static List<Transport> openTransports(final AmRuntime runtime, final List<Transport> open)
     {
         final String wanted = setting("am2j.transports", "AM2J_TRANSPORTS", "");
         final Set<String> only = new HashSet<>();
@@ -308,55 +334,35 @@ public final class AmRuntime implements TransportContext
                 only.add(name.trim());
             }
         }
-        final List<Transport> open = new ArrayList<>();
-        try
+        final Set<String> seen = new HashSet<>();
+        for (final TransportProvider provider : ServiceLoader.load(TransportProvider.class))
         {
-            final Set<String> seen = new HashSet<>();
-            for (final TransportProvider provider : ServiceLoader.load(TransportProvider.class))
+            final String name = provider.name();
+            if (!seen.add(name))
             {
-                final String name = provider.name();
-                if (!seen.add(name))
-                {
-                    throw new AmException(AmError.RESOURCE, "two transport providers are named '" + name + "'");
-                }
-                if (only.isEmpty() || only.contains(name) || IN_PROCESS.equals(name))
-                {
-                    open.add(provider.open(runtime));
-                }
+                throw new AmException(AmError.RESOURCE, "two transport providers are named '" + name + "'");
             }
-            for (final String name : only)
+            if (only.isEmpty() || only.contains(name) || IN_PROCESS.equals(name))
             {
-                if (!seen.contains(name))
-                {
-                    throw new AmException(AmError.BAD_ARG, "transport '" + name + "' (am2j.transports) is not on " +
-                        "the class path; present: " + seen);
-                }
+                open.add(provider.open(runtime));
             }
-            open.sort(Comparator.comparingInt(Transport::cost));
-            if (open.isEmpty() || !IN_PROCESS.equals(open.get(0).name()))
-            {
-                throw new AmException(AmError.RESOURCE, "the in-process transport must be present and cheapest, " +
-                    "found " + open);
-            }
-            return List.copyOf(open);
         }
-        catch (final RuntimeException | Error ex)
+        for (final String name : only)
         {
-            // A transport that cannot open (a UDP port in use, a full /dev/shm) fails the runtime: those opened before
-            // it are closed, so that their files (the shm doorbell) do not outlive the process.
-            for (final Transport transport : open)
+            if (!seen.contains(name))
             {
-                try
-                {
-                    transport.close();
-                }
-                catch (final RuntimeException closeEx)
-                {
-                    ex.addSuppressed(closeEx);
-                }
+                throw new AmException(AmError.BAD_ARG, "transport '" + name + "' (am2j.transports) is not on the " +
+                    "class path; present: " + seen);
             }
-            throw ex;
         }
+        final List<Transport> sorted = new ArrayList<>(open);
+        sorted.sort(Comparator.comparingInt(Transport::cost));
+        if (sorted.isEmpty() || !IN_PROCESS.equals(sorted.get(0).name()))
+        {
+            throw new AmException(AmError.RESOURCE, "the in-process transport must be present and cheapest, found " +
+                sorted);
+        }
+        return List.copyOf(sorted);
     }
 
     private static Map<String, PollSchedulerProvider> loadSchedulers()

@@ -162,6 +162,7 @@ public final class AmPingPongRank
         final Histogram histogram = LatencySummary.newHistogram();
 
         final CacheLinePingPong interleaved = config.routeIsShm() ? line : null;
+        warmUpShortRoundTrips(config, messaging, channel, histogram, results);
         guard.measure("rtt", () -> shortRoundTrips(config, messaging, interleaved, channel, histogram, results),
             results);
         if (config.roundTripsOnly())
@@ -171,15 +172,14 @@ public final class AmPingPongRank
 
         if (config.size() > 0)
         {
+            results.put("medium_rtt_warmup_rounds", WarmUp.run(config.warmup(), n ->
+            {
+                channel.command(PhaseChannel.SERVE, 0);
+                messaging.mediumRoundTrips(n, config.size(), histogram);
+                messaging.finish();
+            }));
             guard.measure("medium_rtt", () ->
             {
-                histogram.reset();
-                results.put("medium_rtt_warmup_rounds", WarmUp.run(config.warmup(), n ->
-                {
-                    channel.command(PhaseChannel.SERVE, 0);
-                    messaging.mediumRoundTrips(n, config.size(), histogram);
-                    messaging.finish();
-                }));
                 channel.command(PhaseChannel.SERVE, 0);
                 histogram.reset();
                 messaging.mediumRoundTrips(config.rounds(), config.size(), histogram);
@@ -235,8 +235,37 @@ public final class AmPingPongRank
     }
 
     /**
-     * The short round trips: at least {@link RankConfig#warmup()} untimed ({@link WarmUp}: and for at least its
-     * time; puts {@code rtt_warmup_rounds}), then {@link RankConfig#rounds()} each timed; puts {@code rtt_*}. With the pair's cache line, the timed round trips alternate in blocks with as many of the
+     * The untimed short round trips before {@link #shortRoundTrips}, outside its {@link EpochGuard} (whose probe then
+     * comes right before the timed round trips, and whose retries are not warmed up again): {@link WarmUp}, each
+     * chunk a phase of its own, ended by {@link AmMessaging#finish()} as every timed phase and block is (the end's
+     * request and reply run other handlers at the same call sites, and the compiler must have seen them before the
+     * timing starts: the first end of a phase otherwise made it recompile the dispatch in a timed block). Puts
+     * {@code rtt_warmup_rounds}.
+     *
+     * @param config    of the run.
+     * @param messaging on rank 0's endpoint.
+     * @param channel   to rank 1.
+     * @param histogram scratch histogram.
+     * @param results   where.
+     */
+    static void warmUpShortRoundTrips(
+        final RankConfig config,
+        final AmMessaging messaging,
+        final PhaseChannel channel,
+        final Histogram histogram,
+        final Results results)
+    {
+        results.put("rtt_warmup_rounds", WarmUp.run(config.warmup(), n ->
+        {
+            channel.command(PhaseChannel.SERVE, 0);
+            messaging.shortRoundTrips(n, histogram);
+            messaging.finish();
+        }));
+    }
+
+    /**
+     * The short round trips, after {@link #warmUpShortRoundTrips}: {@link RankConfig#rounds()} each timed; puts
+     * {@code rtt_*}. With the pair's cache line, the timed round trips alternate in blocks with as many of the
      * line's ({@link InterleavedRoundTrips}), which puts {@code limit_interleaved_rtt_*} and
      * {@code ratio_p50_interleaved*} as well.
      *
@@ -255,16 +284,6 @@ public final class AmPingPongRank
         final Histogram histogram,
         final Results results)
     {
-        histogram.reset();
-        results.put("rtt_warmup_rounds", WarmUp.run(config.warmup(), n ->
-        {
-            // Each chunk a phase of its own, ended by finish() as every timed phase and block is: the end's request
-            // and reply run other handlers at the same call sites, and the compiler must have seen them before the
-            // timing starts (the first end of a phase otherwise made it recompile the dispatch in a timed block).
-            channel.command(PhaseChannel.SERVE, 0);
-            messaging.shortRoundTrips(n, histogram);
-            messaging.finish();
-        }));
         if (null == line)
         {
             channel.command(PhaseChannel.SERVE, 0);

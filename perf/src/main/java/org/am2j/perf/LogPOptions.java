@@ -91,7 +91,8 @@ record LogPOptions(boolean help, boolean quick, LogPOptions.Scale scale, Path js
         "  --quick        " + QUICK.rounds() + " round trips per ping-pong (default " + FULL.rounds() + "), " +
         QUICK.signatureReps() + " repetitions of each signature burst (default " + FULL.signatureReps() + "), " +
         QUICK.fewestTransfers() + " or more transfers of each size (default " + FULL.fewestTransfers() + ")",
-        "  --rounds N     timed round trips of every ping-pong, with N/5 warm-up ones",
+        "  --rounds N     timed round trips of every ping-pong, with at least N/5 warm-up ones (each warm-up goes on",
+        "                 for at least 0.5 s, until the JIT has settled, at most 5 s)",
         "  --json FILE    also write the results as a JSON object to FILE",
         "  --plots DIR    draw the signature of each configuration and the bandwidth curves as PNG files in DIR");
 

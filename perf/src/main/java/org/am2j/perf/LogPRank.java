@@ -84,6 +84,7 @@ public final class LogPRank
         // Shared memory: in blocks alternating with the pair's cache line, as the Aeron IPC pair does with its own,
         // so the two can be compared each against the line of its own machine state (LogPReport).
         final CacheLinePingPong interleaved = config.routeIsShm() ? line : null;
+        AmPingPongRank.warmUpShortRoundTrips(config, messaging, channel, histogram, results);
         guard.measure("rtt", () ->
             AmPingPongRank.shortRoundTrips(config, messaging, interleaved, channel, histogram, results), results);
 

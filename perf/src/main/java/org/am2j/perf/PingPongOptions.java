@@ -7,7 +7,8 @@ import org.am2j.api.Am;
 /**
  * The command line of {@link PingPong}, parsed and checked: {@value #USAGE}.
  * <p>
- * Defaults: {@value #DEFAULT_ROUNDS} timed round trips after {@value #DEFAULT_WARMUP} warm-up ones;
+ * Defaults: {@value #DEFAULT_ROUNDS} timed round trips after at least {@value #DEFAULT_WARMUP} warm-up ones (and at
+ * least as many as {@link WarmUp} takes to settle);
  * {@code --quick} makes them {@value #QUICK_ROUNDS} and {@value #QUICK_WARMUP}; an explicit {@code --rounds} or
  * {@code --warmup} wins over {@code --quick} whatever the order. The other workloads scale with the round trips:
  * o_s is measured over {@code rounds / 64} bursts of {@value #OS_BURST} requests, and each bandwidth run sends
@@ -44,11 +45,13 @@ final class PingPongOptions
         "  --size BYTES   also measure round trips of medium messages of BYTES, 1 to " + Am.MAX_MEDIUM +
         " (the reply echoes them)",
         "  --rounds N     timed round trips of each latency measurement (default " + DEFAULT_ROUNDS + ")",
-        "  --warmup N     untimed round trips before them (default " + DEFAULT_WARMUP + ")",
+        "  --warmup N     at least N untimed round trips before them (default " + DEFAULT_WARMUP + "), and on for at",
+        "                 least 0.5 s, until the JIT has settled (at most 5 s)",
         "  --poll NAME    poll scheduler of the ranks (am2j.poll: every, fractional:K, adaptive, calibrated, ...)",
         "  --nic MODE     NIC agent mode of the ranks for the network protocols: inline (default) or thread",
         "  --json FILE    also write the results as a JSON object to FILE",
-        "  --quick        " + QUICK_ROUNDS + " round trips after " + QUICK_WARMUP + " warm-up ones, for quick checks");
+        "  --quick        " + QUICK_ROUNDS + " round trips after at least " + QUICK_WARMUP + " warm-up ones, for " +
+        "quick checks");
 
     private final boolean help;
     private final Protocol protocol;

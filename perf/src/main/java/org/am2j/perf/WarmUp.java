@@ -22,8 +22,10 @@ import org.am2j.splitc.app.JitClock;
  * command), and this one sleeps until its compiler threads are quiet ({@link JitClock#settle()}), so that what the
  * last chunk queued is compiled with the CPUs free. The warm-up ends after a chunk when the floor has passed and the
  * chunk is <em>settled</em>: this JVM compiled nothing during it ({@link JitClock#millis()}; where the JVM does not
- * say, this test is left out), and its time per round trip is no more than {@value #IMPROVEMENT} of the last
- * chunk's better than that (a compiling responder shows in the rate). It ends at the ceiling in any case.
+ * say, this test is left out), and its time per round trip is within {@value #TOLERANCE} of the last chunk's either
+ * way (the responder's compiling shows only in the rate, as a slower chunk). It ends at the ceiling in any case.
+ * Floor and ceiling are wall-clock time from the first chunk's start, the sleeps between chunks included: the
+ * floor is time for the compilers, which the sleeps give them.
  */
 final class WarmUp
 {
@@ -37,8 +39,8 @@ final class WarmUp
     static final int MIN_CHUNK = 1_000;
     /** Most round trips of one chunk. */
     static final int MAX_CHUNK = 10_000_000;
-    /** Fraction by which a chunk's time per round trip may fall below the last one's and still count as settled. */
-    static final double IMPROVEMENT = 0.1;
+    /** Fraction by which a chunk's time per round trip may differ from the last one's and still count as settled. */
+    static final double TOLERANCE = 0.1;
 
     private WarmUp()
     {
@@ -103,8 +105,9 @@ final class WarmUp
                 return done;
             }
             final boolean compiled = null != compilation && compilation.getAsLong() != compiledBefore;
-            // NaN before the second chunk: never settled then
-            final boolean settled = !compiled && nsPerRound >= lastNsPerRound * (1 - IMPROVEMENT);
+            // NaN before the second chunk: never settled then. Two-sided: a chunk slower than the last by more than
+            // the tolerance may have had the responder compiling.
+            final boolean settled = !compiled && Math.abs(nsPerRound - lastNsPerRound) <= lastNsPerRound * TOLERANCE;
             if (elapsed >= minNanos && settled)
             {
                 return done;

@@ -105,6 +105,29 @@ class WarmUpTest
     }
 
     @Test
+    void aChunkSlowerThanTheOneBeforeByMoreThanATenthIsNotSettled()
+    {
+        // the responder compiling shows here only as a slower chunk
+        final FakePair pair = new FakePair(1_000);
+        WarmUp.run(100_000, 150 * MS, 5_000 * MS, () -> pair.now, () -> 0, () -> { }, rounds ->
+        {
+            pair.chunk(rounds);
+            pair.nsPerRound = 1_500;
+        });
+
+        assertEquals(3, pair.chunks.size(), "the slower second chunk is not settled, the third is: " + pair.chunks);
+    }
+
+    @Test
+    void theFloorIsWallClockTimeWithTheSleepsBetweenChunks()
+    {
+        final FakePair pair = new FakePair(1_000);
+        WarmUp.run(1_000, 500 * MS, 5_000 * MS, () -> pair.now, () -> 0, () -> pair.now += 2_000 * MS, pair::chunk);
+
+        assertEquals(List.of(1_000, 100_000), pair.chunks, "a settle of 2 s passes the floor of 0.5 s by itself");
+    }
+
+    @Test
     void aChunkDuringWhichThisJvmCompiledIsNotSettled()
     {
         final FakePair pair = new FakePair(1_000);
