@@ -561,6 +561,7 @@ final class LogPReport
             json.name(ratio.getKey()).value(MachineReport.round(ratio.getValue(), 1000));
         }
         json.endObject();
+        warmUps(json);
         json.name("targets").beginObject();
         json.name("shm_rtt_at_most_aeron_ipc").value(overPeer(Protocol.SHM) <= 1.0);
         json.name("net_rtt_at_most_aeron_udp").value(overPeer(Protocol.NET) <= 1.0);
@@ -598,6 +599,31 @@ final class LogPReport
         machine.writeJson(json);
         json.endObject();
         return text.append('\n').toString();
+    }
+
+    /**
+     * The untimed round trips each pair's warm-up took ({@link WarmUp}), by configuration and peer key; a pair whose
+     * results do not say is left out.
+     */
+    private void warmUps(final JsonWriter json)
+    {
+        json.name("warmup_rounds").beginObject();
+        for (final Protocol protocol : CONFIGS)
+        {
+            final Results results = am.get(protocol);
+            if (results.has("rtt_warmup_rounds"))
+            {
+                json.name(key(protocol)).value(results.getLong("rtt_warmup_rounds"));
+            }
+        }
+        for (final Peer peer : List.of(aeronIpc, aeronUdp, limitShm, limitUdp))
+        {
+            if (peer.results.has(peer.prefix + "_warmup_rounds"))
+            {
+                json.name(peer.key.replace("_rtt_us", "")).value(peer.results.getLong(peer.prefix + "_warmup_rounds"));
+            }
+        }
+        json.endObject();
     }
 
     private void details(final JsonWriter json)

@@ -55,6 +55,22 @@ class LogPReportTest
     }
 
     @Test
+    void theJsonSaysHowManyRoundTripsEachPairsWarmUpTook()
+    {
+        final Map<Protocol, Results> am = fixtureAm(PROBE_NS);
+        am.get(Protocol.SHM).put("rtt_warmup_rounds", 1_234_567L);
+        am.get(Protocol.NET).put("rtt_warmup_rounds", 45_678L);
+        final Results aeronIpc = LogPFixtures.peerResults("aeron_rtt", "aeron_ipc_rtt", 200, PROBE_NS)
+            .put("aeron_rtt_warmup_rounds", 2_000_000L);
+        final String warmUps = object(report(am, aeronIpc, PROBE_NS).json(), "warmup_rounds");
+
+        assertEquals(List.of("shm", "net", "aeron_ipc"), keys(warmUps), "pairs whose results do not say are left out");
+        assertEquals(1_234_567.0, number(warmUps, "shm"));
+        assertEquals(45_678.0, number(warmUps, "net"));
+        assertEquals(2_000_000.0, number(warmUps, "aeron_ipc"));
+    }
+
+    @Test
     void theJsonValuesAreTheParametersInMicroseconds()
     {
         final String json = report(PROBE_NS).json();
