@@ -96,6 +96,10 @@ final class PingPongReport
         if (null != single)
         {
             LatencySummary.from(single, "rtt").putInto(results, SINGLE_MEASUREMENT);
+            if (single.has("rtt_warmup_rounds"))
+            {
+                results.put(SINGLE_MEASUREMENT + "_warmup_rounds", single.getLong("rtt_warmup_rounds"));
+            }
             machine.add(SINGLE_MEASUREMENT, single, "rtt");
         }
     }

@@ -162,6 +162,7 @@ class PingPongReportTest
         latency(single, "rtt", 3_900);
         machine(single, "rtt");
         single.put("probe_fastest_p50_ns", PROBE_NS);
+        single.put("rtt_warmup_rounds", 654_321L);
         final PingPongReport report = report("multi-shm", single, null);
         assertEquals(4_680 / 3_900.0, report.ratioP50Single(), 1e-12);
 
@@ -175,6 +176,7 @@ class PingPongReportTest
         assertEquals(3_900, number(json, "single_protocol_rtt_p50_ns"));
         assertEquals(4_680, number(json, "rtt_p50_ns"));
         assertEquals(1.2, number(json, "ratio_p50_single_protocol"));
+        assertEquals(654_321, number(json, "single_protocol_rtt_warmup_rounds"));
     }
 
     @Test
