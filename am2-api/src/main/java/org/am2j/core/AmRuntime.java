@@ -355,14 +355,13 @@ public final class AmRuntime implements TransportContext
                     "class path; present: " + seen);
             }
         }
-        final List<Transport> sorted = new ArrayList<>(open);
-        sorted.sort(Comparator.comparingInt(Transport::cost));
-        if (sorted.isEmpty() || !IN_PROCESS.equals(sorted.get(0).name()))
+        open.sort(Comparator.comparingInt(Transport::cost));
+        if (open.isEmpty() || !IN_PROCESS.equals(open.get(0).name()))
         {
             throw new AmException(AmError.RESOURCE, "the in-process transport must be present and cheapest, found " +
-                sorted);
+                open);
         }
-        return List.copyOf(sorted);
+        return List.copyOf(open);
     }
 
     private static Map<String, PollSchedulerProvider> loadSchedulers()

@@ -56,8 +56,7 @@ final class WarmUp
      */
     static long run(final int rounds, final IntConsumer chunk)
     {
-        return run(rounds, MIN_NANOS, MAX_NANOS, System::nanoTime, JitClock.millis() >= 0 ? JitClock::millis : null,
-            JitClock::settle, chunk);
+        return run(rounds, MIN_NANOS, MAX_NANOS, System::nanoTime, JitClock::millis, JitClock::settle, chunk);
     }
 
     /**
@@ -65,7 +64,8 @@ final class WarmUp
      * @param minNanos    for at least this long, at least 0.
      * @param maxNanos    and at most this long (the first chunk, the count, runs whole), at least {@code minNanos}.
      * @param clock       in ns.
-     * @param compilation this JVM's total compilation time, or null where it is not known.
+     * @param compilation this JVM's total compilation time, or a constant where it is not known (as
+     *                    {@link JitClock#millis()}'s -1): then no chunk counts as compiling.
      * @param settle      runs between two chunks, with both ranks idle.
      * @param chunk       runs the given number of untimed round trips, at least 1, in one command to the responder.
      * @return the round trips run.
@@ -93,7 +93,7 @@ final class WarmUp
         double lastNsPerRound = Double.NaN;
         while (true)
         {
-            final long compiledBefore = null == compilation ? 0 : compilation.getAsLong();
+            final long compiledBefore = compilation.getAsLong();
             final long chunkStart = clock.getAsLong();
             chunk.accept(next);
             done += next;
@@ -104,7 +104,7 @@ final class WarmUp
             {
                 return done;
             }
-            final boolean compiled = null != compilation && compilation.getAsLong() != compiledBefore;
+            final boolean compiled = compilation.getAsLong() != compiledBefore;
             // NaN before the second chunk: never settled then. Two-sided: a chunk slower than the last by more than
             // the tolerance may have had the responder compiling.
             final boolean settled = !compiled && Math.abs(nsPerRound - lastNsPerRound) <= lastNsPerRound * TOLERANCE;

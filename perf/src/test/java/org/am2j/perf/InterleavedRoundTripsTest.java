@@ -58,11 +58,7 @@ class InterleavedRoundTripsTest
         // was slow.
         final long[] line = { 100, 200, 200, 100, 100, 100, 100, 100, 100, 100 };
         final long[] am = { 250, 500, 500, 400, 240, 260, 250, 250, 250, 250 };
-        final int[] block = { 0, 0 };
-        final InterleavedRoundTrips blocks = new InterleavedRoundTrips();
-        blocks.run(10 * 1_000,
-            (w, n, h) -> recordAll(h, n, am[block[0]++]),
-            (w, n, h) -> recordAll(h, n, line[block[1]++]));
+        final InterleavedRoundTrips blocks = blocksOf(10 * 1_000, am, line);
         assertArrayEquals(new double[]{ 2.5, 2.5, 2.5, 4.0, 2.4, 2.6, 2.5, 2.5, 2.5, 2.5 }, blocks.ratios(), 0.02);
 
         final Results results = new Results();
@@ -104,9 +100,7 @@ class InterleavedRoundTripsTest
     {
         final long[] line = { 100, 0, 100, 100 };
         final long[] am = { 200, 300, 250, 300 };
-        final int[] block = { 0, 0 };
-        final InterleavedRoundTrips blocks = new InterleavedRoundTrips();
-        blocks.run(4, (w, n, h) -> recordAll(h, n, am[block[0]++]), (w, n, h) -> recordAll(h, n, line[block[1]++]));
+        final InterleavedRoundTrips blocks = blocksOf(4, am, line);
         final Results results = new Results();
         blocks.putInto(results);
         assertEquals(2.5, results.getDouble("ratio_p50_interleaved"), 0.02);
@@ -117,6 +111,20 @@ class InterleavedRoundTripsTest
         final InterleavedRoundTrips none = new InterleavedRoundTrips();
         none.run(2, (w, n, h) -> recordAll(h, n, 200), (w, n, h) -> recordAll(h, n, 0));
         assertThrows(IllegalStateException.class, () -> none.putInto(new Results()));
+    }
+
+    /**
+     * @return a run of {@code rounds} round trips in {@code am.length} blocks, every round trip of a side's block
+     * taking that block's value.
+     */
+    private static InterleavedRoundTrips blocksOf(final int rounds, final long[] am, final long[] line)
+    {
+        final int[] block = { 0, 0 };
+        final InterleavedRoundTrips blocks = new InterleavedRoundTrips();
+        blocks.run(rounds,
+            (w, n, h) -> recordAll(h, n, am[block[0]++]),
+            (w, n, h) -> recordAll(h, n, line[block[1]++]));
+        return blocks;
     }
 
     private static void record(

@@ -143,7 +143,7 @@ class WarmUpTest
     {
         final FakePair pair = new FakePair(1_000);
         pair.compiling = 3;
-        pair.warmUp(100_000, 100 * MS, 5_000 * MS, null);
+        pair.warmUp(100_000, 100 * MS, 5_000 * MS, () -> -1);
 
         assertEquals(2, pair.chunks.size(), pair.chunks.toString());
     }
@@ -195,8 +195,12 @@ class WarmUpTest
     void badBoundsAreRefused()
     {
         final Runnable settle = () -> { };
-        assertThrows(IllegalArgumentException.class, () -> WarmUp.run(-1, 0, 0, () -> 0, null, settle, rounds -> { }));
-        assertThrows(IllegalArgumentException.class, () -> WarmUp.run(0, -1, 0, () -> 0, null, settle, rounds -> { }));
-        assertThrows(IllegalArgumentException.class, () -> WarmUp.run(0, 10, 9, () -> 0, null, settle, rounds -> { }));
+        final LongSupplier unknown = () -> -1;
+        assertThrows(IllegalArgumentException.class,
+            () -> WarmUp.run(-1, 0, 0, () -> 0, unknown, settle, rounds -> { }));
+        assertThrows(IllegalArgumentException.class,
+            () -> WarmUp.run(0, -1, 0, () -> 0, unknown, settle, rounds -> { }));
+        assertThrows(IllegalArgumentException.class,
+            () -> WarmUp.run(0, 10, 9, () -> 0, unknown, settle, rounds -> { }));
     }
 }
