@@ -410,7 +410,7 @@ final class BundleCore implements Bundle
             {
                 throw new AmException(AmError.BAD_ARG, "a bundle may not be freed from inside a handler");
             }
-            closeAtExit();
+            close(true);
             runtime.bundleClosed(this);
         }
         finally
@@ -425,6 +425,15 @@ final class BundleCore implements Bundle
      */
     void closeAtExit()
     {
+        close(false);
+    }
+
+    /**
+     * @param returnQueued true when the owner frees the bundle: the messages queued for its endpoints go back to
+     *                     their senders; false at exit, when the owner may be in the middle of a poll.
+     */
+    private void close(final boolean returnQueued)
+    {
         closed = true;
         final EndpointCore[] closing;
         synchronized (this)
@@ -434,7 +443,7 @@ final class BundleCore implements Bundle
         }
         for (final EndpointCore endpoint : closing)
         {
-            endpoint.closeFromBundle();
+            endpoint.closeFromBundle(returnQueued);
         }
         wakeup();
     }

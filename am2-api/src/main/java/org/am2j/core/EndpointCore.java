@@ -42,6 +42,12 @@ final class EndpointCore implements Endpoint, EndpointHost
     /** Returned messages that find their queue full are retried this many times, polling, before being dropped. */
     private static final int RETURN_ATTEMPTS = 10_000;
 
+    /**
+     * Passes over a transport's queues while an endpoint is freed: each pass after the first follows a handler 0
+     * that threw.
+     */
+    private static final int RETURN_PASSES = 64;
+
     private static final VarHandle POLL_OWNER;
 
     static
@@ -812,7 +818,7 @@ final class EndpointCore implements Endpoint, EndpointHost
         try
         {
             checkNotInHandler(DispatchContext.current(), "freeing an endpoint");
-            closeFromBundle();
+            closeFromBundle(true);
             b.remove(this);
         }
         finally
@@ -823,16 +829,97 @@ final class EndpointCore implements Endpoint, EndpointHost
 
     /**
      * Close without leaving the bundle's list: the bundle is closing.
+     *
+     * @param returnQueued true when the caller is the owner, outside any handler: every message still queued goes
+     *                     back ({@link #returnQueued()}); false at process exit, from the shutdown thread, while the
+     *                     owner may be anywhere in a poll, so the queues are not read and what they hold is dropped.
      */
-    void closeFromBundle()
+    void closeFromBundle(final boolean returnQueued)
     {
         if (closed)
         {
             return;
         }
         closed = true;
-        releaseTransports();
-        counters.close();
+        try
+        {
+            if (returnQueued)
+            {
+                returnQueued();
+            }
+        }
+        finally
+        {
+            releaseTransports();
+            counters.close();
+        }
+    }
+
+    /**
+     * Have every transport refuse new messages, then send back what is queued: requests to their senders' handler 0
+     * with EBADENDPOINT, replies to their repliers' with EREPLYREJECTED (see
+     * {@link org.am2j.spi.TransportEndpoint#returnQueued}). A PAR bundle's endpoint is read by one thread at a time:
+     * the poll ownership is taken first, waiting for a thread that holds it to finish its poll, and kept until the
+     * end, so no poll of another thread delivers a message that this hands back, or the other way round.
+     */
+    private void returnQueued()
+    {
+        final DispatchContext context = DispatchContext.current();
+        final Thread thread = Thread.currentThread();
+        boolean owned = false;
+        if (!bundle.isSeq() && pollOwner != thread)
+        {
+            int attempt = 0;
+            // CAS: the queues have a single consumer; from here on other threads' polls skip this endpoint.
+            while (!POLL_OWNER.compareAndSet(this, null, thread))
+            {
+                attempt = Backoff.idle(attempt);
+            }
+            owned = true;
+        }
+        try
+        {
+            for (final Receiver receiver : receivers)
+            {
+                returnQueued(receiver, context);
+            }
+        }
+        finally
+        {
+            if (owned)
+            {
+                // Release store: the consumer positions written while draining are visible to whoever reads them.
+                POLL_OWNER.setRelease(this, null);
+            }
+        }
+    }
+
+    private void returnQueued(final Receiver receiver, final DispatchContext context)
+    {
+        // A handler 0 that throws (run for the endpoint's own returned messages) stops one pass, not the freeing:
+        // the transport goes on from where it stopped, and the failure is logged.
+        for (int pass = 0; pass < RETURN_PASSES; pass++)
+        {
+            try
+            {
+                receiver.returnQueued(context);
+                return;
+            }
+            catch (final RuntimeException ex)
+            {
+                runtime.log("returning the messages queued for endpoint " + endpointId + " in " +
+                    receiver.transportEndpoint, ex);
+            }
+        }
+    }
+
+    /**
+     * @param route a message's inverse mapping.
+     * @return true when it leads back to this endpoint: the message was sent by this endpoint to itself.
+     */
+    boolean isSelf(final Route route)
+    {
+        return route == selfRoute;
     }
 
     private void releaseTransports()

@@ -24,6 +24,8 @@ final class Receiver implements MessageSink
     final TransportEndpoint transportEndpoint;
     final ProtocolCounters counters;
     private final EndpointCore endpoint;
+    /** The sink of {@link #returnQueued}: every message it is handed goes back instead of to its handler. */
+    private final MessageSink returns = this::onMessageAfterClose;
     private DispatchContext context;
 
     Receiver(
@@ -70,6 +72,19 @@ final class Receiver implements MessageSink
         useContext(context);
         counters.onPoll();
         return transportEndpoint.poll(this, budget, repliesOnly);
+    }
+
+    /**
+     * The endpoint is being freed: have the transport refuse new messages and hand over what is queued, each of which
+     * goes back to where it came from ({@link #onMessageAfterClose}).
+     *
+     * @param context of the freeing thread, outside any handler.
+     * @return messages handed over.
+     */
+    int returnQueued(final DispatchContext context)
+    {
+        useContext(context);
+        return transportEndpoint.returnQueued(returns);
     }
 
     private void useContext(final DispatchContext context)
@@ -142,6 +157,38 @@ final class Receiver implements MessageSink
                 counters.onBytesReceived(dataLength);
             }
             run(handler, message, opcode, null, argCount, dataLength);
+        }
+    }
+
+    /**
+     * A message queued for the endpoint being freed: it was not delivered and never will be. A request goes back to
+     * its sender's handler 0 with EBADENDPOINT and a reply to its replier's with EREPLYREJECTED (AM-II's returned
+     * messages, counted by whoever receives them); one this endpoint sent itself is returned here, to its own
+     * handler 0, as is a returned message of its own that was waiting in its queue. Nothing runs a handler other
+     * than handler 0.
+     */
+    private void onMessageAfterClose(final InboundMessage message)
+    {
+        final Opcode opcode = Opcode.fromCode(message.opcode());
+        if (null == opcode)
+        {
+            counters.drop();
+            return;
+        }
+        final int status = message.returnStatus();
+        if (0 != status)
+        {
+            deliverReturned(message, opcode, status);
+            return;
+        }
+        final ReturnStatus refusal = opcode.isRequest() ? ReturnStatus.EBADENDPOINT : ReturnStatus.EREPLYREJECTED;
+        if (endpoint.isSelf(message.replyRoute()))
+        {
+            deliverReturned(message, opcode, refusal.code());
+        }
+        else
+        {
+            returnToSender(message, opcode, refusal);
         }
     }
 

@@ -78,7 +78,33 @@ public interface TransportEndpoint extends AutoCloseable
     }
 
     /**
-     * Free the transport's resources for this endpoint; messages in its queues are dropped.
+     * The endpoint is being freed: refuse every message from now on, and hand every message already queued for it,
+     * or being queued by a sender that got past the refusal check before it was made, to {@code returns}, which sends
+     * each back (a request to its sender's handler 0 with EBADENDPOINT, a reply to its replier with EREPLYREJECTED)
+     * or, for the endpoint's own returned messages, runs its handler 0. When this returns, no message can enter the
+     * endpoint's queues any more: a sender that comes later is refused at the sender (the route answers EBADENDPOINT
+     * or EREPLYREJECTED), so every message ever accepted was either delivered by a poll or handed over here, once.
+     * <p>
+     * Called once, by the thread freeing the endpoint, before {@link #close()}, with no other thread polling the
+     * endpoint. A poll made while this runs (a returned message waiting for space in its sender's queue polls the
+     * bundle) must hand nothing to its sink. A transport whose queues are fed by senders it cannot wait for (a
+     * sender's process that dies holding a half-written message) waits for them at most its liveness timeout, then
+     * counts what they held as a drop.
+     * <p>
+     * The default hands nothing over: what is queued is dropped by {@link #close()}. Every transport that keeps
+     * messages queued for an endpoint should implement it; the in-process and shared-memory transports do.
+     *
+     * @param returns the core's sink for messages that arrive too late to be delivered.
+     * @return number of messages handed to {@code returns}.
+     */
+    default int returnQueued(final MessageSink returns)
+    {
+        return 0;
+    }
+
+    /**
+     * Free the transport's resources for this endpoint. Messages still queued are dropped: none when
+     * {@link #returnQueued(MessageSink)} ran first and the transport implements it.
      */
     @Override
     void close();

@@ -80,7 +80,9 @@ final class InProcessEndpoint implements TransportEndpoint
     @Override
     public int poll(final MessageSink sink, final int budget, final boolean repliesOnly)
     {
-        if (!hasSenders)
+        // Closed: returnQueued() is the queues' reader now (a poll here is one made by a returned message waiting
+        // for space, from inside it).
+        if (!hasSenders || closed)
         {
             return 0;
         }
@@ -127,8 +129,7 @@ final class InProcessEndpoint implements TransportEndpoint
         final InProcessInbound inbound, final int msgTypeId, final MutableDirectBuffer buffer, final int index,
         final int length)
     {
-        if (InProcessRecordDescriptor.MESSAGE_TYPE == msgTypeId && length >= InProcessRecordDescriptor.HEADER_LENGTH &&
-            !closed)
+        if (InProcessRecordDescriptor.MESSAGE_TYPE == msgTypeId && length >= InProcessRecordDescriptor.HEADER_LENGTH)
         {
             sink.onMessage(inbound.wrap(buffer, index, length));
         }
@@ -157,6 +158,66 @@ final class InProcessEndpoint implements TransportEndpoint
     @Override
     public void tagChanged(final long tag)
     {
+    }
+
+    /**
+     * Refuse, then hand over what is queued. The proof that nothing slips in after the drain is a Dekker pair with
+     * {@link InProcessRoute#send}: there a sender claims its record (a CAS of the queue's tail, a full fence) and
+     * then reads {@link #closed}; here the volatile store of {@link #closed} comes before the volatile read of each
+     * queue's producer position. So either the sender sees {@code closed} and aborts its claim (the record becomes
+     * padding, and the message goes back to its sender at once as refused), or its claim lies below the producer
+     * position read here and the drain waits until its record is committed and consumed. A sender that checked
+     * {@code closed} before claiming and found it false is one of the two cases as well, since it checks again after
+     * its claim. In-process senders are threads of this process and finish a claimed record in a bounded number of
+     * steps (a failing fill aborts it), so the wait needs no timeout.
+     */
+    @Override
+    public int returnQueued(final MessageSink returns)
+    {
+        closed = true;
+        final MessageSink outer = this.sink;
+        this.sink = returns;
+        try
+        {
+            return drain(replies, replyReader) + drain(requests, requestReader);
+        }
+        finally
+        {
+            this.sink = outer;
+        }
+    }
+
+    private static int drain(final ManyToOneRingBuffer queue, final MessageHandler reader)
+    {
+        // Read after the volatile store of closed: every claim below this position was made by a sender that will
+        // commit it (or abort it, which the read skips as padding); every claim above it aborts.
+        final long end = queue.producerPosition();
+        int handed = 0;
+        int attempt = 0;
+        while (queue.consumerPosition() < end)
+        {
+            final int read = queue.read(reader, Integer.MAX_VALUE);
+            handed += read;
+            if (0 == read)
+            {
+                // A record claimed and not yet committed: its sender is between its claim and its commit.
+                attempt = idle(attempt);
+            }
+        }
+        return handed;
+    }
+
+    private static int idle(final int attempt)
+    {
+        if (attempt < 256)
+        {
+            Thread.onSpinWait();
+        }
+        else
+        {
+            Thread.yield();
+        }
+        return attempt + 1;
     }
 
     @Override

@@ -45,7 +45,7 @@ class InProcessRoute implements Route
         final boolean returned = 0 != message.returnStatus();
         if (d.isClosed())
         {
-            return opcode.isRequest() ? ReturnStatus.EBADENDPOINT.code() : ReturnStatus.EREPLYREJECTED.code();
+            return refusedAsClosed(opcode);
         }
         final boolean request = opcode.isRequest() && !returned;
         if (request && !Tags.accepts(d.host().tag(), message.tag()))
@@ -73,6 +73,14 @@ class InProcessRoute implements Route
         {
             return FULL;
         }
+        // Read again after the claim, which was a CAS of the queue's tail (a full fence): the Dekker pair with the
+        // destination's returnQueued(), which stores closed and then reads the producer position. Either it waits for
+        // this record, or we see closed here and give the space back: no record is committed after its drain.
+        if (d.isClosed())
+        {
+            queue.abort(index);
+            return refusedAsClosed(opcode);
+        }
 
         try
         {
@@ -95,6 +103,11 @@ class InProcessRoute implements Route
             d.host().signalArrival();
         }
         return SENT;
+    }
+
+    private static int refusedAsClosed(final Opcode opcode)
+    {
+        return opcode.isRequest() ? ReturnStatus.EBADENDPOINT.code() : ReturnStatus.EREPLYREJECTED.code();
     }
 
     private static void fill(
