@@ -25,7 +25,9 @@ package org.am2j.shm;
  *  +---------------------------------------------------------------+
  * </pre>
  * The state goes FREE(lap) -> READY(pid), written by the sender holding the lap's claim (a claim word beside the
- * packets, {@link QueueBlockDescriptor}), then -> FREE(lap + 1) when the receiver is done with it or skips it.
+ * packets, {@link QueueBlockDescriptor}), then -> FREE(lap + 1) when the receiver is done with it or skips it. In a
+ * queue block being closed, the holder of a claim writes WITHDRAWN(pid) instead of filling the packet when it finds
+ * the block CLOSED after its assignment (docs/shm-protocol.md, "Closing an endpoint").
  * Nothing but the release store of READY touches the state word on the send path, so the receiver, spinning on
  * it, sees the line move once per message.
  * <p>
@@ -70,6 +72,12 @@ public final class PacketDescriptor
     public static final int FREE = 0;
     /** Packet type: ready for the receiver; the state records the sender's pid. */
     public static final int READY = 2;
+    /**
+     * Packet type: the holder of the lap's claim found the queue block closed after taking its assignment and gave the
+     * packet up unwritten (its message went back to its sender as refused); the closing owner skips it. The state
+     * records the holder's pid. Never seen in an open queue block.
+     */
+    public static final int WITHDRAWN = 3;
 
     private PacketDescriptor()
     {

@@ -110,8 +110,11 @@ final class QueueBlock
 
     void close()
     {
-        // Release store: senders that read CLOSED refuse further messages (EBADENDPOINT / EREPLYREJECTED).
-        buffer.putIntRelease(STATE_OFFSET, STATE_CLOSED);
+        // Volatile store (a full fence after it): senders that read CLOSED refuse further messages (EBADENDPOINT /
+        // EREPLYREJECTED), and the owner's read of each queue's tail that follows cannot pass it. That is the owner's
+        // half of the Dekker pair with a sender's tail CAS then state read (ShmRoute.takePacket): either the owner's
+        // tail includes the sender's assignment, or the sender sees CLOSED and withdraws its packet.
+        buffer.putIntVolatile(STATE_OFFSET, STATE_CLOSED);
     }
 
     /*

@@ -4,6 +4,7 @@ import static org.am2j.shm.PacketDescriptor.BULK_INDEX_OFFSET;
 import static org.am2j.shm.PacketDescriptor.NO_BULK;
 import static org.am2j.shm.PacketDescriptor.READY;
 import static org.am2j.shm.PacketDescriptor.STATE_OFFSET;
+import static org.am2j.shm.PacketDescriptor.WITHDRAWN;
 import static org.am2j.shm.QueueBlockDescriptor.STATE_OPEN;
 import static org.am2j.shm.QueueBlockDescriptor.claim;
 import static org.am2j.shm.QueueBlockDescriptor.claimer;
@@ -14,6 +15,7 @@ import static org.am2j.shm.QueueBlockDescriptor.type;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.locks.LockSupport;
 
 import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -60,7 +62,9 @@ final class ShmEndpoint implements TransportEndpoint
     private ShmPeer[] peers;
     private MappedRegion segmentRegion;
     private int segments;
+    /** Set when the endpoint is being freed: polls hand nothing over from then on ({@link #returnQueued}). */
     private volatile boolean closed;
+    private boolean released;
 
     /** The receive side of one queue structure. */
     private static final class Receiving
@@ -557,13 +561,102 @@ final class ShmEndpoint implements TransportEndpoint
         return host;
     }
 
+    /**
+     * Close the queue block to senders, then hand over every message up to the last assignment any sender took before
+     * it saw the block closed (docs/shm-protocol.md, "Closing an endpoint", has the argument). The queue block's
+     * volatile store of CLOSED comes before the read of each queue's tail, and a sender reads the state again after
+     * its tail CAS: so an assignment below the tail read here belongs to a sender that either saw the block open
+     * after its CAS, and fills and publishes its packet, or saw it closed and withdraws it; an assignment at or above
+     * it belongs to a sender that saw it closed. The drain waits for each packet below that tail to become ready or
+     * withdrawn, or to be abandoned by a sender whose process is gone (the liveness check of an ordinary poll, so at
+     * most the liveness timeout per dead sender, counted as a drop); a live sender holding a claim is waited for.
+     */
     @Override
-    public void close()
+    public int returnQueued(final MessageSink returns)
     {
         if (closed)
         {
+            return 0;
+        }
+        closed = true;
+        block.close();
+        // The tails after the state store (which block.close() makes a full fence): every sender that takes an
+        // assignment from here on sees CLOSED after its tail CAS.
+        final long repliesEnd = block.replies.tail();
+        final long requestsEnd = block.requests.tail();
+        return drain(replies, repliesEnd, returns) + drain(requests, requestsEnd, returns);
+    }
+
+    private int drain(final Receiving receiving, final long end, final MessageSink returns)
+    {
+        final PacketQueue queue = receiving.queue;
+        int handed = 0;
+        int attempt = 0;
+        while (receiving.head < end)
+        {
+            final long head = receiving.head;
+            final int packet = receiving.headPacket;
+            final long state = queue.state(packet);
+            final int type = type(state);
+            if (READY == type)
+            {
+                try
+                {
+                    returns.onMessage(receiving.inbound.wrap(packet, state));
+                }
+                finally
+                {
+                    free(receiving, head, packet, state);
+                }
+                handed++;
+                attempt = 0;
+            }
+            else if (WITHDRAWN == type)
+            {
+                // Written by the holder of the lap's claim, which wrote nothing else and took its message back.
+                free(receiving, head, packet, state);
+                attempt = 0;
+            }
+            else
+            {
+                // The tail is past this packet, so a sender holds its assignment: let the liveness check look at the
+                // tail on this call (an ordinary poll looks at it only now and then), and skip the packet if that
+                // sender's process is gone.
+                receiving.emptyPolls = EMPTY_POLLS_PER_TAIL_CHECK - 1;
+                if (!abandoned(receiving, head, packet, state))
+                {
+                    attempt = idle(attempt);
+                }
+            }
+        }
+        return handed;
+    }
+
+    private static int idle(final int attempt)
+    {
+        if (attempt < 256)
+        {
+            Thread.onSpinWait();
+        }
+        else if (attempt < 512)
+        {
+            Thread.yield();
+        }
+        else
+        {
+            LockSupport.parkNanos(100_000L);
+        }
+        return attempt + 1;
+    }
+
+    @Override
+    public void close()
+    {
+        if (released)
+        {
             return;
         }
+        released = true;
         closed = true;
         block.close();
         synchronized (routes)

@@ -44,6 +44,8 @@ final class ShmRoute implements Route
     private static final int QUEUE_FULL = -1;
     /** {@link #takePacket}: the receiver skipped the assignment before the claim. */
     private static final int CLAIM_LOST = -2;
+    /** {@link #takePacket}: the queue block was closed; the packet was withdrawn. */
+    private static final int CLOSED = -3;
 
     private final ShmTransport transport;
     private final MappedRegion region;
@@ -55,6 +57,7 @@ final class ShmRoute implements Route
     private final long claimedBulkState;
     private final long readyBulkState;
     private final long readyPacketState;
+    private final long withdrawnPacketState;
     private final long ownerPid;
     private final long ownerStartMs;
     private final long livenessNanos;
@@ -80,6 +83,7 @@ final class ShmRoute implements Route
         this.claimedBulkState = state(BULK_CLAIMED, pid);
         this.readyBulkState = state(BULK_READY, pid);
         this.readyPacketState = state(READY, pid);
+        this.withdrawnPacketState = state(WITHDRAWN, pid);
         this.ownerPid = block.ownerPid();
         this.ownerStartMs = block.ownerStartMs();
         this.livenessNanos = transport.config.livenessNanos;
@@ -176,7 +180,7 @@ final class ShmRoute implements Route
         if (packet < 0)
         {
             releaseBulk(queue, bulk);
-            return QUEUE_FULL == packet ? full() : FULL;
+            return notTaken(packet, Opcode.fromCode(message.opcode()).isRequest());
         }
 
         // Step 5: fill and mark ready.
@@ -219,7 +223,7 @@ final class ShmRoute implements Route
         final int packet = takePacket(queue);
         if (packet < 0)
         {
-            return QUEUE_FULL == packet ? full() : FULL;
+            return notTaken(packet, request);
         }
         // Step 5: fill and mark ready.
         queue.putHeader(packet, opcode, handler, argCount, 0, inverse, 0, NO_BULK, -1, tag);
@@ -266,12 +270,40 @@ final class ShmRoute implements Route
         {
             return CLAIM_LOST;
         }
+        // The state again, after the tail CAS (a full fence): the Dekker pair with the owner's closing, which stores
+        // CLOSED and then reads the tail (ShmEndpoint.returnQueued). Either the owner's tail includes this assignment
+        // and it waits for the packet, or we see CLOSED here: the packet is withdrawn unwritten (release store, so
+        // the owner that sees WITHDRAWN sees nothing else of ours is coming) and the message is refused.
+        if (STATE_OPEN != block.state())
+        {
+            queue.stateRelease(packet, withdrawnPacketState);
+            return CLOSED;
+        }
         if (0 != fullSince)
         {
             // A hint shared by the threads of a PAR bundle: stored only when it changes, not on every send.
             fullSince = 0;
         }
         return packet;
+    }
+
+    /**
+     * @param result  what {@link #takePacket} answered, below 0.
+     * @param request the message has a request opcode.
+     * @return what the send answers: a full queue's answer, {@link #FULL} to try again after a lost claim, or the
+     * refusal of a closed endpoint.
+     */
+    private int notTaken(final int result, final boolean request)
+    {
+        if (QUEUE_FULL == result)
+        {
+            return full();
+        }
+        if (CLOSED == result)
+        {
+            return request ? ReturnStatus.EBADENDPOINT.code() : ReturnStatus.EREPLYREJECTED.code();
+        }
+        return FULL;
     }
 
     /**
