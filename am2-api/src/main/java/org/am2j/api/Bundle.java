@@ -74,7 +74,8 @@ public interface Bundle extends AutoCloseable
     boolean waitSema(long timeout, TimeUnit unit);
 
     /**
-     * Free the bundle and all its endpoints (AM_FreeBundle). Closing twice is harmless.
+     * Free the bundle and all its endpoints (AM_FreeBundle), each as {@link Endpoint#close()} does, returning the
+     * messages queued for them. Closing twice is harmless.
      */
     @Override
     void close();

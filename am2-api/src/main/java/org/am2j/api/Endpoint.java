@@ -225,9 +225,14 @@ public interface Endpoint extends AutoCloseable
         int destination, int handler, DirectBuffer src, int srcOffset, int length, long segmentOffset, int a0, int a1);
 
     /**
-     * Free the endpoint (AM_FreeEndpoint): it leaves its bundle, its name stops working, messages still queued for
-     * it are dropped and later ones come back to their senders with {@link ReturnStatus#EBADENDPOINT}. Closing twice
-     * is harmless. After closing, the endpoint's own identity ({@link #name()}, {@link #tag()}, {@link #segment()},
+     * Free the endpoint (AM_FreeEndpoint): it leaves its bundle and its name stops working. Every message still
+     * queued for it goes back instead of being delivered: a request to its sender's handler 0 with
+     * {@link ReturnStatus#EBADENDPOINT}, a reply to its replier's handler 0 with {@link ReturnStatus#EREPLYREJECTED};
+     * what this endpoint sent itself, and its own returned messages still queued, run its handler 0 during this
+     * call (no other handler runs). Later messages come back to their senders the same way. So for every sender,
+     * each message is either delivered or returned, never both. The network transport does not return queued
+     * messages yet (they are dropped); nor does a process exiting with endpoints still open. Closing twice is
+     * harmless. After closing, the endpoint's own identity ({@link #name()}, {@link #tag()}, {@link #segment()},
      * {@link #bundle()}, {@link #statistics()}, {@link #isClosed()}) still answers with its last values; every other
      * call throws {@link AmException} with {@link AmError#NOT_INIT}.
      */
