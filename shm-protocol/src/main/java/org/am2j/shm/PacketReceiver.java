@@ -1,0 +1,380 @@
+package org.am2j.shm;
+
+import static org.am2j.shm.PacketDescriptor.BULK_INDEX_OFFSET;
+import static org.am2j.shm.PacketDescriptor.NO_BULK;
+import static org.am2j.shm.PacketDescriptor.READY;
+import static org.am2j.shm.PacketDescriptor.STATE_OFFSET;
+import static org.am2j.shm.PacketDescriptor.WITHDRAWN;
+import static org.am2j.shm.QueueBlockDescriptor.claim;
+import static org.am2j.shm.QueueBlockDescriptor.claimer;
+import static org.am2j.shm.QueueBlockDescriptor.claimsLap;
+import static org.am2j.shm.QueueBlockDescriptor.pid;
+import static org.am2j.shm.QueueBlockDescriptor.type;
+
+import java.util.concurrent.locks.LockSupport;
+
+import org.agrona.concurrent.UnsafeBuffer;
+import org.am2j.spi.MessageSink;
+import org.am2j.spi.ProcessIdentity;
+import org.am2j.spi.TransportCounters;
+
+/**
+ * The owner's receive side of one queue structure (request or reply) of its queue block: the packet at the head is
+ * looked at; a ready one is handed to the core, then its bulk block and the packet are freed and the head advances.
+ * A packet that stays claimed longer than the liveness timeout is skipped when its sender's process is gone, and so
+ * is an assignment taken and never claimed: nothing a dead sender leaves holds up the live ones for longer than the
+ * timeout. When the endpoint is freed, {@link #drain} hands over what is left (docs/shm-protocol.md, "Closing an
+ * endpoint").
+ * <p>
+ * Used by the thread that polls the endpoint, one at a time; {@link #reading} guards against a nested poll of the same
+ * queue.
+ */
+final class PacketReceiver
+{
+    private static final long LIVENESS_CHECK_INTERVAL_NANOS = 10_000_000L;
+
+    /**
+     * An empty queue's tail is compared with its head once in this many polls: the tail is the senders' line, and
+     * reading it on every poll would pull it away from the next sender's CAS.
+     */
+    private static final int EMPTY_POLLS_PER_TAIL_CHECK = 1024;
+
+    private final PacketQueue queue;
+    /**
+     * The flyweight this queue's messages are handed over in: one per queue, so that a nested poll of the reply
+     * queues (a reply waiting for space) does not move the flyweight of the request being handled.
+     */
+    private final ShmInbound inbound;
+    private final TransportCounters counters;
+    private final long livenessNanos;
+    /** This process's pid: a dead sender's leaked bulk blocks are swept on its behalf. */
+    private final long ownPid;
+    private long head;
+    /** Offset of the packet at {@link #head}, kept with it. */
+    private int headPacket;
+    /** The state of the packet at {@link #head} while no sender has made it ready: FREE for the head's lap. */
+    private long headFree;
+    private boolean reading;
+    private long stuckHead = -1;
+    private long stuckSince;
+    private long lastLivenessCheck;
+    private int emptyPolls;
+
+    PacketReceiver(
+        final PacketQueue queue, final ShmInbound inbound, final TransportCounters counters, final long livenessNanos,
+        final long ownPid)
+    {
+        this.queue = queue;
+        this.inbound = inbound;
+        this.counters = counters;
+        this.livenessNanos = livenessNanos;
+        this.ownPid = ownPid;
+        advance(0);
+    }
+
+    private void advance(final long head)
+    {
+        this.head = head;
+        this.headPacket = queue.packetOffset(head);
+        this.headFree = queue.freeStateFor(head);
+    }
+
+    /**
+     * The common case of a poll, kept small enough to be inlined into the caller's poll loop: the packet at the
+     * head is free and nothing is pending in the liveness check, so there is nothing to do but count the empty poll.
+     * Anything else (a ready packet, a packet not ready for a while, the periodic tail check) takes the full path.
+     *
+     * @return true when the queue can be skipped.
+     */
+    boolean idle()
+    {
+        return countedEmpty(queue.state(headPacket));
+    }
+
+    /**
+     * @param state of the packet at the head.
+     * @return true, having counted an empty poll, when the packet is free for the head's lap (one compare: any other
+     * state, ready or garbage, takes the full path) and the liveness check has nothing to do; false when
+     * {@link #abandoned} must look at it.
+     */
+    private boolean countedEmpty(final long state)
+    {
+        if (headFree != state || 0 != stuckSince)
+        {
+            return false;
+        }
+        final int polls = emptyPolls + 1;
+        if (0 == (polls & (EMPTY_POLLS_PER_TAIL_CHECK - 1)))
+        {
+            // The poll that compares the tail with the head: abandoned() counts it and does the comparison.
+            return false;
+        }
+        emptyPolls = polls;
+        return true;
+    }
+
+    /**
+     * Hand the ready packets at the head to the sink, oldest first, freeing each; skip what dead senders left.
+     *
+     * @param sink   the core's dispatcher.
+     * @param budget most messages to hand over.
+     * @return messages handed over.
+     */
+    int poll(final MessageSink sink, final int budget)
+    {
+        // A queue already being read further up this thread's stack is skipped: its head is not advanced yet.
+        if (reading)
+        {
+            return 0;
+        }
+        reading = true;
+        try
+        {
+            int handled = 0;
+            while (handled < budget)
+            {
+                final long head = this.head;
+                final int packet = headPacket;
+                final long state = queue.state(packet);
+                if (READY == type(state))
+                {
+                    stuckSince = 0;
+                    try
+                    {
+                        sink.onMessage(inbound.wrap(packet, state));
+                    }
+                    finally
+                    {
+                        free(head, packet, state);
+                    }
+                    handled++;
+                }
+                else if (countedEmpty(state) || !abandoned(head, packet, state))
+                {
+                    break;
+                }
+            }
+            return handled;
+        }
+        finally
+        {
+            reading = false;
+        }
+    }
+
+    private void free(final long head, final int packet, final long state)
+    {
+        final int bulk = queue.packetShort(packet, BULK_INDEX_OFFSET);
+        if (NO_BULK != bulk)
+        {
+            BulkBlocks.freeHeldBy(queue, bulk, pid(state));
+            queue.putBulkIndex(packet, NO_BULK);
+        }
+        // Release store FREE(next lap): the sender that holds the next lap's assignment of this packet sees it free
+        // only after we are done reading it and its bulk block.
+        queue.stateRelease(packet, queue.freeStateFor(head + queue.depth));
+        advance(head + 1);
+        // Release store of the head, for hasPending() from another thread and for diagnostics; senders never read it.
+        queue.headRelease(head + 1);
+    }
+
+    /**
+     * The head packet is not ready. It is abandoned when it has stayed so for the liveness timeout while its
+     * assignment was taken (the tail is past it, or its state is garbage) and no live process holds the lap's claim:
+     * the claimer's process is gone, or no one ever claimed it (a sender died between its tail CAS and its claim).
+     * An abandoned packet is skipped and counted as a drop.
+     *
+     * @return true when the packet was skipped.
+     */
+    private boolean abandoned(final long head, final int packet, final long state)
+    {
+        final UnsafeBuffer buffer = queue.buffer;
+        final boolean free = queue.freeStateFor(head) == state;
+        if (free)
+        {
+            long tail = head;
+            if (0 == (++emptyPolls & (EMPTY_POLLS_PER_TAIL_CHECK - 1)))
+            {
+                tail = buffer.getLongVolatile(queue.tailOffset);
+                if (tail < head)
+                {
+                    tail = repairTail(tail, head);
+                }
+            }
+            if (tail <= head)
+            {
+                if (0 != stuckSince && stuckHead != head)
+                {
+                    stuckSince = 0;
+                }
+                return false;
+            }
+        }
+        final long now = System.nanoTime();
+        if (stuckHead != head || 0 == stuckSince)
+        {
+            stuckHead = head;
+            stuckSince = now;
+            return false;
+        }
+        if (now - stuckSince < livenessNanos ||
+            now - lastLivenessCheck < LIVENESS_CHECK_INTERVAL_NANOS)
+        {
+            return false;
+        }
+        lastLivenessCheck = now;
+        if (!free && buffer.getLongVolatile(queue.tailOffset) <= head)
+        {
+            // Garbage in a packet no sender holds an assignment of: repaired (made free for this lap), not skipped,
+            // which would put the head past the tail and leave the next sender's packet never free for its lap.
+            // CAS, so a state that changed meanwhile is looked at again.
+            if (buffer.compareAndSetLong(packet + STATE_OFFSET, state, queue.freeStateFor(head)))
+            {
+                counters.drop();
+            }
+            stuckSince = 0;
+            return false;
+        }
+        final long lap = queue.lap(head);
+        final int claimOffset = queue.claimOffset(head);
+        final long claimWord = buffer.getLongVolatile(claimOffset);
+        final long claimer = claimsLap(claimWord, lap) ? claimer(claimWord) : 0;
+        if (0 != claimer && ProcessIdentity.isAlive(claimer, ProcessIdentity.UNKNOWN_START_TIME))
+        {
+            return false;
+        }
+        // CAS of the claim word to SKIPPED(lap), unless an earlier attempt of ours already wrote it: a sender still
+        // holding the assignment then fails its claim and writes nothing into the packet. If a slow sender claimed
+        // it since we read the word, the CAS fails and we wait for that sender.
+        if (!(claimsLap(claimWord, lap) && 0 == claimer) &&
+            !buffer.compareAndSetLong(claimOffset, claimWord, claim(lap, 0)))
+        {
+            return false;
+        }
+        // A dead claimer's or a garbage packet may name a bulk block: take it and clear the field before the packet
+        // is published free, since the next lap's sender writes that field as soon as it sees the packet free. An
+        // unclaimed packet's field was cleared when its previous lap was freed.
+        final int bulk = free && 0 == claimer ? NO_BULK : buffer.getShort(packet + BULK_INDEX_OFFSET) & 0xFFFF;
+        if (NO_BULK != bulk)
+        {
+            buffer.putShort(packet + BULK_INDEX_OFFSET, (short)NO_BULK);
+        }
+        // CAS to FREE(next lap): fails only if the claimer made the packet ready before it died; the next poll then
+        // delivers it.
+        if (!buffer.compareAndSetLong(packet + STATE_OFFSET, state, queue.freeStateFor(head + queue.depth)))
+        {
+            if (NO_BULK != bulk)
+            {
+                buffer.putShort(packet + BULK_INDEX_OFFSET, (short)bulk);
+            }
+            return false;
+        }
+        if (0 != claimer)
+        {
+            BulkBlocks.freeHeldBy(queue, bulk, claimer);
+        }
+        // The holder of a never-claimed assignment may have died holding a bulk block it claimed first.
+        BulkBlocks.freeClaimedByDead(queue, ownPid);
+        advance(head + 1);
+        buffer.putLongRelease(queue.headOffset, head + 1);
+        stuckSince = 0;
+        counters.drop();
+        return true;
+    }
+
+    /**
+     * The head is past the tail: a READY state appeared in a packet no sender had been assigned (garbage) and was
+     * delivered, so no sender can take the packets in [tail, head) (they are free for their next lap, not this one)
+     * and, left alone, the queue would stay full. Their claim words get this lap's skip stamp, which is what their
+     * next lap's senders expect, then the tail moves up to the head (CAS: a sender cannot have moved it, since no
+     * packet at the tail is free for its lap). Counted as a drop.
+     *
+     * @return the tail after the repair.
+     */
+    private long repairTail(final long tail, final long head)
+    {
+        final UnsafeBuffer buffer = queue.buffer;
+        for (long sequence = Math.max(tail, head - queue.depth); sequence < head; sequence++)
+        {
+            // Release store SKIPPED(lap): no sender holds these sequences; stamped before the tail CAS publishes
+            // them as taken, so a sender that sees the new tail sees the stamps of the laps before it.
+            buffer.putLongRelease(queue.claimOffset(sequence), claim(queue.lap(sequence), 0));
+        }
+        if (buffer.compareAndSetLong(queue.tailOffset, tail, head))
+        {
+            counters.drop();
+            return head;
+        }
+        return buffer.getLongVolatile(queue.tailOffset);
+    }
+
+    /**
+     * Hand over every packet below {@code end}, the tail the owner read after closing the queue block: ready ones go
+     * to {@code returns}, withdrawn ones are freed, and one held by a sender is waited for (a dead sender's is skipped
+     * after the liveness timeout, as in a poll).
+     *
+     * @param end     the tail read after the queue block's state became CLOSED.
+     * @param returns the core's sink for messages that arrive too late to be delivered.
+     * @return messages handed over.
+     */
+    int drain(final long end, final MessageSink returns)
+    {
+        int handed = 0;
+        int attempt = 0;
+        while (head < end)
+        {
+            final long head = this.head;
+            final int packet = headPacket;
+            final long state = queue.state(packet);
+            final int type = type(state);
+            if (READY == type)
+            {
+                try
+                {
+                    returns.onMessage(inbound.wrap(packet, state));
+                }
+                finally
+                {
+                    free(head, packet, state);
+                }
+                handed++;
+                attempt = 0;
+            }
+            else if (WITHDRAWN == type)
+            {
+                // Written by the holder of the lap's claim, which wrote nothing else and took its message back.
+                free(head, packet, state);
+                attempt = 0;
+            }
+            else
+            {
+                // The tail is past this packet, so a sender holds its assignment: let the liveness check look at the
+                // tail on this call (an ordinary poll looks at it only now and then), and skip the packet if that
+                // sender's process is gone.
+                emptyPolls = EMPTY_POLLS_PER_TAIL_CHECK - 1;
+                if (!abandoned(head, packet, state))
+                {
+                    attempt = backOff(attempt);
+                }
+            }
+        }
+        return handed;
+    }
+
+    private static int backOff(final int attempt)
+    {
+        if (attempt < 256)
+        {
+            Thread.onSpinWait();
+        }
+        else if (attempt < 512)
+        {
+            Thread.yield();
+        }
+        else
+        {
+            LockSupport.parkNanos(100_000L);
+        }
+        return attempt + 1;
+    }
+}
