@@ -358,6 +358,43 @@ class CloseReturnsQueuedTest
         }
     }
 
+    /**
+     * A handler 0 that throws while the endpoint is freed (it runs for the endpoint's own messages) does not stop the
+     * free: the failure is logged and the rest still come back.
+     */
+    @Test
+    void aThrowingHandlerZeroDoesNotStopTheFree()
+    {
+        final int requests = 20;
+        final List<Integer> returned = new ArrayList<>();
+        try (Bundle bundle = Am.allocateBundle(BundleKind.SEQ))
+        {
+            final Endpoint endpoint = bundle.allocateEndpoint();
+            endpoint.tag(Tags.fresh());
+            endpoint.handler(H_REQUEST, (token, msg) -> fail("delivered after the free began"));
+            endpoint.handler(0, (token, msg) ->
+            {
+                returned.add(msg.arg(0));
+                if (0 == msg.arg(0) % 5)
+                {
+                    throw new IllegalStateException("handler 0 fails on " + msg.arg(0) + " (expected by the test)");
+                }
+            });
+            final int self = endpoint.mapAny(endpoint.name(), endpoint.tag());
+            for (int seq = 0; seq < requests; seq++)
+            {
+                endpoint.request(self, H_REQUEST, seq);
+            }
+            endpoint.close();
+            assertTrue(endpoint.isClosed());
+            assertEquals(requests, returned.size(), returned.toString());
+            for (int seq = 0; seq < requests; seq++)
+            {
+                assertEquals(seq, returned.get(seq));
+            }
+        }
+    }
+
     private static int sum(final AtomicIntegerArray array)
     {
         int sum = 0;

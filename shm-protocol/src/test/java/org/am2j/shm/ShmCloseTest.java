@@ -80,6 +80,46 @@ class ShmCloseTest
         }
     }
 
+    @Test
+    void aDrainStoppedByAThrowingSinkGoesOnWhereItStopped()
+    {
+        try (Fixture f = new Fixture())
+        {
+            final Fixture.Ep a = f.endpoint();
+            final Fixture.Ep b = f.endpoint();
+            final ShmRoute ab = a.routeTo(b);
+            for (int i = 0; i < 5; i++)
+            {
+                assertEquals(Route.SENT, ab.send(frame(Opcode.REQUEST_SHORT, b.host.tag, i)));
+            }
+            final Fixture.Recorder returned = new Fixture.Recorder();
+            try
+            {
+                b.shm.returnQueued(m ->
+                {
+                    returned.onMessage(m);
+                    if (1 == m.arg(0))
+                    {
+                        throw new IllegalStateException("the sink fails on message 1");
+                    }
+                });
+                fail("the sink's failure went unnoticed");
+            }
+            catch (final IllegalStateException expected)
+            {
+                // As the core's handler 0 may throw for the endpoint's own returned messages.
+            }
+            assertEquals(ReturnStatus.EBADENDPOINT.code(), ab.send(frame(Opcode.REQUEST_SHORT, b.host.tag, 9)));
+            assertEquals(3, b.shm.returnQueued(returned));
+            assertEquals(5, returned.headers.size());
+            for (int i = 0; i < 5; i++)
+            {
+                assertEquals(i, returned.headers.get(i)[5]);
+            }
+            assertEquals(0, b.shm.returnQueued(returned));
+        }
+    }
+
     /**
      * A sender that took its assignment and claimed its packet before the close: the drain waits for it, hands its
      * message over when it is made ready, and, for a holder that found the block closed, skips the withdrawn packet.
