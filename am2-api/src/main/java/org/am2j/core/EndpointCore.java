@@ -43,10 +43,13 @@ final class EndpointCore implements Endpoint, EndpointHost
     private static final int RETURN_ATTEMPTS = 10_000;
 
     /**
-     * Passes over a transport's queues while an endpoint is freed: each pass after the first follows a handler 0
-     * that threw.
+     * Most passes over a transport's queues while an endpoint is freed: each pass after the first follows a handler 0
+     * that threw (and consumed its message), so the bound only stops a transport that keeps failing by itself.
      */
-    private static final int RETURN_PASSES = 64;
+    private static final int RETURN_PASSES = 1 << 16;
+
+    /** Handler 0 failures logged while an endpoint is freed; the rest are counted in one line. */
+    private static final int RETURN_FAILURES_LOGGED = 8;
 
     private static final VarHandle POLL_OWNER;
 
@@ -898,17 +901,32 @@ final class EndpointCore implements Endpoint, EndpointHost
     {
         // A handler 0 that throws (run for the endpoint's own returned messages) stops one pass, not the freeing:
         // the transport goes on from where it stopped, and the failure is logged.
-        for (int pass = 0; pass < RETURN_PASSES; pass++)
+        int failures = 0;
+        try
         {
-            try
+            for (int pass = 0; pass < RETURN_PASSES; pass++)
             {
-                receiver.returnQueued(context);
-                return;
+                try
+                {
+                    receiver.returnQueued(context);
+                    return;
+                }
+                catch (final RuntimeException ex)
+                {
+                    if (++failures <= RETURN_FAILURES_LOGGED)
+                    {
+                        runtime.log("returning the messages queued for endpoint " + endpointId + " in " +
+                            receiver.transportEndpoint, ex);
+                    }
+                }
             }
-            catch (final RuntimeException ex)
+        }
+        finally
+        {
+            if (failures > RETURN_FAILURES_LOGGED)
             {
                 runtime.log("returning the messages queued for endpoint " + endpointId + " in " +
-                    receiver.transportEndpoint, ex);
+                    receiver.transportEndpoint + ": " + failures + " failures in all", null);
             }
         }
     }

@@ -102,7 +102,7 @@ class CloseFloodTest
     {
         for (int round = 0; round < 20; round++)
         {
-            round(round, 200_000, 20_000 + round * 30_000);
+            round(round, 100_000, 10_000 + round * 15_000);
             killEverythingStartedAndRemoveItsFiles();
             started.clear();
         }

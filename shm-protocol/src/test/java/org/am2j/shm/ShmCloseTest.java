@@ -306,6 +306,15 @@ class ShmCloseTest
             {
                 polled += b.shm.poll(record, 32, false);
             }
+            // Stop polling until the senders have queued a good number of messages (every third one is a medium
+            // message, and eight bulk blocks hold up the rest behind them): the close must find messages to hand over.
+            final PacketQueue queue = b.queueBlock().requests;
+            final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+            while (queue.tail() - queue.buffer.getLongVolatile(queue.headOffset) < 16 &&
+                System.nanoTime() < deadline && null == failure.get())
+            {
+                Thread.yield();
+            }
             final int handed = b.shm.returnQueued(record);
             for (final Thread thread : threads)
             {

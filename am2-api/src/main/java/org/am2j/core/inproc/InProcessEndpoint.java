@@ -42,6 +42,8 @@ final class InProcessEndpoint implements TransportEndpoint
      */
     private volatile boolean hasSenders;
     private MessageSink sink;
+    /** True while {@link #returnQueued} reads the queues (on the freeing thread, which no poll runs beside). */
+    private boolean draining;
     private boolean readingRequests;
     private boolean readingReplies;
 
@@ -129,7 +131,10 @@ final class InProcessEndpoint implements TransportEndpoint
         final InProcessInbound inbound, final int msgTypeId, final MutableDirectBuffer buffer, final int index,
         final int length)
     {
-        if (InProcessRecordDescriptor.MESSAGE_TYPE == msgTypeId && length >= InProcessRecordDescriptor.HEADER_LENGTH)
+        // Once closed, only returnQueued() hands messages over: a poll that was already reading when the endpoint
+        // was closed without it (at process exit, from the shutdown thread) drops the rest, as it always did.
+        if (InProcessRecordDescriptor.MESSAGE_TYPE == msgTypeId && length >= InProcessRecordDescriptor.HEADER_LENGTH &&
+            (!closed || draining))
         {
             sink.onMessage(inbound.wrap(buffer, index, length));
         }
@@ -177,12 +182,14 @@ final class InProcessEndpoint implements TransportEndpoint
         closed = true;
         final MessageSink outer = this.sink;
         this.sink = returns;
+        draining = true;
         try
         {
             return drain(replies, replyReader) + drain(requests, requestReader);
         }
         finally
         {
+            draining = false;
             this.sink = outer;
         }
     }
