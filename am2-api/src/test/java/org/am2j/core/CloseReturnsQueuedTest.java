@@ -13,6 +13,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
 
 import org.agrona.concurrent.UnsafeBuffer;
 import org.am2j.api.Am;
@@ -144,7 +145,8 @@ class CloseReturnsQueuedTest
             }
             else
             {
-                // Two threads poll the PAR bundle; a third frees the endpoint while one of them may be polling it.
+                // Two threads poll the PAR bundle, then slow down (the senders fill its queues), and a third frees
+                // the endpoint while they may be polling it.
                 final List<Thread> pollers = new ArrayList<>();
                 for (int p = 0; p < 2; p++)
                 {
@@ -153,6 +155,10 @@ class CloseReturnsQueuedTest
                         while (!closed.get() && null == failure.get())
                         {
                             receiverBundle.poll();
+                            if (deliveredTotal.get() >= DELIVERED_BEFORE_CLOSE)
+                            {
+                                LockSupport.parkNanos(1_000_000L);
+                            }
                         }
                     }));
                 }
@@ -162,6 +168,7 @@ class CloseReturnsQueuedTest
                 {
                     Thread.onSpinWait();
                 }
+                pause();
                 receiver.close();
                 closed.set(true);
                 for (final Thread poller : pollers)
