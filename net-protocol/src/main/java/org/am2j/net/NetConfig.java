@@ -56,7 +56,8 @@ final class NetConfig
      */
     static final int MIN_QUEUE_BYTES = 131072;
     /** Largest datagram the NIC ever sends: a whole message with its header. */
-    static final int MAX_DATAGRAM = WireDescriptor.HEADER_LENGTH + MessageDescriptor.MAX_BODY_LENGTH;
+    static final int MAX_DATAGRAM =
+        WireDescriptor.HEADER_LENGTH + MessageDescriptor.MAX_BODY_LENGTH + WireDescriptor.TAG_LENGTH;
 
     final NicMode mode;
     final NicMode requestedMode;
@@ -76,6 +77,11 @@ final class NetConfig
     final int socketBytes;
     final int connectedPeers;
     final long keeperNanos;
+    /**
+     * Tag and check every datagram (default). {@code am2j.net.authenticate=false} is for measuring what the check
+     * costs, nothing else: the wire then believes anyone who can send it a datagram.
+     */
+    final boolean authenticate;
     /** This process's node identity (for the liveness check of peers on this machine), or null when unknown. */
     final String node;
 
@@ -115,6 +121,7 @@ final class NetConfig
         }
         this.timeoutNanos = intSetting(context, "timeoutMs", 10_000, 10, 3_600_000) * 1_000_000L;
         this.node = context.node();
+        this.authenticate = !"false".equals(context.property("net", "authenticate", "true"));
         this.rtoMinNanos = intSetting(context, "rtoMinUs", 2000, 10, 10_000_000) * 1_000L;
         this.rtoMaxNanos = intSetting(context, "rtoMaxMs", 200, 1, 600_000) * 1_000_000L;
         this.rtoInitialNanos = intSetting(context, "rtoInitialMs", 10, 1, 600_000) * 1_000_000L;
@@ -135,7 +142,7 @@ final class NetConfig
      */
     int fragmentBytes()
     {
-        return datagramLimit - WireDescriptor.HEADER_LENGTH;
+        return datagramLimit - WireDescriptor.HEADER_LENGTH - WireDescriptor.TAG_LENGTH;
     }
 
     private static String setting(final String property, final String variable, final String defaultValue)
