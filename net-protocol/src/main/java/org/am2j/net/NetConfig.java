@@ -29,8 +29,12 @@ import org.am2j.spi.TransportContext;
  *       two, with the announcement of its sender's name);</li>
  *   <li>{@code queueBytes}: bytes of each endpoint's request and reply receive queues and send queues
  *       (default 262144; a power of two, at least 131072);</li>
- *   <li>{@code timeoutMs}: how long a message may stay unacknowledged before it comes back to its sender's handler
- *       0 (default 2000). A peer that answers "busy" (its receive queue is full) restarts the clock;</li>
+ *   <li>{@code timeoutMs}: how long a message may stay unacknowledged, while its peer is heard from, before the NIC
+ *       asks the peer to give it up; it comes back to its sender's handler 0 only if the peer answers that it did
+ *       (default 10000). A peer that answers "busy" (its receive queue is full) restarts the clock; a silent peer
+ *       stops it (its messages stay outstanding until it answers or is known dead);</li>
+ *   <li>{@code authenticate}: tag and check every datagram with the link's key (default true; false is for
+ *       measuring the check's cost only);</li>
  *   <li>{@code rtoMinUs}, {@code rtoMaxMs}, {@code rtoInitialMs}: bounds and start of the retransmission timeout
  *       (defaults 2000 us, 200 ms, 10 ms);</li>
  *   <li>{@code ackDelayUs}: longest wait for a reply or request to carry an acknowledgement before the NIC sends an
