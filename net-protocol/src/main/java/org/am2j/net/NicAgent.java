@@ -1494,14 +1494,17 @@ final class NicAgent implements Agent
      */
     private void onGiveUp(final Peer peer, final boolean replyChannel, final long sequence)
     {
-        final int answer = peer.in(replyChannel).giveUp(sequence);
+        final ReceiveChannel in = peer.in(replyChannel);
+        final boolean untaken = in.check(sequence) == ReceiveChannel.NEW;
+        final int answer = in.giveUp(sequence);
         if (answer == ReceiveChannel.OUT_OF_WINDOW)
         {
             counters.increment(NicEvent.OUT_OF_WINDOW);
             return;
         }
-        if (answer == ReceiveChannel.GIVEN_UP)
+        if (untaken && answer == ReceiveChannel.GIVEN_UP)
         {
+            // Given up now (a repeated request finds it given up before, and is only answered again).
             peer.reassembly.discard(replyChannel, sequence);
             counters.increment(NicEvent.GIVEN_UP_HERE);
         }
