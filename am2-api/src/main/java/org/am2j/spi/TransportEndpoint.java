@@ -91,8 +91,9 @@ public interface TransportEndpoint extends AutoCloseable
      * sender's process that dies holding a half-written message) waits for them at most its liveness timeout, then
      * counts what they held as a drop.
      * <p>
-     * The default hands nothing over: what is queued is dropped by {@link #close()}. Every transport that keeps
-     * messages queued for an endpoint should implement it; the in-process and shared-memory transports do.
+     * The default hands nothing over: what is queued is dropped by {@link #close()}, unless the transport returns it
+     * by itself (the network transport's NIC does, reading a closed endpoint's receive queues). The in-process and
+     * shared-memory transports implement it.
      *
      * @param returns the core's sink for messages that arrive too late to be delivered.
      * @return number of messages handed to {@code returns}.
@@ -103,8 +104,9 @@ public interface TransportEndpoint extends AutoCloseable
     }
 
     /**
-     * Free the transport's resources for this endpoint. Messages still queued are dropped: none when
-     * {@link #returnQueued(MessageSink)} ran first and the transport implements it.
+     * Free the transport's resources for this endpoint. Messages still queued are dropped, or returned by the
+     * transport itself: none are left when {@link #returnQueued(MessageSink)} ran first and the transport implements
+     * it.
      */
     @Override
     void close();
