@@ -117,6 +117,27 @@ class Am2RunTest
     }
 
     @Test
+    void anUnknownPollSchedulerIsOneLineListingTheValidOnesAndNoRankStarts() throws Exception
+    {
+        assertEquals(Am2Run.USAGE_STATUS, run("run", "-n", "2", "--poll", "bogus", "--", HelloMain.class.getName()));
+
+        final List<String> lines = err().lines().collect(Collectors.toList());
+        assertEquals(1, lines.size(), output());
+        assertTrue(lines.get(0).startsWith("am2j run: --poll bogus: 'bogus' is not a poll scheduler; valid: every"),
+            output());
+        assertEquals("", out(), "a rank started" + output());
+    }
+
+    @Test
+    void aBadPollArgumentIsOneLine() throws Exception
+    {
+        assertEquals(Am2Run.USAGE_STATUS, run("run", "-n", "2", "--poll", "every:3", "--", HelloMain.class.getName()));
+
+        assertEquals(List.of("am2j run: --poll every:3: poll scheduler 'every' takes no argument, got '3'"),
+            err().lines().collect(Collectors.toList()), output());
+    }
+
+    @Test
     void helloPrintsOneLinePerRankOnItsBlockNode() throws Exception
     {
         final int status = run("run", "-n", "4", "--nodes", "2", "--", HelloMain.class.getName());
