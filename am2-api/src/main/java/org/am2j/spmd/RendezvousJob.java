@@ -39,6 +39,9 @@ final class RendezvousJob implements RendezvousConnection.Listener
     /** Most connections that may be open without having said hello. */
     static final int MAX_UNJOINED = 64;
 
+    /** Longest time between two reports of the ranks the server is waiting for while they join. */
+    static final long WAITING_REPORT_MS = 5_000;
+
     private static final int MAX_LISTED_RANKS = 16;
 
     private final int size;
@@ -46,6 +49,9 @@ final class RendezvousJob implements RendezvousConnection.Listener
     private final long connectTimeoutNs;
     private final long collectiveTimeoutNs;
     private final long collectiveTimeoutMs;
+    private final long joinTimeoutNs;
+    private final long joinTimeoutMs;
+    private final long waitingReportNs;
     private final Consumer<String> log;
     private final CountDownLatch departures;
     private volatile String failureView;
@@ -64,6 +70,7 @@ final class RendezvousJob implements RendezvousConnection.Listener
     private int pendingCount;
     private int firstArrived;
     private long pendingSinceNs;
+    private long nextWaitingReportNs;
     private String failure;
     private int failureRank = -1;
 
@@ -80,6 +87,10 @@ final class RendezvousJob implements RendezvousConnection.Listener
         this.connectTimeoutNs = TimeUnit.MILLISECONDS.toNanos(config.connectTimeoutMs());
         this.collectiveTimeoutMs = config.collectiveTimeoutMs();
         this.collectiveTimeoutNs = TimeUnit.MILLISECONDS.toNanos(collectiveTimeoutMs);
+        this.joinTimeoutMs = config.joinTimeoutMs();
+        this.joinTimeoutNs = TimeUnit.MILLISECONDS.toNanos(joinTimeoutMs);
+        // a report at least every few seconds, and at least one before the job fails
+        this.waitingReportNs = TimeUnit.MILLISECONDS.toNanos(Math.max(1, Math.min(WAITING_REPORT_MS, joinTimeoutMs / 2)));
         this.log = config.log();
         this.departures = new CountDownLatch(size);
         this.peers = new RendezvousConnection[size];
@@ -88,6 +99,7 @@ final class RendezvousJob implements RendezvousConnection.Listener
         this.arrived = new boolean[size];
         this.contributions = new byte[size][];
         this.startNs = startNs;
+        this.nextWaitingReportNs = startNs + waitingReportNs;
     }
 
     /**
@@ -452,10 +464,20 @@ final class RendezvousJob implements RendezvousConnection.Listener
         {
             return;
         }
-        if (!welcomed && nowNs - startNs > collectiveTimeoutNs)
+        if (!welcomed && nowNs - startNs > joinTimeoutNs)
         {
-            fail(-1, "ranks " + listRanks(joined) + " of job '" + jobId + "' did not join within " +
-                collectiveTimeoutMs + " ms", true);
+            fail(-1, "ranks " + listRanks(joined) + " of job '" + jobId + "' did not join within " + joinTimeoutMs +
+                " ms (" + joinedCount + " of " + size + " joined; a rank that never started or cannot reach the " +
+                "rendezvous; the time is set by " + RendezvousConfig.JOIN_TIMEOUT_VARIABLE + " or -D" +
+                RendezvousConfig.JOIN_TIMEOUT_PROP + ")", true);
+        }
+        else if (!welcomed && nowNs - nextWaitingReportNs >= 0)
+        {
+            nextWaitingReportNs = nowNs + waitingReportNs;
+            log.accept("waiting for ranks " + listRanks(joined) + " of job '" + jobId + "' to join: " + joinedCount +
+                " of " + size + " joined after " + TimeUnit.NANOSECONDS.toSeconds(nowNs - startNs) + " s; the job " +
+                "fails if they have not joined after " + joinTimeoutMs / 1000.0 + " s (" +
+                RendezvousConfig.JOIN_TIMEOUT_VARIABLE + ")");
         }
         else if (0 != pendingType && nowNs - pendingSinceNs > collectiveTimeoutNs)
         {

@@ -138,6 +138,36 @@ class Am2RunTest
     }
 
     @Test
+    void aRankThatNeverJoinsIsReportedWhileWaitedForAndThenFailsTheJob() throws Exception
+    {
+        final String previous = System.getProperty(RendezvousConfig.JOIN_TIMEOUT_PROP);
+        System.setProperty(RendezvousConfig.JOIN_TIMEOUT_PROP, "15000");
+        final int status;
+        try
+        {
+            status = run("run", "-n", "3", "--", NeverJoinsOnRank1Main.class.getName());
+        }
+        finally
+        {
+            if (null == previous)
+            {
+                System.clearProperty(RendezvousConfig.JOIN_TIMEOUT_PROP);
+            }
+            else
+            {
+                System.setProperty(RendezvousConfig.JOIN_TIMEOUT_PROP, previous);
+            }
+        }
+
+        assertNotEquals(0, status, output());
+        assertTrue(err().contains("am2j run: rendezvous: waiting for ranks [1] of job '"), output());
+        assertTrue(err().contains("2 of 3 joined after"), output());
+        assertTrue(err().contains("did not join within 15000 ms (2 of 3 joined") &&
+            err().contains(RendezvousConfig.JOIN_TIMEOUT_VARIABLE), output());
+        assertTrue(!out().contains("joined "), "a rank went on as if the job had started" + output());
+    }
+
+    @Test
     void helloPrintsOneLinePerRankOnItsBlockNode() throws Exception
     {
         final int status = run("run", "-n", "4", "--nodes", "2", "--", HelloMain.class.getName());
