@@ -150,6 +150,10 @@ public final class Am2Run
         try
         {
             shmRoot = ShmDirectories.userRoot();
+            if (options.nodes() > 1)
+            {
+                RankPlacement.sweepEmulatedNodesRoots(shmRoot);
+            }
         }
         catch (final AmException ex)
         {
