@@ -14,6 +14,7 @@ import org.am2j.api.MessageCategory;
 import org.am2j.api.Opcode;
 import org.am2j.api.ReturnStatus;
 import org.am2j.api.Tags;
+import org.am2j.spi.SegmentBounds;
 import org.am2j.net.auth.Cookies;
 import org.am2j.net.auth.NicKeys;
 import org.am2j.net.auth.SipHash;
@@ -448,10 +449,11 @@ final class FrameReader
             // One read of the segment, checked and written: the user may install another one meanwhile.
             final org.agrona.concurrent.AtomicBuffer segment = endpoint.host().segment();
             final long segmentOffset = buffer.getLong(body + MessageDescriptor.SEGMENT_OFFSET_OFFSET);
-            if (null == segment || segmentOffset < 0 || segmentOffset > segment.capacity() - (long)dataLength)
+            final int bounds = SegmentBounds.check(segment, segmentOffset, dataLength);
+            if (0 != bounds)
             {
                 queue.abort(index);
-                return refuse(peer, buffer, body, bodyLength, ReturnStatus.EBADSEGOFF.code());
+                return refuse(peer, buffer, body, bodyLength, bounds);
             }
             // The NIC's "DMA" into the segment, before the record that announces it is committed.
             segment.putBytes((int)segmentOffset, buffer, body + MessageDescriptor.HEADER_LENGTH, dataLength);
