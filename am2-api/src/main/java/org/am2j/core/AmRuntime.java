@@ -1,8 +1,6 @@
 package org.am2j.core;
 
 import java.lang.System.Logger.Level;
-import java.net.InetAddress;
-import java.net.UnknownHostException;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -20,6 +18,7 @@ import org.am2j.api.AmException;
 import org.am2j.api.Bundle;
 import org.am2j.api.BundleKind;
 import org.am2j.core.stats.EndpointCounters;
+import org.am2j.spi.NodeIdentity;
 import org.am2j.spi.PollScheduler;
 import org.am2j.spi.PollSchedulerProvider;
 import org.am2j.spi.Transport;
@@ -64,7 +63,7 @@ public final class AmRuntime implements TransportContext
 
     private AmRuntime()
     {
-        this.node = setting("am2j.node", "AM2J_NODE_ID", hostName());
+        this.node = NodeIdentity.local();
         this.job = setting("am2j.job", "AM2J_JOB", "default");
         this.pid = ProcessHandle.current().pid();
         this.processId = new SecureRandom().nextLong() ^ (pid << 32) ^ System.nanoTime();
@@ -402,17 +401,5 @@ public final class AmRuntime implements TransportContext
         }
         throw new AmException(AmError.BAD_ARG, property + " / " + environment + " = '" + value +
             "' must be true or false");
-    }
-
-    private static String hostName()
-    {
-        try
-        {
-            return InetAddress.getLocalHost().getHostName();
-        }
-        catch (final UnknownHostException ex)
-        {
-            return "localhost";
-        }
     }
 }

@@ -1,16 +1,18 @@
 package org.am2j.spmd;
 
-import org.am2j.spi.ProcessIdentity;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.nio.file.Path;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 import org.am2j.api.AmException;
+import org.am2j.spi.ProcessIdentity;
+import org.am2j.spi.ShmDirectories;
 
 /**
  * The SPMD launcher ({@code bin/am2j run}, {@code bin/am2run}): starts P rank JVMs on this machine, spread in blocks
@@ -20,9 +22,9 @@ import org.am2j.api.AmException;
  *     [--cp CLASSPATH] -- MAINCLASS [ARGS]
  * </pre>
  * (the leading {@code run} is optional). Each rank runs {@link RankMain} with the rank program's class, the
- * environment of {@link SpmdEnvironment} and the node identity {@code <host>/node<k>} (also as the system property
- * {@code am2j.node}, so each emulated node is its own shared-memory domain); see {@link RankCommand} and
- * {@link RankPlacement}.
+ * environment of {@link SpmdEnvironment}; each emulated node gets a shared-memory root of its own, and so is its own
+ * shared-memory domain and node ({@link org.am2j.spi.NodeIdentity}), removed when the job ends; see
+ * {@link RankCommand} and {@link RankPlacement}.
  * <p>
  * <b>Pinning.</b> With {@code --pin} rank R runs under {@code taskset -c CPU} on the R-th CPU this process may use,
  * modulo their number ({@link CpuPinning}); when pinning cannot be applied (no {@code taskset}, fewer than two
@@ -134,16 +136,33 @@ public final class Am2Run
             err.println("am2j run: " + ex.getMessage());
             return FAILURE_STATUS;
         }
+        final Path shmRoot;
+        try
+        {
+            shmRoot = ShmDirectories.userRoot();
+        }
+        catch (final AmException ex)
+        {
+            server.close();
+            err.println("am2j run: " + ex.getMessage());
+            return FAILURE_STATUS;
+        }
         try
         {
             final RankCommand command = new RankCommand(
-                options, jobId, bootstrap(server.address()), SpmdEnvironment.localHostName(), pid,
-                ProcessIdentity.currentStartTimeMs(), pinning);
+                options, jobId, bootstrap(server.address()), shmRoot, pid, ProcessIdentity.currentStartTimeMs(),
+                pinning);
             return supervise(options.ranks(), command, options.timeoutSeconds());
         }
         finally
         {
             server.close();
+            if (options.nodes() > 1)
+            {
+                // every rank has exited or been killed: nothing maps the emulated nodes' files any more
+                ShmDirectories.deleteTree(RankPlacement.emulatedNodesRoot(shmRoot, jobId));
+                ShmDirectories.removeIfEmpty(shmRoot);
+            }
         }
     }
 

@@ -1,5 +1,7 @@
 package org.am2j.spmd;
 
+import java.nio.file.Path;
+
 /**
  * Block placement of ranks over emulated nodes: ranks 0 .. P/N - 1 on node 0, the next P/N on node 1, and so on.
  * When N does not divide P, the first P mod N nodes get one rank more: P = 5, N = 2 puts ranks 0-2 on node 0 and
@@ -30,12 +32,25 @@ final class RankPlacement
     }
 
     /**
-     * @param hostName of this machine.
-     * @param node     index of an emulated node.
-     * @return the node identity of that emulated node: {@code <hostName>/node<node>}.
+     * @param root  the launcher's shared-memory root, e.g. {@code /dev/shm/am2j-<user>}.
+     * @param jobId of the job.
+     * @return the directory that holds the shared-memory roots of the job's emulated nodes:
+     * {@code <root>/emulated+<jobId>} ('+' is not a character of job ids, so no job directory has this name).
      */
-    static String nodeId(final String hostName, final int node)
+    static Path emulatedNodesRoot(final Path root, final String jobId)
     {
-        return hostName + "/node" + node;
+        return root.resolve("emulated+" + jobId);
+    }
+
+    /**
+     * @param root  the launcher's shared-memory root.
+     * @param jobId of the job.
+     * @param node  index of an emulated node.
+     * @return the shared-memory root of that emulated node, {@code <root>/emulated+<jobId>/node<node>}: its own node
+     * identity file and job directory, so it is a shared-memory domain, and therefore a node, of its own.
+     */
+    static Path nodeRoot(final Path root, final String jobId, final int node)
+    {
+        return emulatedNodesRoot(root, jobId).resolve("node" + node);
     }
 }

@@ -17,13 +17,14 @@ import org.am2j.api.AmException;
  * {@code AM2J_BOOTSTRAP};</li>
  * <li>under an external launcher (SLURM, Open MPI, PMI) rank 0 runs the server in-process, listening on all
  * interfaces at the port of {@code AM2J_BOOTSTRAP}, which must therefore name rank 0's host; after joining, the ranks
- * all-gather their node identities and number the nodes in order of their lowest rank;</li>
+ * all-gather their node identities (the shared-memory domain of each, {@link org.am2j.spi.NodeIdentity}) and number the nodes in order of their lowest rank;</li>
  * <li>without a launcher the process is rank 0 of a one-rank job and no rendezvous is used.</li>
  * </ul>
  * The call returns once every rank has joined. Under an external launcher it also sets the system properties
  * {@value #NODE_PROPERTY} and {@value #JOB_PROPERTY} to the job's node identity and job id, unless they are set
  * already, so that endpoints allocated afterwards name the same node and job as the {@link Job} (am2j's launcher
- * passes them on the command line).
+ * passes the job id on the command line; the node identity is the shared-memory domain's,
+ * {@link org.am2j.spi.NodeIdentity}, for the job and its endpoints alike).
  */
 public final class Spmd
 {

@@ -1,6 +1,7 @@
 package org.am2j.spmd;
 
 import org.am2j.spi.ProcessIdentity;
+import org.am2j.spi.ShmDirectories;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -130,6 +131,18 @@ class Am2RunTest
             "[1] rank 1 of 4 on node 0",
             "[2] rank 2 of 4 on node 1",
             "[3] rank 3 of 4 on node 1"), lines, output());
+        // each emulated node had a shared-memory root of its own (HelloMain checks their node identities differ);
+        // the launcher removes them with the job
+        final Path root = ShmDirectories.userRoot();
+        if (Files.isDirectory(root))
+        {
+            try (Stream<Path> entries = Files.list(root))
+            {
+                final String prefix = "emulated+j" + ProcessHandle.current().pid() + "-";
+                assertEquals(List.of(), entries.map(p -> p.getFileName().toString())
+                    .filter(name -> name.startsWith(prefix)).collect(Collectors.toList()));
+            }
+        }
     }
 
     @Test

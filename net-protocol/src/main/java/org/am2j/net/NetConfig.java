@@ -1,7 +1,10 @@
 package org.am2j.net;
 
+import java.io.IOException;
+import java.net.DatagramSocket;
 import java.net.Inet4Address;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.NetworkInterface;
 import java.net.SocketException;
 import java.net.UnknownHostException;
@@ -18,8 +21,10 @@ import org.am2j.spi.TransportContext;
  * <ul>
  *   <li>{@code nic}: {@code inline} (default) or {@code thread}, see {@link NicMode}; {@code thread} in a process that
  *       may use only one CPU runs inline instead, with a warning;</li>
- *   <li>{@code host}: the address this process's NIC is reached at (default: the first non-loopback IPv4 address
- *       that is up, else loopback; the launcher sets 127.0.0.1 for ranks of one machine);</li>
+ *   <li>{@code host}: the address this process's NIC is reached at (default: the local address of the route to the
+ *       job's rendezvous, {@code AM2J_BOOTSTRAP}, so that on a host with several interfaces peers are reached over
+ *       the network the job runs on; without a bootstrap address or a route to it, the first non-loopback IPv4
+ *       address that is up, else loopback; the launcher sets 127.0.0.1 for ranks of one machine);</li>
  *   <li>{@code bind}: the address the socket binds (default: {@code host});</li>
  *   <li>{@code port}: UDP port (default 0: any free port);</li>
  *   <li>{@code mtu}: largest IP packet on the path; 0 (default) reads the MTU of {@code host}'s interface. Messages
@@ -46,6 +51,8 @@ import org.am2j.spi.TransportContext;
  */
 final class NetConfig
 {
+    /** The rendezvous address of an SPMD job, {@code host:port}: the default host is the one that routes to it. */
+    static final String BOOTSTRAP_VARIABLE = "AM2J_BOOTSTRAP";
     /** IPv4 and UDP headers: what an MTU leaves for a datagram. */
     static final int IP_UDP_HEADERS = 28;
     /** Smallest MTU accepted: IPv4's minimum reassembly size. */
@@ -94,7 +101,7 @@ final class NetConfig
         // run when the host's polling thread gives the CPU up, and every message would wait for a time slice.
         this.mode = NicMode.THREAD == requestedMode && processors < 2 ? NicMode.INLINE : requestedMode;
         final String hostText = context.property("net", "host", "");
-        this.host = hostText.isEmpty() ? defaultHost() : address("host", hostText);
+        this.host = hostText.isEmpty() ? defaultHost(System.getenv(BOOTSTRAP_VARIABLE)) : address("host", hostText);
         final String bindText = context.property("net", "bind", "");
         this.bind = bindText.isEmpty() ? host : address("bind", bindText);
         this.port = intSetting(context, "port", 0, 0, 65535);
@@ -179,7 +186,63 @@ final class NetConfig
         }
     }
 
-    private static InetAddress defaultHost()
+    /**
+     * @param bootstrap the job's rendezvous address, {@code host:port} or {@code [ipv6]:port}, or {@code null}.
+     * @return the local IPv4 address of the route to the rendezvous host; without one, the first non-loopback IPv4
+     * address that is up, else loopback.
+     */
+    static InetAddress defaultHost(final String bootstrap)
+    {
+        final InetAddress routed = null != bootstrap ? localAddressTowards(bootstrap) : null;
+        return null != routed ? routed : firstInterfaceAddress();
+    }
+
+    /**
+     * Ask the kernel which local address a datagram to the rendezvous would leave from: connecting a UDP socket
+     * chooses the route and source address without sending anything.
+     *
+     * @param bootstrap {@code host:port} or {@code [ipv6]:port}.
+     * @return that local address when it is a specific IPv4 address, else {@code null}.
+     */
+    static InetAddress localAddressTowards(final String bootstrap)
+    {
+        final int colon = bootstrap.lastIndexOf(':');
+        if (colon <= 0)
+        {
+            return null;
+        }
+        String host = bootstrap.substring(0, colon).trim();
+        if (host.startsWith("[") && host.endsWith("]"))
+        {
+            host = host.substring(1, host.length() - 1);
+        }
+        final int port;
+        try
+        {
+            port = Integer.parseInt(bootstrap.substring(colon + 1).trim());
+        }
+        catch (final NumberFormatException ex)
+        {
+            return null;
+        }
+        if (port < 1 || port > 65535)
+        {
+            return null;
+        }
+        try (DatagramSocket probe = new DatagramSocket())
+        {
+            probe.connect(new InetSocketAddress(InetAddress.getByName(host), port));
+            final InetAddress local = probe.getLocalAddress();
+            return local instanceof Inet4Address && !local.isAnyLocalAddress() ? local : null;
+        }
+        catch (final IOException | RuntimeException ex)
+        {
+            // an unknown host or no route: the caller falls back to the first interface
+            return null;
+        }
+    }
+
+    private static InetAddress firstInterfaceAddress()
     {
         try
         {
