@@ -5,12 +5,15 @@ import java.io.PrintStream;
 import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.URLClassLoader;
 import java.nio.file.Path;
+import java.util.ServiceConfigurationError;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 import org.am2j.api.AmException;
+import org.am2j.core.AmRuntime;
 import org.am2j.spi.ProcessIdentity;
 import org.am2j.spi.ShmDirectories;
 
@@ -120,6 +123,13 @@ public final class Am2Run
             return 0;
         }
 
+        final String configurationError = checkConfiguration(options);
+        if (null != configurationError)
+        {
+            err.println("am2j run: " + configurationError);
+            return USAGE_STATUS;
+        }
+
         stopping = shuttingDown;
         final CpuPinning pinning = options.pin() ? pinning() : null;
         final long pid = ProcessHandle.current().pid();
@@ -140,6 +150,10 @@ public final class Am2Run
         try
         {
             shmRoot = ShmDirectories.userRoot();
+            if (options.nodes() > 1)
+            {
+                RankPlacement.sweepEmulatedNodesRoots(shmRoot);
+            }
         }
         catch (final AmException ex)
         {
@@ -183,6 +197,38 @@ public final class Am2Run
                 err.println("am2j run: terminated; stopping " + alive + " rank(s)");
             }
             ranks.terminate(GRACE_MS);
+        }
+    }
+
+    /**
+     * Check what every rank would otherwise find wrong on its own, each with a stack trace: the poll scheduler
+     * ({@code --poll}, else an {@code AM2J_POLL} the ranks inherit), against the schedulers of the ranks' class path.
+     *
+     * @param options of the launch.
+     * @return a one-line error, or {@code null} when the configuration is usable.
+     */
+    static String checkConfiguration(final LaunchOptions options)
+    {
+        final String environmentPoll = System.getenv(SpmdEnvironment.AM2J_POLL);
+        final String poll = null != options.poll() ? options.poll() :
+            null != environmentPoll && !environmentPoll.isBlank() ? environmentPoll.trim() : null;
+        if (null == poll)
+        {
+            return null;
+        }
+        try (URLClassLoader loader = ClassPaths.loader(options.classPath(), Am2Run.class.getClassLoader()))
+        {
+            AmRuntime.checkPollSetting(poll, loader);
+            return null;
+        }
+        catch (final AmException ex)
+        {
+            return (null != options.poll() ? "--poll " : SpmdEnvironment.AM2J_POLL + " = ") + poll + ": " +
+                ex.detail();
+        }
+        catch (final IOException | ServiceConfigurationError ex)
+        {
+            return "cannot look for poll schedulers on the ranks' class path: " + ex.getMessage();
         }
     }
 

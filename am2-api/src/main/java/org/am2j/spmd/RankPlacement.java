@@ -1,6 +1,12 @@
 package org.am2j.spmd;
 
+import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
+
+import org.am2j.spi.ProcessIdentity;
+import org.am2j.spi.ShmDirectories;
 
 /**
  * Block placement of ranks over emulated nodes: ranks 0 .. P/N - 1 on node 0, the next P/N on node 1, and so on.
@@ -9,6 +15,9 @@ import java.nio.file.Path;
  */
 final class RankPlacement
 {
+    /** Start of the name of a job's emulated nodes' directory in the shared-memory root. */
+    static final String EMULATED_PREFIX = "emulated+";
+
     private RankPlacement()
     {
     }
@@ -39,7 +48,51 @@ final class RankPlacement
      */
     static Path emulatedNodesRoot(final Path root, final String jobId)
     {
-        return root.resolve("emulated+" + jobId);
+        return root.resolve(EMULATED_PREFIX + jobId);
+    }
+
+    /**
+     * Remove the emulated nodes' roots that a launcher killed without cleaning up left behind: those of jobs
+     * {@code j<pid>-...} whose launcher pid no longer runs. Their ranks are gone too (each rank's watchdog halts it
+     * when its launcher dies).
+     *
+     * @param root the shared-memory root.
+     * @return how many were removed.
+     */
+    static int sweepEmulatedNodesRoots(final Path root)
+    {
+        int removed = 0;
+        try (DirectoryStream<Path> entries = Files.newDirectoryStream(root, EMULATED_PREFIX + "j*"))
+        {
+            for (final Path entry : entries)
+            {
+                final String name = entry.getFileName().toString();
+                final int dash = name.indexOf('-', EMULATED_PREFIX.length());
+                if (dash < 0)
+                {
+                    continue;
+                }
+                final long pid;
+                try
+                {
+                    pid = Long.parseLong(name.substring(EMULATED_PREFIX.length() + 1, dash));
+                }
+                catch (final NumberFormatException ex)
+                {
+                    continue;
+                }
+                if (!ProcessIdentity.isAlive(pid, ProcessIdentity.UNKNOWN_START_TIME))
+                {
+                    ShmDirectories.deleteTree(entry);
+                    removed++;
+                }
+            }
+        }
+        catch (final IOException ignore)
+        {
+            // no root yet, or another launcher sweeping: what is left waits for the next launch
+        }
+        return removed;
     }
 
     /**

@@ -7,6 +7,7 @@ import java.util.Map;
 
 import org.am2j.api.AmError;
 import org.am2j.api.AmException;
+import org.am2j.core.JvmFlags;
 
 /**
  * Entry point of SPMD rank programs: {@code try (Job job = Spmd.init()) { ... }}.
@@ -57,11 +58,13 @@ public final class Spmd
      * @param config timeouts and log of the rendezvous.
      * @return this process's membership of the job.
      * @throws AmException {@link AmError#BAD_ARG} when the environment is malformed; {@link AmError#RESOURCE} when
-     *                     the rendezvous cannot be reached or the job fails while joining.
+     *                     the rendezvous cannot be reached or the job fails while joining; {@link AmError#NOT_INIT}
+     *                     when the JVM lacks the flags am2j needs ({@link JvmFlags}).
      */
     public static Job init(final Map<String, String> env, final RendezvousConfig config)
     {
         AmException.checkNotNull("config", config);
+        JvmFlags.check();
         final SpmdEnvironment environment = SpmdEnvironment.parse(env);
         final InetSocketAddress bootstrap = environment.bootstrap();
         if (null == bootstrap)

@@ -74,6 +74,11 @@ final class NetConfig
     final NicMode requestedMode;
     final InetAddress host;
     final InetAddress bind;
+    /** The name the user gave the host setting under, or {@code null} for the default. */
+    final String hostSetting;
+    /** The name the user gave the bind setting under, or {@code null} for the default. */
+    final String bindSetting;
+    final String portSetting;
     final int port;
     final int datagramLimit;
     final int depth;
@@ -113,14 +118,19 @@ final class NetConfig
         // run when the host's polling thread gives the CPU up, and every message would wait for a time slice.
         this.mode = NicMode.THREAD == requestedMode && processors < 2 ? NicMode.INLINE : requestedMode;
         final String hostText = context.property("net", "host", "");
-        this.host = hostText.isEmpty() ? defaultHost(System.getenv(BOOTSTRAP_VARIABLE)) : address("host", hostText);
+        this.hostSetting = hostText.isEmpty() ? null : context.settingName("net", "host");
+        this.host = hostText.isEmpty() ? defaultHost(System.getenv(BOOTSTRAP_VARIABLE)) :
+            address(hostSetting, hostText);
         final String bindText = context.property("net", "bind", "");
-        this.bind = bindText.isEmpty() ? host : address("bind", bindText);
+        this.bindSetting = bindText.isEmpty() ? null : context.settingName("net", "bind");
+        this.bind = bindText.isEmpty() ? host : address(bindSetting, bindText);
+        this.portSetting = context.settingName("net", "port");
         this.port = intSetting(context, "port", 0, 0, 65535);
         final int mtu = intSetting(context, "mtu", 0, 0, 65536 + IP_UDP_HEADERS);
         if (0 != mtu && mtu < MIN_MTU)
         {
-            throw new AmException(AmError.BAD_ARG, "am2j.net.mtu = " + mtu + " must be 0 (auto) or at least " + MIN_MTU);
+            throw new AmException(AmError.BAD_ARG, context.settingName("net", "mtu") + " = " + mtu +
+                " must be 0 (auto) or at least " + MIN_MTU);
         }
         final int pathMtu = 0 != mtu ? mtu : interfaceMtu(host);
         this.datagramLimit = Math.min(MAX_DATAGRAM, Math.min(65507, pathMtu - IP_UDP_HEADERS));
@@ -128,7 +138,8 @@ final class NetConfig
         this.queueBytes = intSetting(context, "queueBytes", 262144, MIN_QUEUE_BYTES, 1 << 28);
         if (Integer.bitCount(queueBytes) != 1)
         {
-            throw new AmException(AmError.BAD_ARG, "am2j.net.queueBytes = " + queueBytes + " must be a power of two");
+            throw new AmException(AmError.BAD_ARG, context.settingName("net", "queueBytes") + " = " + queueBytes +
+                " must be a power of two");
         }
         this.timeoutNanos = intSetting(context, "timeoutMs", 10_000, 10, 3_600_000) * 1_000_000L;
         this.node = context.node();
@@ -138,7 +149,8 @@ final class NetConfig
         this.rtoInitialNanos = intSetting(context, "rtoInitialMs", 10, 1, 600_000) * 1_000_000L;
         if (rtoMinNanos > rtoMaxNanos)
         {
-            throw new AmException(AmError.BAD_ARG, "am2j.net.rtoMinUs must not exceed am2j.net.rtoMaxMs");
+            throw new AmException(AmError.BAD_ARG, context.settingName("net", "rtoMinUs") + " must not exceed " +
+                context.settingName("net", "rtoMaxMs"));
         }
         this.ackDelayNanos = intSetting(context, "ackDelayUs", 200, 0, 1_000_000) * 1_000L;
         this.maxPeers = intSetting(context, "maxPeers", 1024, 1, 1 << 20);
@@ -178,17 +190,19 @@ final class NetConfig
         }
         catch (final NumberFormatException ex)
         {
-            throw new AmException(AmError.BAD_ARG, "am2j.net." + key + " = '" + value + "' is not an integer");
+            throw new AmException(AmError.BAD_ARG, context.settingName("net", key) + " = '" + value +
+                "' is not an integer");
         }
         if (parsed < min || parsed > max)
         {
-            throw new AmException(AmError.BAD_ARG, "am2j.net." + key + " = " + parsed + " must be in [" + min + ", " +
+            throw new AmException(AmError.BAD_ARG, context.settingName("net", key) + " = " + parsed + " must be in [" +
+                min + ", " +
                 max + "]");
         }
         return parsed;
     }
 
-    private static InetAddress address(final String key, final String text)
+    private static InetAddress address(final String setting, final String text)
     {
         try
         {
@@ -196,8 +210,26 @@ final class NetConfig
         }
         catch (final UnknownHostException ex)
         {
-            throw new AmException(AmError.BAD_ARG, "am2j.net." + key + " = '" + text + "' is not a known address", ex);
+            throw new AmException(AmError.BAD_ARG, setting + " = '" + text + "' is not a known address", ex);
         }
+    }
+
+    /**
+     * @return what to change when the NIC's socket cannot be opened, naming the settings as the user gave them.
+     */
+    String socketAdvice()
+    {
+        if (null != bindSetting)
+        {
+            return "check " + bindSetting + " (an address of this host) and " + portSetting;
+        }
+        if (null != hostSetting)
+        {
+            return "check " + hostSetting + " (an address of this host) and " + portSetting;
+        }
+        return "the address " + host.getHostAddress() + " was chosen as the route to " + BOOTSTRAP_VARIABLE +
+            " or the first interface up; set AM2J_NET_HOST (or -Dam2j.net.host) to an address of this host, and check " +
+            portSetting;
     }
 
     /**
