@@ -231,9 +231,10 @@ public interface Endpoint extends AutoCloseable
      * what this endpoint sent itself, and its own returned messages still queued, run its handler 0 during this
      * call (no other handler runs). Later messages come back to their senders the same way. So for every sender,
      * each message is either delivered or returned, never both. A process that exits with endpoints still open
-     * does not return what is queued for them: free them first. Closing twice is harmless. After closing, the endpoint's own identity ({@link #name()}, {@link #tag()}, {@link #segment()},
-     * {@link #bundle()}, {@link #statistics()}, {@link #isClosed()}) still answers with its last values; every other
-     * call throws {@link AmException} with {@link AmError#NOT_INIT}.
+     * does not return what is queued for them: free them first. Closing twice is harmless. After closing, the
+     * endpoint's own identity ({@link #name()}, {@link #tag()}, {@link #segment()}, {@link #bundle()},
+     * {@link #statistics()}, {@link #isClosed()}) still answers with its last values; every other call throws
+     * {@link AmException} with {@link AmError#NOT_INIT}.
      */
     @Override
     void close();
