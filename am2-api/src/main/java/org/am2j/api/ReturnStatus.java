@@ -22,16 +22,26 @@ public enum ReturnStatus
     EBADLENGTH(6),
     /** The destination endpoint does not exist (never did, or has been freed). */
     EBADENDPOINT(7),
-    /** The message could not be delivered within the retransmission limit: the destination is congested. */
+    /**
+     * The message was not delivered: it could not be delivered within the timeout (lost, or the destination was too
+     * busy to take it), and the destination has acknowledged giving it up, so it will never run there.
+     */
     ECONGESTION(8),
-    /** The destination is known to be dead or cannot be reached. */
+    /** The message never left the sender: its destination is known to be dead or cannot be reached. */
     EUNREACHABLE(9),
     /** A reply was refused: the endpoint it was addressed to has been freed or refuses all messages. */
-    EREPLYREJECTED(10);
+    EREPLYREJECTED(10),
+    /**
+     * am2j's extension of AM-II's codes: the destination's process died (or its network interface did) while the
+     * message was on its way, and whether its handler ran there is unknown. Every other status means the handler
+     * did not run; this one alone says nothing either way. An application that must not run a handler twice treats
+     * it as "maybe delivered".
+     */
+    EOUTCOMEUNKNOWN(11);
 
     private static final ReturnStatus[] BY_CODE =
         { null, EBADARGS, EBADENTRY, EBADTAG, EBADHANDLER, EBADSEGOFF, EBADLENGTH, EBADENDPOINT, ECONGESTION,
-          EUNREACHABLE, EREPLYREJECTED };
+          EUNREACHABLE, EREPLYREJECTED, EOUTCOMEUNKNOWN };
 
     /** Number of status codes, for arrays indexed by {@link #code()}. */
     public static final int CODE_LIMIT = BY_CODE.length;

@@ -296,7 +296,7 @@ class ReceiverValidationTest
         try (Pair pair = Pair.inOneBundle(BundleKind.SEQ))
         {
             final Receiver receiver = receiverOf(pair);
-            final int[][] bad = { { 6, 0 }, { -1, 0 }, { Integer.MIN_VALUE, 0 }, { 0, 11 }, { 0, -3 } };
+            final int[][] bad = { { 6, 0 }, { -1, 0 }, { Integer.MIN_VALUE, 0 }, { 0, ReturnStatus.CODE_LIMIT }, { 0, -3 } };
             for (final int[] b : bad)
             {
                 final Raw raw = valid(pair);

@@ -76,6 +76,8 @@ final class NetConfig
     final int socketBytes;
     final int connectedPeers;
     final long keeperNanos;
+    /** This process's node identity (for the liveness check of peers on this machine), or null when unknown. */
+    final String node;
 
     NetConfig(final TransportContext context)
     {
@@ -111,7 +113,8 @@ final class NetConfig
         {
             throw new AmException(AmError.BAD_ARG, "am2j.net.queueBytes = " + queueBytes + " must be a power of two");
         }
-        this.timeoutNanos = intSetting(context, "timeoutMs", 2000, 10, 3_600_000) * 1_000_000L;
+        this.timeoutNanos = intSetting(context, "timeoutMs", 10_000, 10, 3_600_000) * 1_000_000L;
+        this.node = context.node();
         this.rtoMinNanos = intSetting(context, "rtoMinUs", 2000, 10, 10_000_000) * 1_000L;
         this.rtoMaxNanos = intSetting(context, "rtoMaxMs", 200, 1, 600_000) * 1_000_000L;
         this.rtoInitialNanos = intSetting(context, "rtoInitialMs", 10, 1, 600_000) * 1_000_000L;

@@ -49,7 +49,7 @@ public final class NetTransport implements Transport
             LOGGER.log(System.Logger.Level.WARNING, "am2j net: --nic thread needs a second CPU for the NIC's thread; " +
                 "this process may use one: the NIC runs inline");
         }
-        this.nic = new NicAgent(config, wire, nicId, counters);
+        this.nic = new NicAgent(config, wire, nicId, counters, new ProcessLiveness(config.node));
         if (config.mode == NicMode.THREAD)
         {
             this.runner = new AgentRunner(new NicIdleStrategy(nic),
@@ -81,6 +81,20 @@ public final class NetTransport implements Transport
     public String name()
     {
         return NAME;
+    }
+
+    /**
+     * Tell the NIC that a process it may talk to is gone (its launcher reaped it, or its rendezvous connection was
+     * lost). Messages sent to it and not resolved come back to their senders' handler 0 with
+     * {@link org.am2j.api.ReturnStatus#EOUTCOMEUNKNOWN} (they may have run there), later ones with
+     * {@link org.am2j.api.ReturnStatus#EUNREACHABLE}. Without such a declaration the NIC returns nothing to a silent
+     * peer unless it was on this machine and its pid no longer runs: silence may be a stall.
+     *
+     * @param processId the dead process's {@link EndpointName#processId()}.
+     */
+    public void declareDead(final long processId)
+    {
+        nic.declareDead(processId);
     }
 
     @Override

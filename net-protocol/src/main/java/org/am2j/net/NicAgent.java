@@ -78,6 +78,7 @@ final class NicAgent implements Agent
     /** The port of {@link Wire#localAddress()}, for {@link WireDescriptor#SOURCE_PORT_OFFSET}. */
     private final long receivingPort;
     private final NicCounters counters;
+    private final ProcessLiveness liveness;
     private final int ackBatch;
 
     private final AtomicBoolean lock = new AtomicBoolean();
@@ -106,15 +107,21 @@ final class NicAgent implements Agent
     private long nowNanos;
     private long nextTimerNanos;
     private long lastTimerRunNanos = System.nanoTime();
+    /** Messages unresolved at the last timer scan. */
+    private int outstanding;
+    /** {@link ProcessLiveness#declarations()} when the timers last looked. */
+    private int declarationsSeen;
 
     NicAgent(final NetConfig config, final Wire wire, final long nicId)
     {
-        this(config, wire, nicId, new NicCounters());
+        this(config, wire, nicId, new NicCounters(), new ProcessLiveness(null));
     }
 
-    NicAgent(final NetConfig config, final Wire wire, final long nicId, final NicCounters counters)
+    NicAgent(final NetConfig config, final Wire wire, final long nicId, final NicCounters counters,
+        final ProcessLiveness liveness)
     {
         this.counters = counters;
+        this.liveness = liveness;
         this.config = config;
         this.wire = wire;
         this.nicId = nicId;
@@ -295,6 +302,22 @@ final class NicAgent implements Agent
     // Host entry points
 
     /**
+     * The process of a peer is gone (the job's launcher or rendezvous said so): its unresolved messages come back
+     * with EOUTCOMEUNKNOWN at the next timer scan, later ones with EUNREACHABLE. Any thread.
+     *
+     * @param processId the dead process's id, its NIC id.
+     */
+    void declareDead(final long processId)
+    {
+        liveness.declareDead(processId);
+        // The next duty cycle runs the timers (timersDue() sees the declaration); a sleeping agent thread is woken.
+        if (agentSleeping)
+        {
+            wire.wakeup();
+        }
+    }
+
+    /**
      * A host queued a message: move it now (inline) or wake the agent thread.
      */
     void submitted()
@@ -374,10 +397,10 @@ final class NicAgent implements Agent
         try
         {
             nowNanos = System.nanoTime();
-            final WindowSlot slot = peer.out(replyChannel).assign();
+            final SendChannel channel = peer.out(replyChannel);
+            final WindowSlot slot = channel.assign();
             start(slot, bodyLength, localEndpointId);
-            transmit(peer, replyChannel, slot);
-            counters.increment(NicEvent.MESSAGES_SENT);
+            send(peer, channel, replyChannel, slot);
             counters.increment(NicEvent.DIRECT_SENDS);
         }
         finally
@@ -429,7 +452,7 @@ final class NicAgent implements Agent
         final long now = System.nanoTime();
         // Ordered store (a plain store on x86): the keeper only needs to see it eventually.
         hostSeenNanos.setRelease(now);
-        if (now - nextTimerNanos >= 0 && tryLock())
+        if (timersDue(now) && tryLock())
         {
             try
             {
@@ -528,11 +551,20 @@ final class NicAgent implements Agent
             }
             work++;
         }
-        if (nowNanos - nextTimerNanos >= 0)
+        if (timersDue(nowNanos))
         {
             work += runTimers();
         }
         return work;
+    }
+
+    /**
+     * @param now the time.
+     * @return true when the timer scan is due, or a process was declared dead since it last ran.
+     */
+    private boolean timersDue(final long now)
+    {
+        return now - nextTimerNanos >= 0 || liveness.declarations() != declarationsSeen;
     }
 
     @Override
@@ -593,7 +625,7 @@ final class NicAgent implements Agent
         // thread) would wait for the end of its slice: the keeper runs the timers that are due, and leaves the
         // socket to the sleeper.
         final boolean timersOnly = !away;
-        if ((timersOnly && (now - nextTimerNanos < 0 || !hasTimers())) || !tryLock())
+        if ((timersOnly && (!timersDue(now) || !hasTimers())) || !tryLock())
         {
             return false;
         }
@@ -714,12 +746,29 @@ final class NicAgent implements Agent
         }
         final Peer peer = table[peerIndex];
         final boolean replyChannel = onReplyChannel(buffer, body);
-        final WindowSlot slot = peer.out(replyChannel).assign();
+        final SendChannel channel = peer.out(replyChannel);
+        final WindowSlot slot = channel.assign();
         slot.ensureCapacity(bodyLength);
         slot.view.putBytes(WireDescriptor.HEADER_LENGTH, buffer, body, bodyLength);
         start(slot, bodyLength, buffer.getInt(body + MessageDescriptor.SOURCE_ENDPOINT_OFFSET));
-        // Sent even to a peer known dead: it is also the probe that finds the peer alive again (its
-        // acknowledgement revives it); if it is not answered it comes back with EUNREACHABLE after the timeout.
+        send(peer, channel, replyChannel, slot);
+    }
+
+    /**
+     * Send a message just assigned to its slot, or, when its peer is known dead, return it (it never left).
+     */
+    private void send(final Peer peer, final SendChannel channel, final boolean replyChannel, final WindowSlot slot)
+    {
+        if (peer.died)
+        {
+            counters.increment(NicEvent.UNREACHABLE);
+            slot.returnStatus = ReturnStatus.EUNREACHABLE.code();
+            if (returnLocally(peer, slot, slot.returnStatus))
+            {
+                channel.complete(slot);
+            }
+            return;
+        }
         transmit(peer, replyChannel, slot);
         counters.increment(NicEvent.MESSAGES_SENT);
     }
@@ -828,6 +877,19 @@ final class NicAgent implements Agent
         }
     }
 
+    /**
+     * Send a header-only control datagram about one sequence ({@link WireDescriptor#TYPE_GIVE_UP} or
+     * {@link WireDescriptor#TYPE_GIVE_UP_ANSWER}); it carries the acknowledgement state too, like every datagram.
+     */
+    private void sendControl(final Peer peer, final int type, final boolean replyChannel, final long sequence,
+        final int flags)
+    {
+        writeHeader(ack, type, flags | (replyChannel ? WireDescriptor.FLAG_REPLY_CHANNEL : 0), peer, sequence);
+        ack.putInt(WireDescriptor.BODY_LENGTH_OFFSET, 0);
+        ack.putInt(WireDescriptor.FRAGMENT_OFFSET_OFFSET, 0);
+        send(ackBuffer, WireDescriptor.HEADER_LENGTH, peer);
+    }
+
     private void sendAck(final Peer peer)
     {
         writeHeader(ack, WireDescriptor.TYPE_ACK, 0, peer, 0);
@@ -888,7 +950,7 @@ final class NicAgent implements Agent
         final int type = d.getByte(WireDescriptor.TYPE_OFFSET) & 0xFF;
         if (d.getShort(WireDescriptor.MAGIC_OFFSET) != WireDescriptor.MAGIC ||
             d.getByte(WireDescriptor.VERSION_OFFSET) != WireDescriptor.VERSION ||
-            (type != WireDescriptor.TYPE_DATA && type != WireDescriptor.TYPE_ACK))
+            type < WireDescriptor.TYPE_DATA || type > WireDescriptor.TYPE_GIVE_UP_ANSWER)
         {
             counters.increment(NicEvent.BAD_HEADER);
             return;
@@ -922,11 +984,14 @@ final class NicAgent implements Agent
                 return;
             }
         }
-        peer.lastHeardNanos = nowNanos;
-        if (peer.dead)
+        if (nowNanos - peer.lastHeardNanos > config.timeoutNanos / 2)
         {
-            peer.dead = false;
+            // Heard again after a long silence (it stalled, or was cut off; a running peer answers every
+            // retransmission, at least every rtoMaxMs): what we sent meanwhile may still be in its socket or on its
+            // way; give it a whole timeout before asking it to give anything up.
+            extendDeadlines(peer);
         }
+        peer.lastHeardNanos = nowNanos;
         final int flags = d.getShort(WireDescriptor.FLAGS_OFFSET) & 0xFFFF;
         if (peer.requestsOut.acknowledge(d.getLong(WireDescriptor.REQUEST_ACK_NEXT_OFFSET),
             d.getLong(WireDescriptor.REQUEST_ACK_BITS_OFFSET), nowNanos, peer.rtt) < 0 ||
@@ -937,9 +1002,9 @@ final class NicAgent implements Agent
             counters.increment(NicEvent.MALFORMED);
             return;
         }
-        // Sequences the peer gave up (returned to their senders) will never come: step over them.
-        peer.requestsIn.skipTo(d.getLong(WireDescriptor.REQUEST_FLOOR_OFFSET));
-        peer.repliesIn.skipTo(d.getLong(WireDescriptor.REPLY_FLOOR_OFFSET));
+        // The peer has its answers for everything below its floors: what we gave up below them can be forgotten.
+        peer.requestsIn.floor(d.getLong(WireDescriptor.REQUEST_FLOOR_OFFSET));
+        peer.repliesIn.floor(d.getLong(WireDescriptor.REPLY_FLOOR_OFFSET));
         if (0 != (flags & WireDescriptor.FLAG_BUSY))
         {
             refreshDeadlines(peer);
@@ -949,8 +1014,18 @@ final class NicAgent implements Agent
             return;
         }
         final boolean replyChannel = 0 != (flags & WireDescriptor.FLAG_REPLY_CHANNEL);
-        final ReceiveChannel in = peer.in(replyChannel);
         final long sequence = d.getLong(WireDescriptor.SEQUENCE_OFFSET);
+        if (type == WireDescriptor.TYPE_GIVE_UP)
+        {
+            onGiveUp(peer, replyChannel, sequence);
+            return;
+        }
+        if (type == WireDescriptor.TYPE_GIVE_UP_ANSWER)
+        {
+            onGiveUpAnswer(peer, replyChannel, sequence, 0 != (flags & WireDescriptor.FLAG_GIVEN_UP));
+            return;
+        }
+        final ReceiveChannel in = peer.in(replyChannel);
         final int state = in.check(sequence);
         if (state == ReceiveChannel.DUPLICATE)
         {
@@ -1096,6 +1171,56 @@ final class NicAgent implements Agent
         return TAKEN;
     }
 
+    /**
+     * The peer asks us to give up a message it sent and has had no acknowledgement for. Taken already (delivered, or
+     * refused and answered): say so, and the peer will not return it. Not taken: give it up for good (no copy of it
+     * is ever delivered after this) and say so, and the peer returns it to its sender. Either answer is final, and a
+     * repeated request gets the same one.
+     */
+    private void onGiveUp(final Peer peer, final boolean replyChannel, final long sequence)
+    {
+        final int answer = peer.in(replyChannel).giveUp(sequence);
+        if (answer == ReceiveChannel.OUT_OF_WINDOW)
+        {
+            counters.increment(NicEvent.OUT_OF_WINDOW);
+            return;
+        }
+        if (answer == ReceiveChannel.GIVEN_UP)
+        {
+            peer.reassembly.discard(replyChannel, sequence);
+            counters.increment(NicEvent.GIVEN_UP_HERE);
+        }
+        sendControl(peer, WireDescriptor.TYPE_GIVE_UP_ANSWER, replyChannel, sequence,
+            answer == ReceiveChannel.GIVEN_UP ? WireDescriptor.FLAG_GIVEN_UP : 0);
+    }
+
+    /**
+     * The peer answered a give-up: return the message to its sender when the peer gave it up, forget it when the
+     * peer had delivered it. An answer for a sequence that is no longer being given up (a repeat) changes nothing.
+     */
+    private void onGiveUpAnswer(final Peer peer, final boolean replyChannel, final long sequence,
+        final boolean givenUp)
+    {
+        final SendChannel channel = peer.out(replyChannel);
+        final WindowSlot slot = channel.inFlight(sequence);
+        if (null == slot || !slot.givingUp || 0 != slot.returnStatus)
+        {
+            return;
+        }
+        if (!givenUp)
+        {
+            counters.increment(NicEvent.GIVEN_UP_DELIVERED);
+            channel.complete(slot);
+            return;
+        }
+        counters.increment(NicEvent.GIVEN_UP_RETURNED);
+        slot.returnStatus = ReturnStatus.ECONGESTION.code();
+        if (returnLocally(peer, slot, slot.returnStatus))
+        {
+            channel.complete(slot);
+        }
+    }
+
     private static void commitAndSignal(final OneToOneRingBuffer queue, final int index, final NetEndpoint endpoint)
     {
         // Commit is a release store of the record length. The full fence orders it before the read of the sleeping
@@ -1216,11 +1341,30 @@ final class NicAgent implements Agent
             postpone(sinceLastRun);
         }
         nextTimerNanos = nowNanos + TIMER_TICK_NANOS;
+        outstanding = 0;
+        final int declarations = liveness.declarations();
+        final boolean declared = declarations != declarationsSeen;
+        declarationsSeen = declarations;
         for (final Peer peer : peers)
         {
+            if (declared && !peer.died && liveness.isGone(peer.nicId))
+            {
+                died(peer);
+            }
             if (!peer.hasTimers())
             {
                 continue;
+            }
+            if (!peer.died && nowNanos - peer.lastHeardNanos > config.timeoutNanos &&
+                nowNanos - peer.livenessCheckedNanos > config.timeoutNanos)
+            {
+                // Silent for a timeout with messages outstanding: stalled, cut off, or gone. Only evidence that its
+                // process is gone resolves its messages; silence alone returns nothing.
+                peer.livenessCheckedNanos = nowNanos;
+                if (liveness.isGone(peer.someName))
+                {
+                    died(peer);
+                }
             }
             work += scan(peer, peer.requestsOut, false);
             work += scan(peer, peer.repliesOut, true);
@@ -1231,6 +1375,7 @@ final class NicAgent implements Agent
             }
             peer.reassembly.expire(nowNanos, config.timeoutNanos);
         }
+        counters.set(NicEvent.OUTSTANDING, outstanding);
         return work;
     }
 
@@ -1245,34 +1390,106 @@ final class NicAgent implements Agent
             {
                 continue;
             }
-            if (nowNanos - slot.expiresAtNanos >= 0)
+            outstanding++;
+            if (0 != slot.returnStatus)
             {
-                if (!peer.dead && peer.lastHeardNanos - slot.firstSentNanos < 0)
-                {
-                    // Nothing heard from the peer in all the time this message was tried: it is gone.
-                    peer.dead = true;
-                }
-                final int status = peer.dead ? ReturnStatus.EUNREACHABLE.code() : ReturnStatus.ECONGESTION.code();
-                if (returnLocally(peer, slot, status))
+                // Resolved as returned, waiting for room in its sender's reply receive queue.
+                if (returnLocally(peer, slot, slot.returnStatus))
                 {
                     channel.complete(slot);
                     work++;
                 }
             }
+            else if (!slot.givingUp && nowNanos - slot.expiresAtNanos >= 0 &&
+                nowNanos - peer.lastHeardNanos < config.timeoutNanos && mayGiveUp(slot))
+            {
+                // Unacknowledged past the timeout while the peer runs (it was heard within the timeout; a silent peer
+                // gets the data again and again instead, however long it stays silent). Returning it now could return a message the peer delivered (it may
+                // be stalled with our datagrams in its socket buffer): ask the peer to give it up instead, and stop
+                // sending its data. It is returned only when the peer answers that it gave it up.
+                slot.givingUp = true;
+                slot.retransmits = 0;
+                requestGiveUp(peer, replyChannel, slot);
+                work++;
+            }
             else if (nowNanos - slot.retransmitAtNanos >= 0)
             {
                 slot.retransmits++;
-                transmit(peer, replyChannel, slot);
-                counters.increment(NicEvent.RETRANSMITS);
-                final NetEndpoint endpoint = endpointsById.get(slot.localEndpointId);
-                if (null != endpoint)
+                if (slot.givingUp)
                 {
-                    endpoint.counters().retransmit();
+                    requestGiveUp(peer, replyChannel, slot);
+                }
+                else
+                {
+                    transmit(peer, replyChannel, slot);
+                    counters.increment(NicEvent.RETRANSMITS);
+                    final NetEndpoint endpoint = endpointsById.get(slot.localEndpointId);
+                    if (null != endpoint)
+                    {
+                        endpoint.counters().retransmit();
+                    }
                 }
                 work++;
             }
         }
         return work;
+    }
+
+    /**
+     * @return false for messages that have nobody to go back to (name announcements, returned messages): they are
+     *         retransmitted until acknowledged or the peer dies, since giving them up would lose them.
+     */
+    private static boolean mayGiveUp(final WindowSlot slot)
+    {
+        final UnsafeBuffer message = slot.view;
+        final int body = WireDescriptor.HEADER_LENGTH;
+        return MessageDescriptor.OPCODE_NAME != (message.getByte(body + MessageDescriptor.OPCODE_OFFSET) & 0xFF) &&
+            0 == message.getByte(body + MessageDescriptor.RETURN_STATUS_OFFSET) && slot.localEndpointId >= 0;
+    }
+
+    private void requestGiveUp(final Peer peer, final boolean replyChannel, final WindowSlot slot)
+    {
+        sendControl(peer, WireDescriptor.TYPE_GIVE_UP, replyChannel, slot.sequence, 0);
+        counters.increment(NicEvent.GIVE_UPS_SENT);
+        slot.lastSentNanos = nowNanos;
+        slot.retransmitAtNanos = nowNanos + peer.rtt.backedOff(slot.retransmits);
+    }
+
+    /**
+     * The peer's process is gone: every unresolved message to it comes back, with EOUTCOMEUNKNOWN since it was sent
+     * and may have run there; messages queued for it later come back EUNREACHABLE without being sent.
+     *
+     * @param peer known dead.
+     */
+    private void died(final Peer peer)
+    {
+        if (peer.died)
+        {
+            return;
+        }
+        peer.died = true;
+        counters.increment(NicEvent.PEERS_DIED);
+        resolveAll(peer, peer.requestsOut);
+        resolveAll(peer, peer.repliesOut);
+        peer.reassembly.clear();
+    }
+
+    private void resolveAll(final Peer peer, final SendChannel channel)
+    {
+        final long end = channel.nextSequence();
+        for (long sequence = channel.oldest(); sequence < end; sequence++)
+        {
+            final WindowSlot slot = channel.inFlight(sequence);
+            if (null != slot && 0 == slot.returnStatus)
+            {
+                counters.increment(NicEvent.OUTCOME_UNKNOWN);
+                slot.returnStatus = ReturnStatus.EOUTCOMEUNKNOWN.code();
+                if (returnLocally(peer, slot, slot.returnStatus))
+                {
+                    channel.complete(slot);
+                }
+            }
+        }
     }
 
     private void postpone(final long nanos)
@@ -1296,6 +1513,26 @@ final class NicAgent implements Agent
                 slot.firstSentNanos += nanos;
                 slot.expiresAtNanos += nanos;
                 slot.retransmitAtNanos += nanos;
+            }
+        }
+    }
+
+    private void extendDeadlines(final Peer peer)
+    {
+        extendDeadlines(peer.requestsOut);
+        extendDeadlines(peer.repliesOut);
+    }
+
+    private void extendDeadlines(final SendChannel channel)
+    {
+        final long end = channel.nextSequence();
+        final long expires = nowNanos + config.timeoutNanos;
+        for (long sequence = channel.oldest(); sequence < end; sequence++)
+        {
+            final WindowSlot slot = channel.slot(sequence);
+            if (slot.inFlight && slot.expiresAtNanos - expires < 0)
+            {
+                slot.expiresAtNanos = expires;
             }
         }
     }
@@ -1349,7 +1586,6 @@ final class NicAgent implements Agent
         {
             return route < 0;
         }
-        counters.increment(NicEvent.TIMED_OUT);
         final MutableDirectBuffer ring = queue.buffer();
         ring.putInt(index + QueueRecordDescriptor.ROUTE_OFFSET, route);
         ring.putInt(index + QueueRecordDescriptor.DEPOSITED_OFFSET, 0);

@@ -57,6 +57,16 @@ final class NicCounters
     }
 
     /**
+     * @param event a gauge ({@link NicEvent#OUTSTANDING}), written by the agent only.
+     * @param value its value now.
+     */
+    void set(final NicEvent event, final long value)
+    {
+        // Single writer (the agent): a release store is enough for readers elsewhere.
+        counts[event.ordinal()].setRelease(value);
+    }
+
+    /**
      * @param event a counter.
      * @return its value.
      */

@@ -43,8 +43,25 @@ enum NicEvent
     RECEIVE_QUEUE_FULL,
     /** Fragments dropped because no reassembly entry was free. */
     REASSEMBLY_FULL,
-    /** Messages that timed out and went back to their senders' handler 0. */
-    TIMED_OUT,
+    /** Give-up requests sent for messages unacknowledged past the timeout (first requests and repeats). */
+    GIVE_UPS_SENT,
+    /** Messages the peer gave up at this NIC's request: returned to their senders' handler 0 with ECONGESTION. */
+    GIVEN_UP_RETURNED,
+    /** Messages this NIC asked to give up that the peer had delivered already: not returned. */
+    GIVEN_UP_DELIVERED,
+    /** Messages this NIC gave up at a peer's request, never to be delivered. */
+    GIVEN_UP_HERE,
+    /** Messages returned with EUNREACHABLE: their peer was known dead before they were sent. */
+    UNREACHABLE,
+    /** Messages returned with EOUTCOMEUNKNOWN: their peer died while they were unresolved. */
+    OUTCOME_UNKNOWN,
+    /** Peers known dead (their process is gone). */
+    PEERS_DIED,
+    /**
+     * Gauge, not a count: messages sent and not resolved yet (waiting for an acknowledgement or a give-up answer),
+     * updated by the timer scan. Messages to a silent peer stay here until it answers or is known dead.
+     */
+    OUTSTANDING,
     /** Datagrams the socket did not take (its buffer was full): left to retransmission. */
     SEND_BUFFER_FULL,
     /**

@@ -27,12 +27,20 @@ final class Peer
     final Reassembly reassembly;
     private final ConcurrentHashMap<Integer, EndpointName> names = new ConcurrentHashMap<>();
 
-    /** Set when a message timed out with nothing heard from the peer since it was first sent; cleared by traffic. */
-    volatile boolean dead;
+    /**
+     * The peer's process is known to be gone (it was on this machine and its pid no longer runs, or the job said
+     * so): nothing more is sent to it, what it may have received comes back with EOUTCOMEUNKNOWN, what it never got
+     * with EUNREACHABLE. For good: a process that comes back is a new NIC id.
+     */
+    volatile boolean died;
+    /** A name of one of the peer's endpoints (its node and pid, for the liveness check), or null while unknown. */
+    volatile EndpointName someName;
     /** A message was refused for a full receive queue: tell the peer we are alive but busy. NIC thread. */
     boolean busyOwed;
     /** When a datagram from the peer last arrived. NIC thread. */
     long lastHeardNanos;
+    /** When the NIC last looked for evidence that the silent peer's process is gone. NIC thread. */
+    long livenessCheckedNanos;
 
     Peer(final int index, final long nicId, final Destination destination, final NetConfig config,
         final long nowNanos)
@@ -57,6 +65,10 @@ final class Peer
         if (names.size() < MAX_NAMES || names.containsKey(endpointId))
         {
             names.put(endpointId, name);
+        }
+        if (null == someName)
+        {
+            someName = name;
         }
     }
 
@@ -99,6 +111,6 @@ final class Peer
     @Override
     public String toString()
     {
-        return "peer NIC " + Long.toHexString(nicId) + " at " + destination.address + (dead ? " (dead)" : "");
+        return "peer NIC " + Long.toHexString(nicId) + " at " + destination.address + (died ? " (died)" : "");
     }
 }

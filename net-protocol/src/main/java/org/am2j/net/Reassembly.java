@@ -150,6 +150,34 @@ final class Reassembly
         return freed;
     }
 
+    /**
+     * Forget the fragments of a message (it was given up: none of it is ever delivered).
+     *
+     * @param replyChannel channel of the message.
+     * @param sequence     of the message.
+     */
+    void discard(final boolean replyChannel, final long sequence)
+    {
+        for (final Entry entry : entries)
+        {
+            if (entry.used && entry.sequence == sequence && entry.replyChannel == replyChannel)
+            {
+                entry.used = false;
+            }
+        }
+    }
+
+    /**
+     * Forget every message being put together (its peer died).
+     */
+    void clear()
+    {
+        for (final Entry entry : entries)
+        {
+            entry.used = false;
+        }
+    }
+
     boolean busy()
     {
         for (final Entry entry : entries)

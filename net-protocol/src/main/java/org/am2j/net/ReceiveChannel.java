@@ -17,9 +17,17 @@ final class ReceiveChannel
     static final int DUPLICATE = 1;
     /** Outside the window: drop. */
     static final int OUT_OF_WINDOW = 2;
+    /** Answer to a give-up: the message was given up and will never be delivered. */
+    static final int GIVEN_UP = 3;
+    /** Answer to a give-up: the message had been taken (delivered or answered) before the give-up came. */
+    static final int DELIVERED = 4;
 
     private long next;
     private long bits;
+    /** The sender's floor as last heard: it has resolved everything below. */
+    private long floor;
+    /** Bit i: sequence {@code floor + i} was given up at the sender's request. */
+    private long givenUp;
     private boolean ackOwed;
     private int owedCount;
     private long ackDueNanos;
@@ -68,29 +76,57 @@ final class ReceiveChannel
     }
 
     /**
-     * The sender has given up every sequence below {@code floor} (it returned them to their senders after the
-     * timeout): none of them will come again, and a late copy must not be delivered. Move past them.
+     * The sender asks to give up a sequence it has not had acknowledged ({@link WireDescriptor#TYPE_GIVE_UP}). A
+     * sequence not taken yet is taken now without being delivered, so no later copy of it is ever delivered, and is
+     * remembered as given up until the sender's floor passes it, so that a repeated request (the answer was lost) is
+     * answered the same way.
      *
-     * @param floor the sender's oldest sequence still in its window; ignored when not ahead of {@link #next()} or
-     *              further ahead than an honest sender's window (then it is garbage).
-     * @return true when {@link #next()} moved.
+     * @param sequence the sequence the sender gives up.
+     * @return {@link #GIVEN_UP} when it was (now or before) given up, {@link #DELIVERED} when it had been taken
+     *         before the request came, {@link #OUT_OF_WINDOW} when it is outside what an honest sender can ask.
      */
-    boolean skipTo(final long floor)
+    int giveUp(final long sequence)
     {
-        if (floor <= next || floor - next > Long.SIZE + 1)
+        if (sequence < floor || sequence - floor >= Long.SIZE)
         {
-            return false;
+            return OUT_OF_WINDOW;
         }
-        boolean nextTaken = false;
-        while (next < floor)
+        final long mask = 1L << (sequence - floor);
+        if (0 != (givenUp & mask))
         {
-            nextTaken = step();
+            return GIVEN_UP;
         }
-        while (nextTaken)
+        final int state = check(sequence);
+        if (state == OUT_OF_WINDOW)
         {
-            nextTaken = step();
+            return OUT_OF_WINDOW;
         }
-        return true;
+        if (state == DUPLICATE)
+        {
+            return DELIVERED;
+        }
+        take(sequence);
+        givenUp |= mask;
+        return GIVEN_UP;
+    }
+
+    /**
+     * The sender's floor (its oldest unresolved sequence) arrived with a datagram: it has its answers for every
+     * sequence below it, so what was given up below it can be forgotten. An honest sender's floor never passes
+     * {@link #next()}: it moves only past sequences this side has taken.
+     *
+     * @param senderFloor the floor in the datagram; ignored when not ahead of the one known (datagrams may come out of
+     *                    order) or beyond {@link #next()} (garbage).
+     */
+    void floor(final long senderFloor)
+    {
+        if (senderFloor <= floor || senderFloor > next)
+        {
+            return;
+        }
+        final long shift = senderFloor - floor;
+        givenUp = shift >= Long.SIZE ? 0 : givenUp >>> shift;
+        floor = senderFloor;
     }
 
     /**

@@ -84,6 +84,8 @@ final class SendChannel
         final WindowSlot slot = slots[(int)(nextSequence % depth)];
         slot.sequence = nextSequence++;
         slot.inFlight = true;
+        slot.givingUp = false;
+        slot.returnStatus = 0;
         slot.retransmits = 0;
         return slot;
     }
@@ -117,7 +119,9 @@ final class SendChannel
             if (taken)
             {
                 final WindowSlot slot = slots[(int)(sequence % depth)];
-                if (slot.inFlight && slot.sequence == sequence)
+                // A slot being given up is resolved by the peer's answer alone: the peer marks a sequence it gives
+                // up as taken, so an acknowledgement cannot tell whether the message ran there.
+                if (slot.inFlight && slot.sequence == sequence && !slot.givingUp)
                 {
                     if (0 == slot.retransmits)
                     {
@@ -133,14 +137,47 @@ final class SendChannel
     }
 
     /**
-     * The message in the slot is done without an acknowledgement (it timed out and went back to its sender).
+     * The message in the slot is done without an acknowledgement: the peer answered a give-up (it gave the message
+     * up, or had taken it already), or the peer died.
      *
      * @param slot in flight in this channel.
      */
     void complete(final WindowSlot slot)
     {
         slot.inFlight = false;
+        slot.givingUp = false;
+        slot.returnStatus = 0;
         advance();
+    }
+
+    /**
+     * @param sequence a sequence number.
+     * @return its slot when it is in the window and unresolved, else null.
+     */
+    WindowSlot inFlight(final long sequence)
+    {
+        if (sequence < oldest || sequence >= nextSequence)
+        {
+            return null;
+        }
+        final WindowSlot slot = slots[(int)(sequence % depth)];
+        return slot.inFlight && slot.sequence == sequence ? slot : null;
+    }
+
+    /**
+     * @return messages in the window not resolved yet (sent, waiting for an acknowledgement or a give-up answer).
+     */
+    int outstanding()
+    {
+        int count = 0;
+        for (long sequence = oldest; sequence < nextSequence; sequence++)
+        {
+            if (slots[(int)(sequence % depth)].inFlight)
+            {
+                count++;
+            }
+        }
+        return count;
     }
 
     private void advance()

@@ -19,7 +19,19 @@ final class WindowSlot
     ByteBuffer datagram;
     final UnsafeBuffer view = new UnsafeBuffer(0, 0);
     long sequence = -1;
+    /** The slot holds a message of the window: sent and not resolved (acknowledged, or given up and answered). */
     boolean inFlight;
+    /**
+     * The message's timeout passed: its data is no longer sent; the NIC asks the peer to give it up instead
+     * ({@link WireDescriptor#TYPE_GIVE_UP}) and resolves it by the peer's answer only, since an acknowledgement of a
+     * sequence the peer gave up looks like one of a sequence it delivered.
+     */
+    boolean givingUp;
+    /**
+     * Nonzero once the peer answered that it gave the message up (or the peer died): the status the message goes back
+     * to its sender with, kept while the sender's reply receive queue is full.
+     */
+    int returnStatus;
     int bodyLength;
     int localEndpointId;
     int retransmits;

@@ -40,8 +40,9 @@ package org.am2j.net;
  *  |          fragment bytes: a slice of the message body ...      | 96
  * </pre>
  * Every datagram carries the sender's acknowledgement state of both channels it receives from the destination
- * (piggybacked acknowledgements), and the floors of both channels it sends on: a message that timed out and went
- * back to its sender leaves a gap the receiver must step over, or its window would stop there; an {@link #TYPE_ACK} datagram carries nothing else. A {@link #TYPE_DATA} datagram
+ * (piggybacked acknowledgements), and the floors of both channels it sends on (its oldest unresolved sequence: the
+ * receiver forgets what it gave up below it); an {@link #TYPE_ACK} datagram carries nothing else, a
+ * {@link #TYPE_GIVE_UP} or {@link #TYPE_GIVE_UP_ANSWER} only the sequence it is about. A {@link #TYPE_DATA} datagram
  * carries one fragment of a message body ({@link MessageDescriptor}); most messages fit in one fragment.
  * A datagram of exactly {@link #WAKE_LENGTH} byte is a wake-up: a shared-memory sender sends it to a process asleep
  * in the NIC's selector, and the NIC ignores it.
@@ -55,12 +56,21 @@ final class WireDescriptor
     /** Magic number: "AM" little-endian. */
     static final short MAGIC = 0x4D41;
     /** Version of this layout. */
-    static final byte VERSION = 3;
+    static final byte VERSION = 4;
 
     /** A fragment of a message. */
     static final int TYPE_DATA = 1;
     /** Acknowledgements only. */
     static final int TYPE_ACK = 2;
+    /**
+     * The sender asks the receiver to give up the message of the sequence number in {@link #SEQUENCE_OFFSET} on the
+     * channel {@link #FLAG_REPLY_CHANNEL} names: it timed out unacknowledged. The receiver answers with
+     * {@link #TYPE_GIVE_UP_ANSWER}; the sender returns the message to its sender's handler 0 only when that answer
+     * says {@link #FLAG_GIVEN_UP}, so a message is never both delivered and returned.
+     */
+    static final int TYPE_GIVE_UP = 3;
+    /** The answer to a {@link #TYPE_GIVE_UP}, for the same sequence and channel: given up, or delivered before. */
+    static final int TYPE_GIVE_UP_ANSWER = 4;
 
     /** DATA: the message travels on the reply channel (replies and returned messages), else the request channel. */
     static final int FLAG_REPLY_CHANNEL = 0x1;
@@ -69,6 +79,11 @@ final class WireDescriptor
      * messages it has not acknowledged will be taken when retransmitted.
      */
     static final int FLAG_BUSY = 0x2;
+    /**
+     * GIVE_UP_ANSWER: the receiver gave the message up and will never deliver it; without the flag, it had taken the
+     * message before the give-up came (delivered, or refused and answered).
+     */
+    static final int FLAG_GIVEN_UP = 0x4;
 
     static final int MAGIC_OFFSET = 0;
     static final int VERSION_OFFSET = 2;

@@ -150,6 +150,7 @@ public final class KilledPeerMain
         Files.writeString(dir.resolve("stop"), "stop");
         System.out.println("survivor ok: returned=" + returned[0] + " unreachable=" +
             statuses[ReturnStatus.EUNREACHABLE.code()] + " congestion=" + statuses[ReturnStatus.ECONGESTION.code()] +
+            " unknown=" + statuses[ReturnStatus.EOUTCOMEUNKNOWN.code()] +
             " maxReturnMs=" + TimeUnit.NANOSECONDS.toMillis(max) + " roundTripsWhileWaiting=" + during +
             " after=200");
     }

@@ -210,36 +210,6 @@ class NetTransportTest
     }
 
     @Test
-    void messagesToADeadPeerComeBackWithinTheTimeout()
-    {
-        try (NicPair pair = new NicPair("timeoutMs", "300", "rtoInitialMs", "5"))
-        {
-            pair.b.close();
-            final long start = System.nanoTime();
-            for (int i = 0; i < 5; i++)
-            {
-                assertEquals(Route.SENT, pair.aToB.send(NicPair.shortMessage(Opcode.REQUEST_SHORT, 3, NicPair.TAG_B, i)));
-            }
-            assertTrue(pair.pumpUntil(() -> pair.sinkA.messages.size() == 5, 5000));
-            final long millis = (System.nanoTime() - start) / 1_000_000;
-            for (final Received returned : pair.sinkA.messages)
-            {
-                assertTrue(returned.returnStatus == ReturnStatus.EUNREACHABLE.code() ||
-                    returned.returnStatus == ReturnStatus.ECONGESTION.code(), "status " + returned.returnStatus);
-                assertEquals(Opcode.REQUEST_SHORT.code(), returned.opcode);
-                assertEquals(pair.hostB.name, returned.replyRoute.peer());
-            }
-            assertTrue(millis < 3000, "returned after " + millis + " ms");
-            assertTrue(pair.a.nic().counters().get(NicEvent.RETRANSMITS) > 0);
-            // Known dead: a new message still goes out (it is the probe that would find the peer alive again) and
-            // comes back with EUNREACHABLE after the timeout.
-            assertEquals(Route.SENT, pair.aToB.send(NicPair.shortMessage(Opcode.REQUEST_SHORT, 3, NicPair.TAG_B, 9)));
-            assertTrue(pair.pumpUntil(() -> pair.sinkA.messages.size() == 6, 5000));
-            assertEquals(ReturnStatus.EUNREACHABLE.code(), pair.sinkA.messages.get(5).returnStatus);
-        }
-    }
-
-    @Test
     void aSlowReceiverThrottlesItsSenderWithoutLoss()
     {
         try (NicPair pair = new NicPair("depth", "4", "queueBytes", "131072", "timeoutMs", "20000"))
@@ -625,51 +595,6 @@ class NetTransportTest
             // B owes A an acknowledgement (a timer) until its delayed ack goes out: busy until then, quiet after.
             assertTrue(pair.pumpUntil(() -> !b.keeperBusy(), 5000), "quiet once everything is acknowledged");
             assertFalse(b.keeperBusy());
-        }
-    }
-
-    @Test
-    void aLinkThatComesBackAfterATimeoutCarriesNewMessages()
-    {
-        // A's datagrams vanish past its timeout: its requests come back and leave a gap in A's sequence numbers,
-        // which B must step over when the link is back, or its window would stop there for good.
-        final GateWire[] gate = new GateWire[1];
-        try (NicPair pair = new NicPair((wire) ->
-        {
-            if (null == gate[0])
-            {
-                gate[0] = new GateWire(wire);
-                return gate[0];
-            }
-            return wire;
-        }, "timeoutMs", "300", "depth", "8", "rtoInitialMs", "5"))
-        {
-            // a first exchange, so that B knows A's name and its channel state is under way
-            pair.sendPumping(pair.aToB, NicPair.shortMessage(Opcode.REQUEST_SHORT, 3, NicPair.TAG_B, 1));
-            assertTrue(pair.pumpUntil(() -> pair.sinkB.messages.size() == 1, 5000));
-            gate[0].closed = true;
-            for (int i = 2; i < 7; i++)
-            {
-                assertEquals(Route.SENT, pair.aToB.send(NicPair.shortMessage(Opcode.REQUEST_SHORT, 3, NicPair.TAG_B, i)));
-            }
-            assertTrue(pair.pumpUntil(() -> pair.sinkA.messages.size() == 5, 10_000),
-                "the requests over the broken link came back");
-            gate[0].closed = false;
-            for (int i = 100; i < 300; i++)
-            {
-                final int result = pair.sendPumping(pair.aToB,
-                    NicPair.shortMessage(Opcode.REQUEST_SHORT, 3, NicPair.TAG_B, i));
-                assertTrue(Route.SENT == result || ReturnStatus.EUNREACHABLE.code() == result, "request " + i);
-            }
-            assertTrue(pair.pumpUntil(() -> pair.sinkB.messages.stream().filter((m) -> m.args[0] >= 100).count() > 150,
-                10_000), "new requests arrive: " + pair.sinkB.messages.size());
-            final boolean[] seen = new boolean[300];
-            for (final Received received : pair.sinkB.messages)
-            {
-                assertTrue(!seen[received.args[0]], "delivered once: " + received.args[0]);
-                seen[received.args[0]] = true;
-                assertTrue(received.args[0] < 2 || received.args[0] >= 100, "a returned request was delivered too");
-            }
         }
     }
 
