@@ -78,6 +78,7 @@ public final class AmRuntime implements TransportContext
         try
         {
             this.transports = openTransports(this, opened);
+            warnWithoutDefaultScheduler();
             boolean network = false;
             Transport canBlock = null;
             for (final Transport transport : transports)
@@ -277,6 +278,23 @@ public final class AmRuntime implements TransportContext
         LOGGER.log(Level.WARNING, what, error);
     }
 
+    /**
+     * Without the polling module a bundle polls every transport at every poll ({@code every}), which costs a
+     * shared-memory round trip several times over when the network is open too: say so, and what to add, unless the
+     * user chose a scheduler.
+     */
+    private void warnWithoutDefaultScheduler()
+    {
+        if (transports.size() > 2 && !schedulers.containsKey(DEFAULT_SCHEDULER) &&
+            setting("am2j.poll", "AM2J_POLL", "").isEmpty())
+        {
+            LOGGER.log(Level.WARNING, "am2j: poll scheduler '" + DEFAULT_SCHEDULER + "' (the default) is not on " +
+                "the class path, so every poll polls every transport of " + transportNames() + " ('" +
+                EveryPollScheduler.NAME + "')" + ModuleArtifacts.missingSchedulerHint(DEFAULT_SCHEDULER) +
+                "; or set am2j.poll / AM2J_POLL=" + EveryPollScheduler.NAME + " to choose it");
+        }
+    }
+
     private PollScheduler newScheduler()
     {
         final int colon = pollSetting.indexOf(':');
@@ -323,8 +341,10 @@ public final class AmRuntime implements TransportContext
         {
             valid.add(provider.usage());
         }
-        return "'" + name + "' is not a poll scheduler; valid: " + String.join(", ", valid) +
-            (valid.size() < 2 ? " (the other schedulers come with am2j's polling module, which is not on the class path)" : "");
+        final String artifact = ModuleArtifacts.missingSchedulerHint(name);
+        return "'" + name + "' is not a poll scheduler; valid: " + String.join(", ", valid) + (!artifact.isEmpty() ?
+            artifact : valid.size() < 2 ? " (the other schedulers come with am2j's polling module, which is not on " +
+            "the class path)" : "");
     }
 
     private void shutdown()
@@ -393,8 +413,10 @@ public final class AmRuntime implements TransportContext
         {
             if (!seen.contains(name))
             {
+                final String artifact = ModuleArtifacts.ofTransport(name);
                 throw new AmException(AmError.BAD_ARG, "transport '" + name + "' (am2j.transports) is not on the " +
-                    "class path; present: " + seen);
+                    "class path; present: " + seen + (null == artifact ? "" : "; it comes with " + artifact +
+                    ": add it, or " + ModuleArtifacts.ALL + " for the whole library"));
             }
         }
         open.sort(Comparator.comparingInt(Transport::cost));

@@ -336,7 +336,8 @@ final class EndpointCore implements Endpoint, EndpointHost
             }
         }
         throw new AmException(AmError.BAD_ARG, "name: no transport reaches " + destination + " from node " +
-            runtime.node() + "; transports present: " + runtime.transportNames());
+            runtime.node() + "; transports present: " + runtime.transportNames() +
+            ModuleArtifacts.missingTransportsHint(runtime.transportNames()));
     }
 
     // ----------------------------------------------------------------------------------------------------------------

@@ -59,7 +59,7 @@ public interface Transport extends AutoCloseable
     AtomicBuffer allocateSegment(EndpointHost host, int length);
 
     /**
-     * @return true when {@link #block(long)} can sleep until this transport's traffic arrives.
+     * @return true when {@link #block(long, long)} can sleep until this transport's traffic arrives.
      */
     boolean canBlock();
 
@@ -83,7 +83,7 @@ public interface Transport extends AutoCloseable
     void block(long ticket, long nanos);
 
     /**
-     * Wake a thread sleeping in {@link #block(long)}; harmless when none sleeps.
+     * Wake a thread sleeping in {@link #block(long, long)}; harmless when none sleeps.
      */
     void wakeup();
 

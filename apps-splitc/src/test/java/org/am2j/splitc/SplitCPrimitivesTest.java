@@ -7,6 +7,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
 
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -34,10 +36,25 @@ class SplitCPrimitivesTest extends LauncherTestSupport
         return IntStream.of(NODE_COUNTS).filter(nodes -> nodes <= 2);
     }
 
+    /** The default build's job: 3 ranks on 2 nodes, so every primitive crosses shared memory and the network. */
+    @Test
+    @Timeout(value = 120, unit = TimeUnit.SECONDS)
+    void everyPrimitiveBetweenRankJvmsOverBothProtocols() throws Exception
+    {
+        everyPrimitiveBetweenRankJvms(3, 2);
+    }
+
+    /** Every rank and node count: minutes on 2 CPUs, so in the soak profile. */
+    @Tag("soak")
     @ParameterizedTest(name = "{0} ranks on {1} node(s)")
     @MethodSource("ranksAndNodes")
     @Timeout(value = 120, unit = TimeUnit.SECONDS)
-    void everyPrimitiveBetweenRankJvms(final int ranks, final int nodes) throws Exception
+    void everyPrimitiveOnEveryRankAndNodeCount(final int ranks, final int nodes) throws Exception
+    {
+        everyPrimitiveBetweenRankJvms(ranks, nodes);
+    }
+
+    private void everyPrimitiveBetweenRankJvms(final int ranks, final int nodes) throws Exception
     {
         final JobResult result = runJob(100, ranks, nodes, List.of(), PrimitivesMain.class, "all");
 

@@ -11,6 +11,7 @@ import java.util.concurrent.TimeUnit;
 
 import org.am2j.api.ReturnStatus;
 import org.am2j.api.Tags;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -184,9 +185,23 @@ class SplitCTest
     }
 
     @ParameterizedTest
-    @ValueSource(ints = { 8, 1024, 8192 })
+    @ValueSource(ints = { 1024, 8192 })
     @Timeout(value = 60, unit = TimeUnit.SECONDS)
     void bulkOperationsOfEveryTypeAndLengthAcrossChunkBoundaries(final int chunkBytes) throws Exception
+    {
+        bulkOperationsOfEveryTypeAndLength(chunkBytes);
+    }
+
+    /** 8-byte chunks: a message per element, thousands per operation, tens of seconds on 2 CPUs: soak. */
+    @Tag("soak")
+    @Test
+    @Timeout(value = 120, unit = TimeUnit.SECONDS)
+    void bulkOperationsOfEveryTypeAndLengthInEightByteChunks() throws Exception
+    {
+        bulkOperationsOfEveryTypeAndLength(8);
+    }
+
+    private void bulkOperationsOfEveryTypeAndLength(final int chunkBytes) throws Exception
     {
         final int[] counts = { 0, 1, 2, 1023, 1024, 1025, 2048, 2049, 3000 };
         // segment: longs put by each rank (3 regions), doubles stored by each rank (3 regions), ints put to self

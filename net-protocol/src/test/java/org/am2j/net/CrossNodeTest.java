@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import org.am2j.shm.LauncherTestSupport;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -47,6 +48,8 @@ class CrossNodeTest extends LauncherTestSupport
         crossNode(4, 2, "multi", List.of());
     }
 
+    // three nodes, NIC threads, fragments: soak (fragments and NIC threads have unit tests)
+    @Tag("soak")
     @Test
     @Timeout(value = 120, unit = TimeUnit.SECONDS)
     void threeNodesWithTheNicOnItsOwnThreadAndA1500ByteMtu() throws Exception

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import org.am2j.shm.LauncherTestSupport;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -15,6 +16,7 @@ import org.junit.jupiter.api.Timeout;
  * depth of 4): every request is delivered exactly once, each medium on its own transport, and no sender takes more
  * than 3 times as long as the fastest.
  */
+@Tag("soak") // a flood of 8 rank JVMs: soak (CrossNodeTest carries both protocols in the default build)
 class MixedFloodTest extends LauncherTestSupport
 {
     @Test

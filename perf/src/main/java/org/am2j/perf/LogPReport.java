@@ -510,7 +510,28 @@ final class LogPReport
             out.printf(Locale.ROOT, "  %-26s %10.3f %10.3f %10.3f %10.3f%n", peer.label, s.p50() / 1000.0,
                 s.p99() / 1000.0, s.p999() / 1000.0, s.mean() / 1000);
         }
-        machine.printTable(out, 28);
+        machine.printTable(out, 28, impossibleFigures());
+    }
+
+    /**
+     * @return one line per configuration whose L came out negative, which a latency cannot be: the overheads then
+     * include part of the wire time (an inline NIC makes the send system call inside o_s), so L = RTT/2 - o_s - o_r
+     * subtracts it twice.
+     */
+    List<String> impossibleFigures()
+    {
+        final List<String> impossible = new ArrayList<>();
+        for (final Protocol protocol : CONFIGS)
+        {
+            final LogPParameters p = parameters.get(protocol);
+            if (p.latencyNs() < 0)
+            {
+                impossible.add(String.format(Locale.ROOT, "%s L = %.3f us < 0: o_s + o_r (%.3f us) exceed half the " +
+                    "round trip (%.3f us), so the overheads include wire time; read RTT, o_s and o_r, not L",
+                    key(protocol), p.latencyNs() / 1000, (p.osNs() + p.orNs()) / 1000, p.rttNs() / 2000));
+            }
+        }
+        return impossible;
     }
 
     /**
@@ -589,6 +610,12 @@ final class LogPReport
         json.name("warmup").value(scale.warmup());
         json.name("signature_reps").value(scale.signatureReps());
         json.name("pinned").value(pinning.applied());
+        json.name("impossible_figures").beginArray();
+        for (final String figure : impossibleFigures())
+        {
+            json.value(figure);
+        }
+        json.endArray();
         json.name("slow_epoch").value(slowEpoch());
         json.name("slow_epoch_measurements").beginArray();
         for (final String label : machine.slowMeasurements())

@@ -107,6 +107,46 @@ final class MachineReport
     }
 
     /**
+     * @return the labels of the measurements taken while the 1-minute load average was above this machine's CPU
+     * count (other processes then shared the CPUs the ranks spin on), in order; {@code start} first when the load was
+     * already above it when the run began.
+     */
+    List<String> busyMeasurements()
+    {
+        final int cpus = Runtime.getRuntime().availableProcessors();
+        final List<String> busy = new ArrayList<>();
+        if (start.load1() > cpus)
+        {
+            busy.add("start");
+        }
+        for (final Entry entry : entries)
+        {
+            if (entry.results.getDouble(entry.key("load_avg_1m")) > cpus)
+            {
+                busy.add(entry.label);
+            }
+        }
+        return busy;
+    }
+
+    /**
+     * @return the highest 1-minute load average seen: at the start or at any measurement.
+     */
+    double highestLoad()
+    {
+        double highest = start.load1();
+        for (final Entry entry : entries)
+        {
+            final double load = entry.results.getDouble(entry.key("load_avg_1m"));
+            if (!(highest >= load))
+            {
+                highest = load;
+            }
+        }
+        return highest;
+    }
+
+    /**
      * @return fastest probe median of the run, ns.
      */
     long fastestProbeNs()
@@ -130,6 +170,19 @@ final class MachineReport
      */
     void printTable(final PrintStream out, final int width)
     {
+        printTable(out, width, List.of());
+    }
+
+    /**
+     * Print the machine line, one line per measurement and the verdict: whether the figures can be trusted, and if
+     * not, why: figures that cannot be true, measurements in slow epochs, a machine busier than its CPUs.
+     *
+     * @param out        where.
+     * @param width      of the label column.
+     * @param impossible one line per figure that cannot be true, saying which and why (empty when none).
+     */
+    void printTable(final PrintStream out, final int width, final List<String> impossible)
+    {
         out.printf(Locale.ROOT, "%-" + width + "s %d CPUs, load %s %s %s, %s MHz; probe p50 fastest %d ns, slow " +
             "above %d ns%n", "machine", Runtime.getRuntime().availableProcessors(), plain(start.load1()),
             plain(start.load5()), plain(start.load15()), plain(start.cpuMhz()), fastestProbeNs,
@@ -142,7 +195,42 @@ final class MachineReport
                 entry.results.getLong(entry.key("probe_after_p50_ns")), attempts, attempts == 1 ? "" : "s",
                 plain(entry.results.getDouble(entry.key("load_avg_1m"))), slowEpoch(entry) ? "  SLOW EPOCH" : "");
         }
-        out.printf(Locale.ROOT, "%-" + width + "s %s%n", "slow epoch", slowEpoch() ? "yes: compare with care" : "no");
+        for (final String line : verdict(impossible))
+        {
+            out.printf(Locale.ROOT, "%-" + width + "s %s%n", line.startsWith("  ") ? "" : "verdict", line.strip());
+        }
+    }
+
+    /**
+     * @param impossible one line per figure that cannot be true (empty when none).
+     * @return the verdict's lines: a first line that says whether the run's figures can be trusted, then, indented,
+     * one line per reason they cannot.
+     */
+    List<String> verdict(final List<String> impossible)
+    {
+        final List<String> reasons = new ArrayList<>();
+        for (final String figure : impossible)
+        {
+            reasons.add("  impossible figure: " + figure);
+        }
+        final List<String> slow = slowMeasurements();
+        if (!slow.isEmpty())
+        {
+            reasons.add("  slow epoch (the probe ran slower than " + EpochGuard.thresholdNs(fastestProbeNs) +
+                " ns) during: " + String.join(", ", slow));
+        }
+        final List<String> busy = busyMeasurements();
+        if (!busy.isEmpty())
+        {
+            reasons.add(String.format(Locale.ROOT, "  busy machine: load average up to %s above its %d CPUs during: " +
+                "%s (other processes shared the CPUs the ranks spin on)", plain(highestLoad()),
+                Runtime.getRuntime().availableProcessors(), String.join(", ", busy)));
+        }
+        final List<String> lines = new ArrayList<>();
+        lines.add(reasons.isEmpty() ? "quiet machine, no slow epoch, no impossible figure: the figures stand" :
+            "compare with care:");
+        lines.addAll(reasons);
+        return lines;
     }
 
     /**
@@ -176,6 +264,7 @@ final class MachineReport
         json.name("probe_fastest_p50_ns").value(fastestProbeNs);
         json.name("probe_slow_threshold_ns").value(EpochGuard.thresholdNs(fastestProbeNs));
         json.name("slow_epoch").value(slowEpoch());
+        json.name("busy").value(!busyMeasurements().isEmpty());
         json.name("measurements").beginObject();
         for (final Entry entry : entries)
         {

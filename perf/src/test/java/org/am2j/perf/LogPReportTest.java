@@ -181,7 +181,61 @@ class LogPReportTest
         assertTrue(table.contains("net / limit: plain UDP"), table);
         assertTrue(table.contains("  shm.sig_d3 "), table);
         assertTrue(table.contains("  aeron_udp "), table);
-        assertTrue(table.contains("slow epoch                   no"), table);
+        // the fixture's shm L is -0.010 us: the verdict says it cannot be, and why
+        assertTrue(table.contains("verdict                      compare with care:"), table);
+        assertTrue(table.contains("impossible figure: shm L = -0.010 us < 0: o_s + o_r (0.170 us) exceed half the " +
+            "round trip (0.160 us)"), table);
+        assertFalse(table.contains("slow epoch (the probe"), table);
+        assertFalse(table.contains("busy machine"), table);
+    }
+
+    @Test
+    void aQuietRunWhoseFiguresAreAllPossibleStands()
+    {
+        final LogPReport report = report(possibleAm(), LogPFixtures.peerResults("aeron_rtt", "aeron_ipc_rtt", 200,
+            PROBE_NS), PROBE_NS);
+        assertTrue(report.impossibleFigures().isEmpty(), report.impossibleFigures().toString());
+        final String table = table(report);
+        assertTrue(table.contains("verdict                      quiet machine, no slow epoch, no impossible figure: " +
+            "the figures stand"), table);
+        assertFalse(table.contains("compare with care"), table);
+        assertTrue(report.json().contains("\"impossible_figures\": []"), report.json());
+        assertTrue(report.json().contains("\"busy\": false"), report.json());
+    }
+
+    @Test
+    void aNegativeLatencyIsNamedAsImpossibleInTheTableAndTheJson()
+    {
+        final Map<Protocol, Results> am = possibleAm();
+        // o_s + o_r = 6.15 us against half a round trip of 5.25 us: L = -0.9 us
+        am.put(Protocol.NET, LogPFixtures.amResults(10_500, 5_300, 850, 19_000, 20_000, 0.9, PROBE_NS));
+        final LogPReport report = report(am, LogPFixtures.peerResults("aeron_rtt", "aeron_ipc_rtt", 200, PROBE_NS),
+            PROBE_NS);
+
+        assertEquals(1, report.impossibleFigures().size(), report.impossibleFigures().toString());
+        final String table = table(report);
+        assertTrue(table.contains("compare with care:"), table);
+        assertTrue(table.contains("impossible figure: net L = -0.900 us < 0"), table);
+        assertFalse(table.contains("impossible figure: shm"), table);
+        assertTrue(report.json().contains("\"impossible_figures\": [\n    \"net L = -0.900 us < 0"), report.json());
+    }
+
+    @Test
+    void aLoadAboveTheCpuCountDuringAMeasurementSaysTheMachineWasBusy()
+    {
+        final Map<Protocol, Results> am = possibleAm();
+        final double load = Runtime.getRuntime().availableProcessors() + 1.5;
+        am.get(Protocol.MULTI_NET).put("machine.rtt.load_avg_1m", load);
+        final LogPReport report = report(am, LogPFixtures.peerResults("aeron_rtt", "aeron_ipc_rtt", 200, PROBE_NS),
+            PROBE_NS);
+
+        final String table = table(report);
+        assertTrue(table.contains("compare with care:"), table);
+        assertTrue(table.contains(String.format(java.util.Locale.ROOT, "busy machine: load average up to %.2f above " +
+            "its %d CPUs during: multi_net.rtt (other processes", load, Runtime.getRuntime().availableProcessors())),
+            table);
+        assertFalse(table.contains("impossible figure"), table);
+        assertTrue(report.json().contains("\"busy\": true"), report.json());
     }
 
     @Test
@@ -249,6 +303,17 @@ class LogPReportTest
         am.put(Protocol.MULTI_SHM, LogPFixtures.amResults(2_700, 760, 100, 1_000, 8_000 * 0.1, 0.1, probeNs));
         am.put(Protocol.MULTI_NET, LogPFixtures.amResults(11_000, 5_300, 860, 20_000, 20_000, 1.0, probeNs));
         am.put(Protocol.NET, LogPFixtures.amResults(10_500, 5_300, 850, 19_000, 20_000, 0.9, probeNs));
+        return am;
+    }
+
+    /** Four configurations whose L is positive: half the round trip exceeds o_s + o_r. */
+    private static Map<Protocol, Results> possibleAm()
+    {
+        final Map<Protocol, Results> am = new LinkedHashMap<>();
+        am.put(Protocol.SHM, LogPFixtures.amResults(320, 100, 50, 180, 4_096 * 0.08, 0.08, PROBE_NS));
+        am.put(Protocol.MULTI_SHM, LogPFixtures.amResults(2_700, 760, 100, 1_000, 8_000 * 0.1, 0.1, PROBE_NS));
+        am.put(Protocol.MULTI_NET, LogPFixtures.amResults(12_000, 4_000, 860, 20_000, 20_000, 1.0, PROBE_NS));
+        am.put(Protocol.NET, LogPFixtures.amResults(11_500, 4_000, 850, 19_000, 20_000, 0.9, PROBE_NS));
         return am;
     }
 

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -45,6 +46,8 @@ class AllKindsTest extends LauncherTestSupport
         allKinds(3, 2, 25);
     }
 
+    // 8 rank JVMs on 2 CPUs: soak (two and three ranks stay in the default build)
+    @Tag("soak")
     @Test
     @Timeout(value = 60, unit = TimeUnit.SECONDS)
     void eightRanks() throws Exception

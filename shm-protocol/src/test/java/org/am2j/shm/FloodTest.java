@@ -8,6 +8,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -16,6 +17,7 @@ import org.junit.jupiter.api.Timeout;
  * {@link FloodMain}): every request delivered exactly once and in order, every reply received, no deadlock, also
  * while rank 0 sends requests to the flooders at the same time.
  */
+@Tag("soak") // floods of 8 rank JVMs: soak (AllKindsTest carries shared memory between JVMs in the default build)
 class FloodTest extends LauncherTestSupport
 {
     private static final int RANKS = 8;

@@ -20,6 +20,7 @@ import java.util.regex.Pattern;
 
 import org.am2j.spi.ShmDirectories;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -284,6 +285,8 @@ class KilledSenderTest
      * Twenty flooding senders killed at random points: a quarter anywhere from JVM start-up on, the others some time
      * into their flood.
      */
+    // a flood with kills at random points: soak (the default build kills senders at fixed points below)
+    @Tag("soak")
     @Test
     void floodingSendersKilledAtRandomPointsLoseNothingOfTheLiveOnes() throws Exception
     {
@@ -302,6 +305,8 @@ class KilledSenderTest
      * Each packet left behind is skipped (a counted drop) after the liveness timeout; leaked bulk blocks are
      * reclaimed; the live senders' messages are neither lost nor reordered.
      */
+    // a job per send step: soak (the default build kills one sender between assignment and claim)
+    @Tag("soak")
     @Test
     void sendersKilledInsideEachSendStepHoldNothingUp() throws Exception
     {

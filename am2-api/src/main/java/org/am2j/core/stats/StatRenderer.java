@@ -11,13 +11,37 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Formats what {@link StatTool} prints: the counters of one process grouped by endpoint in aligned columns, and the
- * list of processes that have counters files.
+ * Formats what {@link StatTool} prints: the counters of one process grouped by endpoint and, inside each, by transport
+ * (in a fixed order, whatever order they were allocated in), in aligned columns; and the list of processes that have
+ * counters files.
  */
 public final class StatRenderer
 {
     private static final String INDENT = "  ";
     private static final String GAP = "  ";
+
+    /** The transports in the order their counters are printed, cheapest first; any other after them, by name. */
+    private static final List<String> TRANSPORT_ORDER = List.of("inproc", "shm", "net");
+
+    /**
+     * An endpoint's rows: its transports' counters grouped by transport in {@link #TRANSPORT_ORDER}, each group in
+     * the order of the counters' index, then its returned messages by status: the same order whatever order the
+     * counters were allocated in (transports connect lazily).
+     */
+    private static final Comparator<CounterSnapshot> ENDPOINT_ROWS = Comparator
+        .comparingInt(StatRenderer::typeOrder)
+        .thenComparing((CounterSnapshot counter) -> transportKey(counter.transport()))
+        .thenComparingInt(CounterSnapshot::counterIndex)
+        .thenComparingInt(CounterSnapshot::counterId);
+
+    /**
+     * The process's rows: the transports' process-wide counters (labelled {@code "<transport> <name>"}) grouped by
+     * transport in {@link #TRANSPORT_ORDER}, each group in allocation order, then anything else in allocation order.
+     */
+    private static final Comparator<CounterSnapshot> PROCESS_ROWS = Comparator
+        .comparing((CounterSnapshot counter) -> EndpointCounterDescriptor.PROCESS_TRANSPORT_TYPE_ID == counter.typeId() ?
+            "0 " + transportKey(firstWord(counter.label())) : "1")
+        .thenComparingInt(CounterSnapshot::counterId);
 
     /**
      * A process found in a counters directory.
@@ -96,7 +120,7 @@ public final class StatRenderer
                 "ep " + entry.getKey());
 
             final List<CounterSnapshot> rows = entry.getValue();
-            rows.sort(Comparator.comparingInt(StatRenderer::typeOrder).thenComparingInt(CounterSnapshot::counterId));
+            rows.sort(ENDPOINT_ROWS);
             printRows(rows, labelWidth, valueWidth, out);
         }
 
@@ -104,6 +128,7 @@ public final class StatRenderer
         {
             out.println();
             out.println("other counters");
+            others.sort(PROCESS_ROWS);
             printRows(others, labelWidth, valueWidth, out);
         }
     }
@@ -162,6 +187,22 @@ public final class StatRenderer
             out.println(INDENT + padRight(row.label(), labelWidth) + GAP +
                 padLeft(Long.toString(row.value()), valueWidth));
         }
+    }
+
+    /**
+     * @param transport a transport's name.
+     * @return a key that sorts the transports of {@link #TRANSPORT_ORDER} in its order, then any other by name.
+     */
+    static String transportKey(final String transport)
+    {
+        final int known = TRANSPORT_ORDER.indexOf(transport);
+        return (known >= 0 ? known : TRANSPORT_ORDER.size()) + " " + transport;
+    }
+
+    private static String firstWord(final String label)
+    {
+        final int space = label.indexOf(' ');
+        return space < 0 ? label : label.substring(0, space);
     }
 
     private static int typeOrder(final CounterSnapshot counter)

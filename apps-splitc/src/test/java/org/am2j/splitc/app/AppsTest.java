@@ -14,6 +14,7 @@ import java.util.stream.IntStream;
 import java.util.stream.Stream;
 
 import org.am2j.splitc.LauncherTestSupport;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -41,10 +42,26 @@ class AppsTest extends LauncherTestSupport
             Arguments.of("em3d", 8, nodes, 2)));
     }
 
+    /** The default build's job: one application over both protocols (4 ranks on 2 nodes). */
+    @Test
+    @Timeout(value = 120, unit = TimeUnit.SECONDS)
+    void oneApplicationOnTwoNodesIsVerifiedAndReported() throws Exception
+    {
+        smallPresetIsVerifiedAndReported("fft3d", 4, 2, 1);
+    }
+
+    /** Every application on every node count: minutes on 2 CPUs, so in the soak profile. */
+    @Tag("soak")
     @ParameterizedTest(name = "{0} --preset small on {1} ranks, {2} node(s)")
     @MethodSource("jobs")
     @Timeout(value = 120, unit = TimeUnit.SECONDS)
-    void smallPresetIsVerifiedAndReported(final String app, final int ranks, final int nodes, final int runs)
+    void everyApplicationOnEveryNodeCount(final String app, final int ranks, final int nodes, final int runs)
+        throws Exception
+    {
+        smallPresetIsVerifiedAndReported(app, ranks, nodes, runs);
+    }
+
+    private void smallPresetIsVerifiedAndReported(final String app, final int ranks, final int nodes, final int runs)
         throws Exception
     {
         final Path json = dir.resolve(app + ".json");
@@ -100,6 +117,8 @@ class AppsTest extends LauncherTestSupport
         assertNothingLeft(result.jobId(), result.rankPids());
     }
 
+    // runs the application until the JIT is quiet, tens of seconds on 2 CPUs: soak (the fixed warm-up count stays)
+    @Tag("soak")
     @Test
     @Timeout(value = 120, unit = TimeUnit.SECONDS)
     void anAutomaticWarmupRunsUntilTheJitIsQuietAndSaysHowMany() throws Exception

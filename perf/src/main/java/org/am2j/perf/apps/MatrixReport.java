@@ -18,7 +18,7 @@ import org.am2j.splitc.app.Warmup;
  */
 final class MatrixReport
 {
-    /** The target: multi-protocol at most this many percent slower than shared memory only. */
+    /** The target: multi-protocol at most this many percent slower than shared memory only. */
     static final double TARGET_PERCENT = 5.0;
 
     private MatrixReport()
@@ -279,7 +279,7 @@ final class MatrixReport
             return;
         }
         md.append("## Ratios between configurations (median totals)\n\n");
-        md.append(String.format(Locale.ROOT, "The issue's target: inside one node, multi-protocol within %.0f %% " +
+        md.append(String.format(Locale.ROOT, "The target: inside one node, multi-protocol within %.0f %% " +
             "of shared memory only (multi / shm-only <= %.2f; the paper: within 12 %%).%n%n", TARGET_PERCENT,
             1 + TARGET_PERCENT / 100));
         md.append("| run | multi / shm-only | paper: T5 SMP Multi-Protocol / Shared Memory | within 5 %? | " +
