@@ -1,5 +1,6 @@
 package org.am2j.spmd;
 
+import java.io.File;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -75,7 +76,10 @@ final class RankCommand
         this.launcherStartMillis = launcherStartMillis;
         this.pinning = pinning;
         this.java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        this.classPath = null != options.classPath() ? options.classPath() : System.getProperty("java.class.path");
+        // A user's --cp adds to am2j's own class path (the launcher's), in front of it: the user's classes are found
+        // first, and am2j's RankMain and its transports are always there.
+        final String own = System.getProperty("java.class.path");
+        this.classPath = null == options.classPath() ? own : options.classPath() + File.pathSeparator + own;
     }
 
     /**

@@ -32,6 +32,16 @@ class RankCommandTest
     }
 
     @Test
+    void aUserClassPathGoesInFrontOfAm2jsOwn()
+    {
+        final LaunchOptions options = LaunchOptions.parse(new String[]{ "-n", "2", "--cp", "/tmp/user", "--", "Main" });
+        final List<String> words = new RankCommand(options, "j1", "127.0.0.1:1", ROOT, 1, 0, null).build(0).command();
+        final String classPath = words.get(words.indexOf("-cp") + 1);
+        assertEquals("/tmp/user" + java.io.File.pathSeparator + System.getProperty("java.class.path"), classPath,
+            "am2j stays on the ranks' class path");
+    }
+
+    @Test
     void unpinnedRanksStartWithJava()
     {
         final LaunchOptions options = LaunchOptions.parse(new String[]{ "-n", "2", "--", "Main", "a" });
