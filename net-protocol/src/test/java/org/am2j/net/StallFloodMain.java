@@ -250,6 +250,7 @@ public final class StallFloodMain
             " + returned " + returnedRequestCount + "; none both, none run twice; of " + ranCount +
             " peer requests run here " + (ranCount - returnedReplyCount) + " replies delivered, " +
             returnedReplyCount + " returned here");
+        System.out.println("rank " + rank + " nic: " + NicCountersOf.giveUps(ProcessIdentity.currentPid()));
     }
 
     private static BitSet and(final BitSet a, final BitSet b)

@@ -9,6 +9,8 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import org.am2j.shm.LauncherTestSupport;
 import org.junit.jupiter.api.AfterEach;
@@ -27,6 +29,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 class StallFloodTest extends LauncherTestSupport
 {
+    private static final Pattern OUTSTANDING = Pattern.compile("rank 0's NIC had (-?\\d+) messages outstanding");
+
     @TempDir
     Path dir;
 
@@ -104,7 +108,13 @@ class StallFloodTest extends LauncherTestSupport
             assertEquals(2, lines.size(), "rank " + r + " printed no accounting" + result.output());
             lines.forEach(System.out::println);
         }
+        result.out.lines().filter((line) -> line.contains(" nic: ")).forEach(System.out::println);
         assertTrue(stall.startsWith("stopped rank 1"), stall + result.output());
+        final Matcher outstanding = OUTSTANDING.matcher(stall);
+        assertTrue(outstanding.find() && Long.parseLong(outstanding.group(1)) > 0,
+            "rank 0 kept nothing outstanding for the stopped peer: " + stall + result.output());
+        assertEquals(2, result.out.lines().filter((line) -> line.matches("\\[[01]] rank [01] nic: .*")).count(),
+            "no NIC counters" + result.output());
         assertNothingLeft(result.jobId(), result.rankPids());
     }
 
@@ -132,13 +142,18 @@ class StallFloodTest extends LauncherTestSupport
             stoppedPid = pid;
             signal("STOP", pid);
             final long stoppedAt = System.nanoTime();
-            Thread.sleep(stallMs);
+            final long rank0 = Long.parseLong(Files.readString(dir.resolve("rank-0.pid")).trim());
+            Thread.sleep(stallMs - Math.min(stallMs / 2, timeoutMs) / 2);
+            // Past the timeout the stopped peer's messages stay outstanding: nothing is returned on a guess.
+            final long outstanding = NicCountersOf.read(rank0, NicEvent.OUTSTANDING);
+            Thread.sleep(Math.min(stallMs / 2, timeoutMs) / 2);
             signal("CONT", pid);
             stoppedPid = 0;
             final long stoppedMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - stoppedAt);
             Thread.sleep(2 * timeoutMs);
             Files.writeString(stop, "stop");
-            return "stopped rank 1 (pid " + pid + ") for " + stoppedMs + " ms with a " + timeoutMs + " ms timeout";
+            return "stopped rank 1 (pid " + pid + ") for " + stoppedMs + " ms with a " + timeoutMs + " ms timeout; " +
+                "rank 0's NIC had " + outstanding + " messages outstanding near the stall's end";
         }
         catch (final Exception ex)
         {
