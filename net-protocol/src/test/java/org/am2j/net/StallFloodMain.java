@@ -166,7 +166,7 @@ public final class StallFloodMain
      */
     private void drain(final Bundle bundle)
     {
-        final long deadline = RankSupport.deadline(120_000);
+        final long deadline = RankSupport.deadline(30_000);
         while (true)
         {
             final long until = RankSupport.deadline(200);
@@ -188,7 +188,7 @@ public final class StallFloodMain
             }
             if (RankSupport.expired(deadline))
             {
-                fail("rank " + rank + ": not every message was resolved within 120 s after the flood: " +
+                fail("rank " + rank + ": not every message was resolved within 30 s after the flood: " +
                     counts() + " (something was lost)");
             }
         }
