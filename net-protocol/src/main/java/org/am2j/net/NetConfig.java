@@ -29,8 +29,12 @@ import org.am2j.spi.TransportContext;
  *       two, with the announcement of its sender's name);</li>
  *   <li>{@code queueBytes}: bytes of each endpoint's request and reply receive queues and send queues
  *       (default 262144; a power of two, at least 131072);</li>
- *   <li>{@code timeoutMs}: how long a message may stay unacknowledged before it comes back to its sender's handler
- *       0 (default 2000). A peer that answers "busy" (its receive queue is full) restarts the clock;</li>
+ *   <li>{@code timeoutMs}: how long a message may stay unacknowledged, while its peer is heard from, before the NIC
+ *       asks the peer to give it up; it comes back to its sender's handler 0 only if the peer answers that it did
+ *       (default 10000). A peer that answers "busy" (its receive queue is full) restarts the clock; a silent peer
+ *       stops it (its messages stay outstanding until it answers or is known dead);</li>
+ *   <li>{@code authenticate}: tag and check every datagram with the link's key (default true; false is for
+ *       measuring the check's cost only);</li>
  *   <li>{@code rtoMinUs}, {@code rtoMaxMs}, {@code rtoInitialMs}: bounds and start of the retransmission timeout
  *       (defaults 2000 us, 200 ms, 10 ms);</li>
  *   <li>{@code ackDelayUs}: longest wait for a reply or request to carry an acknowledgement before the NIC sends an
@@ -56,7 +60,8 @@ final class NetConfig
      */
     static final int MIN_QUEUE_BYTES = 131072;
     /** Largest datagram the NIC ever sends: a whole message with its header. */
-    static final int MAX_DATAGRAM = WireDescriptor.HEADER_LENGTH + MessageDescriptor.MAX_BODY_LENGTH;
+    static final int MAX_DATAGRAM =
+        WireDescriptor.HEADER_LENGTH + MessageDescriptor.MAX_BODY_LENGTH + WireDescriptor.TAG_LENGTH;
 
     final NicMode mode;
     final NicMode requestedMode;
@@ -76,6 +81,11 @@ final class NetConfig
     final int socketBytes;
     final int connectedPeers;
     final long keeperNanos;
+    /**
+     * Tag and check every datagram (default). {@code am2j.net.authenticate=false} is for measuring what the check
+     * costs, nothing else: the wire then believes anyone who can send it a datagram.
+     */
+    final boolean authenticate;
     /** This process's node identity (for the liveness check of peers on this machine), or null when unknown. */
     final String node;
 
@@ -115,6 +125,7 @@ final class NetConfig
         }
         this.timeoutNanos = intSetting(context, "timeoutMs", 10_000, 10, 3_600_000) * 1_000_000L;
         this.node = context.node();
+        this.authenticate = !"false".equals(context.property("net", "authenticate", "true"));
         this.rtoMinNanos = intSetting(context, "rtoMinUs", 2000, 10, 10_000_000) * 1_000L;
         this.rtoMaxNanos = intSetting(context, "rtoMaxMs", 200, 1, 600_000) * 1_000_000L;
         this.rtoInitialNanos = intSetting(context, "rtoInitialMs", 10, 1, 600_000) * 1_000_000L;
@@ -135,7 +146,7 @@ final class NetConfig
      */
     int fragmentBytes()
     {
-        return datagramLimit - WireDescriptor.HEADER_LENGTH;
+        return datagramLimit - WireDescriptor.HEADER_LENGTH - WireDescriptor.TAG_LENGTH;
     }
 
     private static String setting(final String property, final String variable, final String defaultValue)

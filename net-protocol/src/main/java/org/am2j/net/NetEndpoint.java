@@ -2,7 +2,7 @@ package org.am2j.net;
 
 import org.agrona.BufferUtil;
 import org.agrona.collections.Long2ObjectHashMap;
-import org.agrona.concurrent.MessageHandler;
+import org.agrona.concurrent.ControlledMessageHandler;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.ringbuffer.ManyToOneRingBuffer;
 import org.agrona.concurrent.ringbuffer.OneToOneRingBuffer;
@@ -41,8 +41,8 @@ final class NetEndpoint implements TransportEndpoint
      * The readers of the two receive queues, each with its own flyweight: a nested poll of the reply queue (a reply
      * waiting for space) must not move the flyweight of the request being handled.
      */
-    private final MessageHandler requestReader = reader(new NetInbound(this));
-    private final MessageHandler replyReader = reader(new NetInbound(this));
+    private final ControlledMessageHandler requestReader = reader(new NetInbound(this));
+    private final ControlledMessageHandler replyReader = reader(new NetInbound(this));
     private final Long2ObjectHashMap<NetRoute> inverseRoutes = new Long2ObjectHashMap<>();
     private volatile NetRoute[] routes = new NetRoute[16];
     private int routeCount;
@@ -79,7 +79,7 @@ final class NetEndpoint implements TransportEndpoint
     @Override
     public String address()
     {
-        return nic.address();
+        return nic.publishedAddress();
     }
 
     @Override
@@ -151,6 +151,11 @@ final class NetEndpoint implements TransportEndpoint
     private int readQueues(final int budget, final boolean repliesOnly)
     {
         int handled = 0;
+        if (closed)
+        {
+            // The NIC reads the queues of a closed endpoint (it returns what is there to the senders).
+            return 0;
+        }
         // A queue already being read further up this thread's stack is skipped: the ring's read is not
         // re-entrant, and the outer read will go on with it.
         if (!readingReplies)
@@ -158,7 +163,7 @@ final class NetEndpoint implements TransportEndpoint
             readingReplies = true;
             try
             {
-                handled += replyReceiveQueue.read(replyReader, budget);
+                handled += replyReceiveQueue.controlledRead(replyReader, budget);
             }
             finally
             {
@@ -170,7 +175,7 @@ final class NetEndpoint implements TransportEndpoint
             readingRequests = true;
             try
             {
-                handled += requestReceiveQueue.read(requestReader, budget - handled);
+                handled += requestReceiveQueue.controlledRead(requestReader, budget - handled);
             }
             finally
             {
@@ -180,14 +185,17 @@ final class NetEndpoint implements TransportEndpoint
         return handled;
     }
 
-    private MessageHandler reader(final NetInbound inbound)
+    private ControlledMessageHandler reader(final NetInbound inbound)
     {
         return (msgTypeId, buffer, index, length) ->
         {
-            if (!closed)
+            if (closed)
             {
-                sink.onMessage(inbound.wrap(buffer, index, length));
+                // Closed by a handler of this very read: the record stays, for the NIC to return to its sender.
+                return ControlledMessageHandler.Action.ABORT;
             }
+            sink.onMessage(inbound.wrap(buffer, index, length));
+            return ControlledMessageHandler.Action.CONTINUE;
         };
     }
 
@@ -243,6 +251,8 @@ final class NetEndpoint implements TransportEndpoint
                 return -1;
             }
             route = new NetRoute(this, peer, remoteEndpointId, peer.name(remoteEndpointId));
+            // A route leads to the peer now: it keeps its place in the NIC's table.
+            peer.routes.incrementAndGet();
             inverseRoutes.put(key, route);
             NetRoute[] table = routes;
             if (routeCount == table.length)
@@ -284,6 +294,14 @@ final class NetEndpoint implements TransportEndpoint
     boolean hasQueuedSends(final boolean replyChannel)
     {
         return pending(sendQueue(replyChannel));
+    }
+
+    /**
+     * @return true when the NIC has put messages into the receive queues that nobody has read yet.
+     */
+    boolean hasUndelivered()
+    {
+        return pending(requestReceiveQueue) || pending(replyReceiveQueue);
     }
 
     boolean hasQueuedSends()

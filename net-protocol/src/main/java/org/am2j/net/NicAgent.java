@@ -8,6 +8,7 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.lang.invoke.VarHandle;
 import java.util.Arrays;
+import java.util.Base64;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -17,6 +18,7 @@ import org.agrona.MutableDirectBuffer;
 import org.agrona.collections.Int2ObjectHashMap;
 import org.agrona.collections.Long2ObjectHashMap;
 import org.agrona.concurrent.Agent;
+import org.agrona.concurrent.ControlledMessageHandler;
 import org.agrona.concurrent.MessageHandler;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.ringbuffer.OneToOneRingBuffer;
@@ -26,6 +28,9 @@ import org.am2j.api.MessageCategory;
 import org.am2j.api.Opcode;
 import org.am2j.api.ReturnStatus;
 import org.am2j.api.Tags;
+import org.am2j.net.auth.Cookies;
+import org.am2j.net.auth.NicKeys;
+import org.am2j.net.auth.SipHash;
 
 /**
  * The emulated intelligent NIC of one process, serving all its endpoints (virtual networks multiplexed on one
@@ -55,6 +60,12 @@ final class NicAgent implements Agent
     static final long BUSY_TIMEOUTS = 8;
     /** A pause of the whole process longer than this (GC, SIGSTOP) moves every deadline by its length. */
     static final long STALL_NANOS = 100_000_000L;
+    /** Separates a NIC's {@code host:port} from its public key in published addresses. */
+    static final char KEY_SEPARATOR = '#';
+    /** A peer no route leads to, silent for this many timeouts, may give its place in a full table up. */
+    static final long IDLE_PEER_TIMEOUTS = 3;
+    /** Period of the cookie secret: a cookie is good for one to two periods. */
+    private static final long COOKIE_PERIOD_NANOS = 2_000_000_000L;
     /** Most passes of a host's send over the send queues (others' messages included) before it leaves them. */
     private static final int SEND_PASSES = 4;
     /** Most datagrams one {@link #doWork()} reads. */
@@ -79,6 +90,8 @@ final class NicAgent implements Agent
     private final long receivingPort;
     private final NicCounters counters;
     private final ProcessLiveness liveness;
+    private final NicKeys keys;
+    private final Cookies cookies = new Cookies(COOKIE_PERIOD_NANOS, System.nanoTime());
     private final int ackBatch;
 
     private final AtomicBoolean lock = new AtomicBoolean();
@@ -101,9 +114,12 @@ final class NicAgent implements Agent
     private final UnsafeBuffer received = new UnsafeBuffer(receiveBuffer);
     private final ByteBuffer fragmentBuffer;
     private final UnsafeBuffer fragment;
-    private final ByteBuffer ackBuffer = direct(WireDescriptor.HEADER_LENGTH);
+    private final ByteBuffer ackBuffer = direct(WireDescriptor.HELLO_LENGTH + WireDescriptor.TAG_LENGTH);
     private final UnsafeBuffer ack = new UnsafeBuffer(ackBuffer);
     private final MessageHandler sendDrainer = this::onQueuedMessage;
+    private final ControlledMessageHandler undeliveredReturner = this::onUndelivered;
+    /** The closed endpoint whose receive queues {@link #returnUndelivered} reads. */
+    private NetEndpoint closing;
     private long nowNanos;
     private long nextTimerNanos;
     private long lastTimerRunNanos = System.nanoTime();
@@ -122,6 +138,7 @@ final class NicAgent implements Agent
     {
         this.counters = counters;
         this.liveness = liveness;
+        this.keys = NicKeys.generate();
         this.config = config;
         this.wire = wire;
         this.nicId = nicId;
@@ -227,25 +244,86 @@ final class NicAgent implements Agent
     }
 
     /**
-     * The peer for a destination a host maps.
+     * @return this NIC's address as published in endpoint names: {@code host:port#key}, the key being its X25519
+     *         public key (base64url, RFC 7748 bytes), so that whoever maps one of its endpoints can key the link.
+     */
+    String publishedAddress()
+    {
+        return address + KEY_SEPARATOR + Base64.getUrlEncoder().withoutPadding().encodeToString(keys.publicKey());
+    }
+
+    /**
+     * The peer for a destination a host maps; counts the route the host makes to it.
      *
      * @param peerNicId the destination process's id.
-     * @param text      its NIC address, {@code host:port}.
-     * @return the peer, or null when the address is malformed or no more peers fit.
+     * @param text      its NIC address as published, {@code host:port#key}.
+     * @return the peer, or null when the address is malformed, its key differs from the one the NIC knows for that
+     *         id, or no more peers fit.
      */
     Peer peerFor(final long peerNicId, final String text)
     {
-        final Peer known = peersByNic.get(peerNicId);
-        if (null != known)
-        {
-            return known;
-        }
+        final int hash = text.indexOf(KEY_SEPARATOR);
         final InetSocketAddress socketAddress = parse(text);
-        return null == socketAddress ? null : addPeer(peerNicId, socketAddress);
+        final byte[] publicKey;
+        try
+        {
+            publicKey = hash < 0 ? null : Base64.getUrlDecoder().decode(text.substring(hash + 1));
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            return null;
+        }
+        if (null == socketAddress || null == publicKey || publicKey.length != NicKeys.PUBLIC_KEY_LENGTH)
+        {
+            return null;
+        }
+        synchronized (registry)
+        {
+            final Peer known = peersByNic.get(peerNicId);
+            final Peer peer;
+            if (null != known)
+            {
+                peer = Arrays.equals(known.publicKey, publicKey) ? known : null;
+            }
+            else
+            {
+                final SipHash transmit = new SipHash();
+                final SipHash receive = new SipHash();
+                try
+                {
+                    keys.deriveLinkKeys(nicId, peerNicId, publicKey, transmit, receive);
+                }
+                catch (final IllegalArgumentException ex)
+                {
+                    return null;
+                }
+                peer = addPeer(peerNicId, socketAddress, publicKey, transmit, receive);
+            }
+            if (null != peer)
+            {
+                peer.routes.incrementAndGet();
+            }
+            return peer;
+        }
     }
 
-    static InetSocketAddress parse(final String text)
+    /**
+     * @param nicId a peer NIC's id.
+     * @return the peer, or null when this NIC does not know it.
+     */
+    Peer peer(final long nicId)
     {
+        return peersByNic.get(nicId);
+    }
+
+    /**
+     * @param published {@code host:port}, the host a literal address or a name, and possibly {@code #key} after it.
+     * @return the socket address, or null when malformed.
+     */
+    static InetSocketAddress parse(final String published)
+    {
+        final int key = published.indexOf(KEY_SEPARATOR);
+        final String text = key < 0 ? published : published.substring(0, key);
         final int colon = text.lastIndexOf(':');
         if (colon <= 0 || colon == text.length() - 1)
         {
@@ -271,31 +349,54 @@ final class NicAgent implements Agent
         }
     }
 
-    private Peer addPeer(final long peerNicId, final InetSocketAddress socketAddress)
+    /**
+     * Make a peer with keyed links (under the registry lock). When the table is full, a peer that no route leads to,
+     * with nothing in flight, silent for {@link #IDLE_PEER_TIMEOUTS} timeouts, gives its place up.
+     */
+    private Peer addPeer(final long peerNicId, final InetSocketAddress socketAddress, final byte[] publicKey,
+        final SipHash transmit, final SipHash receive)
     {
-        synchronized (registry)
+        final Peer[] current = peers;
+        int index = current.length;
+        if (current.length >= config.maxPeers)
         {
-            final Peer known = peersByNic.get(peerNicId);
-            if (null != known)
-            {
-                return known;
-            }
-            final Peer[] current = peers;
-            if (current.length >= config.maxPeers)
+            index = evictable(current, System.nanoTime());
+            if (index < 0)
             {
                 return null;
             }
-            final Peer peer = new Peer(current.length, peerNicId, wire.destination(socketAddress), config,
-                System.nanoTime());
-            final Long2ObjectHashMap<Peer> byNic = new Long2ObjectHashMap<>(peersByNic);
-            byNic.put(peerNicId, peer);
-            final Peer[] grown = Arrays.copyOf(current, current.length + 1);
-            grown[peer.index] = peer;
-            // Volatile stores of fully built copies, the array first: an index read from the map is always valid.
-            peers = grown;
-            peersByNic = byNic;
-            return peer;
         }
+        final Peer peer = new Peer(index, peerNicId, wire.destination(socketAddress), config, System.nanoTime(),
+            publicKey, transmit, receive);
+        final Long2ObjectHashMap<Peer> byNic = new Long2ObjectHashMap<>(peersByNic);
+        final Peer[] table = index < current.length ? current.clone() : Arrays.copyOf(current, current.length + 1);
+        if (index < current.length)
+        {
+            byNic.remove(current[index].nicId);
+            counters.increment(NicEvent.PEERS_EVICTED);
+        }
+        byNic.put(peerNicId, peer);
+        table[index] = peer;
+        // Volatile stores of fully built copies, the array first: an index read from the map is always valid.
+        peers = table;
+        peersByNic = byNic;
+        return peer;
+    }
+
+    private int evictable(final Peer[] table, final long now)
+    {
+        int oldest = -1;
+        for (int i = 0; i < table.length; i++)
+        {
+            final Peer peer = table[i];
+            if (0 == peer.routes.get() && !peer.hasTimers() &&
+                now - peer.lastHeardNanos > IDLE_PEER_TIMEOUTS * config.timeoutNanos &&
+                (oldest < 0 || peer.lastHeardNanos - table[oldest].lastHeardNanos < 0))
+            {
+                oldest = i;
+            }
+        }
+        return oldest;
     }
 
     // ----------------------------------------------------------------------------------------------------------
@@ -725,12 +826,56 @@ final class NicAgent implements Agent
         {
             drained += endpoint.sendQueue(true).read(sendDrainer);
             drained += endpoint.sendQueue(false).read(sendDrainer);
-            if (endpoint.isClosed() && !endpoint.hasQueuedSends())
+            if (endpoint.isClosed())
             {
-                retire(endpoint);
+                drained += returnUndelivered(endpoint);
+                if (!endpoint.hasQueuedSends() && !endpoint.hasUndelivered())
+                {
+                    retire(endpoint);
+                }
             }
         }
         return drained;
+    }
+
+    /**
+     * A closed endpoint's receive queues: what the NIC took for it and its host never handled goes back to the
+     * senders, requests with EBADENDPOINT, replies with EREPLYREJECTED (returned messages have nobody to go back to:
+     * counted and dropped). The host reads its queues no more once closed; the NIC is their only reader then.
+     * A message whose return finds the reply window to its peer full stays queued for the next duty cycle.
+     *
+     * @return messages returned (or dropped).
+     */
+    private int returnUndelivered(final NetEndpoint endpoint)
+    {
+        closing = endpoint;
+        final int returned = endpoint.receiveQueue(true).controlledRead(undeliveredReturner) +
+            endpoint.receiveQueue(false).controlledRead(undeliveredReturner);
+        closing = null;
+        return returned;
+    }
+
+    private ControlledMessageHandler.Action onUndelivered(final int msgTypeId, final MutableDirectBuffer buffer,
+        final int index, final int length)
+    {
+        final int body = index + QueueRecordDescriptor.BODY_OFFSET;
+        final int bodyLength = length - QueueRecordDescriptor.BODY_OFFSET;
+        final int code = buffer.getByte(body + MessageDescriptor.OPCODE_OFFSET) & 0xFF;
+        final Opcode opcode = Opcode.fromCode(code);
+        final NetRoute route = (NetRoute)closing.routeAt(buffer.getInt(index + QueueRecordDescriptor.ROUTE_OFFSET));
+        if (null == opcode || 0 != buffer.getByte(body + MessageDescriptor.RETURN_STATUS_OFFSET) || route.peer.died)
+        {
+            counters.increment(NicEvent.UNDELIVERED_DROPPED);
+            return ControlledMessageHandler.Action.CONTINUE;
+        }
+        final int status = opcode.isRequest() ? ReturnStatus.EBADENDPOINT.code() : ReturnStatus.EREPLYREJECTED.code();
+        final boolean deposited = 0 != buffer.getInt(index + QueueRecordDescriptor.DEPOSITED_OFFSET);
+        if (BUSY == refuse(route.peer, buffer, body, bodyLength, status, deposited))
+        {
+            return ControlledMessageHandler.Action.ABORT;
+        }
+        counters.increment(NicEvent.UNDELIVERED_RETURNED);
+        return ControlledMessageHandler.Action.CONTINUE;
     }
 
     private void onQueuedMessage(final int msgTypeId, final MutableDirectBuffer buffer, final int index, final int length)
@@ -796,15 +941,16 @@ final class NicAgent implements Agent
 
     private void transmit(final Peer peer, final boolean replyChannel, final WindowSlot slot)
     {
+        helloIfUnaccepted(peer);
         final UnsafeBuffer datagram = slot.view;
         writeHeader(datagram, WireDescriptor.TYPE_DATA, replyChannel ? WireDescriptor.FLAG_REPLY_CHANNEL : 0, peer,
             slot.sequence);
         datagram.putInt(WireDescriptor.BODY_LENGTH_OFFSET, slot.bodyLength);
         final int total = WireDescriptor.HEADER_LENGTH + slot.bodyLength;
-        if (total <= config.datagramLimit)
+        if (total + WireDescriptor.TAG_LENGTH <= config.datagramLimit)
         {
             datagram.putInt(WireDescriptor.FRAGMENT_OFFSET_OFFSET, 0);
-            send(slot.datagram, total, peer);
+            send(slot.datagram, slot.view, total, peer);
         }
         else
         {
@@ -819,7 +965,7 @@ final class NicAgent implements Agent
                 fragment.putByte(WireDescriptor.FRAGMENT_COUNT_OFFSET, (byte)count);
                 fragment.putInt(WireDescriptor.FRAGMENT_OFFSET_OFFSET, offset);
                 fragment.putBytes(WireDescriptor.HEADER_LENGTH, datagram, WireDescriptor.HEADER_LENGTH + offset, length);
-                send(fragmentBuffer, WireDescriptor.HEADER_LENGTH + length, peer);
+                send(fragmentBuffer, fragment, WireDescriptor.HEADER_LENGTH + length, peer);
             }
         }
         slot.lastSentNanos = nowNanos;
@@ -857,9 +1003,17 @@ final class NicAgent implements Agent
         peer.repliesIn.acknowledged();
     }
 
-    private void send(final ByteBuffer datagram, final int length, final Peer peer)
+    /**
+     * Tag a datagram with the link's key (after its {@code length} bytes, which its buffer has room for) and hand it
+     * to the wire.
+     */
+    private void send(final ByteBuffer datagram, final UnsafeBuffer view, final int length, final Peer peer)
     {
-        datagram.limit(length).position(0);
+        if (config.authenticate)
+        {
+            view.putLong(length, peer.transmitKey.hash(view, 0, length));
+        }
+        datagram.limit(length + WireDescriptor.TAG_LENGTH).position(0);
         try
         {
             if (wire.send(datagram, peer.destination))
@@ -887,7 +1041,31 @@ final class NicAgent implements Agent
         writeHeader(ack, type, flags | (replyChannel ? WireDescriptor.FLAG_REPLY_CHANNEL : 0), peer, sequence);
         ack.putInt(WireDescriptor.BODY_LENGTH_OFFSET, 0);
         ack.putInt(WireDescriptor.FRAGMENT_OFFSET_OFFSET, 0);
-        send(ackBuffer, WireDescriptor.HEADER_LENGTH, peer);
+        send(ackBuffer, ack, WireDescriptor.HEADER_LENGTH, peer);
+    }
+
+    /**
+     * Introduce this NIC to a peer that has not shown it knows us yet: our public key, and the peer's cookie when it
+     * gave us one. Sent with a message's first transmission and then at most once per retransmission timeout.
+     */
+    private void sendHello(final Peer peer)
+    {
+        peer.helloSentNanos = nowNanos;
+        writeHeader(ack, WireDescriptor.TYPE_HELLO, 0 != peer.cookie ? WireDescriptor.FLAG_HAS_COOKIE : 0, peer, 0);
+        ack.putInt(WireDescriptor.BODY_LENGTH_OFFSET, 0);
+        ack.putInt(WireDescriptor.FRAGMENT_OFFSET_OFFSET, 0);
+        keys.publicKey(ack, WireDescriptor.HELLO_KEY_OFFSET);
+        ack.putLong(WireDescriptor.HELLO_COOKIE_OFFSET, peer.cookie);
+        send(ackBuffer, ack, WireDescriptor.HELLO_LENGTH, peer);
+        counters.increment(NicEvent.HELLOS_SENT);
+    }
+
+    private void helloIfUnaccepted(final Peer peer)
+    {
+        if (!peer.accepted && config.authenticate && nowNanos - peer.helloSentNanos >= peer.rtt.backedOff(0))
+        {
+            sendHello(peer);
+        }
     }
 
     private void sendAck(final Peer peer)
@@ -895,7 +1073,7 @@ final class NicAgent implements Agent
         writeHeader(ack, WireDescriptor.TYPE_ACK, 0, peer, 0);
         ack.putInt(WireDescriptor.BODY_LENGTH_OFFSET, 0);
         ack.putInt(WireDescriptor.FRAGMENT_OFFSET_OFFSET, 0);
-        send(ackBuffer, WireDescriptor.HEADER_LENGTH, peer);
+        send(ackBuffer, ack, WireDescriptor.HEADER_LENGTH, peer);
         counters.increment(NicEvent.ACKS_SENT);
     }
 
@@ -925,10 +1103,10 @@ final class NicAgent implements Agent
         return 1;
     }
 
-    private void onDatagram(final InetSocketAddress from, final int length)
+    private void onDatagram(final InetSocketAddress from, final int datagramLength)
     {
         final UnsafeBuffer d = received;
-        if (length == WireDescriptor.WAKE_LENGTH)
+        if (datagramLength == WireDescriptor.WAKE_LENGTH)
         {
             // A wake-up from another transport's sender (see NetTransport.wakeAddress()). Its job was to end a sleep
             // in the selector; whoever took it from the socket passes it on, as wakeup() does: a sleeper about to
@@ -942,7 +1120,8 @@ final class NicAgent implements Agent
             }
             return;
         }
-        if (length < WireDescriptor.HEADER_LENGTH)
+        if (datagramLength < WireDescriptor.HEADER_LENGTH + WireDescriptor.TAG_LENGTH &&
+            datagramLength != WireDescriptor.COOKIE_LENGTH)
         {
             counters.increment(NicEvent.TRUNCATED);
             return;
@@ -950,7 +1129,7 @@ final class NicAgent implements Agent
         final int type = d.getByte(WireDescriptor.TYPE_OFFSET) & 0xFF;
         if (d.getShort(WireDescriptor.MAGIC_OFFSET) != WireDescriptor.MAGIC ||
             d.getByte(WireDescriptor.VERSION_OFFSET) != WireDescriptor.VERSION ||
-            type < WireDescriptor.TYPE_DATA || type > WireDescriptor.TYPE_GIVE_UP_ANSWER)
+            type < WireDescriptor.TYPE_DATA || type > WireDescriptor.TYPE_COOKIE)
         {
             counters.increment(NicEvent.BAD_HEADER);
             return;
@@ -961,28 +1140,38 @@ final class NicAgent implements Agent
             return;
         }
         final long sourceNic = d.getLong(WireDescriptor.SOURCE_NIC_OFFSET);
-        Peer peer = peersByNic.get(sourceNic);
+        final Peer peer = peersByNic.get(sourceNic);
+        if (type == WireDescriptor.TYPE_COOKIE)
+        {
+            onCookie(peer, datagramLength);
+            return;
+        }
+        final int length = datagramLength - WireDescriptor.TAG_LENGTH;
         if (null == peer)
         {
-            if (type != WireDescriptor.TYPE_DATA)
+            // Nothing from an unknown NIC is believed or answered, but a HELLO: it gets a cookie, or a peer.
+            if (type == WireDescriptor.TYPE_HELLO && length == WireDescriptor.HELLO_LENGTH)
             {
-                // Only a message makes a peer: acknowledgements from an unknown NIC acknowledge nothing of ours.
-                counters.increment(NicEvent.WRONG_NIC);
-                return;
+                onHelloFromUnknown(from, sourceNic, length);
             }
-            final int port = d.getShort(WireDescriptor.SOURCE_PORT_OFFSET) & 0xFFFF;
-            if (0 == port)
+            else
             {
-                counters.increment(NicEvent.BAD_HEADER);
-                return;
+                counters.increment(NicEvent.UNKNOWN_PEER);
             }
-            // The datagram may have left from a send socket of the peer's (see UdpWire): answer its receiving one.
-            peer = addPeer(sourceNic, from.getPort() == port ? from : new InetSocketAddress(from.getAddress(), port));
-            if (null == peer)
-            {
-                counters.increment(NicEvent.TOO_MANY_PEERS);
-                return;
-            }
+            return;
+        }
+        if (config.authenticate && d.getLong(length) != peer.receiveKey.hash(d, 0, length))
+        {
+            // Forged, spoiled, or from another incarnation: it changes nothing.
+            counters.increment(NicEvent.AUTH_FAILED);
+            return;
+        }
+        if (!peer.accepted)
+        {
+            // The peer knows us: stop introducing ourselves, and resend at once what it dropped while it did not.
+            peer.accepted = true;
+            retransmitSoon(peer.requestsOut);
+            retransmitSoon(peer.repliesOut);
         }
         if (nowNanos - peer.lastHeardNanos > config.timeoutNanos / 2)
         {
@@ -1011,6 +1200,17 @@ final class NicAgent implements Agent
         }
         if (type == WireDescriptor.TYPE_ACK)
         {
+            return;
+        }
+        if (type == WireDescriptor.TYPE_HELLO)
+        {
+            // From a peer we know: it does not know yet that we know it. Any tagged datagram tells it.
+            if (length != WireDescriptor.HELLO_LENGTH || !Arrays.equals(peer.publicKey, helloKey(d)))
+            {
+                counters.increment(NicEvent.MALFORMED);
+                return;
+            }
+            sendAck(peer);
             return;
         }
         final boolean replyChannel = 0 != (flags & WireDescriptor.FLAG_REPLY_CHANNEL);
@@ -1172,6 +1372,121 @@ final class NicAgent implements Agent
     }
 
     /**
+     * A HELLO from a NIC this NIC does not know. Without a valid cookie it costs one hash: a cookie goes back to the
+     * datagram's source address and nothing is kept. With one (the claimant receives at that address), the link key is
+     * derived from the claimed public key and must check the HELLO's tag; then the peer is made, its datagrams going to
+     * the source address's host at the receiving port the (now authenticated) header names.
+     */
+    private void onHelloFromUnknown(final InetSocketAddress from, final long sourceNic, final int length)
+    {
+        final UnsafeBuffer d = received;
+        final int port = d.getShort(WireDescriptor.SOURCE_PORT_OFFSET) & 0xFFFF;
+        if (0 == port)
+        {
+            counters.increment(NicEvent.BAD_HEADER);
+            return;
+        }
+        // The claimant's receiving socket: the source host, at the port its header names (its datagrams may leave
+        // from a send socket of their own, see UdpWire). The cookie goes there and is bound to it, so a HELLO with it
+        // proves the claimant receives there. A cookie is smaller than the HELLO that asked for it: no amplification.
+        final InetSocketAddress claimant = from.getPort() == port ? from : new InetSocketAddress(from.getAddress(), port);
+        final boolean hasCookie = 0 != (d.getShort(WireDescriptor.FLAGS_OFFSET) & WireDescriptor.FLAG_HAS_COOKIE);
+        if (!hasCookie || !cookies.verify(d.getLong(WireDescriptor.HELLO_COOKIE_OFFSET), claimant, sourceNic, d,
+            WireDescriptor.HELLO_KEY_OFFSET, nowNanos))
+        {
+            final long cookie = cookies.issue(claimant, sourceNic, d, WireDescriptor.HELLO_KEY_OFFSET, nowNanos);
+            ack.putShort(WireDescriptor.MAGIC_OFFSET, WireDescriptor.MAGIC);
+            ack.putByte(WireDescriptor.VERSION_OFFSET, WireDescriptor.VERSION);
+            ack.putByte(WireDescriptor.TYPE_OFFSET, (byte)WireDescriptor.TYPE_COOKIE);
+            ack.setMemory(WireDescriptor.FLAGS_OFFSET, WireDescriptor.HEADER_LENGTH - WireDescriptor.FLAGS_OFFSET,
+                (byte)0);
+            ack.putLong(WireDescriptor.SOURCE_NIC_OFFSET, nicId);
+            ack.putLong(WireDescriptor.DESTINATION_NIC_OFFSET, sourceNic);
+            ack.putLong(WireDescriptor.SOURCE_PORT_OFFSET, receivingPort);
+            ack.putLong(WireDescriptor.COOKIE_OFFSET, cookie);
+            ackBuffer.limit(WireDescriptor.COOKIE_LENGTH).position(0);
+            try
+            {
+                wire.send(ackBuffer, wire.destination(claimant));
+                counters.increment(NicEvent.COOKIES_SENT);
+            }
+            catch (final IOException | RuntimeException ex)
+            {
+                counters.increment(NicEvent.IO_ERRORS);
+            }
+            return;
+        }
+        // Allocates: only a claimant that proved it receives at its address gets this far.
+        final SipHash transmit = new SipHash();
+        final SipHash receive = new SipHash();
+        try
+        {
+            keys.deriveLinkKeys(nicId, sourceNic, d, WireDescriptor.HELLO_KEY_OFFSET, transmit, receive);
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            counters.increment(NicEvent.AUTH_FAILED);
+            return;
+        }
+        if (config.authenticate && d.getLong(length) != receive.hash(d, 0, length))
+        {
+            counters.increment(NicEvent.AUTH_FAILED);
+            return;
+        }
+        final Peer peer;
+        synchronized (registry)
+        {
+            peer = null != peersByNic.get(sourceNic) ? null :
+                addPeer(sourceNic, claimant, helloKey(d), transmit, receive);
+        }
+        if (null == peer)
+        {
+            counters.increment(NicEvent.TOO_MANY_PEERS);
+            return;
+        }
+        counters.increment(NicEvent.PEERS_ACCEPTED);
+        peer.accepted = true;
+        peer.lastHeardNanos = nowNanos;
+        sendAck(peer);
+    }
+
+    private static byte[] helloKey(final UnsafeBuffer d)
+    {
+        final byte[] key = new byte[NicKeys.PUBLIC_KEY_LENGTH];
+        d.getBytes(WireDescriptor.HELLO_KEY_OFFSET, key);
+        return key;
+    }
+
+    /**
+     * A peer we introduced ourselves to gave us a cookie: send the HELLO again with it. Untagged, so believed only
+     * from a peer we are introducing ourselves to, and it only makes us send one more HELLO.
+     */
+    private void onCookie(final Peer peer, final int length)
+    {
+        if (null == peer || peer.accepted || length != WireDescriptor.COOKIE_LENGTH)
+        {
+            counters.increment(NicEvent.UNKNOWN_PEER);
+            return;
+        }
+        peer.cookie = received.getLong(WireDescriptor.COOKIE_OFFSET);
+        sendHello(peer);
+    }
+
+    private void retransmitSoon(final SendChannel channel)
+    {
+        final long end = channel.nextSequence();
+        for (long sequence = channel.oldest(); sequence < end; sequence++)
+        {
+            final WindowSlot slot = channel.slot(sequence);
+            if (slot.inFlight)
+            {
+                slot.retransmitAtNanos = nowNanos;
+            }
+        }
+        nextTimerNanos = nowNanos;
+    }
+
+    /**
      * The peer asks us to give up a message it sent and has had no acknowledgement for. Taken already (delivered, or
      * refused and answered): say so, and the peer will not return it. Not taken: give it up for good (no copy of it
      * is ever delivered after this) and say so, and the peer returns it to its sender. Either answer is final, and a
@@ -1279,6 +1594,16 @@ final class NicAgent implements Agent
     private int refuse(final Peer peer, final DirectBuffer buffer, final int body, final int bodyLength,
         final int status)
     {
+        return refuse(peer, buffer, body, bodyLength, status, false);
+    }
+
+    /**
+     * @param deposited the body is a long message's header whose data went into the segment: it goes back without
+     *                  its data (data length 0).
+     */
+    private int refuse(final Peer peer, final DirectBuffer buffer, final int body, final int bodyLength,
+        final int status, final boolean deposited)
+    {
         final SendChannel channel = peer.repliesOut;
         if (!channel.tryAcquire(1))
         {
@@ -1294,6 +1619,10 @@ final class NicAgent implements Agent
             buffer.getInt(body + MessageDescriptor.DESTINATION_ENDPOINT_OFFSET));
         out.putInt(copy + MessageDescriptor.DESTINATION_ENDPOINT_OFFSET,
             buffer.getInt(body + MessageDescriptor.SOURCE_ENDPOINT_OFFSET));
+        if (deposited)
+        {
+            out.putInt(copy + MessageDescriptor.DATA_LENGTH_OFFSET, 0);
+        }
         start(slot, bodyLength, -1);
         transmit(peer, true, slot);
         counters.increment(NicEvent.REFUSED);

@@ -31,8 +31,20 @@ enum NicEvent
     BAD_HEADER,
     /** Datagrams for another incarnation of this process (port reused). */
     WRONG_NIC,
-    /** Datagrams from an unknown NIC when no more peers fit. */
+    /** HELLOs from unknown NICs that checked out, when no more peers fit (and none could be evicted). */
     TOO_MANY_PEERS,
+    /** Datagrams from a NIC this NIC does not know (no HELLO): dropped unanswered. */
+    UNKNOWN_PEER,
+    /** Datagrams whose tag does not check under the link's key (forged, spoiled, or a stale key): dropped. */
+    AUTH_FAILED,
+    /** HELLOs this NIC sent to introduce itself. */
+    HELLOS_SENT,
+    /** Cookies sent in answer to HELLOs from unknown NICs (one hash each, nothing kept). */
+    COOKIES_SENT,
+    /** Peers made from HELLOs with a valid cookie and tag. */
+    PEERS_ACCEPTED,
+    /** Idle peers that no route led to, evicted from a full table for a new one. */
+    PEERS_EVICTED,
     /** Data sequences outside the receive window. */
     OUT_OF_WINDOW,
     /** Message bodies whose fields contradict each other or the datagram: dropped. */
@@ -55,6 +67,10 @@ enum NicEvent
     UNREACHABLE,
     /** Messages returned with EOUTCOMEUNKNOWN: their peer died while they were unresolved. */
     OUTCOME_UNKNOWN,
+    /** Messages taken for an endpoint that closed before its host handled them, returned to their senders. */
+    UNDELIVERED_RETURNED,
+    /** Of those, returned messages (nobody to return them to) and messages from dead peers: dropped. */
+    UNDELIVERED_DROPPED,
     /** Peers known dead (their process is gone). */
     PEERS_DIED,
     /**

@@ -1,8 +1,10 @@
 package org.am2j.net;
 
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import org.am2j.api.EndpointName;
+import org.am2j.net.auth.SipHash;
 
 /**
  * Another process's NIC, as this NIC knows it: where it is, the two channels to it and from it (requests; replies
@@ -41,10 +43,30 @@ final class Peer
     long lastHeardNanos;
     /** When the NIC last looked for evidence that the silent peer's process is gone. NIC thread. */
     long livenessCheckedNanos;
+    /** Key of the datagrams to the peer. */
+    final SipHash transmitKey;
+    /** Key of the datagrams from the peer. */
+    final SipHash receiveKey;
+    /** The peer's public key (RFC 7748 bytes): a peer claiming this NIC id with another key is refused. */
+    final byte[] publicKey;
+    /**
+     * A datagram tagged with the peer's key arrived: it knows us and checks our tags. Until then the NIC introduces
+     * itself with HELLOs. NIC thread.
+     */
+    boolean accepted;
+    /** The last cookie the peer gave us for our HELLO, or 0. NIC thread. */
+    long cookie;
+    /** When the last HELLO went out. NIC thread. */
+    long helloSentNanos;
+    /** Routes (of hosts' translation tables, or endpoints' inverse mappings) that lead to this peer. */
+    final AtomicInteger routes = new AtomicInteger();
 
     Peer(final int index, final long nicId, final Destination destination, final NetConfig config,
-        final long nowNanos)
+        final long nowNanos, final byte[] publicKey, final SipHash transmitKey, final SipHash receiveKey)
     {
+        this.publicKey = publicKey;
+        this.transmitKey = transmitKey;
+        this.receiveKey = receiveKey;
         this.index = index;
         this.nicId = nicId;
         this.destination = destination;

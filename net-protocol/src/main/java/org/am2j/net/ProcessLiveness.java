@@ -94,8 +94,10 @@ final class ProcessLiveness
         {
             return false;
         }
-        final int colon = address.lastIndexOf(':');
-        final String host = colon < 0 ? address : address.substring(0, colon);
+        final int key = address.indexOf(NicAgent.KEY_SEPARATOR);
+        final String hostPort = key < 0 ? address : address.substring(0, key);
+        final int colon = hostPort.lastIndexOf(':');
+        final String host = colon < 0 ? hostPort : hostPort.substring(0, colon);
         // Only a literal loopback address proves the peer shares this machine (and its pid numbers); no lookups.
         return host.startsWith("127.") || "[::1]".equals(host) || "localhost".equals(host);
     }

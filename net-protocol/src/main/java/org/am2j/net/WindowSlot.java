@@ -14,7 +14,8 @@ import org.agrona.concurrent.UnsafeBuffer;
  */
 final class WindowSlot
 {
-    private static final int FIRST_CAPACITY = WireDescriptor.HEADER_LENGTH + MessageDescriptor.HEADER_LENGTH + 256;
+    private static final int FIRST_CAPACITY =
+        WireDescriptor.HEADER_LENGTH + MessageDescriptor.HEADER_LENGTH + 256 + WireDescriptor.TAG_LENGTH;
 
     ByteBuffer datagram;
     final UnsafeBuffer view = new UnsafeBuffer(0, 0);
@@ -47,11 +48,11 @@ final class WindowSlot
      */
     void ensureCapacity(final int bodyLength)
     {
-        final int needed = WireDescriptor.HEADER_LENGTH + bodyLength;
+        final int needed = WireDescriptor.HEADER_LENGTH + bodyLength + WireDescriptor.TAG_LENGTH;
         if (null == datagram || datagram.capacity() < needed)
         {
             final int capacity = null == datagram && needed <= FIRST_CAPACITY ?
-                FIRST_CAPACITY : WireDescriptor.HEADER_LENGTH + MessageDescriptor.MAX_BODY_LENGTH;
+                FIRST_CAPACITY : NetConfig.MAX_DATAGRAM;
             datagram = BufferUtil.allocateDirectAligned(org.agrona.BitUtil.align(capacity, 64), 64)
                 .order(ByteOrder.LITTLE_ENDIAN);
             view.wrap(datagram);

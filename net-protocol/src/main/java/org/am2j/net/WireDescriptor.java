@@ -38,6 +38,8 @@ package org.am2j.net;
  *  |                          reserved (0)                         | 92
  *  +---------------------------------------------------------------+
  *  |          fragment bytes: a slice of the message body ...      | 96
+ *  +---------------------------------------------------------------+
+ *  |          tag: SipHash-2-4 of every byte before it (64 bits)   | end - 8
  * </pre>
  * Every datagram carries the sender's acknowledgement state of both channels it receives from the destination
  * (piggybacked acknowledgements), and the floors of both channels it sends on (its oldest unresolved sequence: the
@@ -71,6 +73,19 @@ final class WireDescriptor
     static final int TYPE_GIVE_UP = 3;
     /** The answer to a {@link #TYPE_GIVE_UP}, for the same sequence and channel: given up, or delivered before. */
     static final int TYPE_GIVE_UP_ANSWER = 4;
+    /**
+     * The sender introduces itself to a NIC that may not know it: its public key at {@link #HELLO_KEY_OFFSET} and,
+     * with {@link #FLAG_HAS_COOKIE}, the cookie the receiver gave it at {@link #HELLO_COOKIE_OFFSET}. Tagged with the
+     * link key both derive from their key pairs: a receiver that knows the sender checks it at once; one that does
+     * not answers a HELLO without a valid cookie with {@link #TYPE_COOKIE} (one hash, no state), and one with a
+     * valid cookie by deriving the key and checking the tag, then makes the peer.
+     */
+    static final int TYPE_HELLO = 5;
+    /**
+     * A stateless cookie for a HELLO from an unknown NIC, at {@link #COOKIE_OFFSET}, sent to the HELLO's source
+     * address: the claimant proves it receives there by sending it back. Untagged (the receiver has no key yet).
+     */
+    static final int TYPE_COOKIE = 6;
 
     /** DATA: the message travels on the reply channel (replies and returned messages), else the request channel. */
     static final int FLAG_REPLY_CHANNEL = 0x1;
@@ -84,6 +99,8 @@ final class WireDescriptor
      * message before the give-up came (delivered, or refused and answered).
      */
     static final int FLAG_GIVEN_UP = 0x4;
+    /** HELLO: a cookie follows the public key. */
+    static final int FLAG_HAS_COOKIE = 0x8;
 
     static final int MAGIC_OFFSET = 0;
     static final int VERSION_OFFSET = 2;
@@ -107,6 +124,24 @@ final class WireDescriptor
 
     /** Length of the header; the fragment bytes follow. */
     static final int HEADER_LENGTH = 96;
+
+    /**
+     * Every datagram but a wake-up and a {@link #TYPE_COOKIE} ends with this many bytes: the SipHash-2-4 tag of all
+     * the bytes before it, under the key of the link (sender to receiver, see {@code org.am2j.net.auth.NicKeys}). A
+     * datagram whose tag does not check changes nothing at the receiver.
+     */
+    static final int TAG_LENGTH = 8;
+
+    /** HELLO: the sender's X25519 public key (32 bytes). */
+    static final int HELLO_KEY_OFFSET = HEADER_LENGTH;
+    /** HELLO: the cookie (8 bytes), with {@link #FLAG_HAS_COOKIE}. */
+    static final int HELLO_COOKIE_OFFSET = HELLO_KEY_OFFSET + 32;
+    /** Length of a HELLO before its tag. */
+    static final int HELLO_LENGTH = HELLO_COOKIE_OFFSET + 8;
+    /** COOKIE: the cookie (8 bytes). */
+    static final int COOKIE_OFFSET = HEADER_LENGTH;
+    /** Length of a COOKIE (no tag). */
+    static final int COOKIE_LENGTH = COOKIE_OFFSET + 8;
 
     /** Length of a wake-up datagram. */
     static final int WAKE_LENGTH = 1;

@@ -142,8 +142,9 @@ class GiveUpTest
                 return blind[0];
             }
             return wire;
-        }, "timeoutMs", TIMEOUT_MS, "rtoInitialMs", "5", "rtoMaxMs", "50"))
+        }, "timeoutMs", TIMEOUT_MS, "rtoInitialMs", "5", "rtoMaxMs", "50", "authenticate", "false"))
         {
+            // (Tags off: the test spoils the acknowledgements in datagrams, which tags would refuse whole.)
             exchangeOne(pair);
             blind[0].blind = true;
             for (int i = 0; i < 5; i++)
