@@ -43,6 +43,16 @@ public class AmException extends RuntimeException
     }
 
     /**
+     * @return what was wrong: the message without the error code in front of it.
+     */
+    public String detail()
+    {
+        final String message = getMessage();
+        final String prefix = error.name() + ": ";
+        return null != message && message.startsWith(prefix) ? message.substring(prefix.length()) : message;
+    }
+
+    /**
      * Throw {@link AmError#BAD_ARG} unless {@code min <= value < limit}.
      *
      * @param name  of the argument, for the message.

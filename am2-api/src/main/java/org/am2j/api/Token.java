@@ -6,8 +6,9 @@ import org.agrona.DirectBuffer;
  * The opaque token handed to a handler (AM-II's token_t): who sent the message, and the one way to reply to it.
  * <p>
  * A token is valid only while its handler runs. Only a request handler may reply, and at most once; a reply handler
- * or a returned-message handler that replies, a second reply, or a reply after the handler returned throws
- * {@link AmException} with {@link AmError#BAD_ARG}. Replies travel back by the medium their request came by.
+ * or a returned-message handler that replies, or a reply after the handler returned, throws {@link AmException} with
+ * {@link AmError#BAD_ARG}; a second reply from one request handler throws it with {@link AmError#RESOURCE}, as AMUDP
+ * and AMMPI return {@code AM_ERR_RESOURCE}. Replies travel back by the medium their request came by.
  * <p>
  * Every reply returns {@link Am#OK}; a reply waits while the requester's reply queue is full, polling only reply
  * queues meanwhile so that floods of requests cannot deadlock replies.

@@ -1,8 +1,6 @@
 package org.am2j.core;
 
 import java.lang.System.Logger.Level;
-import java.net.InetAddress;
-import java.net.UnknownHostException;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -20,6 +18,7 @@ import org.am2j.api.AmException;
 import org.am2j.api.Bundle;
 import org.am2j.api.BundleKind;
 import org.am2j.core.stats.EndpointCounters;
+import org.am2j.spi.NodeIdentity;
 import org.am2j.spi.PollScheduler;
 import org.am2j.spi.PollSchedulerProvider;
 import org.am2j.spi.Transport;
@@ -64,7 +63,8 @@ public final class AmRuntime implements TransportContext
 
     private AmRuntime()
     {
-        this.node = setting("am2j.node", "AM2J_NODE_ID", hostName());
+        JvmFlags.check();
+        this.node = NodeIdentity.local();
         this.job = setting("am2j.job", "AM2J_JOB", "default");
         this.pid = ProcessHandle.current().pid();
         this.processId = new SecureRandom().nextLong() ^ (pid << 32) ^ System.nanoTime();
@@ -225,8 +225,14 @@ public final class AmRuntime implements TransportContext
     @Override
     public String property(final String transport, final String key, final String defaultValue)
     {
-        final String envName = ("AM2J_" + transport + "_" + key).toUpperCase().replace('.', '_');
-        return setting("am2j." + transport + "." + key, envName, defaultValue);
+        return setting(TransportContext.propertyName(transport, key), TransportContext.environmentName(transport, key),
+            defaultValue);
+    }
+
+    @Override
+    public String settingName(final String transport, final String key)
+    {
+        return givenName(TransportContext.propertyName(transport, key), TransportContext.environmentName(transport, key));
     }
 
     List<Transport> transports()
@@ -279,10 +285,46 @@ public final class AmRuntime implements TransportContext
         final PollSchedulerProvider provider = schedulers.get(name);
         if (null == provider)
         {
-            throw new AmException(AmError.BAD_ARG, "poll scheduler '" + name + "' (am2j.poll / AM2J_POLL) is not " +
-                "one of " + schedulers.keySet());
+            throw new AmException(AmError.BAD_ARG, givenName("am2j.poll", "AM2J_POLL") + " = '" + pollSetting +
+                "': " + unknownScheduler(name, schedulers.values()));
         }
         return provider.create(argument);
+    }
+
+    /**
+     * Check a poll scheduler setting, {@code name} or {@code name:argument}, against the providers a class loader
+     * finds, as the runtime would when it starts.
+     *
+     * @param setting the setting.
+     * @param loader  to find the providers with.
+     * @throws AmException {@link AmError#BAD_ARG} with a one-line message that lists the valid values.
+     */
+    public static void checkPollSetting(final String setting, final ClassLoader loader)
+    {
+        final Map<String, PollSchedulerProvider> providers = new LinkedHashMap<>();
+        for (final PollSchedulerProvider provider : ServiceLoader.load(PollSchedulerProvider.class, loader))
+        {
+            providers.putIfAbsent(provider.name(), provider);
+        }
+        final int colon = setting.indexOf(':');
+        final String name = colon < 0 ? setting : setting.substring(0, colon);
+        final PollSchedulerProvider provider = providers.get(name);
+        if (null == provider)
+        {
+            throw new AmException(AmError.BAD_ARG, unknownScheduler(name, providers.values()));
+        }
+        provider.create(colon < 0 ? null : setting.substring(colon + 1));
+    }
+
+    private static String unknownScheduler(final String name, final Iterable<PollSchedulerProvider> providers)
+    {
+        final List<String> valid = new ArrayList<>();
+        for (final PollSchedulerProvider provider : providers)
+        {
+            valid.add(provider.usage());
+        }
+        return "'" + name + "' is not a poll scheduler; valid: " + String.join(", ", valid) +
+            (valid.size() < 2 ? " (the other schedulers come with am2j's polling module, which is not on the class path)" : "");
     }
 
     private void shutdown()
@@ -389,6 +431,25 @@ public final class AmRuntime implements TransportContext
         return defaultValue;
     }
 
+    /**
+     * @return the name under which the user gave a setting: the system property when set, else the environment
+     * variable when set, else {@code property / variable}.
+     */
+    static String givenName(final String property, final String environment)
+    {
+        final String fromProperty = System.getProperty(property);
+        if (null != fromProperty && !fromProperty.isBlank())
+        {
+            return property;
+        }
+        final String fromEnvironment = System.getenv(environment);
+        if (null != fromEnvironment && !fromEnvironment.isBlank())
+        {
+            return environment;
+        }
+        return property + " / " + environment;
+    }
+
     private static boolean booleanSetting(final String property, final String environment, final boolean defaultValue)
     {
         final String value = setting(property, environment, Boolean.toString(defaultValue));
@@ -400,19 +461,7 @@ public final class AmRuntime implements TransportContext
         {
             return false;
         }
-        throw new AmException(AmError.BAD_ARG, property + " / " + environment + " = '" + value +
+        throw new AmException(AmError.BAD_ARG, givenName(property, environment) + " = '" + value +
             "' must be true or false");
-    }
-
-    private static String hostName()
-    {
-        try
-        {
-            return InetAddress.getLocalHost().getHostName();
-        }
-        catch (final UnknownHostException ex)
-        {
-            return "localhost";
-        }
     }
 }

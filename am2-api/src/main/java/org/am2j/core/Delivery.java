@@ -152,7 +152,8 @@ final class Delivery implements Token, Message
         }
         if (replied)
         {
-            throw new AmException(AmError.BAD_ARG, "a request handler replies at most once; this token has replied");
+            // AMUDP and AMMPI count the one reply a request may have as a resource the handler has used up
+            throw new AmException(AmError.RESOURCE, "a request handler replies at most once; this token has replied");
         }
         MessageChecks.check(category, handler, src, srcOffset, length, segmentOffset, argCount);
         final boolean hasData = MessageCategory.SHORT != category;

@@ -21,13 +21,13 @@ import org.am2j.api.EndpointStatistics;
 import org.am2j.api.Handler;
 import org.am2j.api.MessageCategory;
 import org.am2j.api.Opcode;
-import org.am2j.api.ReturnStatus;
 import org.am2j.api.Tags;
 import org.am2j.core.stats.EndpointCounters;
 import org.am2j.core.stats.ProtocolCounters;
 import org.am2j.spi.EndpointHost;
 import org.am2j.spi.OutboundMessage;
 import org.am2j.spi.Route;
+import org.am2j.spi.SegmentBounds;
 import org.am2j.spi.Transport;
 import org.am2j.spi.TransportCounters;
 import org.am2j.spi.TransportEndpoint;
@@ -449,12 +449,7 @@ final class EndpointCore implements Endpoint, EndpointHost
     @Override
     public int checkSegment(final long segmentOffset, final int length)
     {
-        final AtomicBuffer s = segment;
-        if (null == s || segmentOffset < 0 || length < 0 || segmentOffset > s.capacity() - (long)length)
-        {
-            return ReturnStatus.EBADSEGOFF.code();
-        }
-        return 0;
+        return SegmentBounds.check(segment, segmentOffset, length);
     }
 
     // ----------------------------------------------------------------------------------------------------------------

@@ -12,6 +12,7 @@ import org.am2j.core.stats.ProtocolCounters;
 import org.am2j.spi.InboundMessage;
 import org.am2j.spi.MessageSink;
 import org.am2j.spi.OutboundMessage;
+import org.am2j.spi.SegmentBounds;
 import org.am2j.spi.TransportEndpoint;
 
 /**
@@ -102,6 +103,7 @@ final class Receiver implements MessageSink
         final int handlerIndex = message.handler();
         final MessageCategory category = opcode.category();
         final Handler handler;
+        final int segmentStatus;
         if (opcode.isRequest() && !Tags.accepts(endpoint.tag(), message.tag()))
         {
             returnToSender(message, opcode, ReturnStatus.EBADTAG);
@@ -119,9 +121,9 @@ final class Receiver implements MessageSink
         {
             returnToSender(message, opcode, ReturnStatus.EBADHANDLER);
         }
-        else if (MessageCategory.LONG == category && !segmentValid(message, dataLength))
+        else if (MessageCategory.LONG == category && 0 != (segmentStatus = segmentStatus(message, dataLength)))
         {
-            returnToSender(message, opcode, ReturnStatus.EBADSEGOFF);
+            returnToSender(message, opcode, ReturnStatus.fromCode(segmentStatus));
         }
         else if (!context.canNest())
         {
@@ -229,11 +231,20 @@ final class Receiver implements MessageSink
         return length > 0 && null != buffer && offset >= 0 && offset <= buffer.capacity() - length;
     }
 
-    private boolean segmentValid(final InboundMessage message, final int length)
+    /**
+     * @return 0 when the transport deposited the data in this endpoint's segment at the message's offset, else why
+     * not: the segment bounds' status ({@link SegmentBounds}), or {@link ReturnStatus#EBADSEGOFF} when the range is
+     * good but the data is not there (the segment changed while the message travelled).
+     */
+    private int segmentStatus(final InboundMessage message, final int length)
     {
         final AtomicBuffer segment = endpoint.segment();
         final long offset = message.segmentOffset();
-        return null != segment && message.dataBuffer() == segment && offset >= 0 &&
-            offset <= segment.capacity() - length && offset == message.dataOffset();
+        final int bounds = SegmentBounds.check(segment, offset, length);
+        if (0 != bounds)
+        {
+            return bounds;
+        }
+        return message.dataBuffer() == segment && offset == message.dataOffset() ? 0 : ReturnStatus.EBADSEGOFF.code();
     }
 }

@@ -33,7 +33,9 @@ public interface EndpointHost
      *
      * @param segmentOffset where the data would go.
      * @param length        of the data.
-     * @return 0 when the range lies inside the segment, else {@link org.am2j.api.ReturnStatus#EBADSEGOFF}'s code.
+     * @return 0 when the range lies inside the segment, else the code of {@link org.am2j.api.ReturnStatus#EBADSEGOFF}
+     * (no segment, or a start outside it) or {@link org.am2j.api.ReturnStatus#EBADLENGTH} (an end past it); see
+     * {@link SegmentBounds}.
      */
     int checkSegment(long segmentOffset, int length);
 

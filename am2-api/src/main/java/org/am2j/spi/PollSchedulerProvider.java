@@ -13,6 +13,14 @@ public interface PollSchedulerProvider
     String name();
 
     /**
+     * @return how the scheduler is named in a setting, for error messages and help: e.g. {@code fractional[:K]}.
+     */
+    default String usage()
+    {
+        return name();
+    }
+
+    /**
      * @param argument the text after the colon, or null.
      * @return a new scheduler for one bundle.
      * @throws org.am2j.api.AmException {@link org.am2j.api.AmError#BAD_ARG} when the argument is invalid.

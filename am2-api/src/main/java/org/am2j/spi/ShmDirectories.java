@@ -6,13 +6,16 @@ import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.DirectoryStream;
 import java.nio.file.FileSystems;
+import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.FileAttribute;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
-
 import java.util.EnumSet;
 import java.util.Set;
 
@@ -20,13 +23,19 @@ import org.am2j.api.AmError;
 import org.am2j.api.AmException;
 
 /**
- * Where and how am2j makes the files other processes of the node map: under {@code /dev/shm/am2j-<user>/} (or
- * {@code <java.io.tmpdir>/am2j-<user>/} without a writable {@code /dev/shm}), one directory per job and one for
- * counters files. Directories are mode 0700 and are removed when a process leaves them empty, so a normal exit leaves
+ * Where and how am2j makes the files other processes of the node map: under the shared-memory root, by default
+ * {@code /dev/shm/am2j-<user>/} (or {@code <java.io.tmpdir>/am2j-<user>/} without a writable {@code /dev/shm}), else
+ * the directory {@value #ROOT_PROPERTY} / {@value #ROOT_VARIABLE} names: one directory per job, one for counters files
+ * and the node identity ({@link NodeIdentity}). Directories are mode 0700 and are removed when a process leaves them empty, so a normal exit leaves
  * nothing behind; files are mode 0600 and fully allocated before they are mapped.
  */
 public final class ShmDirectories
 {
+    /** System property naming the shared-memory root; the launcher sets one per emulated node. */
+    public static final String ROOT_PROPERTY = "am2j.shm.root";
+    /** Environment variable naming the shared-memory root when {@value #ROOT_PROPERTY} is not set. */
+    public static final String ROOT_VARIABLE = "AM2J_SHM_ROOT";
+
     private static final Set<PosixFilePermission> FILE_PERMISSIONS = PosixFilePermissions.fromString("rw-------");
     private static final int ZERO_CHUNK = 64 * 1024;
 
@@ -35,9 +44,35 @@ public final class ShmDirectories
     }
 
     /**
-     * @return the user's am2j directory.
+     * @return the shared-memory root: {@value #ROOT_PROPERTY}, else {@value #ROOT_VARIABLE}, else the user's am2j
+     * directory in {@code /dev/shm} (or the temporary directory).
+     * @throws AmException {@link AmError#BAD_ARG} when the setting is not an absolute path.
      */
     public static Path userRoot()
+    {
+        final String property = System.getProperty(ROOT_PROPERTY);
+        final String variable = System.getenv(ROOT_VARIABLE);
+        final boolean fromProperty = null != property && !property.isBlank();
+        final String configured = fromProperty ? property.trim() :
+            null != variable && !variable.isBlank() ? variable.trim() : null;
+        if (null != configured)
+        {
+            final Path root = Path.of(configured);
+            if (!root.isAbsolute())
+            {
+                throw new AmException(AmError.BAD_ARG, (fromProperty ? ROOT_PROPERTY : ROOT_VARIABLE) + " = '" +
+                    configured + "' must be an absolute path");
+            }
+            return root.normalize();
+        }
+        return defaultRoot();
+    }
+
+    /**
+     * @return the user's am2j directory in {@code /dev/shm} (or the temporary directory without a writable
+     * {@code /dev/shm}), whatever {@value #ROOT_VARIABLE} says.
+     */
+    public static Path defaultRoot()
     {
         final String user = System.getProperty("user.name", "user").replaceAll("[^A-Za-z0-9._-]", "_");
         final Path shm = Path.of("/dev/shm");
@@ -147,6 +182,62 @@ public final class ShmDirectories
             }
         }
         return false;
+    }
+
+    /**
+     * Delete a directory and everything under it; symbolic links are removed, never followed. What cannot be deleted
+     * stays.
+     *
+     * @param directory to delete.
+     */
+    public static void deleteTree(final Path directory)
+    {
+        if (!Files.isDirectory(directory, LinkOption.NOFOLLOW_LINKS))
+        {
+            return;
+        }
+        try
+        {
+            Files.walkFileTree(directory, new SimpleFileVisitor<>()
+            {
+                @Override
+                public FileVisitResult visitFile(
+                    final Path file, final BasicFileAttributes attributes)
+                {
+                    deleteQuietly(file);
+                    return FileVisitResult.CONTINUE;
+                }
+
+                @Override
+                public FileVisitResult visitFileFailed(final Path file, final IOException ex)
+                {
+                    return FileVisitResult.CONTINUE;
+                }
+
+                @Override
+                public FileVisitResult postVisitDirectory(final Path dir, final IOException ex)
+                {
+                    deleteQuietly(dir);
+                    return FileVisitResult.CONTINUE;
+                }
+            });
+        }
+        catch (final IOException ignore)
+        {
+            // what could not be deleted stays; the caller's job is over either way
+        }
+    }
+
+    private static void deleteQuietly(final Path path)
+    {
+        try
+        {
+            Files.deleteIfExists(path);
+        }
+        catch (final IOException ignore)
+        {
+            // as above
+        }
     }
 
     private static boolean deleteIfEmpty(final Path directory)

@@ -41,6 +41,40 @@ public interface TransportContext
     String property(String transport, String key, String defaultValue);
 
     /**
+     * The name of a setting as the user gave it, for error messages: the system property's name when that is set,
+     * else the environment variable's when that is set, else both.
+     *
+     * @param transport name of the transport.
+     * @param key       of the setting.
+     * @return e.g. {@code AM2J_NET_HOST} when the environment variable gave the value.
+     */
+    default String settingName(final String transport, final String key)
+    {
+        return propertyName(transport, key);
+    }
+
+    /**
+     * @param transport name of the transport.
+     * @param key       of a setting.
+     * @return the system property of the setting, {@code am2j.<transport>.<key>}.
+     */
+    static String propertyName(final String transport, final String key)
+    {
+        return "am2j." + transport + "." + key;
+    }
+
+    /**
+     * @param transport name of the transport.
+     * @param key       of a setting.
+     * @return the environment variable of the setting, {@code AM2J_<TRANSPORT>_<KEY>} (upper case, dots as
+     * underscores).
+     */
+    static String environmentName(final String transport, final String key)
+    {
+        return ("AM2J_" + transport + "_" + key).toUpperCase(java.util.Locale.ROOT).replace('.', '_');
+    }
+
+    /**
      * A counter of the transport's process-wide part (a network NIC, say), in the process's counters file where
      * {@code bin/am2j stat} shows it live, labelled {@code "<transport> <name>"}. It stays there until the process
      * exits, as the transport's process-wide part does: a transport does not free it (a freed slot may be given to

@@ -1,16 +1,21 @@
 package org.am2j.spmd;
 
-import org.am2j.spi.ProcessIdentity;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.URLClassLoader;
+import java.nio.file.Path;
+import java.util.ServiceConfigurationError;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 import org.am2j.api.AmException;
+import org.am2j.core.AmRuntime;
+import org.am2j.spi.ProcessIdentity;
+import org.am2j.spi.ShmDirectories;
 
 /**
  * The SPMD launcher ({@code bin/am2j run}, {@code bin/am2run}): starts P rank JVMs on this machine, spread in blocks
@@ -20,9 +25,9 @@ import org.am2j.api.AmException;
  *     [--cp CLASSPATH] -- MAINCLASS [ARGS]
  * </pre>
  * (the leading {@code run} is optional). Each rank runs {@link RankMain} with the rank program's class, the
- * environment of {@link SpmdEnvironment} and the node identity {@code <host>/node<k>} (also as the system property
- * {@code am2j.node}, so each emulated node is its own shared-memory domain); see {@link RankCommand} and
- * {@link RankPlacement}.
+ * environment of {@link SpmdEnvironment}; each emulated node gets a shared-memory root of its own, and so is its own
+ * shared-memory domain and node ({@link org.am2j.spi.NodeIdentity}), removed when the job ends; see
+ * {@link RankCommand} and {@link RankPlacement}.
  * <p>
  * <b>Pinning.</b> With {@code --pin} rank R runs under {@code taskset -c CPU} on the R-th CPU this process may use,
  * modulo their number ({@link CpuPinning}); when pinning cannot be applied (no {@code taskset}, fewer than two
@@ -118,6 +123,13 @@ public final class Am2Run
             return 0;
         }
 
+        final String configurationError = checkConfiguration(options);
+        if (null != configurationError)
+        {
+            err.println("am2j run: " + configurationError);
+            return USAGE_STATUS;
+        }
+
         stopping = shuttingDown;
         final CpuPinning pinning = options.pin() ? pinning() : null;
         final long pid = ProcessHandle.current().pid();
@@ -134,16 +146,37 @@ public final class Am2Run
             err.println("am2j run: " + ex.getMessage());
             return FAILURE_STATUS;
         }
+        final Path shmRoot;
+        try
+        {
+            shmRoot = ShmDirectories.userRoot();
+            if (options.nodes() > 1)
+            {
+                RankPlacement.sweepEmulatedNodesRoots(shmRoot);
+            }
+        }
+        catch (final AmException ex)
+        {
+            server.close();
+            err.println("am2j run: " + ex.getMessage());
+            return FAILURE_STATUS;
+        }
         try
         {
             final RankCommand command = new RankCommand(
-                options, jobId, bootstrap(server.address()), SpmdEnvironment.localHostName(), pid,
-                ProcessIdentity.currentStartTimeMs(), pinning);
+                options, jobId, bootstrap(server.address()), shmRoot, pid, ProcessIdentity.currentStartTimeMs(),
+                pinning);
             return supervise(options.ranks(), command, options.timeoutSeconds());
         }
         finally
         {
             server.close();
+            if (options.nodes() > 1)
+            {
+                // every rank has exited or been killed: nothing maps the emulated nodes' files any more
+                ShmDirectories.deleteTree(RankPlacement.emulatedNodesRoot(shmRoot, jobId));
+                ShmDirectories.removeIfEmpty(shmRoot);
+            }
         }
     }
 
@@ -164,6 +197,38 @@ public final class Am2Run
                 err.println("am2j run: terminated; stopping " + alive + " rank(s)");
             }
             ranks.terminate(GRACE_MS);
+        }
+    }
+
+    /**
+     * Check what every rank would otherwise find wrong on its own, each with a stack trace: the poll scheduler
+     * ({@code --poll}, else an {@code AM2J_POLL} the ranks inherit), against the schedulers of the ranks' class path.
+     *
+     * @param options of the launch.
+     * @return a one-line error, or {@code null} when the configuration is usable.
+     */
+    static String checkConfiguration(final LaunchOptions options)
+    {
+        final String environmentPoll = System.getenv(SpmdEnvironment.AM2J_POLL);
+        final String poll = null != options.poll() ? options.poll() :
+            null != environmentPoll && !environmentPoll.isBlank() ? environmentPoll.trim() : null;
+        if (null == poll)
+        {
+            return null;
+        }
+        try (URLClassLoader loader = ClassPaths.loader(options.classPath(), Am2Run.class.getClassLoader()))
+        {
+            AmRuntime.checkPollSetting(poll, loader);
+            return null;
+        }
+        catch (final AmException ex)
+        {
+            return (null != options.poll() ? "--poll " : SpmdEnvironment.AM2J_POLL + " = ") + poll + ": " +
+                ex.detail();
+        }
+        catch (final IOException | ServiceConfigurationError ex)
+        {
+            return "cannot look for poll schedulers on the ranks' class path: " + ex.getMessage();
         }
     }
 

@@ -7,16 +7,26 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 
+import org.am2j.core.stats.CountersFile;
+import org.am2j.spi.NodeIdentity;
+import org.am2j.spi.ShmDirectories;
+
 /**
  * Builds the command line and environment of each rank JVM of a launch:
  * <pre>
  * [taskset -c CPU] &lt;java.home&gt;/bin/java --add-exports java.base/jdk.internal.misc=ALL-UNNAMED
- *     --enable-native-access=ALL-UNNAMED [--jvm-opt options] -Dam2j.node=&lt;node id&gt; -Dam2j.job=&lt;job id&gt; [-Dam2j.poll=..] [-Dam2j.nic=..]
+ *     --enable-native-access=ALL-UNNAMED [--jvm-opt options] -Dam2j.job=&lt;job id&gt; [-Dam2j.poll=..] [-Dam2j.nic=..]
  *     -cp &lt;class path&gt; org.am2j.spmd.RankMain MAINCLASS [ARGS]
  * </pre>
  * ({@code taskset -c CPU} with {@code --pin} when pinning can be applied, see {@link CpuPinning#prefix(int)}), with
  * the {@code AM2J_*} variables of {@link SpmdEnvironment} (and {@code AM2J_POLL}, {@code AM2J_NIC} when given) added
  * to the launcher's environment.
+ * <p>
+ * <b>Emulated nodes.</b> With more than one node, each node's ranks get a shared-memory root of their own
+ * ({@value ShmDirectories#ROOT_VARIABLE}, see {@link RankPlacement#nodeRoot}), and so a node identity of their own
+ * ({@link NodeIdentity}); an {@value NodeIdentity#NODE_VARIABLE} of the launcher's environment is not passed on, as it
+ * would put every emulated node on one node. The ranks' counters files stay in the launcher's counters directory, where
+ * {@code am2j stat} looks.
  */
 final class RankCommand
 {
@@ -32,7 +42,7 @@ final class RankCommand
     private final LaunchOptions options;
     private final String jobId;
     private final String bootstrap;
-    private final String hostName;
+    private final Path shmRoot;
     private final long launcherPid;
     private final long launcherStartMillis;
     private final String java;
@@ -43,7 +53,7 @@ final class RankCommand
      * @param options             of the launch.
      * @param jobId               of the job.
      * @param bootstrap           {@code host:port} of the rendezvous server.
-     * @param hostName            of this machine, for the node identities.
+     * @param shmRoot             the launcher's shared-memory root, under which emulated nodes get theirs.
      * @param launcherPid         pid of the launcher.
      * @param launcherStartMillis start instant of the launcher, 0 when unknown.
      * @param pinning             the CPUs of the ranks, or {@code null} to start them unpinned.
@@ -52,7 +62,7 @@ final class RankCommand
         final LaunchOptions options,
         final String jobId,
         final String bootstrap,
-        final String hostName,
+        final Path shmRoot,
         final long launcherPid,
         final long launcherStartMillis,
         final CpuPinning pinning)
@@ -60,7 +70,7 @@ final class RankCommand
         this.options = options;
         this.jobId = jobId;
         this.bootstrap = bootstrap;
-        this.hostName = hostName;
+        this.shmRoot = shmRoot;
         this.launcherPid = launcherPid;
         this.launcherStartMillis = launcherStartMillis;
         this.pinning = pinning;
@@ -75,7 +85,6 @@ final class RankCommand
     ProcessBuilder build(final int rank)
     {
         final int node = RankPlacement.nodeOf(rank, options.ranks(), options.nodes());
-        final String nodeId = RankPlacement.nodeId(hostName, node);
         final List<String> command = new ArrayList<>();
         if (null != pinning)
         {
@@ -84,7 +93,6 @@ final class RankCommand
         command.add(java);
         command.addAll(JVM_FLAGS);
         command.addAll(options.jvmOptions());
-        command.add("-Dam2j.node=" + nodeId);
         command.add("-Dam2j.job=" + jobId);
         if (null != options.poll())
         {
@@ -106,7 +114,12 @@ final class RankCommand
         env.put(SpmdEnvironment.AM2J_SIZE, Integer.toString(options.ranks()));
         env.put(SpmdEnvironment.AM2J_NODE, Integer.toString(node));
         env.put(SpmdEnvironment.AM2J_NODES, Integer.toString(options.nodes()));
-        env.put(SpmdEnvironment.AM2J_NODE_ID, nodeId);
+        if (options.nodes() > 1)
+        {
+            env.put(ShmDirectories.ROOT_VARIABLE, RankPlacement.nodeRoot(shmRoot, jobId, node).toString());
+            env.remove(NodeIdentity.NODE_VARIABLE);
+            env.putIfAbsent(CountersFile.DIRECTORY_ENV_NAME, CountersFile.defaultDirectory().toString());
+        }
         env.put(SpmdEnvironment.AM2J_JOB, jobId);
         env.put(SpmdEnvironment.AM2J_BOOTSTRAP, bootstrap);
         env.put(SpmdEnvironment.AM2J_LAUNCHER_PID, Long.toString(launcherPid));

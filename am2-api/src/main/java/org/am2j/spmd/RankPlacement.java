@@ -1,5 +1,13 @@
 package org.am2j.spmd;
 
+import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import org.am2j.spi.ProcessIdentity;
+import org.am2j.spi.ShmDirectories;
+
 /**
  * Block placement of ranks over emulated nodes: ranks 0 .. P/N - 1 on node 0, the next P/N on node 1, and so on.
  * When N does not divide P, the first P mod N nodes get one rank more: P = 5, N = 2 puts ranks 0-2 on node 0 and
@@ -7,6 +15,9 @@ package org.am2j.spmd;
  */
 final class RankPlacement
 {
+    /** Start of the name of a job's emulated nodes' directory in the shared-memory root. */
+    static final String EMULATED_PREFIX = "emulated+";
+
     private RankPlacement()
     {
     }
@@ -30,12 +41,69 @@ final class RankPlacement
     }
 
     /**
-     * @param hostName of this machine.
-     * @param node     index of an emulated node.
-     * @return the node identity of that emulated node: {@code <hostName>/node<node>}.
+     * @param root  the launcher's shared-memory root, e.g. {@code /dev/shm/am2j-<user>}.
+     * @param jobId of the job.
+     * @return the directory that holds the shared-memory roots of the job's emulated nodes:
+     * {@code <root>/emulated+<jobId>} ('+' is not a character of job ids, so no job directory has this name).
      */
-    static String nodeId(final String hostName, final int node)
+    static Path emulatedNodesRoot(final Path root, final String jobId)
     {
-        return hostName + "/node" + node;
+        return root.resolve(EMULATED_PREFIX + jobId);
+    }
+
+    /**
+     * Remove the emulated nodes' roots that a launcher killed without cleaning up left behind: those of jobs
+     * {@code j<pid>-...} whose launcher pid no longer runs. Their ranks are gone too (each rank's watchdog halts it
+     * when its launcher dies).
+     *
+     * @param root the shared-memory root.
+     * @return how many were removed.
+     */
+    static int sweepEmulatedNodesRoots(final Path root)
+    {
+        int removed = 0;
+        try (DirectoryStream<Path> entries = Files.newDirectoryStream(root, EMULATED_PREFIX + "j*"))
+        {
+            for (final Path entry : entries)
+            {
+                final String name = entry.getFileName().toString();
+                final int dash = name.indexOf('-', EMULATED_PREFIX.length());
+                if (dash < 0)
+                {
+                    continue;
+                }
+                final long pid;
+                try
+                {
+                    pid = Long.parseLong(name.substring(EMULATED_PREFIX.length() + 1, dash));
+                }
+                catch (final NumberFormatException ex)
+                {
+                    continue;
+                }
+                if (!ProcessIdentity.isAlive(pid, ProcessIdentity.UNKNOWN_START_TIME))
+                {
+                    ShmDirectories.deleteTree(entry);
+                    removed++;
+                }
+            }
+        }
+        catch (final IOException ignore)
+        {
+            // no root yet, or another launcher sweeping: what is left waits for the next launch
+        }
+        return removed;
+    }
+
+    /**
+     * @param root  the launcher's shared-memory root.
+     * @param jobId of the job.
+     * @param node  index of an emulated node.
+     * @return the shared-memory root of that emulated node, {@code <root>/emulated+<jobId>/node<node>}: its own node
+     * identity file and job directory, so it is a shared-memory domain, and therefore a node, of its own.
+     */
+    static Path nodeRoot(final Path root, final String jobId, final int node)
+    {
+        return emulatedNodesRoot(root, jobId).resolve("node" + node);
     }
 }

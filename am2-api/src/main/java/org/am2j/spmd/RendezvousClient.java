@@ -59,6 +59,8 @@ public final class RendezvousClient implements AutoCloseable
     private final int rank;
     private final int size;
     private final long collectiveTimeoutMs;
+    /** How long a hello waits for the welcome: the server decides when joining has failed and says so. */
+    private final long joinWaitMs;
     private final byte[] header = new byte[HEADER_LENGTH];
     private final ByteBuffer headerBuffer = ByteBuffer.wrap(header);
     private long completed;
@@ -66,7 +68,12 @@ public final class RendezvousClient implements AutoCloseable
     private boolean closed;
 
     private RendezvousClient(
-        final Socket socket, final String server, final int rank, final int size, final long collectiveTimeoutMs)
+        final Socket socket,
+        final String server,
+        final int rank,
+        final int size,
+        final long collectiveTimeoutMs,
+        final long joinWaitMs)
         throws IOException
     {
         this.socket = socket;
@@ -76,6 +83,7 @@ public final class RendezvousClient implements AutoCloseable
         this.rank = rank;
         this.size = size;
         this.collectiveTimeoutMs = collectiveTimeoutMs;
+        this.joinWaitMs = joinWaitMs;
     }
 
     /**
@@ -115,7 +123,8 @@ public final class RendezvousClient implements AutoCloseable
         try
         {
             socket.setTcpNoDelay(true);
-            client = new RendezvousClient(socket, server, rank, size, config.collectiveTimeoutMs());
+            client = new RendezvousClient(socket, server, rank, size, config.collectiveTimeoutMs(),
+                Math.max(config.joinTimeoutMs(), config.collectiveTimeoutMs()));
         }
         catch (final IOException ex)
         {
@@ -284,8 +293,8 @@ public final class RendezvousClient implements AutoCloseable
             throw new AmException(AmError.RESOURCE, failure);
         }
         final long collective = type == HELLO ? 0 : completed + 1;
-        final long deadlineNs =
-            System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(collectiveTimeoutMs + CLIENT_GRACE_MS);
+        final long waitMs = (type == HELLO ? joinWaitMs : collectiveTimeoutMs) + CLIENT_GRACE_MS;
+        final long deadlineNs = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(waitMs);
         try
         {
             writeFrame(type, payload, collective);
@@ -296,7 +305,7 @@ public final class RendezvousClient implements AutoCloseable
             final long shortDeadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(1);
             try
             {
-                readAnswer(answerType, collective, shortDeadlineNs, what);
+                readAnswer(answerType, collective, shortDeadlineNs, 1000, what);
             }
             catch (final AmException ignore)
             {
@@ -305,12 +314,13 @@ public final class RendezvousClient implements AutoCloseable
             throw broken(null != failure ? failure :
                 "rank " + rank + ": " + what + " lost the rendezvous at " + server + " (" + ex.getMessage() + ")");
         }
-        final ByteBuffer answer = readAnswer(answerType, collective, deadlineNs, what);
+        final ByteBuffer answer = readAnswer(answerType, collective, deadlineNs, waitMs, what);
         completed = collective;
         return answer;
     }
 
-    private ByteBuffer readAnswer(final int answerType, final long collective, final long deadlineNs, final String what)
+    private ByteBuffer readAnswer(
+        final int answerType, final long collective, final long deadlineNs, final long waitMs, final String what)
     {
         final int type;
         final ByteBuffer payload;
@@ -333,7 +343,7 @@ public final class RendezvousClient implements AutoCloseable
         catch (final SocketTimeoutException ex)
         {
             throw broken("rank " + rank + ": " + what + " got no answer from the rendezvous at " + server +
-                " within " + (collectiveTimeoutMs + CLIENT_GRACE_MS) + " ms");
+                " within " + waitMs + " ms");
         }
         catch (final EOFException ex)
         {

@@ -8,9 +8,23 @@ import org.am2j.api.AmException;
 /**
  * Settings of the bootstrap rendezvous, shared by {@link RendezvousServer} and {@link RendezvousClient}.
  * <p>
- * A new configuration takes its timeouts from the system properties {@value #CONNECT_TIMEOUT_PROP},
- * {@value #COLLECTIVE_TIMEOUT_PROP} and {@value #LINGER_TIMEOUT_PROP} (milliseconds) when they are set, else from the
- * defaults; the setters override them. Not thread-safe: configure, then hand it over.
+ * A new configuration takes each timeout (milliseconds, 1 to {@value #MAX_TIMEOUT_MS}) from its system property when
+ * that is set, else from its environment variable when that is set, else from the default; the setters override them:
+ * <table>
+ * <caption>Timeouts of the rendezvous</caption>
+ * <tr><th>system property</th><th>environment variable</th><th>default</th><th>what</th></tr>
+ * <tr><td>{@value #JOIN_TIMEOUT_PROP}</td><td>{@value #JOIN_TIMEOUT_VARIABLE}</td><td>60 s</td><td>how long the server
+ * waits for every rank to join; meanwhile it says every few seconds which ranks it is waiting for, then fails the
+ * job naming them</td></tr>
+ * <tr><td>{@value #CONNECT_TIMEOUT_PROP}</td><td>{@value #CONNECT_TIMEOUT_VARIABLE}</td><td>60 s</td><td>how long a
+ * rank keeps trying to reach the server</td></tr>
+ * <tr><td>{@value #COLLECTIVE_TIMEOUT_PROP}</td><td>{@value #COLLECTIVE_TIMEOUT_VARIABLE}</td><td>300 s</td><td>how
+ * long a barrier or all-gather waits for the slowest rank</td></tr>
+ * <tr><td>{@value #LINGER_TIMEOUT_PROP}</td><td>{@value #LINGER_TIMEOUT_VARIABLE}</td><td>10 s</td><td>how long rank 0,
+ * when it hosts the server, waits at close for the others to leave</td></tr>
+ * </table>
+ * The launcher's ranks inherit its environment, so a variable set for {@code bin/am2j run} reaches the server and the
+ * ranks alike. Not thread-safe: configure, then hand it over.
  */
 public final class RendezvousConfig
 {
@@ -20,6 +34,16 @@ public final class RendezvousConfig
     public static final String COLLECTIVE_TIMEOUT_PROP = "am2j.spmd.collective.timeout.ms";
     /** System property: how long rank 0 hosting the server waits at close for the other ranks to leave, in ms. */
     public static final String LINGER_TIMEOUT_PROP = "am2j.spmd.linger.timeout.ms";
+    /** System property: how long the server waits for every rank to join, in milliseconds. */
+    public static final String JOIN_TIMEOUT_PROP = "am2j.spmd.join.timeout.ms";
+    /** Environment variable of {@value #CONNECT_TIMEOUT_PROP}. */
+    public static final String CONNECT_TIMEOUT_VARIABLE = "AM2J_CONNECT_TIMEOUT_MS";
+    /** Environment variable of {@value #COLLECTIVE_TIMEOUT_PROP}. */
+    public static final String COLLECTIVE_TIMEOUT_VARIABLE = "AM2J_COLLECTIVE_TIMEOUT_MS";
+    /** Environment variable of {@value #LINGER_TIMEOUT_PROP}. */
+    public static final String LINGER_TIMEOUT_VARIABLE = "AM2J_LINGER_TIMEOUT_MS";
+    /** Environment variable of {@value #JOIN_TIMEOUT_PROP}. */
+    public static final String JOIN_TIMEOUT_VARIABLE = "AM2J_JOIN_TIMEOUT_MS";
 
     /** Default connect timeout: 60 s. */
     public static final long DEFAULT_CONNECT_TIMEOUT_MS = 60_000;
@@ -27,6 +51,8 @@ public final class RendezvousConfig
     public static final long DEFAULT_COLLECTIVE_TIMEOUT_MS = 300_000;
     /** Default linger timeout: 10 s. */
     public static final long DEFAULT_LINGER_TIMEOUT_MS = 10_000;
+    /** Default join timeout: 60 s. */
+    public static final long DEFAULT_JOIN_TIMEOUT_MS = 60_000;
 
     /** Longest timeout accepted: a day. */
     public static final long MAX_TIMEOUT_MS = 86_400_000;
@@ -34,19 +60,42 @@ public final class RendezvousConfig
     private long connectTimeoutMs;
     private long collectiveTimeoutMs;
     private long lingerTimeoutMs;
+    private long joinTimeoutMs;
     private Consumer<String> log = RendezvousConfig::logToStandardError;
 
     /**
-     * A configuration with the timeouts of the system properties, else the defaults.
+     * A configuration with the timeouts of the system properties, else of the environment variables, else the
+     * defaults.
      *
-     * @throws AmException {@link AmError#BAD_ARG} when a property is set but is not a number of milliseconds in
-     *                     [1, {@value #MAX_TIMEOUT_MS}].
+     * @throws AmException {@link AmError#BAD_ARG} naming the property or variable when one is set but is not a number
+     *                     of milliseconds in [1, {@value #MAX_TIMEOUT_MS}].
      */
     public RendezvousConfig()
     {
-        connectTimeoutMs = property(CONNECT_TIMEOUT_PROP, DEFAULT_CONNECT_TIMEOUT_MS);
-        collectiveTimeoutMs = property(COLLECTIVE_TIMEOUT_PROP, DEFAULT_COLLECTIVE_TIMEOUT_MS);
-        lingerTimeoutMs = property(LINGER_TIMEOUT_PROP, DEFAULT_LINGER_TIMEOUT_MS);
+        connectTimeoutMs = setting(CONNECT_TIMEOUT_PROP, CONNECT_TIMEOUT_VARIABLE, DEFAULT_CONNECT_TIMEOUT_MS);
+        collectiveTimeoutMs = setting(
+            COLLECTIVE_TIMEOUT_PROP, COLLECTIVE_TIMEOUT_VARIABLE, DEFAULT_COLLECTIVE_TIMEOUT_MS);
+        lingerTimeoutMs = setting(LINGER_TIMEOUT_PROP, LINGER_TIMEOUT_VARIABLE, DEFAULT_LINGER_TIMEOUT_MS);
+        joinTimeoutMs = setting(JOIN_TIMEOUT_PROP, JOIN_TIMEOUT_VARIABLE, DEFAULT_JOIN_TIMEOUT_MS);
+    }
+
+    /**
+     * @return how long the server waits for every rank to join before it fails the job naming the missing ones.
+     */
+    public long joinTimeoutMs()
+    {
+        return joinTimeoutMs;
+    }
+
+    /**
+     * @param timeoutMs how long the server waits for every rank to join, 1 to {@value #MAX_TIMEOUT_MS} ms.
+     * @return this.
+     */
+    public RendezvousConfig joinTimeoutMs(final long timeoutMs)
+    {
+        AmException.checkRange("joinTimeoutMs", timeoutMs, 1, MAX_TIMEOUT_MS + 1);
+        joinTimeoutMs = timeoutMs;
+        return this;
     }
 
     /**
@@ -69,7 +118,7 @@ public final class RendezvousConfig
     }
 
     /**
-     * @return how long a collective (and the initial joining of all ranks) may wait for the slowest rank.
+     * @return how long a collective may wait for the slowest rank.
      */
     public long collectiveTimeoutMs()
     {
@@ -126,9 +175,24 @@ public final class RendezvousConfig
         return this;
     }
 
-    private static long property(final String name, final long defaultValue)
+    /**
+     * @param property    the system property of a timeout.
+     * @param variable    its environment variable.
+     * @param defaultValue when neither is set.
+     * @return the timeout in milliseconds.
+     */
+    static long setting(final String property, final String variable, final long defaultValue)
     {
-        final String value = System.getProperty(name);
+        return setting(property, System.getProperty(property), variable, System.getenv(variable), defaultValue);
+    }
+
+    static long setting(
+        final String property, final String fromProperty, final String variable, final String fromVariable,
+        final long defaultValue)
+    {
+        final boolean propertySet = null != fromProperty && !fromProperty.isBlank();
+        final String value = propertySet ? fromProperty :
+            null != fromVariable && !fromVariable.isBlank() ? fromVariable : null;
         if (null == value)
         {
             return defaultValue;
@@ -145,8 +209,9 @@ public final class RendezvousConfig
         {
             // reported below
         }
-        throw new AmException(AmError.BAD_ARG, "system property " + name + " = '" + value +
-            "' is not a number of milliseconds in [1, " + MAX_TIMEOUT_MS + "]");
+        throw new AmException(AmError.BAD_ARG, (propertySet ? "system property " + property :
+            "environment variable " + variable) + " = '" + value + "' is not a number of milliseconds in [1, " +
+            MAX_TIMEOUT_MS + "]");
     }
 
     private static void logToStandardError(final String message)

@@ -7,6 +7,7 @@ import java.util.Map;
 
 import org.am2j.api.AmError;
 import org.am2j.api.AmException;
+import org.am2j.core.JvmFlags;
 
 /**
  * Entry point of SPMD rank programs: {@code try (Job job = Spmd.init()) { ... }}.
@@ -17,13 +18,14 @@ import org.am2j.api.AmException;
  * {@code AM2J_BOOTSTRAP};</li>
  * <li>under an external launcher (SLURM, Open MPI, PMI) rank 0 runs the server in-process, listening on all
  * interfaces at the port of {@code AM2J_BOOTSTRAP}, which must therefore name rank 0's host; after joining, the ranks
- * all-gather their node identities and number the nodes in order of their lowest rank;</li>
+ * all-gather their node identities (the shared-memory domain of each, {@link org.am2j.spi.NodeIdentity}) and number the nodes in order of their lowest rank;</li>
  * <li>without a launcher the process is rank 0 of a one-rank job and no rendezvous is used.</li>
  * </ul>
  * The call returns once every rank has joined. Under an external launcher it also sets the system properties
  * {@value #NODE_PROPERTY} and {@value #JOB_PROPERTY} to the job's node identity and job id, unless they are set
  * already, so that endpoints allocated afterwards name the same node and job as the {@link Job} (am2j's launcher
- * passes them on the command line).
+ * passes the job id on the command line; the node identity is the shared-memory domain's,
+ * {@link org.am2j.spi.NodeIdentity}, for the job and its endpoints alike).
  */
 public final class Spmd
 {
@@ -56,11 +58,13 @@ public final class Spmd
      * @param config timeouts and log of the rendezvous.
      * @return this process's membership of the job.
      * @throws AmException {@link AmError#BAD_ARG} when the environment is malformed; {@link AmError#RESOURCE} when
-     *                     the rendezvous cannot be reached or the job fails while joining.
+     *                     the rendezvous cannot be reached or the job fails while joining; {@link AmError#NOT_INIT}
+     *                     when the JVM lacks the flags am2j needs ({@link JvmFlags}).
      */
     public static Job init(final Map<String, String> env, final RendezvousConfig config)
     {
         AmException.checkNotNull("config", config);
+        JvmFlags.check();
         final SpmdEnvironment environment = SpmdEnvironment.parse(env);
         final InetSocketAddress bootstrap = environment.bootstrap();
         if (null == bootstrap)

@@ -1,8 +1,6 @@
 package org.am2j.spmd;
 
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 import java.util.Map;
@@ -10,6 +8,7 @@ import java.util.regex.Pattern;
 
 import org.am2j.api.AmError;
 import org.am2j.api.AmException;
+import org.am2j.spi.NodeIdentity;
 
 /**
  * Where this process sits in an SPMD job, read from the environment its launcher gave it.
@@ -22,8 +21,6 @@ import org.am2j.api.AmException;
  * <tr><td>{@value #AM2J_SIZE}</td><td>number of ranks</td><td>1 to {@value #MAX_SIZE}</td></tr>
  * <tr><td>{@value #AM2J_NODE}</td><td>index of this rank's node</td><td>0 to nodes - 1</td></tr>
  * <tr><td>{@value #AM2J_NODES}</td><td>number of nodes</td><td>1 to size</td></tr>
- * <tr><td>{@value #AM2J_NODE_ID}</td><td>identity of the node, e.g. {@code host/node1} for an emulated node</td>
- * <td>1 to {@value #MAX_NODE_ID_BYTES} UTF-8 bytes, no control characters</td></tr>
  * <tr><td>{@value #AM2J_JOB}</td><td>job id</td><td>1 to {@value #MAX_JOB_ID_LENGTH} of
  * {@code [A-Za-z0-9._-]}</td></tr>
  * <tr><td>{@value #AM2J_BOOTSTRAP}</td><td>address of the rendezvous server</td><td>{@code host:port} or
@@ -34,10 +31,14 @@ import org.am2j.api.AmException;
  * </table>
  * All of them are required once {@value #AM2J_RANK} or {@value #AM2J_SIZE} is present.
  * <p>
+ * <b>Node identity.</b> Under every launcher the node identity is this process's shared-memory domain
+ * ({@link NodeIdentity#local()}: the id kept in the shared-memory root, which the launcher gives each emulated node its
+ * own of), unless {@value #AM2J_NODE_ID} overrides it (1 to {@value #MAX_NODE_ID_BYTES} UTF-8 bytes, no control
+ * characters).
+ * <p>
  * <b>External launchers.</b> Otherwise the rank and size come from {@code SLURM_PROCID}/{@code SLURM_NTASKS}, then
  * {@code OMPI_COMM_WORLD_RANK}/{@code OMPI_COMM_WORLD_SIZE}, then {@code PMI_RANK}/{@code PMI_SIZE} (see
- * {@link LauncherKind}). The node identity is {@value #AM2J_NODE_ID} when set, else the host name; the node index is
- * not known from the environment ({@link #node()} is {@link #UNKNOWN_NODE}) and {@link Spmd#init()} derives it from
+ * {@link LauncherKind}). The node index is not known from the environment ({@link #node()} is {@link #UNKNOWN_NODE}) and {@link Spmd#init()} derives it from
  * the node identities of all ranks. {@value #AM2J_BOOTSTRAP} is required when there is more than one rank and must name
  * the address of rank 0, which runs the rendezvous server in-process on that port. The job id is {@value #AM2J_JOB}
  * when set, else {@code slurm-<SLURM_JOB_ID>[.<SLURM_STEP_ID>]} under SLURM, else derived from the bootstrap address.
@@ -57,8 +58,8 @@ public final class SpmdEnvironment
     public static final String AM2J_NODE = "AM2J_NODE";
     /** Number of nodes under am2j's launcher. */
     public static final String AM2J_NODES = "AM2J_NODES";
-    /** Identity of this rank's node; also read by the endpoint core for the node of endpoint names. */
-    public static final String AM2J_NODE_ID = "AM2J_NODE_ID";
+    /** Overrides the identity of this rank's node ({@link NodeIdentity#NODE_VARIABLE}). */
+    public static final String AM2J_NODE_ID = NodeIdentity.NODE_VARIABLE;
     /** Job id. */
     public static final String AM2J_JOB = "AM2J_JOB";
     /** Address ({@code host:port}) of the rendezvous server. */
@@ -120,69 +121,57 @@ public final class SpmdEnvironment
     }
 
     /**
-     * Parse an environment, taking the host name and pid of this process for the values derived from them.
+     * Parse an environment, taking the node identity ({@link NodeIdentity#local()}) and pid of this process for the
+     * values derived from them.
      *
      * @param env the environment, e.g. {@link System#getenv()}.
      * @return where this process sits in its job.
-     * @throws AmException {@link AmError#BAD_ARG} when a variable is missing or malformed.
+     * @throws AmException {@link AmError#BAD_ARG} when a variable is missing or malformed; {@link AmError#RESOURCE}
+     *                     when the node identity cannot be read or made.
      */
     public static SpmdEnvironment parse(final Map<String, String> env)
     {
-        return parse(env, localHostName(), ProcessHandle.current().pid());
+        AmException.checkNotNull("env", env);
+        final String local = env.containsKey(AM2J_NODE_ID) ? env.get(AM2J_NODE_ID) : NodeIdentity.local();
+        return parse(env, local, ProcessHandle.current().pid());
     }
 
     /**
      * Parse an environment.
      *
-     * @param env      the environment.
-     * @param hostName the node identity under an external launcher or none, unless {@value #AM2J_NODE_ID} is set.
-     * @param pid      of this process, for the job id of a single-process job.
+     * @param env         the environment.
+     * @param localNodeId the node identity of this process, used unless {@value #AM2J_NODE_ID} is set.
+     * @param pid         of this process, for the job id of a single-process job.
      * @return where this process sits in its job.
      * @throws AmException {@link AmError#BAD_ARG} when a variable is missing or malformed.
      */
-    public static SpmdEnvironment parse(final Map<String, String> env, final String hostName, final long pid)
+    public static SpmdEnvironment parse(final Map<String, String> env, final String localNodeId, final long pid)
     {
         AmException.checkNotNull("env", env);
-        AmException.checkNotNull("hostName", hostName);
+        AmException.checkNotNull("localNodeId", localNodeId);
         if (env.containsKey(AM2J_RANK) || env.containsKey(AM2J_SIZE))
         {
-            return parseAm2j(env);
+            return parseAm2j(env, localNodeId);
         }
         for (final LauncherKind kind : LauncherKind.values())
         {
             if (kind.isExternal() && (env.containsKey(kind.rankVariable()) || env.containsKey(kind.sizeVariable())))
             {
-                return parseExternal(kind, env, hostName);
+                return parseExternal(kind, env, localNodeId);
             }
         }
-        final String nodeId = env.containsKey(AM2J_NODE_ID) ? nodeId(env, AM2J_NODE_ID) : checkHostName(hostName);
+        final String nodeId = nodeId(env, localNodeId);
         final String jobId = env.containsKey(AM2J_JOB) ? jobId(env, AM2J_JOB) : "solo-" + pid;
         return new SpmdEnvironment(LauncherKind.NONE, 0, 1, 0, 1, nodeId, jobId, null, 0, 0);
     }
 
-    /**
-     * @return the host name of this machine as the node identity under external launchers, {@code localhost} when
-     * it cannot be found.
-     */
-    public static String localHostName()
-    {
-        try
-        {
-            return InetAddress.getLocalHost().getHostName();
-        }
-        catch (final UnknownHostException ex)
-        {
-            return "localhost";
-        }
-    }
-
-    private static SpmdEnvironment parseAm2j(final Map<String, String> env)
+    private static SpmdEnvironment parseAm2j(final Map<String, String> env, final String localNodeId)
     {
         final int size = (int)number(env, AM2J_SIZE, 1, MAX_SIZE, "[1, " + MAX_SIZE + "]");
         final int rank = (int)number(env, AM2J_RANK, 0, size - 1, "[0, " + AM2J_SIZE + " - 1 = " + (size - 1) + "]");
         final int nodes = (int)number(env, AM2J_NODES, 1, size, "[1, " + AM2J_SIZE + " = " + size + "]");
         final int node = (int)number(env, AM2J_NODE, 0, nodes - 1, "[0, " + AM2J_NODES + " - 1 = " + (nodes - 1) + "]");
-        final String nodeId = nodeId(env, AM2J_NODE_ID);
+        final String nodeId = nodeId(env, localNodeId);
         final String jobId = jobId(env, AM2J_JOB);
         final InetSocketAddress bootstrap = bootstrap(env, AM2J_BOOTSTRAP);
         final long launcherPid = number(env, AM2J_LAUNCHER_PID, 1, Long.MAX_VALUE, "a pid, 1 or more");
@@ -193,13 +182,13 @@ public final class SpmdEnvironment
     }
 
     private static SpmdEnvironment parseExternal(
-        final LauncherKind kind, final Map<String, String> env, final String hostName)
+        final LauncherKind kind, final Map<String, String> env, final String localNodeId)
     {
         final String sizeVariable = kind.sizeVariable();
         final int size = (int)number(env, sizeVariable, 1, MAX_SIZE, "[1, " + MAX_SIZE + "]");
         final int rank = (int)number(
             env, kind.rankVariable(), 0, size - 1, "[0, " + sizeVariable + " - 1 = " + (size - 1) + "]");
-        final String nodeId = env.containsKey(AM2J_NODE_ID) ? nodeId(env, AM2J_NODE_ID) : checkHostName(hostName);
+        final String nodeId = nodeId(env, localNodeId);
         InetSocketAddress bootstrap = null;
         if (size > 1 || env.containsKey(AM2J_BOOTSTRAP))
         {
@@ -269,26 +258,20 @@ public final class SpmdEnvironment
         return n;
     }
 
-    private static String nodeId(final Map<String, String> env, final String name)
+    /**
+     * @return {@value #AM2J_NODE_ID} when the environment has it, else this process's own node identity; checked.
+     */
+    private static String nodeId(final Map<String, String> env, final String localNodeId)
     {
         final String allowed = "1 to " + MAX_NODE_ID_BYTES + " UTF-8 bytes without control characters";
-        final String value = required(env, name, allowed);
+        final boolean overridden = env.containsKey(AM2J_NODE_ID);
+        final String value = overridden ? env.get(AM2J_NODE_ID) : localNodeId;
         if (!isValidNodeId(value))
         {
-            throw new AmException(AmError.BAD_ARG, name + " = '" + printable(value) + "' is not " + allowed);
+            throw new AmException(AmError.BAD_ARG, (overridden ? AM2J_NODE_ID : "the node identity") + " = '" +
+                printable(value) + "' is not " + allowed);
         }
         return value;
-    }
-
-    private static String checkHostName(final String hostName)
-    {
-        if (!isValidNodeId(hostName))
-        {
-            throw new AmException(AmError.BAD_ARG, "host name '" + printable(hostName) + "' is not a usable node" +
-                " identity (1 to " + MAX_NODE_ID_BYTES + " UTF-8 bytes without control characters): set " +
-                AM2J_NODE_ID);
-        }
-        return hostName;
     }
 
     /**
@@ -424,7 +407,8 @@ public final class SpmdEnvironment
     }
 
     /**
-     * @return identity of this rank's node: equal strings mean the same shared-memory domain.
+     * @return identity of this rank's node: equal strings mean the same shared-memory domain
+     * ({@link NodeIdentity}).
      */
     public String nodeId()
     {

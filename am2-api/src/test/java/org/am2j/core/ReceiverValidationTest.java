@@ -267,7 +267,11 @@ class ReceiverValidationTest
         {
             final Receiver receiver = receiverOf(pair);
             final org.agrona.concurrent.AtomicBuffer segment = pair.b.allocateSegment(64);
-            final long[][] ranges = { { 60, 8 }, { -1, 1 }, { Long.MAX_VALUE, 1 }, { 64, 1 } };
+            // { offset, length, status }: an end past the segment is EBADLENGTH, a start outside it EBADSEGOFF
+            final long[][] ranges = {
+                { 60, 8, ReturnStatus.EBADLENGTH.code() }, { 0, 65, ReturnStatus.EBADLENGTH.code() },
+                { -1, 1, ReturnStatus.EBADSEGOFF.code() }, { Long.MAX_VALUE, 1, ReturnStatus.EBADSEGOFF.code() },
+                { 64, 1, ReturnStatus.EBADSEGOFF.code() }, { 65, 0, ReturnStatus.EBADSEGOFF.code() } };
             for (final long[] range : ranges)
             {
                 final Raw raw = valid(pair);
@@ -277,7 +281,7 @@ class ReceiverValidationTest
                 raw.dataOffset = (int)range[0];
                 raw.dataLength = (int)range[1];
                 dispatch(receiver, raw);
-                assertEquals(ReturnStatus.EBADSEGOFF.code(), raw.sentBack.get(0)[0]);
+                assertEquals((int)range[2], raw.sentBack.get(0)[0], "offset " + range[0] + ", length " + range[1]);
             }
             final Raw ok = valid(pair);
             ok.opcode = Opcode.REQUEST_LONG.code();

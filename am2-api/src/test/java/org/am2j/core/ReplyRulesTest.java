@@ -39,7 +39,7 @@ class ReplyRulesTest
             pair.a.handler(2, (token, msg) -> replies[0]++);
             pair.a.request(0, 1);
             pair.pollUntil(() -> replies[0] == 1, 100);
-            assertEquals(AmError.BAD_ARG, error.get().error());
+            assertEquals(AmError.RESOURCE, error.get().error(), error.get().getMessage());
             assertTrue(error.get().getMessage().contains("at most once"), error.get().getMessage());
             assertStillWorks(pair);
         }

@@ -111,7 +111,7 @@ class ReturnedMessageTest
     }
 
     @Test
-    void aLongMessageOutsideTheSegmentComesBackWithEbadsegoffAndItsData()
+    void aLongMessageOutsideTheSegmentComesBackWithItsStatusAndItsData()
     {
         try (Pair pair = Pair.inOneBundle(BundleKind.SEQ))
         {
@@ -121,10 +121,14 @@ class ReturnedMessageTest
             pair.a.requestLong(0, 1, src, 0, 2, 0);
             pair.b.allocateSegment(16);
             pair.a.requestLong(0, 1, src, 0, 2, 15);
-            pair.pollUntil(() -> returned.size() == 2, 100);
+            pair.a.requestLong(0, 1, src, 0, 2, 16);
+            pair.pollUntil(() -> returned.size() == 3, 100);
+            // no segment, and a start past its end: EBADSEGOFF; a start inside and an end past it: EBADLENGTH
+            assertEquals(ReturnStatus.EBADSEGOFF, returned.get(0).status());
+            assertEquals(ReturnStatus.EBADLENGTH, returned.get(1).status());
+            assertEquals(ReturnStatus.EBADSEGOFF, returned.get(2).status());
             for (final Returned r : returned)
             {
-                assertEquals(ReturnStatus.EBADSEGOFF, r.status());
                 assertEquals(Opcode.REQUEST_LONG, r.opcode());
                 assertArrayEquals(new byte[] { 4, 5 }, r.data());
             }

@@ -1,6 +1,7 @@
 package org.am2j.spmd;
 
 import org.am2j.spi.ProcessIdentity;
+import org.am2j.spi.ShmDirectories;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -116,6 +117,57 @@ class Am2RunTest
     }
 
     @Test
+    void anUnknownPollSchedulerIsOneLineListingTheValidOnesAndNoRankStarts() throws Exception
+    {
+        assertEquals(Am2Run.USAGE_STATUS, run("run", "-n", "2", "--poll", "bogus", "--", HelloMain.class.getName()));
+
+        final List<String> lines = err().lines().collect(Collectors.toList());
+        assertEquals(1, lines.size(), output());
+        assertTrue(lines.get(0).startsWith("am2j run: --poll bogus: 'bogus' is not a poll scheduler; valid: every"),
+            output());
+        assertEquals("", out(), "a rank started" + output());
+    }
+
+    @Test
+    void aBadPollArgumentIsOneLine() throws Exception
+    {
+        assertEquals(Am2Run.USAGE_STATUS, run("run", "-n", "2", "--poll", "every:3", "--", HelloMain.class.getName()));
+
+        assertEquals(List.of("am2j run: --poll every:3: poll scheduler 'every' takes no argument, got '3'"),
+            err().lines().collect(Collectors.toList()), output());
+    }
+
+    @Test
+    void aRankThatNeverJoinsIsReportedWhileWaitedForAndThenFailsTheJob() throws Exception
+    {
+        final String previous = System.getProperty(RendezvousConfig.JOIN_TIMEOUT_PROP);
+        System.setProperty(RendezvousConfig.JOIN_TIMEOUT_PROP, "15000");
+        final int status;
+        try
+        {
+            status = run("run", "-n", "3", "--", NeverJoinsOnRank1Main.class.getName());
+        }
+        finally
+        {
+            if (null == previous)
+            {
+                System.clearProperty(RendezvousConfig.JOIN_TIMEOUT_PROP);
+            }
+            else
+            {
+                System.setProperty(RendezvousConfig.JOIN_TIMEOUT_PROP, previous);
+            }
+        }
+
+        assertNotEquals(0, status, output());
+        assertTrue(err().contains("am2j run: rendezvous: waiting for ranks [1] of job '"), output());
+        assertTrue(err().contains("2 of 3 joined after"), output());
+        assertTrue(err().contains("did not join within 15000 ms (2 of 3 joined") &&
+            err().contains(RendezvousConfig.JOIN_TIMEOUT_VARIABLE), output());
+        assertTrue(!out().contains("joined "), "a rank went on as if the job had started" + output());
+    }
+
+    @Test
     void helloPrintsOneLinePerRankOnItsBlockNode() throws Exception
     {
         final int status = run("run", "-n", "4", "--nodes", "2", "--", HelloMain.class.getName());
@@ -130,6 +182,18 @@ class Am2RunTest
             "[1] rank 1 of 4 on node 0",
             "[2] rank 2 of 4 on node 1",
             "[3] rank 3 of 4 on node 1"), lines, output());
+        // each emulated node had a shared-memory root of its own (HelloMain checks their node identities differ);
+        // the launcher removes them with the job
+        final Path root = ShmDirectories.userRoot();
+        if (Files.isDirectory(root))
+        {
+            try (Stream<Path> entries = Files.list(root))
+            {
+                final String prefix = "emulated+j" + ProcessHandle.current().pid() + "-";
+                assertEquals(List.of(), entries.map(p -> p.getFileName().toString())
+                    .filter(name -> name.startsWith(prefix)).collect(Collectors.toList()));
+            }
+        }
     }
 
     @Test

@@ -403,12 +403,29 @@ class RendezvousTest
     @Test
     void joinTimesOutNamingTheRanksThatNeverCame()
     {
-        startServer(3, config().collectiveTimeoutMs(300));
+        startServer(3, config().joinTimeoutMs(600));
 
         final AmException ex = assertThrows(
             AmException.class, () -> RendezvousClient.connect(server.address(), 1, 3, JOB, config()));
 
-        assertNames(ex, "ranks [0, 2] of job 'test-job' did not join within 300 ms");
+        assertNames(ex, "ranks [0, 2] of job 'test-job' did not join within 600 ms (1 of 3 joined",
+            RendezvousConfig.JOIN_TIMEOUT_VARIABLE);
+        // before failing, the server said whom it was waiting for (every 300 ms: half the join timeout)
+        assertTrue(log.stream().anyMatch(m -> m.startsWith(
+            "waiting for ranks [0, 2] of job 'test-job' to join: ") && m.contains("of 3 joined after")), log.toString());
+    }
+
+    @Test
+    void timeoutsComeFromThePropertyElseTheVariableAndABadOneIsNamed()
+    {
+        assertEquals(5, RendezvousConfig.setting("p", "5", "V", "7", 9));
+        assertEquals(7, RendezvousConfig.setting("p", null, "V", "7", 9));
+        assertEquals(9, RendezvousConfig.setting("p", null, "V", " ", 9));
+        final AmException ex = assertThrows(AmException.class,
+            () -> RendezvousConfig.setting("p", null, RendezvousConfig.JOIN_TIMEOUT_VARIABLE, "soon", 9));
+        assertEquals(AmError.BAD_ARG, ex.error());
+        assertTrue(ex.detail().startsWith("environment variable AM2J_JOIN_TIMEOUT_MS = 'soon' is not a number of " +
+            "milliseconds"), ex.getMessage());
     }
 
     @Test

@@ -17,7 +17,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class SpmdEnvironmentTest
 {
-    private static final String HOST = "host1.example";
+    /** The node identity of the process, as {@link org.am2j.spi.NodeIdentity} would read it. */
+    private static final String HOST = "0123456789abcdef";
     private static final long PID = 4242;
 
     private static Map<String, String> am2jEnvironment()
@@ -87,6 +88,15 @@ class SpmdEnvironmentTest
     }
 
     @Test
+    void am2jLauncherRanksWithoutOverrideTakeTheirOwnNodeIdentity()
+    {
+        final Map<String, String> env = am2jEnvironment();
+        env.remove("AM2J_NODE_ID");
+
+        assertEquals(HOST, SpmdEnvironment.parse(env, HOST, PID).nodeId());
+    }
+
+    @Test
     void am2jLauncherWinsOverExternalLaunchers()
     {
         final Map<String, String> env = am2jEnvironment();
@@ -100,7 +110,7 @@ class SpmdEnvironmentTest
 
     @ParameterizedTest
     @ValueSource(strings = {
-        "AM2J_RANK", "AM2J_SIZE", "AM2J_NODE", "AM2J_NODES", "AM2J_NODE_ID", "AM2J_JOB", "AM2J_BOOTSTRAP",
+        "AM2J_RANK", "AM2J_SIZE", "AM2J_NODE", "AM2J_NODES", "AM2J_JOB", "AM2J_BOOTSTRAP",
         "AM2J_LAUNCHER_PID", "AM2J_LAUNCHER_START" })
     void missingAm2jVariableIsNamed(final String variable)
     {

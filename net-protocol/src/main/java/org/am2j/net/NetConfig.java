@@ -1,7 +1,10 @@
 package org.am2j.net;
 
+import java.io.IOException;
+import java.net.DatagramSocket;
 import java.net.Inet4Address;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.NetworkInterface;
 import java.net.SocketException;
 import java.net.UnknownHostException;
@@ -18,8 +21,10 @@ import org.am2j.spi.TransportContext;
  * <ul>
  *   <li>{@code nic}: {@code inline} (default) or {@code thread}, see {@link NicMode}; {@code thread} in a process that
  *       may use only one CPU runs inline instead, with a warning;</li>
- *   <li>{@code host}: the address this process's NIC is reached at (default: the first non-loopback IPv4 address
- *       that is up, else loopback; the launcher sets 127.0.0.1 for ranks of one machine);</li>
+ *   <li>{@code host}: the address this process's NIC is reached at (default: the local address of the route to the
+ *       job's rendezvous, {@code AM2J_BOOTSTRAP}, so that on a host with several interfaces peers are reached over
+ *       the network the job runs on; without a bootstrap address or a route to it, the first non-loopback IPv4
+ *       address that is up, else loopback; the launcher sets 127.0.0.1 for ranks of one machine);</li>
  *   <li>{@code bind}: the address the socket binds (default: {@code host});</li>
  *   <li>{@code port}: UDP port (default 0: any free port);</li>
  *   <li>{@code mtu}: largest IP packet on the path; 0 (default) reads the MTU of {@code host}'s interface. Messages
@@ -50,6 +55,8 @@ import org.am2j.spi.TransportContext;
  */
 final class NetConfig
 {
+    /** The rendezvous address of an SPMD job, {@code host:port}: the default host is the one that routes to it. */
+    static final String BOOTSTRAP_VARIABLE = "AM2J_BOOTSTRAP";
     /** IPv4 and UDP headers: what an MTU leaves for a datagram. */
     static final int IP_UDP_HEADERS = 28;
     /** Smallest MTU accepted: IPv4's minimum reassembly size. */
@@ -67,6 +74,11 @@ final class NetConfig
     final NicMode requestedMode;
     final InetAddress host;
     final InetAddress bind;
+    /** The name the user gave the host setting under, or {@code null} for the default. */
+    final String hostSetting;
+    /** The name the user gave the bind setting under, or {@code null} for the default. */
+    final String bindSetting;
+    final String portSetting;
     final int port;
     final int datagramLimit;
     final int depth;
@@ -106,14 +118,19 @@ final class NetConfig
         // run when the host's polling thread gives the CPU up, and every message would wait for a time slice.
         this.mode = NicMode.THREAD == requestedMode && processors < 2 ? NicMode.INLINE : requestedMode;
         final String hostText = context.property("net", "host", "");
-        this.host = hostText.isEmpty() ? defaultHost() : address("host", hostText);
+        this.hostSetting = hostText.isEmpty() ? null : context.settingName("net", "host");
+        this.host = hostText.isEmpty() ? defaultHost(System.getenv(BOOTSTRAP_VARIABLE)) :
+            address(hostSetting, hostText);
         final String bindText = context.property("net", "bind", "");
-        this.bind = bindText.isEmpty() ? host : address("bind", bindText);
+        this.bindSetting = bindText.isEmpty() ? null : context.settingName("net", "bind");
+        this.bind = bindText.isEmpty() ? host : address(bindSetting, bindText);
+        this.portSetting = context.settingName("net", "port");
         this.port = intSetting(context, "port", 0, 0, 65535);
         final int mtu = intSetting(context, "mtu", 0, 0, 65536 + IP_UDP_HEADERS);
         if (0 != mtu && mtu < MIN_MTU)
         {
-            throw new AmException(AmError.BAD_ARG, "am2j.net.mtu = " + mtu + " must be 0 (auto) or at least " + MIN_MTU);
+            throw new AmException(AmError.BAD_ARG, context.settingName("net", "mtu") + " = " + mtu +
+                " must be 0 (auto) or at least " + MIN_MTU);
         }
         final int pathMtu = 0 != mtu ? mtu : interfaceMtu(host);
         this.datagramLimit = Math.min(MAX_DATAGRAM, Math.min(65507, pathMtu - IP_UDP_HEADERS));
@@ -121,7 +138,8 @@ final class NetConfig
         this.queueBytes = intSetting(context, "queueBytes", 262144, MIN_QUEUE_BYTES, 1 << 28);
         if (Integer.bitCount(queueBytes) != 1)
         {
-            throw new AmException(AmError.BAD_ARG, "am2j.net.queueBytes = " + queueBytes + " must be a power of two");
+            throw new AmException(AmError.BAD_ARG, context.settingName("net", "queueBytes") + " = " + queueBytes +
+                " must be a power of two");
         }
         this.timeoutNanos = intSetting(context, "timeoutMs", 10_000, 10, 3_600_000) * 1_000_000L;
         this.node = context.node();
@@ -131,7 +149,8 @@ final class NetConfig
         this.rtoInitialNanos = intSetting(context, "rtoInitialMs", 10, 1, 600_000) * 1_000_000L;
         if (rtoMinNanos > rtoMaxNanos)
         {
-            throw new AmException(AmError.BAD_ARG, "am2j.net.rtoMinUs must not exceed am2j.net.rtoMaxMs");
+            throw new AmException(AmError.BAD_ARG, context.settingName("net", "rtoMinUs") + " must not exceed " +
+                context.settingName("net", "rtoMaxMs"));
         }
         this.ackDelayNanos = intSetting(context, "ackDelayUs", 200, 0, 1_000_000) * 1_000L;
         this.maxPeers = intSetting(context, "maxPeers", 1024, 1, 1 << 20);
@@ -171,17 +190,19 @@ final class NetConfig
         }
         catch (final NumberFormatException ex)
         {
-            throw new AmException(AmError.BAD_ARG, "am2j.net." + key + " = '" + value + "' is not an integer");
+            throw new AmException(AmError.BAD_ARG, context.settingName("net", key) + " = '" + value +
+                "' is not an integer");
         }
         if (parsed < min || parsed > max)
         {
-            throw new AmException(AmError.BAD_ARG, "am2j.net." + key + " = " + parsed + " must be in [" + min + ", " +
+            throw new AmException(AmError.BAD_ARG, context.settingName("net", key) + " = " + parsed + " must be in [" +
+                min + ", " +
                 max + "]");
         }
         return parsed;
     }
 
-    private static InetAddress address(final String key, final String text)
+    private static InetAddress address(final String setting, final String text)
     {
         try
         {
@@ -189,11 +210,85 @@ final class NetConfig
         }
         catch (final UnknownHostException ex)
         {
-            throw new AmException(AmError.BAD_ARG, "am2j.net." + key + " = '" + text + "' is not a known address", ex);
+            throw new AmException(AmError.BAD_ARG, setting + " = '" + text + "' is not a known address", ex);
         }
     }
 
-    private static InetAddress defaultHost()
+    /**
+     * @return what to change when the NIC's socket cannot be opened, naming the settings as the user gave them.
+     */
+    String socketAdvice()
+    {
+        if (null != bindSetting)
+        {
+            return "check " + bindSetting + " (an address of this host) and " + portSetting;
+        }
+        if (null != hostSetting)
+        {
+            return "check " + hostSetting + " (an address of this host) and " + portSetting;
+        }
+        return "the address " + host.getHostAddress() + " was chosen as the route to " + BOOTSTRAP_VARIABLE +
+            " or the first interface up; set AM2J_NET_HOST (or -Dam2j.net.host) to an address of this host, and check " +
+            portSetting;
+    }
+
+    /**
+     * @param bootstrap the job's rendezvous address, {@code host:port} or {@code [ipv6]:port}, or {@code null}.
+     * @return the local IPv4 address of the route to the rendezvous host; without one, the first non-loopback IPv4
+     * address that is up, else loopback.
+     */
+    static InetAddress defaultHost(final String bootstrap)
+    {
+        final InetAddress routed = null != bootstrap ? localAddressTowards(bootstrap) : null;
+        return null != routed ? routed : firstInterfaceAddress();
+    }
+
+    /**
+     * Ask the kernel which local address a datagram to the rendezvous would leave from: connecting a UDP socket
+     * chooses the route and source address without sending anything.
+     *
+     * @param bootstrap {@code host:port} or {@code [ipv6]:port}.
+     * @return that local address when it is a specific IPv4 address, else {@code null}.
+     */
+    static InetAddress localAddressTowards(final String bootstrap)
+    {
+        final int colon = bootstrap.lastIndexOf(':');
+        if (colon <= 0)
+        {
+            return null;
+        }
+        String host = bootstrap.substring(0, colon).trim();
+        if (host.startsWith("[") && host.endsWith("]"))
+        {
+            host = host.substring(1, host.length() - 1);
+        }
+        final int port;
+        try
+        {
+            port = Integer.parseInt(bootstrap.substring(colon + 1).trim());
+        }
+        catch (final NumberFormatException ex)
+        {
+            return null;
+        }
+        if (port < 1 || port > 65535)
+        {
+            return null;
+        }
+        try (DatagramSocket probe = new DatagramSocket())
+        {
+            probe.connect(new InetSocketAddress(InetAddress.getByName(host), port));
+            final InetAddress local = probe.getLocalAddress();
+            return local instanceof Inet4Address && !local.isAnyLocalAddress() ? local : null;
+        }
+        catch (final IOException | RuntimeException ex)
+        {
+            // an unknown host or no route: the caller falls back to the first interface
+            return null;
+        }
+    }
+
+    private static InetAddress firstInterfaceAddress()
     {
         try
         {

@@ -2,6 +2,7 @@ package org.am2j.net;
 
 import org.agrona.concurrent.AgentRunner;
 import org.agrona.concurrent.AtomicBuffer;
+import org.am2j.api.AmException;
 import org.am2j.api.EndpointName;
 import org.am2j.spi.EndpointHost;
 import org.am2j.spi.Transport;
@@ -32,8 +33,19 @@ public final class NetTransport implements Transport
 
     private NetTransport(final NetConfig config, final long nicId, final NicCounters counters)
     {
-        this(config, new UdpWire(config.bind, config.host, config.port, config.socketBytes,
-            config.connectedPeers), nicId, counters);
+        this(config, openWire(config), nicId, counters);
+    }
+
+    private static UdpWire openWire(final NetConfig config)
+    {
+        try
+        {
+            return new UdpWire(config.bind, config.host, config.port, config.socketBytes, config.connectedPeers);
+        }
+        catch (final AmException ex)
+        {
+            throw new AmException(ex.error(), ex.detail() + "; " + config.socketAdvice(), ex.getCause());
+        }
     }
 
     NetTransport(final NetConfig config, final Wire wire, final long nicId)

@@ -83,7 +83,7 @@ final class UdpWire implements Wire
             closeQuietly(openedSelector);
             closeQuietly(opened);
             throw new AmException(AmError.RESOURCE, "am2j net: cannot open a UDP socket on " + bind.getHostAddress() +
-                ":" + port + " (" + ex + "); set am2j.net.host / am2j.net.port", ex);
+                ":" + port + " (" + ex + ")", ex);
         }
         this.channel = opened;
         this.selector = openedSelector;

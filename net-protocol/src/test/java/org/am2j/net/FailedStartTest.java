@@ -43,11 +43,14 @@ class FailedStartTest
             final String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
             final List<String> command = new ArrayList<>(List.of(java,
                 "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED", "--enable-native-access=ALL-UNNAMED",
-                "-Dam2j.transports=inproc,shm,net", "-Dam2j.net.host=127.0.0.1",
+                "-Dam2j.transports=inproc,shm,net",
                 "-Dam2j.net.port=" + taken.getLocalPort(), "-Dam2j.shm.dir=" + shm, "-Dam2j.counters.dir=" + counters,
                 "-Dam2j.job=failed-start-" + ProcessHandle.current().pid(),
                 "-cp", shmFirst(System.getProperty("java.class.path")), FailedStartMain.class.getName()));
-            final Process process = new ProcessBuilder(command)
+            final ProcessBuilder builder = new ProcessBuilder(command);
+            // the address as an environment variable, the port as a system property: the error names each as given
+            builder.environment().put("AM2J_NET_HOST", "127.0.0.1");
+            final Process process = builder
                 .redirectOutput(dir.resolve("out").toFile())
                 .redirectError(dir.resolve("err").toFile())
                 .start();
@@ -68,6 +71,7 @@ class FailedStartTest
         {
             assertTrue(line.startsWith("failed: RESOURCE: ") && line.contains("am2j net: cannot open a UDP socket"),
                 output());
+            assertTrue(line.contains("check AM2J_NET_HOST (an address of this host) and am2j.net.port"), output());
         }
         assertTrue(!Files.readString(dir.resolve("err")).contains("no counters file"),
             "the second attempt found the first one's counters file still open" + output());

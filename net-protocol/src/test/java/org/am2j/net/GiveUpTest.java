@@ -249,6 +249,11 @@ class GiveUpTest
         assertTrue(pair.pumpUntil(() -> count(pair.sinkB, 1, 2) == 1, 5000));
         assertEquals(Route.SENT, pair.sendPumping(pair.bToA, toA(1)));
         assertTrue(pair.pumpUntil(() -> count(pair.sinkA, 1, 2) == 1, 5000));
+        // Until both sides have everything acknowledged (the gauges are set by the timer scans, every 100 us while
+        // anything is in flight): a retransmission from B later would tell A that B runs.
+        pair.pumpUntil(() -> false, 50);
+        assertTrue(pair.pumpUntil(() -> 0 == pair.a.nic().counters().get(NicEvent.OUTSTANDING) &&
+            0 == pair.b.nic().counters().get(NicEvent.OUTSTANDING), 5000));
     }
 
     private static void pollOnly(final TestHost host, final Received.Sink sink, final long millis)

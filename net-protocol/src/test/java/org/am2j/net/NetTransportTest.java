@@ -125,7 +125,7 @@ class NetTransportTest
             }
             assertEquals(ReturnStatus.EBADTAG.code(), statusByArg[1]);
             assertEquals(ReturnStatus.EBADENDPOINT.code(), statusByArg[2]);
-            assertEquals(ReturnStatus.EBADSEGOFF.code(), statusByArg[3]);
+            assertEquals(ReturnStatus.EBADLENGTH.code(), statusByArg[3], "100 bytes at 1000 of a 1024-byte segment");
             assertEquals(ReturnStatus.EBADHANDLER.code(), statusByArg[4]);
             assertEquals(ReturnStatus.EBADLENGTH.code(), statusByArg[5]);
             assertEquals(5, pair.b.nic().counters().get(NicEvent.REFUSED));

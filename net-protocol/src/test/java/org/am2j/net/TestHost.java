@@ -6,7 +6,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.am2j.api.EndpointName;
-import org.am2j.api.ReturnStatus;
 import org.am2j.spi.EndpointHost;
 import org.am2j.spi.TransportCounters;
 
@@ -78,12 +77,7 @@ final class TestHost implements EndpointHost
     @Override
     public int checkSegment(final long segmentOffset, final int length)
     {
-        final AtomicBuffer s = segment;
-        if (null == s || segmentOffset < 0 || length < 0 || segmentOffset > s.capacity() - (long)length)
-        {
-            return ReturnStatus.EBADSEGOFF.code();
-        }
-        return 0;
+        return org.am2j.spi.SegmentBounds.check(segment, segmentOffset, length);
     }
 
     @Override

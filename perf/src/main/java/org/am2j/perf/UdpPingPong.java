@@ -17,7 +17,8 @@ import org.HdrHistogram.Histogram;
 
 /**
  * The network's limit for the ping-pong: plain UDP between two processes over loopback, with no messaging layer.
- * Each side receives on one non-blocking {@link DatagramChannel} bound to {@code 127.0.0.1} (an ephemeral port) with
+ * Each side receives on one non-blocking {@link DatagramChannel} bound to {@code 127.0.0.1} (an ephemeral port; or an
+ * address given to {@link #open(InetAddress)}, for a path other than loopback) with
  * {@link DatagramChannel#receive}, and sends with {@link DatagramChannel#write} from a second one connected to the
  * other side's, as the net protocol's NIC does (one receiving socket for all peers, a connected send socket per
  * peer); socket buffers of {@value #SOCKET_BYTES} bytes (the net protocol's default {@code socketBytes}), direct
@@ -141,8 +142,28 @@ final class UdpPingPong implements AutoCloseable
      */
     static UdpPingPong open() throws IOException
     {
-        final InetAddress host = loopback();
+        return open(loopback());
+    }
+
+    /**
+     * Open a non-blocking UDP socket on an IPv4 address of this machine and an ephemeral port: for a ping-pong
+     * across a network path (two network namespaces joined by a veth pair) rather than loopback.
+     *
+     * @param host the IPv4 address to bind to; the send sockets bind to it too.
+     * @return the socket's side of the ping-pong, its peer not yet known.
+     * @throws IOException when the socket cannot be opened or bound.
+     */
+    static UdpPingPong open(final InetAddress host) throws IOException
+    {
         return new UdpPingPong(openBound(host, null), host);
+    }
+
+    /**
+     * @return the address this side is bound to.
+     */
+    InetAddress host()
+    {
+        return host;
     }
 
     /**
@@ -161,11 +182,20 @@ final class UdpPingPong implements AutoCloseable
     }
 
     /**
-     * @param port the other side's port on {@code 127.0.0.1}.
+     * @param port the other side's port, on this side's address ({@code 127.0.0.1} unless opened on another).
      */
     void peer(final int port)
     {
-        peer = new InetSocketAddress(host, port);
+        peer(host, port);
+    }
+
+    /**
+     * @param address the other side's address.
+     * @param port    the other side's port.
+     */
+    void peer(final InetAddress address, final int port)
+    {
+        peer = new InetSocketAddress(address, port);
         closeQuietly(sendChannel);
         sendChannel = null;
         try

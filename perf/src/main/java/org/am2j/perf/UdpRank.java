@@ -1,6 +1,9 @@
 package org.am2j.perf;
 
 import java.io.IOException;
+import java.net.Inet4Address;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.nio.ByteBuffer;
 import java.util.function.LongConsumer;
 
@@ -11,15 +14,59 @@ import org.am2j.spmd.Spmd;
 /**
  * The rank program of the network's limit in {@link PingPong} (for the net protocols): plain UDP between two JVMs
  * pinned like the AM ranks ({@link UdpPingPong}), with no AM layer. Each rank opens its socket on
- * {@code 127.0.0.1}, and the ranks learn each other's port through the job's all-gather; the job's rendezvous also
- * carries the commands and the receiver's reports between measurements ({@link JobPhaseChannel}), and the cache-line
- * file the probes of the {@link EpochGuard} run over. Rank 0 drives (see {@link #initiate}) and writes the results
+ * {@code 127.0.0.1}, or on the net protocol's address setting when there is one ({@link #host}: the same path as
+ * the AM ranks' NICs, e.g. across a veth pair), and the ranks learn each other's address and port through the job's
+ * all-gather; the job's rendezvous also carries the commands and the receiver's reports between measurements
+ * ({@link JobPhaseChannel}), and the cache-line file the probes of the {@link EpochGuard} run over. Rank 0 drives (see {@link #initiate}) and writes the results
  * to {@code --out}; rank 1 answers and receives (see {@link #respond}).
  */
 public final class UdpRank
 {
+    /** The net protocol's address setting, which this rank's socket follows too: the same path as the NIC's. */
+    static final String NET_HOST_PROPERTY = "am2j.net.host";
+    /** The same setting as an environment variable. */
+    static final String NET_HOST_VARIABLE = "AM2J_NET_HOST";
+    private static final int ADDRESS_BYTES = 4;
+
     private UdpRank()
     {
+    }
+
+    /**
+     * The address the rank's socket binds to: the net protocol's {@code am2j.net.host} property, else its
+     * {@code AM2J_NET_HOST} variable, else {@code 127.0.0.1} (what {@code bin/am2j pingpong}'s ranks get).
+     *
+     * @param property the property's value, or {@code null}.
+     * @param variable the variable's value, or {@code null}.
+     * @return an IPv4 address.
+     * @throws IllegalArgumentException when the setting is not an IPv4 address literal.
+     */
+    static InetAddress host(final String property, final String variable)
+    {
+        final String text = null != property && !property.isEmpty() ? property : variable;
+        if (null == text || text.isEmpty())
+        {
+            return UdpPingPong.loopback();
+        }
+        final String name = null != property && !property.isEmpty() ? NET_HOST_PROPERTY : NET_HOST_VARIABLE;
+        if (!text.matches("[0-9]{1,3}(\\.[0-9]{1,3}){3}"))
+        {
+            throw new IllegalArgumentException(name + " = '" + text + "' is not an IPv4 address: the UDP limit " +
+                "binds IPv4 sockets, as the net protocol does");
+        }
+        try
+        {
+            final InetAddress address = InetAddress.getByName(text);
+            if (!(address instanceof Inet4Address))
+            {
+                throw new IllegalArgumentException(name + " = '" + text + "' is not an IPv4 address");
+            }
+            return address;
+        }
+        catch (final UnknownHostException ex)
+        {
+            throw new IllegalArgumentException(name + " = '" + text + "' is not an IPv4 address", ex);
+        }
     }
 
     /**
@@ -32,14 +79,19 @@ public final class UdpRank
         final RankConfig config = RankConfig.parse(args);
         try (Job job = Spmd.init();
             CacheLinePingPong line = CacheLinePingPong.map(config.line());
-            UdpPingPong udp = UdpPingPong.open())
+            UdpPingPong udp = UdpPingPong.open(host(System.getProperty(NET_HOST_PROPERTY),
+                System.getenv(NET_HOST_VARIABLE))))
         {
             if (job.size() != PingPong.RANKS)
             {
                 throw new IllegalStateException("the ping-pong needs 2 ranks, the job has " + job.size());
             }
-            final byte[][] ports = job.allGather(ByteBuffer.allocate(Integer.BYTES).putInt(udp.port()).array());
-            udp.peer(ByteBuffer.wrap(ports[1 - job.rank()]).getInt());
+            final byte[][] sockets = job.allGather(ByteBuffer.allocate(ADDRESS_BYTES + Integer.BYTES)
+                .put(udp.host().getAddress()).putInt(udp.port()).array());
+            final ByteBuffer peer = ByteBuffer.wrap(sockets[1 - job.rank()]);
+            final byte[] address = new byte[ADDRESS_BYTES];
+            peer.get(address);
+            udp.peer(InetAddress.getByAddress(address), peer.getInt());
             final PhaseChannel channel = new JobPhaseChannel(job);
             if (job.rank() == 0)
             {

@@ -1,5 +1,6 @@
 package org.am2j.perf;
 
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.StandardProtocolFamily;
 import java.nio.ByteBuffer;
@@ -60,6 +61,27 @@ class UdpPingPongTest
             assertTrue(histogram.getValueAtPercentile(50.0) > 0);
             // a pong later than the resend timeout (a responder descheduled on a loaded machine) costs a resend
             assertTrue(initiator.resends() >= 0);
+        }
+    }
+
+    @Test
+    @Timeout(60)
+    void roundTripsBetweenSocketsOnTwoAddresses() throws Exception
+    {
+        // Two addresses of loopback's 127.0.0.0/8 stand for the two ends of a network path: each side sends to the
+        // other's address, not its own.
+        final InetAddress second = InetAddress.getByAddress(new byte[]{ 127, 0, 0, 2 });
+        try (UdpPingPong initiator = UdpPingPong.open(UdpPingPong.loopback());
+            UdpPingPong responder = UdpPingPong.open(second))
+        {
+            assertEquals(second, responder.host());
+            initiator.peer(responder.host(), responder.port());
+            responder.peer(initiator.host(), initiator.port());
+            final Future<?> answers = executor.submit(() -> responder.respond(100));
+            final Histogram histogram = LatencySummary.newHistogram();
+            initiator.roundTrips(100, histogram);
+            assertEquals(100, histogram.getTotalCount());
+            answers.get(30, TimeUnit.SECONDS);
         }
     }
 

@@ -1,5 +1,6 @@
 package org.am2j.perf;
 
+import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.ExecutorService;
@@ -11,6 +12,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -83,5 +85,20 @@ class UdpRankTest
             executor.shutdownNow();
             Files.deleteIfExists(lineFile);
         }
+    }
+
+    @Test
+    void theSocketFollowsTheNetProtocolsAddressSettingPropertyFirst() throws Exception
+    {
+        assertEquals(UdpPingPong.loopback(), UdpRank.host(null, null));
+        assertEquals(UdpPingPong.loopback(), UdpRank.host("", ""));
+        assertEquals(InetAddress.getByName("192.0.2.1"), UdpRank.host(null, "192.0.2.1"));
+        assertEquals(InetAddress.getByName("192.0.2.2"), UdpRank.host("192.0.2.2", "192.0.2.1"));
+        final IllegalArgumentException name = assertThrows(IllegalArgumentException.class,
+            () -> UdpRank.host(null, "some-host"));
+        assertTrue(name.getMessage().contains("AM2J_NET_HOST = 'some-host'"), name.getMessage());
+        final IllegalArgumentException v6 = assertThrows(IllegalArgumentException.class,
+            () -> UdpRank.host("::1", null));
+        assertTrue(v6.getMessage().contains("am2j.net.host"), v6.getMessage());
     }
 }

@@ -152,6 +152,12 @@ public final class AdaptivePollScheduler implements PollScheduler
         }
 
         @Override
+        public String usage()
+        {
+            return NAME + "[:L-H]";
+        }
+
+        @Override
         public PollScheduler create(final String argument)
         {
             if (null == argument)

@@ -199,6 +199,12 @@ public final class CalibratedPollScheduler implements PollScheduler
         }
 
         @Override
+        public String usage()
+        {
+            return NAME + "[:R]";
+        }
+
+        @Override
         public PollScheduler create(final String argument)
         {
             return null == argument ? new CalibratedPollScheduler() :

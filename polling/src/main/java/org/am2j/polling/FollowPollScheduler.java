@@ -191,6 +191,12 @@ public final class FollowPollScheduler implements PollScheduler
         }
 
         @Override
+        public String usage()
+        {
+            return NAME + "[:Q]";
+        }
+
+        @Override
         public PollScheduler create(final String argument)
         {
             if (null == argument)

@@ -78,6 +78,12 @@ public final class FractionalPollScheduler implements PollScheduler
         }
 
         @Override
+        public String usage()
+        {
+            return NAME + "[:K]";
+        }
+
+        @Override
         public PollScheduler create(final String argument)
         {
             return new FractionalPollScheduler(null == argument ?

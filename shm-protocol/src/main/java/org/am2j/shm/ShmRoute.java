@@ -21,6 +21,7 @@ import org.am2j.api.Tags;
 import org.am2j.spi.OutboundMessage;
 import org.am2j.spi.ProcessIdentity;
 import org.am2j.spi.Route;
+import org.am2j.spi.SegmentBounds;
 
 /**
  * The path from this process into one queue block of another endpoint on the node: a translation table entry's
@@ -136,10 +137,10 @@ final class ShmRoute implements Route
         if (deposit)
         {
             segment = peerSegment();
-            if (null != segment && (message.segmentOffset() < 0 ||
-                message.segmentOffset() > segment.capacity() - (long)length))
+            final int bounds = null == segment ? 0 : SegmentBounds.check(segment, message.segmentOffset(), length);
+            if (0 != bounds)
             {
-                return ReturnStatus.EBADSEGOFF.code();
+                return bounds;
             }
         }
 

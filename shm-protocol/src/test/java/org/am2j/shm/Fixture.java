@@ -9,7 +9,6 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import org.agrona.concurrent.AtomicBuffer;
 import org.am2j.api.EndpointName;
-import org.am2j.api.ReturnStatus;
 import org.am2j.api.Tags;
 import org.am2j.spi.EndpointHost;
 import org.am2j.spi.InboundMessage;
@@ -112,9 +111,7 @@ final class Fixture implements AutoCloseable
         @Override
         public int checkSegment(final long segmentOffset, final int length)
         {
-            final AtomicBuffer s = segment;
-            return null == s || segmentOffset < 0 || segmentOffset > s.capacity() - (long)length ?
-                ReturnStatus.EBADSEGOFF.code() : 0;
+            return org.am2j.spi.SegmentBounds.check(segment, segmentOffset, length);
         }
 
         @Override

@@ -27,8 +27,9 @@ import org.am2j.spmd.Spmd;
  * <ol>
  *   <li>short, medium and long requests through a second translation of rank 0 with a wrong tag: EBADTAG;</li>
  *   <li>a request to a handler index rank 0 never installed: EBADHANDLER;</li>
- *   <li>a long request beyond rank 0's shared-memory segment (refused by the sender) and, after rank 0 switched to
- *       a private segment, beyond that one (refused by the receiver): EBADSEGOFF;</li>
+ *   <li>a long request that ends past rank 0's shared-memory segment (refused by the sender): EBADLENGTH; one that
+ *       starts at its end: EBADSEGOFF; after rank 0 switched to a private segment, one that ends past that one
+ *       (refused by the receiver): EBADLENGTH;</li>
  *   <li>after rank 0 freed its endpoint: EBADENDPOINT.</li>
  * </ol>
  */
@@ -134,13 +135,13 @@ public final class ReturnedMain
         expectReturned(bundle, endpoint, () -> endpoint.requestMedium(0, H_NEVER_INSTALLED, data, 0, 1000, 42, 43),
             ReturnStatus.EBADHANDLER, Opcode.REQUEST_MEDIUM, H_NEVER_INSTALLED, new int[] { 42, 43 }, 1000, 4343);
 
-        // Beyond rank 0's shared-memory segment (the sender sees it): EBADSEGOFF.
+        // Ending past rank 0's shared-memory segment (the sender sees it): EBADLENGTH; starting at its end: EBADSEGOFF.
         expectReturned(bundle, endpoint,
             () -> endpoint.requestLong(0, H_COUNTED, data, 0, 100, SEGMENT - 99, 51),
-            ReturnStatus.EBADSEGOFF, Opcode.REQUEST_LONG, H_COUNTED, new int[] { 51 }, 100, 4343);
+            ReturnStatus.EBADLENGTH, Opcode.REQUEST_LONG, H_COUNTED, new int[] { 51 }, 100, 4343);
         expectReturned(bundle, endpoint,
-            () -> endpoint.requestLong(0, H_COUNTED, data, 0, Am.MAX_LONG, 0, 52),
-            ReturnStatus.EBADSEGOFF, Opcode.REQUEST_LONG, H_COUNTED, new int[] { 52 }, Am.MAX_LONG, 4343);
+            () -> endpoint.requestLong(0, H_COUNTED, data, 0, 100, SEGMENT, 52),
+            ReturnStatus.EBADSEGOFF, Opcode.REQUEST_LONG, H_COUNTED, new int[] { 52 }, 100, 4343);
 
         // One good request (handler 5 runs exactly once), then "done" to have rank 0 check its count.
         RankSupport.fill(data, 0, 100, 4444);
@@ -149,10 +150,10 @@ public final class ReturnedMain
         awaitCount(bundle, () -> doneReplies >= 1, "rank 1: reply to done 1");
         job.barrier();                                          // B2
 
-        // Beyond rank 0's private segment (the receiver sees it): EBADSEGOFF.
+        // Ending past rank 0's private segment (the receiver sees it): EBADLENGTH.
         expectReturned(bundle, endpoint,
             () -> endpoint.requestLong(0, H_COUNTED, data, 0, 100, SEGMENT - 99, 71),
-            ReturnStatus.EBADSEGOFF, Opcode.REQUEST_LONG, H_COUNTED, new int[] { 71 }, 0, 0);
+            ReturnStatus.EBADLENGTH, Opcode.REQUEST_LONG, H_COUNTED, new int[] { 71 }, 0, 0);
         checkEquals(Am.OK, endpoint.request(0, H_DONE), "done 2");
         awaitCount(bundle, () -> doneReplies >= 2, "rank 1: reply to done 2");
         job.barrier();                                          // B3

@@ -190,8 +190,10 @@ class ShmTransportTest
             assertEquals(ReturnStatus.EBADTAG.code(), ab.send(frame(Opcode.REQUEST_SHORT, 5, b.host.tag + 1)));
             b.host.segment = b.shm.allocateSegment(64);
             b.shm.segmentChanged(b.host.segment);
-            assertEquals(ReturnStatus.EBADSEGOFF.code(), ab.send(frame(Opcode.REQUEST_LONG, 5, b.host.tag)
+            assertEquals(ReturnStatus.EBADLENGTH.code(), ab.send(frame(Opcode.REQUEST_LONG, 5, b.host.tag)
                 .data(new UnsafeBuffer(new byte[8]), 0, 8, 60)));
+            assertEquals(ReturnStatus.EBADSEGOFF.code(), ab.send(frame(Opcode.REQUEST_LONG, 5, b.host.tag)
+                .data(new UnsafeBuffer(new byte[8]), 0, 8, 64)));
             assertFalse(b.shm.hasPending());
             b.shm.close();
             assertEquals(ReturnStatus.EBADENDPOINT.code(), ab.send(frame(Opcode.REQUEST_SHORT, 5, b.host.tag)));

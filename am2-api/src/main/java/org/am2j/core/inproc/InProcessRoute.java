@@ -21,6 +21,7 @@ import org.am2j.api.ReturnStatus;
 import org.am2j.api.Tags;
 import org.am2j.spi.OutboundMessage;
 import org.am2j.spi.Route;
+import org.am2j.spi.SegmentBounds;
 
 /**
  * The in-process path into one endpoint. Every sender of the process shares it: it checks the destination's tag
@@ -58,10 +59,10 @@ class InProcessRoute implements Route
         if (MessageCategory.LONG == opcode.category() && !returned)
         {
             segment = d.host().segment();
-            final long offset = message.segmentOffset();
-            if (null == segment || offset < 0 || offset > segment.capacity() - (long)length)
+            final int bounds = SegmentBounds.check(segment, message.segmentOffset(), length);
+            if (0 != bounds)
             {
-                return ReturnStatus.EBADSEGOFF.code();
+                return bounds;
             }
         }
 

@@ -1,0 +1,559 @@
+package org.am2j.net;
+
+import java.lang.invoke.VarHandle;
+import java.net.InetSocketAddress;
+import java.util.Arrays;
+
+import org.agrona.DirectBuffer;
+import org.agrona.MutableDirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.agrona.concurrent.ringbuffer.OneToOneRingBuffer;
+import org.am2j.api.Am;
+import org.am2j.api.EndpointName;
+import org.am2j.api.MessageCategory;
+import org.am2j.api.Opcode;
+import org.am2j.api.ReturnStatus;
+import org.am2j.api.Tags;
+import org.am2j.spi.SegmentBounds;
+import org.am2j.net.auth.Cookies;
+import org.am2j.net.auth.NicKeys;
+import org.am2j.net.auth.SipHash;
+
+/**
+ * The NIC's receive path, by frame type: it checks every datagram's header and tag, applies the acknowledgement
+ * state and floors it carries, answers HELLOs (a cookie, or a peer) and give-ups, recognises duplicates, reassembles
+ * fragments, checks each message against its destination endpoint (exists, tag, handler, lengths, segment range) and
+ * puts it into the endpoint's receive queue or sends it back to its sender. Agent thread.
+ */
+final class FrameReader
+{
+    /** The message was taken (delivered, answered or dropped for good): acknowledge it. */
+    static final int TAKEN = 0;
+    /** The message could not be taken now (a queue is full): do not acknowledge; the sender retransmits. */
+    static final int BUSY = 1;
+    /** The message cannot be taken yet (what it depends on is still on its way): the sender retransmits. */
+    static final int NOT_YET = 2;
+    private static final int RETURN_STATUS_COUNT = ReturnStatus.values().length;
+
+    private final NetConfig config;
+    private final long nicId;
+    private final NicCounters counters;
+    private final NicKeys keys;
+    private final Cookies cookies = new Cookies(COOKIE_PERIOD_NANOS, System.nanoTime());
+    private final int ackBatch;
+    private final NicClock clock;
+    private final PeerTable peers;
+    private final EndpointTable endpoints;
+    private final FrameWriter writer;
+    private final NicTimers timers;
+    private final UnsafeBuffer received;
+
+    /** Period of the cookie secret: a cookie is good for one to two periods. */
+    private static final long COOKIE_PERIOD_NANOS = 2_000_000_000L;
+
+    FrameReader(final NetConfig config, final long nicId, final NicCounters counters, final NicKeys keys,
+        final NicClock clock, final PeerTable peers, final EndpointTable endpoints, final FrameWriter writer,
+        final NicTimers timers, final UnsafeBuffer received)
+    {
+        this.config = config;
+        this.nicId = nicId;
+        this.counters = counters;
+        this.keys = keys;
+        this.ackBatch = Math.max(1, config.depth / 4);
+        this.clock = clock;
+        this.peers = peers;
+        this.endpoints = endpoints;
+        this.writer = writer;
+        this.timers = timers;
+        this.received = received;
+    }
+
+
+    /**
+     * A datagram (not a wake-up) was read into the receive buffer.
+     *
+     * @param from           its source address.
+     * @param datagramLength its length.
+     */
+    void onDatagram(final InetSocketAddress from, final int datagramLength)
+    {
+        final UnsafeBuffer d = received;
+        if (datagramLength < WireDescriptor.HEADER_LENGTH + WireDescriptor.TAG_LENGTH &&
+            datagramLength != WireDescriptor.COOKIE_LENGTH)
+        {
+            counters.increment(NicEvent.TRUNCATED);
+            return;
+        }
+        final int type = d.getByte(WireDescriptor.TYPE_OFFSET) & 0xFF;
+        if (d.getShort(WireDescriptor.MAGIC_OFFSET) != WireDescriptor.MAGIC ||
+            d.getByte(WireDescriptor.VERSION_OFFSET) != WireDescriptor.VERSION ||
+            type < WireDescriptor.TYPE_DATA || type > WireDescriptor.TYPE_COOKIE)
+        {
+            counters.increment(NicEvent.BAD_HEADER);
+            return;
+        }
+        if (d.getLong(WireDescriptor.DESTINATION_NIC_OFFSET) != nicId)
+        {
+            counters.increment(NicEvent.WRONG_NIC);
+            return;
+        }
+        final long sourceNic = d.getLong(WireDescriptor.SOURCE_NIC_OFFSET);
+        final Peer peer = peers.byNic(sourceNic);
+        if (type == WireDescriptor.TYPE_COOKIE)
+        {
+            onCookie(peer, datagramLength);
+            return;
+        }
+        final int length = datagramLength - WireDescriptor.TAG_LENGTH;
+        if (null == peer)
+        {
+            // Nothing from an unknown NIC is believed or answered, but a HELLO: it gets a cookie, or a peer.
+            if (type == WireDescriptor.TYPE_HELLO && length == WireDescriptor.HELLO_LENGTH)
+            {
+                onHelloFromUnknown(from, sourceNic, length);
+            }
+            else
+            {
+                counters.increment(NicEvent.UNKNOWN_PEER);
+            }
+            return;
+        }
+        if (config.authenticate && d.getLong(length) != peer.receiveKey.hash(d, 0, length))
+        {
+            // Forged, spoiled, or from another incarnation: it changes nothing.
+            counters.increment(NicEvent.AUTH_FAILED);
+            return;
+        }
+        if (!peer.accepted)
+        {
+            // The peer knows us: stop introducing ourselves, and resend at once what it dropped while it did not.
+            peer.accepted = true;
+            timers.retransmitSoon(peer.requestsOut);
+            timers.retransmitSoon(peer.repliesOut);
+        }
+        if (clock.nowNanos - peer.lastHeardNanos > config.timeoutNanos / 2)
+        {
+            // Heard again after a long silence (it stalled, or was cut off; a running peer answers every
+            // retransmission, at least every rtoMaxMs): what we sent meanwhile may still be in its socket or on its
+            // way; give it a whole timeout before asking it to give anything up.
+            timers.extendDeadlines(peer);
+        }
+        peer.lastHeardNanos = clock.nowNanos;
+        final int flags = d.getShort(WireDescriptor.FLAGS_OFFSET) & 0xFFFF;
+        if (peer.requestsOut.acknowledge(d.getLong(WireDescriptor.REQUEST_ACK_NEXT_OFFSET),
+            d.getLong(WireDescriptor.REQUEST_ACK_BITS_OFFSET), clock.nowNanos, peer.rtt) < 0 ||
+            peer.repliesOut.acknowledge(d.getLong(WireDescriptor.REPLY_ACK_NEXT_OFFSET),
+            d.getLong(WireDescriptor.REPLY_ACK_BITS_OFFSET), clock.nowNanos, peer.rtt) < 0)
+        {
+            // An acknowledgement of sequences never sent: garbage (or another incarnation); trust nothing in it.
+            counters.increment(NicEvent.MALFORMED);
+            return;
+        }
+        // The peer has its answers for everything below its floors: what we gave up below them can be forgotten.
+        peer.requestsIn.floor(d.getLong(WireDescriptor.REQUEST_FLOOR_OFFSET));
+        peer.repliesIn.floor(d.getLong(WireDescriptor.REPLY_FLOOR_OFFSET));
+        if (0 != (flags & WireDescriptor.FLAG_BUSY))
+        {
+            timers.refreshDeadlines(peer);
+        }
+        if (type == WireDescriptor.TYPE_ACK)
+        {
+            return;
+        }
+        if (type == WireDescriptor.TYPE_HELLO)
+        {
+            // From a peer we know: it does not know yet that we know it. Any tagged datagram tells it.
+            if (length != WireDescriptor.HELLO_LENGTH || !Arrays.equals(peer.publicKey, helloKey(d)))
+            {
+                counters.increment(NicEvent.MALFORMED);
+                return;
+            }
+            writer.sendAck(peer);
+            return;
+        }
+        final boolean replyChannel = 0 != (flags & WireDescriptor.FLAG_REPLY_CHANNEL);
+        final long sequence = d.getLong(WireDescriptor.SEQUENCE_OFFSET);
+        if (type == WireDescriptor.TYPE_GIVE_UP)
+        {
+            onGiveUp(peer, replyChannel, sequence);
+            return;
+        }
+        if (type == WireDescriptor.TYPE_GIVE_UP_ANSWER)
+        {
+            onGiveUpAnswer(peer, replyChannel, sequence, 0 != (flags & WireDescriptor.FLAG_GIVEN_UP));
+            return;
+        }
+        final ReceiveChannel in = peer.in(replyChannel);
+        final int state = in.check(sequence);
+        if (state == ReceiveChannel.DUPLICATE)
+        {
+            // Our acknowledgement was lost (or is late): the sender retransmitted. Answer at once.
+            counters.increment(NicEvent.DUPLICATES);
+            in.owe(clock.nowNanos, 0, 1);
+            clock.nextTimerNanos = clock.nowNanos;
+            return;
+        }
+        if (state == ReceiveChannel.OUT_OF_WINDOW)
+        {
+            counters.increment(NicEvent.OUT_OF_WINDOW);
+            return;
+        }
+        final int fragmentIndex = d.getByte(WireDescriptor.FRAGMENT_INDEX_OFFSET) & 0xFF;
+        final int fragmentCount = d.getByte(WireDescriptor.FRAGMENT_COUNT_OFFSET) & 0xFF;
+        final int bodyLength = d.getInt(WireDescriptor.BODY_LENGTH_OFFSET);
+        final int fragmentOffset = d.getInt(WireDescriptor.FRAGMENT_OFFSET_OFFSET);
+        final int fragmentLength = length - WireDescriptor.HEADER_LENGTH;
+        if (fragmentCount < 1 || fragmentCount > WireDescriptor.MAX_FRAGMENTS || fragmentIndex >= fragmentCount ||
+            bodyLength < MessageDescriptor.HEADER_LENGTH || bodyLength > MessageDescriptor.MAX_BODY_LENGTH ||
+            fragmentOffset < 0 || fragmentLength > bodyLength || fragmentOffset > bodyLength - fragmentLength ||
+            (1 == fragmentCount && (0 != fragmentOffset || fragmentLength != bodyLength)))
+        {
+            counters.increment(NicEvent.TRUNCATED);
+            return;
+        }
+        final int result;
+        if (1 == fragmentCount)
+        {
+            result = deliver(peer, replyChannel, d, WireDescriptor.HEADER_LENGTH, bodyLength);
+        }
+        else
+        {
+            final Reassembly.Entry entry = peer.reassembly.add(replyChannel, sequence, fragmentIndex, fragmentCount,
+                bodyLength, d, WireDescriptor.HEADER_LENGTH, fragmentOffset, fragmentLength, clock.nowNanos);
+            if (null == entry)
+            {
+                return;
+            }
+            result = deliver(peer, replyChannel, entry.body, 0, bodyLength);
+            peer.reassembly.release(entry);
+        }
+        if (TAKEN == result)
+        {
+            in.take(sequence);
+            in.owe(clock.nowNanos, config.ackDelayNanos, ackBatch);
+        }
+        else if (BUSY == result)
+        {
+            peer.busyOwed = true;
+        }
+        if (peer.busyOwed)
+        {
+            clock.nextTimerNanos = clock.nowNanos;
+        }
+        else if (in.ackOwed() && in.ackDueNanos() - clock.nextTimerNanos < 0)
+        {
+            clock.nextTimerNanos = in.ackDueNanos();
+        }
+    }
+
+
+    /**
+     * A HELLO from a NIC this NIC does not know. Without a valid cookie it costs one hash: a cookie goes back to the
+     * datagram's source address and nothing is kept. With one (the claimant receives at that address), the link key is
+     * derived from the claimed public key and must check the HELLO's tag; then the peer is made, its datagrams going to
+     * the source address's host at the receiving port the (now authenticated) header names.
+     */
+    void onHelloFromUnknown(final InetSocketAddress from, final long sourceNic, final int length)
+    {
+        final UnsafeBuffer d = received;
+        final int port = d.getShort(WireDescriptor.SOURCE_PORT_OFFSET) & 0xFFFF;
+        if (0 == port)
+        {
+            counters.increment(NicEvent.BAD_HEADER);
+            return;
+        }
+        // The claimant's receiving socket: the source host, at the port its header names (its datagrams may leave
+        // from a send socket of their own, see UdpWire). The cookie goes there and is bound to it, so a HELLO with it
+        // proves the claimant receives there. A cookie is smaller than the HELLO that asked for it: no amplification.
+        final InetSocketAddress claimant = from.getPort() == port ? from : new InetSocketAddress(from.getAddress(), port);
+        final boolean hasCookie = 0 != (d.getShort(WireDescriptor.FLAGS_OFFSET) & WireDescriptor.FLAG_HAS_COOKIE);
+        if (!hasCookie || !cookies.verify(d.getLong(WireDescriptor.HELLO_COOKIE_OFFSET), claimant, sourceNic, d,
+            WireDescriptor.HELLO_KEY_OFFSET, clock.nowNanos))
+        {
+            writer.sendCookie(claimant, sourceNic,
+                cookies.issue(claimant, sourceNic, d, WireDescriptor.HELLO_KEY_OFFSET, clock.nowNanos));
+            return;
+        }
+        // Allocates: only a claimant that proved it receives at its address gets this far.
+        final SipHash transmit = new SipHash();
+        final SipHash receive = new SipHash();
+        try
+        {
+            keys.deriveLinkKeys(nicId, sourceNic, d, WireDescriptor.HELLO_KEY_OFFSET, transmit, receive);
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            counters.increment(NicEvent.AUTH_FAILED);
+            return;
+        }
+        if (config.authenticate && d.getLong(length) != receive.hash(d, 0, length))
+        {
+            counters.increment(NicEvent.AUTH_FAILED);
+            return;
+        }
+        final Peer peer = peers.addIfAbsent(sourceNic, claimant, helloKey(d), transmit, receive);
+        if (null == peer)
+        {
+            counters.increment(NicEvent.TOO_MANY_PEERS);
+            return;
+        }
+        counters.increment(NicEvent.PEERS_ACCEPTED);
+        peer.accepted = true;
+        peer.lastHeardNanos = clock.nowNanos;
+        writer.sendAck(peer);
+    }
+
+
+    static byte[] helloKey(final UnsafeBuffer d)
+    {
+        final byte[] key = new byte[NicKeys.PUBLIC_KEY_LENGTH];
+        d.getBytes(WireDescriptor.HELLO_KEY_OFFSET, key);
+        return key;
+    }
+
+
+    /**
+     * A peer we introduced ourselves to gave us a cookie: send the HELLO again with it. Untagged, so believed only
+     * from a peer we are introducing ourselves to, and it only makes us send one more HELLO.
+     */
+    void onCookie(final Peer peer, final int length)
+    {
+        if (null == peer || peer.accepted || length != WireDescriptor.COOKIE_LENGTH)
+        {
+            counters.increment(NicEvent.UNKNOWN_PEER);
+            return;
+        }
+        peer.cookie = received.getLong(WireDescriptor.COOKIE_OFFSET);
+        writer.sendHello(peer);
+    }
+
+
+    /**
+     * The peer asks us to give up a message it sent and has had no acknowledgement for. Taken already (delivered, or
+     * refused and answered): say so, and the peer will not return it. Not taken: give it up for good (no copy of it
+     * is ever delivered after this) and say so, and the peer returns it to its sender. Either answer is final, and a
+     * repeated request gets the same one.
+     */
+    void onGiveUp(final Peer peer, final boolean replyChannel, final long sequence)
+    {
+        final ReceiveChannel in = peer.in(replyChannel);
+        final boolean untaken = in.check(sequence) == ReceiveChannel.NEW;
+        final int answer = in.giveUp(sequence);
+        if (answer == ReceiveChannel.OUT_OF_WINDOW)
+        {
+            counters.increment(NicEvent.OUT_OF_WINDOW);
+            return;
+        }
+        if (untaken && answer == ReceiveChannel.GIVEN_UP)
+        {
+            // Given up now (a repeated request finds it given up before, and is only answered again).
+            peer.reassembly.discard(replyChannel, sequence);
+            counters.increment(NicEvent.GIVEN_UP_HERE);
+        }
+        writer.sendControl(peer, WireDescriptor.TYPE_GIVE_UP_ANSWER, replyChannel, sequence,
+            answer == ReceiveChannel.GIVEN_UP ? WireDescriptor.FLAG_GIVEN_UP : 0);
+    }
+
+
+    /**
+     * The peer answered a give-up: return the message to its sender when the peer gave it up, forget it when the
+     * peer had delivered it. An answer for a sequence that is no longer being given up (a repeat) changes nothing.
+     */
+    void onGiveUpAnswer(final Peer peer, final boolean replyChannel, final long sequence,
+        final boolean givenUp)
+    {
+        final SendChannel channel = peer.out(replyChannel);
+        final WindowSlot slot = channel.inFlight(sequence);
+        if (null == slot || !slot.givingUp || 0 != slot.returnStatus)
+        {
+            return;
+        }
+        if (!givenUp)
+        {
+            counters.increment(NicEvent.GIVEN_UP_DELIVERED);
+            channel.complete(slot);
+            return;
+        }
+        counters.increment(NicEvent.GIVEN_UP_RETURNED);
+        slot.returnStatus = ReturnStatus.ECONGESTION.code();
+        if (timers.returnLocally(peer, slot, slot.returnStatus))
+        {
+            channel.complete(slot);
+        }
+    }
+
+
+    /**
+     * Check a complete message body against its destination and put it into the destination's receive queue, or
+     * send it back to its sender.
+     *
+     * @return {@link #TAKEN} or {@link #BUSY}.
+     */
+    int deliver(final Peer peer, final boolean replyChannel, final DirectBuffer buffer, final int body,
+        final int bodyLength)
+    {
+        final int code = buffer.getByte(body + MessageDescriptor.OPCODE_OFFSET) & 0xFF;
+        final int sourceEndpoint = buffer.getInt(body + MessageDescriptor.SOURCE_ENDPOINT_OFFSET);
+        final int dataLength = buffer.getInt(body + MessageDescriptor.DATA_LENGTH_OFFSET);
+        if (dataLength != bodyLength - MessageDescriptor.HEADER_LENGTH)
+        {
+            counters.increment(NicEvent.MALFORMED);
+            return TAKEN;
+        }
+        if (MessageDescriptor.OPCODE_NAME == code)
+        {
+            learnName(peer, replyChannel, buffer, body, sourceEndpoint, dataLength);
+            return TAKEN;
+        }
+        final int status = buffer.getByte(body + MessageDescriptor.RETURN_STATUS_OFFSET) & 0xFF;
+        final Opcode opcode = Opcode.fromCode(code);
+        final NetEndpoint endpoint =
+            endpoints.byId(buffer.getInt(body + MessageDescriptor.DESTINATION_ENDPOINT_OFFSET));
+        final int refusal = refusal(opcode, status, endpoint, buffer, body, dataLength);
+        if (0 != refusal)
+        {
+            if (0 != status)
+            {
+                // A returned message is never returned again: drop it.
+                counters.increment(NicEvent.MALFORMED);
+                return TAKEN;
+            }
+            return refuse(peer, buffer, body, bodyLength, refusal);
+        }
+        // A long message always names its place in the segment, even with no data: the core checks it there.
+        final boolean deposit = 0 == status && MessageCategory.LONG == opcode.category();
+        final OneToOneRingBuffer queue = endpoint.receiveQueue(0 != status || !opcode.isRequest());
+        final int route = endpoint.inverseRoute(peer, sourceEndpoint);
+        if (route < 0)
+        {
+            // More distinct senders than the endpoint keeps routes for: refuse, so the sender learns.
+            return 0 != status ? TAKEN : refuse(peer, buffer, body, bodyLength, ReturnStatus.EBADENDPOINT.code());
+        }
+        if (0 == status && opcode.isRequest() && null == endpoint.routeAt(route).peer())
+        {
+            // The sender's name announcement (an earlier sequence) has not arrived yet: take the request when it
+            // is retransmitted, so that its token always names its source.
+            return NOT_YET;
+        }
+        final int recordLength = QueueRecordDescriptor.BODY_OFFSET +
+            (deposit ? MessageDescriptor.HEADER_LENGTH : bodyLength);
+        final int index = queue.tryClaim(QueueRecordDescriptor.MESSAGE_TYPE, recordLength);
+        if (index < 0)
+        {
+            counters.increment(NicEvent.RECEIVE_QUEUE_FULL);
+            return BUSY;
+        }
+        final MutableDirectBuffer ring = queue.buffer();
+        if (deposit)
+        {
+            // One read of the segment, checked and written: the user may install another one meanwhile.
+            final org.agrona.concurrent.AtomicBuffer segment = endpoint.host().segment();
+            final long segmentOffset = buffer.getLong(body + MessageDescriptor.SEGMENT_OFFSET_OFFSET);
+            final int bounds = SegmentBounds.check(segment, segmentOffset, dataLength);
+            if (0 != bounds)
+            {
+                queue.abort(index);
+                return refuse(peer, buffer, body, bodyLength, bounds);
+            }
+            // The NIC's "DMA" into the segment, before the record that announces it is committed.
+            segment.putBytes((int)segmentOffset, buffer, body + MessageDescriptor.HEADER_LENGTH, dataLength);
+        }
+        ring.putInt(index + QueueRecordDescriptor.ROUTE_OFFSET, route);
+        ring.putInt(index + QueueRecordDescriptor.DEPOSITED_OFFSET, deposit ? 1 : 0);
+        ring.putBytes(index + QueueRecordDescriptor.BODY_OFFSET, buffer, body,
+            recordLength - QueueRecordDescriptor.BODY_OFFSET);
+        commitAndSignal(queue, index, endpoint);
+        counters.increment(NicEvent.MESSAGES_DELIVERED);
+        return TAKEN;
+    }
+
+
+    static void commitAndSignal(final OneToOneRingBuffer queue, final int index, final NetEndpoint endpoint)
+    {
+        // Commit is a release store of the record length. The full fence orders it before the read of the sleeping
+        // flag: the Dekker pair with the host, which stores its flag (volatile) and then checks the queue. Without
+        // it the flag could be read before the commit is visible, and a host that has just gone to sleep would
+        // miss the message until its time slice ends.
+        queue.commit(index);
+        VarHandle.fullFence();
+        if (endpoint.isSleeping())
+        {
+            endpoint.host().signalArrival();
+        }
+    }
+
+
+    static int refusal(final Opcode opcode, final int status, final NetEndpoint endpoint,
+        final DirectBuffer buffer, final int body, final int dataLength)
+    {
+        if (null == opcode || (buffer.getByte(body + MessageDescriptor.ARG_COUNT_OFFSET) & 0xFF) > Am.MAX_SHORT)
+        {
+            return ReturnStatus.EBADARGS.code();
+        }
+        if (null == endpoint || endpoint.isClosed())
+        {
+            return ReturnStatus.EBADENDPOINT.code();
+        }
+        if (0 != status)
+        {
+            return status > RETURN_STATUS_COUNT ? ReturnStatus.EBADARGS.code() : 0;
+        }
+        if (0 == (buffer.getByte(body + MessageDescriptor.HANDLER_OFFSET) & 0xFF))
+        {
+            return ReturnStatus.EBADHANDLER.code();
+        }
+        final MessageCategory category = opcode.category();
+        if ((MessageCategory.SHORT == category && 0 != dataLength) ||
+            (MessageCategory.MEDIUM == category && dataLength > Am.MAX_MEDIUM) ||
+            (MessageCategory.LONG == category && dataLength > Am.MAX_LONG))
+        {
+            return ReturnStatus.EBADLENGTH.code();
+        }
+        if (opcode.isRequest() && !Tags.accepts(endpoint.tag(), buffer.getLong(body + MessageDescriptor.TAG_OFFSET)))
+        {
+            return ReturnStatus.EBADTAG.code();
+        }
+        if (MessageCategory.LONG == category)
+        {
+            return endpoint.host().checkSegment(buffer.getLong(body + MessageDescriptor.SEGMENT_OFFSET_OFFSET),
+                dataLength);
+        }
+        return 0;
+    }
+
+
+    /**
+     * Send a message back to its sender with a status, on the reply channel.
+     */
+    private int refuse(final Peer peer, final DirectBuffer buffer, final int body, final int bodyLength,
+        final int status)
+    {
+        return writer.sendBack(peer, buffer, body, bodyLength, status, false);
+    }
+
+
+    void learnName(final Peer peer, final boolean replyChannel, final DirectBuffer buffer, final int body,
+        final int sourceEndpoint, final int dataLength)
+    {
+        if (replyChannel || dataLength > EndpointName.MAX_ENCODED_LENGTH)
+        {
+            counters.increment(NicEvent.MALFORMED);
+            return;
+        }
+        final EndpointName known = peer.name(sourceEndpoint);
+        if (null != known)
+        {
+            return;
+        }
+        final byte[] bytes = new byte[dataLength];
+        buffer.getBytes(body + MessageDescriptor.HEADER_LENGTH, bytes);
+        try
+        {
+            peer.learnName(sourceEndpoint, EndpointName.fromBytes(bytes));
+        }
+        catch (final RuntimeException ex)
+        {
+            counters.increment(NicEvent.MALFORMED);
+        }
+    }
+}

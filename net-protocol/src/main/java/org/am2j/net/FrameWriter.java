@@ -1,0 +1,264 @@
+package org.am2j.net;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+
+import org.agrona.BufferUtil;
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.am2j.net.auth.NicKeys;
+
+/**
+ * The NIC's transmit path: it writes the header of every datagram (with both channels' acknowledgement state and
+ * floors), cuts message bodies into fragments, tags every datagram with its link's key and hands it to the wire;
+ * and it makes the control datagrams (ACK, GIVE_UP and its answer, HELLO, COOKIE) and returned messages. Agent thread.
+ */
+final class FrameWriter
+{
+    private final NetConfig config;
+    private final Wire wire;
+    private final long nicId;
+    /** The port of {@link Wire#localAddress()}, for {@link WireDescriptor#SOURCE_PORT_OFFSET}. */
+    private final long receivingPort;
+    private final NicCounters counters;
+    private final NicKeys keys;
+    private final NicClock clock;
+    private final ByteBuffer fragmentBuffer;
+    private final UnsafeBuffer fragment;
+    private final ByteBuffer ackBuffer = direct(WireDescriptor.HELLO_LENGTH + WireDescriptor.TAG_LENGTH);
+    private final UnsafeBuffer ack = new UnsafeBuffer(ackBuffer);
+
+    FrameWriter(final NetConfig config, final Wire wire, final long nicId, final NicCounters counters,
+        final NicKeys keys, final NicClock clock)
+    {
+        this.config = config;
+        this.wire = wire;
+        this.nicId = nicId;
+        this.receivingPort = wire.localAddress().getPort();
+        this.counters = counters;
+        this.keys = keys;
+        this.clock = clock;
+        this.fragmentBuffer = direct(config.datagramLimit);
+        this.fragment = new UnsafeBuffer(fragmentBuffer);
+    }
+
+    static ByteBuffer direct(final int capacity)
+    {
+        return BufferUtil.allocateDirectAligned(org.agrona.BitUtil.align(capacity, 64), 64).order(ByteOrder.LITTLE_ENDIAN);
+    }
+
+    /**
+     * A COOKIE for a HELLO from an unknown NIC, to the claimant's receiving socket. Untagged (no key yet).
+     */
+    void sendCookie(final InetSocketAddress claimant, final long claimantNic, final long cookie)
+    {
+        ack.putShort(WireDescriptor.MAGIC_OFFSET, WireDescriptor.MAGIC);
+        ack.putByte(WireDescriptor.VERSION_OFFSET, WireDescriptor.VERSION);
+        ack.putByte(WireDescriptor.TYPE_OFFSET, (byte)WireDescriptor.TYPE_COOKIE);
+        ack.setMemory(WireDescriptor.FLAGS_OFFSET, WireDescriptor.HEADER_LENGTH - WireDescriptor.FLAGS_OFFSET, (byte)0);
+        ack.putLong(WireDescriptor.SOURCE_NIC_OFFSET, nicId);
+        ack.putLong(WireDescriptor.DESTINATION_NIC_OFFSET, claimantNic);
+        ack.putLong(WireDescriptor.SOURCE_PORT_OFFSET, receivingPort);
+        ack.putLong(WireDescriptor.COOKIE_OFFSET, cookie);
+        ackBuffer.limit(WireDescriptor.COOKIE_LENGTH).position(0);
+        try
+        {
+            wire.send(ackBuffer, wire.destination(claimant));
+            counters.increment(NicEvent.COOKIES_SENT);
+        }
+        catch (final IOException | RuntimeException ex)
+        {
+            counters.increment(NicEvent.IO_ERRORS);
+        }
+    }
+
+
+    void start(final WindowSlot slot, final int bodyLength, final int localEndpointId)
+    {
+        slot.bodyLength = bodyLength;
+        slot.localEndpointId = localEndpointId;
+        slot.firstSentNanos = clock.nowNanos;
+        slot.lastSentNanos = clock.nowNanos;
+        slot.expiresAtNanos = clock.nowNanos + config.timeoutNanos;
+    }
+
+
+    void transmit(final Peer peer, final boolean replyChannel, final WindowSlot slot)
+    {
+        helloIfUnaccepted(peer);
+        final UnsafeBuffer datagram = slot.view;
+        writeHeader(datagram, WireDescriptor.TYPE_DATA, replyChannel ? WireDescriptor.FLAG_REPLY_CHANNEL : 0, peer,
+            slot.sequence);
+        datagram.putInt(WireDescriptor.BODY_LENGTH_OFFSET, slot.bodyLength);
+        final int total = WireDescriptor.HEADER_LENGTH + slot.bodyLength;
+        if (total + WireDescriptor.TAG_LENGTH <= config.datagramLimit)
+        {
+            datagram.putInt(WireDescriptor.FRAGMENT_OFFSET_OFFSET, 0);
+            send(slot.datagram, slot.view, total, peer);
+        }
+        else
+        {
+            final int fragmentBytes = config.fragmentBytes();
+            final int count = (slot.bodyLength + fragmentBytes - 1) / fragmentBytes;
+            for (int i = 0; i < count; i++)
+            {
+                final int offset = i * fragmentBytes;
+                final int length = Math.min(fragmentBytes, slot.bodyLength - offset);
+                fragment.putBytes(0, datagram, 0, WireDescriptor.HEADER_LENGTH);
+                fragment.putByte(WireDescriptor.FRAGMENT_INDEX_OFFSET, (byte)i);
+                fragment.putByte(WireDescriptor.FRAGMENT_COUNT_OFFSET, (byte)count);
+                fragment.putInt(WireDescriptor.FRAGMENT_OFFSET_OFFSET, offset);
+                fragment.putBytes(WireDescriptor.HEADER_LENGTH, datagram, WireDescriptor.HEADER_LENGTH + offset, length);
+                send(fragmentBuffer, fragment, WireDescriptor.HEADER_LENGTH + length, peer);
+            }
+        }
+        slot.lastSentNanos = clock.nowNanos;
+        slot.retransmitAtNanos = clock.nowNanos + peer.rtt.backedOff(slot.retransmits);
+        if (slot.retransmitAtNanos - clock.nextTimerNanos < 0)
+        {
+            clock.nextTimerNanos = Math.max(slot.retransmitAtNanos, clock.nowNanos + NicTimers.TICK_NANOS / 4);
+        }
+    }
+
+
+    void writeHeader(final UnsafeBuffer datagram, final int type, final int flags, final Peer peer,
+        final long sequence)
+    {
+        datagram.putShort(WireDescriptor.MAGIC_OFFSET, WireDescriptor.MAGIC);
+        datagram.putByte(WireDescriptor.VERSION_OFFSET, WireDescriptor.VERSION);
+        datagram.putByte(WireDescriptor.TYPE_OFFSET, (byte)type);
+        final int busy = peer.busyOwed ? WireDescriptor.FLAG_BUSY : 0;
+        peer.busyOwed = false;
+        datagram.putShort(WireDescriptor.FLAGS_OFFSET, (short)(flags | busy));
+        datagram.putByte(WireDescriptor.FRAGMENT_INDEX_OFFSET, (byte)0);
+        datagram.putByte(WireDescriptor.FRAGMENT_COUNT_OFFSET, (byte)1);
+        datagram.putLong(WireDescriptor.SOURCE_NIC_OFFSET, nicId);
+        datagram.putLong(WireDescriptor.DESTINATION_NIC_OFFSET, peer.nicId);
+        datagram.putLong(WireDescriptor.SEQUENCE_OFFSET, sequence);
+        // The port with the reserved bytes after it, in one store.
+        datagram.putLong(WireDescriptor.SOURCE_PORT_OFFSET, receivingPort);
+        // Every datagram carries both channels' acknowledgement state: nothing is owed once it is sent.
+        datagram.putLong(WireDescriptor.REQUEST_ACK_NEXT_OFFSET, peer.requestsIn.next());
+        datagram.putLong(WireDescriptor.REQUEST_ACK_BITS_OFFSET, peer.requestsIn.bits());
+        datagram.putLong(WireDescriptor.REPLY_ACK_NEXT_OFFSET, peer.repliesIn.next());
+        datagram.putLong(WireDescriptor.REPLY_ACK_BITS_OFFSET, peer.repliesIn.bits());
+        datagram.putLong(WireDescriptor.REQUEST_FLOOR_OFFSET, peer.requestsOut.oldest());
+        datagram.putLong(WireDescriptor.REPLY_FLOOR_OFFSET, peer.repliesOut.oldest());
+        peer.requestsIn.acknowledged();
+        peer.repliesIn.acknowledged();
+    }
+
+
+    /**
+     * Tag a datagram with the link's key (after its {@code length} bytes, which its buffer has room for) and hand it
+     * to the wire.
+     */
+    void send(final ByteBuffer datagram, final UnsafeBuffer view, final int length, final Peer peer)
+    {
+        if (config.authenticate)
+        {
+            view.putLong(length, peer.transmitKey.hash(view, 0, length));
+        }
+        datagram.limit(length + WireDescriptor.TAG_LENGTH).position(0);
+        try
+        {
+            if (wire.send(datagram, peer.destination))
+            {
+                counters.increment(NicEvent.DATAGRAMS_SENT);
+            }
+            else
+            {
+                counters.increment(NicEvent.SEND_BUFFER_FULL);
+            }
+        }
+        catch (final IOException | RuntimeException ex)
+        {
+            counters.increment(NicEvent.IO_ERRORS);
+        }
+    }
+
+
+    /**
+     * Send a header-only control datagram about one sequence ({@link WireDescriptor#TYPE_GIVE_UP} or
+     * {@link WireDescriptor#TYPE_GIVE_UP_ANSWER}); it carries the acknowledgement state too, like every datagram.
+     */
+    void sendControl(final Peer peer, final int type, final boolean replyChannel, final long sequence,
+        final int flags)
+    {
+        writeHeader(ack, type, flags | (replyChannel ? WireDescriptor.FLAG_REPLY_CHANNEL : 0), peer, sequence);
+        ack.putInt(WireDescriptor.BODY_LENGTH_OFFSET, 0);
+        ack.putInt(WireDescriptor.FRAGMENT_OFFSET_OFFSET, 0);
+        send(ackBuffer, ack, WireDescriptor.HEADER_LENGTH, peer);
+    }
+
+
+    /**
+     * Introduce this NIC to a peer that has not shown it knows us yet: our public key, and the peer's cookie when it
+     * gave us one. Sent with a message's first transmission and then at most once per retransmission timeout.
+     */
+    void sendHello(final Peer peer)
+    {
+        peer.helloSentNanos = clock.nowNanos;
+        writeHeader(ack, WireDescriptor.TYPE_HELLO, 0 != peer.cookie ? WireDescriptor.FLAG_HAS_COOKIE : 0, peer, 0);
+        ack.putInt(WireDescriptor.BODY_LENGTH_OFFSET, 0);
+        ack.putInt(WireDescriptor.FRAGMENT_OFFSET_OFFSET, 0);
+        keys.publicKey(ack, WireDescriptor.HELLO_KEY_OFFSET);
+        ack.putLong(WireDescriptor.HELLO_COOKIE_OFFSET, peer.cookie);
+        send(ackBuffer, ack, WireDescriptor.HELLO_LENGTH, peer);
+        counters.increment(NicEvent.HELLOS_SENT);
+    }
+
+
+    void helloIfUnaccepted(final Peer peer)
+    {
+        if (!peer.accepted && config.authenticate && clock.nowNanos - peer.helloSentNanos >= peer.rtt.backedOff(0))
+        {
+            sendHello(peer);
+        }
+    }
+
+
+    void sendAck(final Peer peer)
+    {
+        writeHeader(ack, WireDescriptor.TYPE_ACK, 0, peer, 0);
+        ack.putInt(WireDescriptor.BODY_LENGTH_OFFSET, 0);
+        ack.putInt(WireDescriptor.FRAGMENT_OFFSET_OFFSET, 0);
+        send(ackBuffer, ack, WireDescriptor.HEADER_LENGTH, peer);
+        counters.increment(NicEvent.ACKS_SENT);
+    }
+
+
+    /**
+     * @param deposited the body is a long message's header whose data went into the segment: it goes back without
+     *                  its data (data length 0).
+     */
+    int sendBack(final Peer peer, final DirectBuffer buffer, final int body, final int bodyLength,
+        final int status, final boolean deposited)
+    {
+        final SendChannel channel = peer.repliesOut;
+        if (!channel.tryAcquire(1))
+        {
+            return FrameReader.BUSY;
+        }
+        final WindowSlot slot = channel.assign();
+        slot.ensureCapacity(bodyLength);
+        final UnsafeBuffer out = slot.view;
+        final int copy = WireDescriptor.HEADER_LENGTH;
+        out.putBytes(copy, buffer, body, bodyLength);
+        out.putByte(copy + MessageDescriptor.RETURN_STATUS_OFFSET, (byte)status);
+        out.putInt(copy + MessageDescriptor.SOURCE_ENDPOINT_OFFSET,
+            buffer.getInt(body + MessageDescriptor.DESTINATION_ENDPOINT_OFFSET));
+        out.putInt(copy + MessageDescriptor.DESTINATION_ENDPOINT_OFFSET,
+            buffer.getInt(body + MessageDescriptor.SOURCE_ENDPOINT_OFFSET));
+        if (deposited)
+        {
+            out.putInt(copy + MessageDescriptor.DATA_LENGTH_OFFSET, 0);
+        }
+        start(slot, bodyLength, -1);
+        transmit(peer, true, slot);
+        counters.increment(NicEvent.REFUSED);
+        return FrameReader.TAKEN;
+    }
+}

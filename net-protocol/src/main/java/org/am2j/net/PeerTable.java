@@ -1,0 +1,227 @@
+package org.am2j.net;
+
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.UnknownHostException;
+import java.util.Arrays;
+import java.util.Base64;
+
+import org.agrona.collections.Long2ObjectHashMap;
+import org.am2j.net.auth.NicKeys;
+import org.am2j.net.auth.SipHash;
+
+/**
+ * The peers a NIC knows, each keyed ({@link Peer}): made when a host maps an endpoint of theirs or from a HELLO that
+ * checked out, bounded by {@code maxPeers}, an idle peer that no route leads to giving its place up when full.
+ * Copy-on-write tables: hosts add peers under the registry lock, the agent reads them without one.
+ */
+final class PeerTable
+{
+    private final NetConfig config;
+    private final Wire wire;
+    private final long nicId;
+    private final NicKeys keys;
+    private final NicCounters counters;
+    private final Object registry = new Object();
+    private volatile Peer[] peers = new Peer[0];
+    private volatile Long2ObjectHashMap<Peer> peersByNic = new Long2ObjectHashMap<>();
+
+    PeerTable(final NetConfig config, final Wire wire, final long nicId, final NicKeys keys, final NicCounters counters)
+    {
+        this.config = config;
+        this.wire = wire;
+        this.nicId = nicId;
+        this.keys = keys;
+        this.counters = counters;
+    }
+
+    /**
+     * @return the peers (a copy-on-write array: the caller's copy never changes).
+     */
+    Peer[] all()
+    {
+        return peers;
+    }
+
+    /**
+     * @return true when the NIC has something to do for a peer on a timer.
+     */
+    boolean hasTimers()
+    {
+        for (final Peer peer : peers)
+        {
+            if (peer.hasTimers())
+            {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Make a peer from a HELLO that checked out, unless one with its NIC id exists.
+     *
+     * @return the peer, or null when the id is known or no more peers fit.
+     */
+    Peer addIfAbsent(final long peerNicId, final InetSocketAddress socketAddress, final byte[] publicKey,
+        final SipHash transmit, final SipHash receive)
+    {
+        synchronized (registry)
+        {
+            return null != peersByNic.get(peerNicId) ? null :
+                addPeer(peerNicId, socketAddress, publicKey, transmit, receive);
+        }
+    }
+
+
+    /**
+     * The peer for a destination a host maps; counts the route the host makes to it.
+     *
+     * @param peerNicId the destination process's id.
+     * @param text      its NIC address as published, {@code host:port#key}.
+     * @return the peer, or null when the address is malformed, its key differs from the one the NIC knows for that
+     *         id, or no more peers fit.
+     */
+    Peer peerFor(final long peerNicId, final String text)
+    {
+        final int hash = text.indexOf(NicAgent.KEY_SEPARATOR);
+        final InetSocketAddress socketAddress = parse(text);
+        final byte[] publicKey;
+        try
+        {
+            publicKey = hash < 0 ? null : Base64.getUrlDecoder().decode(text.substring(hash + 1));
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            return null;
+        }
+        if (null == socketAddress || null == publicKey || publicKey.length != NicKeys.PUBLIC_KEY_LENGTH)
+        {
+            return null;
+        }
+        synchronized (registry)
+        {
+            final Peer known = peersByNic.get(peerNicId);
+            final Peer peer;
+            if (null != known)
+            {
+                peer = Arrays.equals(known.publicKey, publicKey) ? known : null;
+            }
+            else
+            {
+                final SipHash transmit = new SipHash();
+                final SipHash receive = new SipHash();
+                try
+                {
+                    keys.deriveLinkKeys(nicId, peerNicId, publicKey, transmit, receive);
+                }
+                catch (final IllegalArgumentException ex)
+                {
+                    return null;
+                }
+                peer = addPeer(peerNicId, socketAddress, publicKey, transmit, receive);
+            }
+            if (null != peer)
+            {
+                peer.routes.incrementAndGet();
+            }
+            return peer;
+        }
+    }
+
+
+    /**
+     * @param nicId a peer NIC's id.
+     * @return the peer, or null when this NIC does not know it.
+     */
+    Peer byNic(final long nicId)
+    {
+        return peersByNic.get(nicId);
+    }
+
+
+    /**
+     * @param published {@code host:port}, the host a literal address or a name, and possibly {@code #key} after it.
+     * @return the socket address, or null when malformed.
+     */
+    static InetSocketAddress parse(final String published)
+    {
+        final int key = published.indexOf(NicAgent.KEY_SEPARATOR);
+        final String text = key < 0 ? published : published.substring(0, key);
+        final int colon = text.lastIndexOf(':');
+        if (colon <= 0 || colon == text.length() - 1)
+        {
+            return null;
+        }
+        String host = text.substring(0, colon);
+        if (host.startsWith("[") && host.endsWith("]"))
+        {
+            host = host.substring(1, host.length() - 1);
+        }
+        try
+        {
+            final int port = Integer.parseInt(text.substring(colon + 1));
+            if (port <= 0 || port > 65535)
+            {
+                return null;
+            }
+            return new InetSocketAddress(InetAddress.getByName(host), port);
+        }
+        catch (final NumberFormatException | UnknownHostException ex)
+        {
+            return null;
+        }
+    }
+
+
+    /**
+     * Make a peer with keyed links (under the registry lock). When the table is full, a peer that no route leads to,
+     * with nothing in flight, silent for {@link #NicAgent.IDLE_PEER_TIMEOUTS} timeouts, gives its place up.
+     */
+    Peer addPeer(final long peerNicId, final InetSocketAddress socketAddress, final byte[] publicKey,
+        final SipHash transmit, final SipHash receive)
+    {
+        final Peer[] current = peers;
+        int index = current.length;
+        if (current.length >= config.maxPeers)
+        {
+            index = evictable(current, System.nanoTime());
+            if (index < 0)
+            {
+                return null;
+            }
+        }
+        final Peer peer = new Peer(index, peerNicId, wire.destination(socketAddress), config, System.nanoTime(),
+            publicKey, transmit, receive);
+        final Long2ObjectHashMap<Peer> byNic = new Long2ObjectHashMap<>(peersByNic);
+        final Peer[] table = index < current.length ? current.clone() : Arrays.copyOf(current, current.length + 1);
+        if (index < current.length)
+        {
+            byNic.remove(current[index].nicId);
+            counters.increment(NicEvent.PEERS_EVICTED);
+        }
+        byNic.put(peerNicId, peer);
+        table[index] = peer;
+        // Volatile stores of fully built copies, the array first: an index read from the map is always valid.
+        peers = table;
+        peersByNic = byNic;
+        return peer;
+    }
+
+
+    int evictable(final Peer[] table, final long now)
+    {
+        int oldest = -1;
+        for (int i = 0; i < table.length; i++)
+        {
+            final Peer peer = table[i];
+            if (0 == peer.routes.get() && !peer.hasTimers() &&
+                now - peer.lastHeardNanos > NicAgent.IDLE_PEER_TIMEOUTS * config.timeoutNanos &&
+                (oldest < 0 || peer.lastHeardNanos - table[oldest].lastHeardNanos < 0))
+            {
+                oldest = i;
+            }
+        }
+        return oldest;
+    }
+}
