@@ -173,7 +173,7 @@ public final class KilledPeerMain
         }
     }
 
-    private static void publish(final Path dir, final String role, final Endpoint endpoint) throws Exception
+    static void publish(final Path dir, final String role, final Endpoint endpoint) throws Exception
     {
         final byte[] name = endpoint.name().toBytes();
         final Path temporary = dir.resolve(role + ".tmp");
@@ -181,7 +181,7 @@ public final class KilledPeerMain
         Files.move(temporary, dir.resolve(role + ".name"), StandardCopyOption.ATOMIC_MOVE);
     }
 
-    private static EndpointName await(final Path dir, final String what) throws Exception
+    static EndpointName await(final Path dir, final String what) throws Exception
     {
         final Path file = dir.resolve(what.contains(".") ? what : what + ".name");
         final long deadline = RankSupport.deadline(30_000);
@@ -201,7 +201,7 @@ public final class KilledPeerMain
         return EndpointName.fromBytes(name);
     }
 
-    private static long tagOf(final Path dir, final String role) throws Exception
+    static long tagOf(final Path dir, final String role) throws Exception
     {
         return ByteBuffer.wrap(Files.readAllBytes(dir.resolve(role + ".name"))).getLong();
     }

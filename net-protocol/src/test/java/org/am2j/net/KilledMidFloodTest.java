@@ -1,0 +1,190 @@
+package org.am2j.net;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import org.am2j.api.ReturnStatus;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A peer killed with SIGKILL in the middle of a flood of replied requests ({@link KilledMidFloodMain}), three JVMs
+ * on three emulated nodes over the network: the survivor gets every request back that was neither replied nor
+ * delivered, with EOUTCOMEUNKNOWN when it had left (it may have run) or EUNREACHABLE when it never left, never
+ * ECONGESTION (which would claim the dead peer gave it up), and goes on with a third peer. Checked per id against
+ * what the victim wrote down before each reply: a request returned EUNREACHABLE never ran, no request is both
+ * replied and returned, none ran twice, and every request is replied, returned, or ran at the victim (delivered
+ * before the death).
+ */
+class KilledMidFloodTest
+{
+    private static final Pattern SURVIVOR_OK = Pattern.compile(
+        "survivor ok: sent=(\\d+) replied=(\\d+) EOUTCOMEUNKNOWN=(\\d+) EUNREACHABLE=(\\d+) ECONGESTION=(\\d+) " +
+        "otherStatus=(\\d+) roundTripsWhileWaiting=(\\d+)");
+
+    @TempDir
+    Path dir;
+
+    private final List<Process> started = new ArrayList<>();
+
+    @AfterEach
+    void killEverything()
+    {
+        started.forEach(Process::destroyForcibly);
+    }
+
+    @Test
+    @Timeout(value = 90, unit = TimeUnit.SECONDS)
+    void aPeerKilledMidFloodReturnsWhatItMayHaveReceivedAsOutcomeUnknown() throws Exception
+    {
+        killMidFlood("inline");
+    }
+
+    @Tag("soak")
+    @Test
+    @Timeout(value = 300, unit = TimeUnit.SECONDS)
+    void aPeerKilledMidFloodInEitherNicModeFiveTimes() throws Exception
+    {
+        for (int round = 0; round < 5; round++)
+        {
+            for (final String nic : List.of("inline", "thread"))
+            {
+                try (var files = Files.list(dir))
+                {
+                    for (final Path file : files.toList())
+                    {
+                        Files.delete(file);
+                    }
+                }
+                killMidFlood(nic);
+                killEverything();
+                started.clear();
+            }
+        }
+    }
+
+    private Process start(final String role, final String nic) throws Exception
+    {
+        final String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        final List<String> command = new ArrayList<>(List.of(java,
+            "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED", "--enable-native-access=ALL-UNNAMED",
+            "-Dam2j.transports=inproc,net", "-Dam2j.net.host=127.0.0.1", "-Dam2j.net.timeoutMs=1000",
+            "-Dam2j.nic=" + nic, "-Dam2j.job=killed-mid-flood-" + ProcessHandle.current().pid(),
+            "-Dam2j.node=" + role + "-" + ProcessHandle.current().pid(),
+            "-cp", System.getProperty("java.class.path"), KilledMidFloodMain.class.getName(), role, dir.toString()));
+        final Process process = new ProcessBuilder(command)
+            .redirectOutput(dir.resolve(role + ".out").toFile())
+            .redirectError(dir.resolve(role + ".err").toFile())
+            .start();
+        started.add(process);
+        return process;
+    }
+
+    private String output(final String role) throws Exception
+    {
+        return "\n--- " + role + " stdout ---\n" + Files.readString(dir.resolve(role + ".out")) +
+            "--- " + role + " stderr ---\n" + Files.readString(dir.resolve(role + ".err"));
+    }
+
+    private void killMidFlood(final String nic) throws Exception
+    {
+        final Process victim = start("victim", nic);
+        final Process other = start("other", nic);
+        final Process survivor = start("survivor", nic);
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (!Files.exists(dir.resolve("survivor.flooding")))
+        {
+            assertTrue(survivor.isAlive() && victim.isAlive() && System.nanoTime() < deadline,
+                "the survivor never flooded" + output("survivor") + output("victim"));
+            Thread.sleep(5);
+        }
+        victim.destroyForcibly();
+        assertTrue(victim.waitFor(10, TimeUnit.SECONDS));
+        Files.writeString(dir.resolve("victim.killed"), "killed");
+        assertTrue(survivor.waitFor(60, TimeUnit.SECONDS), "survivor did not finish" + output("survivor"));
+        assertEquals(0, survivor.exitValue(), output("survivor"));
+        assertTrue(other.waitFor(30, TimeUnit.SECONDS), "other did not finish" + output("other"));
+        assertEquals(0, other.exitValue(), output("other"));
+
+        final String out = Files.readString(dir.resolve("survivor.out"));
+        final Matcher ok = SURVIVOR_OK.matcher(out);
+        assertTrue(ok.find(), output("survivor"));
+        System.out.println("nic " + nic + ": " + out.trim());
+        final int sent = Integer.parseInt(ok.group(1));
+        final BitSet replied = bits("survivor.replied");
+        final BitSet unknown = bits("survivor.returned-" + ReturnStatus.EOUTCOMEUNKNOWN);
+        final BitSet unreachable = bits("survivor.returned-" + ReturnStatus.EUNREACHABLE);
+        assertEquals(0, Integer.parseInt(ok.group(5)), "ECONGESTION from a dead peer" + output("survivor"));
+        assertEquals(0, Integer.parseInt(ok.group(6)), "an unexpected status" + output("survivor"));
+        assertTrue(unknown.cardinality() + unreachable.cardinality() > 0, "nothing came back" + output("survivor"));
+        // The survivor went on with the third peer: it fails unless 200 round trips with it followed the death.
+        assertTrue(out.contains(" after=200 "), output("survivor"));
+
+        final BitSet ran = new BitSet();
+        final ByteBuffer log = ByteBuffer.wrap(Files.readAllBytes(dir.resolve("victim.ran")));
+        final List<Integer> twice = new ArrayList<>();
+        while (log.remaining() >= Integer.BYTES)
+        {
+            final int id = log.getInt();
+            if (ran.get(id))
+            {
+                twice.add(id);
+            }
+            ran.set(id);
+        }
+        assertTrue(twice.isEmpty(), "ran twice at the victim: " + twice);
+        final BitSet returned = (BitSet)unknown.clone();
+        returned.or(unreachable);
+        assertEquals(new BitSet(), and(replied, returned), "replied and returned");
+        assertEquals(new BitSet(), and(unknown, unreachable), "returned twice");
+        assertEquals(new BitSet(), and(unreachable, ran), "returned EUNREACHABLE (never left) yet ran at the victim");
+        final BitSet repliedNotRan = (BitSet)replied.clone();
+        repliedNotRan.andNot(ran);
+        assertEquals(new BitSet(), repliedNotRan, "replied without running at the victim");
+        // Nothing missing: every request was replied, or returned, or ran at the victim before it died (delivered,
+        // its reply lost with the process).
+        final BitSet missing = new BitSet();
+        missing.set(0, sent);
+        missing.andNot(replied);
+        missing.andNot(returned);
+        missing.andNot(ran);
+        // A request the victim's NIC acknowledged into its receive queue and that the process died before running
+        // was delivered too, but only the dead process knew it: at most a window of them.
+        assertTrue(missing.cardinality() <= KilledMidFloodMain.WINDOW, missing.cardinality() + " requests neither " +
+            "replied, returned nor run: " + missing);
+        final BitSet delivered = new BitSet();
+        delivered.set(0, sent);
+        delivered.andNot(returned);
+        System.out.println("nic " + nic + ": sent " + sent + " = delivered " + delivered.cardinality() + " (replied " +
+            replied.cardinality() + ", ran without a reply " + (delivered.cardinality() - replied.cardinality() -
+            missing.cardinality()) + ", acknowledged but not run " + missing.cardinality() + ") + returned " +
+            returned.cardinality() + " (EOUTCOMEUNKNOWN " + unknown.cardinality() + ", of which ran at the victim " +
+            and(unknown, ran).cardinality() + "; EUNREACHABLE " + unreachable.cardinality() + ")");
+    }
+
+    private BitSet bits(final String file) throws Exception
+    {
+        final Path path = dir.resolve(file);
+        return Files.exists(path) ? BitSet.valueOf(Files.readAllBytes(path)) : new BitSet();
+    }
+
+    private static BitSet and(final BitSet a, final BitSet b)
+    {
+        final BitSet both = (BitSet)a.clone();
+        both.and(b);
+        return both;
+    }
+}
