@@ -46,7 +46,6 @@ final class EndpointTable
         return false;
     }
 
-
     void register(final NetEndpoint endpoint)
     {
         synchronized (registry)
@@ -60,7 +59,6 @@ final class EndpointTable
             endpoints = grown;
         }
     }
-
 
     /**
      * The endpoint closed: nothing more is delivered to it. It stays in the table the agent drains until its send
@@ -83,7 +81,6 @@ final class EndpointTable
             endpointsById = byId;
         }
     }
-
 
     void retire(final NetEndpoint endpoint)
     {

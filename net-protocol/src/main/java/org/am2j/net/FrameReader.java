@@ -68,7 +68,6 @@ final class FrameReader
         this.received = received;
     }
 
-
     /**
      * A datagram (not a wake-up) was read into the receive buffer.
      *
@@ -246,7 +245,6 @@ final class FrameReader
         }
     }
 
-
     /**
      * A HELLO from a NIC this NIC does not know. Without a valid cookie it costs one hash: a cookie goes back to the
      * datagram's source address and nothing is kept. With one (the claimant receives at that address), the link key is
@@ -303,14 +301,12 @@ final class FrameReader
         writer.sendAck(peer);
     }
 
-
     static byte[] helloKey(final UnsafeBuffer d)
     {
         final byte[] key = new byte[NicKeys.PUBLIC_KEY_LENGTH];
         d.getBytes(WireDescriptor.HELLO_KEY_OFFSET, key);
         return key;
     }
-
 
     /**
      * A peer we introduced ourselves to gave us a cookie: send the HELLO again with it. Untagged, so believed only
@@ -326,7 +322,6 @@ final class FrameReader
         peer.cookie = received.getLong(WireDescriptor.COOKIE_OFFSET);
         writer.sendHello(peer);
     }
-
 
     /**
      * The peer asks us to give up a message it sent and has had no acknowledgement for. Taken already (delivered, or
@@ -354,7 +349,6 @@ final class FrameReader
             answer == ReceiveChannel.GIVEN_UP ? WireDescriptor.FLAG_GIVEN_UP : 0);
     }
 
-
     /**
      * The peer answered a give-up: return the message to its sender when the peer gave it up, forget it when the
      * peer had delivered it. An answer for a sequence that is no longer being given up (a repeat) changes nothing.
@@ -381,7 +375,6 @@ final class FrameReader
             channel.complete(slot);
         }
     }
-
 
     /**
      * Check a complete message body against its destination and put it into the destination's receive queue, or
@@ -467,7 +460,6 @@ final class FrameReader
         return TAKEN;
     }
 
-
     static void commitAndSignal(final OneToOneRingBuffer queue, final int index, final NetEndpoint endpoint)
     {
         // Commit is a release store of the record length. The full fence orders it before the read of the sleeping
@@ -481,7 +473,6 @@ final class FrameReader
             endpoint.host().signalArrival();
         }
     }
-
 
     static int refusal(final Opcode opcode, final int status, final NetEndpoint endpoint,
         final DirectBuffer buffer, final int body, final int dataLength)
@@ -521,7 +512,6 @@ final class FrameReader
         return 0;
     }
 
-
     /**
      * Send a message back to its sender with a status, on the reply channel.
      */
@@ -530,7 +520,6 @@ final class FrameReader
     {
         return writer.sendBack(peer, buffer, body, bodyLength, status, false);
     }
-
 
     void learnName(final Peer peer, final boolean replyChannel, final DirectBuffer buffer, final int body,
         final int sourceEndpoint, final int dataLength)

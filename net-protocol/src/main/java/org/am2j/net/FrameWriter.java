@@ -74,7 +74,6 @@ final class FrameWriter
         }
     }
 
-
     void start(final WindowSlot slot, final int bodyLength, final int localEndpointId)
     {
         slot.bodyLength = bodyLength;
@@ -83,7 +82,6 @@ final class FrameWriter
         slot.lastSentNanos = clock.nowNanos;
         slot.expiresAtNanos = clock.nowNanos + config.timeoutNanos;
     }
-
 
     void transmit(final Peer peer, final boolean replyChannel, final WindowSlot slot)
     {
@@ -122,7 +120,6 @@ final class FrameWriter
         }
     }
 
-
     void writeHeader(final UnsafeBuffer datagram, final int type, final int flags, final Peer peer,
         final long sequence)
     {
@@ -149,7 +146,6 @@ final class FrameWriter
         peer.requestsIn.acknowledged();
         peer.repliesIn.acknowledged();
     }
-
 
     /**
      * Tag a datagram with the link's key (after its {@code length} bytes, which its buffer has room for) and hand it
@@ -179,7 +175,6 @@ final class FrameWriter
         }
     }
 
-
     /**
      * Send a header-only control datagram about one sequence ({@link WireDescriptor#TYPE_GIVE_UP} or
      * {@link WireDescriptor#TYPE_GIVE_UP_ANSWER}); it carries the acknowledgement state too, like every datagram.
@@ -192,7 +187,6 @@ final class FrameWriter
         ack.putInt(WireDescriptor.FRAGMENT_OFFSET_OFFSET, 0);
         send(ackBuffer, ack, WireDescriptor.HEADER_LENGTH, peer);
     }
-
 
     /**
      * Introduce this NIC to a peer that has not shown it knows us yet: our public key, and the peer's cookie when it
@@ -210,15 +204,13 @@ final class FrameWriter
         counters.increment(NicEvent.HELLOS_SENT);
     }
 
-
     void helloIfUnaccepted(final Peer peer)
     {
-        if (!peer.accepted && config.authenticate && clock.nowNanos - peer.helloSentNanos >= peer.rtt.backedOff(0))
+        if (!peer.accepted && clock.nowNanos - peer.helloSentNanos >= peer.rtt.backedOff(0))
         {
             sendHello(peer);
         }
     }
-
 
     void sendAck(final Peer peer)
     {
@@ -228,7 +220,6 @@ final class FrameWriter
         send(ackBuffer, ack, WireDescriptor.HEADER_LENGTH, peer);
         counters.increment(NicEvent.ACKS_SENT);
     }
-
 
     /**
      * @param deposited the body is a long message's header whose data went into the segment: it goes back without

@@ -194,7 +194,6 @@ public final class NetTransport implements Transport
         }
     }
 
-
     NicAgent nic()
     {
         return nic;

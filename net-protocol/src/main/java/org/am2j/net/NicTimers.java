@@ -44,7 +44,6 @@ final class NicTimers
         this.writer = writer;
     }
 
-
     /**
      * @param now the time.
      * @return true when the timer scan is due, or a process was declared dead since it last ran.
@@ -53,7 +52,6 @@ final class NicTimers
     {
         return now - clock.nextTimerNanos >= 0 || liveness.declarations() != declarationsSeen;
     }
-
 
     // ----------------------------------------------------------------------------------------------------------
     // Timers
@@ -108,7 +106,6 @@ final class NicTimers
         counters.set(NicEvent.OUTSTANDING, outstanding);
         return work;
     }
-
 
     int scan(final Peer peer, final SendChannel channel, final boolean replyChannel)
     {
@@ -166,7 +163,6 @@ final class NicTimers
         return work;
     }
 
-
     /**
      * @return false for messages that have nobody to go back to (name announcements, returned messages): they are
      *         retransmitted until acknowledged or the peer dies, since giving them up would lose them.
@@ -179,7 +175,6 @@ final class NicTimers
             0 == message.getByte(body + MessageDescriptor.RETURN_STATUS_OFFSET) && slot.localEndpointId >= 0;
     }
 
-
     void requestGiveUp(final Peer peer, final boolean replyChannel, final WindowSlot slot)
     {
         writer.sendControl(peer, WireDescriptor.TYPE_GIVE_UP, replyChannel, slot.sequence, 0);
@@ -187,7 +182,6 @@ final class NicTimers
         slot.lastSentNanos = clock.nowNanos;
         slot.retransmitAtNanos = clock.nowNanos + peer.rtt.backedOff(slot.retransmits);
     }
-
 
     /**
      * The peer's process is gone: every unresolved message to it comes back, with EOUTCOMEUNKNOWN since it was sent
@@ -208,7 +202,6 @@ final class NicTimers
         peer.reassembly.clear();
     }
 
-
     void resolveAll(final Peer peer, final SendChannel channel)
     {
         final long end = channel.nextSequence();
@@ -227,7 +220,6 @@ final class NicTimers
         }
     }
 
-
     void postpone(final long nanos)
     {
         for (final Peer peer : peers.all())
@@ -237,7 +229,6 @@ final class NicTimers
             peer.lastHeardNanos += nanos;
         }
     }
-
 
     static void postpone(final SendChannel channel, final long nanos)
     {
@@ -254,13 +245,11 @@ final class NicTimers
         }
     }
 
-
     void extendDeadlines(final Peer peer)
     {
         extendDeadlines(peer.requestsOut);
         extendDeadlines(peer.repliesOut);
     }
-
 
     void extendDeadlines(final SendChannel channel)
     {
@@ -276,13 +265,11 @@ final class NicTimers
         }
     }
 
-
     void refreshDeadlines(final Peer peer)
     {
         refreshDeadlines(peer.requestsOut);
         refreshDeadlines(peer.repliesOut);
     }
-
 
     void refreshDeadlines(final SendChannel channel)
     {
@@ -301,7 +288,6 @@ final class NicTimers
         }
     }
 
-
     void retransmitSoon(final SendChannel channel)
     {
         final long end = channel.nextSequence();
@@ -315,7 +301,6 @@ final class NicTimers
         }
         clock.nextTimerNanos = clock.nowNanos;
     }
-
 
     /**
      * Hand a message that will not be delivered back to the local endpoint that sent it, as a returned message

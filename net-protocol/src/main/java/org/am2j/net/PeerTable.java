@@ -73,7 +73,6 @@ final class PeerTable
         }
     }
 
-
     /**
      * The peer for a destination a host maps; counts the route the host makes to it.
      *
@@ -129,7 +128,6 @@ final class PeerTable
         }
     }
 
-
     /**
      * @param nicId a peer NIC's id.
      * @return the peer, or null when this NIC does not know it.
@@ -138,7 +136,6 @@ final class PeerTable
     {
         return peersByNic.get(nicId);
     }
-
 
     /**
      * @param published {@code host:port}, the host a literal address or a name, and possibly {@code #key} after it.
@@ -173,7 +170,6 @@ final class PeerTable
         }
     }
 
-
     /**
      * Make a peer with keyed links (under the registry lock). When the table is full, a peer that no route leads to,
      * with nothing in flight, silent for {@link #NicAgent.IDLE_PEER_TIMEOUTS} timeouts, gives its place up.
@@ -207,7 +203,6 @@ final class PeerTable
         peersByNic = byNic;
         return peer;
     }
-
 
     int evictable(final Peer[] table, final long now)
     {
