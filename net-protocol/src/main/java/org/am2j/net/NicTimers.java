@@ -53,9 +53,12 @@ final class NicTimers
         return now - clock.nextTimerNanos >= 0 || liveness.declarations() != declarationsSeen;
     }
 
-    // ----------------------------------------------------------------------------------------------------------
-    // Timers
-
+    /**
+     * The timer scan: retransmissions and give-ups of every peer's unresolved messages, the liveness check of silent
+     * peers, owed acknowledgements, and the outstanding gauge.
+     *
+     * @return work done.
+     */
     int run()
     {
         int work = 0;
