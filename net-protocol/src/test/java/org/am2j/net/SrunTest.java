@@ -44,7 +44,7 @@ class SrunTest
     private final List<Process> daemons = new ArrayList<>();
 
     @Test
-    @Timeout(value = 150, unit = TimeUnit.SECONDS)
+    @Timeout(value = 180, unit = TimeUnit.SECONDS)
     void everyPairOfFourRanksExchangesUnderSrunOfAOneNodeSlurm() throws Exception
     {
         String reason = LauncherJob.missing("slurmctld slurmd slurm-client munge",
