@@ -1,0 +1,62 @@
+package org.am2j.net;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A job under Open MPI's {@code mpirun}, started as the README's "Several machines" section says:
+ * {@code mpirun -n 4 -x AM2J_BOOTSTRAP=host:port java ... -cp ... Program}, the rank and size from
+ * {@code OMPI_COMM_WORLD_RANK}/{@code OMPI_COMM_WORLD_SIZE}. Every pair of ranks ping-pongs and floods each other
+ * ({@link NamespaceFloodMain}), every message arriving once with its reply. Only this test needs
+ * {@code --allow-run-as-root} (CI runs as root) and {@code --oversubscribe} (4 ranks on 2 CPUs). Skipped, with the
+ * reason, where {@code mpirun} is not installed (Debian's package {@code openmpi-bin}).
+ */
+class MpirunTest
+{
+    private static final long RANK_SECONDS = 60;
+
+    @TempDir
+    Path dir;
+
+    @Test
+    @Timeout(value = 100, unit = TimeUnit.SECONDS)
+    void everyPairOfFourRanksExchangesUnderMpirun() throws Exception
+    {
+        final String reason = LauncherJob.missing("openmpi-bin", "mpirun");
+        System.out.println("MpirunTest: " + (null == reason ? "mpirun found, the test runs" : "skipped: " + reason));
+        assumeTrue(null == reason, reason);
+
+        final String marker = "mpirun-" + ProcessHandle.current().pid() + "-" + System.nanoTime();
+        final String bootstrap = "127.0.0.1:" + LauncherJob.freePort();
+        final List<String> command = new ArrayList<>(List.of(LauncherJob.find("mpirun").toString(),
+            "--allow-run-as-root", "--oversubscribe", "-n", Integer.toString(LauncherJob.RANKS),
+            "-x", "AM2J_BOOTSTRAP=" + bootstrap));
+        command.addAll(LauncherJob.rankCommand(RANK_SECONDS));
+        final Path output = dir.resolve("mpirun.out");
+        try
+        {
+            final int status = LauncherJob.run(TimeUnit.SECONDS.toMillis(RANK_SECONDS + 20), command,
+                Map.of(LauncherJob.MARKER, marker), output);
+            assertEquals(0, status, "mpirun ended with " + status + " (-1: killed for running too long)\n" +
+                String.join(" ", command) + "\n" + LauncherJob.read(output));
+            LauncherJob.checkRanks(LauncherJob.read(output), "mpirun");
+            System.out.println("MpirunTest: 4 ranks under mpirun with AM2J_BOOTSTRAP=" + bootstrap +
+                ": every pair exchanged, every message once with its reply");
+        }
+        finally
+        {
+            final List<Long> left = LauncherJob.killMarked(marker);
+            assertEquals(List.of(), left, "processes of the job left after mpirun ended (killed)");
+        }
+    }
+}
