@@ -15,6 +15,7 @@ import java.util.regex.Pattern;
 
 import org.am2j.api.ReturnStatus;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -38,12 +39,18 @@ class KilledMidFloodTest
     @TempDir
     Path dir;
 
-    private final List<Process> started = new ArrayList<>();
+    private RoleJvms jvms;
+
+    @BeforeEach
+    void jvms()
+    {
+        jvms = new RoleJvms(KilledMidFloodMain.class, "killed-mid-flood", dir);
+    }
 
     @AfterEach
     void killEverything()
     {
-        started.forEach(Process::destroyForcibly);
+        jvms.close();
     }
 
     @Test
@@ -71,67 +78,44 @@ class KilledMidFloodTest
                 }
                 killMidFlood(nic);
                 killEverything();
-                started.clear();
             }
         }
     }
 
-    private Process start(final String role, final String nic) throws Exception
-    {
-        final String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        final List<String> command = new ArrayList<>(List.of(java,
-            "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED", "--enable-native-access=ALL-UNNAMED",
-            "-Dam2j.transports=inproc,net", "-Dam2j.net.host=127.0.0.1", "-Dam2j.net.timeoutMs=1000",
-            "-Dam2j.nic=" + nic, "-Dam2j.job=killed-mid-flood-" + ProcessHandle.current().pid(),
-            "-Dam2j.node=" + role + "-" + ProcessHandle.current().pid(),
-            "-cp", System.getProperty("java.class.path"), KilledMidFloodMain.class.getName(), role, dir.toString()));
-        final Process process = new ProcessBuilder(command)
-            .redirectOutput(dir.resolve(role + ".out").toFile())
-            .redirectError(dir.resolve(role + ".err").toFile())
-            .start();
-        started.add(process);
-        return process;
-    }
-
-    private String output(final String role) throws Exception
-    {
-        return "\n--- " + role + " stdout ---\n" + Files.readString(dir.resolve(role + ".out")) +
-            "--- " + role + " stderr ---\n" + Files.readString(dir.resolve(role + ".err"));
-    }
-
     private void killMidFlood(final String nic) throws Exception
     {
-        final Process victim = start("victim", nic);
-        final Process other = start("other", nic);
-        final Process survivor = start("survivor", nic);
+        final Process victim = jvms.start("victim", "-Dam2j.net.timeoutMs=1000", "-Dam2j.nic=" + nic);
+        final Process other = jvms.start("other", "-Dam2j.net.timeoutMs=1000", "-Dam2j.nic=" + nic);
+        final Process survivor = jvms.start("survivor", "-Dam2j.net.timeoutMs=1000", "-Dam2j.nic=" + nic);
         final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (!Files.exists(dir.resolve("survivor.flooding")))
         {
             assertTrue(survivor.isAlive() && victim.isAlive() && System.nanoTime() < deadline,
-                "the survivor never flooded" + output("survivor") + output("victim"));
+                "the survivor never flooded" + jvms.output("survivor") + jvms.output("victim"));
             Thread.sleep(5);
         }
         victim.destroyForcibly();
         assertTrue(victim.waitFor(10, TimeUnit.SECONDS));
         Files.writeString(dir.resolve("victim.killed"), "killed");
-        assertTrue(survivor.waitFor(60, TimeUnit.SECONDS), "survivor did not finish" + output("survivor"));
-        assertEquals(0, survivor.exitValue(), output("survivor"));
-        assertTrue(other.waitFor(30, TimeUnit.SECONDS), "other did not finish" + output("other"));
-        assertEquals(0, other.exitValue(), output("other"));
+        assertTrue(survivor.waitFor(60, TimeUnit.SECONDS), "survivor did not finish" + jvms.output("survivor"));
+        assertEquals(0, survivor.exitValue(), jvms.output("survivor"));
+        assertTrue(other.waitFor(30, TimeUnit.SECONDS), "other did not finish" + jvms.output("other"));
+        assertEquals(0, other.exitValue(), jvms.output("other"));
 
         final String out = Files.readString(dir.resolve("survivor.out"));
         final Matcher ok = SURVIVOR_OK.matcher(out);
-        assertTrue(ok.find(), output("survivor"));
+        assertTrue(ok.find(), jvms.output("survivor"));
         System.out.println("nic " + nic + ": " + out.trim());
         final int sent = Integer.parseInt(ok.group(1));
         final BitSet replied = bits("survivor.replied");
         final BitSet unknown = bits("survivor.returned-" + ReturnStatus.EOUTCOMEUNKNOWN);
         final BitSet unreachable = bits("survivor.returned-" + ReturnStatus.EUNREACHABLE);
-        assertEquals(0, Integer.parseInt(ok.group(5)), "ECONGESTION from a dead peer" + output("survivor"));
-        assertEquals(0, Integer.parseInt(ok.group(6)), "an unexpected status" + output("survivor"));
-        assertTrue(unknown.cardinality() + unreachable.cardinality() > 0, "nothing came back" + output("survivor"));
+        assertEquals(0, Integer.parseInt(ok.group(5)), "ECONGESTION from a dead peer" + jvms.output("survivor"));
+        assertEquals(0, Integer.parseInt(ok.group(6)), "an unexpected status" + jvms.output("survivor"));
+        assertTrue(unknown.cardinality() + unreachable.cardinality() > 0,
+            "nothing came back" + jvms.output("survivor"));
         // The survivor went on with the third peer: it fails unless 200 round trips with it followed the death.
-        assertTrue(out.contains(" after=200 "), output("survivor"));
+        assertTrue(out.contains(" after=200 "), jvms.output("survivor"));
 
         final BitSet ran = new BitSet();
         final ByteBuffer log = ByteBuffer.wrap(Files.readAllBytes(dir.resolve("victim.ran")));

@@ -5,13 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -35,75 +34,56 @@ class KilledPeerTest
     @TempDir
     Path dir;
 
-    private final List<Process> started = new ArrayList<>();
+    private RoleJvms jvms;
+
+    @BeforeEach
+    void jvms()
+    {
+        jvms = new RoleJvms(KilledPeerMain.class, "killed-peer", dir);
+    }
 
     @AfterEach
     void killEverything()
     {
-        started.forEach(Process::destroyForcibly);
-    }
-
-    private Process start(final String role, final String... extra) throws Exception
-    {
-        final String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        final List<String> command = new ArrayList<>(List.of(java,
-            "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED", "--enable-native-access=ALL-UNNAMED",
-            "-Dam2j.transports=inproc,net", "-Dam2j.net.host=127.0.0.1", "-Dam2j.net.timeoutMs=" + TIMEOUT_MS,
-            "-Dam2j.node=" + role + "-" + ProcessHandle.current().pid(),
-            "-Dam2j.job=killed-peer-" + ProcessHandle.current().pid(),
-            "-cp", System.getProperty("java.class.path")));
-        command.addAll(1, List.of(extra));
-        command.addAll(List.of(KilledPeerMain.class.getName(), role, dir.toString()));
-        final Process process = new ProcessBuilder(command)
-            .redirectOutput(dir.resolve(role + ".out").toFile())
-            .redirectError(dir.resolve(role + ".err").toFile())
-            .start();
-        started.add(process);
-        return process;
-    }
-
-    private String output(final String role) throws Exception
-    {
-        return "\n--- " + role + " stdout ---\n" + Files.readString(dir.resolve(role + ".out")) +
-            "--- " + role + " stderr ---\n" + Files.readString(dir.resolve(role + ".err"));
+        jvms.close();
     }
 
     @Test
     void requestsToAKilledPeerComeBackAndTheSurvivorGoesOn() throws Exception
     {
         // The victim's NIC stands still (no keeper thread): requests sent to it before the kill stay outstanding.
-        final Process victim = start("victim", "-Dam2j.net.keeperUs=0");
-        final Process other = start("other");
-        final Process survivor = start("survivor");
+        final Process victim = jvms.start("victim", "-Dam2j.net.timeoutMs=" + TIMEOUT_MS, "-Dam2j.net.keeperUs=0");
+        final Process other = jvms.start("other", "-Dam2j.net.timeoutMs=" + TIMEOUT_MS);
+        final Process survivor = jvms.start("survivor", "-Dam2j.net.timeoutMs=" + TIMEOUT_MS);
         final Path sent = dir.resolve("survivor.sent");
         final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (!Files.exists(sent))
         {
             assertTrue(survivor.isAlive() && System.nanoTime() < deadline, "the survivor never sent" +
-                output("survivor") + output("victim"));
+                jvms.output("survivor") + jvms.output("victim"));
             Thread.sleep(5);
         }
         victim.destroyForcibly();
         assertTrue(victim.waitFor(10, TimeUnit.SECONDS));
         Files.writeString(dir.resolve("victim.killed"), "killed");
-        assertTrue(survivor.waitFor(60, TimeUnit.SECONDS), "survivor did not finish" + output("survivor"));
-        assertEquals(0, survivor.exitValue(), output("survivor"));
-        assertTrue(other.waitFor(30, TimeUnit.SECONDS), "other did not finish" + output("other"));
-        assertEquals(0, other.exitValue(), output("other"));
+        assertTrue(survivor.waitFor(60, TimeUnit.SECONDS), "survivor did not finish" + jvms.output("survivor"));
+        assertEquals(0, survivor.exitValue(), jvms.output("survivor"));
+        assertTrue(other.waitFor(30, TimeUnit.SECONDS), "other did not finish" + jvms.output("other"));
+        assertEquals(0, other.exitValue(), jvms.output("other"));
 
         final Matcher ok = SURVIVOR_OK.matcher(Files.readString(dir.resolve("survivor.out")));
-        assertTrue(ok.find(), output("survivor"));
+        assertTrue(ok.find(), jvms.output("survivor"));
         System.out.println(ok.group());
         assertEquals(KilledPeerMain.TO_VICTIM, Integer.parseInt(ok.group(1)));
         // Sent before the peer was known dead: they may have run there (outcome unknown); sent after: never left
         // (unreachable). Never "congestion", which would claim the dead peer gave them up.
-        assertEquals(0, Integer.parseInt(ok.group(3)), output("survivor"));
+        assertEquals(0, Integer.parseInt(ok.group(3)), jvms.output("survivor"));
         assertEquals(KilledPeerMain.TO_VICTIM, Integer.parseInt(ok.group(2)) + Integer.parseInt(ok.group(4)),
-            "every one came back EOUTCOMEUNKNOWN or EUNREACHABLE" + output("survivor"));
+            "every one came back EOUTCOMEUNKNOWN or EUNREACHABLE" + jvms.output("survivor"));
         final long maxReturnMs = Long.parseLong(ok.group(5));
         // Known dead once silent for a timeout and its pid is gone: within two timeouts of the kill.
         assertTrue(maxReturnMs <= 2 * TIMEOUT_MS + SLACK_MS,
-            "returned after " + maxReturnMs + " ms with a " + TIMEOUT_MS + " ms timeout" + output("survivor"));
+            "returned after " + maxReturnMs + " ms with a " + TIMEOUT_MS + " ms timeout" + jvms.output("survivor"));
         assertTrue(Integer.parseInt(ok.group(6)) > 0, "the survivor talked to the other peer while it waited");
     }
 }
