@@ -34,10 +34,6 @@ import org.am2j.net.auth.NicKeys;
  */
 final class NicAgent implements Agent
 {
-    /** Separates a NIC's {@code host:port} from its public key in published addresses. */
-    static final char KEY_SEPARATOR = '#';
-    /** A peer no route leads to, silent for this many timeouts, may give its place in a full table up. */
-    static final long IDLE_PEER_TIMEOUTS = 3;
     /** Most passes of a host's send over the send queues (others' messages included) before it leaves them. */
     private static final int SEND_PASSES = 4;
     /** Most datagrams one {@link #doWork()} reads. */
@@ -144,7 +140,8 @@ final class NicAgent implements Agent
      */
     String publishedAddress()
     {
-        return address + KEY_SEPARATOR + Base64.getUrlEncoder().withoutPadding().encodeToString(keys.publicKey());
+        return address + PeerTable.KEY_SEPARATOR +
+            Base64.getUrlEncoder().withoutPadding().encodeToString(keys.publicKey());
     }
 
     /**

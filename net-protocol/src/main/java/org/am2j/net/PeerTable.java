@@ -17,6 +17,11 @@ import org.am2j.net.auth.SipHash;
  */
 final class PeerTable
 {
+    /** Separates a NIC's {@code host:port} from its public key in published addresses. */
+    static final char KEY_SEPARATOR = '#';
+    /** A peer no route leads to, silent for this many timeouts, may give its place in a full table up. */
+    static final long IDLE_PEER_TIMEOUTS = 3;
+
     private final NetConfig config;
     private final Wire wire;
     private final long nicId;
@@ -83,7 +88,7 @@ final class PeerTable
      */
     Peer peerFor(final long peerNicId, final String text)
     {
-        final int hash = text.indexOf(NicAgent.KEY_SEPARATOR);
+        final int hash = text.indexOf(KEY_SEPARATOR);
         final InetSocketAddress socketAddress = parse(text);
         final byte[] publicKey;
         try
@@ -143,7 +148,7 @@ final class PeerTable
      */
     static InetSocketAddress parse(final String published)
     {
-        final int key = published.indexOf(NicAgent.KEY_SEPARATOR);
+        final int key = published.indexOf(KEY_SEPARATOR);
         final String text = key < 0 ? published : published.substring(0, key);
         final int colon = text.lastIndexOf(':');
         if (colon <= 0 || colon == text.length() - 1)
@@ -172,7 +177,7 @@ final class PeerTable
 
     /**
      * Make a peer with keyed links (under the registry lock). When the table is full, a peer that no route leads to,
-     * with nothing in flight, silent for {@link #NicAgent.IDLE_PEER_TIMEOUTS} timeouts, gives its place up.
+     * with nothing in flight, silent for {@link #IDLE_PEER_TIMEOUTS} timeouts, gives its place up.
      */
     Peer addPeer(final long peerNicId, final InetSocketAddress socketAddress, final byte[] publicKey,
         final SipHash transmit, final SipHash receive)
@@ -211,7 +216,7 @@ final class PeerTable
         {
             final Peer peer = table[i];
             if (0 == peer.routes.get() && !peer.hasTimers() &&
-                now - peer.lastHeardNanos > NicAgent.IDLE_PEER_TIMEOUTS * config.timeoutNanos &&
+                now - peer.lastHeardNanos > IDLE_PEER_TIMEOUTS * config.timeoutNanos &&
                 (oldest < 0 || peer.lastHeardNanos - table[oldest].lastHeardNanos < 0))
             {
                 oldest = i;

@@ -94,7 +94,7 @@ final class ProcessLiveness
         {
             return false;
         }
-        final int key = address.indexOf(NicAgent.KEY_SEPARATOR);
+        final int key = address.indexOf(PeerTable.KEY_SEPARATOR);
         final String hostPort = key < 0 ? address : address.substring(0, key);
         final int colon = hostPort.lastIndexOf(':');
         final String host = colon < 0 ? hostPort : hostPort.substring(0, colon);

@@ -164,22 +164,6 @@ final class SendChannel
         return slot.inFlight && slot.sequence == sequence ? slot : null;
     }
 
-    /**
-     * @return messages in the window not resolved yet (sent, waiting for an acknowledgement or a give-up answer).
-     */
-    int outstanding()
-    {
-        int count = 0;
-        for (long sequence = oldest; sequence < nextSequence; sequence++)
-        {
-            if (slots[(int)(sequence % depth)].inFlight)
-            {
-                count++;
-            }
-        }
-        return count;
-    }
-
     private void advance()
     {
         long moved = 0;
