@@ -3,6 +3,7 @@ package org.am2j.shm;
 import static org.am2j.shm.PacketDescriptor.BULK_INDEX_OFFSET;
 import static org.am2j.shm.PacketDescriptor.NO_BULK;
 import static org.am2j.shm.PacketDescriptor.READY;
+import static org.am2j.shm.PacketDescriptor.SLOT_OFFSET;
 import static org.am2j.shm.PacketDescriptor.STATE_OFFSET;
 import static org.am2j.shm.PacketDescriptor.WITHDRAWN;
 import static org.am2j.shm.QueueBlockDescriptor.claim;
@@ -49,6 +50,10 @@ final class PacketReceiver
     private final long livenessNanos;
     /** This process's pid: a dead sender's leaked bulk blocks are swept on its behalf. */
     private final long ownPid;
+    /** The endpoint's fast boxes: a pair's box is read before its shared messages (the overflow rule). */
+    private final FastBoxReceiver boxes;
+    /** {@link FastBoxDescriptor#REQUESTS} or {@link FastBoxDescriptor#REPLIES}: this queue's kind of box ring. */
+    private final int kind;
     private long head;
     /** Offset of the packet at {@link #head}, kept with it. */
     private int headPacket;
@@ -62,8 +67,10 @@ final class PacketReceiver
 
     PacketReceiver(
         final PacketQueue queue, final ShmInbound inbound, final TransportCounters counters, final long livenessNanos,
-        final long ownPid)
+        final long ownPid, final FastBoxReceiver boxes, final int kind)
     {
+        this.boxes = boxes;
+        this.kind = kind;
         this.queue = queue;
         this.inbound = inbound;
         this.counters = counters;
@@ -139,6 +146,14 @@ final class PacketReceiver
                 if (READY == type(state))
                 {
                     stuckSince = 0;
+                    // The pair's box first: what is ready there was sent before this message (FastBoxSender).
+                    final int pair = queue.packetInt(packet, SLOT_OFFSET);
+                    final int boxed = boxes.beforeShared(kind, pair, sink);
+                    if (boxed < 0)
+                    {
+                        break;
+                    }
+                    handled += boxed;
                     try
                     {
                         sink.onMessage(inbound.wrap(packet, state));
@@ -146,6 +161,7 @@ final class PacketReceiver
                     finally
                     {
                         free(head, packet, state);
+                        boxes.afterShared(kind, pair);
                     }
                     handled++;
                 }

@@ -19,13 +19,15 @@ final class QueueBlock
     final PacketQueue requests;
     final PacketQueue replies;
     final int slots;
+    /** The fast boxes (an empty table when the block has none). */
+    final FastBoxTable boxes;
     /** The heap array behind the buffer, or null for mapped memory (see {@link #state()}). */
     private final byte[] array;
     /** The buffer's address offset. */
     private final long address;
 
     private QueueBlock(final UnsafeBuffer buffer, final int slots, final int requestDepth, final int replyDepth,
-        final int bulkDepth)
+        final int bulkDepth, final int boxes, final int boxDepth)
     {
         this.buffer = buffer;
         this.array = buffer.byteArray();
@@ -33,6 +35,8 @@ final class QueueBlock
         this.slots = slots;
         this.requests = new PacketQueue(buffer, requestQueueOffset(slots), requestDepth, bulkDepth);
         this.replies = new PacketQueue(buffer, replyQueueOffset(slots, requestDepth, bulkDepth), replyDepth, bulkDepth);
+        this.boxes = new FastBoxTable(
+            buffer, boxTableOffset(slots, requestDepth, replyDepth, bulkDepth), boxes, boxDepth);
     }
 
     /**
@@ -48,6 +52,8 @@ final class QueueBlock
         buffer.putInt(REPLY_DEPTH_OFFSET, config.replyDepth);
         buffer.putInt(BULK_DEPTH_OFFSET, config.bulkDepth);
         buffer.putInt(SLOTS_OFFSET, config.slots);
+        buffer.putInt(BOXES_OFFSET, config.boxes);
+        buffer.putInt(BOX_DEPTH_OFFSET, config.boxDepth);
         buffer.putLong(OWNER_PID_OFFSET, pid);
         buffer.putLong(OWNER_START_OFFSET, startMs);
         buffer.putLong(OWNER_PROCESS_ID_OFFSET, processId);
@@ -55,7 +61,8 @@ final class QueueBlock
         putPath(buffer, DOORBELL_PATH_OFFSET, doorbellPath);
         buffer.putInt(SEGMENT_LENGTH_OFFSET, 0);
         final QueueBlock block = new QueueBlock(
-            buffer, config.slots, config.requestDepth, config.replyDepth, config.bulkDepth);
+            buffer, config.slots, config.requestDepth, config.replyDepth, config.bulkDepth, config.boxes,
+            config.boxDepth);
         // No packet names a bulk block before its first sender: a claimer that dies before writing the field must
         // not leave the zeroed file's 0, which names block 0.
         clearBulkIndices(block.requests);
@@ -90,14 +97,18 @@ final class QueueBlock
         final int replyDepth = buffer.getInt(REPLY_DEPTH_OFFSET);
         final int bulkDepth = buffer.getInt(BULK_DEPTH_OFFSET);
         final int slots = buffer.getInt(SLOTS_OFFSET);
+        final int boxes = buffer.getInt(BOXES_OFFSET);
+        final int boxDepth = buffer.getInt(BOX_DEPTH_OFFSET);
         if (!ShmConfig.validDepth(requestDepth) || !ShmConfig.validDepth(replyDepth) ||
-            !ShmConfig.validBulkDepth(bulkDepth) || !ShmConfig.validSlots(slots) ||
-            (long)length(slots, requestDepth, replyDepth, bulkDepth) != buffer.capacity())
+            !ShmConfig.validBulkDepth(bulkDepth) || !ShmConfig.validSlots(slots) || !ShmConfig.validBoxes(boxes) ||
+            !ShmConfig.validBoxDepth(boxDepth) ||
+            (long)length(slots, requestDepth, replyDepth, bulkDepth, boxes, boxDepth) != buffer.capacity())
         {
             throw new AmException(AmError.BAD_ARG, what + " has inconsistent sizes: depths " + requestDepth + "/" +
-                replyDepth + ", bulk " + bulkDepth + ", slots " + slots + ", " + buffer.capacity() + " bytes");
+                replyDepth + ", bulk " + bulkDepth + ", slots " + slots + ", fast boxes " + boxes + " of depth " +
+                boxDepth + ", " + buffer.capacity() + " bytes");
         }
-        return new QueueBlock(buffer, slots, requestDepth, replyDepth, bulkDepth);
+        return new QueueBlock(buffer, slots, requestDepth, replyDepth, bulkDepth, boxes, boxDepth);
     }
 
     void open(final byte[] encodedName)

@@ -8,7 +8,8 @@ package org.am2j.shm;
  *  0      +-----------------------------------------------------------+
  *         | magic, version, request depth, reply depth, bulk depth,    |  owner, once
  *         | slots, owner pid, owner start ms, owner process id,        |
- *         | endpoint id, state (OPENING/OPEN/CLOSED), name length      |
+ *         | endpoint id, state (OPENING/OPEN/CLOSED), name length,     |
+ *         | fast boxes, fast box depth                                 |
  *  128    +-----------------------------------------------------------+
  *         | tag (the copy every sender checks)                         |  owner
  *  256    +-----------------------------------------------------------+
@@ -25,6 +26,8 @@ package org.am2j.shm;
  *         | request queue structure (see below)                        |
  *         +-----------------------------------------------------------+
  *         | reply queue structure                                      |
+ *         +-----------------------------------------------------------+
+ *         | fast box table (see {@link FastBoxDescriptor}), if boxes   |
  *         +-----------------------------------------------------------+
  * </pre>
  * A <b>queue structure</b>, aligned to 4096 bytes:
@@ -68,7 +71,7 @@ public final class QueueBlockDescriptor
     /** 'AMQB'. */
     public static final int MAGIC = 0x414D5142;
     /** Layout version. */
-    public static final int VERSION = 2;
+    public static final int VERSION = 3;
 
     /** Offset of the magic (int). */
     public static final int MAGIC_OFFSET = 0;
@@ -94,6 +97,10 @@ public final class QueueBlockDescriptor
     public static final int STATE_OFFSET = 52;
     /** Offset of the length of the encoded endpoint name (int). */
     public static final int NAME_LENGTH_OFFSET = 56;
+    /** Offset of the number of fast boxes (int), 0 for none. */
+    public static final int BOXES_OFFSET = 60;
+    /** Offset of the packets per fast box ring (int). */
+    public static final int BOX_DEPTH_OFFSET = 64;
 
     /** Offset of the tag (long). */
     public static final int TAG_OFFSET = 128;
@@ -194,6 +201,35 @@ public final class QueueBlockDescriptor
      * @return bytes of the whole queue block.
      */
     public static int length(final int slots, final int requestDepth, final int replyDepth, final int bulkDepth)
+    {
+        return boxTableOffset(slots, requestDepth, replyDepth, bulkDepth);
+    }
+
+    /**
+     * @param slots        connection slots.
+     * @param requestDepth packets of the request queue.
+     * @param replyDepth   packets of the reply queue.
+     * @param bulkDepth    bulk blocks per queue.
+     * @param boxes        fast boxes.
+     * @param boxDepth     packets per fast box ring.
+     * @return bytes of the whole queue block with its fast box table.
+     */
+    public static int length(
+        final int slots, final int requestDepth, final int replyDepth, final int bulkDepth, final int boxes,
+        final int boxDepth)
+    {
+        return boxTableOffset(slots, requestDepth, replyDepth, bulkDepth) +
+            FastBoxDescriptor.tableLength(boxes, boxDepth);
+    }
+
+    /**
+     * @param slots        connection slots.
+     * @param requestDepth packets of the request queue.
+     * @param replyDepth   packets of the reply queue.
+     * @param bulkDepth    bulk blocks per queue.
+     * @return offset of the fast box table, right after the reply queue structure.
+     */
+    public static int boxTableOffset(final int slots, final int requestDepth, final int replyDepth, final int bulkDepth)
     {
         return replyQueueOffset(slots, requestDepth, bulkDepth) + queueLength(replyDepth, bulkDepth);
     }

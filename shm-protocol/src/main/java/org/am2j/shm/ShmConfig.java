@@ -13,6 +13,10 @@ import org.am2j.spi.TransportContext;
  *   <li>{@code slots}: connection table slots (senders that can map the endpoint at once), in [1, 4096];</li>
  *   <li>{@code livenessMs}: how long a packet claimed by a sender may stay unfilled before the receiver asks
  *       whether that sender is alive, and skips the packet when it is not;</li>
+ *   <li>{@code boxes}: the cap on fast boxes per receiving endpoint, in [0, 64] (default 8, 0 turns them off): each
+ *       of that many sending endpoints gets a single-producer ring of its own in the receiver's queue block; the
+ *       others, and every pair's overflow, use the shared queues ({@link FastBoxDescriptor});</li>
+ *   <li>{@code boxDepth}: packets per fast box ring, a power of two in [2, 4096] (default 64);</li>
  *   <li>{@code dir}: directory of the queue block files (default {@code /dev/shm/am2j-<user>/<job>}).</li>
  * </ul>
  * Defaults are in {@code docs/shm-protocol.md} with the measurements behind them.
@@ -24,14 +28,25 @@ final class ShmConfig
     static final int DEFAULT_BULK_DEPTH = 16;
     static final int DEFAULT_SLOTS = 256;
     static final long DEFAULT_LIVENESS_MS = 1000;
+    static final int DEFAULT_BOXES = 8;
+    static final int DEFAULT_BOX_DEPTH = 64;
 
     final int requestDepth;
     final int replyDepth;
     final int bulkDepth;
     final int slots;
     final long livenessNanos;
+    final int boxes;
+    final int boxDepth;
 
     ShmConfig(final int requestDepth, final int replyDepth, final int bulkDepth, final int slots, final long livenessMs)
+    {
+        this(requestDepth, replyDepth, bulkDepth, slots, livenessMs, 0, DEFAULT_BOX_DEPTH);
+    }
+
+    ShmConfig(
+        final int requestDepth, final int replyDepth, final int bulkDepth, final int slots, final long livenessMs,
+        final int boxes, final int boxDepth)
     {
         check("requestDepth", requestDepth, validDepth(requestDepth), "a power of two in [2, 65536]");
         check("replyDepth", replyDepth, validDepth(replyDepth), "a power of two in [2, 65536]");
@@ -39,6 +54,10 @@ final class ShmConfig
             "in [1, 4096] and at most the packet depths");
         check("slots", slots, validSlots(slots), "in [1, 4096]");
         check("livenessMs", livenessMs, livenessMs >= 1 && livenessMs <= 3_600_000, "in [1, 3600000]");
+        check("boxes", boxes, validBoxes(boxes), "in [0, " + FastBoxDescriptor.MAX_BOXES + "]");
+        check("boxDepth", boxDepth, validBoxDepth(boxDepth), "a power of two in [2, 4096]");
+        this.boxes = boxes;
+        this.boxDepth = boxDepth;
         this.requestDepth = requestDepth;
         this.replyDepth = replyDepth;
         this.bulkDepth = bulkDepth;
@@ -53,7 +72,9 @@ final class ShmConfig
             intSetting(context, "replyDepth", DEFAULT_REPLY_DEPTH),
             intSetting(context, "bulkDepth", DEFAULT_BULK_DEPTH),
             intSetting(context, "slots", DEFAULT_SLOTS),
-            intSetting(context, "livenessMs", (int)DEFAULT_LIVENESS_MS));
+            intSetting(context, "livenessMs", (int)DEFAULT_LIVENESS_MS),
+            intSetting(context, "boxes", DEFAULT_BOXES),
+            intSetting(context, "boxDepth", DEFAULT_BOX_DEPTH));
     }
 
     static boolean validDepth(final int depth)
@@ -64,6 +85,16 @@ final class ShmConfig
     static boolean validBulkDepth(final int bulkDepth)
     {
         return bulkDepth >= 1 && bulkDepth <= 4096;
+    }
+
+    static boolean validBoxes(final int boxes)
+    {
+        return boxes >= 0 && boxes <= FastBoxDescriptor.MAX_BOXES;
+    }
+
+    static boolean validBoxDepth(final int depth)
+    {
+        return depth >= 2 && depth <= 4096 && Integer.bitCount(depth) == 1;
     }
 
     static boolean validSlots(final int slots)

@@ -1,5 +1,7 @@
 package org.am2j.shm;
 
+import static org.am2j.shm.FastBoxDescriptor.REPLIES;
+import static org.am2j.shm.FastBoxDescriptor.REQUESTS;
 import static org.am2j.shm.QueueBlockDescriptor.STATE_OPEN;
 
 import java.nio.file.Path;
@@ -21,10 +23,12 @@ import org.am2j.spi.TransportEndpoint;
  * An endpoint's shared-memory part: its queue block, which it owns and polls, the routes it made into other queue
  * blocks, and the inverse mappings of the senders it heard from.
  * <p>
- * Receiving is done per queue by a {@link PacketReceiver}.
+ * Receiving is done per queue by a {@link PacketReceiver}, and for the fast boxes by a {@link FastBoxReceiver}.
  */
 final class ShmEndpoint implements TransportEndpoint
 {
+    private static final int SWEEP_POLLS = 4096;
+
     private final ShmTransport transport;
     private final EndpointHost host;
     private final MappedRegion region;
@@ -32,6 +36,9 @@ final class ShmEndpoint implements TransportEndpoint
     private final String path;
     private final PacketReceiver requests;
     private final PacketReceiver replies;
+    private final FastBoxReceiver boxes;
+    /** Polls until the next look at boxes to let go ({@link FastBoxReceiver#sweep}). */
+    private int sweepCountdown = SWEEP_POLLS;
     private final TransportCounters counters;
     private final List<ShmRoute> routes = new ArrayList<>();
     private final Route unknownSender = new DeadRoute(null, ShmTransport.NAME);
@@ -54,16 +61,19 @@ final class ShmEndpoint implements TransportEndpoint
             transport.pid + "-" + transport.startMs + "-" + host.endpointId() + ".qb");
         this.path = file.toString();
         this.region = MappedRegion.create(file,
-            QueueBlockDescriptor.length(config.slots, config.requestDepth, config.replyDepth, config.bulkDepth));
+            QueueBlockDescriptor.length(config.slots, config.requestDepth, config.replyDepth, config.bulkDepth,
+                config.boxes, config.boxDepth));
         this.block = QueueBlock.format(region.buffer, config, transport.pid, transport.startMs, transport.processId,
             host.endpointId(), transport.doorbellPath());
         this.block.tag(host.tag());
         this.peers = new ShmPeer[config.slots];
         this.counters = host.counters(ShmTransport.NAME);
+        this.boxes = new FastBoxReceiver(block, new ShmInbound(this, block.requests),
+            new ShmInbound(this, block.replies), config.livenessNanos, transport.pid);
         this.requests = new PacketReceiver(block.requests, new ShmInbound(this, block.requests), counters,
-            config.livenessNanos, transport.pid);
+            config.livenessNanos, transport.pid, boxes, REQUESTS);
         this.replies = new PacketReceiver(block.replies, new ShmInbound(this, block.replies), counters,
-            config.livenessNanos, transport.pid);
+            config.livenessNanos, transport.pid, boxes, REPLIES);
         transport.register(host.endpointId(), this);
     }
 
@@ -203,14 +213,35 @@ final class ShmEndpoint implements TransportEndpoint
     {
         // The common case, an idle queue, is decided by the receiver in one compare; closed is read only after it:
         // a closed endpoint's queues are read by returnQueued() alone.
+        // The boxes first, then the shared queues: a pair's overflow is on the shared queue, and its PacketReceiver
+        // delivers what is ready in the pair's box before it anyway.
         int handled = 0;
+        if (!boxes.idle(REPLIES) && !closed)
+        {
+            handled = boxes.poll(REPLIES, sink, budget);
+        }
         if (!replies.idle() && !closed)
         {
-            handled = replies.poll(sink, budget);
+            handled += replies.poll(sink, budget);
         }
-        if (!repliesOnly && !requests.idle() && !closed)
+        if (!repliesOnly)
         {
-            handled += requests.poll(sink, budget);
+            if (!boxes.idle(REQUESTS) && !closed)
+            {
+                handled += boxes.poll(REQUESTS, sink, budget);
+            }
+            if (!requests.idle() && !closed)
+            {
+                handled += requests.poll(sink, budget);
+            }
+        }
+        if (0 == --sweepCountdown)
+        {
+            sweepCountdown = SWEEP_POLLS;
+            if (!closed)
+            {
+                boxes.sweep();
+            }
         }
         return handled;
     }
@@ -218,7 +249,9 @@ final class ShmEndpoint implements TransportEndpoint
     @Override
     public boolean hasPending()
     {
-        return pending(block.replies) || pending(block.requests);
+        // The boxes' stamps are read after the sleeping flag's volatile store, as the tails are: a box sender
+        // fences between its stamp and its read of the flag (ShmRoute.publishBoxed).
+        return boxes.hasPending() || pending(block.replies) || pending(block.requests);
     }
 
     private static boolean pending(final PacketQueue queue)
@@ -299,6 +332,9 @@ final class ShmEndpoint implements TransportEndpoint
         if (!closed)
         {
             closed = true;
+            // The heads first: a box sender that reads CLOSED after publishing a message learns from them whether a
+            // poll delivered it (FastBoxSender.withdraw).
+            boxes.publishHeads();
             block.close();
             // The tails after the state store (which block.close() makes a full fence): every sender that takes an
             // assignment from here on sees CLOSED after its tail CAS.
@@ -306,7 +342,7 @@ final class ShmEndpoint implements TransportEndpoint
             requestsEnd = block.requests.tail();
         }
         // Called again after a handler 0 run for a message handed over threw: goes on from where that stopped.
-        return replies.drain(repliesEnd, returns) + requests.drain(requestsEnd, returns);
+        return boxes.drain(returns) + replies.drain(repliesEnd, returns) + requests.drain(requestsEnd, returns);
     }
 
     @Override

@@ -10,6 +10,7 @@ import static org.am2j.shm.QueueBlockDescriptor.claimsLap;
 import static org.am2j.shm.QueueBlockDescriptor.state;
 import static org.am2j.shm.QueueBlockDescriptor.type;
 
+import java.lang.invoke.VarHandle;
 import java.nio.file.Path;
 
 import org.agrona.concurrent.UnsafeBuffer;
@@ -37,7 +38,17 @@ import org.am2j.spi.SegmentBounds;
  *   <li>fill it (handler, arguments, inverse mapping, bulk index), copy the data, and mark it ready.</li>
  * </ol>
  * A long message goes straight into the destination's segment when that segment is in shared memory (one copy).
- * Instances are shared by the threads of a PAR bundle: the fields they update are hints only.
+ * <p>
+ * <b>Fast box.</b> On its first send the route claims a fast box in the destination's queue block (if one of the
+ * cap is free) and sends that first message through the shared queue; from then on a message goes into the box,
+ * without a locked instruction, whenever the box has room and the overflow rule allows it ({@link FastBoxSender});
+ * otherwise through the shared queue as above. A medium message in the box names a block of the shared bulk pool of
+ * its queue (claimed as above: one CAS per medium message). The box has one writer: the thread that claimed it. If
+ * another thread of a PAR bundle sends through the route, the route gives the box up for good and sends
+ * through the shared queue only (the receiver delivers what is left in the box first).
+ * <p>
+ * Instances are shared by the threads of a PAR bundle: the fields they update are hints only, but for the box's,
+ * which only the box's thread writes.
  */
 final class ShmRoute implements Route
 {
@@ -47,6 +58,8 @@ final class ShmRoute implements Route
     private static final int CLAIM_LOST = -2;
     /** {@link #takePacket}: the queue block was closed; the packet was withdrawn. */
     private static final int CLOSED = -3;
+    /** Sends without a box between two attempts to claim one (all were taken). */
+    private static final int CLAIM_RETRY_SENDS = 4096;
 
     private final ShmTransport transport;
     private final MappedRegion region;
@@ -62,6 +75,20 @@ final class ShmRoute implements Route
     private final long ownerPid;
     private final long ownerStartMs;
     private final long livenessNanos;
+    private final FastBoxTable boxes;
+
+    /** The box this route claimed in the destination's queue block, -1 for none. */
+    private int box = -1;
+    private FastBoxSender requestBox;
+    private FastBoxSender replyBox;
+    /** The one thread that writes the box. */
+    private Thread boxThread;
+    /** Set (for good) when another thread sent through the route: the box is not written any more. */
+    private volatile boolean boxGivenUp;
+    private int claimCountdown;
+    /** Messages this route put on the destination's shared request / reply queue: the overflow rule's counts. */
+    private long sharedRequests;
+    private long sharedReplies;
 
     private MappedRegion segmentRegion;
     private int segmentGeneration = -1;
@@ -88,6 +115,7 @@ final class ShmRoute implements Route
         this.ownerPid = block.ownerPid();
         this.ownerStartMs = block.ownerStartMs();
         this.livenessNanos = transport.config.livenessNanos;
+        this.boxes = block.boxes;
     }
 
     @Override
@@ -177,6 +205,28 @@ final class ShmRoute implements Route
         final OutboundMessage message, final PacketQueue queue, final boolean deposit, final int length,
         final int bulk, final UnsafeBuffer segment)
     {
+        final FastBoxSender fastBox = fastBox(queue);
+        if (null != fastBox)
+        {
+            final int packet = fastBox.next(sharedSent(queue));
+            // The volatile read of boxGivenUp after next()'s read of the consumed count: a count that includes
+            // another thread's shared messages comes with boxGivenUp set (docs/shm-protocol.md, "Fast boxes").
+            if (packet >= 0 && !boxGivenUp)
+            {
+                queue.putHeader(packet, message.opcode(), message.handler(), message.argCount(),
+                    message.returnStatus(), inverse, length, bulk, deposit ? (int)message.segmentOffset() : -1,
+                    message.tag());
+                for (int i = 0, count = message.argCount(); i < count; i++)
+                {
+                    queue.putArg(packet, i, message.arg(i));
+                }
+                if (0 != length)
+                {
+                    copyData(message, queue, length, bulk, segment);
+                }
+                return publishBoxed(fastBox, queue, packet, bulk, Opcode.fromCode(message.opcode()).isRequest());
+            }
+        }
         final int packet = takePacket(queue);
         if (packet < 0)
         {
@@ -221,6 +271,18 @@ final class ShmRoute implements Route
             return refused;
         }
         final PacketQueue queue = request ? block.requests : block.replies;
+        final FastBoxSender fastBox = fastBox(queue);
+        if (null != fastBox)
+        {
+            final int boxed = fastBox.next(request ? sharedRequests : sharedReplies);
+            // boxGivenUp read after the consumed count, as in enqueue().
+            if (boxed >= 0 && !boxGivenUp)
+            {
+                queue.putHeader(boxed, opcode, handler, argCount, 0, inverse, 0, NO_BULK, -1, tag);
+                queue.putArgs(boxed, a0, a1, a2, a3, a4, a5, a6, a7);
+                return publishBoxed(fastBox, queue, boxed, NO_BULK, request);
+            }
+        }
         final int packet = takePacket(queue);
         if (packet < 0)
         {
@@ -316,6 +378,15 @@ final class ShmRoute implements Route
     {
         // Release store READY: the receiver that sees it sees every field and byte the caller wrote into the packet.
         queue.stateRelease(packet, readyPacketState);
+        // The overflow rule's count (FastBoxSender): only the box's thread reads it, and only while it owns the box.
+        if (queue == block.requests)
+        {
+            sharedRequests++;
+        }
+        else
+        {
+            sharedReplies++;
+        }
 
         // The tail and claim CASes (full fences) came before this read: either the receiver saw the tail move
         // before it slept (hasPending), or we see its sleeping flag here (SLEEPING: we ring; RUNG: another sender
@@ -325,6 +396,122 @@ final class ShmRoute implements Route
             doorbell.ring();
         }
         return SENT;
+    }
+
+    /**
+     * Make a filled box packet ready, then the checks a sender owes the owner after publishing: whether the queue
+     * block was closed meanwhile, and whether the owner sleeps.
+     *
+     * @param fastBox the box ring.
+     * @param queue   the destination's queue of the same kind (its bulk pool).
+     * @param packet  the packet, filled.
+     * @param bulk    the bulk block the packet names, or {@link PacketDescriptor#NO_BULK}.
+     * @param request the message has a request opcode (for the refusal of a closed endpoint).
+     * @return {@link #SENT}, or the refusal of a closed endpoint when the message was withdrawn.
+     */
+    private int publishBoxed(
+        final FastBoxSender fastBox, final PacketQueue queue, final int packet, final int bulk, final boolean request)
+    {
+        final long sequence = fastBox.publish(packet);
+        // The one fence of the box path (no line of another process is locked): a store-load barrier between the
+        // ready stamp and the reads of the owner's state and sleeping flag below. It is our half of two Dekker
+        // pairs: with the owner's sleeping-flag store then check of its boxes (waitSema), so either it sees the
+        // stamp or we see the flag and ring; and with its CLOSED store then drain, so either the drain takes the
+        // packet or we see CLOSED and settle who has the message (FastBoxSender.withdraw).
+        VarHandle.fullFence();
+        if (STATE_OPEN != block.state() && fastBox.withdraw(packet, sequence))
+        {
+            releaseBulk(queue, bulk);
+            return request ? ReturnStatus.EBADENDPOINT.code() : ReturnStatus.EREPLYREJECTED.code();
+        }
+        if (null != doorbell && block.takeRing())
+        {
+            doorbell.ring();
+        }
+        return SENT;
+    }
+
+    /**
+     * @param queue the destination queue a message is for.
+     * @return the box ring of the same kind when the calling thread may write it, else null (the shared queue). The
+     * first send claims the box and goes through the shared queue itself (first contact).
+     */
+    private FastBoxSender fastBox(final PacketQueue queue)
+    {
+        final FastBoxSender requests = requestBox;
+        if (null == requests)
+        {
+            if (0 != boxes.boxes && !boxGivenUp && --claimCountdown <= 0)
+            {
+                claimBox();
+            }
+            return null;
+        }
+        if (Thread.currentThread() != boxThread)
+        {
+            if (!boxGivenUp)
+            {
+                // Volatile store before this thread's first shared send: the box's thread reads it after the
+                // consumed count, so it never takes a count that includes this thread's messages for its own.
+                boxGivenUp = true;
+            }
+            return null;
+        }
+        return queue == block.requests ? requests : replyBox;
+    }
+
+    /**
+     * @return the index of the box this route claimed, -1 for none (diagnostics and tests).
+     */
+    int boxIndex()
+    {
+        return box;
+    }
+
+    /**
+     * @return messages this route sent through its box (diagnostics and tests).
+     */
+    long boxedSends()
+    {
+        final FastBoxSender requests = requestBox;
+        return null == requests ? 0 : requests.sent() + replyBox.sent();
+    }
+
+    /**
+     * @return messages this route sent through the destination's shared queues (diagnostics and tests).
+     */
+    long sharedSends()
+    {
+        return sharedRequests + sharedReplies;
+    }
+
+    private long sharedSent(final PacketQueue queue)
+    {
+        return queue == block.requests ? sharedRequests : sharedReplies;
+    }
+
+    private synchronized void claimBox()
+    {
+        if (null != requestBox)
+        {
+            return;
+        }
+        final long word = FastBoxDescriptor.owner(pid, inverse);
+        for (int i = 0; i < boxes.boxes; i++)
+        {
+            // CAS FREE -> owner(pid, inverse): this route is the box's one writer until it lets go; the receiver,
+            // which freed it, published the heads and zeroed counts before (release store of FREE).
+            if (FastBoxDescriptor.FREE == boxes.owner(i) && boxes.casOwner(i, FastBoxDescriptor.FREE, word))
+            {
+                boxes.bumpGeneration();
+                replyBox = new FastBoxSender(boxes, i, FastBoxDescriptor.REPLIES);
+                boxThread = Thread.currentThread();
+                box = i;
+                requestBox = new FastBoxSender(boxes, i, FastBoxDescriptor.REQUESTS);
+                return;
+            }
+        }
+        claimCountdown = CLAIM_RETRY_SENDS;
     }
 
     /**
@@ -490,6 +677,12 @@ final class ShmRoute implements Route
      */
     void close()
     {
+        if (box >= 0)
+        {
+            // Release store: the receiver that sees the box released sees every packet we published before, and lets
+            // the box go once it has read them.
+            boxes.releasedRelease(box, true);
+        }
         ConnectionTable.release(block, inverse & 0xFFFF, inverse >>> 16);
         transport.mappedFiles.release(segmentRegion);
         if (null != doorbell)

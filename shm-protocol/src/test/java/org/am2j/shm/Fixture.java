@@ -29,8 +29,13 @@ final class Fixture implements AutoCloseable
     private final List<ShmEndpoint> endpoints = new ArrayList<>();
     private int nextId;
 
+    /**
+     * @param keyValues settings, key then value; the fixture turns fast boxes off ({@code boxes} 0) unless they are
+     *                  given, so that a test of the shared queues reads what it sent there.
+     */
     Fixture(final String... keyValues)
     {
+        settings.put("boxes", "0");
         for (int i = 0; i < keyValues.length; i += 2)
         {
             settings.put(keyValues[i], keyValues[i + 1]);

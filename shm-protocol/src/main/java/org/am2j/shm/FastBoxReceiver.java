@@ -1,0 +1,482 @@
+package org.am2j.shm;
+
+import static org.am2j.shm.FastBoxDescriptor.FREE;
+import static org.am2j.shm.FastBoxDescriptor.REPLIES;
+import static org.am2j.shm.FastBoxDescriptor.REQUESTS;
+import static org.am2j.shm.FastBoxDescriptor.TAKEN;
+import static org.am2j.shm.FastBoxDescriptor.ownerInverse;
+import static org.am2j.shm.FastBoxDescriptor.ownerPid;
+import static org.am2j.shm.FastBoxDescriptor.ready;
+import static org.am2j.shm.PacketDescriptor.BULK_INDEX_OFFSET;
+import static org.am2j.shm.PacketDescriptor.NO_BULK;
+
+import org.am2j.spi.MessageSink;
+import org.am2j.spi.ProcessIdentity;
+
+/**
+ * The owner's receive side of its queue block's fast boxes ({@link FastBoxDescriptor}): which boxes are bound to
+ * which sender (learnt from the table when a shared message comes from a pair it does not know yet), the head of
+ * each ring (kept here, published lazily: once per poll that read something), and the pair's count of shared
+ * messages consumed, which the senders' overflow rule waits on ({@link FastBoxSender}).
+ * <p>
+ * A box whose sender closed its route, or whose sender's process is gone, is let go once nothing ready is left in
+ * it: its heads are published for the next owner and its owner word is freed. A dead or stalled sender holds up
+ * nothing but its own box. Used by the thread that polls the endpoint, one at a time; {@link #reading} guards
+ * against a nested poll reading a ring kind that is being read further up the stack.
+ */
+final class FastBoxReceiver
+{
+    private static final int RINGS = 2;
+
+    private final FastBoxTable table;
+    private final int cap;
+    private final PacketQueue[] queues;
+    private final ShmInbound[] inbound;
+    private final long livenessNanos;
+    private final long ownPid;
+    private final int slots;
+
+    /** Owner word of each bound box, {@link FastBoxDescriptor#FREE} for one not bound. */
+    private final long[] owner;
+    /** READY(pid) of each bound box's sender: what a packet's state would be on the shared queue. */
+    private final long[] readyState;
+    /** Per ring kind and box ({@code kind * cap + box}): the head, the ring's packet 0, the published words. */
+    private final long[] head;
+    private final int[] ring;
+    private final int[] headOffset;
+    private final int[] consumedOffset;
+    /** Bound boxes, in the order they are polled. */
+    private final int[] active;
+    private int bound;
+    /** Per connection slot: the box bound to it, plus 1 (0: none). */
+    private final int[] slotBox;
+    /** Per connection slot: the inverse mapping the counts below belong to. */
+    private final int[] slotInverse;
+    /** Per ring kind and slot: shared messages of the pair consumed. */
+    private final long[][] sharedConsumed;
+    private final boolean[] reading = new boolean[RINGS];
+    private long generationSeen = -1;
+    private long lastLivenessCheck;
+
+    FastBoxReceiver(
+        final QueueBlock block, final ShmInbound requestInbound, final ShmInbound replyInbound,
+        final long livenessNanos, final long ownPid)
+    {
+        this.table = block.boxes;
+        this.cap = table.boxes;
+        this.queues = new PacketQueue[] { block.requests, block.replies };
+        this.inbound = new ShmInbound[] { requestInbound, replyInbound };
+        this.livenessNanos = livenessNanos;
+        this.ownPid = ownPid;
+        this.slots = block.slots;
+        this.owner = new long[cap];
+        this.readyState = new long[cap];
+        this.head = new long[RINGS * cap];
+        this.ring = new int[RINGS * cap];
+        this.headOffset = new int[RINGS * cap];
+        this.consumedOffset = new int[RINGS * cap];
+        this.active = new int[cap];
+        this.slotBox = new int[0 == cap ? 0 : slots];
+        this.slotInverse = new int[0 == cap ? 0 : slots];
+        this.sharedConsumed = new long[RINGS][0 == cap ? 0 : slots];
+    }
+
+    /**
+     * @param kind {@link FastBoxDescriptor#REQUESTS} or {@link FastBoxDescriptor#REPLIES}.
+     * @return true when no bound box has a ready packet of that kind at its head: one stamp read per bound box.
+     */
+    boolean idle(final int kind)
+    {
+        final int base = kind * cap;
+        for (int i = 0, n = bound; i < n; i++)
+        {
+            final int r = base + active[i];
+            final long h = head[r];
+            if (ready(h) == table.stamp(table.packetOffset(ring[r], h)))
+            {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Hand over the ready packets of one kind, box by box, up to the budget.
+     *
+     * @return messages handed over.
+     */
+    int poll(final int kind, final MessageSink sink, final int budget)
+    {
+        if (reading[kind])
+        {
+            return 0;
+        }
+        reading[kind] = true;
+        try
+        {
+            int handled = 0;
+            for (int i = 0; i < bound && handled < budget; i++)
+            {
+                handled += deliver(kind, active[i], sink, budget - handled);
+            }
+            return handled;
+        }
+        finally
+        {
+            reading[kind] = false;
+        }
+    }
+
+    private int deliver(final int kind, final int box, final MessageSink sink, final int budget)
+    {
+        final int r = kind * cap + box;
+        final int ring = this.ring[r];
+        final long start = head[r];
+        long h = start;
+        try
+        {
+            while (h - start < budget)
+            {
+                final int packet = table.packetOffset(ring, h);
+                if (ready(h) != table.stamp(packet))
+                {
+                    break;
+                }
+                try
+                {
+                    sink.onMessage(inbound[kind].wrap(packet, readyState[box]));
+                }
+                finally
+                {
+                    freeBulk(kind, packet, box);
+                    head[r] = ++h;
+                }
+            }
+        }
+        finally
+        {
+            if (h != start)
+            {
+                // Release store of the head, once per poll that read something (not per message): the sender that
+                // reads it may reuse every packet below it, which we are done with.
+                table.putRelease(headOffset[r], h);
+            }
+        }
+        return (int)(h - start);
+    }
+
+    private void freeBulk(final int kind, final int packet, final int box)
+    {
+        final PacketQueue queue = queues[kind];
+        final int bulk = queue.packetShort(packet, BULK_INDEX_OFFSET);
+        if (NO_BULK != bulk)
+        {
+            // The block is the shared pool's, held READY by the box's sender for this packet; the packet itself is
+            // not written (its line is the sender's), so the next message in it carries its own bulk index.
+            BulkBlocks.freeHeldBy(queue, bulk, ownerPid(owner[box]));
+        }
+    }
+
+    /**
+     * A shared-queue packet of kind {@code kind} from the pair {@code inverse} is about to be handed over: first hand
+     * over what is ready in that pair's box (the overflow rule's receiving half: the box's messages were sent
+     * before it).
+     *
+     * @return messages handed over, or -1 when the pair's box has ready packets that cannot be read here (its kind
+     * is being read further up the stack): the shared packet must wait.
+     */
+    int beforeShared(final int kind, final int inverse, final MessageSink sink)
+    {
+        if (0 == cap)
+        {
+            return 0;
+        }
+        int box = boundBox(inverse);
+        if (box < 0)
+        {
+            if (table.generation() == generationSeen)
+            {
+                return 0;
+            }
+            rescan();
+            box = boundBox(inverse);
+            if (box < 0)
+            {
+                return 0;
+            }
+        }
+        final int r = kind * cap + box;
+        if (ready(head[r]) != table.stamp(table.packetOffset(ring[r], head[r])))
+        {
+            return 0;
+        }
+        if (reading[kind])
+        {
+            return -1;
+        }
+        reading[kind] = true;
+        try
+        {
+            return deliver(kind, box, sink, Integer.MAX_VALUE);
+        }
+        finally
+        {
+            reading[kind] = false;
+        }
+    }
+
+    /**
+     * A shared-queue packet of kind {@code kind} from the pair {@code inverse} was handed over: count it, and publish
+     * the count when the pair has a box.
+     */
+    void afterShared(final int kind, final int inverse)
+    {
+        if (0 == cap)
+        {
+            return;
+        }
+        final int slot = inverse & 0xFFFF;
+        if (slot >= slots)
+        {
+            return;
+        }
+        if (slotInverse[slot] != inverse)
+        {
+            slotInverse[slot] = inverse;
+            sharedConsumed[REQUESTS][slot] = 0;
+            sharedConsumed[REPLIES][slot] = 0;
+        }
+        final long consumed = ++sharedConsumed[kind][slot];
+        final int box = boundBox(inverse);
+        if (box >= 0)
+        {
+            // Release store: the sender that sees the count equal to its shared sends may use the box again; the
+            // messages counted were handed over before it.
+            table.putRelease(consumedOffset[kind * cap + box], consumed);
+        }
+    }
+
+    private int boundBox(final int inverse)
+    {
+        final int slot = inverse & 0xFFFF;
+        if (slot >= slotBox.length)
+        {
+            return -1;
+        }
+        final int box = slotBox[slot] - 1;
+        return box >= 0 && ownerInverse(owner[box]) == inverse ? box : -1;
+    }
+
+    /**
+     * Bind the boxes claimed since the table generation last read.
+     */
+    private void rescan()
+    {
+        // The generation first: a claim bumps it after its CAS of the owner word, so the owners read below include
+        // every claim the generation counts.
+        generationSeen = table.generation();
+        for (int box = 0; box < cap; box++)
+        {
+            final long word = table.owner(box);
+            if (FREE != word && word != owner[box])
+            {
+                if (FREE != owner[box])
+                {
+                    unbind(box, false);
+                }
+                bind(box, word);
+            }
+        }
+    }
+
+    private void bind(final int box, final long word)
+    {
+        final int inverse = ownerInverse(word);
+        final int slot = inverse & 0xFFFF;
+        owner[box] = word;
+        readyState[box] = QueueBlockDescriptor.state(PacketDescriptor.READY, ownerPid(word));
+        for (int kind = 0; kind < RINGS; kind++)
+        {
+            final int r = kind * cap + box;
+            ring[r] = table.ringOffset(box, kind);
+            headOffset[r] = table.headOffset(box, kind);
+            consumedOffset[r] = table.consumedOffset(box, kind);
+            // Our own last published head (where the previous owner left the ring, or 0).
+            head[r] = table.getAcquire(headOffset[r]);
+            final long consumed = slot < slots && slotInverse[slot] == inverse ? sharedConsumed[kind][slot] : 0;
+            // Release store of the pair's count so far: the sender may use the box once it equals its shared sends.
+            table.putRelease(consumedOffset[r], consumed);
+        }
+        if (slot < slots)
+        {
+            slotBox[slot] = box + 1;
+        }
+        active[bound++] = box;
+    }
+
+    /**
+     * Let go of the boxes whose sender closed its route or whose process is gone, once nothing ready is left in
+     * them. Called now and then from a poll that is not nested in another.
+     */
+    void sweep()
+    {
+        if (0 == bound || reading[REQUESTS] || reading[REPLIES])
+        {
+            return;
+        }
+        final long now = System.nanoTime();
+        final boolean checkLiveness = now - lastLivenessCheck >= livenessNanos;
+        if (checkLiveness)
+        {
+            lastLivenessCheck = now;
+        }
+        for (int i = bound - 1; i >= 0; i--)
+        {
+            final int box = active[i];
+            final boolean released = table.released(box);
+            final boolean dead = !released && checkLiveness &&
+                !ProcessIdentity.isAlive(ownerPid(owner[box]), ProcessIdentity.UNKNOWN_START_TIME);
+            // Read after the released flag (acquire): a closed route's last packets are visible here.
+            if ((released || dead) && !hasReady(box))
+            {
+                unbind(box, dead);
+            }
+        }
+    }
+
+    private boolean hasReady(final int box)
+    {
+        for (int kind = 0; kind < RINGS; kind++)
+        {
+            final int r = kind * cap + box;
+            if (ready(head[r]) == table.stamp(table.packetOffset(ring[r], head[r])))
+            {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private void unbind(final int box, final boolean dead)
+    {
+        final long pid = ownerPid(owner[box]);
+        for (int kind = 0; kind < RINGS; kind++)
+        {
+            final int r = kind * cap + box;
+            if (dead)
+            {
+                // A sender killed between making its bulk block READY and stamping the packet left the block named
+                // in the packet at the head; one killed before that left it CLAIMED.
+                BulkBlocks.freeHeldBy(queues[kind],
+                    queues[kind].packetShort(table.packetOffset(ring[r], head[r]), BULK_INDEX_OFFSET), pid);
+                BulkBlocks.freeClaimedByDead(queues[kind], ownPid);
+            }
+            // Release stores of the head and a zero count: the next owner starts from this head, and must see its
+            // shared messages counted from zero.
+            table.putRelease(headOffset[r], head[r]);
+            table.putRelease(consumedOffset[r], 0);
+        }
+        final int slot = ownerInverse(owner[box]) & 0xFFFF;
+        if (slot < slots && slotBox[slot] == box + 1)
+        {
+            slotBox[slot] = 0;
+        }
+        for (int i = 0; i < bound; i++)
+        {
+            if (active[i] == box)
+            {
+                System.arraycopy(active, i + 1, active, i, bound - i - 1);
+                bound--;
+                break;
+            }
+        }
+        owner[box] = FREE;
+        table.releasedRelease(box, false);
+        // Release store of FREE last: a sender whose claim CAS sees it sees the heads and counts above.
+        table.ownerRelease(box, FREE);
+    }
+
+    /**
+     * @return true when a bound box has a ready packet (for waitSema's check after the sleeping flag is published).
+     */
+    boolean hasPending()
+    {
+        return !idle(REPLIES) || !idle(REQUESTS);
+    }
+
+    /**
+     * First step of closing: publish every head, before the queue block's state becomes CLOSED, so a sender that
+     * reads CLOSED knows which of its messages were delivered.
+     */
+    void publishHeads()
+    {
+        for (int i = 0; i < bound; i++)
+        {
+            for (int kind = 0; kind < RINGS; kind++)
+            {
+                final int r = kind * cap + active[i];
+                table.putRelease(headOffset[r], head[r]);
+            }
+        }
+    }
+
+    /**
+     * After the queue block's state became CLOSED: hand every ready packet of every box to {@code returns}, each
+     * taken with a CAS of its stamp (its sender may be withdrawing it).
+     *
+     * @return messages handed over.
+     */
+    int drain(final MessageSink returns)
+    {
+        if (0 == cap)
+        {
+            return 0;
+        }
+        if (table.generation() != generationSeen)
+        {
+            rescan();
+        }
+        int handed = 0;
+        for (int i = 0; i < bound; i++)
+        {
+            final int box = active[i];
+            for (int kind = 0; kind < RINGS; kind++)
+            {
+                final int r = kind * cap + box;
+                while (true)
+                {
+                    final long h = head[r];
+                    final int packet = table.packetOffset(ring[r], h);
+                    if (ready(h) != table.stamp(packet))
+                    {
+                        // Not ready: its sender will read CLOSED after publishing it and withdraw it, or it is
+                        // TAKEN (withdrawn already). Nothing comes after it: a sender that reads CLOSED sends no
+                        // more.
+                        if (TAKEN == table.stamp(packet))
+                        {
+                            head[r] = h + 1;
+                        }
+                        break;
+                    }
+                    // CAS ready -> TAKEN: the message is ours to return unless its sender withdrew it first.
+                    if (!table.casStamp(packet, ready(h), TAKEN))
+                    {
+                        head[r] = h + 1;
+                        break;
+                    }
+                    try
+                    {
+                        returns.onMessage(inbound[kind].wrap(packet, readyState[box]));
+                        handed++;
+                    }
+                    finally
+                    {
+                        freeBulk(kind, packet, box);
+                        head[r] = h + 1;
+                    }
+                }
+            }
+        }
+        return handed;
+    }
+}

@@ -1,0 +1,374 @@
+package org.am2j.shm;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+
+import org.agrona.concurrent.UnsafeBuffer;
+import org.am2j.api.Opcode;
+import org.am2j.api.ReturnStatus;
+import org.am2j.spi.InboundMessage;
+import org.am2j.spi.MessageSink;
+import org.am2j.spi.OutboundMessage;
+import org.am2j.spi.Route;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * Fast boxes at the transport, in one JVM: first contact through the shared queue, then the box; one pair's order
+ * across the box and the shared queue while the box overflows; the cap; mediums in the box; a box let go and claimed
+ * again; the sleep check; and closing, including a sender that finds the block closed after publishing.
+ */
+@Timeout(60)
+class FastBoxTest
+{
+    private static final int FLOOD_SALT = 0x5A5A;
+
+    private static OutboundMessage frame(final Opcode opcode, final long tag, final int... args)
+    {
+        final int[] a = java.util.Arrays.copyOf(args, 8);
+        return new OutboundMessage().header(opcode.code(), 0, 5, tag)
+            .args(args.length, a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7]).source(0);
+    }
+
+    /** Records (sender argument, sequence argument) of each message, checking each sender's sequence is in order. */
+    private static final class OrderCheck implements MessageSink
+    {
+        final int[] next;
+        final List<String> problems = new ArrayList<>();
+        int delivered;
+
+        OrderCheck(final int senders)
+        {
+            next = new int[senders];
+        }
+
+        @Override
+        public void onMessage(final InboundMessage m)
+        {
+            final int sender = m.arg(0);
+            final int sequence = m.arg(1);
+            if (sequence != next[sender])
+            {
+                problems.add("sender " + sender + ": " + sequence + " where " + next[sender] + " was next");
+            }
+            if (m.arg(2) != (sequence ^ FLOOD_SALT))
+            {
+                problems.add("sender " + sender + ": argument 2 of " + sequence + " is " + m.arg(2));
+            }
+            next[sender] = sequence + 1;
+            delivered++;
+        }
+    }
+
+    private static int sendShort(final ShmRoute route, final Fixture.Ep to, final int sender, final int sequence)
+    {
+        return route.sendShort(new OutboundMessage(), Opcode.REQUEST_SHORT.code(), 5, to.host.tag, 0, 3, sender,
+            sequence, sequence ^ FLOOD_SALT, 0, 0, 0, 0, 0);
+    }
+
+    @Test
+    void theFirstMessageGoesThroughTheSharedQueueAndTheNextOnesThroughTheBox()
+    {
+        try (Fixture f = new Fixture("boxes", "4", "boxDepth", "8"))
+        {
+            final Fixture.Ep a = f.endpoint();
+            final Fixture.Ep b = f.endpoint();
+            final ShmRoute ab = a.routeTo(b);
+            final OrderCheck check = new OrderCheck(1);
+            assertEquals(Route.SENT, sendShort(ab, b, 0, 0));
+            assertEquals(0, ab.boxIndex(), "the first send claims a box");
+            assertEquals(1, ab.sharedSends(), "and goes through the shared queue (first contact)");
+            assertEquals(1, b.shm.poll(check, 32, false));
+            for (int i = 1; i <= 5; i++)
+            {
+                assertEquals(Route.SENT, sendShort(ab, b, 0, i));
+            }
+            assertEquals(5, ab.boxedSends(), "once the first is consumed, the box");
+            assertEquals(1, ab.sharedSends());
+            assertTrue(b.shm.hasPending(), "a boxed message is pending for waitSema's check");
+            assertEquals(5, b.shm.poll(check, 32, false));
+            assertFalse(b.shm.hasPending());
+            assertEquals(List.of(), check.problems);
+            assertEquals(6, check.delivered);
+            assertEquals(0, b.host.drops());
+        }
+    }
+
+    /**
+     * A pair floods a small box and overflows to the shared queue again and again, with polls of random budgets in
+     * between: its messages arrive in order, each once, and both paths carried many.
+     */
+    @Test
+    void onePairsOrderHoldsAcrossTheBoxAndTheSharedQueueUnderAnOverflowingFlood()
+    {
+        try (Fixture f = new Fixture("boxes", "2", "boxDepth", "4", "requestDepth", "8", "bulkDepth", "2"))
+        {
+            final Fixture.Ep a = f.endpoint();
+            final Fixture.Ep b = f.endpoint();
+            final ShmRoute ab = a.routeTo(b);
+            final OrderCheck check = new OrderCheck(1);
+            final Random random = new Random(42);
+            int sent = 0;
+            while (sent < 20_000)
+            {
+                for (int burst = random.nextInt(16); burst >= 0; burst--)
+                {
+                    if (Route.SENT == sendShort(ab, b, 0, sent))
+                    {
+                        sent++;
+                    }
+                }
+                b.shm.poll(check, 1 + random.nextInt(8), false);
+            }
+            while (check.delivered < sent)
+            {
+                b.shm.poll(check, 32, false);
+            }
+            assertEquals(List.of(), check.problems);
+            assertEquals(sent, check.delivered);
+            assertTrue(ab.boxedSends() > 1000, "boxed: " + ab.boxedSends());
+            assertTrue(ab.sharedSends() > 1000, "overflowed: " + ab.sharedSends());
+            assertEquals(0, b.host.drops());
+        }
+    }
+
+    /**
+     * Sixteen senders into one receiver whose cap is eight boxes: the first eight to send get one, the others use
+     * the shared queue only; every sender's messages arrive in order.
+     */
+    @Test
+    void sixteenSendersIntoACapOfEightBoxes()
+    {
+        try (Fixture f = new Fixture("boxes", "8", "boxDepth", "4", "requestDepth", "16"))
+        {
+            final Fixture.Ep b = f.endpoint();
+            final ShmRoute[] routes = new ShmRoute[16];
+            for (int s = 0; s < routes.length; s++)
+            {
+                routes[s] = f.endpoint().routeTo(b);
+            }
+            final OrderCheck check = new OrderCheck(routes.length);
+            final int[] sent = new int[routes.length];
+            final Random random = new Random(7);
+            for (int round = 0; round < 3000; round++)
+            {
+                final int s = random.nextInt(routes.length);
+                if (Route.SENT == sendShort(routes[s], b, s, sent[s]))
+                {
+                    sent[s]++;
+                }
+                if (0 == random.nextInt(3))
+                {
+                    b.shm.poll(check, 1 + random.nextInt(8), false);
+                }
+            }
+            int total = 0;
+            for (final int n : sent)
+            {
+                total += n;
+            }
+            while (check.delivered < total)
+            {
+                b.shm.poll(check, 32, false);
+            }
+            assertEquals(List.of(), check.problems);
+            assertArrayEquals(sent, check.next, "every message of every sender, once");
+            int boxed = 0;
+            for (final ShmRoute route : routes)
+            {
+                if (route.boxIndex() >= 0)
+                {
+                    boxed++;
+                    assertTrue(route.boxedSends() > 0, "a route with a box used it");
+                }
+                else
+                {
+                    assertEquals(0, route.boxedSends());
+                }
+            }
+            assertEquals(8, boxed, "the cap");
+        }
+    }
+
+    /** Mediums of every size through the box: the data arrives, and the shared bulk blocks they used are freed. */
+    @Test
+    void mediumsTravelInTheBoxWithBlocksOfTheSharedBulkPool()
+    {
+        try (Fixture f = new Fixture("boxes", "2", "boxDepth", "8", "bulkDepth", "2", "requestDepth", "8"))
+        {
+            final Fixture.Ep a = f.endpoint();
+            final Fixture.Ep b = f.endpoint();
+            final ShmRoute ab = a.routeTo(b);
+            final Fixture.Recorder recorder = new Fixture.Recorder();
+            assertEquals(Route.SENT, ab.send(frame(Opcode.REQUEST_SHORT, b.host.tag, 0)));
+            assertEquals(1, b.shm.poll(recorder, 32, false));
+            final UnsafeBuffer data = new UnsafeBuffer(new byte[8192]);
+            final int[] sizes = { 1, 7, 64, 100, 1000, 4096, 8191, 8192 };
+            for (int round = 0; round < 10; round++)
+            {
+                for (final int size : sizes)
+                {
+                    for (int i = 0; i < size; i++)
+                    {
+                        data.putByte(i, (byte)(size * 31 + i + round));
+                    }
+                    assertEquals(Route.SENT,
+                        ab.send(frame(Opcode.REQUEST_MEDIUM, b.host.tag, size).data(data, 0, size, -1)));
+                    recorder.headers.clear();
+                    recorder.data.clear();
+                    assertEquals(1, b.shm.poll(recorder, 32, false));
+                    final byte[] got = recorder.data.get(0);
+                    assertEquals(size, got.length);
+                    for (int i = 0; i < size; i++)
+                    {
+                        assertEquals((byte)(size * 31 + i + round), got[i], "byte " + i + " of " + size);
+                    }
+                }
+            }
+            assertEquals(10 * sizes.length, ab.boxedSends(), "every medium after the first contact was boxed");
+            assertEquals(0, b.host.drops());
+        }
+    }
+
+    /**
+     * A route closed by its sender lets its box go once the receiver has read what is in it; a new route claims it
+     * and goes on from the head the old one left.
+     */
+    @Test
+    void aBoxLetGoIsClaimedAgain()
+    {
+        try (Fixture f = new Fixture("boxes", "1", "boxDepth", "4"))
+        {
+            final Fixture.Ep a = f.endpoint();
+            final Fixture.Ep c = f.endpoint();
+            final Fixture.Ep b = f.endpoint();
+            final OrderCheck check = new OrderCheck(2);
+            final ShmRoute ab = a.routeTo(b);
+            for (int i = 0; i < 7; i++)
+            {
+                assertEquals(Route.SENT, sendShort(ab, b, 0, i));
+                b.shm.poll(check, 32, false);
+            }
+            assertEquals(6, ab.boxedSends());
+            final ShmRoute cb = c.routeTo(b);
+            assertEquals(Route.SENT, sendShort(cb, b, 1, 0));
+            assertEquals(-1, cb.boxIndex(), "the one box is taken");
+            assertEquals(Route.SENT, sendShort(ab, b, 0, 7));
+            a.shm.close();
+            for (int i = 0; i < 2 * 4096 + 1; i++)
+            {
+                b.shm.poll(check, 32, false);
+            }
+            assertEquals(9, check.delivered, "the message still in the box was read before it was let go");
+            for (int i = 1; i <= 4096 + 8; i++)
+            {
+                assertEquals(Route.SENT, sendShort(cb, b, 1, i));
+                b.shm.poll(check, 32, false);
+            }
+            assertEquals(0, cb.boxIndex(), "claimed again by a later send");
+            assertTrue(cb.boxedSends() > 0);
+            assertEquals(List.of(), check.problems);
+            assertEquals(9 + 4096 + 8, check.delivered);
+        }
+    }
+
+    /**
+     * Closing: the boxed messages not delivered are handed over once, after those of the shared queue's of the same
+     * pair's earlier overflow; later sends are refused.
+     */
+    @Test
+    void closingHandsOverWhatIsInTheBoxesOnceAndRefusesLaterSends()
+    {
+        try (Fixture f = new Fixture("boxes", "2", "boxDepth", "4"))
+        {
+            final Fixture.Ep a = f.endpoint();
+            final Fixture.Ep b = f.endpoint();
+            final ShmRoute ab = a.routeTo(b);
+            final OrderCheck check = new OrderCheck(1);
+            assertEquals(Route.SENT, sendShort(ab, b, 0, 0));
+            assertEquals(1, b.shm.poll(check, 32, false));
+            for (int i = 1; i <= 3; i++)
+            {
+                assertEquals(Route.SENT, sendShort(ab, b, 0, i));
+            }
+            assertEquals(1, b.shm.poll(check, 1, false));
+            assertEquals(3, ab.boxedSends());
+            final OrderCheck returned = new OrderCheck(1);
+            returned.next[0] = 2;
+            assertEquals(2, b.shm.returnQueued(returned));
+            assertEquals(0, b.shm.returnQueued(returned), "once");
+            assertEquals(List.of(), returned.problems);
+            assertEquals(ReturnStatus.EBADENDPOINT.code(), sendShort(ab, b, 0, 4));
+            assertEquals(0, b.host.drops());
+        }
+    }
+
+    /**
+     * The race of a box sender with the owner's close, step by step on the box's flyweights: a message published
+     * before the drain is taken by the owner (the sender's withdrawal fails); one published after it is withdrawn by
+     * its sender (the owner never sees it); one delivered by a poll before the close is neither.
+     */
+    @Test
+    void aSenderThatFindsTheBlockClosedAfterPublishingWithdrawsOnlyWhatTheOwnerDidNotTake()
+    {
+        try (Fixture f = new Fixture("boxes", "2", "boxDepth", "4"))
+        {
+            final Fixture.Ep a = f.endpoint();
+            final Fixture.Ep b = f.endpoint();
+            final ShmRoute ab = a.routeTo(b);
+            final OrderCheck check = new OrderCheck(1);
+            assertEquals(Route.SENT, sendShort(ab, b, 0, 0));
+            assertEquals(1, b.shm.poll(check, 32, false));
+            assertEquals(Route.SENT, sendShort(ab, b, 0, 1));
+            assertEquals(1, b.shm.poll(check, 32, false));
+
+            // The sender's view of the box: a second flyweight over the same ring, as its next sends would use.
+            final QueueBlock view = b.queueBlock();
+            final PacketQueue queue = view.requests;
+            final FastBoxSender sender = new FastBoxSender(view.boxes, ab.boxIndex(), FastBoxDescriptor.REQUESTS);
+            final int delivered = sender.next(1);
+            // Its head was published by the poll: the sequence after the one delivered.
+            assertTrue(delivered >= 0);
+
+            final int early = fill(sender, queue, 2);
+            final long earlySequence = sender.publish(early);
+            final OrderCheck returned = new OrderCheck(1);
+            returned.next[0] = 2;
+            assertEquals(1, b.shm.returnQueued(returned), "published before the drain: the owner's");
+            assertFalse(sender.withdraw(early, earlySequence), "so the sender cannot withdraw it");
+
+            final int late = fill(sender, queue, 3);
+            final long lateSequence = sender.publish(late);
+            assertTrue(sender.withdraw(late, lateSequence), "published after the drain: the sender takes it back");
+            assertEquals(0, b.shm.returnQueued(returned), "and the owner never hands it over");
+            assertFalse(sender.withdraw(late, lateSequence), "once");
+            assertEquals(List.of(), returned.problems);
+        }
+    }
+
+    private static int fill(final FastBoxSender sender, final PacketQueue queue, final int sequence)
+    {
+        final int packet = sender.next(1);
+        assertTrue(packet >= 0);
+        queue.putHeader(packet, Opcode.REQUEST_SHORT.code(), 5, 3, 0, 0, 0, PacketDescriptor.NO_BULK, -1, 0);
+        queue.putArgs(packet, 0, sequence, sequence ^ FLOOD_SALT, 0, 0, 0, 0, 0);
+        return packet;
+    }
+
+    @Test
+    void settingsOutOfRangeAreRefusedWithTheirName()
+    {
+        final org.am2j.api.AmException tooMany = org.junit.jupiter.api.Assertions.assertThrows(
+            org.am2j.api.AmException.class, () -> new Fixture("boxes", "65").close());
+        assertTrue(tooMany.getMessage().contains("am2j.shm.boxes"), tooMany.getMessage());
+        final org.am2j.api.AmException depth = org.junit.jupiter.api.Assertions.assertThrows(
+            org.am2j.api.AmException.class, () -> new Fixture("boxDepth", "6").close());
+        assertTrue(depth.getMessage().contains("am2j.shm.boxDepth"), depth.getMessage());
+    }
+}
