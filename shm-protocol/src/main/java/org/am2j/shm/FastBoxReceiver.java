@@ -320,7 +320,7 @@ final class FastBoxReceiver
      */
     void sweep()
     {
-        if (0 == bound || reading[REQUESTS] || reading[REPLIES])
+        if (0 == cap || reading[REQUESTS] || reading[REPLIES])
         {
             return;
         }
@@ -340,6 +340,35 @@ final class FastBoxReceiver
             if ((released || dead) && !hasReady(box))
             {
                 unbind(box, dead);
+            }
+        }
+        if (checkLiveness)
+        {
+            freeUnboundOfDead();
+        }
+    }
+
+    /**
+     * A sender killed between its claim of a box and the first contact that would have made us bind it leaves the
+     * box claimed: free it when its process is gone. It holds no message (a sender writes into its box only once we
+     * have counted its first contact, which binds the box).
+     */
+    private void freeUnboundOfDead()
+    {
+        for (int box = 0; box < cap; box++)
+        {
+            final long word = table.owner(box);
+            if (FREE != word && FREE == owner[box] &&
+                !ProcessIdentity.isAlive(ownerPid(word), ProcessIdentity.UNKNOWN_START_TIME))
+            {
+                for (int kind = 0; kind < RINGS; kind++)
+                {
+                    // Release store of a zero count (the heads are still the ones we published last).
+                    table.putRelease(table.consumedOffset(box, kind), 0);
+                }
+                table.releasedRelease(box, false);
+                // CAS to FREE: only the dead claimer's word is undone, never a claim made since we read it.
+                table.casOwner(box, word, FREE);
             }
         }
     }

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import java.util.concurrent.TimeUnit;
 
 import org.agrona.concurrent.UnsafeBuffer;
 import org.am2j.api.Opcode;
@@ -275,6 +276,66 @@ class FastBoxTest
             assertTrue(cb.boxedSends() > 0);
             assertEquals(List.of(), check.problems);
             assertEquals(9 + 4096 + 8, check.delivered);
+        }
+    }
+
+    /** @return the pid of a process that has exited. */
+    private static long deadPid() throws Exception
+    {
+        final Process process = new ProcessBuilder("true").start();
+        process.waitFor();
+        return process.pid();
+    }
+
+    /**
+     * A box claimed by a process that died before its first contact, and a bound box whose sender died: the first is
+     * freed after the liveness timeout; the second once what was ready in it has been delivered. A new sender then
+     * claims each.
+     */
+    @Test
+    void boxesOfDeadSendersAreFreedAndClaimedAgain() throws Exception
+    {
+        try (Fixture f = new Fixture("boxes", "1", "boxDepth", "4", "livenessMs", "20"))
+        {
+            final Fixture.Ep b = f.endpoint();
+            final QueueBlock view = b.queueBlock();
+            final long dead = deadPid();
+            // Claimed, never bound: as a sender killed between its claim and its first contact leaves it.
+            assertTrue(view.boxes.casOwner(0, FastBoxDescriptor.FREE, FastBoxDescriptor.owner(dead, 0x0001_0007)));
+            final OrderCheck check = new OrderCheck(2);
+            final ShmRoute ab = f.endpoint().routeTo(b);
+            assertEquals(Route.SENT, sendShort(ab, b, 0, 0));
+            assertEquals(-1, ab.boxIndex(), "the one box is held");
+            final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+            while (FastBoxDescriptor.FREE != view.boxes.owner(0))
+            {
+                assertTrue(System.nanoTime() < deadline, "the dead claimer's box was never freed");
+                b.shm.poll(check, 32, false);
+                Thread.onSpinWait();
+            }
+
+            // Bound, then its sender dies with a message ready in it.
+            final ShmRoute cb = f.endpoint().routeTo(b);
+            assertEquals(Route.SENT, sendShort(cb, b, 1, 0));
+            assertEquals(0, cb.boxIndex());
+            final long word = view.boxes.owner(0);
+            // The owner word as a dead sender's, before the receiver binds it (the inverse mapping is cb's).
+            assertTrue(view.boxes.casOwner(0, word,
+                FastBoxDescriptor.owner(dead, FastBoxDescriptor.ownerInverse(word))));
+            assertEquals(1, b.shm.poll(check, 32, false), "the first contact binds the box");
+            assertEquals(Route.SENT, sendShort(cb, b, 1, 1));
+            assertEquals(1, cb.boxedSends());
+            while (FastBoxDescriptor.FREE != view.boxes.owner(0))
+            {
+                assertTrue(System.nanoTime() < deadline, "the dead sender's box was never freed");
+                b.shm.poll(check, 32, false);
+                Thread.onSpinWait();
+            }
+            assertEquals(2, check.next[1], "what was ready in it was delivered first");
+            final ShmRoute db = f.endpoint().routeTo(b);
+            assertEquals(Route.SENT, sendShort(db, b, 0, 0));
+            assertEquals(0, db.boxIndex(), "and a new sender claims it");
+            assertEquals(List.of(), check.problems);
         }
     }
 

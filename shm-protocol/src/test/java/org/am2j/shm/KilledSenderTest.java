@@ -300,6 +300,37 @@ class KilledSenderTest
     }
 
     /**
+     * Flooding senders killed at random points while most of their sends go into their fast box: boxes of 4 packets
+     * overflowing into the shared queue, and a cap of 3 boxes for the 2 live senders and one victim at a time, so a
+     * dead victim's box must be let go before the next victim can have one. The live senders lose nothing.
+     */
+    private long boxVictims(final int count) throws Exception
+    {
+        final List<Victim> victims = new ArrayList<>();
+        for (int v = 0; v < count; v++)
+        {
+            victims.add(new Victim("victim", 0 == v % 4));
+        }
+        final long drops = run(victims, List.of("-Dam2j.shm.boxes=3", "-Dam2j.shm.boxDepth=4"), 2);
+        System.out.println("KilledSenderTest box victims: " + drops + " packets skipped");
+        return drops;
+    }
+
+    @Test
+    void boxSendersKilledAtRandomPointsLoseNothingOfTheLiveOnes() throws Exception
+    {
+        boxVictims(3);
+    }
+
+    // twenty box senders killed at random points: soak
+    @Tag("soak")
+    @Test
+    void twentyBoxSendersKilledAtRandomPointsLoseNothingOfTheLiveOnes() throws Exception
+    {
+        boxVictims(20);
+    }
+
+    /**
      * Senders killed inside each step of a send, with small queues (request depth 8, bulk depth 2): after a packet
      * assignment, after the packet claim, holding only a bulk block, with a ready bulk block and a claimed packet.
      * Each packet left behind is skipped (a counted drop) after the liveness timeout; leaked bulk blocks are
