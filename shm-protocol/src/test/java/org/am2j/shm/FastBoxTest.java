@@ -422,6 +422,53 @@ class FastBoxTest
         return packet;
     }
 
+    /** Sends through the box (short from fields, short and medium frames) and polls allocate nothing. */
+    @Test
+    void sendingAndPollingThroughTheBoxAllocateNothing()
+    {
+        try (Fixture f = new Fixture("boxes", "2"))
+        {
+            final Fixture.Ep a = f.endpoint();
+            final Fixture.Ep b = f.endpoint();
+            final ShmRoute ab = a.routeTo(b);
+            final OutboundMessage scratch = new OutboundMessage();
+            final OutboundMessage shortFrame = frame(Opcode.REQUEST_SHORT, b.host.tag, 1, 2);
+            final OutboundMessage mediumFrame = frame(Opcode.REQUEST_MEDIUM, b.host.tag, 1)
+                .data(new UnsafeBuffer(new byte[512]), 0, 512, -1);
+            final long[] sum = new long[1];
+            final MessageSink sink = m ->
+            {
+                sum[0] += m.arg(0) + m.dataLength();
+                m.replyRoute();
+            };
+            final com.sun.management.ThreadMXBean threads =
+                (com.sun.management.ThreadMXBean)java.lang.management.ManagementFactory.getThreadMXBean();
+            for (int warm = 0; warm < 3; warm++)
+            {
+                final long boxedBefore = ab.boxedSends();
+                final long before = threads.getThreadAllocatedBytes(Thread.currentThread().getId());
+                for (int i = 0; i < 100_000; i++)
+                {
+                    switch (i % 3)
+                    {
+                        case 0 -> ab.send(shortFrame);
+                        case 1 -> ab.send(mediumFrame);
+                        default -> ab.sendShort(scratch, Opcode.REQUEST_SHORT.code(), 5, b.host.tag, 0, 2, i, 2, 0,
+                            0, 0, 0, 0, 0);
+                    }
+                    b.shm.poll(sink, 32, false);
+                }
+                final long allocated = threads.getThreadAllocatedBytes(Thread.currentThread().getId()) - before;
+                if (2 == warm)
+                {
+                    assertEquals(100_000, ab.boxedSends() - boxedBefore, "every message went through the box");
+                    assertTrue(allocated < 1024, "allocated " + allocated + " bytes for 100,000 messages");
+                }
+            }
+            assertTrue(sum[0] > 0);
+        }
+    }
+
     @Test
     void settingsOutOfRangeAreRefusedWithTheirName()
     {
