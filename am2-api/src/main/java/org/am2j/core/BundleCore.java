@@ -181,7 +181,7 @@ final class BundleCore implements Bundle
         int handled = 0;
         for (final EndpointCore endpoint : endpoints)
         {
-            handled += endpoint.pollLocal(context, POLL_BUDGET, repliesOnly);
+            handled += endpoint.poller.pollLocal(context, POLL_BUDGET, repliesOnly);
         }
         // Asked after the local polls: a handler that throws there leaves the scheduler untouched, where asking first
         // would have counted a network poll it never heard the end of.
@@ -196,7 +196,7 @@ final class BundleCore implements Bundle
         {
             for (final EndpointCore endpoint : endpoints)
             {
-                found += endpoint.pollNetwork(context, networkBudget, repliesOnly);
+                found += endpoint.poller.pollNetwork(context, networkBudget, repliesOnly);
             }
         }
         finally
@@ -232,7 +232,7 @@ final class BundleCore implements Bundle
         {
             for (final EndpointCore endpoint : polled)
             {
-                handled += endpoint.poll(context, POLL_BUDGET, networkBudget, repliesOnly);
+                handled += endpoint.poller.poll(context, POLL_BUDGET, networkBudget, repliesOnly);
             }
         }
         finally
@@ -329,7 +329,7 @@ final class BundleCore implements Bundle
                 final long ticket = null != blocker ? blocker.prepareBlock() : 0;
                 for (final EndpointCore endpoint : sleepers)
                 {
-                    endpoint.sleeping(true);
+                    endpoint.poller.sleeping(true);
                 }
                 // The sleeping flags were published (volatile stores) before this check: a sender that queued a
                 // message we do not see here must see a flag and wake us, so no wake-up is lost.
@@ -362,7 +362,7 @@ final class BundleCore implements Bundle
         {
             for (final EndpointCore endpoint : sleepers)
             {
-                endpoint.sleeping(false);
+                endpoint.poller.sleeping(false);
             }
             waiter = null;
         }
@@ -372,7 +372,7 @@ final class BundleCore implements Bundle
     {
         for (final EndpointCore endpoint : sleepers)
         {
-            if (endpoint.hasPending())
+            if (endpoint.poller.hasPending())
             {
                 return true;
             }
