@@ -41,8 +41,10 @@ public interface Message
     int arg(int index);
 
     /**
-     * The message's data: for a medium message a temporary buffer, for a long message the region of the segment the
-     * data was written to. Empty for short messages.
+     * The message's data: for a medium message a view of the payload where the transport received it (in place: for
+     * shared memory the bulk block of the receiver's queue block, nothing copied), valid until the handler returns, so
+     * a handler copies what it keeps; for a long message the region of the segment the data was written to. Empty for
+     * short messages.
      *
      * @return a buffer holding exactly {@link #dataLength()} bytes from index 0.
      */

@@ -3,6 +3,7 @@ package org.am2j.perf;
 import java.nio.ByteBuffer;
 
 import org.HdrHistogram.Histogram;
+import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.am2j.api.Am;
 import org.am2j.api.Bundle;
@@ -22,9 +23,10 @@ import org.am2j.api.Token;
  * <tr><th>index</th><th>runs on</th><th>does</th></tr>
  * <tr><td>{@value #ECHO}</td><td>responder</td><td>short reply to {@value #ECHO_REPLY} with argument 0</td></tr>
  * <tr><td>{@value #ECHO_REPLY}</td><td>initiator</td><td>counts the reply</td></tr>
- * <tr><td>{@value #MEDIUM_ECHO}</td><td>responder</td><td>medium reply to {@value #MEDIUM_REPLY} with the data it
- * got</td></tr>
- * <tr><td>{@value #MEDIUM_REPLY}</td><td>initiator</td><td>counts the reply, checks its length</td></tr>
+ * <tr><td>{@value #MEDIUM_ECHO}</td><td>responder</td><td>checksums every byte of the data (read in place, where the
+ * transport delivered it), then a medium reply to {@value #MEDIUM_REPLY} with the data it got</td></tr>
+ * <tr><td>{@value #MEDIUM_REPLY}</td><td>initiator</td><td>counts the reply, checks its length and the checksum of
+ * every byte</td></tr>
  * <tr><td>{@value #SINK}</td><td>responder</td><td>copies the data into a receive buffer at the offset of argument 0
  * (the data must be the chunk of a transfer of argument 2 bytes that starts there: up to {@value #BW_BYTES} bytes);
  * at the last message of a run (argument 1 messages counted) replies to {@value #SINK_REPLY} with the count</td></tr>
@@ -72,6 +74,10 @@ final class AmMessaging
     private long mediumReplies;
     private int expectedMediumLength;
     private long badMediumReplies;
+    private long badMediumRequests;
+    /** The length {@link #checksumLength} was computed for, and the checksum of the send pattern's first bytes. */
+    private int checksumLength = -1;
+    private long patternChecksum;
     private long sinkReplies;
     private int sinkCount;
     private boolean doneReplied;
@@ -105,8 +111,7 @@ final class AmMessaging
         endpoint.handler(0, this::onReturned);
         endpoint.handler(ECHO, (token, msg) -> token.reply(ECHO_REPLY, msg.arg(0)));
         endpoint.handler(ECHO_REPLY, (token, msg) -> replies++);
-        endpoint.handler(MEDIUM_ECHO, (token, msg) -> token.replyMedium(MEDIUM_REPLY, msg.data(), 0,
-            msg.dataLength()));
+        endpoint.handler(MEDIUM_ECHO, this::onMediumEcho);
         endpoint.handler(MEDIUM_REPLY, this::onMediumReply);
         endpoint.handler(SINK, this::onSink);
         endpoint.handler(SINK_REPLY, (token, msg) ->
@@ -131,13 +136,56 @@ final class AmMessaging
         }
     }
 
+    private void onMediumEcho(final Token token, final Message msg)
+    {
+        // Every byte is read, as a real handler would: the figures include what reading the payload costs.
+        if (checksum(msg.data(), msg.dataLength()) != patternChecksum(msg.dataLength()))
+        {
+            badMediumRequests++;
+        }
+        token.replyMedium(MEDIUM_REPLY, msg.data(), 0, msg.dataLength());
+    }
+
     private void onMediumReply(final Token token, final Message msg)
     {
-        if (msg.dataLength() != expectedMediumLength)
+        if (msg.dataLength() != expectedMediumLength ||
+            checksum(msg.data(), msg.dataLength()) != patternChecksum(expectedMediumLength))
         {
             badMediumReplies++;
         }
         mediumReplies++;
+    }
+
+    /**
+     * @return the checksum of the first {@code length} bytes of the send pattern (both ranks fill it alike), kept for
+     * the last length asked.
+     */
+    private long patternChecksum(final int length)
+    {
+        if (length != checksumLength)
+        {
+            patternChecksum = checksum(sendBuffer, length);
+            checksumLength = length;
+        }
+        return patternChecksum;
+    }
+
+    /**
+     * @return a checksum of every byte of {@code buffer}'s first {@code length} bytes: eight at a time, then the rest.
+     */
+    static long checksum(final DirectBuffer buffer, final int length)
+    {
+        long sum = 0;
+        int i = 0;
+        for (; i + 8 <= length; i += 8)
+        {
+            sum = sum * 31 + buffer.getLong(i);
+        }
+        for (; i < length; i++)
+        {
+            sum = sum * 31 + buffer.getByte(i);
+        }
+        return sum;
     }
 
     private void onSink(final Token token, final Message msg)
@@ -182,6 +230,10 @@ final class AmMessaging
             idle();
         }
         check();
+        if (badMediumRequests != 0)
+        {
+            throw new IllegalStateException(badMediumRequests + " medium requests did not carry the send pattern");
+        }
         if (badSinkLengths != 0)
         {
             throw new IllegalStateException(badSinkLengths + " bandwidth messages did not have the length or offset " +
@@ -279,7 +331,8 @@ final class AmMessaging
         }
         if (badMediumReplies != 0)
         {
-            throw new IllegalStateException(badMediumReplies + " medium replies did not echo " + size + " bytes");
+            throw new IllegalStateException(badMediumReplies + " medium replies did not echo the " + size +
+                " bytes sent");
         }
     }
 
