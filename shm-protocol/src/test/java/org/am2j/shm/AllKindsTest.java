@@ -12,13 +12,21 @@ import org.junit.jupiter.api.Timeout;
 /**
  * Every message kind, argument count 0..8 and payload size 0, 1, 63, 64, 4095, 8192 between every pair of ranks of a
  * job on one node, contents verified at both ends (see {@link AllKindsMain}): long messages both into shared-memory
- * segments (deposited by the sender) and into private user segments (through the bulk queue).
+ * segments (deposited by the sender) and into private user segments (through the bulk queue). By default most
+ * messages go through fast boxes; also with 4-packet boxes that overflow into the shared queues all the time, and
+ * with fast boxes off (the paper's queues alone).
  */
 class AllKindsTest extends LauncherTestSupport
 {
     private void allKinds(final int ranks, final int rounds, final long timeoutSeconds) throws Exception
     {
-        final JobResult result = runJob(timeoutSeconds, ranks, List.of(), AllKindsMain.class,
+        allKinds(ranks, rounds, timeoutSeconds, List.of());
+    }
+
+    private void allKinds(final int ranks, final int rounds, final long timeoutSeconds, final List<String> jvmOptions)
+        throws Exception
+    {
+        final JobResult result = runJob(timeoutSeconds, ranks, jvmOptions, AllKindsMain.class,
             Integer.toString(rounds));
 
         result.assertSucceeded(ranks);
@@ -44,6 +52,20 @@ class AllKindsTest extends LauncherTestSupport
     void threeRanks() throws Exception
     {
         allKinds(3, 2, 25);
+    }
+
+    @Test
+    @Timeout(value = 30, unit = TimeUnit.SECONDS)
+    void threeRanksThroughOverflowingFourPacketBoxes() throws Exception
+    {
+        allKinds(3, 2, 25, List.of("-Dam2j.shm.boxDepth=4"));
+    }
+
+    @Test
+    @Timeout(value = 30, unit = TimeUnit.SECONDS)
+    void twoRanksWithoutFastBoxes() throws Exception
+    {
+        allKinds(2, 2, 25, List.of("-Dam2j.shm.boxes=0"));
     }
 
     // 8 rank JVMs on 2 CPUs: soak (two and three ranks stay in the default build)
