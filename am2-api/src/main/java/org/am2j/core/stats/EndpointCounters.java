@@ -176,8 +176,21 @@ public final class EndpointCounters implements EndpointStatistics, AutoCloseable
     }
 
     /**
-     * Choose how every counter of this endpoint is incremented, now and for transports added later: release
-     * increments while one thread at a time counts (the endpoint is in a SEQ bundle), atomic increments otherwise
+     * Copy every transport's single-writer counts into the counters file ({@link ProtocolCounters#publish()}). Called
+     * by the thread that counts (a SEQ bundle's owner); allocation free.
+     */
+    public void publish()
+    {
+        for (final ProtocolCounters transport : transports)
+        {
+            transport.publish();
+        }
+    }
+
+    /**
+     * Choose how every counter of this endpoint is incremented, now and for transports added later: plain
+     * counts published now and then while one thread at a time counts (the endpoint is in a SEQ bundle, see
+     * {@link ProtocolCounters#publish()}), atomic increments otherwise
      * (a PAR bundle). The default is atomic. Change it only while no thread counts, e.g. while the endpoint moves
      * between bundles. Ignored once closed.
      *
