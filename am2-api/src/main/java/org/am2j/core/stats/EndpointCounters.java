@@ -14,7 +14,8 @@ import org.am2j.api.ReturnStatus;
  * created by {@link #transport(String)}.
  * <p>
  * {@link #onReturned(ReturnStatus)} and the {@link ProtocolCounters} methods allocate nothing. The
- * {@link EndpointStatistics} queries read live values; after {@link #close()} they return the values at close.
+ * {@link EndpointStatistics} queries read live values (a single writer's plain counts as the writer sees them, see
+ * {@link ProtocolCounters}); after {@link #close()} they return the values at close.
  * <p>
  * Thread-safety: {@link #transport(String)}, {@link #singleWriter(boolean)} and {@link #close()} hold this object's
  * monitor; the list of transports is copied on write and published through a volatile field, so the queries and the
@@ -211,7 +212,8 @@ public final class EndpointCounters implements EndpointStatistics, AutoCloseable
     }
 
     /**
-     * @return true while increments use release stores for a single writer thread.
+     * @return true while one writer thread counts (plain counts published by {@code publish()}, release increments
+     * of returned messages).
      */
     public boolean isSingleWriter()
     {

@@ -357,7 +357,7 @@ public final class ProtocolCounters implements TransportCounters
     }
 
     /**
-     * @return true while increments use release stores for a single writer thread.
+     * @return true while one writer thread counts in plain fields, published by {@link #publish()}.
      */
     public boolean isSingleWriter()
     {
