@@ -91,7 +91,10 @@ final class Dispatcher implements MessageSink
         return transportEndpoint.returnQueued(returns);
     }
 
-    private void useContext(final DispatchContext context)
+    /**
+     * Point this dispatcher at the polling thread's context, before its transport hands it messages.
+     */
+    void useContext(final DispatchContext context)
     {
         // Stored only when another thread polls: a reference store costs a garbage collector barrier on every poll.
         if (this.context != context)

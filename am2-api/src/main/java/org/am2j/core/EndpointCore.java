@@ -470,6 +470,12 @@ final class EndpointCore implements Endpoint, EndpointHost
     // ----------------------------------------------------------------------------------------------------------------
 
     @Override
+    public void receiveQueuesChanged()
+    {
+        bundle.receiveQueuesChanged();
+    }
+
+    @Override
     public void signalArrival()
     {
         bundle.wakeup();
@@ -503,6 +509,7 @@ final class EndpointCore implements Endpoint, EndpointHost
         try
         {
             Sender.checkNotInHandler(DispatchContext.current(), "freeing an endpoint");
+            b.publishStatistics();
             closeFromBundle(true);
             b.remove(this);
         }

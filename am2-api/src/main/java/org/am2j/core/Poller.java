@@ -34,6 +34,8 @@ final class Poller
     /** The dispatchers of the network transports. */
     private final Dispatcher[] network;
     private final Dispatcher[] all;
+    /** The in-process dispatcher, then the other local ones. */
+    private final Dispatcher[] local;
 
     /** The thread that reads this endpoint's queues in a PAR bundle, or null. */
     private volatile Thread owner;
@@ -44,6 +46,17 @@ final class Poller
         this.inProcess = all[0];
         this.shared = shared;
         this.network = network;
+        this.local = new Dispatcher[1 + shared.length];
+        local[0] = inProcess;
+        System.arraycopy(shared, 0, local, 1, shared.length);
+    }
+
+    /**
+     * @return the dispatchers of the local transports, in-process first; not to be modified.
+     */
+    Dispatcher[] local()
+    {
+        return local;
     }
 
     /**

@@ -57,6 +57,7 @@ final class Sender
                 // The common case, written straight into the destination; anything else (a full queue, a refusal)
                 // takes the frame path below, which tries again, backs off or returns the message.
                 translation.counters.onRequestSent();
+                b.sent();
                 return Am.OK;
             }
             final OutboundMessage frame = context.frame()
@@ -123,6 +124,7 @@ final class Sender
                 {
                     protocol.onBytesSent(frame.dataLength());
                 }
+                endpoint.bundle.sent();
                 return Am.OK;
             }
             if (Route.FULL != result)

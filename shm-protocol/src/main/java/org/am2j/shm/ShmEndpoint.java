@@ -15,6 +15,7 @@ import org.am2j.api.EndpointName;
 import org.am2j.spi.DeadRoute;
 import org.am2j.spi.EndpointHost;
 import org.am2j.spi.MessageSink;
+import org.am2j.spi.ReceiveQueues;
 import org.am2j.spi.Route;
 import org.am2j.spi.TransportCounters;
 import org.am2j.spi.TransportEndpoint;
@@ -23,12 +24,11 @@ import org.am2j.spi.TransportEndpoint;
  * An endpoint's shared-memory part: its queue block, which it owns and polls, the routes it made into other queue
  * blocks, and the inverse mappings of the senders it heard from.
  * <p>
- * Receiving is done per queue by a {@link PacketReceiver}, and for the fast boxes by a {@link FastBoxReceiver}.
+ * Receiving is done by its {@link ShmReceiveQueues}, per queue by a {@link PacketReceiver}, and for the fast boxes by
+ * a {@link FastBoxReceiver}.
  */
 final class ShmEndpoint implements TransportEndpoint
 {
-    private static final int SWEEP_POLLS = 4096;
-
     private final ShmTransport transport;
     private final EndpointHost host;
     private final MappedRegion region;
@@ -37,8 +37,7 @@ final class ShmEndpoint implements TransportEndpoint
     private final PacketReceiver requests;
     private final PacketReceiver replies;
     private final FastBoxReceiver boxes;
-    /** Polls until the next look at boxes to let go ({@link FastBoxReceiver#sweep}). */
-    private int sweepCountdown = SWEEP_POLLS;
+    private final ShmReceiveQueues receiveQueues;
     private final TransportCounters counters;
     private final List<ShmRoute> routes = new ArrayList<>();
     private final Route unknownSender = new DeadRoute(null, ShmTransport.NAME);
@@ -74,6 +73,7 @@ final class ShmEndpoint implements TransportEndpoint
             config.livenessNanos, transport.pid, boxes, REQUESTS);
         this.replies = new PacketReceiver(block.replies, new ShmInbound(this, block.replies), counters,
             config.livenessNanos, transport.pid, boxes, REPLIES);
+        this.receiveQueues = new ShmReceiveQueues(replies, requests, boxes);
         transport.register(host.endpointId(), this);
     }
 
@@ -209,41 +209,16 @@ final class ShmEndpoint implements TransportEndpoint
     }
 
     @Override
+    public ReceiveQueues receiveQueues()
+    {
+        return receiveQueues;
+    }
+
+    @Override
     public int poll(final MessageSink sink, final int budget, final boolean repliesOnly)
     {
-        // The common case, an idle queue, is decided by the receiver in one compare; closed is read only after it:
-        // a closed endpoint's queues are read by returnQueued() alone.
-        // The boxes first, then the shared queues: a pair's overflow is on the shared queue, and its PacketReceiver
-        // delivers what is ready in the pair's box before it anyway.
-        int handled = 0;
-        if (!boxes.idle(REPLIES) && !closed)
-        {
-            handled = boxes.poll(REPLIES, sink, budget);
-        }
-        if (!replies.idle() && !closed)
-        {
-            handled += replies.poll(sink, budget);
-        }
-        if (!repliesOnly)
-        {
-            if (!boxes.idle(REQUESTS) && !closed)
-            {
-                handled += boxes.poll(REQUESTS, sink, budget);
-            }
-            if (!requests.idle() && !closed)
-            {
-                handled += requests.poll(sink, budget);
-            }
-        }
-        if (0 == --sweepCountdown)
-        {
-            sweepCountdown = SWEEP_POLLS;
-            if (!closed)
-            {
-                boxes.sweep();
-            }
-        }
-        return handled;
+        // A PAR bundle's poll; a SEQ bundle calls the receive queues itself.
+        return receiveQueues.idle(repliesOnly) ? 0 : receiveQueues.receive(sink, budget, repliesOnly);
     }
 
     @Override
@@ -332,8 +307,9 @@ final class ShmEndpoint implements TransportEndpoint
         if (!closed)
         {
             closed = true;
-            // The heads first: a box sender that reads CLOSED after publishing a message learns from them whether a
-            // poll delivered it (FastBoxSender.withdraw).
+            receiveQueues.close();
+            // The heads before CLOSED: a box sender that reads CLOSED after publishing a message learns from them
+            // whether a poll delivered it (FastBoxSender.withdraw).
             boxes.publishHeads();
             block.close();
             // The tails after the state store (which block.close() makes a full fence): every sender that takes an
@@ -354,6 +330,7 @@ final class ShmEndpoint implements TransportEndpoint
         }
         released = true;
         closed = true;
+        receiveQueues.close();
         block.close();
         synchronized (routes)
         {

@@ -1,0 +1,91 @@
+package org.am2j.shm;
+
+import static org.am2j.shm.FastBoxDescriptor.REPLIES;
+import static org.am2j.shm.FastBoxDescriptor.REQUESTS;
+
+import org.am2j.spi.MessageSink;
+import org.am2j.spi.ReceiveQueues;
+
+/**
+ * The owner's receive side of a queue block: its reply and request queue structures, each read by a
+ * {@link PacketReceiver}, and its fast boxes' rings, read by a {@link FastBoxReceiver} (each kind's boxes before the
+ * shared queue of that kind; a shared message of a pair with a box waits for what is ready in the box anyway). A SEQ bundle's poll loop asks {@link #idle} every turn (one read of each queue's head packet
+ * state and a compare, inlined into the loop) and calls {@link #receive} only when that answers false.
+ * <p>
+ * Everything the owner reads messages from belongs here, each with its part in both methods: the idle test says
+ * whether anything is there, the receive hands it over. Replies are looked at first: they complete work the owner is
+ * waiting for, and a reply waiting for queue space polls them alone.
+ * <p>
+ * Read by one thread at a time (the endpoint's poller); {@link #close()} may come from another.
+ */
+final class ShmReceiveQueues extends ReceiveQueues
+{
+    /** Receive calls between two looks for boxes to let go while messages keep coming. */
+    private static final int SWEEP_RECEIVES = 4096;
+    /**
+     * Receive calls that handed nothing over (the periodic checks of idle queues) between two looks for boxes to let
+     * go: with the receivers' tail check once in 1024 idle polls, about once in 4096 polls of an idle endpoint.
+     */
+    private static final int EMPTY_RECEIVES_PER_SWEEP = 4;
+
+    private final PacketReceiver replies;
+    private final PacketReceiver requests;
+    private final FastBoxReceiver boxes;
+    /** Receive calls until the next look for boxes to let go ({@link FastBoxReceiver#sweep}). */
+    private int sweepCountdown = SWEEP_RECEIVES;
+    private int emptyReceives;
+    /** Set when the endpoint is being freed: nothing is handed over from then on (the drain does that). */
+    private volatile boolean closed;
+
+    ShmReceiveQueues(final PacketReceiver replies, final PacketReceiver requests, final FastBoxReceiver boxes)
+    {
+        this.replies = replies;
+        this.requests = requests;
+        this.boxes = boxes;
+    }
+
+    @Override
+    public boolean idle(final boolean repliesOnly)
+    {
+        // Each receiver's idle() counts the empty poll and answers false now and then for its periodic tail check.
+        // A box's idle test is one stamp read per bound box, nothing when none is bound.
+        return boxes.idle(REPLIES) && replies.idle() && (repliesOnly || boxes.idle(REQUESTS) && requests.idle());
+    }
+
+    @Override
+    public int receive(final MessageSink sink, final int budget, final boolean repliesOnly)
+    {
+        // Closed is read only here, after the idle test: a closed endpoint's queues are read by its drain alone.
+        if (closed)
+        {
+            return 0;
+        }
+        int handled = boxes.poll(REPLIES, sink, budget);
+        if (!closed)
+        {
+            handled += replies.poll(sink, budget);
+        }
+        if (!repliesOnly && !closed)
+        {
+            handled += boxes.poll(REQUESTS, sink, budget);
+            if (!closed)
+            {
+                handled += requests.poll(sink, budget);
+            }
+        }
+        if ((0 == --sweepCountdown || 0 == handled && 0 == ++emptyReceives % EMPTY_RECEIVES_PER_SWEEP) && !closed)
+        {
+            sweepCountdown = SWEEP_RECEIVES;
+            boxes.sweep();
+        }
+        return handled;
+    }
+
+    /**
+     * Hand nothing over from now on.
+     */
+    void close()
+    {
+        closed = true;
+    }
+}
