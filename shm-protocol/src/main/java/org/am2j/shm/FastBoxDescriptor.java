@@ -21,8 +21,9 @@ import static org.am2j.shm.QueueBlockDescriptor.HOT_LINE;
  *  +128      request ring's receiver area, 128 bytes:                   receiver only
  *              +0 head (long): next sequence the receiver will read,
  *                 published lazily (once per poll that read something)
- *              +8 shared consumed (long): messages of this pair the
- *                 receiver took from the shared request queue
+ *              +8 shared consumed (long): 1 + messages of this pair the
+ *                 receiver took from the shared request queue; 0 while
+ *                 the receiver has not bound the box
  *  +256      reply ring's receiver area (the same for the reply queue)  receiver only
  *  +384      request ring: depth x 64-byte packets                      the sender (the receiver only CASes a
  *  +384+64d  reply ring: depth x 64-byte packets                        stamp while it closes, see below)

@@ -250,9 +250,9 @@ final class FastBoxReceiver
         final int box = boundBox(inverse);
         if (box >= 0)
         {
-            // Release store: the sender that sees the count equal to its shared sends may use the box again; the
-            // messages counted were handed over before it.
-            table.putRelease(consumedOffset[kind * cap + box], consumed);
+            // Release store of 1 + the count: the sender that sees the count equal to its shared sends may use the
+            // box again; the messages counted were handed over before it.
+            table.putRelease(consumedOffset[kind * cap + box], consumed + 1);
         }
     }
 
@@ -304,8 +304,9 @@ final class FastBoxReceiver
             // Our own last published head (where the previous owner left the ring, or 0).
             head[r] = table.getAcquire(headOffset[r]);
             final long consumed = slot < slots && slotInverse[slot] == inverse ? sharedConsumed[kind][slot] : 0;
-            // Release store of the pair's count so far: the sender may use the box once it equals its shared sends.
-            table.putRelease(consumedOffset[r], consumed);
+            // Release store of 1 + the pair's count so far (non-zero: the box is read from now on): the sender may use
+            // the box once the count equals its shared sends.
+            table.putRelease(consumedOffset[r], consumed + 1);
         }
         if (slot < slots)
         {
@@ -363,7 +364,7 @@ final class FastBoxReceiver
             {
                 for (int kind = 0; kind < RINGS; kind++)
                 {
-                    // Release store of a zero count (the heads are still the ones we published last).
+                    // Release store of a zero word: not bound (the heads are still the ones we published last).
                     table.putRelease(table.consumedOffset(box, kind), 0);
                 }
                 table.releasedRelease(box, false);
@@ -400,8 +401,8 @@ final class FastBoxReceiver
                     queues[kind].packetShort(table.packetOffset(ring[r], head[r]), BULK_INDEX_OFFSET), pid);
                 BulkBlocks.freeClaimedByDead(queues[kind], ownPid);
             }
-            // Release stores of the head and a zero count: the next owner starts from this head, and must see its
-            // shared messages counted from zero.
+            // Release stores of the head and a zero word: the next owner starts from this head, and must not use the
+            // box before we bind it to it.
             table.putRelease(headOffset[r], head[r]);
             table.putRelease(consumedOffset[r], 0);
         }

@@ -25,7 +25,7 @@ final class FastBoxSender
     private final long first;
     /** The receiver's head as last read. */
     private long cachedHead;
-    /** The receiver's shared-consumed count as last read. */
+    /** The receiver's shared-consumed word (1 + its count; 0 while it has not bound the box) as last read. */
     private long consumedSeen;
 
     FastBoxSender(final FastBoxTable table, final int box, final int ring)
@@ -51,11 +51,14 @@ final class FastBoxSender
      */
     int next(final long sharedSent)
     {
-        if (sharedSent != consumedSeen)
+        // The receiver publishes 1 + its count once it has bound the box (0 before): a box it does not read yet is
+        // never written, whatever happened to the first contact.
+        final long expected = sharedSent + 1;
+        if (expected != consumedSeen)
         {
             // Acquire: the count the receiver published after handing the pair's shared messages over.
             consumedSeen = table.getAcquire(consumedOffset);
-            if (sharedSent != consumedSeen)
+            if (expected != consumedSeen)
             {
                 return -1;
             }

@@ -101,6 +101,70 @@ class FastBoxTest
         }
     }
 
+    /** The SEQ poll's receive queues see boxed messages: requests, and replies also for a poll of replies only. */
+    @Test
+    void theReceiveQueuesIdleTestAndReceiveCoverTheBoxes()
+    {
+        try (Fixture f = new Fixture("boxes", "2", "boxDepth", "8"))
+        {
+            final Fixture.Ep a = f.endpoint();
+            final Fixture.Ep b = f.endpoint();
+            final ShmRoute ab = a.routeTo(b);
+            final org.am2j.spi.ReceiveQueues queues = b.shm.receiveQueues();
+            final Fixture.Recorder recorder = new Fixture.Recorder();
+            assertEquals(Route.SENT, sendShort(ab, b, 0, 0));
+            assertFalse(queues.idle(false));
+            assertEquals(1, queues.receive(recorder, 32, false), "the first contact");
+            assertEquals(Route.SENT, sendShort(ab, b, 0, 1));
+            assertEquals(1, ab.boxedSends());
+            assertFalse(queues.idle(false), "a boxed request is there");
+            assertEquals(0, queues.receive(recorder, 32, true), "replies only: the request waits");
+            assertEquals(1, queues.receive(recorder, 32, false));
+            assertEquals(1, recorder.headers.get(1)[6]);
+
+            final OutboundMessage scratch = new OutboundMessage();
+            assertEquals(Route.SENT, ab.sendShort(scratch, Opcode.REPLY_SHORT.code(), 6, 0L, 0, 1, 40, 0, 0, 0, 0,
+                0, 0, 0));
+            assertEquals(2, ab.boxedSends(), "a reply through the box's reply ring");
+            assertFalse(queues.idle(true), "a boxed reply is there, for a poll of replies only too");
+            assertEquals(1, queues.receive(recorder, 32, true));
+            assertEquals(40, recorder.headers.get(2)[5]);
+        }
+    }
+
+    /**
+     * A route whose first contact found the shared queue full has a box the receiver does not read yet: it must not
+     * write into it before the receiver has bound it (learnt from a shared message of the pair).
+     */
+    @Test
+    void aBoxIsNotWrittenBeforeTheReceiverHasBoundIt()
+    {
+        try (Fixture f = new Fixture("boxes", "2", "boxDepth", "4", "requestDepth", "2", "bulkDepth", "1"))
+        {
+            final Fixture.Ep a = f.endpoint();
+            final Fixture.Ep c = f.endpoint();
+            final Fixture.Ep b = f.endpoint();
+            final ShmRoute cb = c.routeTo(b);
+            final ShmRoute ab = a.routeTo(b);
+            assertEquals(Route.SENT, sendShort(cb, b, 1, 0));
+            assertEquals(Route.SENT, sendShort(cb, b, 1, 1));
+            assertEquals(0, cb.boxedSends(), "not bound yet: the shared queue");
+            assertEquals(Route.FULL, sendShort(ab, b, 0, 0), "first contact: the shared queue is full");
+            assertEquals(1, ab.boxIndex(), "but the box is claimed");
+            assertEquals(Route.FULL, sendShort(ab, b, 0, 0), "and not written before the receiver binds it");
+            assertEquals(0, ab.boxedSends());
+            final OrderCheck check = new OrderCheck(2);
+            assertEquals(2, b.shm.poll(check, 32, false), "c's messages; the receiver binds the boxes claimed since");
+            assertEquals(Route.SENT, sendShort(ab, b, 0, 0));
+            assertEquals(1, ab.boxedSends(), "bound, and nothing of the pair on the shared queue: the box");
+            assertEquals(1, b.shm.poll(check, 32, false));
+            assertEquals(Route.SENT, sendShort(ab, b, 0, 1));
+            assertEquals(2, ab.boxedSends());
+            assertEquals(1, b.shm.poll(check, 32, false));
+            assertEquals(List.of(), check.problems);
+        }
+    }
+
     /**
      * A pair floods a small box and overflows to the shared queue again and again, with polls of random budgets in
      * between: its messages arrive in order, each once, and both paths carried many.
