@@ -55,6 +55,8 @@ final class FastBoxReceiver
     /** Per ring kind and slot: shared messages of the pair consumed. */
     private final long[][] sharedConsumed;
     private final boolean[] reading = new boolean[RINGS];
+    /** Per ring kind: the place in {@link #active} the next poll starts at. */
+    private final int[] firstBox = new int[RINGS];
     private long generationSeen = -1;
     private long lastLivenessCheck;
 
@@ -114,10 +116,19 @@ final class FastBoxReceiver
         reading[kind] = true;
         try
         {
+            // Round robin: each poll starts one box further on, so a box its sender keeps full cannot take every
+            // poll's budget from the boxes after it.
+            final int n = bound;
             int handled = 0;
-            for (int i = 0; i < bound && handled < budget; i++)
+            if (n > 0)
             {
-                handled += deliver(kind, active[i], sink, budget - handled);
+                final int first = firstBox[kind] < n ? firstBox[kind] : 0;
+                firstBox[kind] = first + 1;
+                for (int i = 0; i < n && handled < budget; i++)
+                {
+                    final int at = first + i;
+                    handled += deliver(kind, active[at < n ? at : at - n], sink, budget - handled);
+                }
             }
             return handled;
         }

@@ -261,6 +261,45 @@ class FastBoxTest
         }
     }
 
+    /**
+     * Two boxes whose senders keep them full: polls of a small budget serve both, so neither waits for the other to
+     * run dry.
+     */
+    @Test
+    void boxesAreServedInTurn()
+    {
+        try (Fixture f = new Fixture("boxes", "2", "boxDepth", "64"))
+        {
+            final Fixture.Ep b = f.endpoint();
+            final ShmRoute[] routes = { f.endpoint().routeTo(b), f.endpoint().routeTo(b) };
+            final OrderCheck check = new OrderCheck(2);
+            final int[] sent = new int[2];
+            for (int s = 0; s < 2; s++)
+            {
+                assertEquals(Route.SENT, sendShort(routes[s], b, s, sent[s]++));
+            }
+            while (check.delivered < 2)
+            {
+                b.shm.poll(check, 32, false);
+            }
+            for (int s = 0; s < 2; s++)
+            {
+                for (int i = 0; i < 60; i++)
+                {
+                    assertEquals(Route.SENT, sendShort(routes[s], b, s, sent[s]++));
+                }
+                assertEquals(60, routes[s].boxedSends(), "all in the box, none overflowed");
+            }
+            for (int poll = 0; poll < 15; poll++)
+            {
+                assertEquals(4, b.shm.poll(check, 4, false));
+            }
+            assertTrue(check.next[0] >= 20 && check.next[1] >= 20,
+                "delivered " + check.next[0] + " and " + check.next[1] + " in 15 polls of budget 4");
+            assertEquals(List.of(), check.problems);
+        }
+    }
+
     /** Mediums of every size through the box: the data arrives, and the shared bulk blocks they used are freed. */
     @Test
     void mediumsTravelInTheBoxWithBlocksOfTheSharedBulkPool()
