@@ -378,6 +378,7 @@ final class FastBoxReceiver
                     // Release store of a zero word: not bound (the heads are still the ones we published last).
                     table.putRelease(table.consumedOffset(box, kind), 0);
                 }
+                // Release store: the next owner starts with the flag down (ordered before the CAS below).
                 table.releasedRelease(box, false);
                 // CAS to FREE: only the dead claimer's word is undone, never a claim made since we read it.
                 table.casOwner(box, word, FREE);
@@ -432,6 +433,7 @@ final class FastBoxReceiver
             }
         }
         owner[box] = FREE;
+        // Release store: the next owner starts with the flag down (ordered before the owner word's FREE below).
         table.releasedRelease(box, false);
         // Release store of FREE last: a sender whose claim CAS sees it sees the heads and counts above.
         table.ownerRelease(box, FREE);
@@ -456,6 +458,7 @@ final class FastBoxReceiver
             for (int kind = 0; kind < RINGS; kind++)
             {
                 final int r = kind * cap + active[i];
+                // Release store: every message below the head was handed over before it (FastBoxSender.withdraw).
                 table.putRelease(headOffset[r], head[r]);
             }
         }
