@@ -2,8 +2,9 @@ package org.am2j.shm;
 
 /**
  * The sender's side of one ring (request or reply) of a fast box it owns: its tail, kept to itself, and its cached
- * copy of the receiver's head and shared-consumed count, re-read only when they say no. No locked instruction: the
- * box has one writer, and the receiver never writes a line the sender reads on the common path.
+ * copy of the receiver's head and shared-consumed count, re-read only when they say no. No CAS and no atomic add: the
+ * box has one writer, and the receiver never writes a line the sender reads on the common path. (The route adds one
+ * store-load fence after the ready stamp, for the sleep and close handshakes: {@code ShmRoute.publishBoxed}.)
  * <p>
  * <b>Order across the box and the shared queue ("the overflow rule").</b> A message goes into the box only when every
  * message this pair put on the shared queue has been consumed: the route counts its shared sends, the receiver

@@ -41,7 +41,7 @@ import org.am2j.spi.SegmentBounds;
  * <p>
  * <b>Fast box.</b> On its first send the route claims a fast box in the destination's queue block (if one of the
  * cap is free) and sends that first message through the shared queue; from then on a message goes into the box,
- * without a locked instruction, whenever the box has room and the overflow rule allows it ({@link FastBoxSender});
+ * without a CAS (one store-load fence after the ready stamp, for the sleep and close handshakes), whenever the box has room and the overflow rule allows it ({@link FastBoxSender});
  * otherwise through the shared queue as above. A medium message in the box names a block of the shared bulk pool of
  * its queue (claimed as above: one CAS per medium message). The box has one writer: the thread that claimed it. If
  * another thread of a PAR bundle sends through the route, the route gives the box up for good and sends

@@ -350,7 +350,9 @@ class KilledSenderTest
                 victims.add(new Victim(step, false));
             }
         }
-        final long drops = run(victims, List.of("-Dam2j.shm.requestDepth=8", "-Dam2j.shm.bulkDepth=2"), 2);
+        // Fast boxes off: the live senders' messages must queue behind the victims' packets in the shared queue.
+        final long drops = run(victims, List.of("-Dam2j.shm.requestDepth=8", "-Dam2j.shm.bulkDepth=2",
+            "-Dam2j.shm.boxes=0"), 2);
         assertTrue(drops >= 9, "the receiver skipped " + drops + " packets; the 9 victims that held one leave 9");
     }
 
@@ -368,7 +370,9 @@ class KilledSenderTest
         {
             victims.add(new Victim("stuck-assigned", false));
         }
-        final long drops = run(victims, List.of("-Dam2j.shm.requestDepth=4", "-Dam2j.shm.bulkDepth=4"), 1);
+        // Fast boxes off: the live sender's messages must queue behind the victims' packets in the shared queue.
+        final long drops = run(victims, List.of("-Dam2j.shm.requestDepth=4", "-Dam2j.shm.bulkDepth=4",
+            "-Dam2j.shm.boxes=0"), 1);
         assertTrue(drops >= 3, "the receiver skipped " + drops + " packets; the 3 victims leave 3");
     }
 
