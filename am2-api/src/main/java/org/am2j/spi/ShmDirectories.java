@@ -14,6 +14,7 @@ import java.nio.file.SimpleFileVisitor;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.FileAttribute;
+import java.nio.file.attribute.PosixFileAttributes;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.EnumSet;
@@ -91,18 +92,154 @@ public final class ShmDirectories
     {
         try
         {
-            if (!Files.isDirectory(directory))
+            if (!Files.isDirectory(directory, LinkOption.NOFOLLOW_LINKS))
             {
                 Files.createDirectories(directory, attributes());
             }
         }
         catch (final IOException | RuntimeException ex)
         {
-            if (!Files.isDirectory(directory))
+            if (!Files.isDirectory(directory, LinkOption.NOFOLLOW_LINKS))
             {
                 throw new AmException(AmError.RESOURCE, "cannot create directory " + directory + ": " + ex, ex);
             }
         }
+        checkTree(directory);
+    }
+
+    /**
+     * Check that a directory, and each directory between the shared-memory root and it when it lies under the root,
+     * belongs to this process's user, is not a symbolic link, and is closed to group and others (no permission bit
+     * beyond the owner's): another user could otherwise read, replace or scribble on the files other processes map.
+     *
+     * @param directory to check.
+     * @throws AmException {@link AmError#RESOURCE} naming the first directory that fails and what to do about it.
+     */
+    public static void checkTree(final Path directory)
+    {
+        final Path target = directory.toAbsolutePath().normalize();
+        final Path root = userRoot().toAbsolutePath().normalize();
+        if (target.startsWith(root))
+        {
+            Path current = root;
+            checkPrivate(current, true);
+            for (final Path name : root.relativize(target))
+            {
+                if (name.toString().isEmpty())
+                {
+                    continue;
+                }
+                current = current.resolve(name);
+                checkPrivate(current, true);
+            }
+        }
+        else
+        {
+            checkPrivate(target, true);
+        }
+    }
+
+    /**
+     * Check that a file or directory am2j is about to trust (map, read or create files in) is this process's user's
+     * own: not a symbolic link (never followed), of the expected kind, owned by the user and without any permission
+     * bit for group or others. Does nothing on a file system without POSIX attributes.
+     *
+     * @param path      to check.
+     * @param directory true for a directory, false for a regular file.
+     * @throws AmException {@link AmError#RESOURCE} naming the path, what is wrong and what to do about it.
+     */
+    public static void checkPrivate(final Path path, final boolean directory)
+    {
+        if (!path.getFileSystem().supportedFileAttributeViews().contains("posix"))
+        {
+            return;
+        }
+        final PosixFileAttributes attributes;
+        try
+        {
+            attributes = Files.readAttributes(path, PosixFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+        }
+        catch (final IOException ex)
+        {
+            throw new AmException(AmError.RESOURCE, "cannot read the attributes of " + path + ": " + ex, ex);
+        }
+        final String kind = directory ? "directory" : "file";
+        if (attributes.isSymbolicLink())
+        {
+            throw untrusted(path, kind, "is a symbolic link (am2j never follows one)", "remove the link");
+        }
+        if (directory ? !attributes.isDirectory() : !attributes.isRegularFile())
+        {
+            throw untrusted(path, kind, "is not a " + (directory ? "directory" : "regular file"), "remove it");
+        }
+        final String owner = attributes.owner().getName();
+        if (!isOwnedBySelf(path, owner))
+        {
+            throw untrusted(path, kind, "belongs to " + owner + ", not to " + System.getProperty("user.name"),
+                "have its owner remove it");
+        }
+        final Set<PosixFilePermission> permissions = attributes.permissions();
+        for (final PosixFilePermission permission : permissions)
+        {
+            if (permission != PosixFilePermission.OWNER_READ && permission != PosixFilePermission.OWNER_WRITE &&
+                permission != PosixFilePermission.OWNER_EXECUTE)
+            {
+                final String mode = PosixFilePermissions.toString(permissions);
+                throw untrusted(path, kind, (permissions.contains(PosixFilePermission.GROUP_WRITE) ||
+                    permissions.contains(PosixFilePermission.OTHERS_WRITE) ? "is writable by other users" :
+                    "is open to other users") + " (mode " + mode + ")",
+                    "chmod " + (directory ? "700" : "600") + " it if only you have used it, else remove it");
+            }
+        }
+    }
+
+    private static AmException untrusted(final Path path, final String kind, final String problem, final String fix)
+    {
+        return new AmException(AmError.RESOURCE, "shared-memory " + kind + " " + path + " " + problem +
+            "; am2j maps only its user's own private files: " + fix + " (am2j makes it again), or set " +
+            ROOT_VARIABLE + " to a directory of your own (or " + NodeIdentity.NODE_VARIABLE + " for the node " +
+            "identity alone; see docs/am2-api.md)");
+    }
+
+    private static boolean isOwnedBySelf(final Path path, final String ownerName)
+    {
+        final Integer self = selfUid();
+        if (null != self)
+        {
+            try
+            {
+                return self.equals(Files.getAttribute(path, "unix:uid", LinkOption.NOFOLLOW_LINKS));
+            }
+            catch (final IOException | RuntimeException ex)
+            {
+                // no unix view: compare names below
+            }
+        }
+        return ownerName.equals(System.getProperty("user.name"));
+    }
+
+    private static volatile Integer selfUid;
+
+    /**
+     * @return this process's effective user id, from the owner of {@code /proc/self}, or null where that is not
+     * available (compare user names then).
+     */
+    private static Integer selfUid()
+    {
+        Integer uid = selfUid;
+        if (null == uid)
+        {
+            try
+            {
+                uid = (Integer)Files.getAttribute(Path.of("/proc/self"), "unix:uid");
+                selfUid = uid;
+            }
+            catch (final IOException | RuntimeException ex)
+            {
+                return null;
+            }
+        }
+        return uid;
     }
 
     /**
@@ -129,13 +266,7 @@ public final class ShmDirectories
             {
                 Files.setPosixFilePermissions(path, FILE_PERMISSIONS);
             }
-            final ByteBuffer zeros = ByteBuffer.allocateDirect((int)Math.min(ZERO_CHUNK, Math.max(length, 1)));
-            long position = 0;
-            while (position < length)
-            {
-                zeros.clear().limit((int)Math.min(zeros.capacity(), length - position));
-                position += channel.write(zeros, position);
-            }
+            fill(channel, length);
             return channel.map(FileChannel.MapMode.READ_WRITE, 0, length);
         }
         catch (final IOException | RuntimeException ex)
@@ -145,6 +276,25 @@ public final class ShmDirectories
                 Files.deleteIfExists(path);
             }
             throw ex;
+        }
+    }
+
+    /**
+     * Write a file full of zeros up to a length, so its space is allocated now (a full file system or a memory limit is
+     * an {@link IOException} here, not a SIGBUS at first touch of a mapping).
+     *
+     * @param channel of the file, open for writing.
+     * @param length  in bytes.
+     * @throws IOException when the space cannot be had.
+     */
+    public static void fill(final FileChannel channel, final long length) throws IOException
+    {
+        final ByteBuffer zeros = ByteBuffer.allocateDirect((int)Math.min(ZERO_CHUNK, Math.max(length, 1)));
+        long position = 0;
+        while (position < length)
+        {
+            zeros.clear().limit((int)Math.min(zeros.capacity(), length - position));
+            position += channel.write(zeros, position);
         }
     }
 

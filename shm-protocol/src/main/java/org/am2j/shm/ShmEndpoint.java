@@ -52,9 +52,9 @@ final class ShmEndpoint implements TransportEndpoint
         final ShmConfig config = transport.config;
         final Path file = transport.directory().resolve(
             transport.pid + "-" + transport.startMs + "-" + host.endpointId() + ".qb");
-        this.path = file.toString();
         this.region = MappedRegion.create(file,
             QueueBlockDescriptor.length(config.slots, config.requestDepth, config.replyDepth, config.bulkDepth));
+        this.path = region.path.toString();
         this.block = QueueBlock.format(region.buffer, config, transport.pid, transport.startMs, transport.processId,
             host.endpointId(), transport.doorbellPath());
         this.block.tag(host.tag());
@@ -265,7 +265,7 @@ final class ShmEndpoint implements TransportEndpoint
         if (null != previous)
         {
             block.segment(null, 0);
-            MappedRegion.deleteQuietly(previous.path);
+            previous.delete();
         }
         return segmentRegion.buffer;
     }
@@ -329,10 +329,10 @@ final class ShmEndpoint implements TransportEndpoint
         }
         peers = new ShmPeer[0];
         transport.unregister(host.endpointId());
-        MappedRegion.deleteQuietly(region.path);
+        region.delete();
         if (null != segmentRegion)
         {
-            MappedRegion.deleteQuietly(segmentRegion.path);
+            segmentRegion.delete();
         }
     }
 
