@@ -83,60 +83,60 @@ public final class ShmDirectories
     }
 
     /**
-     * Create a directory and its missing parents, mode 0700.
+     * Create a directory and its missing parents, mode 0700, checking on the way that the shared-memory root and each
+     * directory between it and this one (or this one alone when it is not under the root) is the user's own, closed
+     * to group and others, and not a symbolic link ({@link #checkPrivate(Path, boolean)}): a directory another user
+     * made or can write could be used to read, replace or scribble on the files other processes map.
      *
      * @param directory to create.
-     * @throws AmException {@link AmError#RESOURCE} naming the directory when it cannot be created.
+     * @throws AmException {@link AmError#RESOURCE} naming the directory when it cannot be created, or naming the first
+     *                     directory that cannot be trusted and what to do about it.
      */
     public static void create(final Path directory)
     {
+        final Path target = directory.toAbsolutePath().normalize();
+        final Path root = userRoot().toAbsolutePath().normalize();
+        if (target.startsWith(root))
+        {
+            // Each directory from the root down is checked before anything is made in it.
+            Path current = root;
+            createOne(current);
+            for (final Path name : root.relativize(target))
+            {
+                if (!name.toString().isEmpty())
+                {
+                    current = current.resolve(name);
+                    createOne(current);
+                }
+            }
+        }
+        else
+        {
+            createOne(target);
+        }
+    }
+
+    /**
+     * Create a directory (its missing parents too) unless it exists, then check that it is the user's own and
+     * private ({@link #checkPrivate(Path, boolean)}).
+     */
+    private static void createOne(final Path directory)
+    {
         try
         {
-            if (!Files.isDirectory(directory, LinkOption.NOFOLLOW_LINKS))
+            if (!Files.exists(directory, LinkOption.NOFOLLOW_LINKS))
             {
                 Files.createDirectories(directory, attributes());
             }
         }
         catch (final IOException | RuntimeException ex)
         {
-            if (!Files.isDirectory(directory, LinkOption.NOFOLLOW_LINKS))
+            if (!Files.exists(directory, LinkOption.NOFOLLOW_LINKS))
             {
                 throw new AmException(AmError.RESOURCE, "cannot create directory " + directory + ": " + ex, ex);
             }
         }
-        checkTree(directory);
-    }
-
-    /**
-     * Check that a directory, and each directory between the shared-memory root and it when it lies under the root,
-     * belongs to this process's user, is not a symbolic link, and is closed to group and others (no permission bit
-     * beyond the owner's): another user could otherwise read, replace or scribble on the files other processes map.
-     *
-     * @param directory to check.
-     * @throws AmException {@link AmError#RESOURCE} naming the first directory that fails and what to do about it.
-     */
-    public static void checkTree(final Path directory)
-    {
-        final Path target = directory.toAbsolutePath().normalize();
-        final Path root = userRoot().toAbsolutePath().normalize();
-        if (target.startsWith(root))
-        {
-            Path current = root;
-            checkPrivate(current, true);
-            for (final Path name : root.relativize(target))
-            {
-                if (name.toString().isEmpty())
-                {
-                    continue;
-                }
-                current = current.resolve(name);
-                checkPrivate(current, true);
-            }
-        }
-        else
-        {
-            checkPrivate(target, true);
-        }
+        checkPrivate(directory, true);
     }
 
     /**
