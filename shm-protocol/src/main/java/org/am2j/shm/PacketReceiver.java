@@ -40,6 +40,8 @@ final class PacketReceiver
     private static final int EMPTY_POLLS_PER_TAIL_CHECK = 1024;
 
     private final PacketQueue queue;
+    /** The owner's queue block, whose header is checked now and then ({@link QueueBlock#checkHeader()}). */
+    private final QueueBlock block;
     /**
      * The flyweight this queue's messages are handed over in: one per queue, so that a nested poll of the reply
      * queues (a reply waiting for space) does not move the flyweight of the request being handled.
@@ -59,11 +61,14 @@ final class PacketReceiver
     private long stuckSince;
     private long lastLivenessCheck;
     private int emptyPolls;
+    /** Messages handed over since the last check of the header and the head: checked once in this many. */
+    private int handledSinceCheck;
 
     PacketReceiver(
-        final PacketQueue queue, final ShmInbound inbound, final TransportCounters counters, final long livenessNanos,
-        final long ownPid)
+        final QueueBlock block, final PacketQueue queue, final ShmInbound inbound, final TransportCounters counters,
+        final long livenessNanos, final long ownPid)
     {
+        this.block = block;
         this.queue = queue;
         this.inbound = inbound;
         this.counters = counters;
@@ -154,6 +159,12 @@ final class PacketReceiver
                     break;
                 }
             }
+            if ((handledSinceCheck += handled) >= EMPTY_POLLS_PER_TAIL_CHECK)
+            {
+                // A queue that is never empty gets its checks too.
+                handledSinceCheck = 0;
+                checkShared();
+            }
             return handled;
         }
         finally
@@ -195,6 +206,7 @@ final class PacketReceiver
             long tail = head;
             if (0 == (++emptyPolls & (EMPTY_POLLS_PER_TAIL_CHECK - 1)))
             {
+                checkShared();
                 tail = buffer.getLongVolatile(queue.tailOffset);
                 if (tail < head)
                 {
@@ -280,6 +292,20 @@ final class PacketReceiver
         stuckSince = 0;
         counters.drop();
         return true;
+    }
+
+    /**
+     * The owner's periodic look at what it alone writes and other processes can overwrite: the queue block's header
+     * (repaired from the owner's copy) and this queue's published head (published again: senders never read it, but
+     * the owner's own {@code hasPending()} before a sleep does, and a garbage head would keep it awake or asleep).
+     */
+    private void checkShared()
+    {
+        block.checkHeader();
+        if (queue.buffer.getLongVolatile(queue.headOffset) != head)
+        {
+            queue.headRelease(head);
+        }
     }
 
     /**

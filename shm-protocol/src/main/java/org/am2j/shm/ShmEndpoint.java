@@ -34,6 +34,8 @@ final class ShmEndpoint implements TransportEndpoint
     private final PacketReceiver replies;
     private final TransportCounters counters;
     private final List<ShmRoute> routes = new ArrayList<>();
+    /** How long a sender whose route back could not be made is answered by a dead route before trying again. */
+    private static final long DEAD_ROUTE_RETRY_NANOS = 50_000_000L;
     private final Route unknownSender = new DeadRoute(null, ShmTransport.NAME);
     private ShmPeer[] peers;
     private MappedRegion segmentRegion;
@@ -60,9 +62,9 @@ final class ShmEndpoint implements TransportEndpoint
         this.block.tag(host.tag());
         this.peers = new ShmPeer[config.slots];
         this.counters = host.counters(ShmTransport.NAME);
-        this.requests = new PacketReceiver(block.requests, new ShmInbound(this, block.requests), counters,
+        this.requests = new PacketReceiver(block, block.requests, new ShmInbound(this, block.requests), counters,
             config.livenessNanos, transport.pid);
-        this.replies = new PacketReceiver(block.replies, new ShmInbound(this, block.replies), counters,
+        this.replies = new PacketReceiver(block, block.replies, new ShmInbound(this, block.replies), counters,
             config.livenessNanos, transport.pid);
         transport.register(host.endpointId(), this);
     }
@@ -156,7 +158,8 @@ final class ShmEndpoint implements TransportEndpoint
             return unknownSender;
         }
         final ShmPeer peer = peers[slot];
-        if (null != peer && peer.generation == generation)
+        if (null != peer && peer.generation == generation &&
+            (0 == peer.retryAtNanos || System.nanoTime() - peer.retryAtNanos < 0))
         {
             return peer.route;
         }
@@ -194,7 +197,10 @@ final class ShmEndpoint implements TransportEndpoint
         {
             route = new DeadRoute(name, ShmTransport.NAME);
         }
-        peers[slot] = new ShmPeer(generation, name, route);
+        // A dead route may be a passing state (the sender's header overwritten until its owner repairs it): it is
+        // tried again after a while instead of returning every later reply to that sender for good.
+        final long retryAt = route instanceof ShmRoute ? 0 : (System.nanoTime() + DEAD_ROUTE_RETRY_NANOS) | 1;
+        peers[slot] = new ShmPeer(generation, name, route, retryAt);
         return route;
     }
 
@@ -231,6 +237,11 @@ final class ShmEndpoint implements TransportEndpoint
     @Override
     public void sleeping(final boolean sleeping)
     {
+        if (sleeping)
+        {
+            // Before each sleep slice: a header overwritten meanwhile would keep every sender refusing until a poll.
+            block.checkHeader();
+        }
         block.sleeping(sleeping);
     }
 
