@@ -21,7 +21,8 @@ final class BulkBlocks
     }
 
     /**
-     * Free the blocks claimed, and not yet handed to a packet, by processes that are gone.
+     * Free the blocks claimed, and not yet handed to a packet, by processes that are gone, and those whose flag holds
+     * garbage.
      *
      * @param queue   whose bulk queue to sweep.
      * @param selfPid this process's pid, never judged dead.
@@ -32,7 +33,13 @@ final class BulkBlocks
         {
             final int flag = queue.bulkFlagOffset(i);
             final long current = queue.buffer.getLongVolatile(flag);
-            if (BULK_CLAIMED == type(current) && selfPid != pid(current) &&
+            final int type = type(current);
+            if (BULK_FREE != type && BULK_CLAIMED != type && BULK_READY != type)
+            {
+                // Garbage a faulty writer left: no sender can hold the block, which would be lost for good.
+                queue.buffer.compareAndSetLong(flag, current, state(BULK_FREE, 0));
+            }
+            else if (BULK_CLAIMED == type && selfPid != pid(current) &&
                 !ProcessIdentity.isAlive(pid(current), ProcessIdentity.UNKNOWN_START_TIME))
             {
                 // CAS CLAIMED(dead) -> FREE: given back once, however many sweep at the same time.

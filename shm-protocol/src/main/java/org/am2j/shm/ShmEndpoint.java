@@ -166,6 +166,18 @@ final class ShmEndpoint implements TransportEndpoint
         return resolve(slot, generation);
     }
 
+    /**
+     * @return the pid (low 32 bits) of the process whose queue block the inverse mapping names, as it was when the
+     * mapping was resolved, or {@link ShmPeer#UNKNOWN_PID} when it names no readable queue block.
+     */
+    long inverseSenderPid(final int slot, final int generation)
+    {
+        inverseRoute(slot, generation);
+        final ShmPeer[] peers = this.peers;
+        final ShmPeer peer = slot < peers.length ? peers[slot] : null;
+        return null != peer && peer.generation == generation ? peer.pid : ShmPeer.UNKNOWN_PID;
+    }
+
     private Route resolve(final int slot, final int generation)
     {
         final String senderPath = ConnectionTable.path(block, slot, generation);
@@ -174,13 +186,16 @@ final class ShmEndpoint implements TransportEndpoint
             return unknownSender;
         }
         EndpointName name = null;
+        long pid = ShmPeer.UNKNOWN_PID;
         Route route;
         try
         {
             final MappedRegion mapped = transport.mappedFiles.acquire(Path.of(senderPath));
             try
             {
-                final byte[] encoded = QueueBlock.wrap(mapped.buffer, "queue block " + senderPath).encodedName();
+                final QueueBlock senderBlock = QueueBlock.wrap(mapped.buffer, "queue block " + senderPath);
+                pid = senderBlock.ownerPid() & 0xFFFF_FFFFL;
+                final byte[] encoded = senderBlock.encodedName();
                 name = null == encoded ? null : EndpointName.fromBytes(encoded);
             }
             finally
@@ -197,10 +212,14 @@ final class ShmEndpoint implements TransportEndpoint
         {
             route = new DeadRoute(name, ShmTransport.NAME);
         }
+        if (!(route instanceof ShmRoute))
+        {
+            pid = ShmPeer.UNKNOWN_PID;
+        }
         // A dead route may be a passing state (the sender's header overwritten until its owner repairs it): it is
         // tried again after a while instead of returning every later reply to that sender for good.
         final long retryAt = route instanceof ShmRoute ? 0 : (System.nanoTime() + DEAD_ROUTE_RETRY_NANOS) | 1;
-        peers[slot] = new ShmPeer(generation, name, route, retryAt);
+        peers[slot] = new ShmPeer(generation, name, route, pid, retryAt);
         return route;
     }
 
@@ -287,6 +306,14 @@ final class ShmEndpoint implements TransportEndpoint
     AtomicBuffer sharedSegment()
     {
         return null == segmentRegion ? null : segmentRegion.buffer;
+    }
+
+    /**
+     * @return how many packet states and tails of this endpoint's queues were repaired without a message lost.
+     */
+    long packetRepairs()
+    {
+        return requests.repairs() + replies.repairs();
     }
 
     EndpointHost host()

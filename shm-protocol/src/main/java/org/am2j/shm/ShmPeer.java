@@ -14,14 +14,20 @@ final class ShmPeer
     final int generation;
     final EndpointName name;
     final Route route;
+    /** The low 32 bits of the pid of the sender's process (as READY states carry it), or {@link #UNKNOWN_PID}. */
+    final long pid;
     /** {@code System.nanoTime()} after which a dead route is resolved again; 0 for a route that works. */
     final long retryAtNanos;
 
-    ShmPeer(final int generation, final EndpointName name, final Route route, final long retryAtNanos)
+    /** The pid of a sender whose queue block could not be read. */
+    static final long UNKNOWN_PID = -1;
+
+    ShmPeer(final int generation, final EndpointName name, final Route route, final long pid, final long retryAtNanos)
     {
         this.generation = generation;
         this.name = name;
         this.route = route;
+        this.pid = pid;
         this.retryAtNanos = retryAtNanos;
     }
 }
