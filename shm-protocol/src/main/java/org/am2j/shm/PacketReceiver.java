@@ -61,6 +61,9 @@ final class PacketReceiver
     private long stuckSince;
     private long lastLivenessCheck;
     private int emptyPolls;
+    /** Scratch of the sweep of bulk blocks no packet names ({@link BulkBlocks#freeUnreferenced}). */
+    private final long[] referencedBulk;
+    private final long[] observedBulk;
     /** Packet states and tails repaired without a message lost (a faulty writer's garbage). */
     private long repairs;
     /** Messages handed over since the last check of the header and the head: checked once in this many. */
@@ -72,6 +75,8 @@ final class PacketReceiver
     {
         this.block = block;
         this.queue = queue;
+        this.referencedBulk = new long[(queue.bulkDepth + 63) >>> 6];
+        this.observedBulk = new long[queue.bulkDepth];
         this.inbound = inbound;
         this.counters = counters;
         this.livenessNanos = livenessNanos;
@@ -376,8 +381,8 @@ final class PacketReceiver
     }
 
     /**
-     * @return how many times this receiver repaired a packet state or the tail that no message was lost with (not
-     * counted as drops).
+     * @return how many times this receiver repaired a packet state or the tail, or freed a bulk block no packet named,
+     * without a message lost with it (not counted as drops).
      */
     long repairs()
     {
@@ -395,6 +400,10 @@ final class PacketReceiver
         if (queue.buffer.getLongVolatile(queue.headOffset) != head)
         {
             queue.headRelease(head);
+        }
+        if (BulkBlocks.allTaken(queue))
+        {
+            repairs += BulkBlocks.freeUnreferenced(queue, head, referencedBulk, observedBulk);
         }
     }
 

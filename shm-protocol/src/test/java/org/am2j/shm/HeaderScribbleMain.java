@@ -95,7 +95,10 @@ public final class HeaderScribbleMain
                     {
                         if (0 == bundle.poll())
                         {
-                            check(!RankSupport.expired(deadline), "rank 0: handled " + handled + ", no end");
+                            if (RankSupport.expired(deadline))
+                            {
+                                throw RankSupport.fail("rank 0: handled " + handled + ", no end");
+                            }
                         }
                     }
                 }
@@ -169,8 +172,11 @@ public final class HeaderScribbleMain
                 "stopped: " + (returnedRequests - returnedBefore));
             if (0 == bundle.poll())
             {
-                check(!RankSupport.expired(deadline), "rank 1 phase 2: " + (replies - repliesBefore) + " of " +
-                    phase2 + " replies: the peers did not recover");
+                if (RankSupport.expired(deadline))
+                {
+                    throw RankSupport.fail("rank 1 phase 2: " + (replies - repliesBefore) + " of " +
+                        phase2 + " replies: the peers did not recover");
+                }
             }
         }
         System.out.println("rank 1 phase 2: " + phase2 + " replies of " + phase2 + " requests");
@@ -225,7 +231,10 @@ public final class HeaderScribbleMain
             {
                 return;
             }
-            check(!RankSupport.expired(deadline), "rank 1: phase 1 does not end");
+            if (RankSupport.expired(deadline))
+            {
+                throw RankSupport.fail("rank 1: phase 1 does not end");
+            }
         }
     }
 
@@ -235,5 +244,4 @@ public final class HeaderScribbleMain
         ThreadLocalRandom.current().nextBytes(garbage);
         header.putBytes(0, garbage);
     }
-
 }

@@ -74,7 +74,10 @@ public final class TruncationMain
                     {
                         if (0 == bundle.poll())
                         {
-                            check(!RankSupport.expired(deadline), "rank 0: handled " + handled + ", no end");
+                            if (RankSupport.expired(deadline))
+                            {
+                                throw RankSupport.fail("rank 0: handled " + handled + ", no end");
+                            }
                         }
                     }
                     System.out.println("rank 0 ok: handled " + handled);
@@ -118,13 +121,19 @@ public final class TruncationMain
             checkEquals(Am.OK, status, "rank 1: request " + sent);
             sent++;
             bundle.poll();
-            check(!RankSupport.expired(deadline), "rank 1: sent " + sent + " replies " + replies);
+            if (RankSupport.expired(deadline))
+            {
+                throw RankSupport.fail("rank 1: sent " + sent + " replies " + replies);
+            }
         }
         while (replies < requests)
         {
             if (0 == bundle.poll())
             {
-                check(!RankSupport.expired(deadline), "rank 1: replies " + replies + " of " + requests);
+                if (RankSupport.expired(deadline))
+                {
+                    throw RankSupport.fail("rank 1: replies " + replies + " of " + requests);
+                }
             }
         }
         checkEquals(Am.OK, endpoint.request(0, H_DONE), "rank 1: done");
