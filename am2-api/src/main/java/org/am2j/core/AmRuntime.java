@@ -1,7 +1,6 @@
 package org.am2j.core;
 
 import java.lang.System.Logger.Level;
-import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
@@ -10,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.ServiceLoader;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.agrona.concurrent.status.AtomicCounter;
@@ -21,6 +21,7 @@ import org.am2j.core.stats.EndpointCounters;
 import org.am2j.spi.NodeIdentity;
 import org.am2j.spi.PollScheduler;
 import org.am2j.spi.PollSchedulerProvider;
+import org.am2j.spi.ProcessIdentity;
 import org.am2j.spi.Transport;
 import org.am2j.spi.TransportContext;
 import org.am2j.spi.TransportProvider;
@@ -37,6 +38,8 @@ public final class AmRuntime implements TransportContext
 
     private static final System.Logger LOGGER = System.getLogger("org.am2j");
     private static volatile AmRuntime instance;
+    /** Processes known to be gone, kept for transports opened after the news. */
+    private static final Set<Long> GONE_PROCESSES = ConcurrentHashMap.newKeySet();
 
     /**
      * The scheduler bundles get unless am2j.poll says otherwise, when its provider (module polling) is on the class
@@ -67,7 +70,7 @@ public final class AmRuntime implements TransportContext
         this.node = NodeIdentity.local();
         this.job = setting("am2j.job", "AM2J_JOB", "default");
         this.pid = ProcessHandle.current().pid();
-        this.processId = new SecureRandom().nextLong() ^ (pid << 32) ^ System.nanoTime();
+        this.processId = ProcessIdentity.currentProcessId();
         this.schedulers = loadSchedulers();
         this.pollSetting = setting("am2j.poll", "AM2J_POLL",
             schedulers.containsKey(DEFAULT_SCHEDULER) ? DEFAULT_SCHEDULER : EveryPollScheduler.NAME);
@@ -148,10 +151,44 @@ public final class AmRuntime implements TransportContext
                 {
                     runtime = new AmRuntime();
                     instance = runtime;
+                    // News that came before the runtime (a processGone racing with this is told twice: harmless).
+                    for (final Long gone : GONE_PROCESSES)
+                    {
+                        runtime.tellGone(gone);
+                    }
                 }
             }
         }
         return runtime;
+    }
+
+    /**
+     * A process this one may talk to is gone (the job's rendezvous lost its rank, or its launcher reaped it): every
+     * transport is told ({@link Transport#processGone(long)}), now and, when the runtime is created later, then.
+     * Messages sent to it that may have run there come back to handler 0 with
+     * {@link org.am2j.api.ReturnStatus#EOUTCOMEUNKNOWN}. Any thread; does not create the runtime.
+     *
+     * @param processId the gone process's {@link org.am2j.api.EndpointName#processId()}.
+     */
+    public static void processGone(final long processId)
+    {
+        if (!GONE_PROCESSES.add(processId))
+        {
+            return;
+        }
+        final AmRuntime runtime = instance;
+        if (null != runtime)
+        {
+            runtime.tellGone(processId);
+        }
+    }
+
+    private void tellGone(final long processId)
+    {
+        for (final Transport transport : transports)
+        {
+            transport.processGone(processId);
+        }
     }
 
     /**

@@ -5,6 +5,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.security.SecureRandom;
 import java.time.Instant;
 import java.util.Optional;
 
@@ -29,6 +30,8 @@ public final class ProcessIdentity
     private static final Path PROC = Path.of("/proc");
     private static final long CURRENT_PID = ProcessHandle.current().pid();
     private static final long CURRENT_START_TIME_MS = startTimeMs(ProcessHandle.current());
+    private static final long CURRENT_PROCESS_ID =
+        new SecureRandom().nextLong() ^ (CURRENT_PID << 32) ^ System.nanoTime();
 
     private ProcessIdentity()
     {
@@ -40,6 +43,15 @@ public final class ProcessIdentity
     public static long currentPid()
     {
         return CURRENT_PID;
+    }
+
+    /**
+     * @return this process's id in endpoint names and in the job's rendezvous: random, so unique across restarts and
+     *         containers where a pid is not.
+     */
+    public static long currentProcessId()
+    {
+        return CURRENT_PROCESS_ID;
     }
 
     /**

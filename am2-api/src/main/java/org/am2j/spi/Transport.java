@@ -108,6 +108,18 @@ public interface Transport extends AutoCloseable
     }
 
     /**
+     * A process this one may talk to is gone: the job's rendezvous lost its rank, or its launcher reaped it. A
+     * transport that keeps messages outstanding until a peer answers (the network's) resolves those sent to it: what
+     * may have run there comes back with {@link org.am2j.api.ReturnStatus#EOUTCOMEUNKNOWN}, what never left with a
+     * not-delivered status. Any thread; must not block. Default: nothing (a transport that judges liveness itself).
+     *
+     * @param processId the gone process's {@link org.am2j.api.EndpointName#processId()}.
+     */
+    default void processGone(final long processId)
+    {
+    }
+
+    /**
      * Release the transport's resources: called at process exit after every endpoint is closed.
      */
     @Override

@@ -3,12 +3,10 @@ package org.am2j.spmd;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.DataInputStream;
-import java.io.EOFException;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
-import java.net.SocketTimeoutException;
 import java.net.UnknownHostException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -16,6 +14,7 @@ import java.util.concurrent.TimeUnit;
 
 import org.am2j.api.AmError;
 import org.am2j.api.AmException;
+import org.am2j.spi.ProcessIdentity;
 
 import static org.am2j.spmd.RendezvousDescriptor.ALL_GATHER;
 import static org.am2j.spmd.RendezvousDescriptor.ALL_GATHER_DONE;
@@ -23,7 +22,6 @@ import static org.am2j.spmd.RendezvousDescriptor.BARRIER;
 import static org.am2j.spmd.RendezvousDescriptor.BARRIER_DONE;
 import static org.am2j.spmd.RendezvousDescriptor.FAILED;
 import static org.am2j.spmd.RendezvousDescriptor.GOODBYE;
-import static org.am2j.spmd.RendezvousDescriptor.HEADER_LENGTH;
 import static org.am2j.spmd.RendezvousDescriptor.HELLO;
 import static org.am2j.spmd.RendezvousDescriptor.MAX_CONTRIBUTION;
 import static org.am2j.spmd.RendezvousDescriptor.WELCOME;
@@ -37,23 +35,28 @@ import static org.am2j.spmd.RendezvousDescriptor.WELCOME;
  * timeout (plus {@value #CLIENT_GRACE_MS} ms, so that the server, which knows which ranks are missing, usually reports
  * first).
  * <p>
+ * A daemon thread ({@link RendezvousReader}) reads what the server sends from the start, so that a rank lost at any
+ * time is handed to the {@link RankLostListener} at once, not only when a collective runs.
+ * <p>
  * Once a collective has failed (a rank died or left, a timeout, a lost server) the client is broken: that collective
  * and every later one throw {@link AmException} with {@link AmError#RESOURCE} and the same message, which names the
  * rank to blame when there is one.
  * <p>
- * Not thread-safe: one thread at a time (as {@link Job} ensures).
+ * Not thread-safe: one thread at a time (as {@link Job} ensures); the listener is called on the reader's thread.
  */
 public final class RendezvousClient implements AutoCloseable
 {
     /** Extra time a client waits beyond the collective timeout before it gives up on its own. */
     static final long CLIENT_GRACE_MS = 2_000;
 
+    /** Longest wait in {@link #close()} for the server to close the connection after the goodbye. */
+    private static final long GOODBYE_LINGER_MS = 1_000;
+
     private static final long FIRST_BACKOFF_MS = 10;
     private static final long MAX_BACKOFF_MS = 1_000;
     private static final int MAX_CONNECT_ATTEMPT_MS = 5_000;
 
     private final Socket socket;
-    private final DataInputStream in;
     private final OutputStream out;
     private final String server;
     private final int rank;
@@ -61,8 +64,9 @@ public final class RendezvousClient implements AutoCloseable
     private final long collectiveTimeoutMs;
     /** How long a hello waits for the welcome: the server decides when joining has failed and says so. */
     private final long joinWaitMs;
-    private final byte[] header = new byte[HEADER_LENGTH];
+    private final byte[] header = new byte[RendezvousDescriptor.HEADER_LENGTH];
     private final ByteBuffer headerBuffer = ByteBuffer.wrap(header);
+    private final RendezvousReader reader;
     private long completed;
     private String failure;
     private boolean closed;
@@ -73,17 +77,23 @@ public final class RendezvousClient implements AutoCloseable
         final int rank,
         final int size,
         final long collectiveTimeoutMs,
-        final long joinWaitMs)
+        final long joinWaitMs,
+        final int hostRank,
+        final RankLostListener listener)
         throws IOException
     {
         this.socket = socket;
-        this.in = new DataInputStream(new BufferedInputStream(socket.getInputStream()));
+        final DataInputStream in = new DataInputStream(new BufferedInputStream(socket.getInputStream()));
         this.out = new BufferedOutputStream(socket.getOutputStream());
         this.server = server;
         this.rank = rank;
         this.size = size;
         this.collectiveTimeoutMs = collectiveTimeoutMs;
         this.joinWaitMs = joinWaitMs;
+        this.reader = new RendezvousReader(in, rank, size, hostRank, listener);
+        final Thread thread = new Thread(reader, "am2j-rendezvous-rank-" + rank);
+        thread.setDaemon(true);
+        thread.start();
     }
 
     /**
@@ -106,6 +116,33 @@ public final class RendezvousClient implements AutoCloseable
         final String jobId,
         final RendezvousConfig config)
     {
+        return connect(serverAddress, rank, size, jobId, config, -1, (lost, processId) -> { });
+    }
+
+    /**
+     * Connect to the rendezvous server, say hello, and wait until every rank of the job has joined; hear of lost ranks
+     * from then on.
+     *
+     * @param serverAddress of the server; an unresolved address is resolved at each attempt.
+     * @param rank          of this process, 0 to size - 1.
+     * @param size          number of ranks, 1 to {@link SpmdEnvironment#MAX_SIZE}.
+     * @param jobId         of the job, as the server knows it.
+     * @param config        timeouts.
+     * @param hostRank      the rank whose process runs the server (its loss is that rank's), or -1.
+     * @param listener      told of every rank lost after the welcome, on the reader's thread.
+     * @return the joined client.
+     * @throws AmException as {@link #connect(InetSocketAddress, int, int, String, RendezvousConfig)}.
+     */
+    public static RendezvousClient connect(
+        final InetSocketAddress serverAddress,
+        final int rank,
+        final int size,
+        final String jobId,
+        final RendezvousConfig config,
+        final int hostRank,
+        final RankLostListener listener)
+    {
+        AmException.checkNotNull("listener", listener);
         AmException.checkNotNull("serverAddress", serverAddress);
         AmException.checkRange("size", size, 1, SpmdEnvironment.MAX_SIZE + 1L);
         AmException.checkRange("rank", rank, 0, size);
@@ -124,7 +161,7 @@ public final class RendezvousClient implements AutoCloseable
         {
             socket.setTcpNoDelay(true);
             client = new RendezvousClient(socket, server, rank, size, config.collectiveTimeoutMs(),
-                Math.max(config.joinTimeoutMs(), config.collectiveTimeoutMs()));
+                Math.max(config.joinTimeoutMs(), config.collectiveTimeoutMs()), hostRank, listener);
         }
         catch (final IOException ex)
         {
@@ -134,8 +171,8 @@ public final class RendezvousClient implements AutoCloseable
         }
         try
         {
-            final ByteBuffer payload = ByteBuffer.allocate(4 + 2 + job.length);
-            payload.putInt(size).putShort((short)job.length).put(job);
+            final ByteBuffer payload = ByteBuffer.allocate(4 + 8 + 2 + job.length);
+            payload.putInt(size).putLong(ProcessIdentity.currentProcessId()).putShort((short)job.length).put(job);
             client.exchange(HELLO, payload.array(), WELCOME, "joining job '" + jobId + "'");
             return client;
         }
@@ -268,11 +305,15 @@ public final class RendezvousClient implements AutoCloseable
             return;
         }
         closed = true;
+        reader.closing();
         if (null == failure)
         {
             try
             {
                 writeFrame(GOODBYE, null, completed);
+                // let the server read the goodbye and close first: closing now could reset the connection
+                socket.shutdownOutput();
+                reader.awaitEnd(GOODBYE_LINGER_MS);
             }
             catch (final IOException ignore)
             {
@@ -322,85 +363,63 @@ public final class RendezvousClient implements AutoCloseable
     private ByteBuffer readAnswer(
         final int answerType, final long collective, final long deadlineNs, final long waitMs, final String what)
     {
-        final int type;
-        final ByteBuffer payload;
+        final RendezvousReader.Frame frame;
         try
         {
-            final long remainingMs = TimeUnit.NANOSECONDS.toMillis(deadlineNs - System.nanoTime());
-            socket.setSoTimeout((int)Math.max(1, Math.min(remainingMs, Integer.MAX_VALUE)));
-            in.readFully(header);
-            final String reason = checkHeader(answerType, collective);
-            if (null != reason)
-            {
-                throw broken("rank " + rank + ": " + what + " got a bad frame from the rendezvous at " + server +
-                    ": " + reason);
-            }
-            type = RendezvousDescriptor.type(headerBuffer);
-            final byte[] bytes = new byte[RendezvousDescriptor.payloadLength(headerBuffer)];
-            in.readFully(bytes);
-            payload = ByteBuffer.wrap(bytes);
+            frame = reader.next(deadlineNs);
         }
-        catch (final SocketTimeoutException ex)
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+            throw broken("rank " + rank + ": " + what + " was interrupted while waiting for the rendezvous at " +
+                server);
+        }
+        if (null == frame)
         {
             throw broken("rank " + rank + ": " + what + " got no answer from the rendezvous at " + server +
                 " within " + waitMs + " ms");
         }
-        catch (final EOFException ex)
+        if (null != frame.lost())
         {
-            throw broken("rank " + rank + ": " + what + " lost the rendezvous at " + server +
-                " (it closed the connection)");
+            throw broken("rank " + rank + ": " + what + " lost the rendezvous at " + server + " (" + frame.lost() +
+                ")");
         }
-        catch (final IOException ex)
+        final ByteBuffer payload = frame.payload();
+        if (frame.type() == FAILED)
         {
-            throw broken("rank " + rank + ": " + what + " lost the rendezvous at " + server + " (" +
-                ex.getMessage() + ")");
-        }
-        if (type == FAILED)
-        {
+            if (payload.remaining() < 4)
+            {
+                throw broken("rank " + rank + ": " + what + " got a bad frame from the rendezvous at " + server +
+                    ": FAILED payload of " + payload.remaining() + " bytes, expected at least 4");
+            }
             final int blamed = payload.getInt();
             final String message = StandardCharsets.UTF_8.decode(payload).toString();
             throw broken("rank " + rank + ": " + what + " failed: " + message +
                 (blamed >= 0 && !message.contains("rank " + blamed) ? " (rank " + blamed + ")" : ""));
         }
+        final String reason = checkAnswer(frame, answerType, collective);
+        if (null != reason)
+        {
+            throw broken("rank " + rank + ": " + what + " got a bad frame from the rendezvous at " + server +
+                ": " + reason);
+        }
         return payload;
     }
 
-    private String checkHeader(final int answerType, final long collective)
+    private String checkAnswer(final RendezvousReader.Frame frame, final int answerType, final long collective)
     {
-        final String magicOrVersion = RendezvousDescriptor.checkMagicAndVersion(headerBuffer);
-        if (null != magicOrVersion)
+        if (frame.type() != answerType)
         {
-            return magicOrVersion;
-        }
-        final int type = RendezvousDescriptor.type(headerBuffer);
-        final long max = RendezvousDescriptor.maxServerPayload(type, size);
-        if (max < 0)
-        {
-            return "unknown frame type " + type;
-        }
-        final int length = RendezvousDescriptor.payloadLength(headerBuffer);
-        if (length < 0 || length > max)
-        {
-            return "payload length " + length + " of " + RendezvousDescriptor.typeName(type) + " is outside [0, " +
-                max + "]";
-        }
-        if (type == FAILED)
-        {
-            return length >= 4 ? null : "FAILED payload of " + length + " bytes, expected at least 4";
-        }
-        if (type != answerType)
-        {
-            return RendezvousDescriptor.typeName(type) + " while waiting for " +
+            return RendezvousDescriptor.typeName(frame.type()) + " while waiting for " +
                 RendezvousDescriptor.typeName(answerType);
         }
-        if (RendezvousDescriptor.rank(headerBuffer) != rank)
+        if (frame.rank() != rank)
         {
-            return "frame for rank " + RendezvousDescriptor.rank(headerBuffer);
+            return "frame for rank " + frame.rank();
         }
-        if (RendezvousDescriptor.collective(headerBuffer) != collective)
+        if (frame.collective() != collective)
         {
-            return "answer to collective #" + RendezvousDescriptor.collective(headerBuffer) + ", expected #" +
-                collective;
+            return "answer to collective #" + frame.collective() + ", expected #" + collective;
         }
         return null;
     }

@@ -31,19 +31,25 @@ import java.nio.ByteBuffer;
  * <p>
  * Client to server:
  * <ul>
- * <li>{@link #HELLO}: {@code size (32) | job id length (16) | job id (UTF-8)}: the first frame of a connection.</li>
+ * <li>{@link #HELLO}: {@code size (32) | process id (64) | job id length (16) | job id (UTF-8)}: the first frame of
+ * a connection; the process id is the rank's {@link org.am2j.spi.ProcessIdentity#currentProcessId()}, the one its
+ * endpoint names carry.</li>
  * <li>{@link #BARRIER}: no payload.</li>
  * <li>{@link #ALL_GATHER}: the rank's contribution, 0 to {@link #MAX_CONTRIBUTION} bytes.</li>
  * <li>{@link #GOODBYE}: no payload; the rank leaves the job (it closed it) and then closes the connection.</li>
  * </ul>
  * Server to client:
  * <ul>
- * <li>{@link #WELCOME}: no payload; every rank of the job has said hello.</li>
+ * <li>{@link #WELCOME}: {@code count (32) | process id (64) x count}, in rank order: every rank of the job has said
+ * hello; {@code count} is the job's size.</li>
  * <li>{@link #BARRIER_DONE}: no payload.</li>
  * <li>{@link #ALL_GATHER_DONE}: {@code count (32)}, then {@code count} times {@code length (32) | bytes}, in rank
  * order; {@code count} is the job's size.</li>
  * <li>{@link #FAILED}: {@code blamed rank (32) | message (UTF-8, the rest)}: the job can run no more collectives;
  * the blamed rank is -1 when no single rank is to blame (a timeout). Sent at any time.</li>
+ * <li>{@link #RANK_LOST}: {@code lost rank (32)}, collective number 0: a rank's connection closed without a
+ * {@link #GOODBYE} (its process died, or it broke the protocol); the receiver treats that rank's process as dead
+ * (see {@link org.am2j.core.AmRuntime#processGone(long)}). Sent at any time after the welcome, once per lost rank.</li>
  * </ul>
  * A frame with a wrong magic, version, type, rank, collective number or a length above the bound of its type closes
  * the connection.
@@ -53,7 +59,7 @@ public final class RendezvousDescriptor
     /** 'A' '2' 'R' 'V'. */
     public static final int MAGIC = 0x41325256;
     /** Version of the frame layout. */
-    public static final int VERSION = 1;
+    public static final int VERSION = 2;
     /** Length of the frame header. */
     public static final int HEADER_LENGTH = 24;
 
@@ -86,13 +92,17 @@ public final class RendezvousDescriptor
     public static final int ALL_GATHER_DONE = 67;
     /** Server: the job has failed. */
     public static final int FAILED = 68;
+    /** Server: a rank's connection was lost without a goodbye. */
+    public static final int RANK_LOST = 69;
 
     /** Largest contribution of one rank to an all-gather, in bytes. */
     public static final int MAX_CONTRIBUTION = 64 * 1024;
     /** Largest job id, in UTF-8 bytes. */
     public static final int MAX_JOB_ID_BYTES = 256;
     /** Largest payload of a {@link #HELLO}. */
-    public static final int MAX_HELLO_PAYLOAD = 4 + 2 + MAX_JOB_ID_BYTES;
+    public static final int MAX_HELLO_PAYLOAD = 4 + 8 + 2 + MAX_JOB_ID_BYTES;
+    /** Length of a {@link #RANK_LOST} payload. */
+    public static final int RANK_LOST_PAYLOAD = 4;
     /** Longest message of a {@link #FAILED}, in characters (at most three UTF-8 bytes each). */
     public static final int MAX_FAILURE_CHARS = 1024;
     /** Largest payload of a {@link #FAILED}. */
@@ -132,6 +142,9 @@ public final class RendezvousDescriptor
         switch (type)
         {
             case WELCOME:
+                return 4 + 8L * size;
+            case RANK_LOST:
+                return RANK_LOST_PAYLOAD;
             case BARRIER_DONE:
                 return 0;
             case ALL_GATHER_DONE:
@@ -167,6 +180,8 @@ public final class RendezvousDescriptor
                 return "ALL_GATHER_DONE";
             case FAILED:
                 return "FAILED";
+            case RANK_LOST:
+                return "RANK_LOST";
             default:
                 return "type " + type;
         }

@@ -17,6 +17,7 @@ import static org.am2j.spmd.RendezvousDescriptor.FAILED;
 import static org.am2j.spmd.RendezvousDescriptor.GOODBYE;
 import static org.am2j.spmd.RendezvousDescriptor.HELLO;
 import static org.am2j.spmd.RendezvousDescriptor.MAX_FAILURE_CHARS;
+import static org.am2j.spmd.RendezvousDescriptor.RANK_LOST;
 import static org.am2j.spmd.RendezvousDescriptor.WELCOME;
 
 /**
@@ -28,7 +29,9 @@ import static org.am2j.spmd.RendezvousDescriptor.WELCOME;
  * goodbye, sends a bad frame, or a collective outlives the collective timeout, the job has failed: every rank connected
  * is sent a {@code FAILED} frame naming the cause, and every later collective is answered with it, so no rank hangs.
  * A rank that leaves cleanly ({@link Job#close()}) makes the collectives that would need it fail in the same way. The
- * first cause is kept. It is logged when ranks are waiting on it (joining or in a collective) or when it is a protocol
+ * first cause is kept. A rank whose connection closes without a goodbye after the welcome is also announced to every
+ * other rank with a {@code RANK_LOST} frame (one per lost rank, failed job or not), so that their transports treat
+ * its process as dead. It is logged when ranks are waiting on it (joining or in a collective) or when it is a protocol
  * error; a rank that disconnects while no collective is under way is not logged, since a program may well exit
  * without closing its job after its last collective, and later collectives report it anyway.
  * <p>
@@ -61,6 +64,7 @@ final class RendezvousJob implements RendezvousConnection.Listener
     private final boolean[] departed;
     private final boolean[] arrived;
     private final byte[][] contributions;
+    private final long[] processIds;
     private final List<RendezvousConnection> unjoined = new ArrayList<>();
     private final long startNs;
     private int joinedCount;
@@ -98,6 +102,7 @@ final class RendezvousJob implements RendezvousConnection.Listener
         this.departed = new boolean[size];
         this.arrived = new boolean[size];
         this.contributions = new byte[size][];
+        this.processIds = new long[size];
         this.startNs = startNs;
         this.nextWaitingReportNs = startNs + waitingReportNs;
     }
@@ -176,12 +181,13 @@ final class RendezvousJob implements RendezvousConnection.Listener
 
     private void onHello(final RendezvousConnection peer, final int rank, final ByteBuffer payload)
     {
-        if (payload.remaining() < 6)
+        if (payload.remaining() < 14)
         {
-            onBadFrame(peer, "HELLO payload of " + payload.remaining() + " bytes, expected at least 6");
+            onBadFrame(peer, "HELLO payload of " + payload.remaining() + " bytes, expected at least 14");
             return;
         }
         final int claimedSize = payload.getInt();
+        final long processId = payload.getLong();
         final int jobLength = payload.getShort() & 0xFFFF;
         if (jobLength != payload.remaining())
         {
@@ -230,16 +236,24 @@ final class RendezvousJob implements RendezvousConnection.Listener
         unjoined.remove(peer);
         peer.rank = rank;
         peers[rank] = peer;
+        processIds[rank] = processId;
         joined[rank] = true;
         joinedCount++;
         if (joinedCount == size)
         {
             welcomed = true;
+            final ByteBuffer welcome = ByteBuffer.allocate(4 + 8 * size);
+            welcome.putInt(size);
+            for (final long id : processIds)
+            {
+                welcome.putLong(id);
+            }
+            welcome.flip();
             for (final RendezvousConnection p : peers)
             {
                 if (null != p)
                 {
-                    p.send(WELCOME, null, 0);
+                    p.send(WELCOME, welcome.duplicate(), 0);
                 }
             }
         }
@@ -399,7 +413,27 @@ final class RendezvousJob implements RendezvousConnection.Listener
         if (!peer.leftCleanly)
         {
             departed(peer.rank);
+            if (welcomed)
+            {
+                announceLost(peer.rank);
+            }
             fail(peer.rank, failure, always);
+        }
+    }
+
+    /**
+     * Tell every other connected rank that {@code rank} is gone, so that its transports stop waiting for it.
+     */
+    private void announceLost(final int rank)
+    {
+        final ByteBuffer payload = ByteBuffer.allocate(RendezvousDescriptor.RANK_LOST_PAYLOAD);
+        payload.putInt(rank).flip();
+        for (final RendezvousConnection p : peers)
+        {
+            if (null != p && p.open)
+            {
+                p.send(RANK_LOST, payload.duplicate(), 0);
+            }
         }
     }
 

@@ -7,6 +7,7 @@ import java.util.Map;
 
 import org.am2j.api.AmError;
 import org.am2j.api.AmException;
+import org.am2j.core.AmRuntime;
 import org.am2j.core.JvmFlags;
 
 /**
@@ -86,8 +87,9 @@ public final class Spmd
                 server = RendezvousServer.start(
                     new InetSocketAddress(bootstrap.getPort()), environment.size(), environment.jobId(), config);
             }
-            client = RendezvousClient.connect(
-                bootstrap, environment.rank(), environment.size(), environment.jobId(), config);
+            final int hostRank = environment.launcher().isExternal() ? 0 : -1;
+            client = RendezvousClient.connect(bootstrap, environment.rank(), environment.size(),
+                environment.jobId(), config, hostRank, Spmd::rankLost);
             int node = environment.node();
             int nodes = environment.nodes();
             if (node == SpmdEnvironment.UNKNOWN_NODE)
@@ -115,6 +117,18 @@ public final class Spmd
             }
             throw ex;
         }
+    }
+
+    /**
+     * A rank of this job is gone: its process is treated as dead by every transport, so that what was sent to it stops
+     * waiting for an answer that cannot come.
+     */
+    private static void rankLost(final int rank, final long processId)
+    {
+        System.getLogger("org.am2j").log(System.Logger.Level.WARNING, "rank " + rank + " of this job was lost (its " +
+            "rendezvous connection closed without leaving the job): its process is treated as dead, and messages " +
+            "sent to it come back to handler 0, EOUTCOMEUNKNOWN where they may have run there");
+        AmRuntime.processGone(processId);
     }
 
     /**

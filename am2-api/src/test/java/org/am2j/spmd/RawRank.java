@@ -47,11 +47,14 @@ final class RawRank implements AutoCloseable
         socket.getOutputStream().flush();
     }
 
+    /** The process id a raw rank presents in its hello: {@value} plus its rank. */
+    static final long PROCESS_ID_BASE = 0x5EED_0000_0000L;
+
     void hello(final int rank, final int size, final String job) throws IOException
     {
         final byte[] jobBytes = job.getBytes(StandardCharsets.UTF_8);
-        final ByteBuffer payload = ByteBuffer.allocate(6 + jobBytes.length);
-        payload.putInt(size).putShort((short)jobBytes.length).put(jobBytes);
+        final ByteBuffer payload = ByteBuffer.allocate(14 + jobBytes.length);
+        payload.putInt(size).putLong(PROCESS_ID_BASE + rank).putShort((short)jobBytes.length).put(jobBytes);
         send(RendezvousDescriptor.HELLO, rank, payload.capacity(), 0, payload.array());
     }
 

@@ -7,18 +7,22 @@ import java.net.ServerSocket;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Queue;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 import org.am2j.api.AmError;
 import org.am2j.api.AmException;
+import org.am2j.spi.ProcessIdentity;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -65,6 +69,12 @@ class RendezvousTest
     private Future<RendezvousClient> connectAsync(final int rank, final int size, final String job)
     {
         return executor.submit(() -> RendezvousClient.connect(server.address(), rank, size, job, config()));
+    }
+
+    private Future<RendezvousClient> connectAsync(final int rank, final int size, final BlockingQueue<long[]> heard)
+    {
+        return executor.submit(() -> RendezvousClient.connect(server.address(), rank, size, JOB, config(), -1,
+            (lost, processId) -> heard.add(new long[]{ lost, processId })));
     }
 
     private List<RendezvousClient> connectAll(final int size) throws Exception
@@ -225,6 +235,90 @@ class RendezvousTest
     }
 
     @Test
+    void lostRankIsAnnouncedAtOnceWithItsProcessIdAndACleanLeaverIsNot() throws Exception
+    {
+        startServer(4, config());
+        final BlockingQueue<long[]> heard0 = new LinkedBlockingQueue<>();
+        final BlockingQueue<long[]> heard1 = new LinkedBlockingQueue<>();
+        final RawRank dead = new RawRank(server.address());
+        try
+        {
+            dead.hello(3, 4, JOB);
+            final Future<RendezvousClient> rank0 = connectAsync(0, 4, heard0);
+            final Future<RendezvousClient> rank1 = connectAsync(1, 4, heard1);
+            final Future<RendezvousClient> rank2 = connectAsync(2, 4, new LinkedBlockingQueue<>());
+            assertEquals(RendezvousDescriptor.WELCOME, dead.readFrame());
+            final ByteBuffer welcome = ByteBuffer.wrap(dead.lastPayload());
+            assertEquals(4, welcome.getInt());
+            for (int r = 0; r < 3; r++)
+            {
+                assertEquals(ProcessIdentity.currentProcessId(), welcome.getLong(), "process id of rank " + r);
+            }
+            assertEquals(RawRank.PROCESS_ID_BASE + 3, welcome.getLong());
+            clients.add(rank0.get(WAIT_S, TimeUnit.SECONDS));
+            clients.add(rank1.get(WAIT_S, TimeUnit.SECONDS));
+            final RendezvousClient leaver = rank2.get(WAIT_S, TimeUnit.SECONDS);
+
+            leaver.close();
+            dead.close();
+
+            // no collective runs: the reader hears it on its own; the server handles the clean leave first
+            for (final BlockingQueue<long[]> heard : List.of(heard0, heard1))
+            {
+                final long[] lost = heard.poll(WAIT_S, TimeUnit.SECONDS);
+                assertTrue(null != lost, "no RANK_LOST heard");
+                assertArrayEquals(new long[]{ 3, RawRank.PROCESS_ID_BASE + 3 }, lost);
+                assertTrue(heard.isEmpty(), "also announced: " + Arrays.toString(heard.peek()));
+            }
+        }
+        finally
+        {
+            dead.close();
+        }
+    }
+
+    @Test
+    void losingTheServerThatARankHostsIsThatRanksLoss() throws Exception
+    {
+        startServer(2, config());
+        final BlockingQueue<long[]> heard = new LinkedBlockingQueue<>();
+        try (RawRank host = new RawRank(server.address()))
+        {
+            host.hello(0, 2, JOB);
+            final Future<RendezvousClient> rank1 = executor.submit(() -> RendezvousClient.connect(
+                server.address(), 1, 2, JOB, config(), 0, (rank, processId) -> heard.add(new long[]{ rank, processId })));
+            assertEquals(RendezvousDescriptor.WELCOME, host.readFrame());
+            clients.add(rank1.get(WAIT_S, TimeUnit.SECONDS));
+
+            server.close();
+
+            final long[] lost = heard.poll(WAIT_S, TimeUnit.SECONDS);
+            assertTrue(null != lost, "the loss of the hosting rank was not heard");
+            assertArrayEquals(new long[]{ 0, RawRank.PROCESS_ID_BASE }, lost);
+        }
+    }
+
+    @Test
+    void closingTheClientIsNoNewsOfTheHost() throws Exception
+    {
+        startServer(2, config());
+        final BlockingQueue<long[]> heard = new LinkedBlockingQueue<>();
+        try (RawRank host = new RawRank(server.address()))
+        {
+            host.hello(0, 2, JOB);
+            final Future<RendezvousClient> rank1 = executor.submit(() -> RendezvousClient.connect(
+                server.address(), 1, 2, JOB, config(), 0, (rank, processId) -> heard.add(new long[]{ rank, processId })));
+            assertEquals(RendezvousDescriptor.WELCOME, host.readFrame());
+            final RendezvousClient client = rank1.get(WAIT_S, TimeUnit.SECONDS);
+
+            client.close();
+            server.close();
+            // the reader ends on the closed socket without news; the host's own later loss is not announced either
+            assertEquals(null, heard.poll(500, TimeUnit.MILLISECONDS));
+        }
+    }
+
+    @Test
     void malformedFramesCloseTheirConnectionAndTheServerKeepsServing() throws Exception
     {
         startServer(2, config());
@@ -238,13 +332,16 @@ class RendezvousTest
         expectClosed(raw -> raw.sendBytes(badMagic.array()), "wrong magic 0x47455420");
         expectClosed(raw -> raw.sendBytes(badVersion.array()), "unsupported version 9");
         expectClosed(raw -> raw.send(RendezvousDescriptor.HELLO, 0, Integer.MAX_VALUE, 0, null),
-            "payload length 2147483647 of HELLO is outside [0, 262]");
+            "payload length 2147483647 of HELLO is outside [0, 270]");
         expectClosed(raw -> raw.send(RendezvousDescriptor.HELLO, 0, -1, 0, null), "payload length -1");
         expectClosed(raw -> raw.send(99, 0, 0, 0, null), "unknown frame type 99");
         expectClosed(raw -> raw.send(RendezvousDescriptor.WELCOME, 0, 0, 0, null), "unknown frame type 65");
         expectClosed(raw -> raw.send(RendezvousDescriptor.BARRIER, 0, 0, 1, null),
             "first frame is BARRIER, expected HELLO");
         expectClosed(raw -> raw.send(RendezvousDescriptor.HELLO, 0, 6, 0, new byte[]{ 0, 0, 0, 2, 0, 9 }),
+            "HELLO payload of 6 bytes, expected at least 14");
+        expectClosed(raw -> raw.send(RendezvousDescriptor.HELLO, 0, 14, 0,
+            new byte[]{ 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 1, 0, 9 }),
             "HELLO job id length 9 does not match the 0 bytes that follow");
 
         final List<RendezvousClient> ranks = connectAll(2);

@@ -110,6 +110,12 @@ public final class NetTransport implements Transport
     }
 
     @Override
+    public void processGone(final long processId)
+    {
+        declareDead(processId);
+    }
+
+    @Override
     public int cost()
     {
         return 100;

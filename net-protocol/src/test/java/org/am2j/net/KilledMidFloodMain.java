@@ -21,10 +21,15 @@ import org.am2j.api.ReturnStatus;
 import org.am2j.api.Tags;
 import org.am2j.shm.RankSupport;
 import org.am2j.spi.ProcessIdentity;
+import org.am2j.spmd.Job;
+import org.am2j.spmd.Spmd;
 
 /**
  * A process of {@link KilledMidFloodTest}, started directly (a rank that dies would fail a launcher's job).
- * Arguments: role ({@code survivor}, {@code victim}, {@code other}) and a directory the processes share.
+ * Arguments: role ({@code survivor}, {@code victim}, {@code other}), a directory the processes share, and optionally
+ * {@code spmd}: then the process is also a rank of an SPMD job ({@link Spmd#init()}, survivor rank 0, other rank 1,
+ * victim rank 2) whose rendezvous is the only way the survivor can learn that the victim died when it runs on
+ * another host.
  * <ul>
  *   <li>victim: serves the survivor's requests, writing each request's id to {@code victim.ran} (one write call
  *       each, before it replies, so that what it ran survives its SIGKILL), until the test kills it;</li>
@@ -54,7 +59,22 @@ public final class KilledMidFloodMain
 
     public static void main(final String[] args)
     {
-        RankSupport.main("KilledMidFloodMain " + args[0], () -> run(args[0], Path.of(args[1])));
+        RankSupport.main("KilledMidFloodMain " + args[0], () ->
+        {
+            if (args.length > 2 && "spmd".equals(args[2]))
+            {
+                // the survivor and the other close the job when done; the victim dies with it open
+                try (Job job = Spmd.init())
+                {
+                    System.out.println(args[0] + " is rank " + job.rank() + " of " + job.size());
+                    run(args[0], Path.of(args[1]));
+                }
+            }
+            else
+            {
+                run(args[0], Path.of(args[1]));
+            }
+        });
     }
 
     private static void run(final String role, final Path dir) throws Exception

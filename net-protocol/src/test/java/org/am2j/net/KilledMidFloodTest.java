@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -102,20 +103,48 @@ class KilledMidFloodTest
         assertTrue(other.waitFor(30, TimeUnit.SECONDS), "other did not finish" + jvms.output("other"));
         assertEquals(0, other.exitValue(), jvms.output("other"));
 
-        final String out = Files.readString(dir.resolve("survivor.out"));
+        checkAccounting(dir, "nic " + nic, Files.readString(dir.resolve("survivor.out")),
+            this::survivorOutput);
+    }
+
+    private String survivorOutput()
+    {
+        try
+        {
+            return jvms.output("survivor");
+        }
+        catch (final Exception ex)
+        {
+            return "(no survivor output: " + ex + ")";
+        }
+    }
+
+    /**
+     * Check the survivor's and the victim's records of a kill mid-flood (the files {@link KilledMidFloodMain} writes
+     * in {@code dir}): nothing both replied and returned, nothing twice, nothing missing but what the victim took
+     * and died before running, no ECONGESTION from a dead peer, and the survivor went on with the third process.
+     *
+     * @param dir         the processes' directory.
+     * @param label       for the printed summary.
+     * @param out         the survivor's standard output.
+     * @param diagnostics what to add to a failure message.
+     */
+    static void checkAccounting(
+        final Path dir, final String label, final String out, final Supplier<String> diagnostics) throws Exception
+    {
         final Matcher ok = SURVIVOR_OK.matcher(out);
-        assertTrue(ok.find(), jvms.output("survivor"));
-        System.out.println("nic " + nic + ": " + out.trim());
+        assertTrue(ok.find(), diagnostics.get());
+        System.out.println(label + ": " + out.trim());
         final int sent = Integer.parseInt(ok.group(1));
-        final BitSet replied = bits("survivor.replied");
-        final BitSet unknown = bits("survivor.returned-" + ReturnStatus.EOUTCOMEUNKNOWN);
-        final BitSet unreachable = bits("survivor.returned-" + ReturnStatus.EUNREACHABLE);
-        assertEquals(0, Integer.parseInt(ok.group(5)), "ECONGESTION from a dead peer" + jvms.output("survivor"));
-        assertEquals(0, Integer.parseInt(ok.group(6)), "an unexpected status" + jvms.output("survivor"));
+        final BitSet replied = bits(dir, "survivor.replied");
+        final BitSet unknown = bits(dir, "survivor.returned-" + ReturnStatus.EOUTCOMEUNKNOWN);
+        final BitSet unreachable = bits(dir, "survivor.returned-" + ReturnStatus.EUNREACHABLE);
+        assertEquals(0, Integer.parseInt(ok.group(5)), "ECONGESTION from a dead peer" + diagnostics.get());
+        assertEquals(0, Integer.parseInt(ok.group(6)), "an unexpected status" + diagnostics.get());
         assertTrue(unknown.cardinality() + unreachable.cardinality() > 0,
-            "nothing came back" + jvms.output("survivor"));
+            "nothing came back" + diagnostics.get());
         // The survivor went on with the third peer: it fails unless 200 round trips with it followed the death.
-        assertTrue(out.contains(" after=200 "), jvms.output("survivor"));
+        assertTrue(out.contains(" after=200 "), diagnostics.get());
 
         final BitSet ran = new BitSet();
         final ByteBuffer log = ByteBuffer.wrap(Files.readAllBytes(dir.resolve("victim.ran")));
@@ -152,14 +181,14 @@ class KilledMidFloodTest
         final BitSet delivered = new BitSet();
         delivered.set(0, sent);
         delivered.andNot(returned);
-        System.out.println("nic " + nic + ": sent " + sent + " = delivered " + delivered.cardinality() + " (replied " +
+        System.out.println(label + ": sent " + sent + " = delivered " + delivered.cardinality() + " (replied " +
             replied.cardinality() + ", ran without a reply " + (delivered.cardinality() - replied.cardinality() -
             missing.cardinality()) + ", acknowledged but not run " + missing.cardinality() + ") + returned " +
             returned.cardinality() + " (EOUTCOMEUNKNOWN " + unknown.cardinality() + ", of which ran at the victim " +
             and(unknown, ran).cardinality() + "; EUNREACHABLE " + unreachable.cardinality() + ")");
     }
 
-    private BitSet bits(final String file) throws Exception
+    private static BitSet bits(final Path dir, final String file) throws Exception
     {
         final Path path = dir.resolve(file);
         return Files.exists(path) ? BitSet.valueOf(Files.readAllBytes(path)) : new BitSet();

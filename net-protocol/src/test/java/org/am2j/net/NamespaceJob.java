@@ -99,6 +99,28 @@ final class NamespaceJob
 
     /**
      * @param rank of the job.
+     * @return true while it runs.
+     */
+    boolean isAlive(final int rank)
+    {
+        return ranks[rank].isAlive();
+    }
+
+    /**
+     * Kill a rank with SIGKILL and wait for it to end.
+     *
+     * @param rank of the job.
+     * @return true when it ended within 10 s.
+     * @throws InterruptedException when interrupted while waiting.
+     */
+    boolean kill(final int rank) throws InterruptedException
+    {
+        ranks[rank].destroyForcibly();
+        return ranks[rank].waitFor(10, TimeUnit.SECONDS);
+    }
+
+    /**
+     * @param rank of the job.
      * @return its exit status; the rank must have ended.
      */
     int status(final int rank)
