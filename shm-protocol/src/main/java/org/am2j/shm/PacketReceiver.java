@@ -170,7 +170,17 @@ final class PacketReceiver
                     }
                     handled++;
                 }
-                else if (countedEmpty(state) || !abandoned(head, packet, state))
+                else if (countedEmpty(state))
+                {
+                    break;
+                }
+                else if (withdrawnByItsClaimer(head, state))
+                {
+                    // A sender that read the header's state as not OPEN after its claim (garbage a faulty writer left
+                    // there until this owner repaired it) took its message back: nothing to deliver, nothing lost.
+                    free(head, packet, state);
+                }
+                else if (!abandoned(head, packet, state))
                 {
                     break;
                 }
@@ -322,6 +332,18 @@ final class PacketReceiver
         buffer.putLongRelease(queue.headOffset, next);
         stuckSince = 0;
         return true;
+    }
+
+    /**
+     * @param head  the head sequence.
+     * @param state of the packet at the head.
+     * @return true when the packet is WITHDRAWN by the process that holds this lap's claim of it (a forged WITHDRAWN
+     * over someone's message is not, and is treated as garbage).
+     */
+    private boolean withdrawnByItsClaimer(final long head, final long state)
+    {
+        return WITHDRAWN == type(state) &&
+            queue.buffer.getLongVolatile(queue.claimOffset(head)) == claim(queue.lap(head), pid(state));
     }
 
     /**

@@ -94,6 +94,30 @@ class ScribbledPacketTest
     }
 
     @Test
+    void aPacketWithdrawnByItsClaimerInAnOpenBlockIsFreedWithoutADrop()
+    {
+        try (Fixture f = new Fixture("requestDepth", "8", "bulkDepth", "2", "livenessMs", "20"))
+        {
+            final Fixture.Ep a = f.endpoint();
+            final Fixture.Ep b = f.endpoint();
+            final ShmRoute ab = a.routeTo(b);
+            final PacketQueue queue = b.queueBlock().requests;
+            // A sender read the state as not OPEN after its claim (the header was scribbled on meanwhile): it withdrew
+            // its packet and took its message back.
+            final long pid = ProcessIdentity.currentPid();
+            queue.buffer.putLong(queue.tailOffset, 1);
+            queue.buffer.putLong(queue.claimOffset(0), QueueBlockDescriptor.claim(0, pid));
+            queue.buffer.putLongVolatile(queue.packetOffset(0),
+                QueueBlockDescriptor.state(PacketDescriptor.WITHDRAWN, pid));
+            assertEquals(Route.SENT, ab.send(frame(Opcode.REQUEST_SHORT, 5, b.host.tag, 3)));
+            final Fixture.Recorder recorder = new Fixture.Recorder();
+            assertEquals(1, b.shm.poll(recorder, 32, false));
+            assertEquals(3, recorder.headers.get(0)[5]);
+            assertEquals(0, b.host.drops(), "the withdrawn message was returned by its sender: not a drop");
+        }
+    }
+
+    @Test
     void aTailMovedFarAheadIsPulledBackAndTheQueueGoesOn()
     {
         try (Fixture f = new Fixture("requestDepth", "8", "bulkDepth", "2", "livenessMs", "20"))
