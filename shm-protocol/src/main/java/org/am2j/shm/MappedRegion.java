@@ -144,7 +144,9 @@ final class MappedRegion
         catch (final IOException ex)
         {
             throw new AmException(AmError.BAD_ARG, "cannot map shared-memory file " + path + ": " + ex.getMessage() +
-                " (is its process gone?)", ex);
+                (sealed ? " (is its process gone? Processes in other PID namespaces, or not allowed to read each " +
+                "other's /proc/<pid>/fd, must all run with " + SealedMemory.DISABLE_VARIABLE + "=false)" :
+                " (is its process gone?)"), ex);
         }
         try (FileChannel channel = sealed ?
             FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE) :

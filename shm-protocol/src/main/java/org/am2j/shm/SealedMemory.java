@@ -30,8 +30,13 @@ final class SealedMemory
     private static final int F_SEAL_GROW = 0x0004;
     /** The seals every file gets: no shrinking, no growing (its length is part of its layout), no further seals. */
     static final int SEALS = F_SEAL_SEAL | F_SEAL_SHRINK | F_SEAL_GROW;
-    /** The system property that turns sealed files off (files in the job directory instead): tests and diagnosis. */
+    /**
+     * The system property that turns sealed files off with {@code false} (files in the job directory instead): for
+     * diagnosis, and for processes that cannot open each other's {@code /proc/<pid>/fd}.
+     */
     static final String DISABLE_PROPERTY = "am2j.shm.sealed";
+    /** The environment variable read when {@value #DISABLE_PROPERTY} is not set. */
+    static final String DISABLE_VARIABLE = "AM2J_SHM_SEALED";
 
     private static final Pattern ADDRESS = Pattern.compile("/proc/[0-9]{1,10}/fd/[0-9]{1,10}");
     private static final Throwable UNAVAILABLE;
@@ -44,7 +49,8 @@ final class SealedMemory
             problem = new UnsupportedOperationException("sealed memory files need Linux, not " +
                 System.getProperty("os.name"));
         }
-        else if ("false".equalsIgnoreCase(System.getProperty(DISABLE_PROPERTY, "true").trim()))
+        else if ("false".equalsIgnoreCase(System.getProperty(DISABLE_PROPERTY,
+            null == System.getenv(DISABLE_VARIABLE) ? "true" : System.getenv(DISABLE_VARIABLE)).trim()))
         {
             problem = new UnsupportedOperationException(DISABLE_PROPERTY + "=false");
         }
