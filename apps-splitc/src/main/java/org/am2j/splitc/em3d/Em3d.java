@@ -1,6 +1,5 @@
 package org.am2j.splitc.em3d;
 
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -8,7 +7,6 @@ import java.util.Map;
 
 import org.agrona.concurrent.AtomicBuffer;
 import org.am2j.splitc.CommCounts;
-import org.am2j.splitc.GlobalPtr;
 import org.am2j.splitc.SplitC;
 import org.am2j.splitc.app.PhaseClock;
 import org.am2j.splitc.app.RunReport;
@@ -113,51 +111,6 @@ public final class Em3d implements SplitCApp
         return 16 * spec.getInt("nodes");
     }
 
-    /** The edges of one kind of this rank's nodes, with their sources resolved to local values or ghosts. */
-    private static final class Side
-    {
-        final int kind;
-        final int[] source;
-        final double[] coef;
-        final long[] ghostPointer;
-        final double[] ghost;
-
-        Side(final Em3dGraph graph, final Layout layout, final int vp, final int kind)
-        {
-            this.kind = kind;
-            final int n = graph.nodes();
-            final int edges = n * graph.degree();
-            final int[] targetVp = new int[edges];
-            final int[] targetIdx = new int[edges];
-            this.coef = new double[edges];
-            graph.edges(vp, kind, targetVp, targetIdx, coef);
-            final long[] keys = new long[edges];
-            int remote = 0;
-            for (int e = 0; e < edges; e++)
-            {
-                if (targetVp[e] != vp)
-                {
-                    keys[remote++] = (long)targetVp[e] * n + targetIdx[e];
-                }
-            }
-            final long[] ghosts = Arrays.stream(keys, 0, remote).sorted().distinct().toArray();
-            this.source = new int[edges];
-            for (int e = 0; e < edges; e++)
-            {
-                source[e] = targetVp[e] == vp ? targetIdx[e] :
-                    n + Arrays.binarySearch(ghosts, (long)targetVp[e] * n + targetIdx[e]);
-            }
-            final int otherOffset = (1 - kind) * 8 * n;
-            this.ghostPointer = new long[ghosts.length];
-            for (int g = 0; g < ghosts.length; g++)
-            {
-                final int owner = layout.rankOf((int)(ghosts[g] / n));
-                ghostPointer[g] = GlobalPtr.of(owner, otherOffset + 8 * (int)(ghosts[g] % n));
-            }
-            this.ghost = new double[ghosts.length];
-        }
-    }
-
     @Override
     public RunReport run(final SplitC sc, final RunSpec spec, final PhaseClock clock)
     {
@@ -173,7 +126,8 @@ public final class Em3d implements SplitCApp
         final CommCounts before = sc.counts().copy();
         final long start = System.nanoTime();
         clock.begin();
-        final Side[] sides = { new Side(graph, layout, vp, Em3dGraph.E), new Side(graph, layout, vp, Em3dGraph.H) };
+        final FieldUpdate[] sides = { new FieldUpdate(graph, layout, vp, Em3dGraph.E),
+            new FieldUpdate(graph, layout, vp, Em3dGraph.H) };
         for (int kind = Em3dGraph.E; kind <= Em3dGraph.H; kind++)
         {
             for (int i = 0; i < n; i++)
@@ -187,7 +141,7 @@ public final class Em3d implements SplitCApp
         long computation = 0;
         for (int it = 0; it < iterations; it++)
         {
-            for (final Side side : sides)
+            for (final FieldUpdate side : sides)
             {
                 final long t0 = System.nanoTime();
                 sc.barrier();
