@@ -17,10 +17,10 @@ import org.am2j.splitc.app.Grid;
  * says the runs "partition the underlying coordinate space on 32 processors into 4x4x2 blocks"; it does not say where
  * a remote edge goes. This class reads it as a mesh whose edges join nearby points of that space: an edge that leaves
  * a processor's block crosses one of the block's faces into the face-adjacent processor (crossing the block's edges
- * or corners is rare and left out). With this reading the paper's Table 4 follows: on 32 ranks over 4 nodes of 8,
- * about 63% of the messages stay on their node with the naive layout and 76% with the good one (paper: 62.5 and
- * 74.9; {@code Em3dLocalityTest}), where remote edges to all 26 processors one step away along every axis would give
- * 36% and 65%.
+ * or corners is rare and left out). With this reading the paper's Table 4 follows: with its inputs on 32 ranks over 4
+ * nodes of 8, 62.6% of the messages stay on their node with the naive layout and 75.7% with the good one (paper: 62.5
+ * and 74.9; {@code Em3dLocalityTest}), where remote edges to all 26 processors one step away along every axis give
+ * 35.8% and 65.0%.
  * <p>
  * One step of the computation updates every E node from the H values, then every H node from the new E values:
  * {@code e[i] = e[i] - sum_j c[i][j] v[t[i][j]]}, the sum taken in edge order from 0.0, so that any correct parallel

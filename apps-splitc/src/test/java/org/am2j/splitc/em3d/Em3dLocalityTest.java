@@ -8,12 +8,13 @@ import java.util.concurrent.ConcurrentHashMap;
 
 import org.am2j.splitc.GlobalPtr;
 import org.am2j.splitc.app.Grid;
+import org.am2j.splitc.app.RunSpec;
 import org.junit.jupiter.api.Test;
 
 /**
- * The share of EM3D's messages that stay on their node, per layout, for the model paper's inputs (2,500 nodes per
- * processor, degree 20, 40% remote) on 32 ranks over 4 nodes of 8, against the paper's Table 4 (62.5% naive, 74.9%
- * good). Graph and layout only, no messaging: every ghost of a rank's {@link FieldUpdate} is one split-phase get per
+ * The share of EM3D's messages that stay on their node, per layout, for the model paper's inputs (the {@code paper}
+ * preset: 2,500 nodes per processor, degree 20, 40% remote) on 32 ranks over 4 nodes of 8, against the paper's Table 4
+ * (62.5% naive, 74.9% good), and the number of messages per rank. Graph and layout only, no messaging: every ghost of a rank's {@link FieldUpdate} is one split-phase get per
  * half step, a request and a reply, both local exactly when the ghost's owner runs on the rank's node (the launcher
  * places consecutive ranks on a node). The barrier of each half step adds 62 messages over all ranks to tens of
  * thousands of gets; it is left out.
@@ -35,8 +36,10 @@ class Em3dLocalityTest
      */
     private static long[][] countGets(final String layoutName)
     {
-        final Em3dGraph graph = new Em3dGraph(PROCS, 2500, 20, 0.40, 1);
-        final Layout layout = Layout.of(layoutName, graph.grid(), NODES);
+        final RunSpec spec = paper(layoutName);
+        final Em3dGraph graph = new Em3dGraph(PROCS, spec.getInt("nodes"), spec.getInt("degree"),
+            spec.getDouble("remote"), spec.getLong("seed"));
+        final Layout layout = Layout.of(spec.get("layout"), graph.grid(), NODES);
         final long[][] gets = new long[PROCS][2];
         for (int rank = 0; rank < PROCS; rank++)
         {
@@ -52,6 +55,27 @@ class Em3dLocalityTest
             }
         }
         return gets;
+    }
+
+    /**
+     * @return the {@code paper} preset's run with that layout.
+     */
+    private static RunSpec paper(final String layoutName)
+    {
+        return new Em3d().preset("paper-" + layoutName).get(0);
+    }
+
+    /**
+     * @return mean short messages per rank of the timed phase: a request and a reply per get, every iteration.
+     */
+    private static double messagesPerRank(final String layoutName)
+    {
+        long gets = 0;
+        for (final long[] g : getsPerRank(layoutName))
+        {
+            gets += g[0] + g[1];
+        }
+        return 2.0 * gets * paper(layoutName).getInt("iterations") / PROCS;
     }
 
     private static double percentLocal(final long[][] gets)
@@ -91,6 +115,14 @@ class Em3dLocalityTest
         }
         assertEquals(0, minNetwork, "good: the ranks at the grid's corners send nothing over the network (paper: 0)");
         assertTrue(local > percentLocal(getsPerRank("naive")) + 5, "the good layout keeps more on the node");
+    }
+
+    @Test
+    void thePaperPresetSendsThePapersNumberOfMessages()
+    {
+        // Table 4, network + local short messages, mean per rank
+        assertEquals(1.0, messagesPerRank("naive") / (608_817 + 1_013_094), 0.05, "EM3D/naive");
+        assertEquals(1.0, messagesPerRank("good") / (407_369 + 1_216_549), 0.05, "EM3D/good");
     }
 
     @Test
