@@ -7,10 +7,11 @@ import org.agrona.concurrent.AtomicBuffer;
  * ranks share its node, and the global segments.
  * <p>
  * <b>Memory.</b> Every rank has a <em>global segment</em>: the AM-II segment of its endpoint, allocated by
- * {@link org.am2j.api.Endpoint#allocateSegment(int)} ({@link #segment()}). A global pointer ({@link GlobalPtr}, a packed
- * {@code long}) names a rank and a byte offset in that rank's segment. A rank reads and writes its own segment
- * directly; other ranks' segments only through the operations of {@link SplitPhaseAccess} and {@link SignallingStores}, which are AM-II requests and replies to the
- * owner and nothing else (no shared memory is assumed: the same code runs over the network protocol).
+ * {@link org.am2j.api.Endpoint#allocateSegment(int)} ({@link #segment()}). A global pointer ({@link GlobalPtr}, a
+ * packed {@code long}) names a rank and a byte offset in that rank's segment. A rank reads and writes its own segment
+ * directly; other ranks' segments only through the operations of {@link SplitPhaseAccess} and {@link SignallingStores},
+ * which are AM-II requests and replies to the owner and nothing else (no shared memory is assumed: the same code runs
+ * over the network protocol).
  */
 public interface GlobalAddressSpace
 {

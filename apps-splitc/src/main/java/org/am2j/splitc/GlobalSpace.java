@@ -57,8 +57,8 @@ final class GlobalSpace
         final byte[][] all = bootstrap.allGather(mine.array());
         if (all.length != size)
         {
-            throw new SplitCException("rank " + rank + ": the all-gather returned " + all.length + " contributions for " +
-                size + " ranks");
+            throw new SplitCException("rank " + rank + ": the all-gather returned " + all.length +
+                " contributions for " + size + " ranks");
         }
         final EndpointName myName = endpoint.name();
         final Map<String, Integer> nodeIndex = new HashMap<>();

@@ -82,8 +82,9 @@ public interface SignallingStores
 
     /**
      * Wait until every store that any rank issued before entering this call has completed at its owner (Split-C's
-     * {@code all_store_sync()}). Every rank calls it; it ends with a {@link CollectiveOperations#barrier()}. Each rank tells every other
-     * how many bytes it stored to it since the last call, waits until it has received those, then enters the barrier.
+     * {@code all_store_sync()}). Every rank calls it; it ends with a {@link CollectiveOperations#barrier()}. Each rank
+     * tells every other how many bytes it stored to it since the last call, waits until it has received those, then
+     * enters the barrier.
      */
     void allStoreSync();
 

@@ -14,10 +14,10 @@ import org.junit.jupiter.api.Test;
 /**
  * The share of EM3D's messages that stay on their node, per layout, for the model paper's inputs (the {@code paper}
  * preset: 2,500 nodes per processor, degree 20, 40% remote) on 32 ranks over 4 nodes of 8, against the paper's Table 4
- * (62.5% naive, 74.9% good), and the number of messages per rank. Graph and layout only, no messaging: every ghost of a rank's {@link FieldUpdate} is one split-phase get per
- * half step, a request and a reply, both local exactly when the ghost's owner runs on the rank's node (the launcher
- * places consecutive ranks on a node). The barrier of each half step adds 62 messages over all ranks to tens of
- * thousands of gets; it is left out.
+ * (62.5% naive, 74.9% good), and the number of messages per rank. Graph and layout only, no messaging: every ghost of a
+ * rank's {@link FieldUpdate} is one split-phase get per half step, a request and a reply, both local exactly when the
+ * ghost's owner runs on the rank's node (the launcher places consecutive ranks on a node). The barrier of each half
+ * step adds 62 messages over all ranks to tens of thousands of gets; it is left out.
  */
 class Em3dLocalityTest
 {
@@ -113,7 +113,8 @@ class Em3dLocalityTest
         {
             minNetwork = Math.min(minNetwork, g[1]);
         }
-        assertEquals(0, minNetwork, "good: the ranks at the grid's corners send nothing over the network (paper: 0)");
+        assertEquals(0, minNetwork,
+            "good: the ranks at the grid's corners fetch no ghost over the network (paper: network minimum 0)");
         assertTrue(local > percentLocal(getsPerRank("naive")) + 5, "the good layout keeps more on the node");
     }
 
