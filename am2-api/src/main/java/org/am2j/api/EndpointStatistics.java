@@ -3,6 +3,11 @@ package org.am2j.api;
 /**
  * A live view of an endpoint's counters. The same counters are kept in the process's memory-mapped counters file,
  * where {@code bin/am2j stat --pid PID} reads them from outside.
+ * <p>
+ * An endpoint of a PAR bundle counts in the file at once. An endpoint of a SEQ bundle counts messages and bytes where
+ * its owner thread sees them at once (through this view) and the bundle publishes them to the file at the end of a
+ * poll that handled a message and otherwise at least once in 4096 polls and sends; its {@link Counter#POLLS} are
+ * added when published, here as in the file. See docs/am2-api.md, "Statistics".
  */
 public interface EndpointStatistics
 {
@@ -23,7 +28,7 @@ public interface EndpointStatistics
         BYTES_SENT,
         /** Data bytes of medium and long messages received. */
         BYTES_RECEIVED,
-        /** Polls of the transport. */
+        /** Polls of the transport (a SEQ bundle's are counted when it publishes its statistics). */
         POLLS,
         /** Back-offs taken because a destination queue was full. */
         QUEUE_FULL_BACKOFFS,

@@ -37,6 +37,8 @@ final class BundleCore implements Bundle
     private final boolean seq;
     /** The process has network transports: polls ask the scheduler. */
     private final boolean hasNetwork;
+    /** A SEQ bundle's poll; null for a PAR bundle. */
+    private final SeqPoll seqPoll;
     private volatile EndpointCore[] endpoints = new EndpointCore[0];
     private volatile EventMask eventMask = EventMask.NOEVENTS;
     private volatile Thread waiter;
@@ -52,6 +54,7 @@ final class BundleCore implements Bundle
         this.pollBeforeSend = runtime.pollBeforeSend();
         this.seq = BundleKind.SEQ == kind;
         this.hasNetwork = runtime.hasNetwork();
+        this.seqPoll = seq ? new SeqPoll(scheduler, hasNetwork) : null;
     }
 
     @Override
@@ -149,17 +152,20 @@ final class BundleCore implements Bundle
     }
 
     /**
-     * Poll on behalf of a sender waiting for queue space; handlers run one level deeper than the caller.
-     *
-     * @param context     of the calling thread.
-     * @param repliesOnly true for a reply waiting for space: only reply queues are polled.
-     * @return messages handled.
+     * @return true when a request polls the bundle before it is sent (the paper's send; {@code am2j.pollBeforeSend}).
      */
     boolean pollsBeforeSend()
     {
         return pollBeforeSend;
     }
 
+    /**
+     * Poll on behalf of a sender waiting for queue space; handlers run one level deeper than the caller.
+     *
+     * @param context     of the calling thread.
+     * @param repliesOnly true for a reply waiting for space: only reply queues are polled.
+     * @return messages handled.
+     */
     int pollForProgress(final DispatchContext context, final boolean repliesOnly)
     {
         return pollEndpoints(context, repliesOnly);
@@ -167,43 +173,44 @@ final class BundleCore implements Bundle
 
     private int pollEndpoints(final DispatchContext context, final boolean repliesOnly)
     {
-        // Small methods, each small enough for the compiler to inline into poll().
-        return seq ? pollSeq(context, repliesOnly) : pollAllEndpoints(context, repliesOnly);
+        // Small, for the compiler to inline into poll(): a SEQ bundle's flat loop, or a PAR bundle's locked path.
+        return seq ? seqPoll.poll(context, repliesOnly) : pollAllEndpoints(context, repliesOnly);
     }
 
     /**
-     * A SEQ bundle's poll: one thread at a time by contract (the guard checks it), so neither the scheduler nor the
-     * endpoints need a lock. The local transports of every endpoint, then, when the scheduler says so, the network
-     * transports: a poll that skips the network costs what it costs in a process without one.
+     * The owner sent a request: a SEQ bundle counts it towards the publication bound of its statistics.
      */
-    private int pollSeq(final DispatchContext context, final boolean repliesOnly)
+    void sent()
     {
-        int handled = 0;
-        for (final EndpointCore endpoint : endpoints)
+        final SeqPoll poll = seqPoll;
+        if (null != poll)
         {
-            handled += endpoint.pollLocal(context, POLL_BUDGET, repliesOnly);
+            poll.sent();
         }
-        // Asked after the local polls: a handler that throws there leaves the scheduler untouched, where asking first
-        // would have counted a network poll it never heard the end of.
-        final int networkBudget = hasNetwork ? scheduler.networkBudget(POLL_BUDGET) : 0;
-        return 0 == networkBudget ? handled : handled + pollNetworkSeq(context, networkBudget, repliesOnly);
     }
 
-    private int pollNetworkSeq(final DispatchContext context, final int networkBudget, final boolean repliesOnly)
+    /**
+     * Publish a SEQ bundle's statistics to the counters file now; called by the owner (nothing to do for PAR).
+     */
+    void publishStatistics()
     {
-        int found = 0;
-        try
+        final SeqPoll poll = seqPoll;
+        if (null != poll)
         {
-            for (final EndpointCore endpoint : endpoints)
-            {
-                found += endpoint.pollNetwork(context, networkBudget, repliesOnly);
-            }
+            poll.publish();
         }
-        finally
+    }
+
+    /**
+     * An endpoint's receive queues came into use (a first in-process sender): the next SEQ poll looks at them. Any
+     * thread.
+     */
+    synchronized void receiveQueuesChanged()
+    {
+        if (null != seqPoll)
         {
-            scheduler.networkPolled(found);
+            seqPoll.plan(endpoints);
         }
-        return found;
     }
 
     /**
@@ -232,7 +239,7 @@ final class BundleCore implements Bundle
         {
             for (final EndpointCore endpoint : polled)
             {
-                handled += endpoint.poll(context, POLL_BUDGET, networkBudget, repliesOnly);
+                handled += endpoint.poller.poll(context, POLL_BUDGET, networkBudget, repliesOnly);
             }
         }
         finally
@@ -302,6 +309,8 @@ final class BundleCore implements Bundle
             {
                 throw new AmException(AmError.BAD_ARG, "waitSema() may not be called from inside a handler");
             }
+            // Sleeping may last: what was counted so far is published first.
+            publishStatistics();
             final boolean signalled = sleepUntilPending(timeoutNanos);
             if (signalled)
             {
@@ -329,7 +338,7 @@ final class BundleCore implements Bundle
                 final long ticket = null != blocker ? blocker.prepareBlock() : 0;
                 for (final EndpointCore endpoint : sleepers)
                 {
-                    endpoint.sleeping(true);
+                    endpoint.poller.sleeping(true);
                 }
                 // The sleeping flags were published (volatile stores) before this check: a sender that queued a
                 // message we do not see here must see a flag and wake us, so no wake-up is lost.
@@ -362,7 +371,7 @@ final class BundleCore implements Bundle
         {
             for (final EndpointCore endpoint : sleepers)
             {
-                endpoint.sleeping(false);
+                endpoint.poller.sleeping(false);
             }
             waiter = null;
         }
@@ -372,7 +381,7 @@ final class BundleCore implements Bundle
     {
         for (final EndpointCore endpoint : sleepers)
         {
-            if (endpoint.hasPending())
+            if (endpoint.poller.hasPending())
             {
                 return true;
             }
@@ -440,6 +449,20 @@ final class BundleCore implements Bundle
         {
             closing = endpoints;
             endpoints = new EndpointCore[0];
+            if (null != seqPoll)
+            {
+                if (returnQueued)
+                {
+                    // The owner: the counts so far are published, then its polls (a returned message waiting for
+                    // space) look at no endpoint being closed.
+                    seqPoll.replan(endpoints);
+                }
+                else
+                {
+                    // The shutdown thread: the owner's counts are its own (each endpoint's close publishes them).
+                    seqPoll.plan(endpoints);
+                }
+            }
         }
         for (final EndpointCore endpoint : closing)
         {
@@ -483,6 +506,10 @@ final class BundleCore implements Bundle
         grown[current.length] = endpoint;
         // Volatile store of a new array: pollers iterate a consistent snapshot without a lock.
         endpoints = grown;
+        if (null != seqPoll)
+        {
+            seqPoll.replan(grown);
+        }
     }
 
     synchronized void remove(final EndpointCore endpoint)
@@ -503,6 +530,10 @@ final class BundleCore implements Bundle
             System.arraycopy(current, 0, shrunk, 0, index);
             System.arraycopy(current, index + 1, shrunk, index, current.length - index - 1);
             endpoints = shrunk;
+            if (null != seqPoll)
+            {
+                seqPoll.replan(shrunk);
+            }
         }
     }
 

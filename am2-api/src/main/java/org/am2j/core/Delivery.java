@@ -28,7 +28,7 @@ final class Delivery implements Token, Message
     private final UnsafeBuffer view = new UnsafeBuffer(NO_DATA);
 
     private EndpointCore endpoint;
-    private Receiver receiver;
+    private Dispatcher dispatcher;
     private InboundMessage inbound;
     private Opcode opcode;
     private ReturnStatus returnStatus;
@@ -44,7 +44,7 @@ final class Delivery implements Token, Message
 
     void begin(
         final EndpointCore endpoint,
-        final Receiver receiver,
+        final Dispatcher dispatcher,
         final InboundMessage inbound,
         final Opcode opcode,
         final ReturnStatus returnStatus,
@@ -53,16 +53,16 @@ final class Delivery implements Token, Message
         final int dataOffset,
         final int dataLength)
     {
-        // Each reference is stored only when it changes: consecutive messages mostly come from the same receiver
+        // Each reference is stored only when it changes: consecutive messages mostly come from the same dispatcher
         // and queue, and a reference store into this long-lived object costs a garbage collector barrier (with
         // G1, a fence when the target lies in another region) where a compare costs a load.
         if (this.endpoint != endpoint)
         {
             this.endpoint = endpoint;
         }
-        if (this.receiver != receiver)
+        if (this.dispatcher != dispatcher)
         {
-            this.receiver = receiver;
+            this.dispatcher = dispatcher;
         }
         if (this.inbound != inbound)
         {
@@ -162,11 +162,11 @@ final class Delivery implements Token, Message
             inbound.tag(), endpoint.endpointId(), argCount, a0, a1, a2, a3, a4, a5, a6, a7))
         {
             // The common case; a full queue or a refusal takes the frame path below.
-            receiver.counters.onReplySent();
+            dispatcher.counters.onReplySent();
             replied = true;
             return Am.OK;
         }
-        endpoint.sendReply(context, receiver, route,
+        endpoint.sender.sendReply(context, dispatcher, route,
             context.frame()
                 .header(Opcode.of(false, category).code(), 0, handler, inbound.tag())
                 .args(argCount, a0, a1, a2, a3, a4, a5, a6, a7)

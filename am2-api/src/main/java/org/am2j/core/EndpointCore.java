@@ -1,7 +1,5 @@
 package org.am2j.core;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -20,12 +18,9 @@ import org.am2j.api.EndpointName;
 import org.am2j.api.EndpointStatistics;
 import org.am2j.api.Handler;
 import org.am2j.api.MessageCategory;
-import org.am2j.api.Opcode;
 import org.am2j.api.Tags;
 import org.am2j.core.stats.EndpointCounters;
-import org.am2j.core.stats.ProtocolCounters;
 import org.am2j.spi.EndpointHost;
-import org.am2j.spi.OutboundMessage;
 import org.am2j.spi.Route;
 import org.am2j.spi.SegmentBounds;
 import org.am2j.spi.Transport;
@@ -33,58 +28,34 @@ import org.am2j.spi.TransportCounters;
 import org.am2j.spi.TransportEndpoint;
 
 /**
- * The protocol-neutral endpoint: tag, handler table, translation table, segment, and the send and dispatch paths
- * that every transport shares. Each transport of the process contributes a {@link TransportEndpoint}; a
- * {@link Receiver} per transport dispatches what it delivers.
+ * The protocol-neutral endpoint, the paper's control block: its name, tag, translation table, handler table and
+ * segment (administered here), and the parts that do the rest: a {@link Sender} for requests, replies and returned
+ * messages, a {@link Poller} for the local and network polls, a {@link Closing} for freeing. Each transport of the
+ * process contributes its part of the endpoint (a {@link TransportEndpoint}: its queues and routes) and a
+ * {@link Dispatcher} runs the handlers of what that part receives.
  */
 final class EndpointCore implements Endpoint, EndpointHost
 {
-    /** Returned messages that find their queue full are retried this many times, polling, before being dropped. */
-    private static final int RETURN_ATTEMPTS = 10_000;
-
-    /**
-     * Most passes over a transport's queues while an endpoint is freed: each pass after the first follows a handler 0
-     * that threw (and consumed its message), so the bound only stops a transport that keeps failing by itself.
-     */
-    private static final int RETURN_PASSES = 1 << 16;
-
-    /** Handler 0 failures logged while an endpoint is freed; the rest are counted in one line. */
-    private static final int RETURN_FAILURES_LOGGED = 8;
-
-    private static final VarHandle POLL_OWNER;
-
-    static
-    {
-        try
-        {
-            POLL_OWNER = MethodHandles.lookup().findVarHandle(EndpointCore.class, "pollOwner", Thread.class);
-        }
-        catch (final ReflectiveOperationException ex)
-        {
-            throw new ExceptionInInitializerError(ex);
-        }
-    }
-
     final HandlerTable handlers;
     final EndpointCounters counters;
+    final int endpointId;
+    final TranslationTable translations = new TranslationTable();
+    /** One per transport, in the runtime's order: the in-process transport first. */
+    final Dispatcher[] dispatchers;
+    /** The route of this endpoint to itself, through the in-process transport: returned messages of its own. */
+    final Route selfRoute;
+    final Sender sender = new Sender(this);
+    final Poller poller;
+    private final Closing closing;
     private final AmRuntime runtime;
-    private final int endpointId;
-    private final TranslationTable translations = new TranslationTable();
-    private final Receiver[] receivers;
-    /** The receivers of the local transports other than the in-process one (receivers[0]). */
-    private final Receiver[] localReceivers;
-    /** The receivers of the network transports. */
-    private final Receiver[] networkReceivers;
     private final Transport[] transports;
     private final EndpointName name;
-    private final Route selfRoute;
     private final ReturnedMessageLog returnedLog;
 
-    private volatile BundleCore bundle;
+    volatile BundleCore bundle;
     private volatile long tag = Tags.NONE;
     private volatile AtomicBuffer segment;
     private volatile boolean closed;
-    private volatile Thread pollOwner;
 
     EndpointCore(final AmRuntime runtime, final BundleCore bundle, final int endpointId)
     {
@@ -95,9 +66,10 @@ final class EndpointCore implements Endpoint, EndpointHost
         this.returnedLog = new ReturnedMessageLog(endpointId);
         this.handlers = new HandlerTable(returnedLog);
 
+        this.closing = new Closing(this, runtime);
         final List<Transport> open = runtime.transports();
         this.transports = open.toArray(new Transport[0]);
-        this.receivers = new Receiver[transports.length];
+        this.dispatchers = new Dispatcher[transports.length];
         final Map<String, String> addresses = new TreeMap<>();
         try
         {
@@ -105,7 +77,7 @@ final class EndpointCore implements Endpoint, EndpointHost
             {
                 final Transport transport = transports[i];
                 final TransportEndpoint te = transport.attach(this);
-                receivers[i] = new Receiver(this, te, counters.transport(transport.name()));
+                dispatchers[i] = new Dispatcher(this, te, counters.transport(transport.name()));
                 final String address = te.address();
                 if (null != address)
                 {
@@ -113,11 +85,11 @@ final class EndpointCore implements Endpoint, EndpointHost
                 }
             }
             this.name = new EndpointName(runtime.node(), runtime.processId(), runtime.pid(), endpointId, addresses);
-            for (final Receiver receiver : receivers)
+            for (final Dispatcher dispatcher : dispatchers)
             {
-                receiver.transportEndpoint.named(name);
+                dispatcher.transportEndpoint.named(name);
             }
-            this.selfRoute = receivers[0].transportEndpoint.connect(name, Tags.ALL);
+            this.selfRoute = dispatchers[0].transportEndpoint.connect(name, Tags.ALL);
             if (null == selfRoute)
             {
                 throw new AmException(AmError.RESOURCE, "transport " + transports[0].name() +
@@ -126,14 +98,15 @@ final class EndpointCore implements Endpoint, EndpointHost
         }
         catch (final RuntimeException ex)
         {
-            releaseTransports();
+            closing.releaseTransports(dispatchers);
             counters.close();
             throw ex;
         }
-        this.localReceivers = IntStream.range(1, receivers.length).filter(i -> !transports[i].isNetwork())
-            .mapToObj(i -> receivers[i]).toArray(Receiver[]::new);
-        this.networkReceivers = IntStream.range(0, receivers.length).filter(i -> transports[i].isNetwork())
-            .mapToObj(i -> receivers[i]).toArray(Receiver[]::new);
+        this.poller = new Poller(dispatchers,
+            IntStream.range(1, dispatchers.length).filter(i -> !transports[i].isNetwork())
+                .mapToObj(i -> dispatchers[i]).toArray(Dispatcher[]::new),
+            IntStream.range(0, dispatchers.length).filter(i -> transports[i].isNetwork())
+                .mapToObj(i -> dispatchers[i]).toArray(Dispatcher[]::new));
         counters.singleWriter(bundle.isSeq());
     }
 
@@ -172,9 +145,9 @@ final class EndpointCore implements Endpoint, EndpointHost
         try
         {
             this.tag = tag;
-            for (final Receiver receiver : receivers)
+            for (final Dispatcher dispatcher : dispatchers)
             {
-                receiver.transportEndpoint.tagChanged(tag);
+                dispatcher.transportEndpoint.tagChanged(tag);
             }
         }
         finally
@@ -327,12 +300,12 @@ final class EndpointCore implements Endpoint, EndpointHost
     private Translation connect(final EndpointName destination, final long tag)
     {
         AmException.checkNotNull("name", destination);
-        for (final Receiver receiver : receivers)
+        for (final Dispatcher dispatcher : dispatchers)
         {
-            final Route route = receiver.transportEndpoint.connect(destination, tag);
+            final Route route = dispatcher.transportEndpoint.connect(destination, tag);
             if (null != route)
             {
-                return new Translation(destination, tag, route, receiver.counters);
+                return new Translation(destination, tag, route, dispatcher.counters);
             }
         }
         throw new AmException(AmError.BAD_ARG, "name: no transport reaches " + destination + " from node " +
@@ -445,9 +418,9 @@ final class EndpointCore implements Endpoint, EndpointHost
 
     private void segmentChanged(final AtomicBuffer newSegment)
     {
-        for (final Receiver receiver : receivers)
+        for (final Dispatcher dispatcher : dispatchers)
         {
-            receiver.transportEndpoint.segmentChanged(newSegment);
+            dispatcher.transportEndpoint.segmentChanged(newSegment);
         }
     }
 
@@ -463,7 +436,7 @@ final class EndpointCore implements Endpoint, EndpointHost
     }
 
     // ----------------------------------------------------------------------------------------------------------------
-    // Sending
+    // Sending (the Sender)
     // ----------------------------------------------------------------------------------------------------------------
 
     @Override
@@ -472,41 +445,8 @@ final class EndpointCore implements Endpoint, EndpointHost
         final int srcOffset, final int length, final long segmentOffset, final boolean async, final int argCount,
         final int a0, final int a1, final int a2, final int a3, final int a4, final int a5, final int a6, final int a7)
     {
-        final BundleCore b = bundle;
-        final DispatchContext context = b.enterWithContext("request");
-        exitIfClosed(b, "request");
-        try
-        {
-            checkNotInHandler(context, "a request");
-            final Translation translation = translations.get(destination);
-            MessageChecks.check(category, handler, src, srcOffset, length, segmentOffset, argCount);
-            if (b.pollsBeforeSend())
-            {
-                // The paper's send polls first: handlers of messages waiting here run before this request adds to
-                // the traffic (they run one level deeper, so this depth's frame below is not theirs).
-                b.pollForProgress(context, false);
-            }
-            if (MessageCategory.SHORT == category && Route.SENT == translation.route.sendShort(context.frame(),
-                Opcode.REQUEST_SHORT.code(), handler, translation.tag, endpointId, argCount, a0, a1, a2, a3, a4, a5,
-                a6, a7))
-            {
-                // The common case, written straight into the destination; anything else (a full queue, a refusal)
-                // takes the frame path below, which tries again, backs off or returns the message.
-                translation.counters.onRequestSent();
-                return Am.OK;
-            }
-            final OutboundMessage frame = context.frame()
-                .header(Opcode.of(true, category).code(), 0, handler, translation.tag)
-                .args(argCount, a0, a1, a2, a3, a4, a5, a6, a7)
-                .data(MessageCategory.SHORT == category ? null : src, srcOffset,
-                    MessageCategory.SHORT == category ? 0 : length, segmentOffset)
-                .source(endpointId);
-            return sendRequest(context, translation, frame, async);
-        }
-        finally
-        {
-            b.exit();
-        }
+        return sender.request(destination, category, handler, src, srcOffset, length, segmentOffset, async, argCount,
+            a0, a1, a2, a3, a4, a5, a6, a7);
     }
 
     @Override
@@ -517,7 +457,7 @@ final class EndpointCore implements Endpoint, EndpointHost
         final BundleCore b = enter("requestBulk");
         try
         {
-            return sendBulk(destination, handler, src, srcOffset, length, segmentOffset, a0, a1);
+            return sender.requestBulk(destination, handler, src, srcOffset, length, segmentOffset, a0, a1);
         }
         finally
         {
@@ -525,262 +465,14 @@ final class EndpointCore implements Endpoint, EndpointHost
         }
     }
 
-    private int sendBulk(
-        final int destination, final int handler, final DirectBuffer src, final int srcOffset, final int length,
-        final long segmentOffset, final int a0, final int a1)
-    {
-        AmException.checkNotNull("src", src);
-        if (length < 0 || srcOffset < 0 || srcOffset > src.capacity() - length)
-        {
-            throw new AmException(AmError.BAD_ARG, "srcOffset = " + srcOffset + " with length = " + length +
-                " is outside the source buffer [0, " + src.capacity() + ")");
-        }
-        if (segmentOffset < 0 || segmentOffset > Am.MAX_SEGMENT_LENGTH - (long)length)
-        {
-            throw new AmException(AmError.BAD_ARG, "segmentOffset = " + segmentOffset + " is outside [0, " +
-                (Am.MAX_SEGMENT_LENGTH - (long)length) + "] for length " + length);
-        }
-        int sent = 0;
-        int done = 0;
-        do
-        {
-            final int chunk = Math.min(Am.MAX_LONG, length - done);
-            requestN(destination, MessageCategory.LONG, handler, src, srcOffset + done, chunk, segmentOffset + done,
-                false, 2, a0, a1, 0, 0, 0, 0, 0, 0);
-            done += chunk;
-            sent++;
-        }
-        while (done < length);
-        return sent;
-    }
-
-    private int sendRequest(
-        final DispatchContext context, final Translation translation, final OutboundMessage frame, final boolean async)
-    {
-        final ProtocolCounters protocol = translation.counters;
-        int attempt = 0;
-        while (true)
-        {
-            final int result = translation.route.send(frame);
-            if (Route.SENT == result)
-            {
-                protocol.onRequestSent();
-                if (0 != frame.dataLength())
-                {
-                    protocol.onBytesSent(frame.dataLength());
-                }
-                return Am.OK;
-            }
-            if (Route.FULL != result)
-            {
-                returnLocally(context, frame, result);
-                return Am.OK;
-            }
-            if (async)
-            {
-                return AmError.IN_USE.code();
-            }
-            protocol.queueFullBackoff();
-            if (0 == bundle.pollForProgress(context, false))
-            {
-                attempt = Backoff.idle(attempt);
-            }
-        }
-    }
-
-    /**
-     * Send a reply from a request handler, waiting out a full queue while polling reply queues only.
-     */
-    void sendReply(
-        final DispatchContext context, final Receiver receiver, final Route route, final OutboundMessage frame)
-    {
-        int attempt = 0;
-        while (true)
-        {
-            final int result = route.send(frame);
-            if (Route.SENT == result)
-            {
-                receiver.counters.onReplySent();
-                if (0 != frame.dataLength())
-                {
-                    receiver.counters.onBytesSent(frame.dataLength());
-                }
-                return;
-            }
-            if (Route.FULL != result)
-            {
-                returnLocally(context, frame, result);
-                return;
-            }
-            receiver.counters.queueFullBackoff();
-            if (0 == bundle.pollForProgress(context, true))
-            {
-                attempt = Backoff.idle(attempt);
-            }
-        }
-    }
-
-    /**
-     * Send a message this endpoint refused back to its sender. A returned message is never itself returned: when its
-     * sender cannot take it, it is counted as a drop.
-     */
-    void sendReturned(
-        final DispatchContext context, final Receiver receiver, final Route route, final OutboundMessage frame)
-    {
-        if (!sendBack(context, route, frame))
-        {
-            receiver.counters.drop();
-        }
-    }
-
-    private void returnLocally(final DispatchContext context, final OutboundMessage frame, final int status)
-    {
-        frame.returnStatus(status);
-        if (!sendBack(context, selfRoute, frame))
-        {
-            receivers[0].counters.drop();
-        }
-    }
-
-    /**
-     * Send a returned message, polling reply queues while its queue is full, for a bounded number of attempts: the
-     * queue being waited on may be the one this thread is reading further up its stack.
-     *
-     * @return true when it was sent.
-     */
-    private boolean sendBack(final DispatchContext context, final Route route, final OutboundMessage frame)
-    {
-        int attempt = 0;
-        while (attempt < RETURN_ATTEMPTS)
-        {
-            final int result = route.send(frame);
-            if (Route.SENT == result)
-            {
-                return true;
-            }
-            if (Route.FULL != result)
-            {
-                return false;
-            }
-            attempt = 0 == bundle.pollForProgress(context, true) ? Backoff.idle(attempt) : attempt + 1;
-        }
-        return false;
-    }
-
-    private static void checkNotInHandler(final DispatchContext context, final String what)
-    {
-        if (0 != context.depth)
-        {
-            throw new AmException(AmError.BAD_ARG, what + " may not be made from inside a handler (handler depth " +
-                context.depth + "); a request handler may only reply through its token");
-        }
-    }
-
     // ----------------------------------------------------------------------------------------------------------------
-    // Polling
+    // What transports tell the endpoint
     // ----------------------------------------------------------------------------------------------------------------
 
-    /**
-     * Poll this endpoint's transports for a PAR bundle, under the endpoint's poll ownership.
-     *
-     * @param context       of the polling thread.
-     * @param budget        messages per local transport.
-     * @param networkBudget messages per network transport, 0 to skip them.
-     * @param repliesOnly   poll reply queues only.
-     * @return messages handled.
-     */
-    int poll(final DispatchContext context, final int budget, final int networkBudget, final boolean repliesOnly)
+    @Override
+    public void receiveQueuesChanged()
     {
-        boolean owned = false;
-        final Thread thread = Thread.currentThread();
-        if (pollOwner != thread)
-        {
-            // CAS: one thread at a time reads this endpoint's queues (they have a single consumer); a thread that
-            // loses returns at once, the winner is making the progress.
-            if (!POLL_OWNER.compareAndSet(this, null, thread))
-            {
-                return 0;
-            }
-            owned = true;
-        }
-        try
-        {
-            int handled = pollLocal(context, budget, repliesOnly);
-            if (networkBudget > 0)
-            {
-                final int found = pollNetwork(context, networkBudget, repliesOnly);
-                context.networkFound += found;
-                handled += found;
-            }
-            return handled;
-        }
-        finally
-        {
-            if (owned)
-            {
-                // Release store: the queues' consumer positions written while polling are visible to the next owner.
-                POLL_OWNER.setRelease(this, null);
-            }
-        }
-    }
-
-    /**
-     * Poll this endpoint's local transports, in-process first (AmRuntime keeps it the cheapest), then shared memory.
-     * Takes no poll ownership: a SEQ bundle calls it directly (one thread at a time by contract), a PAR bundle
-     * through {@link #poll}.
-     *
-     * @param context     of the polling thread.
-     * @param budget      messages per transport.
-     * @param repliesOnly poll reply queues only.
-     * @return messages handled.
-     */
-    int pollLocal(final DispatchContext context, final int budget, final boolean repliesOnly)
-    {
-        int handled = receivers[0].pollInProcess(context, budget, repliesOnly);
-        for (final Receiver receiver : localReceivers)
-        {
-            handled += receiver.pollLocal(context, budget, repliesOnly);
-        }
-        return handled;
-    }
-
-    /**
-     * Poll this endpoint's network transports, for a bundle whose scheduler chose to poll the network; takes no poll
-     * ownership (as {@link #pollLocal}).
-     *
-     * @param context     of the polling thread.
-     * @param budget      messages per network transport.
-     * @param repliesOnly poll reply queues only.
-     * @return messages handled.
-     */
-    int pollNetwork(final DispatchContext context, final int budget, final boolean repliesOnly)
-    {
-        int found = 0;
-        for (final Receiver receiver : networkReceivers)
-        {
-            found += receiver.pollNetwork(context, budget, repliesOnly);
-        }
-        return found;
-    }
-
-    boolean hasPending()
-    {
-        for (final Receiver receiver : receivers)
-        {
-            if (receiver.transportEndpoint.hasPending())
-            {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    void sleeping(final boolean sleeping)
-    {
-        for (final Receiver receiver : receivers)
-        {
-            receiver.transportEndpoint.sleeping(sleeping);
-        }
+        bundle.receiveQueuesChanged();
     }
 
     @Override
@@ -816,7 +508,8 @@ final class EndpointCore implements Endpoint, EndpointHost
         b.enter("Endpoint.close");
         try
         {
-            checkNotInHandler(DispatchContext.current(), "freeing an endpoint");
+            Sender.checkNotInHandler(DispatchContext.current(), "freeing an endpoint");
+            b.publishStatistics();
             closeFromBundle(true);
             b.remove(this);
         }
@@ -844,86 +537,13 @@ final class EndpointCore implements Endpoint, EndpointHost
         {
             if (returnQueued)
             {
-                returnQueued();
+                closing.returnQueued();
             }
         }
         finally
         {
-            releaseTransports();
+            closing.releaseTransports(dispatchers);
             counters.close();
-        }
-    }
-
-    /**
-     * Have every transport refuse new messages, then send back what is queued: requests to their senders' handler 0
-     * with EBADENDPOINT, replies to their repliers' with EREPLYREJECTED (see
-     * {@link org.am2j.spi.TransportEndpoint#returnQueued}). A PAR bundle's endpoint is read by one thread at a time:
-     * the poll ownership is taken first, waiting for a thread that holds it to finish its poll, and kept until the
-     * end, so no poll of another thread delivers a message that this hands back, or the other way round.
-     */
-    private void returnQueued()
-    {
-        final DispatchContext context = DispatchContext.current();
-        final Thread thread = Thread.currentThread();
-        boolean owned = false;
-        if (!bundle.isSeq() && pollOwner != thread)
-        {
-            int attempt = 0;
-            // CAS: the queues have a single consumer; from here on other threads' polls skip this endpoint.
-            while (!POLL_OWNER.compareAndSet(this, null, thread))
-            {
-                attempt = Backoff.idle(attempt);
-            }
-            owned = true;
-        }
-        try
-        {
-            for (final Receiver receiver : receivers)
-            {
-                returnQueued(receiver, context);
-            }
-        }
-        finally
-        {
-            if (owned)
-            {
-                // Release store: the consumer positions written while draining are visible to whoever reads them.
-                POLL_OWNER.setRelease(this, null);
-            }
-        }
-    }
-
-    private void returnQueued(final Receiver receiver, final DispatchContext context)
-    {
-        // A handler 0 that throws (run for the endpoint's own returned messages) stops one pass, not the freeing:
-        // the transport goes on from where it stopped, and the failure is logged.
-        int failures = 0;
-        try
-        {
-            for (int pass = 0; pass < RETURN_PASSES; pass++)
-            {
-                try
-                {
-                    receiver.returnQueued(context);
-                    return;
-                }
-                catch (final RuntimeException ex)
-                {
-                    if (++failures <= RETURN_FAILURES_LOGGED)
-                    {
-                        runtime.log("returning the messages queued for endpoint " + endpointId + " in " +
-                            receiver.transportEndpoint, ex);
-                    }
-                }
-            }
-        }
-        finally
-        {
-            if (failures > RETURN_FAILURES_LOGGED)
-            {
-                runtime.log("returning the messages queued for endpoint " + endpointId + " in " +
-                    receiver.transportEndpoint + ": " + failures + " failures in all", null);
-            }
         }
     }
 
@@ -934,24 +554,6 @@ final class EndpointCore implements Endpoint, EndpointHost
     boolean isSelf(final Route route)
     {
         return route == selfRoute;
-    }
-
-    private void releaseTransports()
-    {
-        for (final Receiver receiver : receivers)
-        {
-            if (null != receiver)
-            {
-                try
-                {
-                    receiver.transportEndpoint.close();
-                }
-                catch (final RuntimeException ex)
-                {
-                    runtime.log("closing the " + receiver.transportEndpoint + " part of endpoint " + endpointId, ex);
-                }
-            }
-        }
     }
 
     @Override
@@ -980,7 +582,7 @@ final class EndpointCore implements Endpoint, EndpointHost
         return "Endpoint[" + name + (closed ? " closed" : "") + "]";
     }
 
-    private BundleCore enter(final String call)
+    BundleCore enter(final String call)
     {
         final BundleCore b = bundle;
         b.enter(call);
@@ -988,7 +590,7 @@ final class EndpointCore implements Endpoint, EndpointHost
         return b;
     }
 
-    private void exitIfClosed(final BundleCore b, final String call)
+    void exitIfClosed(final BundleCore b, final String call)
     {
         if (closed)
         {

@@ -45,6 +45,14 @@ public interface EndpointHost
     void signalArrival();
 
     /**
+     * The transport's {@link ReceiveQueues#inUse()} changed (a first sender arrived): the bundle's poll loop looks at
+     * the queues from its next turn on. May be called from any thread.
+     */
+    default void receiveQueuesChanged()
+    {
+    }
+
+    /**
      * @param transport name of the transport.
      * @return the counters the transport updates for this endpoint.
      */

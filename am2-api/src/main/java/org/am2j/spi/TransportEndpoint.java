@@ -47,6 +47,20 @@ public interface TransportEndpoint extends AutoCloseable
     int poll(MessageSink sink, int budget, boolean repliesOnly);
 
     /**
+     * The receive side a SEQ bundle polls in its flat loop instead of calling {@link #poll}: a local transport's
+     * queues, typed so that the loop makes no interface call per turn (see {@link ReceiveQueues}). A PAR bundle, and a
+     * SEQ bundle for a transport that answers null, call {@link #poll}, which must do the same as
+     * {@code idle(repliesOnly) ? 0 : receive(sink, budget, repliesOnly)}.
+     *
+     * @return the receive queues, the same object on every call; null (the default) to be polled through
+     * {@link #poll}.
+     */
+    default ReceiveQueues receiveQueues()
+    {
+        return null;
+    }
+
+    /**
      * @return true when a message is waiting (cheap; used before sleeping). It must observe a message whose sender
      * saw {@link #sleeping(boolean)} false, so that no wake-up is lost.
      */

@@ -152,6 +152,7 @@ final class NicTimers
                 }
                 else
                 {
+                    peer.rtt.timedOut(clock.nowNanos);
                     writer.transmit(peer, replyChannel, slot);
                     counters.increment(NicEvent.RETRANSMITS);
                     final NetEndpoint endpoint = endpoints.byId(slot.localEndpointId);

@@ -4,7 +4,10 @@ package org.am2j.net;
  * The retransmission timeout of one peer, from measured round trips (Jacobson's smoothed mean and mean deviation,
  * RFC 6298): {@code rto = srtt + 4 * rttvar}, clamped to the configured bounds. Only messages acknowledged without
  * having been retransmitted are measured (Karn's rule: the acknowledgement of a retransmitted message cannot be
- * matched to one transmission). Owned by the NIC agent's thread.
+ * matched to one transmission). A retransmission timeout doubles the timeout itself (RFC 6298 5.5), at most once
+ * per timeout, and the doubled value stays until a message is measured again (5.7): otherwise a peer whose round
+ * trips grew (a loaded machine, a receiver that is not scheduled) would see every new message retransmitted at the
+ * old, short timeout, and with Karn's rule never measured. Owned by the NIC agent's thread.
  */
 final class RttEstimator
 {
@@ -13,6 +16,8 @@ final class RttEstimator
     private long srtt;
     private long rttvar;
     private long rto;
+    private long lastBackOffNanos;
+    private boolean backedOffOnce;
 
     RttEstimator(final long initialNanos, final long minNanos, final long maxNanos)
     {
@@ -39,6 +44,22 @@ final class RttEstimator
             srtt += (sample - srtt) / 8;
         }
         rto = clamp(srtt + 4 * rttvar);
+    }
+
+    /**
+     * A message timed out and is being retransmitted: double the timeout (up to the maximum), unless it was doubled
+     * less than one timeout ago (the messages of one window time out together: one back-off for all of them).
+     *
+     * @param nowNanos the NIC's clock.
+     */
+    void timedOut(final long nowNanos)
+    {
+        if (!backedOffOnce || nowNanos - lastBackOffNanos >= rto)
+        {
+            backedOffOnce = true;
+            lastBackOffNanos = nowNanos;
+            rto = Math.min(maxNanos, rto << 1);
+        }
     }
 
     /**

@@ -13,6 +13,7 @@ import org.am2j.api.EndpointName;
 import org.am2j.spi.DeadRoute;
 import org.am2j.spi.EndpointHost;
 import org.am2j.spi.MessageSink;
+import org.am2j.spi.ReceiveQueues;
 import org.am2j.spi.Route;
 import org.am2j.spi.TransportCounters;
 import org.am2j.spi.TransportEndpoint;
@@ -21,7 +22,7 @@ import org.am2j.spi.TransportEndpoint;
  * An endpoint's shared-memory part: its queue block, which it owns and polls, the routes it made into other queue
  * blocks, and the inverse mappings of the senders it heard from.
  * <p>
- * Receiving is done per queue by a {@link PacketReceiver}.
+ * Receiving is done by its {@link ShmReceiveQueues}, per queue by a {@link PacketReceiver}.
  */
 final class ShmEndpoint implements TransportEndpoint
 {
@@ -32,6 +33,7 @@ final class ShmEndpoint implements TransportEndpoint
     private final String path;
     private final PacketReceiver requests;
     private final PacketReceiver replies;
+    private final ShmReceiveQueues receiveQueues;
     private final TransportCounters counters;
     private final List<ShmRoute> routes = new ArrayList<>();
     private final Route unknownSender = new DeadRoute(null, ShmTransport.NAME);
@@ -64,6 +66,7 @@ final class ShmEndpoint implements TransportEndpoint
             config.livenessNanos, transport.pid);
         this.replies = new PacketReceiver(block.replies, new ShmInbound(this, block.replies), counters,
             config.livenessNanos, transport.pid);
+        this.receiveQueues = new ShmReceiveQueues(replies, requests);
         transport.register(host.endpointId(), this);
     }
 
@@ -199,20 +202,16 @@ final class ShmEndpoint implements TransportEndpoint
     }
 
     @Override
+    public ReceiveQueues receiveQueues()
+    {
+        return receiveQueues;
+    }
+
+    @Override
     public int poll(final MessageSink sink, final int budget, final boolean repliesOnly)
     {
-        // The common case, an idle queue, is decided by the receiver in one compare; closed is read only after it:
-        // a closed endpoint's queues are read by returnQueued() alone.
-        int handled = 0;
-        if (!replies.idle() && !closed)
-        {
-            handled = replies.poll(sink, budget);
-        }
-        if (!repliesOnly && !requests.idle() && !closed)
-        {
-            handled += requests.poll(sink, budget);
-        }
-        return handled;
+        // A PAR bundle's poll; a SEQ bundle calls the receive queues itself.
+        return receiveQueues.idle(repliesOnly) ? 0 : receiveQueues.receive(sink, budget, repliesOnly);
     }
 
     @Override
@@ -299,6 +298,7 @@ final class ShmEndpoint implements TransportEndpoint
         if (!closed)
         {
             closed = true;
+            receiveQueues.close();
             block.close();
             // The tails after the state store (which block.close() makes a full fence): every sender that takes an
             // assignment from here on sees CLOSED after its tail CAS.
@@ -318,6 +318,7 @@ final class ShmEndpoint implements TransportEndpoint
         }
         released = true;
         closed = true;
+        receiveQueues.close();
         block.close();
         synchronized (routes)
         {

@@ -8,6 +8,7 @@ import org.agrona.concurrent.ringbuffer.ManyToOneRingBuffer;
 import org.am2j.api.EndpointName;
 import org.am2j.spi.EndpointHost;
 import org.am2j.spi.MessageSink;
+import org.am2j.spi.ReceiveQueues;
 import org.am2j.spi.Route;
 import org.am2j.spi.TransportEndpoint;
 
@@ -16,7 +17,8 @@ import org.am2j.spi.TransportEndpoint;
  * so request floods never hold them up), and the sleeping flag senders check to wake the owner.
  * <p>
  * Most endpoints of a multi-process program never receive an in-process message. Until the first sender sets
- * {@link #hasSenders}, a poll returns at once without reading the queues.
+ * {@link #hasSenders}, a poll returns at once without reading the queues, and a SEQ bundle's poll loop leaves them
+ * out altogether (their {@link ReceiveQueues#inUse()} is false until then).
  */
 final class InProcessEndpoint implements TransportEndpoint
 {
@@ -46,6 +48,30 @@ final class InProcessEndpoint implements TransportEndpoint
     private boolean draining;
     private boolean readingRequests;
     private boolean readingReplies;
+
+    /** The rings as a SEQ bundle's poll loop sees them. */
+    private final ReceiveQueues receiveQueues = new ReceiveQueues()
+    {
+        @Override
+        public boolean idle(final boolean repliesOnly)
+        {
+            // The rings are looked at by reading them: their first record's length is the "anything there?" test,
+            // and it is made in receive(), once the loop has seen a first sender here (inUse()).
+            return false;
+        }
+
+        @Override
+        public int receive(final MessageSink sink, final int budget, final boolean repliesOnly)
+        {
+            return poll(sink, budget, repliesOnly);
+        }
+
+        @Override
+        public boolean inUse()
+        {
+            return hasSenders;
+        }
+    };
 
     InProcessEndpoint(final InProcessTransport transport, final EndpointHost host, final int ringBytes)
     {
@@ -77,6 +103,12 @@ final class InProcessEndpoint implements TransportEndpoint
     public Route connect(final EndpointName destination, final long tag)
     {
         return transport.connect(host.endpointId(), destination);
+    }
+
+    @Override
+    public ReceiveQueues receiveQueues()
+    {
+        return receiveQueues;
     }
 
     @Override
@@ -244,6 +276,9 @@ final class InProcessEndpoint implements TransportEndpoint
             // Volatile store, once, before the sender's claim CAS: whoever sees the claimed space or the message sees
             // the flag.
             hasSenders = true;
+            // The owner's poll loop takes these rings in from its next turn (a poll already under way may miss this
+            // first message and finds it at the next one).
+            host.receiveQueuesChanged();
         }
     }
 

@@ -14,7 +14,8 @@ import org.am2j.api.ReturnStatus;
  * created by {@link #transport(String)}.
  * <p>
  * {@link #onReturned(ReturnStatus)} and the {@link ProtocolCounters} methods allocate nothing. The
- * {@link EndpointStatistics} queries read live values; after {@link #close()} they return the values at close.
+ * {@link EndpointStatistics} queries read live values (a single writer's plain counts as the writer sees them, see
+ * {@link ProtocolCounters}); after {@link #close()} they return the values at close.
  * <p>
  * Thread-safety: {@link #transport(String)}, {@link #singleWriter(boolean)} and {@link #close()} hold this object's
  * monitor; the list of transports is copied on write and published through a volatile field, so the queries and the
@@ -176,8 +177,21 @@ public final class EndpointCounters implements EndpointStatistics, AutoCloseable
     }
 
     /**
-     * Choose how every counter of this endpoint is incremented, now and for transports added later: release
-     * increments while one thread at a time counts (the endpoint is in a SEQ bundle), atomic increments otherwise
+     * Copy every transport's single-writer counts into the counters file ({@link ProtocolCounters#publish()}). Called
+     * by the thread that counts (a SEQ bundle's owner); allocation free.
+     */
+    public void publish()
+    {
+        for (final ProtocolCounters transport : transports)
+        {
+            transport.publish();
+        }
+    }
+
+    /**
+     * Choose how every counter of this endpoint is incremented, now and for transports added later: plain
+     * counts published now and then while one thread at a time counts (the endpoint is in a SEQ bundle, see
+     * {@link ProtocolCounters#publish()}), atomic increments otherwise
      * (a PAR bundle). The default is atomic. Change it only while no thread counts, e.g. while the endpoint moves
      * between bundles. Ignored once closed.
      *
@@ -198,7 +212,8 @@ public final class EndpointCounters implements EndpointStatistics, AutoCloseable
     }
 
     /**
-     * @return true while increments use release stores for a single writer thread.
+     * @return true while one writer thread counts (plain counts published by {@code publish()}, release increments
+     * of returned messages).
      */
     public boolean isSingleWriter()
     {

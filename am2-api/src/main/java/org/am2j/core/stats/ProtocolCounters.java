@@ -13,16 +13,26 @@ import org.am2j.spi.TransportCounters;
  * {@link EndpointCounters#transport(String)}.
  * <p>
  * The {@code on...} methods are for the core's send, dispatch and poll paths and allocate nothing. Under
- * {@linkplain #singleWriter(boolean) single-writer} mode they use release increments, which are correct while one
- * thread at a time counts (a SEQ bundle); otherwise atomic increments (a PAR bundle). The {@link TransportCounters}
- * methods are called by transports, possibly from their own threads (a NIC agent), and always increment atomically;
- * they count rare events.
+ * {@linkplain #singleWriter(boolean) single-writer} mode (a SEQ bundle: one thread at a time counts) they add to plain
+ * fields of this object, which {@link #publish()} copies into the counters file with release stores: the bundle
+ * publishes at the end of a poll that handled something and at least once in
+ * {@link #PUBLISH_INTERVAL} polls and sends, so a reader of the file lags by at most that many. {@link #get} on the
+ * counting thread sees every count at once. Otherwise (a PAR bundle) they increment the file's counters atomically.
+ * The {@link TransportCounters} methods are called by transports, possibly from their own threads (a NIC agent), and
+ * always increment the file's counters atomically; they count rare events.
  * <p>
  * Once freed by the endpoint counters' {@code close()}, increments are ignored and {@link #get} returns the last
  * values.
  */
 public final class ProtocolCounters implements TransportCounters
 {
+    /**
+     * Most polls and sends of a SEQ bundle between two publications of its counts: {@code bin/am2j stat} (a reader of
+     * the counters file) lags its endpoints' counts by at most this many polls and sends, and by nothing once a poll
+     * has handled a message.
+     */
+    public static final int PUBLISH_INTERVAL = 4096;
+
     private static final EndpointStatistics.Counter[] COUNTERS = EndpointStatistics.Counter.values();
 
     private final String transport;
@@ -43,6 +53,18 @@ public final class ProtocolCounters implements TransportCounters
      * on any thread; volatile so a mode change (an endpoint moved between bundles) is seen by the next increment.
      */
     private volatile int mode;
+
+    /*
+     * The counts of a single writer, in plain fields read and written by the counting thread alone (a SEQ bundle's
+     * owner): the file's counters hold them as of the last publish().
+     */
+    private long requestsSentCount;
+    private long repliesSentCount;
+    private long requestsReceivedCount;
+    private long repliesReceivedCount;
+    private long bytesSentCount;
+    private long bytesReceivedCount;
+    private long pollsCount;
 
     /** The values at close, published (volatile) before the counters are freed; null while open. */
     private volatile long[] closedValues;
@@ -118,7 +140,15 @@ public final class ProtocolCounters implements TransportCounters
      */
     public void onRequestSent()
     {
-        WriterMode.increment(mode, requestsSent);
+        final int mode = this.mode;
+        if (WriterMode.SINGLE_WRITER == mode)
+        {
+            requestsSentCount++;
+        }
+        else
+        {
+            WriterMode.increment(mode, requestsSent);
+        }
     }
 
     /**
@@ -126,7 +156,15 @@ public final class ProtocolCounters implements TransportCounters
      */
     public void onReplySent()
     {
-        WriterMode.increment(mode, repliesSent);
+        final int mode = this.mode;
+        if (WriterMode.SINGLE_WRITER == mode)
+        {
+            repliesSentCount++;
+        }
+        else
+        {
+            WriterMode.increment(mode, repliesSent);
+        }
     }
 
     /**
@@ -134,7 +172,15 @@ public final class ProtocolCounters implements TransportCounters
      */
     public void onRequestReceived()
     {
-        WriterMode.increment(mode, requestsReceived);
+        final int mode = this.mode;
+        if (WriterMode.SINGLE_WRITER == mode)
+        {
+            requestsReceivedCount++;
+        }
+        else
+        {
+            WriterMode.increment(mode, requestsReceived);
+        }
     }
 
     /**
@@ -142,7 +188,15 @@ public final class ProtocolCounters implements TransportCounters
      */
     public void onReplyReceived()
     {
-        WriterMode.increment(mode, repliesReceived);
+        final int mode = this.mode;
+        if (WriterMode.SINGLE_WRITER == mode)
+        {
+            repliesReceivedCount++;
+        }
+        else
+        {
+            WriterMode.increment(mode, repliesReceived);
+        }
     }
 
     /**
@@ -150,7 +204,15 @@ public final class ProtocolCounters implements TransportCounters
      */
     public void onBytesSent(final int bytes)
     {
-        WriterMode.add(mode, bytesSent, bytes);
+        final int mode = this.mode;
+        if (WriterMode.SINGLE_WRITER == mode)
+        {
+            bytesSentCount += bytes;
+        }
+        else
+        {
+            WriterMode.add(mode, bytesSent, bytes);
+        }
     }
 
     /**
@@ -158,7 +220,15 @@ public final class ProtocolCounters implements TransportCounters
      */
     public void onBytesReceived(final int bytes)
     {
-        WriterMode.add(mode, bytesReceived, bytes);
+        final int mode = this.mode;
+        if (WriterMode.SINGLE_WRITER == mode)
+        {
+            bytesReceivedCount += bytes;
+        }
+        else
+        {
+            WriterMode.add(mode, bytesReceived, bytes);
+        }
     }
 
     /**
@@ -166,7 +236,60 @@ public final class ProtocolCounters implements TransportCounters
      */
     public void onPoll()
     {
-        WriterMode.increment(mode, polls);
+        final int mode = this.mode;
+        if (WriterMode.SINGLE_WRITER == mode)
+        {
+            pollsCount++;
+        }
+        else
+        {
+            WriterMode.increment(mode, polls);
+        }
+    }
+
+    /**
+     * @param count polls of the transport made by a SEQ bundle's poll loop since the last {@link #publish()}.
+     */
+    public void onPolls(final long count)
+    {
+        final int mode = this.mode;
+        if (WriterMode.SINGLE_WRITER == mode)
+        {
+            pollsCount += count;
+        }
+        else
+        {
+            WriterMode.add(mode, polls, count);
+        }
+    }
+
+    /**
+     * Copy the single writer's counts into the counters file, each with a release store (a reader in another process
+     * sees each value complete and never going backwards). Called by the counting thread; does nothing in the other
+     * modes, whose increments go to the file at once.
+     */
+    public void publish()
+    {
+        if (WriterMode.SINGLE_WRITER == mode)
+        {
+            publish(requestsSent, requestsSentCount);
+            publish(repliesSent, repliesSentCount);
+            publish(requestsReceived, requestsReceivedCount);
+            publish(repliesReceived, repliesReceivedCount);
+            publish(bytesSent, bytesSentCount);
+            publish(bytesReceived, bytesReceivedCount);
+            publish(polls, pollsCount);
+        }
+    }
+
+    private static void publish(final AtomicCounter counter, final long value)
+    {
+        // Plain read of our own last store: only the single writer stores these counters. A release store only when
+        // the value moved, so an idle counter's line is not written.
+        if (counter.getPlain() != value)
+        {
+            counter.setRelease(value);
+        }
     }
 
     /**
@@ -200,11 +323,41 @@ public final class ProtocolCounters implements TransportCounters
     public long get(final EndpointStatistics.Counter counter)
     {
         final long[] values = closedValues;
-        return null != values ? values[counter.ordinal()] : counters[counter.ordinal()].get();
+        if (null != values)
+        {
+            return values[counter.ordinal()];
+        }
+        if (WriterMode.SINGLE_WRITER == mode)
+        {
+            final long count = singleWriterCount(counter);
+            if (count >= 0)
+            {
+                return count;
+            }
+        }
+        return counters[counter.ordinal()].get();
     }
 
     /**
-     * @return true while increments use release stores for a single writer thread.
+     * @return the single writer's count of {@code counter}, or -1 when it is not one of those counted in plain fields.
+     */
+    private long singleWriterCount(final EndpointStatistics.Counter counter)
+    {
+        switch (counter)
+        {
+            case REQUESTS_SENT: return requestsSentCount;
+            case REPLIES_SENT: return repliesSentCount;
+            case REQUESTS_RECEIVED: return requestsReceivedCount;
+            case REPLIES_RECEIVED: return repliesReceivedCount;
+            case BYTES_SENT: return bytesSentCount;
+            case BYTES_RECEIVED: return bytesReceivedCount;
+            case POLLS: return pollsCount;
+            default: return -1;
+        }
+    }
+
+    /**
+     * @return true while one writer thread counts in plain fields, published by {@link #publish()}.
      */
     public boolean isSingleWriter()
     {
@@ -227,10 +380,29 @@ public final class ProtocolCounters implements TransportCounters
      */
     void singleWriter(final boolean singleWriter)
     {
-        if (WriterMode.CLOSED != mode)
+        final int from = mode;
+        final int to = WriterMode.of(singleWriter);
+        if (WriterMode.CLOSED == from || from == to)
         {
-            mode = WriterMode.of(singleWriter);
+            return;
         }
+        if (WriterMode.SINGLE_WRITER == from)
+        {
+            // The plain counts go to the file, which the many writers increment from now on.
+            publish();
+        }
+        else
+        {
+            // The single writer goes on from the file's values.
+            requestsSentCount = requestsSent.get();
+            repliesSentCount = repliesSent.get();
+            requestsReceivedCount = requestsReceived.get();
+            repliesReceivedCount = repliesReceived.get();
+            bytesSentCount = bytesSent.get();
+            bytesReceivedCount = bytesReceived.get();
+            pollsCount = polls.get();
+        }
+        mode = to;
     }
 
     /**
@@ -238,6 +410,7 @@ public final class ProtocolCounters implements TransportCounters
      */
     void close()
     {
+        publish();
         mode = WriterMode.CLOSED;
         final long[] values = new long[counters.length];
         for (int i = 0; i < counters.length; i++)

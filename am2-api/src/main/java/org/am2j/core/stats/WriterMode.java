@@ -6,6 +6,9 @@ import org.agrona.concurrent.status.AtomicCounter;
  * How a group of counters is written: by one thread at a time (a SEQ bundle), by any threads (a PAR bundle), or not
  * at all (closed). Allocation free.
  * <p>
+ * {@link ProtocolCounters} counts messages, bytes and polls of a single writer in plain fields of its own and publishes
+ * them; the increments here serve the other counters.
+ * <p>
  * {@link #SINGLE_WRITER} uses a plain read and a release store ({@link AtomicCounter#incrementRelease()}): correct
  * when each counter has one writing thread at a time and writers hand over with a happens-before edge (the SEQ
  * bundle's lock); a reader in another process sees each value complete and never going backwards.

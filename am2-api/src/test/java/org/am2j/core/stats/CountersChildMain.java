@@ -35,12 +35,15 @@ public final class CountersChildMain
             final ProtocolCounters counters = endpoint.transport(TRANSPORT);
             endpoint.singleWriter(true);
             counters.onRequestSent();
+            // A single writer's counts reach the file when published, as a SEQ bundle's poll publishes them.
+            counters.publish();
             System.out.println("READY " + ProcessHandle.current().pid());
             System.out.flush();
 
             while (System.nanoTime() - deadline < 0)
             {
                 counters.onRequestSent();
+                counters.publish();
                 Thread.sleep(1);
             }
         }

@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Timeout;
  * with a status, or counted as a drop, and never throws or reads out of bounds.
  */
 @Timeout(30)
-class ReceiverValidationTest
+class DispatcherValidationTest
 {
     /** A message with any field a peer could have written. */
     static final class Raw implements InboundMessage, Route
@@ -135,7 +135,7 @@ class ReceiverValidationTest
 
     private int delivered;
 
-    private Receiver receiverOf(final Pair pair)
+    private Dispatcher dispatcherOf(final Pair pair)
     {
         final EndpointCore core = (EndpointCore)pair.b;
         pair.b.handler(1, (token, msg) ->
@@ -146,13 +146,13 @@ class ReceiverValidationTest
                 msg.data().getByte(msg.dataLength() - 1);
             }
         });
-        return new Receiver(core, wire, core.counters.transport("raw"));
+        return new Dispatcher(core, wire, core.counters.transport("raw"));
     }
 
-    private void dispatch(final Receiver receiver, final Raw raw)
+    private void dispatch(final Dispatcher dispatcher, final Raw raw)
     {
         wire.next = raw;
-        assertEquals(1, receiver.pollLocal(DispatchContext.current(), 1, false));
+        assertEquals(1, dispatcher.pollShared(DispatchContext.current(), 1, false));
     }
 
     /** A transport endpoint whose poll hands over one prepared message. */
@@ -182,8 +182,8 @@ class ReceiverValidationTest
     {
         try (Pair pair = Pair.inOneBundle(BundleKind.SEQ))
         {
-            final Receiver receiver = receiverOf(pair);
-            dispatch(receiver, valid(pair));
+            final Dispatcher dispatcher = dispatcherOf(pair);
+            dispatch(dispatcher, valid(pair));
             assertEquals(1, delivered);
         }
     }
@@ -193,7 +193,7 @@ class ReceiverValidationTest
     {
         try (Pair pair = Pair.inOneBundle(BundleKind.SEQ))
         {
-            final Receiver receiver = receiverOf(pair);
+            final Dispatcher dispatcher = dispatcherOf(pair);
             final UnsafeBuffer small = new UnsafeBuffer(new byte[16]);
             final Object[][] cases = {
                 { ReturnStatus.EBADARGS, (java.util.function.Consumer<Raw>)r -> r.argCount = 9 },
@@ -250,7 +250,7 @@ class ReceiverValidationTest
                 @SuppressWarnings("unchecked") final java.util.function.Consumer<Raw> mutation =
                     (java.util.function.Consumer<Raw>)c[1];
                 mutation.accept(raw);
-                dispatch(receiver, raw);
+                dispatch(dispatcher, raw);
                 assertEquals(1, raw.sentBack.size(), "case " + c[0]);
                 assertEquals(((ReturnStatus)c[0]).code(), raw.sentBack.get(0)[0], "case " + c[0]);
                 assertEquals(raw.opcode, raw.sentBack.get(0)[1]);
@@ -265,7 +265,7 @@ class ReceiverValidationTest
     {
         try (Pair pair = Pair.inOneBundle(BundleKind.SEQ))
         {
-            final Receiver receiver = receiverOf(pair);
+            final Dispatcher dispatcher = dispatcherOf(pair);
             final org.agrona.concurrent.AtomicBuffer segment = pair.b.allocateSegment(64);
             // { offset, length, status }: an end past the segment is EBADLENGTH, a start outside it EBADSEGOFF
             final long[][] ranges = {
@@ -280,7 +280,7 @@ class ReceiverValidationTest
                 raw.segmentOffset = range[0];
                 raw.dataOffset = (int)range[0];
                 raw.dataLength = (int)range[1];
-                dispatch(receiver, raw);
+                dispatch(dispatcher, raw);
                 assertEquals((int)range[2], raw.sentBack.get(0)[0], "offset " + range[0] + ", length " + range[1]);
             }
             final Raw ok = valid(pair);
@@ -289,7 +289,7 @@ class ReceiverValidationTest
             ok.segmentOffset = 56;
             ok.dataOffset = 56;
             ok.dataLength = 8;
-            dispatch(receiver, ok);
+            dispatch(dispatcher, ok);
             assertEquals(1, delivered);
         }
     }
@@ -299,20 +299,20 @@ class ReceiverValidationTest
     {
         try (Pair pair = Pair.inOneBundle(BundleKind.SEQ))
         {
-            final Receiver receiver = receiverOf(pair);
+            final Dispatcher dispatcher = dispatcherOf(pair);
             final int[][] bad = { { 6, 0 }, { -1, 0 }, { Integer.MIN_VALUE, 0 }, { 0, ReturnStatus.CODE_LIMIT }, { 0, -3 } };
             for (final int[] b : bad)
             {
                 final Raw raw = valid(pair);
                 raw.opcode = b[0];
                 raw.returnStatus = b[1];
-                dispatch(receiver, raw);
+                dispatch(dispatcher, raw);
                 assertTrue(raw.sentBack.isEmpty());
             }
             final Raw badReturned = valid(pair);
             badReturned.returnStatus = ReturnStatus.EBADTAG.code();
             badReturned.argCount = 12;
-            dispatch(receiver, badReturned);
+            dispatch(dispatcher, badReturned);
             assertEquals(0, delivered);
             assertEquals(bad.length + 1, pair.b.statistics().get("raw", Counter.DROPS));
         }

@@ -17,10 +17,13 @@ import org.am2j.spi.TransportEndpoint;
 
 /**
  * The dispatcher of one transport's messages for one endpoint: it checks each message against the endpoint (tag,
- * opcode, argument count, lengths, handler, segment range), runs its handler, and sends back what it cannot deliver
- * as a returned message. Nothing a peer writes makes it throw or read out of bounds.
+ * opcode, argument count, lengths, handler, segment range), runs its handler routine, and sends back what it cannot
+ * deliver as a returned message. Nothing a peer writes makes it throw or read out of bounds.
+ * <p>
+ * The transport's receive side (its queue structures) finds the messages and hands them over one at a time through
+ * {@link #onMessage}; this class only judges and runs them.
  */
-final class Receiver implements MessageSink
+final class Dispatcher implements MessageSink
 {
     final TransportEndpoint transportEndpoint;
     final ProtocolCounters counters;
@@ -29,7 +32,7 @@ final class Receiver implements MessageSink
     private final MessageSink returns = this::onMessageAfterClose;
     private DispatchContext context;
 
-    Receiver(
+    Dispatcher(
         final EndpointCore endpoint, final TransportEndpoint transportEndpoint, final ProtocolCounters counters)
     {
         this.endpoint = endpoint;
@@ -58,7 +61,7 @@ final class Receiver implements MessageSink
     /**
      * Poll a local transport other than the in-process one (shared memory).
      */
-    int pollLocal(final DispatchContext context, final int budget, final boolean repliesOnly)
+    int pollShared(final DispatchContext context, final int budget, final boolean repliesOnly)
     {
         useContext(context);
         counters.onPoll();
@@ -88,7 +91,10 @@ final class Receiver implements MessageSink
         return transportEndpoint.returnQueued(returns);
     }
 
-    private void useContext(final DispatchContext context)
+    /**
+     * Point this dispatcher at the polling thread's context, before its transport hands it messages.
+     */
+    void useContext(final DispatchContext context)
     {
         // Stored only when another thread polls: a reference store costs a garbage collector barrier on every poll.
         if (this.context != context)
@@ -239,7 +245,7 @@ final class Receiver implements MessageSink
         final OutboundMessage frame = context.acquireReturnFrame();
         try
         {
-            endpoint.sendReturned(context, this, message.replyRoute(),
+            endpoint.sender.sendReturned(context, this, message.replyRoute(),
                 frame.header(opcode.code(), status.code(), message.handler(), message.tag())
                     .args(argCount, message.arg(0), message.arg(1), message.arg(2), message.arg(3), message.arg(4),
                         message.arg(5), message.arg(6), message.arg(7))
