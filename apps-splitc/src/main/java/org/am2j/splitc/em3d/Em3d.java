@@ -134,7 +134,7 @@ public final class Em3d implements SplitCApp
         final CommCounts before = sc.counts().copy();
         final long start = System.nanoTime();
         clock.begin();
-        final FieldUpdate[] sides = { new FieldUpdate(graph, layout, vp, Em3dGraph.E),
+        final FieldUpdate[] updates = { new FieldUpdate(graph, layout, vp, Em3dGraph.E),
             new FieldUpdate(graph, layout, vp, Em3dGraph.H) };
         for (int kind = Em3dGraph.E; kind <= Em3dGraph.H; kind++)
         {
@@ -149,27 +149,27 @@ public final class Em3d implements SplitCApp
         long computation = 0;
         for (int it = 0; it < iterations; it++)
         {
-            for (final FieldUpdate side : sides)
+            for (final FieldUpdate update : updates)
             {
                 final long t0 = System.nanoTime();
                 sc.barrier();
-                for (int g = 0; g < side.ghostPointer.length; g++)
+                for (int g = 0; g < update.ghostPointer.length; g++)
                 {
-                    sc.getDouble(side.ghostPointer[g], side.ghost, g);
+                    sc.getDouble(update.ghostPointer[g], update.ghost, g);
                 }
                 sc.sync();
                 final long t1 = System.nanoTime();
-                final int mine = side.kind * 8 * n;
-                final int other = (1 - side.kind) * 8 * n;
+                final int mine = update.kind * 8 * n;
+                final int other = (1 - update.kind) * 8 * n;
                 for (int i = 0; i < n; i++)
                 {
                     double acc = 0.0;
                     for (int j = 0; j < degree; j++)
                     {
                         final int e = i * degree + j;
-                        final int s = side.source[e];
-                        final double v = s < n ? segment.getDouble(other + 8 * s) : side.ghost[s - n];
-                        acc += side.coef[e] * v;
+                        final int s = update.source[e];
+                        final double v = s < n ? segment.getDouble(other + 8 * s) : update.ghost[s - n];
+                        acc += update.coef[e] * v;
                     }
                     segment.putDouble(mine + 8 * i, segment.getDouble(mine + 8 * i) - acc);
                 }
@@ -215,8 +215,8 @@ public final class Em3d implements SplitCApp
         final Map<String, Object> extra = new LinkedHashMap<>();
         extra.put("layout", layout.toString());
         extra.put("iterations", (long)iterations);
-        extra.put("ghosts_per_half_step_max", sc.allReduceMax((long)Math.max(sides[0].ghost.length,
-            sides[1].ghost.length)));
+        extra.put("ghosts_per_half_step_max", sc.allReduceMax((long)Math.max(updates[0].ghost.length,
+            updates[1].ghost.length)));
         extra.put("communication_s_min", communicationMin);
         extra.put("communication_s_max", phases.get("communication"));
         return new RunReport(spec, phases, total, mismatches == 0, verification, sc.summarize(counts), extra);
