@@ -12,6 +12,7 @@ import static org.am2j.shm.PacketDescriptor.NO_BULK;
 
 import org.am2j.spi.MessageSink;
 import org.am2j.spi.ProcessIdentity;
+import org.am2j.spi.TransportCounters;
 
 /**
  * The owner's receive side of its queue block's fast boxes ({@link FastBoxDescriptor}): which boxes are bound to
@@ -32,6 +33,7 @@ final class FastBoxReceiver
     private final int cap;
     private final PacketQueue[] queues;
     private final ShmInbound[] inbound;
+    private final TransportCounters counters;
     private final long livenessNanos;
     private final long ownPid;
     private final int slots;
@@ -62,8 +64,9 @@ final class FastBoxReceiver
 
     FastBoxReceiver(
         final QueueBlock block, final ShmInbound requestInbound, final ShmInbound replyInbound,
-        final long livenessNanos, final long ownPid)
+        final TransportCounters counters, final long livenessNanos, final long ownPid)
     {
+        this.counters = counters;
         this.table = block.boxes;
         this.cap = table.boxes;
         this.queues = new PacketQueue[] { block.requests, block.replies };
@@ -155,7 +158,17 @@ final class FastBoxReceiver
                 }
                 try
                 {
-                    sink.onMessage(inbound[kind].wrap(packet, readyState[box]));
+                    final ShmInbound message = inbound[kind].wrap(packet, readyState[box]);
+                    if (null != message)
+                    {
+                        sink.onMessage(message);
+                    }
+                    else
+                    {
+                        // Its inverse mapping names another process than the box's sender: spoiled, never delivered
+                        // (a reply would go to the wrong sender), counted.
+                        counters.drop();
+                    }
                 }
                 finally
                 {
@@ -510,8 +523,16 @@ final class FastBoxReceiver
                     }
                     try
                     {
-                        returns.onMessage(inbound[kind].wrap(packet, readyState[box]));
-                        handed++;
+                        final ShmInbound message = inbound[kind].wrap(packet, readyState[box]);
+                        if (null != message)
+                        {
+                            returns.onMessage(message);
+                            handed++;
+                        }
+                        else
+                        {
+                            counters.drop();
+                        }
                     }
                     finally
                     {
