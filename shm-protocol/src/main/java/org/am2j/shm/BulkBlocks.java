@@ -70,16 +70,21 @@ final class BulkBlocks
      * would free, and once every block is lost so, no sender can send data again. The flags are read first, then the
      * tail, then the bulk index of every packet from the head to that tail: a sender writes its packet's bulk index
      * before it marks the block READY (a release store), and takes its assignment before both, so a READY flag read
-     * here belongs to a packet below the tail read after it, whose index is seen. Only the receiver frees a READY
-     * block, so one found unreferenced stays READY until this frees it. Called by the receiver only.
+     * here belongs to a packet below the tail read after it, whose index is seen. The blocks that packets of the fast
+     * boxes of the same kind name are kept too ({@link FastBoxReceiver#markReferencedBulk}). Only the receiver frees
+     * a READY block, so one found unreferenced stays READY until this frees it. Called by the receiver only.
      *
      * @param queue      the receiver's queue.
      * @param head       the receiver's head.
      * @param referenced scratch bits, at least {@code bulkDepth} of them.
      * @param observed   scratch, at least {@code bulkDepth} flag values.
+     * @param boxes      the endpoint's fast boxes.
+     * @param kind       the queue's kind of box ring.
      * @return blocks freed.
      */
-    static int freeUnreferenced(final PacketQueue queue, final long head, final long[] referenced, final long[] observed)
+    static int freeUnreferenced(
+        final PacketQueue queue, final long head, final long[] referenced, final long[] observed,
+        final FastBoxReceiver boxes, final int kind)
     {
         final int bulkDepth = queue.bulkDepth;
         for (int i = 0; i < bulkDepth; i++)
@@ -96,6 +101,7 @@ final class BulkBlocks
                 referenced[index >>> 6] |= 1L << index;
             }
         }
+        boxes.markReferencedBulk(kind, queue, referenced);
         int freed = 0;
         for (int i = 0; i < bulkDepth; i++)
         {

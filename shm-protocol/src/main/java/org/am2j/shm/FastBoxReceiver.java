@@ -202,6 +202,39 @@ final class FastBoxReceiver
     }
 
     /**
+     * For the sweep of bulk blocks no packet names ({@link BulkBlocks#freeUnreferenced}), called after it read the
+     * blocks' flags: mark the blocks the ready packets of every bound box of one kind name, and the block the packet
+     * after them names (the one its sender may be writing: it writes the bulk index before it marks the block READY,
+     * and stamps the packet after).
+     *
+     * @param kind       {@link FastBoxDescriptor#REQUESTS} or {@link FastBoxDescriptor#REPLIES}.
+     * @param queue      the shared queue of that kind, whose bulk pool the boxes use.
+     * @param referenced bits of the blocks named, one per block.
+     */
+    void markReferencedBulk(final int kind, final PacketQueue queue, final long[] referenced)
+    {
+        for (int i = 0; i < bound; i++)
+        {
+            final int r = kind * cap + active[i];
+            final long start = head[r];
+            for (long sequence = start; sequence <= start + table.depth; sequence++)
+            {
+                final int packet = table.packetOffset(ring[r], sequence);
+                final boolean ready = ready(sequence) == table.stamp(packet);
+                final int index = queue.packetShort(packet, BULK_INDEX_OFFSET);
+                if (index < queue.bulkDepth)
+                {
+                    referenced[index >>> 6] |= 1L << index;
+                }
+                if (!ready)
+                {
+                    break;
+                }
+            }
+        }
+    }
+
+    /**
      * A shared-queue packet of kind {@code kind} from the pair {@code inverse} is about to be handed over: first hand
      * over what is ready in that pair's box (the overflow rule's receiving half: the box's messages were sent
      * before it).

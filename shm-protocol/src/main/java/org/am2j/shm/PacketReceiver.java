@@ -442,7 +442,7 @@ final class PacketReceiver
         }
         if (BulkBlocks.allTaken(queue))
         {
-            repairs += BulkBlocks.freeUnreferenced(queue, head, referencedBulk, observedBulk);
+            repairs += BulkBlocks.freeUnreferenced(queue, head, referencedBulk, observedBulk, boxes, kind);
         }
     }
 

@@ -434,7 +434,10 @@ class FastBoxTest
                 b.shm.poll(check, 32, false);
                 Thread.onSpinWait();
             }
-            assertEquals(2, check.next[1], "what was ready in it was delivered first");
+            // What was ready in it was handed over before the box was let go: here counted as a drop, since the
+            // forged owner word names another process than the one the packet's inverse mapping names.
+            assertEquals(1, check.next[1]);
+            assertEquals(1, b.host.drops(), "the packet ready in the box, counted");
             final ShmRoute db = f.endpoint().routeTo(b);
             assertEquals(Route.SENT, sendShort(db, b, 0, 0));
             assertEquals(0, db.boxIndex(), "and a new sender claims it");
