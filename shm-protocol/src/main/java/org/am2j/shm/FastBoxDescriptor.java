@@ -37,9 +37,11 @@ import static org.am2j.shm.QueueBlockDescriptor.HOT_LINE;
  * when the ring looks full).
  * <p>
  * <b>Closing.</b> The owner publishes its heads, stores CLOSED, then takes each ready packet at a head with a CAS of
- * its stamp to {@link #TAKEN}; a sender that finds CLOSED after publishing a packet the published head does not
- * cover withdraws it with a CAS of the stamp to {@link #TAKEN}. Exactly one of the two wins the packet
- * (docs/shm-protocol.md, "Fast boxes").
+ * its stamp to {@link #taken(long)}, {@code -(s + 1)}; a sender that finds CLOSED after publishing a packet the
+ * published head does not cover withdraws it with a CAS of the stamp to the same value. Exactly one of the two wins
+ * the packet (docs/shm-protocol.md, "Fast boxes"). A receiver that meets a taken stamp of its head's sequence in an
+ * open block (its sender read a scribbled state as not OPEN and took the message back) skips the packet: the stamp
+ * names its sequence, so an older lap's is never mistaken for it.
  */
 public final class FastBoxDescriptor
 {
@@ -68,8 +70,6 @@ public final class FastBoxDescriptor
 
     /** Owner word of a free box. */
     public static final long FREE = 0;
-    /** The state word of a packet taken by the closing owner or withdrawn by its sender. */
-    public static final long TAKEN = -1;
 
     /** Ring index of the request ring. */
     public static final int REQUESTS = 0;
@@ -135,6 +135,15 @@ public final class FastBoxDescriptor
     public static long ready(final long sequence)
     {
         return sequence + 1;
+    }
+
+    /**
+     * @param sequence a ring sequence number.
+     * @return the state word of its packet once the closing owner took it or its sender withdrew it.
+     */
+    public static long taken(final long sequence)
+    {
+        return -(sequence + 1);
     }
 
     /**

@@ -3,7 +3,7 @@ package org.am2j.shm;
 import static org.am2j.shm.FastBoxDescriptor.FREE;
 import static org.am2j.shm.FastBoxDescriptor.REPLIES;
 import static org.am2j.shm.FastBoxDescriptor.REQUESTS;
-import static org.am2j.shm.FastBoxDescriptor.TAKEN;
+import static org.am2j.shm.FastBoxDescriptor.taken;
 import static org.am2j.shm.FastBoxDescriptor.ownerInverse;
 import static org.am2j.shm.FastBoxDescriptor.ownerPid;
 import static org.am2j.shm.FastBoxDescriptor.ready;
@@ -97,7 +97,8 @@ final class FastBoxReceiver
         {
             final int r = base + active[i];
             final long h = head[r];
-            if (ready(h) == table.stamp(table.packetOffset(ring[r], h)))
+            final long stamp = table.stamp(table.packetOffset(ring[r], h));
+            if (ready(h) == stamp || taken(h) == stamp)
             {
                 return false;
             }
@@ -147,20 +148,30 @@ final class FastBoxReceiver
         final int ring = this.ring[r];
         final long start = head[r];
         long h = start;
+        int handed = 0;
         try
         {
             while (h - start < budget)
             {
                 final int packet = table.packetOffset(ring, h);
-                if (ready(h) != table.stamp(packet))
+                final long stamp = table.stamp(packet);
+                if (ready(h) != stamp)
                 {
-                    break;
+                    if (taken(h) != stamp)
+                    {
+                        break;
+                    }
+                    // Withdrawn by its sender in an open block (it read a scribbled state as not OPEN after publishing,
+                    // took the message back and gave its bulk block back): nothing to deliver, nothing lost.
+                    head[r] = ++h;
+                    continue;
                 }
                 try
                 {
                     final ShmInbound message = inbound[kind].wrap(packet, readyState[box]);
                     if (null != message)
                     {
+                        handed++;
                         sink.onMessage(message);
                     }
                     else
@@ -186,7 +197,7 @@ final class FastBoxReceiver
                 table.putRelease(headOffset[r], h);
             }
         }
-        return (int)(h - start);
+        return handed;
     }
 
     private void freeBulk(final int kind, final int packet, final int box)
@@ -263,7 +274,8 @@ final class FastBoxReceiver
             }
         }
         final int r = kind * cap + box;
-        if (ready(head[r]) != table.stamp(table.packetOffset(ring[r], head[r])))
+        final long stamp = table.stamp(table.packetOffset(ring[r], head[r]));
+        if (ready(head[r]) != stamp && taken(head[r]) != stamp)
         {
             return 0;
         }
@@ -540,16 +552,16 @@ final class FastBoxReceiver
                     if (ready(h) != table.stamp(packet))
                     {
                         // Not ready: its sender will read CLOSED after publishing it and withdraw it, or it is
-                        // TAKEN (withdrawn already). Nothing comes after it: a sender that reads CLOSED sends no
+                        // taken (withdrawn already). Nothing comes after it: a sender that reads CLOSED sends no
                         // more.
-                        if (TAKEN == table.stamp(packet))
+                        if (taken(h) == table.stamp(packet))
                         {
                             head[r] = h + 1;
                         }
                         break;
                     }
-                    // CAS ready -> TAKEN: the message is ours to return unless its sender withdrew it first.
-                    if (!table.casStamp(packet, ready(h), TAKEN))
+                    // CAS ready -> taken: the message is ours to return unless its sender withdrew it first.
+                    if (!table.casStamp(packet, ready(h), taken(h)))
                     {
                         head[r] = h + 1;
                         break;

@@ -115,7 +115,8 @@ final class FastBoxSender
         {
             return false;
         }
-        // CAS of the ready stamp to TAKEN, against the closing owner's CAS of the same stamp: one of the two wins.
-        return table.casStamp(packet, FastBoxDescriptor.ready(sequence), FastBoxDescriptor.TAKEN);
+        // CAS of the ready stamp to taken(sequence), against the closing owner's CAS of the same stamp: one of the two
+        // wins.
+        return table.casStamp(packet, FastBoxDescriptor.ready(sequence), FastBoxDescriptor.taken(sequence));
     }
 }

@@ -519,6 +519,38 @@ class FastBoxTest
         }
     }
 
+    /**
+     * A box sender that reads a scribbled state (not OPEN) in an open block after publishing withdraws its message:
+     * the receiver skips that packet and goes on with the next, so the box is not wedged and nothing is delivered
+     * twice.
+     */
+    @Test
+    void aPacketWithdrawnInAnOpenBlockIsSkipped()
+    {
+        try (Fixture f = new Fixture("boxes", "2", "boxDepth", "4"))
+        {
+            final Fixture.Ep a = f.endpoint();
+            final Fixture.Ep b = f.endpoint();
+            final ShmRoute ab = a.routeTo(b);
+            final OrderCheck check = new OrderCheck(1);
+            assertEquals(Route.SENT, sendShort(ab, b, 0, 0));
+            assertEquals(1, b.shm.poll(check, 32, false));
+            final QueueBlock view = b.queueBlock();
+            final FastBoxSender sender = new FastBoxSender(view.boxes, ab.boxIndex(), FastBoxDescriptor.REQUESTS);
+            for (int round = 0; round < 10; round++)
+            {
+                final int withdrawn = fill(sender, view.requests, 1000 + round);
+                assertTrue(sender.withdraw(withdrawn, sender.publish(withdrawn)));
+                final int kept = fill(sender, view.requests, 1 + round);
+                sender.publish(kept);
+                assertEquals(1, b.shm.poll(check, 32, false), "the withdrawn one skipped, the next delivered");
+            }
+            assertEquals(List.of(), check.problems);
+            assertEquals(11, check.delivered);
+            assertEquals(0, b.host.drops());
+        }
+    }
+
     private static int fill(final FastBoxSender sender, final PacketQueue queue, final int sequence)
     {
         final int packet = sender.next(1);
