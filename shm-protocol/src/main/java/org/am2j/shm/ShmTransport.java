@@ -154,9 +154,11 @@ public final class ShmTransport implements Transport
     {
         for (int attempt = 0; ; attempt++)
         {
-            ShmDirectories.create(path.getParent());
             try
             {
+                // Inside the try: the directory can vanish between its creation and the check of its owner and mode
+                // too, when another process that left it empty removes it.
+                ShmDirectories.create(path.getParent());
                 return MappedRegion.create(path, Doorbell.LENGTH);
             }
             catch (final AmException ex)
