@@ -16,7 +16,7 @@ import static org.am2j.shm.QueueBlockDescriptor.HOT_LINE;
  *
  *  one box:
  *  +0        owner area, 128 bytes:                                     the claiming sender (CAS FREE -> owner),
- *              +0 owner word (long): 0 FREE, else pid << 32 | inverse      the receiver (FREE, when it lets go)
+ *              +0 owner word (long): 0 FREE, else pid &lt;&lt; 32 | inverse      the receiver (FREE, when it lets go)
  *              +8 released (int): 1 once the sender's route is closed   the sender
  *  +128      request ring's receiver area, 128 bytes:                   receiver only
  *              +0 head (long): next sequence the receiver will read,
