@@ -14,6 +14,7 @@ import java.nio.file.SimpleFileVisitor;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.FileAttribute;
+import java.nio.file.attribute.PosixFileAttributes;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.EnumSet;
@@ -82,27 +83,163 @@ public final class ShmDirectories
     }
 
     /**
-     * Create a directory and its missing parents, mode 0700.
+     * Create a directory and its missing parents, mode 0700, checking on the way that the shared-memory root and each
+     * directory between it and this one (or this one alone when it is not under the root) is the user's own, closed
+     * to group and others, and not a symbolic link ({@link #checkPrivate(Path, boolean)}): a directory another user
+     * made or can write could be used to read, replace or scribble on the files other processes map.
      *
      * @param directory to create.
-     * @throws AmException {@link AmError#RESOURCE} naming the directory when it cannot be created.
+     * @throws AmException {@link AmError#RESOURCE} naming the directory when it cannot be created, or naming the first
+     *                     directory that cannot be trusted and what to do about it.
      */
     public static void create(final Path directory)
     {
+        final Path target = directory.toAbsolutePath().normalize();
+        final Path root = userRoot().toAbsolutePath().normalize();
+        if (target.startsWith(root))
+        {
+            // Each directory from the root down is checked before anything is made in it.
+            Path current = root;
+            createOne(current);
+            for (final Path name : root.relativize(target))
+            {
+                if (!name.toString().isEmpty())
+                {
+                    current = current.resolve(name);
+                    createOne(current);
+                }
+            }
+        }
+        else
+        {
+            createOne(target);
+        }
+    }
+
+    /**
+     * Create a directory (its missing parents too) unless it exists, then check that it is the user's own and
+     * private ({@link #checkPrivate(Path, boolean)}).
+     */
+    private static void createOne(final Path directory)
+    {
         try
         {
-            if (!Files.isDirectory(directory))
+            if (!Files.exists(directory, LinkOption.NOFOLLOW_LINKS))
             {
                 Files.createDirectories(directory, attributes());
             }
         }
         catch (final IOException | RuntimeException ex)
         {
-            if (!Files.isDirectory(directory))
+            if (!Files.exists(directory, LinkOption.NOFOLLOW_LINKS))
             {
                 throw new AmException(AmError.RESOURCE, "cannot create directory " + directory + ": " + ex, ex);
             }
         }
+        checkPrivate(directory, true);
+    }
+
+    /**
+     * Check that a file or directory am2j is about to trust (map, read or create files in) is this process's user's
+     * own: not a symbolic link (never followed), of the expected kind, owned by the user and without any permission
+     * bit for group or others. Does nothing on a file system without POSIX attributes.
+     *
+     * @param path      to check.
+     * @param directory true for a directory, false for a regular file.
+     * @throws AmException {@link AmError#RESOURCE} naming the path, what is wrong and what to do about it.
+     */
+    public static void checkPrivate(final Path path, final boolean directory)
+    {
+        if (!path.getFileSystem().supportedFileAttributeViews().contains("posix"))
+        {
+            return;
+        }
+        final PosixFileAttributes attributes;
+        try
+        {
+            attributes = Files.readAttributes(path, PosixFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+        }
+        catch (final IOException ex)
+        {
+            throw new AmException(AmError.RESOURCE, "cannot read the attributes of " + path + ": " + ex, ex);
+        }
+        final String kind = directory ? "directory" : "file";
+        if (attributes.isSymbolicLink())
+        {
+            throw untrusted(path, kind, "is a symbolic link (am2j never follows one)", "remove the link");
+        }
+        if (directory ? !attributes.isDirectory() : !attributes.isRegularFile())
+        {
+            throw untrusted(path, kind, "is not a " + (directory ? "directory" : "regular file"), "remove it");
+        }
+        final String owner = attributes.owner().getName();
+        if (!isOwnedBySelf(path, owner))
+        {
+            throw untrusted(path, kind, "belongs to " + owner + ", not to " + System.getProperty("user.name"),
+                "have its owner remove it");
+        }
+        final Set<PosixFilePermission> permissions = attributes.permissions();
+        for (final PosixFilePermission permission : permissions)
+        {
+            if (permission != PosixFilePermission.OWNER_READ && permission != PosixFilePermission.OWNER_WRITE &&
+                permission != PosixFilePermission.OWNER_EXECUTE)
+            {
+                final String mode = PosixFilePermissions.toString(permissions);
+                throw untrusted(path, kind, (permissions.contains(PosixFilePermission.GROUP_WRITE) ||
+                    permissions.contains(PosixFilePermission.OTHERS_WRITE) ? "is writable by other users" :
+                    "is open to other users") + " (mode " + mode + ")",
+                    "chmod " + (directory ? "700" : "600") + " it if only you have used it, else remove it");
+            }
+        }
+    }
+
+    private static AmException untrusted(final Path path, final String kind, final String problem, final String fix)
+    {
+        return new AmException(AmError.RESOURCE, "shared-memory " + kind + " " + path + " " + problem +
+            "; am2j maps only its user's own private files: " + fix + " (am2j makes it again), or set " +
+            ROOT_VARIABLE + " to a directory of your own (or " + NodeIdentity.NODE_VARIABLE + " for the node " +
+            "identity alone; see docs/am2-api.md)");
+    }
+
+    private static boolean isOwnedBySelf(final Path path, final String ownerName)
+    {
+        final Integer self = selfUid();
+        if (null != self)
+        {
+            try
+            {
+                return self.equals(Files.getAttribute(path, "unix:uid", LinkOption.NOFOLLOW_LINKS));
+            }
+            catch (final IOException | RuntimeException ex)
+            {
+                // no unix view: compare names below
+            }
+        }
+        return ownerName.equals(System.getProperty("user.name"));
+    }
+
+    private static volatile Integer selfUid;
+
+    /**
+     * @return this process's effective user id, from the owner of {@code /proc/self}, or null where that is not
+     * available (compare user names then).
+     */
+    private static Integer selfUid()
+    {
+        Integer uid = selfUid;
+        if (null == uid)
+        {
+            try
+            {
+                uid = (Integer)Files.getAttribute(Path.of("/proc/self"), "unix:uid");
+                selfUid = uid;
+            }
+            catch (final IOException | RuntimeException ex)
+            {
+                return null;
+            }
+        }
+        return uid;
     }
 
     /**
@@ -129,13 +266,7 @@ public final class ShmDirectories
             {
                 Files.setPosixFilePermissions(path, FILE_PERMISSIONS);
             }
-            final ByteBuffer zeros = ByteBuffer.allocateDirect((int)Math.min(ZERO_CHUNK, Math.max(length, 1)));
-            long position = 0;
-            while (position < length)
-            {
-                zeros.clear().limit((int)Math.min(zeros.capacity(), length - position));
-                position += channel.write(zeros, position);
-            }
+            fill(channel, length);
             return channel.map(FileChannel.MapMode.READ_WRITE, 0, length);
         }
         catch (final IOException | RuntimeException ex)
@@ -145,6 +276,25 @@ public final class ShmDirectories
                 Files.deleteIfExists(path);
             }
             throw ex;
+        }
+    }
+
+    /**
+     * Write a file full of zeros up to a length, so its space is allocated now (a full file system or a memory limit is
+     * an {@link IOException} here, not a SIGBUS at first touch of a mapping).
+     *
+     * @param channel of the file, open for writing.
+     * @param length  in bytes.
+     * @throws IOException when the space cannot be had.
+     */
+    public static void fill(final FileChannel channel, final long length) throws IOException
+    {
+        final ByteBuffer zeros = ByteBuffer.allocateDirect((int)Math.min(ZERO_CHUNK, Math.max(length, 1)));
+        long position = 0;
+        while (position < length)
+        {
+            zeros.clear().limit((int)Math.min(zeros.capacity(), length - position));
+            position += channel.write(zeros, position);
         }
     }
 

@@ -14,6 +14,7 @@ import java.util.concurrent.TimeUnit;
 
 import org.am2j.api.AmException;
 import org.am2j.core.AmRuntime;
+import org.am2j.core.stats.CountersFile;
 import org.am2j.spi.ProcessIdentity;
 import org.am2j.spi.ShmDirectories;
 
@@ -42,7 +43,8 @@ import org.am2j.spi.ShmDirectories;
  * {@value #GRACE_MS} ms) and exits with that rank's status (1 when it is not 1 to 255). With {@code --timeout S}, a
  * job still running S seconds after the launcher began to start its ranks prints
  * {@code am2j run: the job exceeded its time limit of S s}, has every rank stopped the same way and exits with
- * {@value #TIMEOUT_STATUS}. Usage errors print the usage line and exit with 2.
+ * {@value #TIMEOUT_STATUS}. Usage errors print the usage line and exit with 2. The shared-memory files of a rank that
+ * could not remove them itself (killed, crashed) are removed once it has exited ({@link RankFiles}).
  * <p>
  * <b>No orphans.</b> A shutdown hook stops every rank when the launcher is terminated (SIGTERM, SIGINT); every rank's
  * {@link LauncherWatchdog} halts it when the launcher dies without running hooks (SIGKILL).
@@ -325,6 +327,7 @@ public final class Am2Run
                 {
                     pump.join(PUMP_DRAIN_MS);
                 }
+                reap(command, rank, ranks.get(rank));
                 final int exitValue = ranks.get(rank).exitValue();
                 if (exitValue != 0 && !failing)
                 {
@@ -350,7 +353,28 @@ public final class Am2Run
             Thread.currentThread().interrupt();
             return FAILURE_STATUS;
         }
+        finally
+        {
+            // Ranks stopped for a time limit, a failure or an interrupt were not reaped in the loop.
+            for (int r = 0; r < size; r++)
+            {
+                final Process process = ranks.get(r);
+                if (null != process && !process.isAlive())
+                {
+                    reap(command, r, process);
+                }
+            }
+        }
         return status;
+    }
+
+    /**
+     * Remove the shared-memory files an exited rank left (all of them when it was killed; none are left by a rank
+     * that closed its endpoints and exited).
+     */
+    private static void reap(final RankCommand command, final int rank, final Process process)
+    {
+        RankFiles.removeAfterExit(command.shmRoot(rank), CountersFile.defaultDirectory(), process.pid());
     }
 
     /**

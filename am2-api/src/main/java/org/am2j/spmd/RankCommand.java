@@ -83,6 +83,17 @@ final class RankCommand
     }
 
     /**
+     * @param rank of a process of the job.
+     * @return its shared-memory root: the launcher's, or its emulated node's.
+     */
+    Path shmRoot(final int rank)
+    {
+        return options.nodes() > 1 ?
+            RankPlacement.nodeRoot(shmRoot, jobId, RankPlacement.nodeOf(rank, options.ranks(), options.nodes())) :
+            shmRoot;
+    }
+
+    /**
      * @param rank of the process to start.
      * @return a process builder for it, its standard streams piped.
      */

@@ -105,7 +105,7 @@ class NodeIdentityTest
         final AmException ex = assertThrows(AmException.class, () -> NodeIdentity.of(link));
 
         assertEquals(AmError.RESOURCE, ex.error());
-        assertTrue(ex.getMessage().contains("not a directory") && ex.getMessage().contains("AM2J_NODE_ID"),
+        assertTrue(ex.getMessage().contains("symbolic link") && ex.getMessage().contains("AM2J_NODE_ID"),
             ex.getMessage());
         assertTrue(!Files.exists(real.resolve(NodeIdentity.FILE_NAME)), "nothing published through the link");
     }

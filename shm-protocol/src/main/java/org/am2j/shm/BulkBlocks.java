@@ -21,7 +21,8 @@ final class BulkBlocks
     }
 
     /**
-     * Free the blocks claimed, and not yet handed to a packet, by processes that are gone.
+     * Free the blocks claimed, and not yet handed to a packet, by processes that are gone, and those whose flag holds
+     * garbage.
      *
      * @param queue   whose bulk queue to sweep.
      * @param selfPid this process's pid, never judged dead.
@@ -32,13 +33,80 @@ final class BulkBlocks
         {
             final int flag = queue.bulkFlagOffset(i);
             final long current = queue.buffer.getLongVolatile(flag);
-            if (BULK_CLAIMED == type(current) && selfPid != pid(current) &&
+            final int type = type(current);
+            if (BULK_FREE != type && BULK_CLAIMED != type && BULK_READY != type)
+            {
+                // Garbage a faulty writer left: no sender can hold the block, which would be lost for good.
+                queue.buffer.compareAndSetLong(flag, current, state(BULK_FREE, 0));
+            }
+            else if (BULK_CLAIMED == type && selfPid != pid(current) &&
                 !ProcessIdentity.isAlive(pid(current), ProcessIdentity.UNKNOWN_START_TIME))
             {
                 // CAS CLAIMED(dead) -> FREE: given back once, however many sweep at the same time.
                 queue.buffer.compareAndSetLong(flag, current, state(BULK_FREE, 0));
             }
         }
+    }
+
+    /**
+     * @param queue a bulk queue.
+     * @return true when no block is free.
+     */
+    static boolean allTaken(final PacketQueue queue)
+    {
+        for (int i = 0; i < queue.bulkDepth; i++)
+        {
+            if (BULK_FREE == type(queue.buffer.getLongVolatile(queue.bulkFlagOffset(i))))
+            {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * The receiver's sweep of READY blocks no packet names any more: a faulty writer that spoils a packet (its bulk
+     * index, or its state so that the packet is skipped without its block) or a block's flag leaves a block no one
+     * would free, and once every block is lost so, no sender can send data again. The flags are read first, then the
+     * tail, then the bulk index of every packet from the head to that tail: a sender writes its packet's bulk index
+     * before it marks the block READY (a release store), and takes its assignment before both, so a READY flag read
+     * here belongs to a packet below the tail read after it, whose index is seen. Only the receiver frees a READY
+     * block, so one found unreferenced stays READY until this frees it. Called by the receiver only.
+     *
+     * @param queue      the receiver's queue.
+     * @param head       the receiver's head.
+     * @param referenced scratch bits, at least {@code bulkDepth} of them.
+     * @param observed   scratch, at least {@code bulkDepth} flag values.
+     * @return blocks freed.
+     */
+    static int freeUnreferenced(final PacketQueue queue, final long head, final long[] referenced, final long[] observed)
+    {
+        final int bulkDepth = queue.bulkDepth;
+        for (int i = 0; i < bulkDepth; i++)
+        {
+            observed[i] = queue.buffer.getLongVolatile(queue.bulkFlagOffset(i));
+        }
+        final long tail = Math.min(queue.buffer.getLongVolatile(queue.tailOffset), head + queue.depth);
+        java.util.Arrays.fill(referenced, 0L);
+        for (long sequence = head; sequence < tail; sequence++)
+        {
+            final int index = queue.packetShort(queue.packetOffset(sequence), PacketDescriptor.BULK_INDEX_OFFSET);
+            if (index >= 0 && index < bulkDepth)
+            {
+                referenced[index >>> 6] |= 1L << index;
+            }
+        }
+        int freed = 0;
+        for (int i = 0; i < bulkDepth; i++)
+        {
+            if (BULK_READY == type(observed[i]) && 0 == (referenced[i >>> 6] & (1L << i)) &&
+                queue.buffer.compareAndSetLong(queue.bulkFlagOffset(i), observed[i], state(BULK_FREE, 0)))
+            {
+                // CAS READY -> FREE from the value read: a flag that changed since (a faulty writer again) is left.
+                freed++;
+            }
+        }
+        return freed;
     }
 
     /**

@@ -21,7 +21,9 @@ final class MappedFiles
     synchronized MappedRegion acquire(final Path path)
     {
         final MappedRegion existing = regions.get(path);
-        if (null != existing)
+        // A /proc/<pid>/fd/<fd> address is reused when its owner closes the descriptor and opens another file:
+        // share a mapping only while the address still names the file mapped.
+        if (null != existing && (null == existing.fileKey || existing.fileKey.equals(MappedRegion.fileKey(path))))
         {
             existing.references++;
             return existing;
@@ -38,7 +40,7 @@ final class MappedFiles
     {
         if (null != region && --region.references == 0)
         {
-            regions.remove(region.path);
+            regions.remove(region.path, region);
         }
     }
 

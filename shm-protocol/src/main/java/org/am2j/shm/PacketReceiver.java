@@ -40,6 +40,8 @@ final class PacketReceiver
     private static final int EMPTY_POLLS_PER_TAIL_CHECK = 1024;
 
     private final PacketQueue queue;
+    /** The owner's queue block, whose header is checked now and then ({@link QueueBlock#checkHeader()}). */
+    private final QueueBlock block;
     /**
      * The flyweight this queue's messages are handed over in: one per queue, so that a nested poll of the reply
      * queues (a reply waiting for space) does not move the flyweight of the request being handled.
@@ -59,12 +61,22 @@ final class PacketReceiver
     private long stuckSince;
     private long lastLivenessCheck;
     private int emptyPolls;
+    /** Scratch of the sweep of bulk blocks no packet names ({@link BulkBlocks#freeUnreferenced}). */
+    private final long[] referencedBulk;
+    private final long[] observedBulk;
+    /** Packet states and tails repaired without a message lost (a faulty writer's garbage). */
+    private long repairs;
+    /** Messages handed over since the last check of the header and the head: checked once in this many. */
+    private int handledSinceCheck;
 
     PacketReceiver(
-        final PacketQueue queue, final ShmInbound inbound, final TransportCounters counters, final long livenessNanos,
-        final long ownPid)
+        final QueueBlock block, final PacketQueue queue, final ShmInbound inbound, final TransportCounters counters,
+        final long livenessNanos, final long ownPid)
     {
+        this.block = block;
         this.queue = queue;
+        this.referencedBulk = new long[(queue.bulkDepth + 63) >>> 6];
+        this.observedBulk = new long[queue.bulkDepth];
         this.inbound = inbound;
         this.counters = counters;
         this.livenessNanos = livenessNanos;
@@ -139,9 +151,18 @@ final class PacketReceiver
                 if (READY == type(state))
                 {
                     stuckSince = 0;
+                    final ShmInbound message = inbound.wrap(packet, state);
+                    if (null == message)
+                    {
+                        // The inverse mapping names another process than the one that made the packet ready: spoiled
+                        // by a faulty writer. Neither delivered (a reply would go to the wrong sender) nor returned.
+                        free(head, packet, state);
+                        counters.drop();
+                        continue;
+                    }
                     try
                     {
-                        sink.onMessage(inbound.wrap(packet, state));
+                        sink.onMessage(message);
                     }
                     finally
                     {
@@ -149,10 +170,26 @@ final class PacketReceiver
                     }
                     handled++;
                 }
-                else if (countedEmpty(state) || !abandoned(head, packet, state))
+                else if (countedEmpty(state))
                 {
                     break;
                 }
+                else if (withdrawnByItsClaimer(head, state))
+                {
+                    // A sender that read the header's state as not OPEN after its claim (garbage a faulty writer left
+                    // there until this owner repaired it) took its message back: nothing to deliver, nothing lost.
+                    free(head, packet, state);
+                }
+                else if (!abandoned(head, packet, state))
+                {
+                    break;
+                }
+            }
+            if ((handledSinceCheck += handled) >= EMPTY_POLLS_PER_TAIL_CHECK)
+            {
+                // A queue that is never empty gets its checks too.
+                handledSinceCheck = 0;
+                checkShared();
             }
             return handled;
         }
@@ -195,10 +232,15 @@ final class PacketReceiver
             long tail = head;
             if (0 == (++emptyPolls & (EMPTY_POLLS_PER_TAIL_CHECK - 1)))
             {
+                checkShared();
                 tail = buffer.getLongVolatile(queue.tailOffset);
                 if (tail < head)
                 {
                     tail = repairTail(tail, head);
+                }
+                else if (tail - head > queue.depth)
+                {
+                    tail = clampTail(tail, head);
                 }
             }
             if (tail <= head)
@@ -228,9 +270,10 @@ final class PacketReceiver
             // Garbage in a packet no sender holds an assignment of: repaired (made free for this lap), not skipped,
             // which would put the head past the tail and leave the next sender's packet never free for its lap.
             // CAS, so a state that changed meanwhile is looked at again.
+            // No message is lost (no sender holds the packet): not a drop.
             if (buffer.compareAndSetLong(packet + STATE_OFFSET, state, queue.freeStateFor(head)))
             {
-                counters.drop();
+                repairs++;
             }
             stuckSince = 0;
             return false;
@@ -239,10 +282,14 @@ final class PacketReceiver
         final int claimOffset = queue.claimOffset(head);
         final long claimWord = buffer.getLongVolatile(claimOffset);
         final long claimer = claimsLap(claimWord, lap) ? claimer(claimWord) : 0;
-        if (0 != claimer && ProcessIdentity.isAlive(claimer, ProcessIdentity.UNKNOWN_START_TIME))
+        if (free && 0 != claimer && ProcessIdentity.isAlive(claimer, ProcessIdentity.UNKNOWN_START_TIME))
         {
+            // A live claimer is filling the packet: waited for however slow it is.
             return false;
         }
+        // Else the claimer is gone, no one claimed the assignment, or the state is garbage although the claim is
+        // this lap's: a live claimer's READY was overwritten (or, a fault on top of a fault, it stalled for the whole
+        // timeout between its claim and its READY store). The message is spoiled: skipped and counted.
         // CAS of the claim word to SKIPPED(lap), unless an earlier attempt of ours already wrote it: a sender still
         // holding the assignment then fails its claim and writes nothing into the packet. If a slow sender claimed
         // it since we read the word, the CAS fails and we wait for that sender.
@@ -275,11 +322,111 @@ final class PacketReceiver
         }
         // The holder of a never-claimed assignment may have died holding a bulk block it claimed first.
         BulkBlocks.freeClaimedByDead(queue, ownPid);
-        advance(head + 1);
-        buffer.putLongRelease(queue.headOffset, head + 1);
-        stuckSince = 0;
+        long next = head + 1;
         counters.drop();
+        if (free && 0 == claimer)
+        {
+            next = skipUnclaimedRun(next);
+        }
+        advance(next);
+        buffer.putLongRelease(queue.headOffset, next);
+        stuckSince = 0;
         return true;
+    }
+
+    /**
+     * @param head  the head sequence.
+     * @param state of the packet at the head.
+     * @return true when the packet is WITHDRAWN by the process that holds this lap's claim of it (a forged WITHDRAWN
+     * over someone's message is not, and is treated as garbage).
+     */
+    private boolean withdrawnByItsClaimer(final long head, final long state)
+    {
+        return WITHDRAWN == type(state) &&
+            queue.buffer.getLongVolatile(queue.claimOffset(head)) == claim(queue.lap(head), pid(state));
+    }
+
+    /**
+     * After an unclaimed assignment was skipped for the liveness timeout, skip at once the assignments after it that
+     * are unclaimed too, up to the tail: a tail moved up by a faulty writer would otherwise cost one timeout per
+     * packet. A sender that took one of them and is about to claim it finds its claim failing and tries again, as
+     * after any skip. Each skip is counted as a drop.
+     *
+     * @param from the first sequence after the skipped one.
+     * @return the new head.
+     */
+    private long skipUnclaimedRun(final long from)
+    {
+        final UnsafeBuffer buffer = queue.buffer;
+        final long tail = Math.min(buffer.getLongVolatile(queue.tailOffset), from - 1 + queue.depth);
+        long sequence = from;
+        while (sequence < tail)
+        {
+            final int packet = queue.packetOffset(sequence);
+            final long state = queue.state(packet);
+            final long lap = queue.lap(sequence);
+            final int claimOffset = queue.claimOffset(sequence);
+            final long claimWord = buffer.getLongVolatile(claimOffset);
+            if (state != queue.freeStateFor(sequence) || claimsLap(claimWord, lap))
+            {
+                // Ready, claimed or garbage: looked at by the ordinary poll.
+                break;
+            }
+            // CAS the claim word to SKIPPED(lap) first, so a late claim fails; then FREE(next lap), as in abandoned().
+            if (!buffer.compareAndSetLong(claimOffset, claimWord, claim(lap, 0)))
+            {
+                break;
+            }
+            buffer.compareAndSetLong(packet + STATE_OFFSET, state, queue.freeStateFor(sequence + queue.depth));
+            counters.drop();
+            sequence++;
+        }
+        return sequence;
+    }
+
+    /**
+     * The tail is more than a queue's depth past the head, which no sender can make (a sender takes an assignment
+     * only when its packet is free for its lap, so at most one lap ahead of the head): a faulty writer's. Moved down
+     * to one lap past the head (CAS: a sender's CAS from the garbage value then fails and reads again); the
+     * assignments in between are skipped by the liveness check as unclaimed.
+     *
+     * @return the tail after the repair.
+     */
+    private long clampTail(final long tail, final long head)
+    {
+        if (queue.buffer.compareAndSetLong(queue.tailOffset, tail, head + queue.depth))
+        {
+            repairs++;
+            return head + queue.depth;
+        }
+        return queue.buffer.getLongVolatile(queue.tailOffset);
+    }
+
+    /**
+     * @return how many times this receiver repaired a packet state or the tail, or freed a bulk block no packet named,
+     * without a message lost with it (not counted as drops).
+     */
+    long repairs()
+    {
+        return repairs;
+    }
+
+    /**
+     * The owner's periodic look at what it alone writes and other processes can overwrite: the queue block's header
+     * (repaired from the owner's copy) and this queue's published head (published again: senders never read it, but
+     * the owner's own {@code hasPending()} before a sleep does, and a garbage head would keep it awake or asleep).
+     */
+    private void checkShared()
+    {
+        block.checkHeader();
+        if (queue.buffer.getLongVolatile(queue.headOffset) != head)
+        {
+            queue.headRelease(head);
+        }
+        if (BulkBlocks.allTaken(queue))
+        {
+            repairs += BulkBlocks.freeUnreferenced(queue, head, referencedBulk, observedBulk);
+        }
     }
 
     /**
@@ -287,7 +434,7 @@ final class PacketReceiver
      * delivered, so no sender can take the packets in [tail, head) (they are free for their next lap, not this one)
      * and, left alone, the queue would stay full. Their claim words get this lap's skip stamp, which is what their
      * next lap's senders expect, then the tail moves up to the head (CAS: a sender cannot have moved it, since no
-     * packet at the tail is free for its lap). Counted as a drop.
+     * packet at the tail is free for its lap). Not a drop: no message was lost.
      *
      * @return the tail after the repair.
      */
@@ -302,7 +449,9 @@ final class PacketReceiver
         }
         if (buffer.compareAndSetLong(queue.tailOffset, tail, head))
         {
-            counters.drop();
+            // No sender held those sequences: nothing lost, not a drop (the READY packet that moved the head was
+            // delivered or dropped on its own account).
+            repairs++;
             return head;
         }
         return buffer.getLongVolatile(queue.tailOffset);
@@ -329,9 +478,18 @@ final class PacketReceiver
             final int type = type(state);
             if (READY == type)
             {
+                final ShmInbound message = inbound.wrap(packet, state);
+                if (null == message)
+                {
+                    // Spoiled (see poll): returning it could send it to another process than its sender.
+                    free(head, packet, state);
+                    counters.drop();
+                    attempt = 0;
+                    continue;
+                }
                 try
                 {
-                    returns.onMessage(inbound.wrap(packet, state));
+                    returns.onMessage(message);
                 }
                 finally
                 {

@@ -23,6 +23,8 @@ final class QueueBlock
     private final byte[] array;
     /** The buffer's address offset. */
     private final long address;
+    /** The owner's copy of its header, to repair it; null in a sender's view of another's block. */
+    private HeaderGuard guard;
 
     private QueueBlock(final UnsafeBuffer buffer, final int slots, final int requestDepth, final int replyDepth,
         final int bulkDepth)
@@ -62,6 +64,7 @@ final class QueueBlock
         clearBulkIndices(block.replies);
         // Release store of the magic last: a reader that sees the magic sees every field above.
         buffer.putIntRelease(MAGIC_OFFSET, MAGIC);
+        block.guard = new HeaderGuard(buffer, "queue block of endpoint " + endpointId);
         return block;
     }
 
@@ -102,19 +105,47 @@ final class QueueBlock
 
     void open(final byte[] encodedName)
     {
-        buffer.putBytes(NAME_OFFSET, encodedName);
-        buffer.putInt(NAME_LENGTH_OFFSET, encodedName.length);
-        // Release store: a sender that sees OPEN sees the name and the tag written before it.
-        buffer.putIntRelease(STATE_OFFSET, STATE_OPEN);
+        synchronized (guard)
+        {
+            buffer.putBytes(NAME_OFFSET, encodedName);
+            buffer.putInt(NAME_LENGTH_OFFSET, encodedName.length);
+            // Release store: a sender that sees OPEN sees the name and the tag written before it.
+            buffer.putIntRelease(STATE_OFFSET, STATE_OPEN);
+            guard.record(NAME_OFFSET, encodedName.length);
+            guard.record(NAME_LENGTH_OFFSET, 4);
+            guard.record(STATE_OFFSET, 4);
+        }
     }
 
     void close()
     {
-        // Volatile store (a full fence after it): senders that read CLOSED refuse further messages (EBADENDPOINT /
-        // EREPLYREJECTED), and the owner's read of each queue's tail that follows cannot pass it. That is the owner's
-        // half of the Dekker pair with a sender's tail CAS then state read (ShmRoute.takePacket): either the owner's
-        // tail includes the sender's assignment, or the sender sees CLOSED and withdraws its packet.
-        buffer.putIntVolatile(STATE_OFFSET, STATE_CLOSED);
+        synchronized (guard)
+        {
+            // Volatile store (a full fence after it): senders that read CLOSED refuse further messages (EBADENDPOINT /
+            // EREPLYREJECTED), and the owner's read of each queue's tail that follows cannot pass it. That is the
+            // owner's half of the Dekker pair with a sender's tail CAS then state read (ShmRoute.takePacket): either
+            // the owner's tail includes the sender's assignment, or the sender sees CLOSED and withdraws its packet.
+            buffer.putIntVolatile(STATE_OFFSET, STATE_CLOSED);
+            guard.record(STATE_OFFSET, 4);
+        }
+    }
+
+    /**
+     * The owner's check of its header ({@link HeaderGuard}): what another process wrote over it is written back.
+     *
+     * @return true when the header had been overwritten.
+     */
+    boolean checkHeader()
+    {
+        return guard.check();
+    }
+
+    /**
+     * @return how many of the owner's checks found its header overwritten.
+     */
+    long headerRepairs()
+    {
+        return guard.repairs();
     }
 
     /*
@@ -144,8 +175,12 @@ final class QueueBlock
 
     void tag(final long tag)
     {
-        // Release store: senders check the copy before they touch the queues.
-        buffer.putLongRelease(TAG_OFFSET, tag);
+        synchronized (guard)
+        {
+            // Release store: senders check the copy before they touch the queues.
+            buffer.putLongRelease(TAG_OFFSET, tag);
+            guard.record(TAG_OFFSET, 8);
+        }
     }
 
     boolean isSleeping()
@@ -197,10 +232,16 @@ final class QueueBlock
 
     void segment(final String path, final int length)
     {
-        putPath(buffer, SEGMENT_PATH_OFFSET, null == path ? "" : path);
-        buffer.putInt(SEGMENT_LENGTH_OFFSET, length);
-        // Release store of the new generation: a sender that sees it sees the path and length above.
-        buffer.putIntRelease(SEGMENT_GENERATION_OFFSET, buffer.getInt(SEGMENT_GENERATION_OFFSET) + 1);
+        synchronized (guard)
+        {
+            // The guard's check first: a generation overwritten with garbage is not counted on from.
+            guard.check();
+            putPath(buffer, SEGMENT_PATH_OFFSET, null == path ? "" : path);
+            buffer.putInt(SEGMENT_LENGTH_OFFSET, length);
+            // Release store of the new generation: a sender that sees it sees the path and length above.
+            buffer.putIntRelease(SEGMENT_GENERATION_OFFSET, buffer.getInt(SEGMENT_GENERATION_OFFSET) + 1);
+            guard.record(SEGMENT_GENERATION_OFFSET, HeaderGuard.SEGMENT_AREA);
+        }
     }
 
     String doorbellPath()

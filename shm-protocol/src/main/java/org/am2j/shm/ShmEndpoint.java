@@ -36,6 +36,8 @@ final class ShmEndpoint implements TransportEndpoint
     private final ShmReceiveQueues receiveQueues;
     private final TransportCounters counters;
     private final List<ShmRoute> routes = new ArrayList<>();
+    /** How long a sender whose route back could not be made is answered by a dead route before trying again. */
+    private static final long DEAD_ROUTE_RETRY_NANOS = 50_000_000L;
     private final Route unknownSender = new DeadRoute(null, ShmTransport.NAME);
     private ShmPeer[] peers;
     private MappedRegion segmentRegion;
@@ -54,17 +56,17 @@ final class ShmEndpoint implements TransportEndpoint
         final ShmConfig config = transport.config;
         final Path file = transport.directory().resolve(
             transport.pid + "-" + transport.startMs + "-" + host.endpointId() + ".qb");
-        this.path = file.toString();
         this.region = MappedRegion.create(file,
             QueueBlockDescriptor.length(config.slots, config.requestDepth, config.replyDepth, config.bulkDepth));
+        this.path = region.path.toString();
         this.block = QueueBlock.format(region.buffer, config, transport.pid, transport.startMs, transport.processId,
             host.endpointId(), transport.doorbellPath());
         this.block.tag(host.tag());
         this.peers = new ShmPeer[config.slots];
         this.counters = host.counters(ShmTransport.NAME);
-        this.requests = new PacketReceiver(block.requests, new ShmInbound(this, block.requests), counters,
+        this.requests = new PacketReceiver(block, block.requests, new ShmInbound(this, block.requests), counters,
             config.livenessNanos, transport.pid);
-        this.replies = new PacketReceiver(block.replies, new ShmInbound(this, block.replies), counters,
+        this.replies = new PacketReceiver(block, block.replies, new ShmInbound(this, block.replies), counters,
             config.livenessNanos, transport.pid);
         this.receiveQueues = new ShmReceiveQueues(replies, requests);
         transport.register(host.endpointId(), this);
@@ -159,11 +161,24 @@ final class ShmEndpoint implements TransportEndpoint
             return unknownSender;
         }
         final ShmPeer peer = peers[slot];
-        if (null != peer && peer.generation == generation)
+        if (null != peer && peer.generation == generation &&
+            (0 == peer.retryAtNanos || System.nanoTime() - peer.retryAtNanos < 0))
         {
             return peer.route;
         }
         return resolve(slot, generation);
+    }
+
+    /**
+     * @return the pid (low 32 bits) of the process whose queue block the inverse mapping names, as it was when the
+     * mapping was resolved, or {@link ShmPeer#UNKNOWN_PID} when it names no readable queue block.
+     */
+    long inverseSenderPid(final int slot, final int generation)
+    {
+        inverseRoute(slot, generation);
+        final ShmPeer[] peers = this.peers;
+        final ShmPeer peer = slot < peers.length ? peers[slot] : null;
+        return null != peer && peer.generation == generation ? peer.pid : ShmPeer.UNKNOWN_PID;
     }
 
     private Route resolve(final int slot, final int generation)
@@ -174,13 +189,16 @@ final class ShmEndpoint implements TransportEndpoint
             return unknownSender;
         }
         EndpointName name = null;
+        long pid = ShmPeer.UNKNOWN_PID;
         Route route;
         try
         {
             final MappedRegion mapped = transport.mappedFiles.acquire(Path.of(senderPath));
             try
             {
-                final byte[] encoded = QueueBlock.wrap(mapped.buffer, "queue block " + senderPath).encodedName();
+                final QueueBlock senderBlock = QueueBlock.wrap(mapped.buffer, "queue block " + senderPath);
+                pid = senderBlock.ownerPid() & 0xFFFF_FFFFL;
+                final byte[] encoded = senderBlock.encodedName();
                 name = null == encoded ? null : EndpointName.fromBytes(encoded);
             }
             finally
@@ -197,7 +215,14 @@ final class ShmEndpoint implements TransportEndpoint
         {
             route = new DeadRoute(name, ShmTransport.NAME);
         }
-        peers[slot] = new ShmPeer(generation, name, route);
+        if (!(route instanceof ShmRoute))
+        {
+            pid = ShmPeer.UNKNOWN_PID;
+        }
+        // A dead route may be a passing state (the sender's header overwritten until its owner repairs it): it is
+        // tried again after a while instead of returning every later reply to that sender for good.
+        final long retryAt = route instanceof ShmRoute ? 0 : (System.nanoTime() + DEAD_ROUTE_RETRY_NANOS) | 1;
+        peers[slot] = new ShmPeer(generation, name, route, pid, retryAt);
         return route;
     }
 
@@ -230,6 +255,11 @@ final class ShmEndpoint implements TransportEndpoint
     @Override
     public void sleeping(final boolean sleeping)
     {
+        if (sleeping)
+        {
+            // Before each sleep slice: a header overwritten meanwhile would keep every sender refusing until a poll.
+            block.checkHeader();
+        }
         block.sleeping(sleeping);
     }
 
@@ -264,7 +294,7 @@ final class ShmEndpoint implements TransportEndpoint
         if (null != previous)
         {
             block.segment(null, 0);
-            MappedRegion.deleteQuietly(previous.path);
+            previous.delete();
         }
         return segmentRegion.buffer;
     }
@@ -275,6 +305,14 @@ final class ShmEndpoint implements TransportEndpoint
     AtomicBuffer sharedSegment()
     {
         return null == segmentRegion ? null : segmentRegion.buffer;
+    }
+
+    /**
+     * @return how many packet states and tails of this endpoint's queues were repaired without a message lost.
+     */
+    long packetRepairs()
+    {
+        return requests.repairs() + replies.repairs();
     }
 
     EndpointHost host()
@@ -330,10 +368,10 @@ final class ShmEndpoint implements TransportEndpoint
         }
         peers = new ShmPeer[0];
         transport.unregister(host.endpointId());
-        MappedRegion.deleteQuietly(region.path);
+        region.delete();
         if (null != segmentRegion)
         {
-            MappedRegion.deleteQuietly(segmentRegion.path);
+            segmentRegion.delete();
         }
     }
 

@@ -48,10 +48,26 @@ final class ShmInbound implements InboundMessage
         this.buffer = queue.buffer;
     }
 
+    /**
+     * Point the flyweight at a ready packet, unless its inverse mapping names another process than the one that made
+     * it ready (the pid in its READY state): such a packet was spoiled by a faulty writer, and replying to or
+     * returning it would reach a process that did not send it. A mapping that names no sender at all (an unused slot,
+     * a sender whose queue block is gone) is handed over: its replies and returns go nowhere (a dead route, counted).
+     *
+     * @param packet      offset of a READY packet.
+     * @param packetState its state as read.
+     * @return this, or null when the packet's sender does not validate.
+     */
     ShmInbound wrap(final int packet, final long packetState)
     {
         this.packet = packet;
-        this.inverse = queue.packetInt(packet, SLOT_OFFSET);
+        final int inverse = queue.packetInt(packet, SLOT_OFFSET);
+        this.inverse = inverse;
+        final long senderPid = endpoint.inverseSenderPid(inverse & 0xFFFF, inverse >>> 16);
+        if (ShmPeer.UNKNOWN_PID != senderPid && senderPid != QueueBlockDescriptor.pid(packetState))
+        {
+            return null;
+        }
         final int opcode = opcode();
         if (0 == dataLength() && Opcode.REQUEST_LONG.code() != opcode && Opcode.REPLY_LONG.code() != opcode)
         {

@@ -46,6 +46,9 @@ public final class ShmTransport implements Transport
         final Path userRoot = ShmDirectories.userRoot();
         final String configured = context.property(NAME, "dir", "");
         this.directory = configured.isEmpty() ? userRoot.resolve(sanitise(context.job())) : Path.of(configured);
+        // The root and the job directory are checked (the user's own, private, not symbolic links) before anything
+        // in them is swept or made.
+        ShmDirectories.create(directory);
         StaleFiles.sweep(userRoot);
         if (!configured.isEmpty())
         {
@@ -137,7 +140,7 @@ public final class ShmTransport implements Transport
     @Override
     public void close()
     {
-        MappedRegion.deleteQuietly(doorbell.region().path);
+        doorbell.region().delete();
         mappedFiles.releaseAll();
         ShmDirectories.removeIfEmpty(directory);
     }

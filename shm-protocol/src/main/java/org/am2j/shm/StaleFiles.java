@@ -3,6 +3,7 @@ package org.am2j.shm;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 
 import org.am2j.spi.ProcessIdentity;
@@ -28,7 +29,7 @@ final class StaleFiles
     static int sweep(final Path userRoot)
     {
         int removed = 0;
-        if (!Files.isDirectory(userRoot))
+        if (!Files.isDirectory(userRoot, LinkOption.NOFOLLOW_LINKS))
         {
             return 0;
         }
@@ -36,7 +37,9 @@ final class StaleFiles
         {
             for (final Path job : jobs)
             {
-                if (Files.isDirectory(job) && !"counters".equals(job.getFileName().toString()))
+                // A symbolic link is never followed: sweeping through one could delete another directory's files.
+                if (Files.isDirectory(job, LinkOption.NOFOLLOW_LINKS) &&
+                    !"counters".equals(job.getFileName().toString()))
                 {
                     removed += sweepDirectory(job);
                     ShmDirectories.removeIfEmpty(job);
@@ -57,7 +60,7 @@ final class StaleFiles
         {
             for (final Path file : files)
             {
-                if (isStale(file.getFileName().toString()))
+                if (isStale(file.getFileName().toString()) && Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS))
                 {
                     MappedRegion.deleteQuietly(file);
                     removed++;

@@ -282,17 +282,13 @@ public final class AllKindsMain
         job.barrier();
     }
 
-    private void checkSharedSegmentFile() throws Exception
+    private void checkSharedSegmentFile()
     {
-        final Path dir = ShmDirectories.userRoot().resolve(job.jobId());
         final String prefix = ProcessIdentity.currentPid() + "-";
-        try (Stream<Path> files = Files.list(dir))
-        {
-            check(files.anyMatch(p -> p.getFileName().toString().startsWith(prefix) &&
-                p.getFileName().toString().endsWith(".seg")),
-                "rank " + rank + ": allocateSegment made no .seg file in " + dir + ": " +
-                RankSupport.listJobDirectory(job.jobId()));
-        }
+        final String files = RankSupport.listSharedFiles(job.jobId());
+        check(java.util.Arrays.stream(files.split(" ")).anyMatch(name ->
+            (name.startsWith(prefix) || name.startsWith("memfd:am2j-" + prefix)) && name.contains(".seg")),
+            "rank " + rank + ": allocateSegment made no .seg file: " + files);
     }
 
     private void sendAll(final boolean phase1)

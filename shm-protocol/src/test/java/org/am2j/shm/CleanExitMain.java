@@ -119,7 +119,7 @@ public final class CleanExitMain
                         handled + " of " + expected);
                 }
             }
-            final String files = RankSupport.listJobDirectory(job.jobId());
+            final String files = RankSupport.listSharedFiles(job.jobId());
             System.out.println("rank " + rank + " files: " + files);
             check(files.contains(".qb") && files.contains(".seg") && files.contains(".bell"),
                 "rank " + rank + ": the job directory lacks queue blocks, segments or doorbells: " + files);

@@ -165,6 +165,42 @@ public final class RankSupport
     }
 
     /**
+     * @return the names of this process's shared-memory files, sorted: the files of the job directory and the sealed
+     * memory files this process holds open (shown as {@code memfd:<name>}).
+     */
+    public static String listSharedFiles(final String job)
+    {
+        final StringBuilder names = new StringBuilder(listJobDirectory(job));
+        try (Stream<Path> fds = Files.list(Path.of("/proc/self/fd")))
+        {
+            for (final String target : fds.map(RankSupport::linkTarget).sorted().toList())
+            {
+                if (target.startsWith("/memfd:am2j-"))
+                {
+                    names.append(names.length() == 0 ? "" : " ").append(target.substring(1));
+                }
+            }
+        }
+        catch (final IOException ex)
+        {
+            names.append(" ?").append(ex);
+        }
+        return names.toString();
+    }
+
+    private static String linkTarget(final Path link)
+    {
+        try
+        {
+            return Files.readSymbolicLink(link).toString();
+        }
+        catch (final IOException ex)
+        {
+            return "";
+        }
+    }
+
+    /**
      * @return the files of the job directory (names), sorted, or an empty string when it does not exist.
      */
     public static String listJobDirectory(final String job)

@@ -138,6 +138,6 @@ class LayoutTest
             assertTrue(Math.abs(c[e]) <= 0.1);
         }
         assertEquals(0.4, remote / 5000.0, 0.03);
-        assertEquals(7, graph.neighbours(0).length, "a corner of the 2 x 2 x 2 grid");
+        assertEquals(3, graph.neighbours(0).length, "a corner of the 2 x 2 x 2 grid: one face neighbour per axis");
     }
 }

@@ -1,0 +1,213 @@
+package org.am2j.splitc;
+
+import java.util.concurrent.TimeUnit;
+
+import org.am2j.api.Bundle;
+import org.am2j.api.EventMask;
+
+/**
+ * How one rank's Split-C layer makes progress: it polls before every {@link SplitCOptions#pollEvery()}-th message it
+ * sends, and in every wait. A wait with nothing to handle spins, then yields, then sleeps in {@link Bundle#waitSema}
+ * until a message arrives, and fails when it has handled nothing for the stall limit. It also holds the failure that
+ * makes the layer unusable (a returned message, a stall, a collective mismatch) and whether the layer is closed.
+ * <p>
+ * A wait is {@link #beginWait()} followed by {@link #waitStep(String)} while its condition does not hold.
+ */
+final class Progress
+{
+    private final Bundle bundle;
+    private final int rank;
+    private final int pollEvery;
+    private final long stallNanos;
+    private final int spins;
+    private final int yields;
+    private final int sleepMicros;
+
+    private int sendsSincePoll;
+    private int idle;
+    private long idleSince;
+    private long sleeps;
+    private long sleepTimeouts;
+    private SplitCException failure;
+    private boolean closed;
+    private Diagnostics diagnostics = () -> "no diagnostics";
+
+    Progress(final Bundle bundle, final int rank, final SplitCOptions options)
+    {
+        this.bundle = bundle;
+        this.rank = rank;
+        this.pollEvery = options.pollEvery();
+        this.stallNanos = TimeUnit.MILLISECONDS.toNanos(options.stallMillis());
+        this.spins = options.spins();
+        this.yields = options.yields();
+        this.sleepMicros = options.sleepMicros();
+    }
+
+    int rank()
+    {
+        return rank;
+    }
+
+    /**
+     * @param diagnostics says what the whole rank is waiting for, in the message of a stalled wait.
+     */
+    void diagnostics(final Diagnostics diagnostics)
+    {
+        this.diagnostics = diagnostics;
+    }
+
+    /**
+     * @throws SplitCException the recorded failure, or because the layer is closed.
+     */
+    void checkUsable()
+    {
+        if (null != failure)
+        {
+            throw failure;
+        }
+        if (closed)
+        {
+            throw new SplitCException("rank " + rank + ": the Split-C layer is closed");
+        }
+    }
+
+    /**
+     * Record a failure: the first one makes the layer unusable, and every later call throws it.
+     *
+     * @param ex the failure.
+     * @return {@code ex}, for {@code throw progress.fail(...)}.
+     */
+    SplitCException fail(final SplitCException ex)
+    {
+        if (null == failure)
+        {
+            failure = ex;
+        }
+        return ex;
+    }
+
+    SplitCException failure()
+    {
+        return failure;
+    }
+
+    /**
+     * @return messages handled by one poll, after checking the layer is usable.
+     */
+    int poll()
+    {
+        checkUsable();
+        return bundle.poll();
+    }
+
+    /**
+     * Poll first, every {@code pollEvery} messages, as the model paper's layer polls before each send: a rank that
+     * sends long runs of requests keeps serving its peers and draining its replies. Called before sending, never
+     * between a get's send and its return.
+     */
+    void beforeSend()
+    {
+        if (++sendsSincePoll >= pollEvery)
+        {
+            sendsSincePoll = 0;
+            if (null != failure)
+            {
+                throw failure;
+            }
+            bundle.poll();
+        }
+    }
+
+    /**
+     * Start a wait: the idle count and the stall clock start again.
+     */
+    void beginWait()
+    {
+        idle = 0;
+    }
+
+    /**
+     * One step of a wait: poll; when nothing was handled, idle a little (spin, then yield, then sleep until a message
+     * arrives), and fail when nothing has been handled for the stall limit.
+     *
+     * @param waitingFor what the wait waits for, for the stall message.
+     */
+    void waitStep(final String waitingFor)
+    {
+        if (null != failure)
+        {
+            throw failure;
+        }
+        if (0 != bundle.poll())
+        {
+            idle = 0;
+            return;
+        }
+        final int n = idle++;
+        if (0 == n)
+        {
+            idleSince = System.nanoTime();
+        }
+        if (n < spins)
+        {
+            Thread.onSpinWait();
+        }
+        else if (n < spins + yields)
+        {
+            Thread.yield();
+        }
+        else
+        {
+            if (0 != stallNanos && System.nanoTime() - idleSince > stallNanos)
+            {
+                throw fail(new SplitCException("rank " + rank + ": no message handled for " +
+                    TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - idleSince) + " ms while waiting for " +
+                    waitingFor + "; " + diagnostics.state()));
+            }
+            sleeps++;
+            bundle.eventMask(EventMask.NOTEMPTY);
+            if (!bundle.waitSema(sleepMicros, TimeUnit.MICROSECONDS))
+            {
+                sleepTimeouts++;
+                bundle.eventMask(EventMask.NOEVENTS);
+            }
+        }
+    }
+
+    long sleeps()
+    {
+        return sleeps;
+    }
+
+    long sleepTimeouts()
+    {
+        return sleepTimeouts;
+    }
+
+    boolean closed()
+    {
+        return closed;
+    }
+
+    /**
+     * Free the bundle (its endpoint and segment) once.
+     */
+    void close()
+    {
+        if (!closed)
+        {
+            closed = true;
+            bundle.close();
+        }
+    }
+
+    /** What a rank is waiting for, in words, for the message of a stalled wait. */
+    @FunctionalInterface
+    interface Diagnostics
+    {
+        /**
+         * @return the rank's state.
+         */
+        String state();
+    }
+}

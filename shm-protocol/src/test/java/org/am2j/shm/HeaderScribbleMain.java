@@ -1,0 +1,247 @@
+package org.am2j.shm;
+
+import static org.am2j.shm.RankSupport.check;
+import static org.am2j.shm.RankSupport.checkEquals;
+
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.util.concurrent.ThreadLocalRandom;
+
+import org.agrona.concurrent.UnsafeBuffer;
+import org.am2j.api.Am;
+import org.am2j.api.Bundle;
+import org.am2j.api.BundleKind;
+import org.am2j.api.Endpoint;
+import org.am2j.api.EndpointStatistics.Counter;
+import org.am2j.api.Tags;
+import org.am2j.spi.ProcessIdentity;
+import org.am2j.spmd.Job;
+import org.am2j.spmd.Spmd;
+
+/**
+ * Rank program of {@code HeaderScribbleTest}, two ranks. Phase 1: rank 1 floods rank 0 with requests (short, medium,
+ * long; rank 0 answers each) and, every so often, writes random bytes over the whole header of rank 0's queue block
+ * and of its own (state, tag, sizes, name, segment, doorbell path), then sends on at once. Messages that meet a
+ * scribbled header come back to their sender (requests to rank 1, replies to rank 0); nothing may throw, and
+ * {@code sent = replies + returned requests + returned replies + drops} must hold. Phase 2, no more scribbling: every
+ * request must be answered, none returned: both owners repaired their headers and the peers recovered.
+ * <p>
+ * Arguments: requests of phase 1, requests of phase 2, scribbles in phase 1.
+ */
+public final class HeaderScribbleMain
+{
+    static final int H_REQUEST = 5;
+    static final int H_REPLY = 6;
+    static final int H_DONE = 7;
+    static final int SEGMENT = 64 * 1024;
+
+    private static long handled;
+    private static long replies;
+    private static long returnedRequests;
+    private static long returnedReplies;
+    private static boolean done;
+    private static boolean doneReturned;
+
+    public static void main(final String[] args)
+    {
+        final int phase1 = Integer.parseInt(args[0]);
+        final int phase2 = Integer.parseInt(args[1]);
+        final int scribbles = Integer.parseInt(args[2]);
+        RankSupport.main("HeaderScribbleMain", () ->
+        {
+            try (Job job = Spmd.init(); Bundle bundle = Am.allocateBundle(BundleKind.SEQ))
+            {
+                System.out.println("job=" + job.jobId() + " pid=" + ProcessIdentity.currentPid() + " rank=" +
+                    job.rank());
+                check(2 == job.size(), "HeaderScribbleMain needs 2 ranks");
+                final Endpoint endpoint = bundle.allocateEndpoint();
+                endpoint.tag(Tags.fresh());
+                endpoint.handler(0, (token, msg) ->
+                {
+                    if (msg.opcode().isRequest())
+                    {
+                        if (H_DONE == msg.handlerIndex())
+                        {
+                            doneReturned = true;
+                        }
+                        else
+                        {
+                            returnedRequests++;
+                        }
+                    }
+                    else
+                    {
+                        returnedReplies++;
+                    }
+                });
+                endpoint.handler(H_REQUEST, (token, msg) ->
+                {
+                    handled++;
+                    token.reply(H_REPLY, msg.arg(0));
+                });
+                endpoint.handler(H_REPLY, (token, msg) -> replies++);
+                endpoint.handler(H_DONE, (token, msg) -> done = true);
+                if (0 == job.rank())
+                {
+                    endpoint.allocateSegment(SEGMENT);
+                }
+                Peers.mapAll(job, endpoint);
+                job.barrier();
+                long sent = 0;
+                if (0 == job.rank())
+                {
+                    final long deadline = RankSupport.deadline(90_000);
+                    while (!done)
+                    {
+                        if (0 == bundle.poll())
+                        {
+                            if (RankSupport.expired(deadline))
+                            {
+                                throw RankSupport.fail("rank 0: handled " + handled + ", no end");
+                            }
+                        }
+                    }
+                }
+                else
+                {
+                    sent = rankOne(bundle, endpoint, phase1, phase2, scribbles);
+                }
+                final long drops = endpoint.statistics().total(Counter.DROPS);
+                final byte[][] all = job.allGather(ByteBuffer.allocate(32).putLong(returnedReplies).putLong(drops)
+                    .putLong(handled).putLong(sent).array());
+                if (1 == job.rank())
+                {
+                    final ByteBuffer zero = ByteBuffer.wrap(all[0]);
+                    final long zeroReturnedReplies = zero.getLong();
+                    final long zeroDrops = zero.getLong();
+                    System.out.println("rank 1 accounts: sent " + sent + " = replies " + replies +
+                        " + returned requests " + returnedRequests + " + returned replies " + zeroReturnedReplies +
+                        " + drops " + (zeroDrops + drops));
+                    checkEquals(sent, replies + returnedRequests + zeroReturnedReplies + zeroDrops + drops,
+                        "rank 1: sent = replies + returned requests + returned replies + drops");
+                    System.out.println("rank 1 ok");
+                }
+                job.barrier();
+            }
+        });
+    }
+
+    private static long rankOne(
+        final Bundle bundle, final Endpoint endpoint, final int phase1, final int phase2, final int scribbles)
+    {
+        final UnsafeBuffer data = new UnsafeBuffer(ByteBuffer.allocateDirect(Am.MAX_MEDIUM));
+        RankSupport.fill(data, 0, Am.MAX_MEDIUM, 99);
+        final UnsafeBuffer peerHeader = MappedRegion.open(
+            Path.of(endpoint.translationName(0).address(ShmTransport.NAME))).buffer;
+        final UnsafeBuffer ownHeader = MappedRegion.open(
+            Path.of(endpoint.name().address(ShmTransport.NAME))).buffer;
+        final int every = Math.max(1, phase1 / Math.max(1, scribbles));
+        long sent = 0;
+        for (int i = 0; i < phase1; i++)
+        {
+            if (0 == i % every)
+            {
+                scribble(peerHeader);
+                scribble(ownHeader);
+            }
+            send(endpoint, data, i);
+            sent++;
+            if (i % every > 8)
+            {
+                // A few sends right after each scribble, before this rank polls and repairs its own header.
+                bundle.poll();
+            }
+        }
+        awaitQuiet(bundle, sent);
+        final long phase1Returned = returnedRequests + returnedReplies;
+        System.out.println("rank 1 phase 1: sent " + sent + ", replies " + replies + ", returned requests " +
+            returnedRequests);
+
+        final long repliesBefore = replies;
+        final long returnedBefore = returnedRequests;
+        for (int i = 0; i < phase2; i++)
+        {
+            send(endpoint, data, phase1 + i);
+            sent++;
+            bundle.poll();
+        }
+        final long deadline = RankSupport.deadline(30_000);
+        while (replies - repliesBefore < phase2)
+        {
+            check(returnedRequests == returnedBefore, "rank 1 phase 2: requests returned after the scribbling " +
+                "stopped: " + (returnedRequests - returnedBefore));
+            if (0 == bundle.poll())
+            {
+                if (RankSupport.expired(deadline))
+                {
+                    throw RankSupport.fail("rank 1 phase 2: " + (replies - repliesBefore) + " of " +
+                        phase2 + " replies: the peers did not recover");
+                }
+            }
+        }
+        System.out.println("rank 1 phase 2: " + phase2 + " replies of " + phase2 + " requests");
+        check(phase1Returned > 0 || returnedRequests > 0, "rank 1: no message met a scribbled header");
+        do
+        {
+            doneReturned = false;
+            checkEquals(Am.OK, endpoint.request(0, H_DONE), "rank 1: done");
+            final long doneDeadline = RankSupport.deadline(2_000);
+            while (!doneReturned && !RankSupport.expired(doneDeadline))
+            {
+                bundle.poll();
+            }
+        }
+        while (doneReturned);
+        return sent;
+    }
+
+    private static void send(final Endpoint endpoint, final UnsafeBuffer data, final int i)
+    {
+        final int status;
+        switch (i % 3)
+        {
+            case 0:
+                status = endpoint.request(0, H_REQUEST, i);
+                break;
+            case 1:
+                status = endpoint.requestMedium(0, H_REQUEST, data, 0, 1 + i % Am.MAX_MEDIUM, i);
+                break;
+            default:
+                status = endpoint.requestLong(0, H_REQUEST, data, 0, 512, (i * 512) % SEGMENT, i);
+                break;
+        }
+        checkEquals(Am.OK, status, "rank 1: request " + i);
+    }
+
+    /** Poll until every message sent is accounted for here, or nothing has come for 2 s. */
+    private static void awaitQuiet(final Bundle bundle, final long sent)
+    {
+        long last = -1;
+        long quietSince = System.nanoTime();
+        final long deadline = RankSupport.deadline(60_000);
+        while (replies + returnedRequests < sent)
+        {
+            final long seen = replies + returnedRequests;
+            if (seen != last)
+            {
+                last = seen;
+                quietSince = System.nanoTime();
+            }
+            if (0 == bundle.poll() && System.nanoTime() - quietSince > 2_000_000_000L)
+            {
+                return;
+            }
+            if (RankSupport.expired(deadline))
+            {
+                throw RankSupport.fail("rank 1: phase 1 does not end");
+            }
+        }
+    }
+
+    private static void scribble(final UnsafeBuffer header)
+    {
+        final byte[] garbage = new byte[QueueBlockDescriptor.SLOTS_TABLE_OFFSET];
+        ThreadLocalRandom.current().nextBytes(garbage);
+        header.putBytes(0, garbage);
+    }
+}

@@ -1,0 +1,200 @@
+package org.am2j.shm;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.agrona.concurrent.UnsafeBuffer;
+import org.am2j.api.Opcode;
+import org.am2j.spi.OutboundMessage;
+import org.am2j.spi.ProcessIdentity;
+import org.am2j.spi.Route;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * What a faulty writer does to packets, in one JVM: every message it spoils is counted as a drop, none is handed to
+ * the core with another sender's inverse mapping, and the queue goes on.
+ */
+@Timeout(60)
+class ScribbledPacketTest
+{
+    private static final long BOUND_NANOS = 5_000_000_000L;
+
+    private static OutboundMessage frame(final Opcode opcode, final int handler, final long tag, final int... args)
+    {
+        final int[] a = java.util.Arrays.copyOf(args, 8);
+        return new OutboundMessage().header(opcode.code(), 0, handler, tag)
+            .args(args.length, a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7]).source(0);
+    }
+
+    @Test
+    void garbageOverTheStateOfAReadyPacketOfALiveSenderIsSkippedAndCounted()
+    {
+        try (Fixture f = new Fixture("requestDepth", "8", "bulkDepth", "2", "livenessMs", "20"))
+        {
+            final Fixture.Ep a = f.endpoint();
+            final Fixture.Ep b = f.endpoint();
+            final ShmRoute ab = a.routeTo(b);
+            final PacketQueue queue = b.queueBlock().requests;
+            assertEquals(Route.SENT, ab.send(frame(Opcode.REQUEST_SHORT, 5, b.host.tag, 1)));
+            assertEquals(Route.SENT, ab.send(frame(Opcode.REQUEST_SHORT, 5, b.host.tag, 2)));
+            // the packet of message 1 was made READY by this (live) process; a faulty writer overwrites its state
+            queue.buffer.putLong(queue.packetOffset(0), 0x1234_5678_9ABC_DEF0L);
+            final Fixture.Recorder recorder = new Fixture.Recorder();
+            final long start = System.nanoTime();
+            while (recorder.headers.isEmpty() && System.nanoTime() - start < BOUND_NANOS)
+            {
+                b.shm.poll(recorder, 32, false);
+            }
+            assertEquals(1, recorder.headers.size(), "the message after the spoiled one arrives");
+            assertEquals(2, recorder.headers.get(0)[5]);
+            assertEquals(1, b.host.drops(), "the spoiled message is counted");
+        }
+    }
+
+    @Test
+    void aPacketWhoseInverseMappingNamesAnotherSenderIsDroppedNotHandedOver()
+    {
+        try (Fixture f = new Fixture())
+        {
+            final Fixture.Ep a = f.endpoint();
+            final Fixture.Ep b = f.endpoint();
+            final Fixture.Ep c = f.endpoint();
+            final ShmRoute ab = a.routeTo(b);
+            final ShmRoute cb = c.routeTo(b);
+            final PacketQueue queue = b.queueBlock().requests;
+            final Fixture.Recorder recorder = new Fixture.Recorder();
+            // c's first message resolves c's inverse mapping at b
+            assertEquals(Route.SENT, cb.send(frame(Opcode.REQUEST_SHORT, 5, b.host.tag, 7)));
+            assertEquals(1, b.shm.poll(recorder, 32, false));
+            final int cInverse = queue.buffer.getInt(queue.packetOffset(0) + PacketDescriptor.SLOT_OFFSET);
+            assertEquals(Route.SENT, ab.send(frame(Opcode.REQUEST_SHORT, 5, b.host.tag, 8)));
+            assertEquals(1, b.shm.poll(recorder, 32, false));
+            final int aInverse = queue.buffer.getInt(queue.packetOffset(1) + PacketDescriptor.SLOT_OFFSET);
+            assertTrue(aInverse != cInverse);
+
+            // Another process's message whose inverse mapping a faulty writer turned into c's: READY with a pid that
+            // is not c's (c lives in this process).
+            final long otherPid = ProcessIdentity.currentPid() + 1;
+            final int packet = queue.packetOffset(2);
+            queue.buffer.putByte(packet + PacketDescriptor.OPCODE_OFFSET, (byte)Opcode.REQUEST_SHORT.code());
+            queue.buffer.putByte(packet + PacketDescriptor.HANDLER_OFFSET, (byte)99);
+            queue.buffer.putInt(packet + PacketDescriptor.SLOT_OFFSET, cInverse);
+            queue.buffer.putLong(queue.tailOffset, 3);
+            queue.buffer.putLong(queue.claimOffset(2), QueueBlockDescriptor.claim(0, otherPid));
+            queue.buffer.putLongRelease(packet, QueueBlockDescriptor.state(PacketDescriptor.READY, otherPid));
+
+            assertEquals(0, b.shm.poll(recorder, 32, false), "not handed over: its reply or return would reach c");
+            assertEquals(2, recorder.headers.size());
+            assertEquals(1, b.host.drops(), "the spoiled message is counted");
+            assertEquals(Route.SENT, ab.send(frame(Opcode.REQUEST_SHORT, 5, b.host.tag, 9)));
+            assertEquals(1, b.shm.poll(recorder, 32, false), "the queue goes on");
+            assertEquals(9, recorder.headers.get(2)[5]);
+        }
+    }
+
+    @Test
+    void aPacketWithdrawnByItsClaimerInAnOpenBlockIsFreedWithoutADrop()
+    {
+        try (Fixture f = new Fixture("requestDepth", "8", "bulkDepth", "2", "livenessMs", "20"))
+        {
+            final Fixture.Ep a = f.endpoint();
+            final Fixture.Ep b = f.endpoint();
+            final ShmRoute ab = a.routeTo(b);
+            final PacketQueue queue = b.queueBlock().requests;
+            // A sender read the state as not OPEN after its claim (the header was scribbled on meanwhile): it withdrew
+            // its packet and took its message back.
+            final long pid = ProcessIdentity.currentPid();
+            queue.buffer.putLong(queue.tailOffset, 1);
+            queue.buffer.putLong(queue.claimOffset(0), QueueBlockDescriptor.claim(0, pid));
+            queue.buffer.putLongVolatile(queue.packetOffset(0),
+                QueueBlockDescriptor.state(PacketDescriptor.WITHDRAWN, pid));
+            assertEquals(Route.SENT, ab.send(frame(Opcode.REQUEST_SHORT, 5, b.host.tag, 3)));
+            final Fixture.Recorder recorder = new Fixture.Recorder();
+            assertEquals(1, b.shm.poll(recorder, 32, false));
+            assertEquals(3, recorder.headers.get(0)[5]);
+            assertEquals(0, b.host.drops(), "the withdrawn message was returned by its sender: not a drop");
+        }
+    }
+
+    @Test
+    void aTailMovedFarAheadIsPulledBackAndTheQueueGoesOn()
+    {
+        try (Fixture f = new Fixture("requestDepth", "8", "bulkDepth", "2", "livenessMs", "20"))
+        {
+            final Fixture.Ep a = f.endpoint();
+            final Fixture.Ep b = f.endpoint();
+            final ShmRoute ab = a.routeTo(b);
+            final PacketQueue queue = b.queueBlock().requests;
+            queue.buffer.putLongVolatile(queue.tailOffset, 1003);
+            final Fixture.Recorder recorder = new Fixture.Recorder();
+            final long start = System.nanoTime();
+            int sent = 0;
+            while (sent < 3 && System.nanoTime() - start < BOUND_NANOS)
+            {
+                if (Route.SENT == ab.send(frame(Opcode.REQUEST_SHORT, 5, b.host.tag, sent)))
+                {
+                    sent++;
+                }
+                b.shm.poll(recorder, 32, false);
+            }
+            while (recorder.headers.size() < 3 && System.nanoTime() - start < BOUND_NANOS)
+            {
+                b.shm.poll(recorder, 32, false);
+            }
+            assertEquals(3, recorder.headers.size(), "the queue takes and delivers messages again");
+            assertTrue(queue.buffer.getLongVolatile(queue.tailOffset) < 100, "the tail was pulled back");
+        }
+    }
+
+    @Test
+    void aTailMovedAheadWithinALapIsSkippedInOneTimeout()
+    {
+        try (Fixture f = new Fixture("requestDepth", "64", "bulkDepth", "2", "livenessMs", "200"))
+        {
+            final Fixture.Ep a = f.endpoint();
+            final Fixture.Ep b = f.endpoint();
+            final ShmRoute ab = a.routeTo(b);
+            final PacketQueue queue = b.queueBlock().requests;
+            queue.buffer.putLongVolatile(queue.tailOffset, 40);
+            final Fixture.Recorder recorder = new Fixture.Recorder();
+            final long start = System.nanoTime();
+            while (b.host.drops() < 40 && System.nanoTime() - start < BOUND_NANOS)
+            {
+                b.shm.poll(recorder, 32, false);
+            }
+            // One timeout for all 40 unclaimed assignments (40 timeouts would be 8 s, past the bound).
+            assertEquals(40, b.host.drops(), "every skipped assignment is counted");
+            assertEquals(40, queue.buffer.getLongVolatile(queue.headOffset));
+            assertEquals(Route.SENT, ab.send(frame(Opcode.REQUEST_SHORT, 5, b.host.tag, 4)));
+            assertEquals(1, b.shm.poll(recorder, 32, false));
+        }
+    }
+
+    @Test
+    void bulkBlocksWhoseFlagsHoldGarbageAreFreedForSenders()
+    {
+        try (Fixture f = new Fixture("requestDepth", "8", "bulkDepth", "2", "livenessMs", "20"))
+        {
+            final Fixture.Ep a = f.endpoint();
+            final Fixture.Ep b = f.endpoint();
+            final ShmRoute ab = a.routeTo(b);
+            final PacketQueue queue = b.queueBlock().requests;
+            for (int i = 0; i < queue.bulkDepth; i++)
+            {
+                queue.buffer.putLongVolatile(queue.bulkFlagOffset(i), QueueBlockDescriptor.state(99, 12345));
+            }
+            final OutboundMessage medium = frame(Opcode.REQUEST_MEDIUM, 5, b.host.tag, 1)
+                .data(new UnsafeBuffer(new byte[100]), 0, 100, -1);
+            final long start = System.nanoTime();
+            int result = Route.FULL;
+            while (Route.FULL == result && System.nanoTime() - start < BOUND_NANOS)
+            {
+                result = ab.send(medium);
+            }
+            assertEquals(Route.SENT, result, "a medium message finds a bulk block again");
+            final Fixture.Recorder recorder = new Fixture.Recorder();
+            assertEquals(1, b.shm.poll(recorder, 32, false));
+        }
+    }
+}
