@@ -28,6 +28,36 @@ public final class PollAllocationMain
     {
     }
 
+    private static void sendRoundTrips(
+        final Bundle bundle, final Endpoint endpoint, final long[] counts, final UnsafeBuffer payload, final int count)
+    {
+        for (int i = 0; i < count; i++)
+        {
+            final boolean medium = (i & 1) != 0;
+            final long expected = counts[1] + 1 + (medium ? MEDIUM_BYTES : 0);
+            if (medium)
+            {
+                endpoint.requestMedium(1, H_REQUEST, payload, 0, MEDIUM_BYTES, 1);
+            }
+            else
+            {
+                endpoint.request(1, H_REQUEST, 1);
+            }
+            while (counts[1] != expected)
+            {
+                bundle.poll();
+            }
+        }
+    }
+
+    private static void serve(final Bundle bundle, final long[] counts, final long until)
+    {
+        while (counts[0] < until)
+        {
+            bundle.poll();
+        }
+    }
+
     /**
      * @param args warm-up round trips, measured round trips.
      */
@@ -69,41 +99,23 @@ public final class PollAllocationMain
             final UnsafeBuffer payload = new UnsafeBuffer(new byte[MEDIUM_BYTES]);
             final int total = warmup + measured;
 
-            long before = 0;
+            // The loops are methods called for the warm-up and again for the measurement: a branch first taken at the
+            // measurement's start would deoptimise the compiled loop, and a deoptimisation allocates the objects the
+            // compiler had kept in registers.
+            final long before;
             if (0 == job.rank())
             {
-                for (int i = 0; i < total; i++)
-                {
-                    if (i == warmup)
-                    {
-                        before = threads.getThreadAllocatedBytes(threadId);
-                    }
-                    final long expected = counts[1] + 1 + ((i & 1) == 0 ? 0 : MEDIUM_BYTES);
-                    if ((i & 1) == 0)
-                    {
-                        endpoint.request(1, H_REQUEST, 1);
-                    }
-                    else
-                    {
-                        endpoint.requestMedium(1, H_REQUEST, payload, 0, MEDIUM_BYTES, 1);
-                    }
-                    while (counts[1] != expected)
-                    {
-                        bundle.poll();
-                    }
-                }
+                sendRoundTrips(bundle, endpoint, counts, payload, warmup / 2);
+                sendRoundTrips(bundle, endpoint, counts, payload, warmup - warmup / 2);
+                before = threads.getThreadAllocatedBytes(threadId);
+                sendRoundTrips(bundle, endpoint, counts, payload, measured);
             }
             else
             {
-                while (counts[0] < warmup)
-                {
-                    bundle.poll();
-                }
+                serve(bundle, counts, warmup / 2);
+                serve(bundle, counts, warmup);
                 before = threads.getThreadAllocatedBytes(threadId);
-                while (counts[0] < total)
-                {
-                    bundle.poll();
-                }
+                serve(bundle, counts, total);
             }
             final long allocated = threads.getThreadAllocatedBytes(threadId) - before;
             System.out.println("rank " + job.rank() + " allocated " + allocated + " bytes in " + measured +

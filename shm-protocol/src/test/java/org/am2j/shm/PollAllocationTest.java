@@ -24,7 +24,7 @@ class PollAllocationTest extends LauncherTestSupport
     @Timeout(value = 90, unit = TimeUnit.SECONDS)
     void roundTripsThroughTheSeqPollAllocateNothing() throws Exception
     {
-        final JobResult result = runJob(80, 2, List.of(), PollAllocationMain.class, "20000", "40000");
+        final JobResult result = runJob(80, 2, List.of(), PollAllocationMain.class, "60000", "40000");
         result.assertSucceeded(2);
         final Matcher matcher = LINE.matcher(result.out);
         int ranks = 0;
