@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Timeout;
 
 /**
  * Short and medium round trips between two rank JVMs over shared memory, sent and polled through the public API by
- * SEQ bundles, allocate nothing in steady state at either end (see {@link PollAllocationMain}).
+ * SEQ bundles, allocate nothing per message in steady state at either end (see {@link PollAllocationMain}).
  */
 class PollAllocationTest extends LauncherTestSupport
 {
@@ -33,7 +33,10 @@ class PollAllocationTest extends LauncherTestSupport
             ranks++;
             assertEquals("shm", matcher.group(4), result.output());
             assertEquals("40000", matcher.group(3));
-            assertTrue(Long.parseLong(matcher.group(2)) < 1024,
+            // Less than a byte per round trip: a message that allocated anything (16 bytes at least) fails this by
+            // far, while a one-off of the JVM inside the window (a few KiB seen now and then on a loaded machine, e.g.
+            // a deoptimisation rematerialising objects) does not.
+            assertTrue(Long.parseLong(matcher.group(2)) < Long.parseLong(matcher.group(3)),
                 "rank " + matcher.group(1) + " allocated " + matcher.group(2) + " bytes\n" + result.output());
         }
         assertEquals(2, ranks, result.output());
