@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.ServiceLoader;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.agrona.concurrent.status.AtomicCounter;
@@ -49,6 +50,12 @@ public final class AmRuntime implements TransportContext
      */
     static final String DEFAULT_SCHEDULER = "follow";
 
+    /**
+     * Longest single sleep of {@code waitSema()} before it looks at every queue again: a safety net against a
+     * transport that forgot to wake the sleeper. Tests make it long, so that a lost wake-up shows as a long wait.
+     */
+    static final long DEFAULT_SLEEP_SLICE_MS = 100;
+
     private final String node;
     private final String job;
     private final long pid;
@@ -59,6 +66,7 @@ public final class AmRuntime implements TransportContext
     private final Map<String, PollSchedulerProvider> schedulers;
     private final String pollSetting;
     private final boolean pollBeforeSend;
+    private final long sleepSliceNanos;
     private final ProcessCounters counters;
     private final AtomicInteger nextEndpointId = new AtomicInteger();
     private final Set<BundleCore> bundles = new HashSet<>();
@@ -75,6 +83,8 @@ public final class AmRuntime implements TransportContext
         this.pollSetting = setting("am2j.poll", "AM2J_POLL",
             schedulers.containsKey(DEFAULT_SCHEDULER) ? DEFAULT_SCHEDULER : EveryPollScheduler.NAME);
         this.pollBeforeSend = booleanSetting("am2j.pollBeforeSend", "AM2J_POLL_BEFORE_SEND", false);
+        this.sleepSliceNanos = TimeUnit.MILLISECONDS.toNanos(
+            longSetting("am2j.sleepSliceMs", "AM2J_SLEEP_SLICE_MS", DEFAULT_SLEEP_SLICE_MS, 1, 600_000));
         newScheduler();
         this.counters = ProcessCounters.open();
         final List<Transport> opened = new ArrayList<>();
@@ -220,6 +230,14 @@ public final class AmRuntime implements TransportContext
             names.add(transport.name());
         }
         return names;
+    }
+
+    /**
+     * @return the longest single sleep of {@code waitSema()} ({@code am2j.sleepSliceMs}).
+     */
+    long sleepSliceNanos()
+    {
+        return sleepSliceNanos;
     }
 
     /**
@@ -507,6 +525,28 @@ public final class AmRuntime implements TransportContext
             return environment;
         }
         return property + " / " + environment;
+    }
+
+    private static long longSetting(
+        final String property, final String environment, final long defaultValue, final long min, final long max)
+    {
+        final String value = setting(property, environment, Long.toString(defaultValue));
+        final long parsed;
+        try
+        {
+            parsed = Long.parseLong(value);
+        }
+        catch (final NumberFormatException ex)
+        {
+            throw new AmException(AmError.BAD_ARG, givenName(property, environment) + " = '" + value +
+                "' must be a whole number in [" + min + ", " + max + "]");
+        }
+        if (parsed < min || parsed > max)
+        {
+            throw new AmException(AmError.BAD_ARG, givenName(property, environment) + " = " + parsed +
+                " is outside [" + min + ", " + max + "]");
+        }
+        return parsed;
     }
 
     private static boolean booleanSetting(final String property, final String environment, final boolean defaultValue)

@@ -24,7 +24,7 @@ final class BundleCore implements Bundle
     static final int POLL_BUDGET = TransportEndpoint.BASE_POLL_BUDGET;
 
     /** Longest single sleep in waitSema: a safety net against a transport that forgets to wake the sleeper. */
-    private static final long SLEEP_SLICE_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+    private final long sleepSliceNanos;
 
     private final AmRuntime runtime;
     private final BundleKind kind;
@@ -47,6 +47,7 @@ final class BundleCore implements Bundle
     BundleCore(final AmRuntime runtime, final BundleKind kind, final PollScheduler scheduler, final Transport blocker)
     {
         this.runtime = runtime;
+        this.sleepSliceNanos = runtime.sleepSliceNanos();
         this.kind = kind;
         this.guard = new ThreadGuard(BundleKind.SEQ == kind);
         this.scheduler = scheduler;
@@ -351,12 +352,12 @@ final class BundleCore implements Bundle
                     throw new AmException(AmError.NOT_INIT, "bundle closed while waiting in waitSema()");
                 }
                 final long remaining = timeoutNanos == Long.MAX_VALUE ?
-                    SLEEP_SLICE_NANOS : timeoutNanos - (System.nanoTime() - start);
+                    sleepSliceNanos : timeoutNanos - (System.nanoTime() - start);
                 if (remaining <= 0)
                 {
                     return false;
                 }
-                final long slice = Math.min(remaining, SLEEP_SLICE_NANOS);
+                final long slice = Math.min(remaining, sleepSliceNanos);
                 if (null != blocker)
                 {
                     blocker.block(ticket, slice);

@@ -23,8 +23,8 @@ import org.am2j.spmd.Spmd;
  * Rank program for 3 ranks on 2 nodes with both protocols: rank 0 only sleeps in {@code waitSema()} and answers;
  * rank 1 (same node: shared memory) and rank 2 (other node: network) take turns sending it a request after a pause
  * long enough for it to be asleep, and time the round trip. Without a wake-up across protocols a message of the
- * protocol that is not the blocker would wait for the end of the sleeper's 100 ms time slice. Rank 0 prints the CPU
- * time it used.
+ * protocol that is not the blocker would wait for the end of the sleeper's time slice ({@code am2j.sleepSliceMs};
+ * {@link WakeTest} makes it longer than the one-second {@code waitSema}). Rank 0 prints the CPU time it used.
  */
 public final class WakeMain
 {

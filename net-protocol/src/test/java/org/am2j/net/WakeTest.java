@@ -19,16 +19,18 @@ import org.junit.jupiter.api.Timeout;
 class WakeTest extends LauncherTestSupport
 {
     /**
-     * Median round trip to the sleeper: far below the 50 ms a message waits on average for the end of the core's
-     * 100 ms sleep slice when nothing wakes the sleeper, far above a wake-up on a loaded 2-vCPU machine.
+     * Median round trip to the sleeper. The ranks run with a sleep slice of {@value #SLICE_MS} ms, longer than the
+     * sleeper's one-second {@code waitSema} timeout, so a message nothing wakes the sleeper for waits about half a
+     * second on average; a woken sleeper answers in well under 10 ms even on a loaded 2-vCPU machine.
      */
-    private static final long MEDIAN_US = 10_000;
+    private static final long MEDIAN_US = 250_000;
+    private static final long SLICE_MS = 5_000;
 
     @Test
     @Timeout(value = 90, unit = TimeUnit.SECONDS)
     void aSleeperWakesForSharedMemoryAndForTheNetwork() throws Exception
     {
-        final JobResult result = runJob(80, 3, 2, List.of(), WakeMain.class);
+        final JobResult result = runJob(80, 3, 2, List.of("-Dam2j.sleepSliceMs=" + SLICE_MS), WakeMain.class);
         result.assertSucceeded(3);
         final Matcher senders = Pattern.compile("\\[(\\d)] sender ok: over (\\w+) medianUs=(\\d+)").matcher(result.out);
         int found = 0;

@@ -47,9 +47,14 @@ class FastBoxWakeTest
                 {
                     for (int i = 0; !stop.get(); i++)
                     {
-                        while (delivered.get() < i)
+                        while (delivered.get() < i && !stop.get())
                         {
                             Thread.onSpinWait();
+                        }
+                        if (stop.get())
+                        {
+                            // the receiver stopped before taking the last message: it takes it after the join
+                            break;
                         }
                         // A random moment of the receiver's way to sleep (or of its sleep).
                         for (int spin = random.nextInt(2000); spin > 0; spin--)
@@ -97,7 +102,9 @@ class FastBoxWakeTest
                 }, 32, false);
             }
             stop.set(true);
-            sender.join(TimeUnit.SECONDS.toMillis(30));
+            sender.join(TimeUnit.SECONDS.toMillis(60));
+            // read the counts only once the sender has ended: one still sending would move them under our feet
+            assertTrue(!sender.isAlive(), "the sender did not stop within 60 s");
             assertEquals(null, senderFailure.get());
             final int messages = sent.get();
             while (delivered.get() < messages)
