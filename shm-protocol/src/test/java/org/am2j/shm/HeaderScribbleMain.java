@@ -6,6 +6,7 @@ import static org.am2j.shm.RankSupport.checkEquals;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.BooleanSupplier;
 
 import org.agrona.concurrent.UnsafeBuffer;
 import org.am2j.api.Am;
@@ -13,8 +14,6 @@ import org.am2j.api.Bundle;
 import org.am2j.api.BundleKind;
 import org.am2j.api.Endpoint;
 import org.am2j.api.EndpointStatistics.Counter;
-import org.am2j.api.Tags;
-import org.am2j.spi.ProcessIdentity;
 import org.am2j.spmd.Job;
 import org.am2j.spmd.Spmd;
 
@@ -51,11 +50,7 @@ public final class HeaderScribbleMain
         {
             try (Job job = Spmd.init(); Bundle bundle = Am.allocateBundle(BundleKind.SEQ))
             {
-                System.out.println("job=" + job.jobId() + " pid=" + ProcessIdentity.currentPid() + " rank=" +
-                    job.rank());
-                check(2 == job.size(), "HeaderScribbleMain needs 2 ranks");
-                final Endpoint endpoint = bundle.allocateEndpoint();
-                endpoint.tag(Tags.fresh());
+                final Endpoint endpoint = RankSupport.twoRankEndpoint("HeaderScribbleMain", job, bundle);
                 endpoint.handler(0, (token, msg) ->
                 {
                     if (msg.opcode().isRequest())
@@ -90,17 +85,8 @@ public final class HeaderScribbleMain
                 long sent = 0;
                 if (0 == job.rank())
                 {
-                    final long deadline = RankSupport.deadline(90_000);
-                    while (!done)
-                    {
-                        if (0 == bundle.poll())
-                        {
-                            if (RankSupport.expired(deadline))
-                            {
-                                throw RankSupport.fail("rank 0: handled " + handled + ", no end");
-                            }
-                        }
-                    }
+                    RankSupport.pollUntil(bundle, () -> done, RankSupport.deadline(90_000),
+                        () -> "rank 0: handled " + handled + ", no end");
                 }
                 else
                 {
@@ -152,7 +138,9 @@ public final class HeaderScribbleMain
                 bundle.poll();
             }
         }
-        awaitQuiet(bundle, sent);
+        // Until every message sent is accounted for here, or nothing has come for 2 s.
+        RankSupport.awaitQuiet(bundle, () -> replies + returnedRequests, sent, 2_000, 60_000,
+            "rank 1: phase 1 does not end");
         final long phase1Returned = returnedRequests + returnedReplies;
         System.out.println("rank 1 phase 1: sent " + sent + ", replies " + replies + ", returned requests " +
             returnedRequests);
@@ -165,33 +153,24 @@ public final class HeaderScribbleMain
             sent++;
             bundle.poll();
         }
-        final long deadline = RankSupport.deadline(30_000);
-        while (replies - repliesBefore < phase2)
+        // Every phase 2 request answered; each poll round first checks that none came back.
+        final BooleanSupplier answered = () ->
         {
+            if (replies - repliesBefore >= phase2)
+            {
+                return true;
+            }
             check(returnedRequests == returnedBefore, "rank 1 phase 2: requests returned after the scribbling " +
                 "stopped: " + (returnedRequests - returnedBefore));
-            if (0 == bundle.poll())
-            {
-                if (RankSupport.expired(deadline))
-                {
-                    throw RankSupport.fail("rank 1 phase 2: " + (replies - repliesBefore) + " of " +
-                        phase2 + " replies: the peers did not recover");
-                }
-            }
-        }
+            return false;
+        };
+        RankSupport.pollUntil(bundle, answered, RankSupport.deadline(30_000),
+            () -> "rank 1 phase 2: " + (replies - repliesBefore) + " of " + phase2 + " replies: the peers did not " +
+            "recover");
         System.out.println("rank 1 phase 2: " + phase2 + " replies of " + phase2 + " requests");
         check(phase1Returned > 0 || returnedRequests > 0, "rank 1: no message met a scribbled header");
-        do
-        {
-            doneReturned = false;
-            checkEquals(Am.OK, endpoint.request(0, H_DONE), "rank 1: done");
-            final long doneDeadline = RankSupport.deadline(2_000);
-            while (!doneReturned && !RankSupport.expired(doneDeadline))
-            {
-                bundle.poll();
-            }
-        }
-        while (doneReturned);
+        RankSupport.requestUntilNotReturned(
+            bundle, endpoint, H_DONE, () -> doneReturned = false, () -> doneReturned, "rank 1: done");
         return sent;
     }
 
@@ -211,31 +190,6 @@ public final class HeaderScribbleMain
                 break;
         }
         checkEquals(Am.OK, status, "rank 1: request " + i);
-    }
-
-    /** Poll until every message sent is accounted for here, or nothing has come for 2 s. */
-    private static void awaitQuiet(final Bundle bundle, final long sent)
-    {
-        long last = -1;
-        long quietSince = System.nanoTime();
-        final long deadline = RankSupport.deadline(60_000);
-        while (replies + returnedRequests < sent)
-        {
-            final long seen = replies + returnedRequests;
-            if (seen != last)
-            {
-                last = seen;
-                quietSince = System.nanoTime();
-            }
-            if (0 == bundle.poll() && System.nanoTime() - quietSince > 2_000_000_000L)
-            {
-                return;
-            }
-            if (RankSupport.expired(deadline))
-            {
-                throw RankSupport.fail("rank 1: phase 1 does not end");
-            }
-        }
     }
 
     private static void scribble(final UnsafeBuffer header)

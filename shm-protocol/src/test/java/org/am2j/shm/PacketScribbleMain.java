@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BooleanSupplier;
 
 import org.agrona.concurrent.UnsafeBuffer;
 import org.am2j.api.Am;
@@ -15,8 +16,6 @@ import org.am2j.api.Bundle;
 import org.am2j.api.BundleKind;
 import org.am2j.api.Endpoint;
 import org.am2j.api.EndpointStatistics.Counter;
-import org.am2j.api.Tags;
-import org.am2j.spi.ProcessIdentity;
 import org.am2j.spmd.Job;
 import org.am2j.spmd.Spmd;
 
@@ -54,11 +53,7 @@ public final class PacketScribbleMain
         {
             try (Job job = Spmd.init(); Bundle bundle = Am.allocateBundle(BundleKind.SEQ))
             {
-                System.out.println("job=" + job.jobId() + " pid=" + ProcessIdentity.currentPid() + " rank=" +
-                    job.rank());
-                check(2 == job.size(), "PacketScribbleMain needs 2 ranks");
-                final Endpoint endpoint = bundle.allocateEndpoint();
-                endpoint.tag(Tags.fresh());
+                final Endpoint endpoint = RankSupport.twoRankEndpoint("PacketScribbleMain", job, bundle);
                 endpoint.handler(0, (token, msg) ->
                 {
                     if (!msg.opcode().isRequest())
@@ -86,17 +81,8 @@ public final class PacketScribbleMain
                 long sent = 0;
                 if (0 == job.rank())
                 {
-                    final long deadline = RankSupport.deadline(240_000);
-                    while (!done)
-                    {
-                        if (0 == bundle.poll())
-                        {
-                            if (RankSupport.expired(deadline))
-                            {
-                                throw RankSupport.fail("rank 0: handled " + handled + ", no end");
-                            }
-                        }
-                    }
+                    RankSupport.pollUntil(bundle, () -> done, RankSupport.deadline(240_000),
+                        () -> "rank 0: handled " + handled + ", no end");
                 }
                 else
                 {
@@ -166,7 +152,9 @@ public final class PacketScribbleMain
         }
         attacking.set(false);
         attacker.join();
-        awaitQuiet(bundle, sent);
+        // Until every request is answered or returned here, or nothing has come for 3 s.
+        RankSupport.awaitQuiet(bundle, () -> replies + returnedRequests, sent, 3_000, 60_000,
+            "rank 1: phase 1 does not end");
         System.out.println("rank 1 phase 1: sent " + sent + ", replies " + replies + ", returned requests " +
             returnedRequests + ", attacks " + attacks.get());
 
@@ -178,31 +166,21 @@ public final class PacketScribbleMain
             sent++;
             bundle.poll();
         }
-        final long phase2Deadline = RankSupport.deadline(30_000);
-        while (replies - repliesBefore < phase2)
+        // Every phase 2 request answered; each poll round first checks that none came back.
+        final BooleanSupplier answered = () ->
         {
+            if (replies - repliesBefore >= phase2)
+            {
+                return true;
+            }
             checkEquals(returnedBefore, returnedRequests, "rank 1 phase 2: returned requests");
-            if (0 == bundle.poll())
-            {
-                if (RankSupport.expired(phase2Deadline))
-                {
-                    throw RankSupport.fail("rank 1 phase 2: " + (replies - repliesBefore) + " of " +
-                        phase2 + " replies: wedged");
-                }
-            }
-        }
+            return false;
+        };
+        RankSupport.pollUntil(bundle, answered, RankSupport.deadline(30_000),
+            () -> "rank 1 phase 2: " + (replies - repliesBefore) + " of " + phase2 + " replies: wedged");
         System.out.println("rank 1 phase 2: " + phase2 + " replies of " + phase2 + " requests");
-        do
-        {
-            doneReturned = false;
-            checkEquals(Am.OK, endpoint.request(0, H_DONE), "rank 1: done");
-            final long doneDeadline = RankSupport.deadline(2_000);
-            while (!doneReturned && !RankSupport.expired(doneDeadline))
-            {
-                bundle.poll();
-            }
-        }
-        while (doneReturned);
+        RankSupport.requestUntilNotReturned(
+            bundle, endpoint, H_DONE, () -> doneReturned = false, () -> doneReturned, "rank 1: done");
         return sent;
     }
 
@@ -247,30 +225,5 @@ public final class PacketScribbleMain
         final int status = 0 == (i & 1) ? endpoint.request(0, H_REQUEST, i) :
             endpoint.requestMedium(0, H_REQUEST, data, 0, 1 + i % Am.MAX_MEDIUM, i);
         checkEquals(Am.OK, status, "rank 1: request " + i);
-    }
-
-    /** Poll until every request is answered or returned here, or nothing has come for 3 s. */
-    private static void awaitQuiet(final Bundle bundle, final long sent)
-    {
-        long last = -1;
-        long quietSince = System.nanoTime();
-        final long deadline = RankSupport.deadline(60_000);
-        while (replies + returnedRequests < sent)
-        {
-            final long seen = replies + returnedRequests;
-            if (seen != last)
-            {
-                last = seen;
-                quietSince = System.nanoTime();
-            }
-            if (0 == bundle.poll() && System.nanoTime() - quietSince > 3_000_000_000L)
-            {
-                return;
-            }
-            if (RankSupport.expired(deadline))
-            {
-                throw RankSupport.fail("rank 1: phase 1 does not end");
-            }
-        }
     }
 }

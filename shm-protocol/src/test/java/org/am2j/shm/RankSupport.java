@@ -4,15 +4,22 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
+import org.am2j.api.Am;
 import org.am2j.api.Bundle;
+import org.am2j.api.Endpoint;
 import org.am2j.api.EventMask;
+import org.am2j.api.Tags;
 import org.am2j.spi.ProcessIdentity;
 import org.am2j.spi.ShmDirectories;
+import org.am2j.spmd.Job;
 
 /**
  * Helpers for the rank programs of the multi-JVM tests: deterministic patterns, checks that end the rank with status
@@ -162,6 +169,95 @@ public final class RankSupport
     public static boolean expired(final long deadlineNs)
     {
         return System.nanoTime() - deadlineNs > 0;
+    }
+
+    /**
+     * Start a rank of a two-rank program: print its line ({@code job= pid= rank=}, which the launching test reads),
+     * check that the job has two ranks, and allocate an endpoint with a fresh tag.
+     */
+    public static Endpoint twoRankEndpoint(final String program, final Job job, final Bundle bundle)
+    {
+        System.out.println("job=" + job.jobId() + " pid=" + ProcessIdentity.currentPid() + " rank=" + job.rank());
+        check(2 == job.size(), program + " needs 2 ranks");
+        final Endpoint endpoint = bundle.allocateEndpoint();
+        endpoint.tag(Tags.fresh());
+        return endpoint;
+    }
+
+    /**
+     * Poll until the condition holds; fail with the message the supplier makes once a poll finds nothing past the
+     * deadline.
+     */
+    public static void pollUntil(
+        final Bundle bundle, final BooleanSupplier condition, final long deadlineNs, final Supplier<String> failure)
+    {
+        while (!condition.getAsBoolean())
+        {
+            if (0 == bundle.poll() && expired(deadlineNs))
+            {
+                throw fail(failure.get());
+            }
+        }
+    }
+
+    /**
+     * Poll until {@code seen} reaches {@code expected}, or until it has not moved for {@code quietMillis} and a poll
+     * finds nothing; fail with the message when neither happens within {@code timeoutMillis}.
+     */
+    public static void awaitQuiet(
+        final Bundle bundle,
+        final LongSupplier seen,
+        final long expected,
+        final long quietMillis,
+        final long timeoutMillis,
+        final String failure)
+    {
+        final long quietNs = TimeUnit.MILLISECONDS.toNanos(quietMillis);
+        long last = -1;
+        long quietSince = System.nanoTime();
+        final long deadline = deadline(timeoutMillis);
+        while (seen.getAsLong() < expected)
+        {
+            final long now = seen.getAsLong();
+            if (now != last)
+            {
+                last = now;
+                quietSince = System.nanoTime();
+            }
+            if (0 == bundle.poll() && System.nanoTime() - quietSince > quietNs)
+            {
+                return;
+            }
+            if (expired(deadline))
+            {
+                throw fail(failure);
+            }
+        }
+    }
+
+    /**
+     * Send the request that ends rank 0's loop until it is not returned: {@code clearReturned} runs before each send,
+     * then polls go on until {@code returned} holds or 2 s have passed; a request still not returned then was taken.
+     */
+    public static void requestUntilNotReturned(
+        final Bundle bundle,
+        final Endpoint endpoint,
+        final int handler,
+        final Runnable clearReturned,
+        final BooleanSupplier returned,
+        final String what)
+    {
+        do
+        {
+            clearReturned.run();
+            checkEquals(Am.OK, endpoint.request(0, handler), what);
+            final long deadline = deadline(2_000);
+            while (!returned.getAsBoolean() && !expired(deadline))
+            {
+                bundle.poll();
+            }
+        }
+        while (returned.getAsBoolean());
     }
 
     /**

@@ -17,7 +17,6 @@ import org.am2j.api.Am;
 import org.am2j.api.Bundle;
 import org.am2j.api.BundleKind;
 import org.am2j.api.Endpoint;
-import org.am2j.spi.ProcessIdentity;
 import org.am2j.spmd.Job;
 import org.am2j.spmd.Spmd;
 
@@ -48,11 +47,7 @@ public final class TruncationMain
         {
             try (Job job = Spmd.init(); Bundle bundle = Am.allocateBundle(BundleKind.SEQ))
             {
-                System.out.println("job=" + job.jobId() + " pid=" + ProcessIdentity.currentPid() + " rank=" +
-                    job.rank());
-                check(2 == job.size(), "TruncationMain needs 2 ranks");
-                final Endpoint endpoint = bundle.allocateEndpoint();
-                endpoint.tag(org.am2j.api.Tags.fresh());
+                final Endpoint endpoint = RankSupport.twoRankEndpoint("TruncationMain", job, bundle);
                 endpoint.handler(0, (token, msg) -> fail("rank " + job.rank() + ": returned " + msg.returnStatus()));
                 endpoint.handler(H_REQUEST, (token, msg) ->
                 {
@@ -69,17 +64,8 @@ public final class TruncationMain
                 job.barrier();
                 if (0 == job.rank())
                 {
-                    final long deadline = RankSupport.deadline(60_000);
-                    while (!done)
-                    {
-                        if (0 == bundle.poll())
-                        {
-                            if (RankSupport.expired(deadline))
-                            {
-                                throw RankSupport.fail("rank 0: handled " + handled + ", no end");
-                            }
-                        }
-                    }
+                    RankSupport.pollUntil(bundle, () -> done, RankSupport.deadline(60_000),
+                        () -> "rank 0: handled " + handled + ", no end");
                     System.out.println("rank 0 ok: handled " + handled);
                 }
                 else
@@ -126,16 +112,8 @@ public final class TruncationMain
                 throw RankSupport.fail("rank 1: sent " + sent + " replies " + replies);
             }
         }
-        while (replies < requests)
-        {
-            if (0 == bundle.poll())
-            {
-                if (RankSupport.expired(deadline))
-                {
-                    throw RankSupport.fail("rank 1: replies " + replies + " of " + requests);
-                }
-            }
-        }
+        RankSupport.pollUntil(bundle, () -> replies >= requests, deadline,
+            () -> "rank 1: replies " + replies + " of " + requests);
         checkEquals(Am.OK, endpoint.request(0, H_DONE), "rank 1: done");
         bundle.poll();
         System.out.println("rank 1 ok: " + replies + " replies of " + requests + " requests");
