@@ -176,20 +176,7 @@ public final class HeaderScribbleMain
 
     private static void send(final Endpoint endpoint, final UnsafeBuffer data, final int i)
     {
-        final int status;
-        switch (i % 3)
-        {
-            case 0:
-                status = endpoint.request(0, H_REQUEST, i);
-                break;
-            case 1:
-                status = endpoint.requestMedium(0, H_REQUEST, data, 0, 1 + i % Am.MAX_MEDIUM, i);
-                break;
-            default:
-                status = endpoint.requestLong(0, H_REQUEST, data, 0, 512, (i * 512) % SEGMENT, i);
-                break;
-        }
-        checkEquals(Am.OK, status, "rank 1: request " + i);
+        RankSupport.requestOfEachKind(endpoint, H_REQUEST, data, i, 512, SEGMENT);
     }
 
     private static void scribble(final UnsafeBuffer header)

@@ -236,6 +236,36 @@ public final class RankSupport
     }
 
     /**
+     * Send request {@code i} to rank 0, a short, medium or long one by turn ({@code i % 3}), with {@code i} as its one
+     * argument: a medium request carries the first {@code 1 + i % MAX_MEDIUM} bytes of {@code data}, a long one the
+     * first {@code longLength} bytes, written at {@code (i * longLength) % segmentLength} in rank 0's segment. Anything
+     * but {@link Am#OK} fails the rank.
+     */
+    public static void requestOfEachKind(
+        final Endpoint endpoint,
+        final int handler,
+        final DirectBuffer data,
+        final int i,
+        final int longLength,
+        final int segmentLength)
+    {
+        final int status;
+        switch (i % 3)
+        {
+            case 0:
+                status = endpoint.request(0, handler, i);
+                break;
+            case 1:
+                status = endpoint.requestMedium(0, handler, data, 0, 1 + i % Am.MAX_MEDIUM, i);
+                break;
+            default:
+                status = endpoint.requestLong(0, handler, data, 0, longLength, (i * longLength) % segmentLength, i);
+                break;
+        }
+        checkEquals(Am.OK, status, "rank 1: request " + i);
+    }
+
+    /**
      * Send the request that ends rank 0's loop until it is not returned: {@code clearReturned} runs before each send,
      * then polls go on until {@code returned} holds or 2 s have passed; a request still not returned then was taken.
      */

@@ -91,20 +91,7 @@ public final class TruncationMain
                 attack(endpoint);
                 attacked = true;
             }
-            final int status;
-            switch (sent % 3)
-            {
-                case 0:
-                    status = endpoint.request(0, H_REQUEST, sent);
-                    break;
-                case 1:
-                    status = endpoint.requestMedium(0, H_REQUEST, data, 0, 1 + sent % Am.MAX_MEDIUM, sent);
-                    break;
-                default:
-                    status = endpoint.requestLong(0, H_REQUEST, data, 0, 256, (sent * 256) % SEGMENT, sent);
-                    break;
-            }
-            checkEquals(Am.OK, status, "rank 1: request " + sent);
+            RankSupport.requestOfEachKind(endpoint, H_REQUEST, data, sent, 256, SEGMENT);
             sent++;
             bundle.poll();
             if (RankSupport.expired(deadline))
