@@ -456,10 +456,8 @@ class FastBoxTest
         {
             final Fixture.Ep a = f.endpoint();
             final Fixture.Ep b = f.endpoint();
-            final ShmRoute ab = a.routeTo(b);
             final OrderCheck check = new OrderCheck(1);
-            assertEquals(Route.SENT, sendShort(ab, b, 0, 0));
-            assertEquals(1, b.shm.poll(check, 32, false));
+            final ShmRoute ab = boundRoute(a, b, check);
             for (int i = 1; i <= 3; i++)
             {
                 assertEquals(Route.SENT, sendShort(ab, b, 0, i));
@@ -488,17 +486,15 @@ class FastBoxTest
         {
             final Fixture.Ep a = f.endpoint();
             final Fixture.Ep b = f.endpoint();
-            final ShmRoute ab = a.routeTo(b);
             final OrderCheck check = new OrderCheck(1);
-            assertEquals(Route.SENT, sendShort(ab, b, 0, 0));
-            assertEquals(1, b.shm.poll(check, 32, false));
+            final ShmRoute ab = boundRoute(a, b, check);
             assertEquals(Route.SENT, sendShort(ab, b, 0, 1));
             assertEquals(1, b.shm.poll(check, 32, false));
 
             // The sender's view of the box: a second flyweight over the same ring, as its next sends would use.
             final QueueBlock view = b.queueBlock();
             final PacketQueue queue = view.requests;
-            final FastBoxSender sender = new FastBoxSender(view.boxes, ab.boxIndex(), FastBoxDescriptor.REQUESTS);
+            final FastBoxSender sender = requestBoxSender(view, ab);
             final int delivered = sender.next(1);
             // Its head was published by the poll: the sequence after the one delivered.
             assertTrue(delivered >= 0);
@@ -531,12 +527,10 @@ class FastBoxTest
         {
             final Fixture.Ep a = f.endpoint();
             final Fixture.Ep b = f.endpoint();
-            final ShmRoute ab = a.routeTo(b);
             final OrderCheck check = new OrderCheck(1);
-            assertEquals(Route.SENT, sendShort(ab, b, 0, 0));
-            assertEquals(1, b.shm.poll(check, 32, false));
+            final ShmRoute ab = boundRoute(a, b, check);
             final QueueBlock view = b.queueBlock();
-            final FastBoxSender sender = new FastBoxSender(view.boxes, ab.boxIndex(), FastBoxDescriptor.REQUESTS);
+            final FastBoxSender sender = requestBoxSender(view, ab);
             for (int round = 0; round < 10; round++)
             {
                 final int withdrawn = fill(sender, view.requests, 1000 + round);
@@ -549,6 +543,27 @@ class FastBoxTest
             assertEquals(11, check.delivered);
             assertEquals(0, b.host.drops());
         }
+    }
+
+    /**
+     * @return a's route to b, after a first short request on it (sender 0, sequence 0) that b delivered to
+     * {@code check}: the contact that binds the box.
+     */
+    private static ShmRoute boundRoute(final Fixture.Ep a, final Fixture.Ep b, final OrderCheck check)
+    {
+        final ShmRoute ab = a.routeTo(b);
+        assertEquals(Route.SENT, sendShort(ab, b, 0, 0));
+        assertEquals(1, b.shm.poll(check, 32, false));
+        return ab;
+    }
+
+    /**
+     * @return the sender's view of the request box the route uses: a second flyweight over the same ring, as its next
+     * sends would use.
+     */
+    private static FastBoxSender requestBoxSender(final QueueBlock view, final ShmRoute route)
+    {
+        return new FastBoxSender(view.boxes, route.boxIndex(), FastBoxDescriptor.REQUESTS);
     }
 
     private static int fill(final FastBoxSender sender, final PacketQueue queue, final int sequence)
