@@ -3,6 +3,8 @@ package org.am2j.shm;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.function.BooleanSupplier;
+
 import org.agrona.concurrent.UnsafeBuffer;
 import org.am2j.api.Opcode;
 import org.am2j.spi.OutboundMessage;
@@ -27,6 +29,27 @@ class ScribbledPacketTest
             .args(args.length, a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7]).source(0);
     }
 
+    /**
+     * @return a short request to {@code to}'s handler 5 with one argument.
+     */
+    private static OutboundMessage request(final Fixture.Ep to, final int arg)
+    {
+        return frame(Opcode.REQUEST_SHORT, 5, to.host.tag, arg);
+    }
+
+    /**
+     * Poll {@code b} into the recorder until {@code done} holds or {@link #BOUND_NANOS} from {@code start} have passed
+     * (the test's assertions then say what is missing).
+     */
+    private static void pollWithinBound(
+        final Fixture.Ep b, final Fixture.Recorder recorder, final long start, final BooleanSupplier done)
+    {
+        while (!done.getAsBoolean() && System.nanoTime() - start < BOUND_NANOS)
+        {
+            b.shm.poll(recorder, 32, false);
+        }
+    }
+
     @Test
     void garbageOverTheStateOfAReadyPacketOfALiveSenderIsSkippedAndCounted()
     {
@@ -36,16 +59,12 @@ class ScribbledPacketTest
             final Fixture.Ep b = f.endpoint();
             final ShmRoute ab = a.routeTo(b);
             final PacketQueue queue = b.queueBlock().requests;
-            assertEquals(Route.SENT, ab.send(frame(Opcode.REQUEST_SHORT, 5, b.host.tag, 1)));
-            assertEquals(Route.SENT, ab.send(frame(Opcode.REQUEST_SHORT, 5, b.host.tag, 2)));
+            assertEquals(Route.SENT, ab.send(request(b, 1)));
+            assertEquals(Route.SENT, ab.send(request(b, 2)));
             // the packet of message 1 was made READY by this (live) process; a faulty writer overwrites its state
             queue.buffer.putLong(queue.packetOffset(0), 0x1234_5678_9ABC_DEF0L);
             final Fixture.Recorder recorder = new Fixture.Recorder();
-            final long start = System.nanoTime();
-            while (recorder.headers.isEmpty() && System.nanoTime() - start < BOUND_NANOS)
-            {
-                b.shm.poll(recorder, 32, false);
-            }
+            pollWithinBound(b, recorder, System.nanoTime(), () -> !recorder.headers.isEmpty());
             assertEquals(1, recorder.headers.size(), "the message after the spoiled one arrives");
             assertEquals(2, recorder.headers.get(0)[5]);
             assertEquals(1, b.host.drops(), "the spoiled message is counted");
@@ -65,10 +84,10 @@ class ScribbledPacketTest
             final PacketQueue queue = b.queueBlock().requests;
             final Fixture.Recorder recorder = new Fixture.Recorder();
             // c's first message resolves c's inverse mapping at b
-            assertEquals(Route.SENT, cb.send(frame(Opcode.REQUEST_SHORT, 5, b.host.tag, 7)));
+            assertEquals(Route.SENT, cb.send(request(b, 7)));
             assertEquals(1, b.shm.poll(recorder, 32, false));
             final int cInverse = queue.buffer.getInt(queue.packetOffset(0) + PacketDescriptor.SLOT_OFFSET);
-            assertEquals(Route.SENT, ab.send(frame(Opcode.REQUEST_SHORT, 5, b.host.tag, 8)));
+            assertEquals(Route.SENT, ab.send(request(b, 8)));
             assertEquals(1, b.shm.poll(recorder, 32, false));
             final int aInverse = queue.buffer.getInt(queue.packetOffset(1) + PacketDescriptor.SLOT_OFFSET);
             assertTrue(aInverse != cInverse);
@@ -87,7 +106,7 @@ class ScribbledPacketTest
             assertEquals(0, b.shm.poll(recorder, 32, false), "not handed over: its reply or return would reach c");
             assertEquals(2, recorder.headers.size());
             assertEquals(1, b.host.drops(), "the spoiled message is counted");
-            assertEquals(Route.SENT, ab.send(frame(Opcode.REQUEST_SHORT, 5, b.host.tag, 9)));
+            assertEquals(Route.SENT, ab.send(request(b, 9)));
             assertEquals(1, b.shm.poll(recorder, 32, false), "the queue goes on");
             assertEquals(9, recorder.headers.get(2)[5]);
         }
@@ -109,7 +128,7 @@ class ScribbledPacketTest
             queue.buffer.putLong(queue.claimOffset(0), QueueBlockDescriptor.claim(0, pid));
             queue.buffer.putLongVolatile(queue.packetOffset(0),
                 QueueBlockDescriptor.state(PacketDescriptor.WITHDRAWN, pid));
-            assertEquals(Route.SENT, ab.send(frame(Opcode.REQUEST_SHORT, 5, b.host.tag, 3)));
+            assertEquals(Route.SENT, ab.send(request(b, 3)));
             final Fixture.Recorder recorder = new Fixture.Recorder();
             assertEquals(1, b.shm.poll(recorder, 32, false));
             assertEquals(3, recorder.headers.get(0)[5]);
@@ -132,16 +151,13 @@ class ScribbledPacketTest
             int sent = 0;
             while (sent < 3 && System.nanoTime() - start < BOUND_NANOS)
             {
-                if (Route.SENT == ab.send(frame(Opcode.REQUEST_SHORT, 5, b.host.tag, sent)))
+                if (Route.SENT == ab.send(request(b, sent)))
                 {
                     sent++;
                 }
                 b.shm.poll(recorder, 32, false);
             }
-            while (recorder.headers.size() < 3 && System.nanoTime() - start < BOUND_NANOS)
-            {
-                b.shm.poll(recorder, 32, false);
-            }
+            pollWithinBound(b, recorder, start, () -> recorder.headers.size() >= 3);
             assertEquals(3, recorder.headers.size(), "the queue takes and delivers messages again");
             assertTrue(queue.buffer.getLongVolatile(queue.tailOffset) < 100, "the tail was pulled back");
         }
@@ -158,15 +174,11 @@ class ScribbledPacketTest
             final PacketQueue queue = b.queueBlock().requests;
             queue.buffer.putLongVolatile(queue.tailOffset, 40);
             final Fixture.Recorder recorder = new Fixture.Recorder();
-            final long start = System.nanoTime();
-            while (b.host.drops() < 40 && System.nanoTime() - start < BOUND_NANOS)
-            {
-                b.shm.poll(recorder, 32, false);
-            }
+            pollWithinBound(b, recorder, System.nanoTime(), () -> b.host.drops() >= 40);
             // One timeout for all 40 unclaimed assignments (40 timeouts would be 8 s, past the bound).
             assertEquals(40, b.host.drops(), "every skipped assignment is counted");
             assertEquals(40, queue.buffer.getLongVolatile(queue.headOffset));
-            assertEquals(Route.SENT, ab.send(frame(Opcode.REQUEST_SHORT, 5, b.host.tag, 4)));
+            assertEquals(Route.SENT, ab.send(request(b, 4)));
             assertEquals(1, b.shm.poll(recorder, 32, false));
         }
     }
