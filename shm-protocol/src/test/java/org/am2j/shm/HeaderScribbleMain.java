@@ -6,7 +6,6 @@ import static org.am2j.shm.RankSupport.checkEquals;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.function.BooleanSupplier;
 
 import org.agrona.concurrent.UnsafeBuffer;
 import org.am2j.api.Am;
@@ -34,12 +33,7 @@ public final class HeaderScribbleMain
     static final int H_DONE = 7;
     static final int SEGMENT = 64 * 1024;
 
-    private static long handled;
-    private static long replies;
-    private static long returnedRequests;
-    private static long returnedReplies;
-    private static boolean done;
-    private static boolean doneReturned;
+    private static final RequestReplyCounts COUNTS = new RequestReplyCounts(H_REQUEST, H_REPLY, H_DONE);
 
     public static void main(final String[] args)
     {
@@ -51,31 +45,8 @@ public final class HeaderScribbleMain
             try (Job job = Spmd.init(); Bundle bundle = Am.allocateBundle(BundleKind.SEQ))
             {
                 final Endpoint endpoint = RankSupport.twoRankEndpoint("HeaderScribbleMain", job, bundle);
-                endpoint.handler(0, (token, msg) ->
-                {
-                    if (msg.opcode().isRequest())
-                    {
-                        if (H_DONE == msg.handlerIndex())
-                        {
-                            doneReturned = true;
-                        }
-                        else
-                        {
-                            returnedRequests++;
-                        }
-                    }
-                    else
-                    {
-                        returnedReplies++;
-                    }
-                });
-                endpoint.handler(H_REQUEST, (token, msg) ->
-                {
-                    handled++;
-                    token.reply(H_REPLY, msg.arg(0));
-                });
-                endpoint.handler(H_REPLY, (token, msg) -> replies++);
-                endpoint.handler(H_DONE, (token, msg) -> done = true);
+                COUNTS.installReturnCount(endpoint);
+                COUNTS.installRequestReply(endpoint);
                 if (0 == job.rank())
                 {
                     endpoint.allocateSegment(SEGMENT);
@@ -85,25 +56,25 @@ public final class HeaderScribbleMain
                 long sent = 0;
                 if (0 == job.rank())
                 {
-                    RankSupport.pollUntil(bundle, () -> done, RankSupport.deadline(90_000),
-                        () -> "rank 0: handled " + handled + ", no end");
+                    COUNTS.serveUntilDone(bundle, 90_000);
                 }
                 else
                 {
                     sent = rankOne(bundle, endpoint, phase1, phase2, scribbles);
                 }
                 final long drops = endpoint.statistics().total(Counter.DROPS);
-                final byte[][] all = job.allGather(ByteBuffer.allocate(32).putLong(returnedReplies).putLong(drops)
-                    .putLong(handled).putLong(sent).array());
+                final byte[][] all = job.allGather(ByteBuffer.allocate(32).putLong(COUNTS.returnedReplies)
+                    .putLong(drops).putLong(COUNTS.handled).putLong(sent).array());
                 if (1 == job.rank())
                 {
                     final ByteBuffer zero = ByteBuffer.wrap(all[0]);
                     final long zeroReturnedReplies = zero.getLong();
                     final long zeroDrops = zero.getLong();
-                    System.out.println("rank 1 accounts: sent " + sent + " = replies " + replies +
-                        " + returned requests " + returnedRequests + " + returned replies " + zeroReturnedReplies +
-                        " + drops " + (zeroDrops + drops));
-                    checkEquals(sent, replies + returnedRequests + zeroReturnedReplies + zeroDrops + drops,
+                    System.out.println("rank 1 accounts: sent " + sent + " = replies " + COUNTS.replies +
+                        " + returned requests " + COUNTS.returnedRequests + " + returned replies " +
+                        zeroReturnedReplies + " + drops " + (zeroDrops + drops));
+                    checkEquals(sent,
+                        COUNTS.replies + COUNTS.returnedRequests + zeroReturnedReplies + zeroDrops + drops,
                         "rank 1: sent = replies + returned requests + returned replies + drops");
                     System.out.println("rank 1 ok");
                 }
@@ -139,38 +110,17 @@ public final class HeaderScribbleMain
             }
         }
         // Until every message sent is accounted for here, or nothing has come for 2 s.
-        RankSupport.awaitQuiet(bundle, () -> replies + returnedRequests, sent, 2_000, 60_000,
+        RankSupport.awaitQuiet(bundle, () -> COUNTS.replies + COUNTS.returnedRequests, sent, 2_000, 60_000,
             "rank 1: phase 1 does not end");
-        final long phase1Returned = returnedRequests + returnedReplies;
-        System.out.println("rank 1 phase 1: sent " + sent + ", replies " + replies + ", returned requests " +
-            returnedRequests);
+        final long phase1Returned = COUNTS.returnedRequests + COUNTS.returnedReplies;
+        System.out.println("rank 1 phase 1: sent " + sent + ", replies " + COUNTS.replies + ", returned requests " +
+            COUNTS.returnedRequests);
 
-        final long repliesBefore = replies;
-        final long returnedBefore = returnedRequests;
-        for (int i = 0; i < phase2; i++)
-        {
-            send(endpoint, data, phase1 + i);
-            sent++;
-            bundle.poll();
-        }
-        // Every phase 2 request answered; each poll round first checks that none came back.
-        final BooleanSupplier answered = () ->
-        {
-            if (replies - repliesBefore >= phase2)
-            {
-                return true;
-            }
-            check(returnedRequests == returnedBefore, "rank 1 phase 2: requests returned after the scribbling " +
-                "stopped: " + (returnedRequests - returnedBefore));
-            return false;
-        };
-        RankSupport.pollUntil(bundle, answered, RankSupport.deadline(30_000),
-            () -> "rank 1 phase 2: " + (replies - repliesBefore) + " of " + phase2 + " replies: the peers did not " +
-            "recover");
-        System.out.println("rank 1 phase 2: " + phase2 + " replies of " + phase2 + " requests");
-        check(phase1Returned > 0 || returnedRequests > 0, "rank 1: no message met a scribbled header");
-        RankSupport.requestUntilNotReturned(
-            bundle, endpoint, H_DONE, () -> doneReturned = false, () -> doneReturned, "rank 1: done");
+        COUNTS.sendAndAwaitAllAnswered(bundle, i -> send(endpoint, data, i), phase1, phase2,
+            "rank 1 phase 2: requests returned after the scribbling stopped", "the peers did not recover");
+        sent += phase2;
+        check(phase1Returned > 0 || COUNTS.returnedRequests > 0, "rank 1: no message met a scribbled header");
+        COUNTS.sendEndUntilTaken(bundle, endpoint);
         return sent;
     }
 

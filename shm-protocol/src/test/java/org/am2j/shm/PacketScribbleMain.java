@@ -8,7 +8,6 @@ import java.nio.file.Path;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.BooleanSupplier;
 
 import org.agrona.concurrent.UnsafeBuffer;
 import org.am2j.api.Am;
@@ -36,12 +35,7 @@ public final class PacketScribbleMain
     static final int H_REPLY = 6;
     static final int H_DONE = 7;
 
-    private static long handled;
-    private static long replies;
-    private static long returnedRequests;
-    private static long returnedReplies;
-    private static boolean done;
-    private static boolean doneReturned;
+    private static final RequestReplyCounts COUNTS = new RequestReplyCounts(H_REQUEST, H_REPLY, H_DONE);
 
     public static void main(final String[] args)
     {
@@ -54,43 +48,22 @@ public final class PacketScribbleMain
             try (Job job = Spmd.init(); Bundle bundle = Am.allocateBundle(BundleKind.SEQ))
             {
                 final Endpoint endpoint = RankSupport.twoRankEndpoint("PacketScribbleMain", job, bundle);
-                endpoint.handler(0, (token, msg) ->
-                {
-                    if (!msg.opcode().isRequest())
-                    {
-                        returnedReplies++;
-                    }
-                    else if (H_DONE == msg.handlerIndex())
-                    {
-                        doneReturned = true;
-                    }
-                    else
-                    {
-                        returnedRequests++;
-                    }
-                });
-                endpoint.handler(H_REQUEST, (token, msg) ->
-                {
-                    handled++;
-                    token.reply(H_REPLY, msg.arg(0));
-                });
-                endpoint.handler(H_REPLY, (token, msg) -> replies++);
-                endpoint.handler(H_DONE, (token, msg) -> done = true);
+                COUNTS.installReturnCount(endpoint);
+                COUNTS.installRequestReply(endpoint);
                 Peers.mapAll(job, endpoint);
                 job.barrier();
                 long sent = 0;
                 if (0 == job.rank())
                 {
-                    RankSupport.pollUntil(bundle, () -> done, RankSupport.deadline(240_000),
-                        () -> "rank 0: handled " + handled + ", no end");
+                    COUNTS.serveUntilDone(bundle, 240_000);
                 }
                 else
                 {
                     sent = rankOne(bundle, endpoint, phase1, phase2, attackCount, pauseMicros);
                 }
                 final long drops = endpoint.statistics().total(Counter.DROPS);
-                final byte[][] all = job.allGather(ByteBuffer.allocate(24).putLong(handled).putLong(returnedReplies)
-                    .putLong(drops).array());
+                final byte[][] all = job.allGather(ByteBuffer.allocate(24).putLong(COUNTS.handled)
+                    .putLong(COUNTS.returnedReplies).putLong(drops).array());
                 if (1 == job.rank())
                 {
                     final ByteBuffer zero = ByteBuffer.wrap(all[0]);
@@ -98,13 +71,13 @@ public final class PacketScribbleMain
                     final long zeroReturnedReplies = zero.getLong();
                     final long zeroDrops = zero.getLong();
                     System.out.println("rank 1 accounts: sent " + sent + ", handled " + zeroHandled +
-                        ", returned requests " + returnedRequests + ", drops " + (zeroDrops + drops) +
-                        ", replies " + replies + ", returned replies " + zeroReturnedReplies);
+                        ", returned requests " + COUNTS.returnedRequests + ", drops " + (zeroDrops + drops) +
+                        ", replies " + COUNTS.replies + ", returned replies " + zeroReturnedReplies);
                     check(zeroHandled <= sent, "rank 1: more requests handled (" + zeroHandled + ") than sent (" +
                         sent + ")");
-                    check(sent <= zeroHandled + returnedRequests + zeroDrops + drops, "rank 1: requests lost " +
+                    check(sent <= zeroHandled + COUNTS.returnedRequests + zeroDrops + drops, "rank 1: requests lost " +
                         "silently: sent " + sent + " > handled + returned + drops");
-                    checkEquals(zeroHandled - zeroReturnedReplies, replies, "rank 1: replies");
+                    checkEquals(zeroHandled - zeroReturnedReplies, COUNTS.replies, "rank 1: replies");
                     System.out.println("rank 1 ok");
                 }
                 job.barrier();
@@ -153,34 +126,15 @@ public final class PacketScribbleMain
         attacking.set(false);
         attacker.join();
         // Until every request is answered or returned here, or nothing has come for 3 s.
-        RankSupport.awaitQuiet(bundle, () -> replies + returnedRequests, sent, 3_000, 60_000,
+        RankSupport.awaitQuiet(bundle, () -> COUNTS.replies + COUNTS.returnedRequests, sent, 3_000, 60_000,
             "rank 1: phase 1 does not end");
-        System.out.println("rank 1 phase 1: sent " + sent + ", replies " + replies + ", returned requests " +
-            returnedRequests + ", attacks " + attacks.get());
+        System.out.println("rank 1 phase 1: sent " + sent + ", replies " + COUNTS.replies + ", returned requests " +
+            COUNTS.returnedRequests + ", attacks " + attacks.get());
 
-        final long repliesBefore = replies;
-        final long returnedBefore = returnedRequests;
-        for (int i = 0; i < phase2; i++)
-        {
-            send(endpoint, data, phase1 + i);
-            sent++;
-            bundle.poll();
-        }
-        // Every phase 2 request answered; each poll round first checks that none came back.
-        final BooleanSupplier answered = () ->
-        {
-            if (replies - repliesBefore >= phase2)
-            {
-                return true;
-            }
-            checkEquals(returnedBefore, returnedRequests, "rank 1 phase 2: returned requests");
-            return false;
-        };
-        RankSupport.pollUntil(bundle, answered, RankSupport.deadline(30_000),
-            () -> "rank 1 phase 2: " + (replies - repliesBefore) + " of " + phase2 + " replies: wedged");
-        System.out.println("rank 1 phase 2: " + phase2 + " replies of " + phase2 + " requests");
-        RankSupport.requestUntilNotReturned(
-            bundle, endpoint, H_DONE, () -> doneReturned = false, () -> doneReturned, "rank 1: done");
+        COUNTS.sendAndAwaitAllAnswered(bundle, i -> send(endpoint, data, i), phase1, phase2,
+            "rank 1 phase 2: returned requests", "wedged");
+        sent += phase2;
+        COUNTS.sendEndUntilTaken(bundle, endpoint);
         return sent;
     }
 

@@ -266,31 +266,6 @@ public final class RankSupport
     }
 
     /**
-     * Send the request that ends rank 0's loop until it is not returned: {@code clearReturned} runs before each send,
-     * then polls go on until {@code returned} holds or 2 s have passed; a request still not returned then was taken.
-     */
-    public static void requestUntilNotReturned(
-        final Bundle bundle,
-        final Endpoint endpoint,
-        final int handler,
-        final Runnable clearReturned,
-        final BooleanSupplier returned,
-        final String what)
-    {
-        do
-        {
-            clearReturned.run();
-            checkEquals(Am.OK, endpoint.request(0, handler), what);
-            final long deadline = deadline(2_000);
-            while (!returned.getAsBoolean() && !expired(deadline))
-            {
-                bundle.poll();
-            }
-        }
-        while (returned.getAsBoolean());
-    }
-
-    /**
      * @return the names of this process's shared-memory files, sorted: the files of the job directory and the sealed
      * memory files this process holds open (shown as {@code memfd:<name>}).
      */

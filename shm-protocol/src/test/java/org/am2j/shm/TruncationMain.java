@@ -36,9 +36,7 @@ public final class TruncationMain
     static final int H_DONE = 7;
     static final int SEGMENT = 64 * 1024;
 
-    private static long handled;
-    private static long replies;
-    private static boolean done;
+    private static final RequestReplyCounts COUNTS = new RequestReplyCounts(H_REQUEST, H_REPLY, H_DONE);
 
     public static void main(final String[] args)
     {
@@ -49,13 +47,7 @@ public final class TruncationMain
             {
                 final Endpoint endpoint = RankSupport.twoRankEndpoint("TruncationMain", job, bundle);
                 endpoint.handler(0, (token, msg) -> fail("rank " + job.rank() + ": returned " + msg.returnStatus()));
-                endpoint.handler(H_REQUEST, (token, msg) ->
-                {
-                    handled++;
-                    token.reply(H_REPLY, msg.arg(0));
-                });
-                endpoint.handler(H_REPLY, (token, msg) -> replies++);
-                endpoint.handler(H_DONE, (token, msg) -> done = true);
+                COUNTS.installRequestReply(endpoint);
                 if (0 == job.rank())
                 {
                     endpoint.allocateSegment(SEGMENT);
@@ -64,9 +56,8 @@ public final class TruncationMain
                 job.barrier();
                 if (0 == job.rank())
                 {
-                    RankSupport.pollUntil(bundle, () -> done, RankSupport.deadline(60_000),
-                        () -> "rank 0: handled " + handled + ", no end");
-                    System.out.println("rank 0 ok: handled " + handled);
+                    COUNTS.serveUntilDone(bundle, 60_000);
+                    System.out.println("rank 0 ok: handled " + COUNTS.handled);
                 }
                 else
                 {
@@ -96,14 +87,14 @@ public final class TruncationMain
             bundle.poll();
             if (RankSupport.expired(deadline))
             {
-                throw RankSupport.fail("rank 1: sent " + sent + " replies " + replies);
+                throw RankSupport.fail("rank 1: sent " + sent + " replies " + COUNTS.replies);
             }
         }
-        RankSupport.pollUntil(bundle, () -> replies >= requests, deadline,
-            () -> "rank 1: replies " + replies + " of " + requests);
+        RankSupport.pollUntil(bundle, () -> COUNTS.replies >= requests, deadline,
+            () -> "rank 1: replies " + COUNTS.replies + " of " + requests);
         checkEquals(Am.OK, endpoint.request(0, H_DONE), "rank 1: done");
         bundle.poll();
-        System.out.println("rank 1 ok: " + replies + " replies of " + requests + " requests");
+        System.out.println("rank 1 ok: " + COUNTS.replies + " replies of " + requests + " requests");
     }
 
     /**
