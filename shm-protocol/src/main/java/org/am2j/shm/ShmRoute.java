@@ -11,7 +11,6 @@ import static org.am2j.shm.QueueBlockDescriptor.state;
 import static org.am2j.shm.QueueBlockDescriptor.type;
 
 import java.lang.invoke.VarHandle;
-import java.nio.file.Path;
 
 import org.agrona.concurrent.UnsafeBuffer;
 import org.am2j.api.EndpointName;
@@ -90,8 +89,7 @@ final class ShmRoute implements Route
     private long sharedRequests;
     private long sharedReplies;
 
-    private MappedRegion segmentRegion;
-    private int segmentGeneration = -1;
+    private final PeerSegment segment;
     private int bulkHint;
     private long fullSince;
     private boolean ownerDead;
@@ -116,6 +114,7 @@ final class ShmRoute implements Route
         this.ownerStartMs = block.ownerStartMs();
         this.livenessNanos = transport.config.livenessNanos;
         this.boxes = block.boxes;
+        this.segment = new PeerSegment(block, transport.mappedFiles);
     }
 
     @Override
@@ -168,7 +167,7 @@ final class ShmRoute implements Route
         UnsafeBuffer segment = null;
         if (deposit)
         {
-            segment = peerSegment();
+            segment = this.segment.buffer();
             final int bounds = null == segment ? 0 : SegmentBounds.check(segment, message.segmentOffset(), length);
             if (0 != bounds)
             {
@@ -627,52 +626,6 @@ final class ShmRoute implements Route
     }
 
     /**
-     * @return the destination's segment when it lives in shared memory, mapped once per process; else null.
-     */
-    private UnsafeBuffer peerSegment()
-    {
-        final int generation = block.segmentGeneration();
-        if (generation != segmentGeneration)
-        {
-            remapSegment(generation);
-        }
-        return null == segmentRegion ? null : segmentRegion.buffer;
-    }
-
-    private synchronized void remapSegment(final int generation)
-    {
-        if (generation == segmentGeneration)
-        {
-            return;
-        }
-        transport.mappedFiles.release(segmentRegion);
-        segmentRegion = null;
-        final String path = block.segmentPath();
-        final int length = block.segmentLength();
-        if (null != path && length > 0)
-        {
-            try
-            {
-                final MappedRegion mapped = transport.mappedFiles.acquire(Path.of(path));
-                if (mapped.buffer.capacity() >= length)
-                {
-                    segmentRegion = mapped;
-                }
-                else
-                {
-                    transport.mappedFiles.release(mapped);
-                }
-            }
-            catch (final RuntimeException ex)
-            {
-                // The segment went away: long messages travel through the bulk queue and the receiver checks them.
-                segmentRegion = null;
-            }
-        }
-        segmentGeneration = generation;
-    }
-
-    /**
      * Give back the connection slot and the mappings this route holds.
      */
     void close()
@@ -684,7 +637,7 @@ final class ShmRoute implements Route
             boxes.releasedRelease(box, true);
         }
         ConnectionTable.release(block, inverse & 0xFFFF, inverse >>> 16);
-        transport.mappedFiles.release(segmentRegion);
+        segment.close();
         if (null != doorbell)
         {
             transport.mappedFiles.release(doorbell.region());
