@@ -77,6 +77,18 @@ class RendezvousTest
             (lost, processId) -> heard.add(new long[]{ lost, processId })));
     }
 
+    /**
+     * Rank 1 of a job of 2 joins beside a raw rank 0 that stands for the rank hosting the rendezvous.
+     */
+    private RendezvousClient joinBesideHost(final RawRank host, final BlockingQueue<long[]> heard) throws Exception
+    {
+        host.hello(0, 2, JOB);
+        final Future<RendezvousClient> rank1 = executor.submit(() -> RendezvousClient.connect(
+            server.address(), 1, 2, JOB, config(), 0, (rank, processId) -> heard.add(new long[]{ rank, processId })));
+        assertEquals(RendezvousDescriptor.WELCOME, host.readFrame());
+        return rank1.get(WAIT_S, TimeUnit.SECONDS);
+    }
+
     private List<RendezvousClient> connectAll(final int size) throws Exception
     {
         final List<Future<RendezvousClient>> futures = new ArrayList<>();
@@ -284,11 +296,7 @@ class RendezvousTest
         final BlockingQueue<long[]> heard = new LinkedBlockingQueue<>();
         try (RawRank host = new RawRank(server.address()))
         {
-            host.hello(0, 2, JOB);
-            final Future<RendezvousClient> rank1 = executor.submit(() -> RendezvousClient.connect(
-                server.address(), 1, 2, JOB, config(), 0, (rank, processId) -> heard.add(new long[]{ rank, processId })));
-            assertEquals(RendezvousDescriptor.WELCOME, host.readFrame());
-            clients.add(rank1.get(WAIT_S, TimeUnit.SECONDS));
+            clients.add(joinBesideHost(host, heard));
 
             server.close();
 
@@ -305,11 +313,7 @@ class RendezvousTest
         final BlockingQueue<long[]> heard = new LinkedBlockingQueue<>();
         try (RawRank host = new RawRank(server.address()))
         {
-            host.hello(0, 2, JOB);
-            final Future<RendezvousClient> rank1 = executor.submit(() -> RendezvousClient.connect(
-                server.address(), 1, 2, JOB, config(), 0, (rank, processId) -> heard.add(new long[]{ rank, processId })));
-            assertEquals(RendezvousDescriptor.WELCOME, host.readFrame());
-            final RendezvousClient client = rank1.get(WAIT_S, TimeUnit.SECONDS);
+            final RendezvousClient client = joinBesideHost(host, heard);
 
             client.close();
             server.close();
