@@ -4,6 +4,7 @@ import static org.am2j.shm.PacketDescriptor.*;
 import static org.am2j.shm.QueueBlockDescriptor.BULK_CLAIMED;
 import static org.am2j.shm.QueueBlockDescriptor.BULK_FREE;
 import static org.am2j.shm.QueueBlockDescriptor.BULK_READY;
+import static org.am2j.shm.QueueBlockDescriptor.STATE_CLOSED;
 import static org.am2j.shm.QueueBlockDescriptor.STATE_OPEN;
 import static org.am2j.shm.QueueBlockDescriptor.claim;
 import static org.am2j.shm.QueueBlockDescriptor.claimsLap;
@@ -418,7 +419,11 @@ final class ShmRoute implements Route
         // stamp or we see the flag and ring; and with its CLOSED store then drain, so either the drain takes the
         // packet or we see CLOSED and settle who has the message (FastBoxSender.withdraw).
         VarHandle.fullFence();
-        if (STATE_OPEN != block.state() && fastBox.withdraw(packet, sequence))
+        // Only a CLOSED state settles by withdrawal: the owner stores it after publishing its heads and delivers no
+        // more box packets. Any other value that is not OPEN is garbage a faulty peer wrote over a live owner's
+        // header (the owner repairs it): that owner goes on delivering box packets without writing them, so a
+        // withdrawal could return a message it has just delivered. The packet stays in the box.
+        if (STATE_CLOSED == block.state() && fastBox.withdraw(packet, sequence))
         {
             releaseBulk(queue, bulk);
             return request ? ReturnStatus.EBADENDPOINT.code() : ReturnStatus.EREPLYREJECTED.code();
