@@ -3,18 +3,13 @@ package org.am2j.net;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Node identity on real hosts, as an external launcher starts a job there: two emulated hosts ({@link VethPair}),
@@ -26,33 +21,8 @@ import org.junit.jupiter.api.io.TempDir;
  * translation), and every message of a ping-pong between every pair and of floods from every rank to every other
  * arrives exactly once with its reply. Skipped, with the reason, where namespaces cannot be made.
  */
-class ExternalLauncherHostsTest
+class ExternalLauncherHostsTest extends TwoHostTestSupport
 {
-    @TempDir
-    Path dir;
-
-    private VethPair pair;
-
-    @BeforeEach
-    void hosts()
-    {
-        final String reason = VethPair.unavailableReason();
-        System.out.println("ExternalLauncherHostsTest: " + (null == reason ?
-            "network namespaces can be made, the test runs" : "skipped: " + reason));
-        assumeTrue(null == reason, reason);
-        pair = VethPair.create();
-    }
-
-    @AfterEach
-    void removeHosts()
-    {
-        if (null != pair)
-        {
-            pair.close();
-            assertEquals(List.of(), pair.namespacesLeft(), "namespaces left");
-        }
-    }
-
     @Test
     @Timeout(value = 180, unit = TimeUnit.SECONDS)
     void ranksOfOneHostShareMemoryAndReachTheOtherHostOverTheNetworkUnderOpenMpisEnvironment() throws Exception

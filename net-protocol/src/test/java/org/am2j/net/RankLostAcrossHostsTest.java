@@ -2,19 +2,15 @@ package org.am2j.net;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A rank killed on another host mid-flood, where nothing on the survivor's host can see its process: two emulated
@@ -26,35 +22,16 @@ import org.junit.jupiter.api.io.TempDir;
  * and the survivor would fail after 60 s. The accounting is {@link KilledMidFloodTest}'s, per request id. Skipped,
  * with the reason, where namespaces cannot be made.
  */
-class RankLostAcrossHostsTest
+class RankLostAcrossHostsTest extends TwoHostTestSupport
 {
-    @TempDir
-    Path dir;
-
-    private VethPair pair;
     private NamespaceJob job;
 
-    @BeforeEach
-    void hosts()
-    {
-        final String reason = VethPair.unavailableReason();
-        System.out.println("RankLostAcrossHostsTest: " + (null == reason ?
-            "network namespaces can be made, the test runs" : "skipped: " + reason));
-        assumeTrue(null == reason, reason);
-        pair = VethPair.create();
-    }
-
     @AfterEach
-    void removeHosts() throws InterruptedException
+    void stopRanks() throws InterruptedException
     {
         if (null != job)
         {
             job.await(0);
-        }
-        if (null != pair)
-        {
-            pair.close();
-            assertEquals(List.of(), pair.namespacesLeft(), "namespaces left");
         }
     }
 

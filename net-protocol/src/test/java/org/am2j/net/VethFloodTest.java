@@ -2,21 +2,16 @@ package org.am2j.net;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The net protocol over a real network path: two emulated hosts joined by a veth pair with MTU 1500
@@ -33,38 +28,13 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code soak} profile sends 100,000 short requests from every rank across the hosts.
  * Skipped, with the reason, where namespaces cannot be made (not root, iproute2 or nftables missing).
  */
-class VethFloodTest
+class VethFloodTest extends TwoHostTestSupport
 {
     /** The rendezvous port on host A: the namespaces are new, so any port is free. */
     static final int BOOTSTRAP_PORT = 7000;
     /** Percentage of the UDP datagrams arriving at host B that are dropped. */
     static final int LOSS_PERCENT = 5;
     private static final Pattern RETRANSMITS = Pattern.compile("net retransmits (\\d+)");
-
-    @TempDir
-    Path dir;
-
-    private VethPair pair;
-
-    @BeforeEach
-    void hosts()
-    {
-        final String reason = VethPair.unavailableReason();
-        System.out.println("VethFloodTest: " + (null == reason ? "network namespaces can be made, the test runs" :
-            "skipped: " + reason));
-        assumeTrue(null == reason, reason);
-        pair = VethPair.create();
-    }
-
-    @AfterEach
-    void removeHosts()
-    {
-        if (null != pair)
-        {
-            pair.close();
-            assertEquals(List.of(), pair.namespacesLeft(), "namespaces left");
-        }
-    }
 
     @Test
     @Timeout(value = 240, unit = TimeUnit.SECONDS)
