@@ -142,27 +142,7 @@ public final class KilledMidFloodMain
     private static void other(final Bundle bundle, final Endpoint endpoint, final Path dir) throws Exception
     {
         endpoint.map(0, await(dir, "survivor"), tagOf(dir, "survivor"));
-        final long[] served = {0};
-        endpoint.handler(0, (token, msg) -> fail("other: returned " + msg.returnStatus()));
-        endpoint.handler(H_PING, (token, msg) ->
-        {
-            served[0]++;
-            token.reply(H_PONG, msg.arg(0));
-        });
-        final Path stop = dir.resolve("stop");
-        final long deadline = RankSupport.deadline(80_000);
-        while (!Files.exists(stop))
-        {
-            check(!RankSupport.expired(deadline), "other: never told to stop");
-            for (int i = 0; i < 1000; i++)
-            {
-                if (0 == bundle.poll())
-                {
-                    RankSupport.idle(bundle, 1000);
-                }
-            }
-        }
-        System.out.println("other ok: served " + served[0]);
+        KilledPeerMain.servePings(bundle, endpoint, dir, H_PING, H_PONG, 80_000);
     }
 
     /** The flooding side. */

@@ -74,15 +74,26 @@ public final class KilledPeerMain
 
     private static void other(final Bundle bundle, final Endpoint endpoint, final Path dir) throws Exception
     {
+        servePings(bundle, endpoint, dir, H_PING, H_PONG, 60_000);
+    }
+
+    /**
+     * The third process of the kill tests: answer every ping with a pong until the file {@code stop} appears in
+     * {@code dir}, then print how many it served; a returned message or no stop within {@code timeoutMs} fails it.
+     */
+    static void servePings(
+        final Bundle bundle, final Endpoint endpoint, final Path dir, final int ping, final int pong,
+        final long timeoutMs) throws Exception
+    {
         final long[] served = {0};
         endpoint.handler(0, (token, msg) -> fail("other: returned " + msg.returnStatus()));
-        endpoint.handler(H_PING, (token, msg) ->
+        endpoint.handler(ping, (token, msg) ->
         {
             served[0]++;
-            token.reply(H_PONG, msg.arg(0));
+            token.reply(pong, msg.arg(0));
         });
         final Path stop = dir.resolve("stop");
-        final long deadline = RankSupport.deadline(60_000);
+        final long deadline = RankSupport.deadline(timeoutMs);
         while (!Files.exists(stop))
         {
             check(!RankSupport.expired(deadline), "other: never told to stop");
