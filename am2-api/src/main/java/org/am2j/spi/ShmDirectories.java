@@ -37,6 +37,8 @@ public final class ShmDirectories
     /** Environment variable naming the shared-memory root when {@value #ROOT_PROPERTY} is not set. */
     public static final String ROOT_VARIABLE = "AM2J_SHM_ROOT";
 
+    /** Times a directory is made when a concurrent sweep removes it before it is checked. */
+    private static final int CREATE_ATTEMPTS = 100;
     private static final Set<PosixFilePermission> FILE_PERMISSIONS = PosixFilePermissions.fromString("rw-------");
     private static final int ZERO_CHUNK = 64 * 1024;
 
@@ -118,25 +120,42 @@ public final class ShmDirectories
 
     /**
      * Create a directory (its missing parents too) unless it exists, then check that it is the user's own and
-     * private ({@link #checkPrivate(Path, boolean)}).
+     * private ({@link #checkPrivate(Path, boolean)}). Another process's stale-file sweep removes job directories it
+     * finds empty, and may do so between the creation and the check: the directory is then made again (a sweep runs
+     * once as each process starts, so it cannot keep winning; the bound turns a directory that keeps vanishing for
+     * another reason into an error that names it).
      */
     private static void createOne(final Path directory)
     {
-        try
+        for (int attempt = 1; ; attempt++)
         {
-            if (!Files.exists(directory, LinkOption.NOFOLLOW_LINKS))
+            try
             {
-                Files.createDirectories(directory, attributes());
+                if (!Files.exists(directory, LinkOption.NOFOLLOW_LINKS))
+                {
+                    Files.createDirectories(directory, attributes());
+                }
+            }
+            catch (final IOException | RuntimeException ex)
+            {
+                if (!Files.exists(directory, LinkOption.NOFOLLOW_LINKS))
+                {
+                    throw new AmException(AmError.RESOURCE, "cannot create directory " + directory + ": " + ex, ex);
+                }
+            }
+            try
+            {
+                checkPrivate(directory, true);
+                return;
+            }
+            catch (final AmException ex)
+            {
+                if (attempt >= CREATE_ATTEMPTS || !directoryVanished(ex))
+                {
+                    throw ex;
+                }
             }
         }
-        catch (final IOException | RuntimeException ex)
-        {
-            if (!Files.exists(directory, LinkOption.NOFOLLOW_LINKS))
-            {
-                throw new AmException(AmError.RESOURCE, "cannot create directory " + directory + ": " + ex, ex);
-            }
-        }
-        checkPrivate(directory, true);
     }
 
     /**

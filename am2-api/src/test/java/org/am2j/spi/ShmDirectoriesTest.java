@@ -11,6 +11,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.nio.file.attribute.UserPrincipal;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 
 import org.am2j.api.AmError;
 import org.am2j.api.AmException;
@@ -51,6 +53,50 @@ class ShmDirectoriesTest
         ShmDirectories.create(root.resolve("job"));
         assertDoesNotThrow(() -> ShmDirectories.create(root.resolve("job")));
         assertTrue(Files.isDirectory(root.resolve("job")));
+    }
+
+    @Test
+    void aDirectoryASweepRemovesWhileItIsMadeIsMadeAgain() throws InterruptedException
+    {
+        // Another process's stale-file sweep removes job directories it finds empty; one made at that moment must
+        // still be made and checked, not fail because it vanished between the two.
+        final Path root = temp.resolve("root");
+        final Path job = root.resolve("job");
+        System.setProperty(ShmDirectories.ROOT_PROPERTY, root.toString());
+        ShmDirectories.create(job);
+        final AtomicBoolean running = new AtomicBoolean(true);
+        final AtomicLong removals = new AtomicLong();
+        final Thread sweeper = new Thread(() ->
+        {
+            while (running.get())
+            {
+                try
+                {
+                    if (Files.deleteIfExists(job))
+                    {
+                        removals.incrementAndGet();
+                    }
+                }
+                catch (final IOException ignore)
+                {
+                    // made again meanwhile and not empty: not possible here, nothing is put in it
+                }
+            }
+        }, "sweeper");
+        sweeper.start();
+        try
+        {
+            for (int i = 0; i < 20_000 || removals.get() < 100; i++)
+            {
+                ShmDirectories.create(job);
+            }
+        }
+        finally
+        {
+            running.set(false);
+            sweeper.join();
+        }
+        assertTrue(removals.get() >= 100, "the sweeper removed the directory " + removals.get() + " times");
     }
 
     @Test
