@@ -24,7 +24,8 @@ import org.am2j.spi.TransportCounters;
  * looked at; a ready one is handed to the core, then its bulk block and the packet are freed and the head advances.
  * A packet that stays claimed longer than the liveness timeout is skipped when its sender's process is gone, and so
  * is an assignment taken and never claimed: nothing a dead sender leaves holds up the live ones for longer than the
- * timeout. When the endpoint is freed, {@link #drain} hands over what is left (docs/shm-protocol.md, "Closing an
+ * timeout. A claim a live process holds unfilled for {@link #LIVE_CLAIM_TIMEOUTS} timeouts is a faulty writer's and
+ * is skipped too, so no claim word, however scribbled, holds the queue for good. When the endpoint is freed, {@link #drain} hands over what is left (docs/shm-protocol.md, "Closing an
  * endpoint").
  * <p>
  * Used by the thread that polls the endpoint, one at a time; {@link #reading} guards against a nested poll of the same
@@ -33,6 +34,14 @@ import org.am2j.spi.TransportCounters;
 final class PacketReceiver
 {
     private static final long LIVENESS_CHECK_INTERVAL_NANOS = 10_000_000L;
+
+    /**
+     * Liveness timeouts a live process may hold the claim of a packet without making it ready before the claim is
+     * taken for garbage. A sender fills its packet with a few plain stores between its claim and its READY store, so
+     * only a faulty writer's claim word (a flipped lap bit over a live sender's stamp of the previous lap, or a pid
+     * that happens to be a live process) holds one that long; waiting on it for good would wedge the queue.
+     */
+    static final int LIVE_CLAIM_TIMEOUTS = 10;
 
     /**
      * An empty queue's tail is compared with its head once in this many polls: the tail is the senders' line, and
@@ -50,6 +59,8 @@ final class PacketReceiver
     private final ShmInbound inbound;
     private final TransportCounters counters;
     private final long livenessNanos;
+    /** How long a live claimer's unfilled packet is waited for: {@link #LIVE_CLAIM_TIMEOUTS} liveness timeouts. */
+    private final long liveClaimNanos;
     /** This process's pid: a dead sender's leaked bulk blocks are swept on its behalf. */
     private final long ownPid;
     /** The endpoint's fast boxes: a pair's box is read before its shared messages (the overflow rule). */
@@ -87,6 +98,7 @@ final class PacketReceiver
         this.inbound = inbound;
         this.counters = counters;
         this.livenessNanos = livenessNanos;
+        this.liveClaimNanos = livenessNanos * LIVE_CLAIM_TIMEOUTS;
         this.ownPid = ownPid;
         advance(0);
     }
@@ -299,14 +311,20 @@ final class PacketReceiver
         final int claimOffset = queue.claimOffset(head);
         final long claimWord = buffer.getLongVolatile(claimOffset);
         final long claimer = claimsLap(claimWord, lap) ? claimer(claimWord) : 0;
-        if (free && 0 != claimer && ProcessIdentity.isAlive(claimer, ProcessIdentity.UNKNOWN_START_TIME))
+        final boolean liveClaimer =
+            free && 0 != claimer && ProcessIdentity.isAlive(claimer, ProcessIdentity.UNKNOWN_START_TIME);
+        if (liveClaimer && now - stuckSince < liveClaimNanos)
         {
-            // A live claimer is filling the packet: waited for however slow it is.
+            // A live claimer is filling the packet: waited for, up to LIVE_CLAIM_TIMEOUTS liveness timeouts.
             return false;
         }
-        // Else the claimer is gone, no one claimed the assignment, or the state is garbage although the claim is
-        // this lap's: a live claimer's READY was overwritten (or, a fault on top of a fault, it stalled for the whole
-        // timeout between its claim and its READY store). The message is spoiled: skipped and counted.
+        // Else the claimer is gone, no one claimed the assignment, the state is garbage although the claim is this
+        // lap's (a live claimer's READY was overwritten), or a live process has held the claim unfilled for
+        // LIVE_CLAIM_TIMEOUTS timeouts: a claim word a faulty writer forged, since no sender holds a claim that long
+        // (the holder of the assignment found the forged word in place of the previous lap's stamp, lost its claim
+        // and sent again). Either way the packet holds no message that will come: skipped and counted. (A sender that
+        // did stall that long between its claim and its READY store, a fault on top of a fault, publishes a message
+        // the next lap's poll hands over late.)
         // CAS of the claim word to SKIPPED(lap), unless an earlier attempt of ours already wrote it: a sender still
         // holding the assignment then fails its claim and writes nothing into the packet. If a slow sender claimed
         // it since we read the word, the CAS fails and we wait for that sender.
@@ -317,8 +335,11 @@ final class PacketReceiver
         }
         // A dead claimer's or a garbage packet may name a bulk block: take it and clear the field before the packet
         // is published free, since the next lap's sender writes that field as soon as it sees the packet free. An
-        // unclaimed packet's field was cleared when its previous lap was freed.
-        final int bulk = free && 0 == claimer ? NO_BULK : buffer.getShort(packet + BULK_INDEX_OFFSET) & 0xFFFF;
+        // unclaimed packet's field was cleared when its previous lap was freed. A free packet under a live process's
+        // claim names no block of its message (the field is the previous lap's, cleared, or garbage); the blocks that
+        // process holds stay its own.
+        final int bulk = free && (0 == claimer || liveClaimer) ?
+            NO_BULK : buffer.getShort(packet + BULK_INDEX_OFFSET) & 0xFFFF;
         if (NO_BULK != bulk)
         {
             buffer.putShort(packet + BULK_INDEX_OFFSET, (short)NO_BULK);

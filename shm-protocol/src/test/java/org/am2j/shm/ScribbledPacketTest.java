@@ -112,6 +112,44 @@ class ScribbledPacketTest
         }
     }
 
+    /**
+     * A faulty writer flipped the claim word of the next assignment so that it claims that assignment's lap for a live
+     * process (a lap bit over a live sender's stamp of the previous lap gives that sender's own pid; a pid bit, any
+     * other live process's). The holder of the assignment finds its claim taken and sends again; the packet stays
+     * FREE under a claim no one will fill, at the head, with the tail past it. Waiting on a live claimer for good
+     * wedged the queue; it is skipped once held for the bound and counted, and the next message arrives.
+     */
+    @Test
+    void aClaimWordForgedForALiveProcessIsSkippedAndTheQueueGoesOn()
+    {
+        for (final long livePid : new long[] { ProcessIdentity.currentPid(), 1 })
+        {
+            try (Fixture f = new Fixture("requestDepth", "8", "bulkDepth", "2", "livenessMs", "20"))
+            {
+                final Fixture.Ep a = f.endpoint();
+                final Fixture.Ep b = f.endpoint();
+                final ShmRoute ab = a.routeTo(b);
+                final PacketQueue queue = b.queueBlock().requests;
+                assertTrue(ProcessIdentity.isAlive(livePid, ProcessIdentity.UNKNOWN_START_TIME));
+                queue.buffer.putLongVolatile(queue.claimOffset(0), QueueBlockDescriptor.claim(0, livePid));
+                assertEquals(Route.FULL, ab.send(request(b, 1)), "the holder of assignment 0 loses its claim");
+                assertEquals(1, queue.buffer.getLongVolatile(queue.tailOffset));
+                assertEquals(Route.SENT, ab.send(request(b, 2)), "and takes assignment 1");
+                final Fixture.Recorder recorder = new Fixture.Recorder();
+                pollWithinBound(b, recorder, System.nanoTime(), () -> !recorder.headers.isEmpty());
+                assertEquals(1, recorder.headers.size(), "the message behind the forged claim arrives (pid " +
+                    livePid + ")");
+                assertEquals(2, recorder.headers.get(0)[5]);
+                assertEquals(1, b.host.drops(), "the skipped packet is counted");
+                assertEquals(QueueBlockDescriptor.claim(0, 0), queue.buffer.getLongVolatile(queue.claimOffset(0)),
+                    "the forged claim became this lap's skip, which the next lap's sender expects");
+                assertEquals(Route.SENT, ab.send(request(b, 3)));
+                assertEquals(1, b.shm.poll(recorder, 32, false), "the queue goes on");
+                assertEquals(3, recorder.headers.get(1)[5]);
+            }
+        }
+    }
+
     @Test
     void aPacketWithdrawnByItsClaimerInAnOpenBlockIsFreedWithoutADrop()
     {

@@ -127,7 +127,9 @@ class ShmCloseTest
     @Test
     void theDrainWaitsForAPacketClaimedBeforeTheCloseAndSkipsAWithdrawnOne() throws Exception
     {
-        try (Fixture f = new Fixture("requestDepth", "8", "bulkDepth", "2", "livenessMs", "20"))
+        // The drain is watched for 300 ms while a live claim is held: within the bound of a live claim
+        // (PacketReceiver.LIVE_CLAIM_TIMEOUTS liveness timeouts, 1 s here), past which it is taken for a forged one.
+        try (Fixture f = new Fixture("requestDepth", "8", "bulkDepth", "2", "livenessMs", "100"))
         {
             final Fixture.Ep a = f.endpoint();
             final Fixture.Ep b = f.endpoint();

@@ -436,7 +436,9 @@ class ShmTransportTest
     @Test
     void aPacketClaimedByALiveSenderIsWaitedForPastTheLivenessTimeout() throws Exception
     {
-        try (Fixture f = new Fixture("requestDepth", "8", "bulkDepth", "2", "livenessMs", "20"))
+        // 200 ms of polls: two liveness timeouts, well within the bound of a live claim (PacketReceiver
+        // .LIVE_CLAIM_TIMEOUTS timeouts, 1 s).
+        try (Fixture f = new Fixture("requestDepth", "8", "bulkDepth", "2", "livenessMs", "100"))
         {
             final Fixture.Ep a = f.endpoint();
             final Fixture.Ep b = f.endpoint();
