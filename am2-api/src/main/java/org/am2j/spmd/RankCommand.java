@@ -16,12 +16,14 @@ import org.am2j.spi.ShmDirectories;
  * Builds the command line and environment of each rank JVM of a launch:
  * <pre>
  * [taskset -c CPU] &lt;java.home&gt;/bin/java --add-exports java.base/jdk.internal.misc=ALL-UNNAMED
- *     --enable-native-access=ALL-UNNAMED [--jvm-opt options] -Dam2j.job=&lt;job id&gt; [-Dam2j.poll=..] [-Dam2j.nic=..]
+ *     --enable-native-access=ALL-UNNAMED [options of more ranks than CPUs] [--jvm-opt options] -Dam2j.job=&lt;job id&gt;
+ *     [-Dam2j.poll=..] [-Dam2j.nic=..]
  *     -cp &lt;class path&gt; org.am2j.spmd.RankMain MAINCLASS [ARGS]
  * </pre>
  * ({@code taskset -c CPU} with {@code --pin} when pinning can be applied, see {@link CpuPinning#prefix(int)}), with
  * the {@code AM2J_*} variables of {@link SpmdEnvironment} (and {@code AM2J_POLL}, {@code AM2J_NIC} when given) added
- * to the launcher's environment.
+ * to the launcher's environment. With more ranks than CPUs the ranks' JVMs compile with C1 only and collect with the
+ * serial collector ({@link OversubscribedJvm}) unless the user's options say otherwise.
  * <p>
  * <b>Emulated nodes.</b> With more than one node, each node's ranks get a shared-memory root of their own
  * ({@value ShmDirectories#ROOT_VARIABLE}, see {@link RankPlacement#nodeRoot}), and so a node identity of their own
@@ -49,6 +51,7 @@ final class RankCommand
     private final String java;
     private final String classPath;
     private final CpuPinning pinning;
+    private final int processors;
 
     /**
      * @param options             of the launch.
@@ -75,6 +78,7 @@ final class RankCommand
         this.launcherPid = launcherPid;
         this.launcherStartMillis = launcherStartMillis;
         this.pinning = pinning;
+        this.processors = Runtime.getRuntime().availableProcessors();
         this.java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         // A user's --cp adds to am2j's own class path (the launcher's), in front of it: the user's classes are found
         // first, and am2j's RankMain and its transports are always there.
@@ -107,6 +111,7 @@ final class RankCommand
         }
         command.add(java);
         command.addAll(JVM_FLAGS);
+        command.addAll(OversubscribedJvm.options(options.ranks(), processors, options.jvmOptions()));
         command.addAll(options.jvmOptions());
         command.add("-Dam2j.job=" + jobId);
         if (null != options.poll())
