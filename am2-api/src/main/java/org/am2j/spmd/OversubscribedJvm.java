@@ -8,7 +8,8 @@ import java.util.List;
  * The JVM options the launcher gives rank JVMs when a job has more ranks than the machine has CPUs, as when the
  * paper's 32-processor clump runs on a laptop: each rank JVM compiles the same code, and on a shared CPU that
  * compilation is the ranks' own time. 32 ranks of EM3D/good (paper inputs, 4 iterations) on 2 CPUs took 101-121 s
- * with the JVM's defaults and 44-45 s with these options; the full 47 iterations took 408 s and 370 s.
+ * with the JVM's defaults and 44-45 s with these options; the full 47 iterations took 408 s and 370 s, CON/comm
+ * 247 s and 173 s, CON/comp 21.8 s and 9.1 s.
  * <ul>
  * <li>{@value #C1_ONLY}: compile with C1 only; C2's optimised code is faster once made, but 32 JVMs making it cost
  * 12 CPU-seconds each;</li>
