@@ -16,8 +16,8 @@ import org.am2j.spi.ShmDirectories;
  * Builds the command line and environment of each rank JVM of a launch:
  * <pre>
  * [taskset -c CPU] &lt;java.home&gt;/bin/java --add-exports java.base/jdk.internal.misc=ALL-UNNAMED
- *     --enable-native-access=ALL-UNNAMED [options of more ranks than CPUs] [--jvm-opt options] -Dam2j.job=&lt;job id&gt;
- *     [-Dam2j.poll=..] [-Dam2j.nic=..]
+ *     --enable-native-access=ALL-UNNAMED [options of more ranks than CPUs] [--jvm-opt options]
+ *     -Dam2j.job=&lt;job id&gt; [-Dam2j.poll=..] [-Dam2j.nic=..]
  *     -cp &lt;class path&gt; org.am2j.spmd.RankMain MAINCLASS [ARGS]
  * </pre>
  * ({@code taskset -c CPU} with {@code --pin} when pinning can be applied, see {@link CpuPinning#prefix(int)}), with

@@ -25,8 +25,8 @@ import org.am2j.spi.TransportCounters;
  * A packet that stays claimed longer than the liveness timeout is skipped when its sender's process is gone, and so
  * is an assignment taken and never claimed: nothing a dead sender leaves holds up the live ones for longer than the
  * timeout. A claim a live process holds unfilled for {@link #LIVE_CLAIM_TIMEOUTS} timeouts is a faulty writer's and
- * is skipped too, so no claim word, however scribbled, holds the queue for good. When the endpoint is freed, {@link #drain} hands over what is left (docs/shm-protocol.md, "Closing an
- * endpoint").
+ * is skipped too, so no claim word, however scribbled, holds the queue for good. When the endpoint is freed,
+ * {@link #drain} hands over what is left (docs/shm-protocol.md, "Closing an endpoint").
  * <p>
  * Used by the thread that polls the endpoint, one at a time; {@link #reading} guards against a nested poll of the same
  * queue.
