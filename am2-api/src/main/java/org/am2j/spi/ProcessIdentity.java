@@ -28,6 +28,10 @@ public final class ProcessIdentity
     public static final long START_TOLERANCE_MS = 2_000;
 
     private static final Path PROC = Path.of("/proc");
+    /** {@link #state(long)} of a process whose {@code /proc} entry is missing. */
+    private static final char GONE = '-';
+    /** {@link #state(long)} when it cannot be told (no {@code /proc}, an unreadable or odd entry). */
+    private static final char UNKNOWN_STATE = '?';
     private static final long CURRENT_PID = ProcessHandle.current().pid();
     private static final long CURRENT_START_TIME_MS = startTimeMs(ProcessHandle.current());
     private static final long CURRENT_PROCESS_ID =
@@ -124,11 +128,37 @@ public final class ProcessIdentity
         return start.isPresent() ? start.get().toEpochMilli() : UNKNOWN_START_TIME;
     }
 
+    /**
+     * Whether a process is stopped: by a signal (SIGSTOP, SIGTSTP from a terminal's Ctrl-Z) or by a tracer. Such a
+     * process is alive and resumes where it stopped, however long the stop lasts; what it holds (a claimed packet,
+     * say) must be waited for, not taken for abandoned.
+     *
+     * @param pid of the process.
+     * @return true when {@code /proc/<pid>/stat} says stopped ({@code T}) or traced ({@code t}); false when it says
+     * otherwise or cannot be read (no {@code /proc}, the process gone).
+     */
+    public static boolean isStopped(final long pid)
+    {
+        final char state = state(pid);
+        return state == 'T' || state == 't';
+    }
+
     private static boolean isZombie(final long pid)
+    {
+        final char state = state(pid);
+        return state == GONE || state == 'Z' || state == 'X' || state == 'x';
+    }
+
+    /**
+     * @param pid of the process.
+     * @return its state letter in {@code /proc/<pid>/stat} (R, S, D, T, t, Z, X...), {@link #GONE} when it has no
+     * entry, or {@link #UNKNOWN_STATE}.
+     */
+    private static char state(final long pid)
     {
         if (!Files.isDirectory(PROC))
         {
-            return false;
+            return UNKNOWN_STATE;
         }
         try
         {
@@ -138,18 +168,17 @@ public final class ProcessIdentity
             final int end = stat.lastIndexOf(')');
             if (end < 0 || end + 2 >= stat.length())
             {
-                return false;
+                return UNKNOWN_STATE;
             }
-            final char state = stat.charAt(end + 2);
-            return state == 'Z' || state == 'X' || state == 'x';
+            return stat.charAt(end + 2);
         }
         catch (final NoSuchFileException ex)
         {
-            return true;
+            return GONE;
         }
         catch (final IOException ex)
         {
-            return false;
+            return UNKNOWN_STATE;
         }
     }
 }

@@ -24,8 +24,9 @@ import org.am2j.spi.TransportCounters;
  * looked at; a ready one is handed to the core, then its bulk block and the packet are freed and the head advances.
  * A packet that stays claimed longer than the liveness timeout is skipped when its sender's process is gone, and so
  * is an assignment taken and never claimed: nothing a dead sender leaves holds up the live ones for longer than the
- * timeout. A claim a live process holds unfilled for {@link #LIVE_CLAIM_TIMEOUTS} timeouts is a faulty writer's and
- * is skipped too, so no claim word, however scribbled, holds the queue for good. When the endpoint is freed,
+ * timeout. A claim a running process holds unfilled for {@link #LIVE_CLAIM_TIMEOUTS} timeouts is a faulty writer's
+ * and is skipped too, so no claim word, however scribbled, holds the queue for good; a stopped claimer (SIGSTOP) is
+ * waited for as long as it is stopped. When the endpoint is freed,
  * {@link #drain} hands over what is left (docs/shm-protocol.md, "Closing an endpoint").
  * <p>
  * Used by the thread that polls the endpoint, one at a time; {@link #reading} guards against a nested poll of the same
@@ -316,6 +317,14 @@ final class PacketReceiver
         if (liveClaimer && now - stuckSince < liveClaimNanos)
         {
             // A live claimer is filling the packet: waited for, up to LIVE_CLAIM_TIMEOUTS liveness timeouts.
+            return false;
+        }
+        if (liveClaimer && ProcessIdentity.isStopped(claimer))
+        {
+            // A stopped claimer (SIGSTOP, a terminal's Ctrl-Z, a debugger) resumes where it stopped, between its
+            // claim and its READY store: waited for however long it stays stopped, and given the whole bound again
+            // once it runs, so a stop never turns its message into a skip it would then write over.
+            stuckSince = now;
             return false;
         }
         // Else the claimer is gone, no one claimed the assignment, the state is garbage although the claim is this

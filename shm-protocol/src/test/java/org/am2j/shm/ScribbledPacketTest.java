@@ -150,6 +150,56 @@ class ScribbledPacketTest
         }
     }
 
+    /**
+     * A claimer that is stopped (SIGSTOP, Ctrl-Z) between its claim and its READY store resumes there: it is waited
+     * for however long it stays stopped, never skipped; once it runs again and still does not fill the packet (here
+     * the claim is forged for a stopped {@code sleep}), the bound applies.
+     */
+    @Test
+    @Timeout(30)
+    void aStoppedClaimerIsWaitedForWhileItIsStopped() throws Exception
+    {
+        final Process sleeper = new ProcessBuilder("sleep", "60").start();
+        try (Fixture f = new Fixture("requestDepth", "8", "bulkDepth", "2", "livenessMs", "20"))
+        {
+            signal(sleeper, "-STOP");
+            while (!ProcessIdentity.isStopped(sleeper.pid()))
+            {
+                Thread.sleep(1);
+            }
+            final Fixture.Ep a = f.endpoint();
+            final Fixture.Ep b = f.endpoint();
+            final ShmRoute ab = a.routeTo(b);
+            final PacketQueue queue = b.queueBlock().requests;
+            queue.buffer.putLongVolatile(queue.claimOffset(0), QueueBlockDescriptor.claim(0, sleeper.pid()));
+            assertEquals(Route.FULL, ab.send(request(b, 1)));
+            assertEquals(Route.SENT, ab.send(request(b, 2)));
+            final Fixture.Recorder recorder = new Fixture.Recorder();
+            // Three times the bound (10 liveness timeouts of 20 ms) while the claimer is stopped: nothing skipped.
+            final long stoppedUntil = System.nanoTime() + 3 * PacketReceiver.LIVE_CLAIM_TIMEOUTS * 20_000_000L;
+            while (System.nanoTime() - stoppedUntil < 0)
+            {
+                b.shm.poll(recorder, 32, false);
+            }
+            assertEquals(0, recorder.headers.size(), "the queue waits at the stopped claimer's packet");
+            assertEquals(0, b.host.drops());
+            signal(sleeper, "-CONT");
+            pollWithinBound(b, recorder, System.nanoTime(), () -> !recorder.headers.isEmpty());
+            assertEquals(1, recorder.headers.size(), "once it runs and does not fill the packet, it is skipped");
+            assertEquals(2, recorder.headers.get(0)[5]);
+            assertEquals(1, b.host.drops());
+        }
+        finally
+        {
+            sleeper.destroyForcibly().waitFor();
+        }
+    }
+
+    private static void signal(final Process process, final String signal) throws Exception
+    {
+        assertEquals(0, new ProcessBuilder("kill", signal, Long.toString(process.pid())).inheritIO().start().waitFor());
+    }
+
     @Test
     void aPacketWithdrawnByItsClaimerInAnOpenBlockIsFreedWithoutADrop()
     {
