@@ -138,8 +138,14 @@ public final class ShmDirectories
             }
             catch (final IOException | RuntimeException ex)
             {
+                // Failed, or made and removed again by a sweep before createDirectories could see it (it then
+                // reports the directory as existing): look again, a bounded number of times.
                 if (!Files.exists(directory, LinkOption.NOFOLLOW_LINKS))
                 {
+                    if (attempt < CREATE_ATTEMPTS)
+                    {
+                        continue;
+                    }
                     throw new AmException(AmError.RESOURCE, "cannot create directory " + directory + ": " + ex, ex);
                 }
             }

@@ -13,6 +13,7 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.nio.file.attribute.UserPrincipal;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 
 import org.am2j.api.AmError;
 import org.am2j.api.AmException;
@@ -84,9 +85,26 @@ class ShmDirectoriesTest
             }
         }, "sweeper");
         sweeper.start();
+        // Two ranks make it at the same time too: one's creation can find it made by the other, then removed.
+        final AtomicReference<Throwable> failure = new AtomicReference<>();
+        final Thread other = new Thread(() ->
+        {
+            try
+            {
+                while (running.get())
+                {
+                    ShmDirectories.create(job);
+                }
+            }
+            catch (final Throwable ex)
+            {
+                failure.set(ex);
+            }
+        }, "other rank");
+        other.start();
         try
         {
-            for (int i = 0; i < 20_000 || removals.get() < 100; i++)
+            for (int i = 0; (i < 20_000 || removals.get() < 100) && null == failure.get(); i++)
             {
                 ShmDirectories.create(job);
             }
@@ -95,7 +113,9 @@ class ShmDirectoriesTest
         {
             running.set(false);
             sweeper.join();
+            other.join();
         }
+        assertEquals(null, failure.get(), "the other rank's creation");
         assertTrue(removals.get() >= 100, "the sweeper removed the directory " + removals.get() + " times");
     }
 
