@@ -19,6 +19,7 @@ import org.am2j.api.AmException;
 import org.am2j.api.Bundle;
 import org.am2j.api.BundleKind;
 import org.am2j.core.stats.EndpointCounters;
+import org.am2j.idle.CpuShare;
 import org.am2j.spi.NodeIdentity;
 import org.am2j.spi.PollScheduler;
 import org.am2j.spi.PollSchedulerProvider;
@@ -85,6 +86,8 @@ public final class AmRuntime implements TransportContext
         this.pollBeforeSend = booleanSetting("am2j.pollBeforeSend", "AM2J_POLL_BEFORE_SEND", false);
         this.sleepSliceNanos = TimeUnit.MILLISECONDS.toNanos(
             longSetting("am2j.sleepSliceMs", "AM2J_SLEEP_SLICE_MS", DEFAULT_SLEEP_SLICE_MS, 1, 600_000));
+        // A wrong am2j.idle fails here with its name, before a waiter first asks CpuShare.process().
+        CpuShare.modeSetting();
         newScheduler();
         this.counters = ProcessCounters.open();
         final List<Transport> opened = new ArrayList<>();

@@ -4,11 +4,15 @@ import java.util.concurrent.TimeUnit;
 
 import org.am2j.api.Bundle;
 import org.am2j.api.EventMask;
+import org.am2j.idle.CpuShare;
+import org.am2j.idle.IdleSteps;
 
 /**
  * How one rank's Split-C layer makes progress: it polls before every {@link SplitCOptions#pollEvery()}-th message it
  * sends, and in every wait. A wait with nothing to handle spins, then yields, then sleeps in {@link Bundle#waitSema}
- * until a message arrives, and fails when it has handled nothing for the stall limit. It also holds the failure that
+ * until a message arrives, and fails when it has handled nothing for the stall limit. When the CPUs are
+ * oversubscribed as the wait starts ({@link CpuShare}), it sleeps at once: a spin would keep the peer it waits for
+ * off a CPU. It also holds the failure that
  * makes the layer unusable (a returned message, a stall, a collective mismatch) and whether the layer is closed.
  * <p>
  * A wait is {@link #beginWait()} followed by {@link #waitStep(String)} while its condition does not hold.
@@ -19,12 +23,12 @@ final class Progress
     private final int rank;
     private final int pollEvery;
     private final long stallNanos;
-    private final int spins;
-    private final int yields;
+    private final IdleSteps steps;
     private final int sleepMicros;
 
     private int sendsSincePoll;
-    private int idle;
+    private boolean idling;
+    private int step;
     private long idleSince;
     private long sleeps;
     private long sleepTimeouts;
@@ -34,12 +38,19 @@ final class Progress
 
     Progress(final Bundle bundle, final int rank, final SplitCOptions options)
     {
+        this(bundle, rank, options, CpuShare.process());
+    }
+
+    /**
+     * @param share whether the CPUs are oversubscribed (tests give a scripted one).
+     */
+    Progress(final Bundle bundle, final int rank, final SplitCOptions options, final CpuShare share)
+    {
         this.bundle = bundle;
         this.rank = rank;
         this.pollEvery = options.pollEvery();
         this.stallNanos = TimeUnit.MILLISECONDS.toNanos(options.stallMillis());
-        this.spins = options.spins();
-        this.yields = options.yields();
+        this.steps = new IdleSteps(options.spins(), options.yields(), share);
         this.sleepMicros = options.sleepMicros();
     }
 
@@ -123,12 +134,13 @@ final class Progress
      */
     void beginWait()
     {
-        idle = 0;
+        idling = false;
     }
 
     /**
      * One step of a wait: poll; when nothing was handled, idle a little (spin, then yield, then sleep until a message
-     * arrives), and fail when nothing has been handled for the stall limit.
+     * arrives; sleep at once when the CPUs are oversubscribed as the idling starts), and fail when nothing has been
+     * handled for the stall limit.
      *
      * @param waitingFor what the wait waits for, for the stall message.
      */
@@ -140,19 +152,25 @@ final class Progress
         }
         if (0 != bundle.poll())
         {
-            idle = 0;
+            idling = false;
             return;
         }
-        final int n = idle++;
-        if (0 == n)
+        if (!idling)
         {
+            idling = true;
             idleSince = System.nanoTime();
+            step = steps.firstStep();
         }
-        if (n < spins)
+        final int action = steps.action(step);
+        if (IdleSteps.SLEEP != action)
+        {
+            step++;
+        }
+        if (IdleSteps.SPIN == action)
         {
             Thread.onSpinWait();
         }
-        else if (n < spins + yields)
+        else if (IdleSteps.YIELD == action)
         {
             Thread.yield();
         }

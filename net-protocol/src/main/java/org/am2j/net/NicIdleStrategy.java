@@ -1,11 +1,14 @@
 package org.am2j.net;
 
 import org.agrona.concurrent.IdleStrategy;
+import org.am2j.idle.CpuShare;
+import org.am2j.idle.IdleSteps;
 
 /**
  * How the NIC agent's thread ({@link NicMode#THREAD}) waits for work: it spins a little (a message that follows
  * another closely is taken at once), yields a little, then sleeps in the socket's selector, from which an arriving
- * datagram, a due timer, or a host queueing a message wakes it.
+ * datagram, a due timer, or a host queueing a message wakes it. When the CPUs are oversubscribed as it runs out of
+ * work ({@link CpuShare}), it goes to the selector at once: a spin would keep a host thread off a CPU.
  */
 final class NicIdleStrategy implements IdleStrategy
 {
@@ -14,11 +17,19 @@ final class NicIdleStrategy implements IdleStrategy
     static final long SLEEP_NANOS = 10_000_000L;
 
     private final NicAgent nic;
-    private int idleCount;
+    private final IdleSteps steps;
+    private boolean idling;
+    private int step;
 
     NicIdleStrategy(final NicAgent nic)
     {
+        this(nic, CpuShare.process());
+    }
+
+    NicIdleStrategy(final NicAgent nic, final CpuShare share)
+    {
         this.nic = nic;
+        this.steps = new IdleSteps(SPINS, YIELDS, share);
     }
 
     @Override
@@ -37,13 +48,20 @@ final class NicIdleStrategy implements IdleStrategy
     @Override
     public void idle()
     {
-        idleCount++;
-        if (idleCount <= SPINS)
+        if (!idling)
         {
+            idling = true;
+            step = steps.firstStep();
+        }
+        final int action = steps.action(step);
+        if (IdleSteps.SPIN == action)
+        {
+            step++;
             Thread.onSpinWait();
         }
-        else if (idleCount <= SPINS + YIELDS)
+        else if (IdleSteps.YIELD == action)
         {
+            step++;
             Thread.yield();
         }
         else
@@ -55,7 +73,7 @@ final class NicIdleStrategy implements IdleStrategy
     @Override
     public void reset()
     {
-        idleCount = 0;
+        idling = false;
     }
 
     @Override
