@@ -1,0 +1,239 @@
+package org.am2j.perf;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.stream.Collectors;
+
+import org.am2j.spmd.Am2Run;
+
+/**
+ * {@code am2j scale}: how the cost of am2j grows with ranks and peers, as Markdown and JSON: start-up time and
+ * resident memory per rank of {@code am2j hello} at several rank counts ({@link ScaleHelloMain}); the cost of an
+ * empty poll and the memory per peer with 1, 8, 32 mapped peers on each medium ({@link ScalePollMain}); round trips
+ * per second of an all-to-all of short requests against two-rank floods ({@link ScaleFloodMain}). Each job runs
+ * through the launcher in this process, one after another, and its command goes into the report. {@value
+ * ScaleOptions#USAGE}
+ */
+public final class Scale
+{
+    private final PrintStream out;
+    private final PrintStream err;
+
+    Scale(final PrintStream out, final PrintStream err)
+    {
+        this.out = out;
+        this.err = err;
+    }
+
+    /**
+     * @param args see {@link ScaleOptions#USAGE}.
+     */
+    public static void main(final String[] args)
+    {
+        System.exit(new Scale(System.out, System.err).run(args));
+    }
+
+    int run(final String[] args)
+    {
+        final ScaleOptions options;
+        try
+        {
+            options = ScaleOptions.parse(args);
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            err.println("am2j scale: " + ex.getMessage());
+            err.println(ScaleOptions.USAGE);
+            return 2;
+        }
+        if (options.help)
+        {
+            out.println(ScaleOptions.USAGE);
+            out.println(ScaleOptions.HELP);
+            return 0;
+        }
+        final ScaleReport report = new ScaleReport("bin/am2j scale " + String.join(" ", args),
+            Instant.now().truncatedTo(ChronoUnit.SECONDS).toString(), Runtime.getRuntime().availableProcessors(),
+            "Java " + System.getProperty("java.version"), MachineState.read());
+        if (options.parts.contains("hello"))
+        {
+            for (final int ranks : options.helloRanks)
+            {
+                hello(options, report, ranks);
+            }
+        }
+        if (options.parts.contains("poll"))
+        {
+            for (final String medium : options.media)
+            {
+                poll(options, report, medium);
+            }
+        }
+        if (options.parts.contains("flood"))
+        {
+            flood(options, report, 2, 1);
+            flood(options, report, 2, 2);
+            flood(options, report, options.floodRanks, Math.min(options.nodes, options.floodRanks));
+        }
+        report.after(MachineState.read());
+        try
+        {
+            if (null != options.json)
+            {
+                Files.writeString(options.json, report.json());
+                err.println("am2j scale: wrote " + options.json);
+            }
+            if (null != options.md)
+            {
+                Files.writeString(options.md, report.markdown());
+                err.println("am2j scale: wrote " + options.md);
+            }
+            else
+            {
+                out.print(report.markdown());
+            }
+        }
+        catch (final IOException ex)
+        {
+            err.println("am2j scale: " + ex);
+            return 1;
+        }
+        return report.failures.isEmpty() ? 0 : 1;
+    }
+
+    private void hello(final ScaleOptions options, final ScaleReport report, final int ranks)
+    {
+        final int nodes = Math.min(options.nodes, ranks);
+        final Job job = runJob(options, ranks, nodes, List.of(), ScaleHelloMain.class.getName());
+        final List<ScaleLine> lines = job.lines("hello", ranks, report);
+        if (null != lines)
+        {
+            report.hellos.add(new ScaleReport.Hello(ranks, nodes, job.command, job.seconds, lines));
+        }
+    }
+
+    private void poll(final ScaleOptions options, final ScaleReport report, final String medium)
+    {
+        final int peers = options.pollPeers[options.pollPeers.length - 1];
+        final String counts = Arrays.stream(options.pollPeers).mapToObj(Integer::toString)
+            .collect(Collectors.joining(","));
+        final Job job = runJob(options, peers + 1, 1, List.of("-Dam2j.transports=inproc," + medium),
+            ScalePollMain.class.getName(), medium, counts, Integer.toString(options.polls),
+            Integer.toString(options.timeoutSeconds));
+        final List<ScaleLine> lines = job.lines("poll", options.pollPeers.length, report);
+        if (null != lines)
+        {
+            report.polls.add(new ScaleReport.Poll(medium, job.command, lines));
+        }
+    }
+
+    private void flood(final ScaleOptions options, final ScaleReport report, final int ranks, final int nodes)
+    {
+        final Job job = runJob(options, ranks, nodes, List.of(), ScaleFloodMain.class.getName(),
+            Long.toString(options.messages), Integer.toString(options.window),
+            Integer.toString(options.timeoutSeconds));
+        final List<ScaleLine> lines = job.lines("flood", ranks, report);
+        if (null != lines)
+        {
+            report.floods.add(new ScaleReport.Flood(ranks, nodes, job.command, lines));
+        }
+    }
+
+    /** A finished job: its command (as a user would type it), status, output and wall time. */
+    private static final class Job
+    {
+        final String command;
+        final int status;
+        final String output;
+        final String errors;
+        final double seconds;
+
+        Job(final String command, final int status, final String output, final String errors, final double seconds)
+        {
+            this.command = command;
+            this.status = status;
+            this.output = output;
+            this.errors = errors;
+            this.seconds = seconds;
+        }
+
+        /**
+         * @return the job's measurement lines of the kind, or {@code null} after recording in the report why
+         * there are none.
+         */
+        List<ScaleLine> lines(final String kind, final int expected, final ScaleReport report)
+        {
+            String problem = null;
+            List<ScaleLine> lines = null;
+            if (0 != status)
+            {
+                problem = "exited with status " + status + (Am2Run.TIMEOUT_STATUS == status ? " (time limit)" : "");
+            }
+            else
+            {
+                try
+                {
+                    lines = ScaleLine.parseAll(output, kind);
+                    if (lines.size() != expected)
+                    {
+                        problem = "printed " + lines.size() + " scale." + kind + " lines, not " + expected;
+                    }
+                }
+                catch (final IllegalArgumentException ex)
+                {
+                    problem = ex.getMessage();
+                }
+            }
+            if (null == problem)
+            {
+                return lines;
+            }
+            final List<String> tail = errors.lines().toList();
+            report.failures.add("`" + command + "` " + problem + (tail.isEmpty() ? "" : ": " +
+                String.join(" / ", tail.subList(Math.max(0, tail.size() - 3), tail.size()))));
+            return null;
+        }
+    }
+
+    private Job runJob(
+        final ScaleOptions options, final int ranks, final int nodes, final List<String> jvmOptions,
+        final String mainClass, final String... args)
+    {
+        final List<String> shown = new ArrayList<>(List.of("-n", Integer.toString(ranks), "--nodes",
+            Integer.toString(nodes), "--timeout", Integer.toString(options.timeoutSeconds)));
+        for (final String option : jvmOptions)
+        {
+            shown.add("--jvm-opt");
+            shown.add(option);
+        }
+        final List<String> command = new ArrayList<>(shown);
+        command.addAll(List.of("--cp", System.getProperty("java.class.path"), "--", mainClass));
+        command.addAll(List.of(args));
+        shown.add("--");
+        shown.add(mainClass);
+        shown.addAll(List.of(args));
+        final String text = "bin/am2j run " + String.join(" ", shown);
+        err.println("am2j scale: " + text);
+        final ByteArrayOutputStream outBytes = new ByteArrayOutputStream();
+        final ByteArrayOutputStream errBytes = new ByteArrayOutputStream();
+        final long begin = System.nanoTime();
+        final int status;
+        try (PrintStream jobOut = new PrintStream(outBytes, true, StandardCharsets.UTF_8);
+             PrintStream jobErr = new PrintStream(errBytes, true, StandardCharsets.UTF_8))
+        {
+            status = new Am2Run(jobOut, jobErr).run(command.toArray(new String[0]));
+        }
+        final double seconds = (System.nanoTime() - begin) / 1e9;
+        err.printf(java.util.Locale.ROOT, "am2j scale:   status %d in %.1f s%n", status, seconds);
+        return new Job(text, status, outBytes.toString(StandardCharsets.UTF_8),
+            errBytes.toString(StandardCharsets.UTF_8), seconds);
+    }
+}
