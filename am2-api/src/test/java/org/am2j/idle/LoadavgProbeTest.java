@@ -71,6 +71,39 @@ class LoadavgProbeTest
     }
 
     @Test
+    void readingTheProbeAndAskingTheShareAllocateNothing(@TempDir final Path dir) throws IOException
+    {
+        final com.sun.management.ThreadMXBean threads =
+            (com.sun.management.ThreadMXBean)java.lang.management.ManagementFactory.getThreadMXBean();
+        assertTrue(threads.isThreadAllocatedMemorySupported(), "JVM cannot count allocated bytes");
+        threads.setThreadAllocatedMemoryEnabled(true);
+        final Path loadavg = dir.resolve("loadavg");
+        Files.writeString(loadavg, "0.50 0.40 0.30 3/100 42\n");
+        final long[] now = {0};
+        try (LoadavgProbe probe = LoadavgProbe.open(loadavg, dir.resolve("online")))
+        {
+            // period 1 ns and a clock that moves 1 ns per ask: every ask reads the file
+            final CpuShare share = new CpuShare(CpuShare.Mode.ADAPTIVE, probe, () -> now[0]++, 1);
+            int oversubscribed = 0;
+            for (int i = 0; i < 20_000; i++)
+            {
+                oversubscribed += share.oversubscribed() ? 1 : 0;
+            }
+            final long threadId = Thread.currentThread().getId();
+            threads.getThreadAllocatedBytes(threadId);
+            final long before = threads.getThreadAllocatedBytes(threadId);
+            for (int i = 0; i < 20_000; i++)
+            {
+                oversubscribed += share.oversubscribed() ? 1 : 0;
+            }
+            final long allocated = threads.getThreadAllocatedBytes(threadId) - before;
+            assertEquals(40_000L, share.reads());
+            assertEquals(3 > probe.cpus() ? 40_000 : 0, oversubscribed);
+            assertTrue(allocated < 1024, "20,000 reads allocated " + allocated + " bytes");
+        }
+    }
+
+    @Test
     void readsThisMachinesCountWhereThereIsOne()
     {
         try (LoadavgProbe probe = LoadavgProbe.open())
