@@ -1,5 +1,7 @@
 package org.am2j.net;
 
+import java.util.function.LongConsumer;
+
 import org.agrona.concurrent.IdleStrategy;
 import org.am2j.idle.CpuShare;
 import org.am2j.idle.IdleSteps;
@@ -16,19 +18,23 @@ final class NicIdleStrategy implements IdleStrategy
     static final int YIELDS = 50;
     static final long SLEEP_NANOS = 10_000_000L;
 
-    private final NicAgent nic;
+    private final LongConsumer sleep;
     private final IdleSteps steps;
     private boolean idling;
     private int step;
 
     NicIdleStrategy(final NicAgent nic)
     {
-        this(nic, CpuShare.process());
+        this(nic::sleep, CpuShare.process());
     }
 
-    NicIdleStrategy(final NicAgent nic, final CpuShare share)
+    /**
+     * @param sleep sleeps in the selector for at most the given nanoseconds ({@code NicAgent.sleep}).
+     * @param share whether the CPUs are oversubscribed.
+     */
+    NicIdleStrategy(final LongConsumer sleep, final CpuShare share)
     {
-        this.nic = nic;
+        this.sleep = sleep;
         this.steps = new IdleSteps(SPINS, YIELDS, share);
     }
 
@@ -66,7 +72,7 @@ final class NicIdleStrategy implements IdleStrategy
         }
         else
         {
-            nic.sleep(SLEEP_NANOS);
+            sleep.accept(SLEEP_NANOS);
         }
     }
 
