@@ -23,7 +23,8 @@ import org.am2j.net.auth.SipHash;
  * The NIC's receive path, by frame type: it checks every datagram's header and tag, applies the acknowledgement
  * state and floors it carries, answers HELLOs (a cookie, or a peer) and give-ups, recognises duplicates, reassembles
  * fragments, checks each message against its destination endpoint (exists, tag, handler, lengths, segment range) and
- * puts it into the endpoint's receive queue or sends it back to its sender. Agent thread.
+ * puts it into the endpoint's receive queue (or hands it to the polling host, {@link DirectDelivery}) or sends it
+ * back to its sender. Agent thread.
  */
 final class FrameReader
 {
@@ -47,6 +48,8 @@ final class FrameReader
     private final FrameWriter writer;
     private final NicTimers timers;
     private final UnsafeBuffer received;
+    /** The polling host's offer for the datagram being read (inline mode), else null. */
+    private DirectDelivery direct;
 
     /** Period of the cookie secret: a cookie is good for one to two periods. */
     private static final long COOKIE_PERIOD_NANOS = 2_000_000_000L;
@@ -66,6 +69,14 @@ final class FrameReader
         this.writer = writer;
         this.timers = timers;
         this.received = received;
+    }
+
+    /**
+     * @param offer the polling host's offer to take a message of the next datagram directly, or null.
+     */
+    void offer(final DirectDelivery offer)
+    {
+        this.direct = offer;
     }
 
     /**
@@ -415,7 +426,8 @@ final class FrameReader
         }
         // A long message always names its place in the segment, even with no data: the core checks it there.
         final boolean deposit = 0 == status && MessageCategory.LONG == opcode.category();
-        final OneToOneRingBuffer queue = endpoint.receiveQueue(0 != status || !opcode.isRequest());
+        final boolean replyQueue = 0 != status || !opcode.isRequest();
+        final OneToOneRingBuffer queue = endpoint.receiveQueue(replyQueue);
         final int route = endpoint.inverseRoute(peer, sourceEndpoint);
         if (route < 0)
         {
@@ -428,15 +440,19 @@ final class FrameReader
             // is retransmitted, so that its token always names its source.
             return NOT_YET;
         }
+        // Handed over (DirectDelivery) when the polling host offered it and the queue is empty: the host, our caller's
+        // thread and the queue's only reader, runs earlier records before it polls the socket again.
+        final DirectDelivery offer = direct;
+        final boolean handOver = null != offer && buffer == received && offer.accepts(endpoint, replyQueue) &&
+            queue.producerPosition() == queue.consumerPosition();
         final int recordLength = QueueRecordDescriptor.BODY_OFFSET +
             (deposit ? MessageDescriptor.HEADER_LENGTH : bodyLength);
-        final int index = queue.tryClaim(QueueRecordDescriptor.MESSAGE_TYPE, recordLength);
+        final int index = handOver ? 0 : queue.tryClaim(QueueRecordDescriptor.MESSAGE_TYPE, recordLength);
         if (index < 0)
         {
             counters.increment(NicEvent.RECEIVE_QUEUE_FULL);
             return BUSY;
         }
-        final MutableDirectBuffer ring = queue.buffer();
         if (deposit)
         {
             // One read of the segment, checked and written: the user may install another one meanwhile.
@@ -445,12 +461,23 @@ final class FrameReader
             final int bounds = SegmentBounds.check(segment, segmentOffset, dataLength);
             if (0 != bounds)
             {
-                queue.abort(index);
+                if (!handOver)
+                {
+                    queue.abort(index);
+                }
                 return refuse(peer, buffer, body, bodyLength, bounds);
             }
             // The NIC's "DMA" into the segment, before the record that announces it is committed.
             segment.putBytes((int)segmentOffset, buffer, body + MessageDescriptor.HEADER_LENGTH, dataLength);
         }
+        if (handOver)
+        {
+            offer.accept(buffer, body, bodyLength, route, deposit, replyQueue);
+            counters.increment(NicEvent.DIRECT_DELIVERIES);
+            counters.increment(NicEvent.MESSAGES_DELIVERED);
+            return TAKEN;
+        }
+        final MutableDirectBuffer ring = queue.buffer();
         ring.putInt(index + QueueRecordDescriptor.ROUTE_OFFSET, route);
         ring.putInt(index + QueueRecordDescriptor.DEPOSITED_OFFSET, deposit ? 1 : 0);
         ring.putBytes(index + QueueRecordDescriptor.BODY_OFFSET, buffer, body,

@@ -43,6 +43,8 @@ final class NetEndpoint implements TransportEndpoint
      */
     private final ControlledMessageHandler requestReader = reader(new NetInbound(this));
     private final ControlledMessageHandler replyReader = reader(new NetInbound(this));
+    /** This endpoint's offers to take messages straight from the NIC's receive buffer (inline mode). */
+    private final DirectDelivery direct = new DirectDelivery(this);
     private final Long2ObjectHashMap<NetRoute> inverseRoutes = new Long2ObjectHashMap<>();
     private volatile NetRoute[] routes = new NetRoute[16];
     private int routeCount;
@@ -127,9 +129,13 @@ final class NetEndpoint implements TransportEndpoint
                 // that message (a reply); datagrams that came meanwhile are read by the next poll, which comes at
                 // once. A larger budget comes from a scheduler that polls the network now and then and wants it
                 // drained: that poll reads on until the socket is empty or the budget is spent.
-                else if ((0 != handled && budget <= BASE_POLL_BUDGET) || !nic.inlineReceive())
+                else if ((0 != handled && budget <= BASE_POLL_BUDGET) || !receive(repliesOnly))
                 {
                     break;
+                }
+                else if (direct.accepted())
+                {
+                    handled += runHandedOver();
                 }
             }
             nic.inlineTimers();
@@ -183,6 +189,58 @@ final class NetEndpoint implements TransportEndpoint
             }
         }
         return handled;
+    }
+
+    /**
+     * Inline mode: let the NIC read one datagram, offering to take a message of it for this endpoint directly.
+     *
+     * @return true when a datagram was read.
+     */
+    private boolean receive(final boolean repliesOnly)
+    {
+        if (closed)
+        {
+            return nic.inlineReceive();
+        }
+        direct.offer(!repliesOnly && !readingRequests, !readingReplies);
+        return nic.inlineReceive(direct);
+    }
+
+    /**
+     * Run the message the NIC handed over, then give the NIC its receive buffer back. Its queue counts as being read
+     * meanwhile, as when its records are: a nested poll in the handler takes no message of that queue.
+     *
+     * @return 1.
+     */
+    private int runHandedOver()
+    {
+        final boolean reply = direct.acceptedReply();
+        if (reply)
+        {
+            readingReplies = true;
+        }
+        else
+        {
+            readingRequests = true;
+        }
+        try
+        {
+            sink.onMessage(direct.inbound);
+        }
+        finally
+        {
+            if (reply)
+            {
+                readingReplies = false;
+            }
+            else
+            {
+                readingRequests = false;
+            }
+            direct.done();
+            nic.returnReceiveBuffer();
+        }
+        return 1;
     }
 
     private ControlledMessageHandler reader(final NetInbound inbound)

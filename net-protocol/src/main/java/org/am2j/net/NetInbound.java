@@ -7,8 +7,9 @@ import org.am2j.spi.InboundMessage;
 import org.am2j.spi.Route;
 
 /**
- * A received message as the core sees it: a flyweight over a record of an endpoint's receive queue
- * ({@link QueueRecordDescriptor} around a {@link MessageDescriptor} body). Long messages were written into the
+ * A received message as the core sees it: a flyweight over a {@link MessageDescriptor} body, in a record of an
+ * endpoint's receive queue ({@link QueueRecordDescriptor}) or in the datagram the NIC handed over
+ * ({@link DirectDelivery}). Long messages were written into the
  * segment by the NIC; their data is read there.
  */
 final class NetInbound implements InboundMessage
@@ -16,7 +17,8 @@ final class NetInbound implements InboundMessage
     private final NetEndpoint endpoint;
     private final UnsafeBuffer buffer = new UnsafeBuffer(0, 0);
     private int body;
-    private int recordLength;
+    private int bodyLength;
+    private int route;
     private boolean deposited;
 
     NetInbound(final NetEndpoint endpoint)
@@ -24,18 +26,43 @@ final class NetInbound implements InboundMessage
         this.endpoint = endpoint;
     }
 
+    /**
+     * @param ring   a receive queue's buffer.
+     * @param index  the record's offset in it.
+     * @param length the record's length.
+     * @return this, over the record.
+     */
     NetInbound wrap(final DirectBuffer ring, final int index, final int length)
     {
-        buffer.wrap(ring);
-        this.body = index + QueueRecordDescriptor.BODY_OFFSET;
-        this.recordLength = length;
-        this.deposited = 0 != ring.getInt(index + QueueRecordDescriptor.DEPOSITED_OFFSET);
+        return wrapBody(ring, index + QueueRecordDescriptor.BODY_OFFSET, length - QueueRecordDescriptor.BODY_OFFSET,
+            ring.getInt(index + QueueRecordDescriptor.ROUTE_OFFSET),
+            0 != ring.getInt(index + QueueRecordDescriptor.DEPOSITED_OFFSET));
+    }
+
+    /**
+     * @param buffer     holds the message body ({@link MessageDescriptor}): a receive queue record's, or a
+     *                   datagram's the NIC handed over ({@link DirectDelivery}).
+     * @param body       its offset.
+     * @param bodyLength its length.
+     * @param route      index of its inverse-mapping route in the endpoint's table.
+     * @param deposited  whether a long message's data was written into the segment (the body then ends after its
+     *                   header).
+     * @return this, over the body.
+     */
+    NetInbound wrapBody(final DirectBuffer buffer, final int body, final int bodyLength, final int route,
+        final boolean deposited)
+    {
+        this.buffer.wrap(buffer);
+        this.body = body;
+        this.bodyLength = bodyLength;
+        this.route = route;
+        this.deposited = deposited;
         return this;
     }
 
     int routeIndex()
     {
-        return buffer.getInt(body - QueueRecordDescriptor.BODY_OFFSET + QueueRecordDescriptor.ROUTE_OFFSET);
+        return route;
     }
 
     @Override
@@ -91,8 +118,7 @@ final class NetInbound implements InboundMessage
     {
         final int declared = buffer.getInt(body + MessageDescriptor.DATA_LENGTH_OFFSET);
         // The NIC checked the body; a record is never read beyond its end whatever it says.
-        return deposited ? declared : Math.min(declared,
-            recordLength - QueueRecordDescriptor.BODY_OFFSET - MessageDescriptor.HEADER_LENGTH);
+        return deposited ? declared : Math.min(declared, bodyLength - MessageDescriptor.HEADER_LENGTH);
     }
 
     @Override

@@ -66,6 +66,16 @@ final class NicAgent implements Agent
     private long keeperSeenTraffic;
 
     private final ByteBuffer receiveBuffer = FrameWriter.direct(RECEIVE_BUFFER);
+    /** Received into while the receive buffer is lent to a host ({@link DirectDelivery}). */
+    private final ByteBuffer spareReceiveBuffer = FrameWriter.direct(RECEIVE_BUFFER);
+    /** The reader's view, over whichever of the two buffers the last datagram went into. */
+    private final UnsafeBuffer received = new UnsafeBuffer(receiveBuffer);
+    private ByteBuffer receivingInto = receiveBuffer;
+    /**
+     * A host runs a message from {@link #receiveBuffer} ({@link #inlineReceive(DirectDelivery)}): lock holders receive
+     * into the spare buffer meanwhile.
+     */
+    private volatile boolean receiveBufferLent;
 
     NicAgent(final NetConfig config, final Wire wire, final long nicId)
     {
@@ -87,7 +97,7 @@ final class NicAgent implements Agent
         this.timers = new NicTimers(config, counters, liveness, clock, peers, endpoints, writer);
         this.sendQueues = new SendQueues(counters, peers, endpoints, writer, timers);
         this.reader = new FrameReader(config, nicId, counters, keys, clock, peers, endpoints, writer, timers,
-            new UnsafeBuffer(receiveBuffer));
+            received);
     }
 
     private static String format(final InetSocketAddress address)
@@ -301,6 +311,19 @@ final class NicAgent implements Agent
      */
     boolean inlineReceive()
     {
+        return inlineReceive(null);
+    }
+
+    /**
+     * Inline mode: read one datagram (after moving queued sends), and hand a message of it to the polling host when
+     * the host's offer allows ({@link DirectDelivery}). When {@link DirectDelivery#accepted()} afterwards, the
+     * message lies in the receive buffer: the host runs it, then calls {@link #returnReceiveBuffer()}.
+     *
+     * @param offer the polling endpoint's offer, or null.
+     * @return true when a datagram was read; always false in thread mode or when another thread runs the NIC.
+     */
+    boolean inlineReceive(final DirectDelivery offer)
+    {
         if (!inline || !tryLock())
         {
             return false;
@@ -309,12 +332,32 @@ final class NicAgent implements Agent
         {
             clock.nowNanos = System.nanoTime();
             sendQueues.drain();
+            // The buffer is lent at most once: a host running a handed-over message that polls again (a handler's
+            // reply waiting for credit) receives into the spare buffer, through the queues.
+            reader.offer(receiveBufferLent ? null : offer);
             return receiveOne() > 0;
         }
         finally
         {
+            reader.offer(null);
+            if (null != offer && offer.accepted())
+            {
+                // Volatile store before the unlock: the next holder of the NIC receives into the spare buffer.
+                receiveBufferLent = true;
+            }
             unlock();
         }
+    }
+
+    /**
+     * The host has run the message {@link #inlineReceive(DirectDelivery)} handed over: the receive buffer is the
+     * NIC's again.
+     */
+    void returnReceiveBuffer()
+    {
+        // Volatile store after the host's last read of the buffer: a holder of the NIC that sees it false receives
+        // into the buffer only after those reads.
+        receiveBufferLent = false;
     }
 
     /**
@@ -574,11 +617,17 @@ final class NicAgent implements Agent
 
     private int receiveOne()
     {
-        receiveBuffer.clear();
+        final ByteBuffer into = receiveBufferLent ? spareReceiveBuffer : receiveBuffer;
+        if (into != receivingInto)
+        {
+            received.wrap(into);
+            receivingInto = into;
+        }
+        into.clear();
         final InetSocketAddress from;
         try
         {
-            from = wire.receive(receiveBuffer);
+            from = wire.receive(into);
         }
         catch (final IOException | RuntimeException ex)
         {
@@ -591,7 +640,7 @@ final class NicAgent implements Agent
             return 0;
         }
         counters.increment(NicEvent.DATAGRAMS_RECEIVED);
-        final int length = receiveBuffer.position();
+        final int length = into.position();
         if (length == WireDescriptor.WAKE_LENGTH)
         {
             // A wake-up from another transport's sender (see NetTransport.wakeAddress()). Its job was to end a sleep

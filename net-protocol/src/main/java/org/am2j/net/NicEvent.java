@@ -15,8 +15,10 @@ enum NicEvent
     MESSAGES_SENT,
     /** Of those, messages an inline NIC's host wrote straight into the window, without a send-queue record. */
     DIRECT_SENDS,
-    /** Messages delivered into a receive queue. */
+    /** Messages delivered into a receive queue or handed to the polling host. */
     MESSAGES_DELIVERED,
+    /** Of those, messages an inline NIC handed to its polling host from the datagram, without a receive-queue record. */
+    DIRECT_DELIVERIES,
     /** Explicit acknowledgement datagrams sent. */
     ACKS_SENT,
     /** Messages retransmitted. */
