@@ -12,8 +12,8 @@ import org.am2j.idle.IdleSteps;
  * sends, and in every wait. A wait with nothing to handle spins, then yields, then sleeps in {@link Bundle#waitSema}
  * until a message arrives, and fails when it has handled nothing for the stall limit. When the CPUs are
  * oversubscribed as the wait starts ({@link CpuShare}), it sleeps at once: a spin would keep the peer it waits for
- * off a CPU. It also holds the failure that
- * makes the layer unusable (a returned message, a stall, a collective mismatch) and whether the layer is closed.
+ * off a CPU. It also holds the failure that makes the layer unusable (a returned message, a stall, a collective
+ * mismatch) and whether the layer is closed.
  * <p>
  * A wait is {@link #beginWait()} followed by {@link #waitStep(String)} while its condition does not hold.
  */

@@ -19,7 +19,9 @@ import org.am2j.api.Am;
  * check off);</li>
  * <li>{@link #spins(int)}, {@link #yields(int)}, {@link #sleepMicros(int)}: how a wait with nothing to do idles:
  * empty polls with {@link Thread#onSpinWait()}, then polls with {@link Thread#yield()}, then sleeps in
- * {@link org.am2j.api.Bundle#waitSema} of at most that many microseconds each (defaults 256, 64, 1000).</li>
+ * {@link org.am2j.api.Bundle#waitSema} of at most that many microseconds each (defaults 256, 64, 1000); while the
+ * machine has more runnable threads than CPUs, a wait skips the spins and yields ({@link org.am2j.idle.CpuShare},
+ * setting {@code am2j.idle}).</li>
  * </ul>
  */
 public final class SplitCOptions
