@@ -561,6 +561,17 @@ final class NicAgent implements Agent
     }
 
     /**
+     * For the {@link NicKeeper}: whether a host thread tends the NIC itself.
+     *
+     * @param withinNanos how recently a host must have called in.
+     * @return true when a host sleeps in the selector or has called in within {@code withinNanos}.
+     */
+    boolean hostPresent(final long withinNanos)
+    {
+        return hostBlocking || System.nanoTime() - hostSeenNanos.get() < withinNanos;
+    }
+
+    /**
      * For the {@link NicKeeper}: whether the NIC had network traffic (datagrams sent or received, wake-ups from
      * shared-memory senders not counted) since the last call, or has timers armed (messages in flight, acknowledgements
      * owed). Called by the keeper thread only.

@@ -9,14 +9,18 @@ import java.util.concurrent.locks.LockSupport;
  * or refused, and after the timeout the peers take the process for dead. The thread does nothing else: a host that
  * polls does all the work itself.
  * <p>
- * While the NIC has neither network traffic nor armed timers ({@link NicAgent#keeperBusy()}), the period doubles
- * after each visit, up to {@value #QUIET_PERIODS} periods: a rank of a multi-protocol process that talks only through
- * shared memory is then woken 60 times a second rather than 1,000. Each wake-up takes the CPU from the rank (all of it
+ * While the keeper has nothing to do, the period doubles after each visit, up to {@value #QUIET_PERIODS} periods:
+ * when the NIC has neither network traffic nor armed timers ({@link NicAgent#keeperBusy()}), and when its host calls
+ * in on its own ({@link NicAgent#hostPresent(long)}: it polls, or sleeps in the selector), as in a ping-pong or in a
+ * rank that shares its CPU with others and waits for them. A rank of a multi-protocol process that talks only
+ * through shared memory, or a polling rank, is then woken 60 times a second rather than 1,000; with 16 ranks on a
+ * CPU, those wake-ups were a sixth of the machine. Each wake-up takes the CPU from the rank (all of it
  * when the rank is pinned to one): on the 3D FFT of the paper preset (2 ranks pinned to 2 CPUs) the local FFT phases
- * of a multi-protocol rank ran 5-20 % slower than a shared-memory-only rank's, and as fast with the keeper off. Any
- * datagram or armed timer brings the period back to one. The cost: the first datagram after a quiet spell, arriving
- * while the host is away, waits up to {@value #QUIET_PERIODS} periods (16 ms by default) for its acknowledgement,
- * and its sender may retransmit it meanwhile.
+ * of a multi-protocol rank ran 5-20 % slower than a shared-memory-only rank's, and as fast with the keeper off. A visit
+ * that does the NIC's work, or finds traffic or timers while the host is away, brings the period back to one. The
+ * cost: the first datagram after the host leaves (to compute, say), or after a quiet spell, waits up to
+ * {@value #QUIET_PERIODS} periods (16 ms by default) for its acknowledgement, and its sender may retransmit it
+ * meanwhile; the timeouts that decide a peer's fate are seconds.
  */
 final class NicKeeper implements Runnable
 {
@@ -50,16 +54,29 @@ final class NicKeeper implements Runnable
             LockSupport.parkNanos(this, sleep);
             if (running)
             {
-                nic.keep(periodNanos);
-                sleep = nextSleep(sleep, periodNanos, nic.keeperBusy());
+                final boolean worked = nic.keep(periodNanos);
+                final boolean busy = nic.keeperBusy();
+                sleep = nextSleep(sleep, periodNanos, needed(worked, busy, nic.hostPresent(periodNanos)));
             }
         }
     }
 
     /**
+     * @param worked      whether the visit did the NIC's work.
+     * @param busy        whether the NIC had network traffic or armed timers since the last visit.
+     * @param hostPresent whether a host tends the NIC itself (polls, or sleeps in the selector).
+     * @return whether the keeper should come back after one period.
+     */
+    static boolean needed(final boolean worked, final boolean busy, final boolean hostPresent)
+    {
+        return worked || (busy && !hostPresent);
+    }
+
+    /**
      * @param sleep  the sleep just ended.
      * @param period the keeper's period.
-     * @param busy   whether the NIC had network traffic or armed timers since the last visit.
+     * @param busy   whether the keeper is needed: it did the NIC's work, or the NIC had network traffic or armed
+     *               timers while its host was away.
      * @return the next sleep: one period when busy, else twice the last, at most {@value #QUIET_PERIODS} periods.
      */
     static long nextSleep(final long sleep, final long period, final boolean busy)

@@ -604,6 +604,23 @@ class NetTransportTest
     }
 
     @Test
+    void theKeeperOfANicItsHostTendsSleepsLonger()
+    {
+        assertTrue(NicKeeper.needed(true, false, true), "it did the work");
+        assertTrue(NicKeeper.needed(false, true, false), "traffic while the host is away");
+        assertFalse(NicKeeper.needed(false, true, true), "traffic, but the host polls");
+        assertFalse(NicKeeper.needed(false, false, false), "nothing to do");
+
+        try (NicPair pair = new NicPair("keeperUs", "0"))
+        {
+            final NicAgent b = pair.b.nic();
+            pair.pump();
+            assertTrue(b.hostPresent(60_000_000_000L), "B's host polled just now");
+            assertFalse(b.hostPresent(0), "not within no time");
+        }
+    }
+
+    @Test
     void closingAnEndpointWithQueuedSendsLosesNoCredits()
     {
         try (NicPair pair = new NicPair("nic", "thread", "depth", "4"))
