@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Timeout;
  * bound sized for a machine of two busy CPUs; the launcher kills the ranks at the bound and the test everything
  * it started.
  * <p>
- * In the soak profile: 32 JVMs on the 2 CPUs of the build machine take 30-45 s, most of it starting the JVMs.
+ * In the soak profile: 32 JVMs on the 2 CPUs of the build machine take 30-50 s, much of it starting the JVMs.
  */
 class ManyRanksTest extends LauncherTestSupport
 {
