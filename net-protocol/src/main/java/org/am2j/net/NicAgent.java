@@ -2,7 +2,6 @@ package org.am2j.net;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.nio.ByteBuffer;
 import java.util.Base64;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
@@ -18,7 +17,9 @@ import org.am2j.net.auth.NicKeys;
  * <ol>
  *   <li>{@link SendQueues}: drain the endpoints' send queues (replies first) into the peers' retransmission windows
  *       and onto the wire ({@link FrameWriter}: headers, fragments, tags);</li>
- *   <li>{@link FrameReader}: read datagrams: check their tags, apply the acknowledgements they carry, answer
+ *   <li>{@link DatagramReceiver}: read the socket, into the receive buffer or, while that is lent to a host running a
+ *       message from it ({@link DirectDelivery}), into a spare one;</li>
+ *   <li>{@link FrameReader}: take datagrams apart: check their tags, apply the acknowledgements they carry, answer
  *       HELLOs and give-ups, recognise duplicates, reassemble fragments, check each message against its destination
  *       endpoint and put it into the endpoint's receive queue or send it back to its sender;</li>
  *   <li>{@link NicTimers}: retransmit, ask a running peer to give up what it has not acknowledged past the timeout,
@@ -38,7 +39,6 @@ final class NicAgent implements Agent
     private static final int SEND_PASSES = 4;
     /** Most datagrams one {@link #doWork()} reads. */
     static final int RECEIVE_BATCH = 64;
-    private static final int RECEIVE_BUFFER = 65536;
 
     private final Wire wire;
     private final long nicId;
@@ -65,17 +65,7 @@ final class NicAgent implements Agent
     /** The traffic count {@link #keeperBusy()} saw last; keeper thread only. */
     private long keeperSeenTraffic;
 
-    private final ByteBuffer receiveBuffer = FrameWriter.direct(RECEIVE_BUFFER);
-    /** Received into while the receive buffer is lent to a host ({@link DirectDelivery}). */
-    private final ByteBuffer spareReceiveBuffer = FrameWriter.direct(RECEIVE_BUFFER);
-    /** The reader's view, over whichever of the two buffers the last datagram went into. */
-    private final UnsafeBuffer received = new UnsafeBuffer(receiveBuffer);
-    private ByteBuffer receivingInto = receiveBuffer;
-    /**
-     * A host runs a message from {@link #receiveBuffer} ({@link #inlineReceive(DirectDelivery)}): lock holders receive
-     * into the spare buffer meanwhile.
-     */
-    private volatile boolean receiveBufferLent;
+    private final DatagramReceiver receiver;
 
     NicAgent(final NetConfig config, final Wire wire, final long nicId)
     {
@@ -96,8 +86,10 @@ final class NicAgent implements Agent
         this.writer = new FrameWriter(config, wire, nicId, counters, keys, clock);
         this.timers = new NicTimers(config, counters, liveness, clock, peers, endpoints, writer);
         this.sendQueues = new SendQueues(counters, peers, endpoints, writer, timers);
+        final UnsafeBuffer received = new UnsafeBuffer(0, 0);
         this.reader = new FrameReader(config, nicId, counters, keys, clock, peers, endpoints, writer, timers,
             received);
+        this.receiver = new DatagramReceiver(wire, counters, received, reader, this::onWakeDatagram);
     }
 
     private static String format(final InetSocketAddress address)
@@ -332,19 +324,10 @@ final class NicAgent implements Agent
         {
             clock.nowNanos = System.nanoTime();
             sendQueues.drain();
-            // The buffer is lent at most once: a host running a handed-over message that polls again (a handler's
-            // reply waiting for credit) receives into the spare buffer, through the queues.
-            reader.offer(receiveBufferLent ? null : offer);
-            return receiveOne() > 0;
+            return receiver.receiveOne(offer) > 0;
         }
         finally
         {
-            reader.offer(null);
-            if (null != offer && offer.accepted())
-            {
-                // Volatile store before the unlock: the next holder of the NIC receives into the spare buffer.
-                receiveBufferLent = true;
-            }
             unlock();
         }
     }
@@ -355,9 +338,7 @@ final class NicAgent implements Agent
      */
     void returnReceiveBuffer()
     {
-        // Volatile store after the host's last read of the buffer: a holder of the NIC that sees it false receives
-        // into the buffer only after those reads.
-        receiveBufferLent = false;
+        receiver.giveBack();
     }
 
     /**
@@ -628,48 +609,22 @@ final class NicAgent implements Agent
 
     private int receiveOne()
     {
-        final ByteBuffer into = receiveBufferLent ? spareReceiveBuffer : receiveBuffer;
-        if (into != receivingInto)
+        return receiver.receiveOne();
+    }
+
+    /**
+     * A wake-up from another transport's sender (see NetTransport.wakeAddress()). Its job was to end a sleep in the
+     * selector; whoever took it from the socket passes it on, as wakeup() does: a sleeper about to block sees the
+     * ticket move, one already in the selector is woken. (The shared-memory sender that sent it rang once for the
+     * sleep: no second datagram would come.)
+     */
+    private void onWakeDatagram()
+    {
+        wakeups.incrementAndGet();
+        if (hostBlocking)
         {
-            received.wrap(into);
-            receivingInto = into;
+            wire.wakeup();
         }
-        into.clear();
-        final InetSocketAddress from;
-        try
-        {
-            from = wire.receive(into);
-        }
-        catch (final IOException | RuntimeException ex)
-        {
-            counters.increment(NicEvent.IO_ERRORS);
-            return 0;
-        }
-        if (null == from)
-        {
-            counters.increment(NicEvent.EMPTY_RECEIVES);
-            return 0;
-        }
-        counters.increment(NicEvent.DATAGRAMS_RECEIVED);
-        final int length = into.position();
-        if (length == WireDescriptor.WAKE_LENGTH)
-        {
-            // A wake-up from another transport's sender (see NetTransport.wakeAddress()). Its job was to end a sleep
-            // in the selector; whoever took it from the socket passes it on, as wakeup() does: a sleeper about to
-            // block sees the ticket move, one already in the selector is woken. (The shared-memory sender that sent
-            // it rang once for the sleep: no second datagram would come.)
-            counters.increment(NicEvent.WAKEUPS);
-            wakeups.incrementAndGet();
-            if (hostBlocking)
-            {
-                wire.wakeup();
-            }
-        }
-        else
-        {
-            reader.onDatagram(from, length);
-        }
-        return 1;
     }
 
     @Override

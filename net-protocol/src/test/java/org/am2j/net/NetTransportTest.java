@@ -545,6 +545,8 @@ class NetTransportTest
                 }
             }
             assertTrue(allocated < 1024, "allocated " + allocated + " bytes for 20,000 round trips");
+            assertTrue(pair.b.nic().counters().get(NicEvent.DIRECT_DELIVERIES) > 0 &&
+                pair.a.nic().counters().get(NicEvent.DIRECT_DELIVERIES) > 0, "the handed-over path was measured");
         }
     }
 
