@@ -10,8 +10,10 @@ import org.am2j.api.AmError;
 import org.am2j.api.AmException;
 
 /**
- * Whether this machine's CPUs are oversubscribed: more threads runnable than there are CPUs, so that a waiter that
- * spins keeps a thread it waits for (a peer rank, a NIC thread) off a CPU. Waiters ask at the start of each wait
+ * Whether this machine's CPUs are oversubscribed: more threads runnable than there are CPUs, by more than
+ * {@value #VISITORS} (a passing thread: a compiler or collector thread, a NIC keeper, the reader of the count itself,
+ * which must not stop two ranks pinned to two CPUs from spinning), so that a waiter that spins keeps a thread it waits
+ * for (a peer rank, a NIC thread) off a CPU. Waiters ask at the start of each wait
  * ({@link IdleSteps#firstStep()}); while the answer is yes they sleep at once instead of spinning and yielding first.
  * <p>
  * The {@link RunnableProbe} is read at most once per period (default {@link #DEFAULT_PERIOD_NANOS}); in between, every
@@ -25,6 +27,9 @@ import org.am2j.api.AmException;
  */
 public final class CpuShare
 {
+    /** Runnable threads beyond the CPUs that do not count as oversubscription: passing ones. */
+    public static final int VISITORS = 1;
+
     /** The system property of the mode. */
     public static final String PROPERTY = "am2j.idle";
     /** The environment variable of the mode, read when the property is not set. */
@@ -145,7 +150,7 @@ public final class CpuShare
             {
                 final int runnable = probe.runnable();
                 lastRunnable = runnable;
-                oversubscribed = RunnableProbe.UNKNOWN != runnable && runnable > probe.cpus();
+                oversubscribed = RunnableProbe.UNKNOWN != runnable && runnable > probe.cpus() + VISITORS;
                 nextReadNanos = now + periodNanos;
                 reads++;
             }

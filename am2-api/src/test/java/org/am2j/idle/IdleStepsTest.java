@@ -75,7 +75,7 @@ class IdleStepsTest
     @Test
     void oversubscribedGoesToSleepAtOnce()
     {
-        final ScriptedProbe probe = new ScriptedProbe(3, 2);
+        final ScriptedProbe probe = new ScriptedProbe(4, 2);
         final Counts counts = waitOf(new IdleSteps(SPINS, YIELDS, share(CpuShare.Mode.ADAPTIVE, probe)), 400);
         assertEquals(0, counts.spins);
         assertEquals(0, counts.yields);
@@ -120,12 +120,15 @@ class IdleStepsTest
     }
 
     @Test
-    void exactlyAsManyRunnableAsCpusIsNotOversubscribed()
+    void asManyRunnableAsCpusAndAPassingThreadIsNotOversubscribed()
     {
         final ScriptedProbe probe = new ScriptedProbe(4, 4);
         final CpuShare share = share(CpuShare.Mode.ADAPTIVE, probe);
         assertFalse(share.oversubscribed());
-        probe.runnable = 5;
+        probe.runnable = 4 + CpuShare.VISITORS;
+        now += PERIOD;
+        assertFalse(share.oversubscribed(), "two ranks pinned to two CPUs and a compiler thread");
+        probe.runnable = 5 + CpuShare.VISITORS;
         now += PERIOD;
         assertTrue(share.oversubscribed());
     }

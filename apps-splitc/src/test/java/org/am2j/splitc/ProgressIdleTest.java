@@ -59,8 +59,8 @@ class ProgressIdleTest
     @Test
     void anOversubscribedMachineSleepsFromTheFirstStep()
     {
-        assertEquals(1, sleepsAfter(1, CpuShare.Mode.ADAPTIVE, 3));
-        assertEquals(SPINS + YIELDS, sleepsAfter(SPINS + YIELDS, CpuShare.Mode.ADAPTIVE, 3));
+        assertEquals(1, sleepsAfter(1, CpuShare.Mode.ADAPTIVE, 4));
+        assertEquals(SPINS + YIELDS, sleepsAfter(SPINS + YIELDS, CpuShare.Mode.ADAPTIVE, 4));
     }
 
     @Test

@@ -65,7 +65,7 @@ class NicIdleStrategyTest
     @Test
     void anOversubscribedMachineGoesToTheSelectorAtOnce()
     {
-        final NicIdleStrategy strategy = strategy(CpuShare.Mode.ADAPTIVE, 3);
+        final NicIdleStrategy strategy = strategy(CpuShare.Mode.ADAPTIVE, 4);
         assertEquals(1, firstSleep(strategy));
         strategy.idle();
         assertEquals(2, sleeps);
