@@ -1,13 +1,17 @@
 package org.am2j.spi;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.security.SecureRandom;
 import java.time.Instant;
 import java.util.Optional;
+import java.util.function.BooleanSupplier;
 
 /**
  * Identifies a process by pid <em>and</em> start time, so that a file or a claim left by a dead process is not
@@ -28,6 +32,8 @@ public final class ProcessIdentity
     public static final long START_TOLERANCE_MS = 2_000;
 
     private static final Path PROC = Path.of("/proc");
+    /** Bytes of {@code /proc/<pid>/stat} a {@link #watch} reads: the state follows the command name (at most 64). */
+    private static final int STAT_READ_BYTES = 256;
     /** {@link #state(long)} of a process whose {@code /proc} entry is missing. */
     private static final char GONE = '-';
     /** {@link #state(long)} when it cannot be told (no {@code /proc}, an unreadable or odd entry). */
@@ -120,6 +126,93 @@ public final class ProcessIdentity
         }
         final long actual = startTimeMs(handle.get());
         return UNKNOWN_START_TIME == actual || Math.abs(actual - startTimeMs) <= START_TOLERANCE_MS;
+    }
+
+    /**
+     * A check of one process to repeat often (the launcher's watchdog, four times a second in every rank): the
+     * process is identified once, as {@link #isAlive(long, long)} does, and each check then asks only whether that
+     * same process is still there and not a zombie. On Linux its {@code /proc/<pid>/stat} stays open and each check
+     * reads it again (one system call): an open entry belongs to that process, and reading it fails once the process
+     * is gone, even when its pid has been given to another one. Elsewhere {@link ProcessHandle#isAlive()} does it (it
+     * compares the start time it recorded with the pid's present one). {@link ProcessHandle#info()}, which reads
+     * several files and may look the user up, is not called again.
+     *
+     * @param pid         the recorded pid.
+     * @param startTimeMs the recorded start time in epoch milliseconds, or {@link #UNKNOWN_START_TIME} for any.
+     * @return the check, for one thread at a time: false for good once the process is gone (or was not the recorded
+     *         one to begin with).
+     */
+    public static BooleanSupplier watch(final long pid, final long startTimeMs)
+    {
+        final Optional<ProcessHandle> handle = pid > 0 ? ProcessHandle.of(pid) : Optional.empty();
+        if (handle.isEmpty() || !isAlive(pid, startTimeMs))
+        {
+            return () -> false;
+        }
+        final FileChannel stat = openStat(pid);
+        if (null == stat)
+        {
+            final ProcessHandle process = handle.get();
+            return () -> process.isAlive() && !isZombie(pid);
+        }
+        final ByteBuffer buffer = ByteBuffer.allocate(STAT_READ_BYTES);
+        return () ->
+        {
+            buffer.clear();
+            try
+            {
+                stat.read(buffer, 0);
+            }
+            catch (final IOException ex)
+            {
+                // ESRCH: the process this entry was opened for is gone.
+                closeQuietly(stat);
+                return false;
+            }
+            final char state = stateOf(buffer);
+            return !(state == GONE || state == 'Z' || state == 'X' || state == 'x');
+        };
+    }
+
+    private static FileChannel openStat(final long pid)
+    {
+        try
+        {
+            return FileChannel.open(PROC.resolve(Long.toString(pid)).resolve("stat"), StandardOpenOption.READ);
+        }
+        catch (final IOException | UnsupportedOperationException | SecurityException ex)
+        {
+            return null;
+        }
+    }
+
+    private static void closeQuietly(final FileChannel channel)
+    {
+        try
+        {
+            channel.close();
+        }
+        catch (final IOException ignored)
+        {
+            // Closing a /proc entry: nothing to do about a failure.
+        }
+    }
+
+    /**
+     * @param read the start of a {@code /proc/<pid>/stat} just read (position at its end).
+     * @return the state letter after the last ')' of the command name, or {@link #GONE} when the read found nothing.
+     */
+    private static char stateOf(final ByteBuffer read)
+    {
+        final int length = read.position();
+        for (int i = length - 1; i >= 0; i--)
+        {
+            if (read.get(i) == ')')
+            {
+                return i + 2 < length ? (char)read.get(i + 2) : UNKNOWN_STATE;
+            }
+        }
+        return 0 == length ? GONE : UNKNOWN_STATE;
     }
 
     private static long startTimeMs(final ProcessHandle handle)

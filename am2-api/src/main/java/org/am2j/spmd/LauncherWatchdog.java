@@ -45,7 +45,7 @@ final class LauncherWatchdog implements Runnable
     static Thread start(final long launcherPid, final long launcherStartMillis, final int rank)
     {
         final LauncherWatchdog watchdog = new LauncherWatchdog(
-            () -> ProcessIdentity.isAlive(launcherPid, launcherStartMillis), PERIOD_MS, () ->
+            ProcessIdentity.watch(launcherPid, launcherStartMillis), PERIOD_MS, () ->
             {
                 System.err.println("am2j rank " + rank + ": the launcher (pid " + launcherPid + ") is gone; halting");
                 System.err.flush();
