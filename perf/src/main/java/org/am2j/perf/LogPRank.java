@@ -57,7 +57,7 @@ public final class LogPRank
      */
     public static void main(final String[] args) throws IOException
     {
-        AmPingPongRank.run(args, LogPRank::initiate);
+        AmPingPongRank.run(args, false, LogPRank::initiate);
     }
 
     /**
@@ -66,6 +66,7 @@ public final class LogPRank
      * @param config    of the run.
      * @param messaging on rank 0's endpoint.
      * @param line      the pair's cache line, for the probes and, over shared memory, the interleaved blocks.
+     * @param udp       unused: null (LogP opens no plain UDP limit).
      * @param channel   to rank 1.
      * @param pause     sleeps the given milliseconds.
      * @return the results.
@@ -74,6 +75,7 @@ public final class LogPRank
         final RankConfig config,
         final AmMessaging messaging,
         final CacheLinePingPong line,
+        final UdpPingPong udp,
         final PhaseChannel channel,
         final LongConsumer pause)
     {
@@ -84,9 +86,10 @@ public final class LogPRank
         // Shared memory: in blocks alternating with the pair's cache line, as the Aeron IPC pair does with its own,
         // so the two can be compared each against the line of its own machine state (LogPReport).
         final CacheLinePingPong interleaved = config.routeIsShm() ? line : null;
-        AmPingPongRank.warmUpShortRoundTrips(config, messaging, channel, histogram, results);
+        // Over the network the short round trips run alone, as LogPReport reads them: no plain UDP limit here.
+        AmPingPongRank.warmUpShortRoundTrips(config, messaging, null, channel, histogram, results);
         guard.measure("rtt", () ->
-            AmPingPongRank.shortRoundTrips(config, messaging, interleaved, channel, histogram, results), results);
+            AmPingPongRank.shortRoundTrips(config, messaging, interleaved, null, channel, histogram, results), results);
 
         final long rttNs = results.getLong("rtt_p50_ns");
         final int[] bursts = powersOfTwo(1, config.bwMessages());
