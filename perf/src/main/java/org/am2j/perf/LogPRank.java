@@ -9,7 +9,7 @@ import org.HdrHistogram.Histogram;
  * The rank program of the AM-II measurements of {@link LogP}: an AM rank pair like {@link AmPingPongRank}'s (same
  * set-up, handlers, route check and responder), whose rank 0 measures, each inside an {@link EpochGuard}:
  * <ol>
- * <li>{@code rtt}: the short round trips of {@link AmPingPongRank#shortRoundTrips} ({@code rtt_*});</li>
+ * <li>{@code rtt}: the short round trips of {@link ShortRoundTrips#measure} ({@code rtt_*});</li>
  * <li>{@code sig_d0} ... : the signature, one measurement per delay Delta = {@link #DELAY_FACTORS} times the median
  * round trip just measured (the computed delay): for every burst length M = 1, 2, 4, ... up to the largest, the
  * median over the repetitions of the time of one {@link AmMessaging#signatureBurst burst}; the bursts of all lengths
@@ -87,9 +87,9 @@ public final class LogPRank
         // so the two can be compared each against the line of its own machine state (LogPReport).
         final CacheLinePingPong interleaved = config.routeIsShm() ? line : null;
         // Over the network the short round trips run alone, as LogPReport reads them: no plain UDP limit here.
-        AmPingPongRank.warmUpShortRoundTrips(config, messaging, null, channel, histogram, results);
+        ShortRoundTrips.warmUp(config, messaging, null, channel, histogram, results);
         guard.measure("rtt", () ->
-            AmPingPongRank.shortRoundTrips(config, messaging, interleaved, null, channel, histogram, results), results);
+            ShortRoundTrips.measure(config, messaging, interleaved, null, channel, histogram, results), results);
 
         final long rttNs = results.getLong("rtt_p50_ns");
         final int[] bursts = powersOfTwo(1, config.bwMessages());

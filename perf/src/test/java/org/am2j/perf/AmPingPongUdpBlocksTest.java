@@ -88,7 +88,7 @@ class AmPingPongUdpBlocksTest
 
             final Histogram scratch = LatencySummary.newHistogram();
             final Histogram timed = LatencySummary.newHistogram();
-            final InterleavedRoundTrips.Side side = AmPingPongRank.udpBlocks(initiator, channel, scratch);
+            final InterleavedRoundTrips.Side side = ShortRoundTrips.udpBlocks(initiator, channel, scratch);
             side.roundTrips(100, 50, timed);
             side.roundTrips(0, 7, timed);
             channel.command(PhaseChannel.EXIT, 0);
@@ -133,7 +133,7 @@ class AmPingPongUdpBlocksTest
             final RankConfig config = new RankConfig("net", ROUNDS, 1_000, 0, 0, 0, 0, 0, EpochGuard.NO_PROBE,
                 lineFile, lineFile);
             assertTrue(config.routeIsNet());
-            assertThrows(IllegalArgumentException.class, () -> AmPingPongRank.shortRoundTrips(config, null, line,
+            assertThrows(IllegalArgumentException.class, () -> ShortRoundTrips.measure(config, null, line,
                 udp, new ThreadPhaseChannel(), LatencySummary.newHistogram(), new Results()));
         }
     }
@@ -174,8 +174,8 @@ class AmPingPongUdpBlocksTest
                 final RankConfig config = new RankConfig("inproc", ROUNDS, 1_000, 0, 0, 0, 0, 0,
                     EpochGuard.NO_PROBE, lineFile, lineFile);
                 final Histogram histogram = LatencySummary.newHistogram();
-                AmPingPongRank.warmUpShortRoundTrips(config, messaging, initiator, channel, histogram, results);
-                AmPingPongRank.shortRoundTrips(config, messaging, null, initiator, channel, histogram, results);
+                ShortRoundTrips.warmUp(config, messaging, initiator, channel, histogram, results);
+                ShortRoundTrips.measure(config, messaging, null, initiator, channel, histogram, results);
                 channel.command(PhaseChannel.EXIT, 0);
             }
             answers.get(30, TimeUnit.SECONDS);
