@@ -14,20 +14,7 @@ class BackoffTest
 {
     private static IdleSteps steps(final CpuShare.Mode mode, final int runnable)
     {
-        final RunnableProbe probe = new RunnableProbe()
-        {
-            @Override
-            public int runnable()
-            {
-                return runnable;
-            }
-
-            @Override
-            public int cpus()
-            {
-                return 2;
-            }
-        };
+        final RunnableProbe probe = RunnableProbe.fixed(runnable, 2);
         return new IdleSteps(Backoff.SPINS, Backoff.YIELDS, new CpuShare(mode, probe, () -> 0L, 1_000_000L));
     }
 

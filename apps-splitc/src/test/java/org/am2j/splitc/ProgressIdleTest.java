@@ -20,20 +20,7 @@ class ProgressIdleTest
 
     private static long sleepsAfter(final int steps, final CpuShare.Mode mode, final int runnable)
     {
-        final RunnableProbe probe = new RunnableProbe()
-        {
-            @Override
-            public int runnable()
-            {
-                return runnable;
-            }
-
-            @Override
-            public int cpus()
-            {
-                return 2;
-            }
-        };
+        final RunnableProbe probe = RunnableProbe.fixed(runnable, 2);
         final CpuShare share = new CpuShare(mode, probe, () -> 0L, 1_000_000L);
         final SplitCOptions options = new SplitCOptions().spins(SPINS).yields(YIELDS).sleepMicros(50).stallMillis(0);
         try (Bundle bundle = Am.allocateBundle(BundleKind.SEQ))

@@ -16,20 +16,7 @@ class NicIdleStrategyTest
 
     private NicIdleStrategy strategy(final CpuShare.Mode mode, final int runnable)
     {
-        final RunnableProbe probe = new RunnableProbe()
-        {
-            @Override
-            public int runnable()
-            {
-                return runnable;
-            }
-
-            @Override
-            public int cpus()
-            {
-                return 2;
-            }
-        };
+        final RunnableProbe probe = RunnableProbe.fixed(runnable, 2);
         return new NicIdleStrategy(nanos ->
         {
             assertEquals(NicIdleStrategy.SLEEP_NANOS, nanos);
