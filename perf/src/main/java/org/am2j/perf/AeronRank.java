@@ -130,7 +130,7 @@ public final class AeronRank
                     aeron.roundTrips(untimed, histogram);
                     aeron.roundTrips(timed, h);
                 },
-                AmPingPongRank.lineBlocks(line, channel, histogram));
+                ShortRoundTrips.lineBlocks(line, channel, histogram));
             LatencySummary.of(blocks.am()).putInto(results, "aeron_rtt");
             blocks.putInto(results);
         }, results);

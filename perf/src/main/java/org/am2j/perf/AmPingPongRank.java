@@ -22,11 +22,15 @@ import org.am2j.spmd.Spmd;
  * translation to the other rank's endpoint at index = its rank, {@link AmMessaging}'s handlers, busy polling.
  * <p>
  * Before measuring, both ranks check that the translation to the peer uses the transport the protocol is about
- * ({@code --route}); a run over any other transport fails instead of reporting misleading numbers.
+ * ({@code --route}); a run over any other transport fails instead of reporting misleading numbers. Over the network,
+ * the ranks also open the sockets of the plain UDP limit ({@link UdpRank#openToPeer}: the same address and socket
+ * setup as the separate UDP pair's), so that am2j's short round trips can alternate with plain UDP round trips
+ * between the same two JVMs.
  * <p>
  * Rank 0 drives (see {@link #initiate}); rank 1 follows its commands (see {@link #respond}). Rank 0 writes its
  * results to {@code --out}: {@code rtt_*} (over shared memory with {@code limit_interleaved_rtt_*} and
- * {@code ratio_p50_interleaved*}: {@link InterleavedRoundTrips}), {@code medium_rtt_*} (with {@code --size}),
+ * {@code ratio_p50_interleaved*}, over the network with {@code limit_interleaved_udp_rtt_*} and
+ * {@code ratio_p50_interleaved_udp*}: {@link InterleavedRoundTrips}), {@code medium_rtt_*} (with {@code --size}),
  * {@code os_ns} (the mean),
  * {@code os_burst_p50_ns} (the median burst's time per request: a preempted burst moves the mean, not this),
  * {@code os_queue_full_backoffs}, {@code bw_8k_gbps}, {@code bw_8k_gbps_min}, {@code bw_8k_gbps_max},
@@ -52,12 +56,18 @@ public final class AmPingPongRank
          * @param config    of the run.
          * @param messaging on rank 0's endpoint.
          * @param line      the pair's cache line, for the probes and, over shared memory, the interleaved blocks.
+         * @param udp       over the network, rank 0's side of the plain UDP limit, its peer rank 1's; else null.
          * @param channel   to rank 1.
          * @param pause     sleeps the given milliseconds.
          * @return the results, with {@code probe_fastest_p50_ns}.
          */
         Results initiate(
-            RankConfig config, AmMessaging messaging, CacheLinePingPong line, PhaseChannel channel, LongConsumer pause);
+            RankConfig config,
+            AmMessaging messaging,
+            CacheLinePingPong line,
+            UdpPingPong udp,
+            PhaseChannel channel,
+            LongConsumer pause);
     }
 
     /**
@@ -66,7 +76,7 @@ public final class AmPingPongRank
      */
     public static void main(final String[] args) throws IOException
     {
-        run(args, AmPingPongRank::initiate);
+        run(args, true, AmPingPongRank::initiate);
     }
 
     /**
@@ -74,10 +84,13 @@ public final class AmPingPongRank
      * then rank 0 measures with {@code initiator} and writes its results, and rank 1 answers.
      *
      * @param args      a {@link RankConfig} command line.
-     * @param initiator rank 0's measurements.
-     * @throws IOException when the cache-line file cannot be mapped or the results cannot be written.
+     * @param udpLimit  whether the ranks open the plain UDP limit's sockets when the route is the network's.
+     * @param initiator rank 0's measurements; its UDP side is null unless {@code udpLimit} and the route is the
+     *                  network's.
+     * @throws IOException when the cache-line file, or the UDP limit's socket, cannot be opened, or the results
+     *                     cannot be written.
      */
-    static void run(final String[] args, final Initiator initiator) throws IOException
+    static void run(final String[] args, final boolean udpLimit, final Initiator initiator) throws IOException
     {
         final RankConfig config = RankConfig.parse(args);
         try (Job job = Spmd.init();
@@ -93,14 +106,20 @@ public final class AmPingPongRank
             final int peer = 1 - job.rank();
             final AmMessaging messaging = new AmMessaging(bundle, endpoint, peer);
             mapPeer(job, endpoint, peer, config.route());
-            final PhaseChannel channel = new JobPhaseChannel(job);
-            if (job.rank() == 0)
+            // both ranks decide alike from the same --route, so both take part in the limit sockets' all-gather or
+            // neither does
+            try (UdpPingPong udp = udpLimit && config.routeIsNet() ? UdpRank.openToPeer(job) : null)
             {
-                initiator.initiate(config, messaging, line, channel, AmPingPongRank::sleep).write(config.out());
-            }
-            else
-            {
-                respond(messaging, line, channel);
+                final PhaseChannel channel = new JobPhaseChannel(job);
+                if (job.rank() == 0)
+                {
+                    initiator.initiate(config, messaging, line, udp, channel, AmPingPongRank::sleep)
+                        .write(config.out());
+                }
+                else
+                {
+                    respond(messaging, udp, line, channel);
+                }
             }
         }
     }
@@ -146,6 +165,7 @@ public final class AmPingPongRank
      * @param config    of the run.
      * @param messaging on rank 0's endpoint.
      * @param line      the pair's cache line, for the probes and, over shared memory, the interleaved blocks.
+     * @param udp       over the network, rank 0's side of the plain UDP limit, for the interleaved blocks; else null.
      * @param channel   to rank 1.
      * @param pause     sleeps the given milliseconds.
      * @return the results.
@@ -154,6 +174,7 @@ public final class AmPingPongRank
         final RankConfig config,
         final AmMessaging messaging,
         final CacheLinePingPong line,
+        final UdpPingPong udp,
         final PhaseChannel channel,
         final LongConsumer pause)
     {
@@ -161,9 +182,13 @@ public final class AmPingPongRank
         final EpochGuard guard = guard(config, line, channel, pause);
         final Histogram histogram = LatencySummary.newHistogram();
 
+        // The limit the short round trips alternate with: shared memory's is the pair's cache line, the network's
+        // plain UDP between the same two JVMs (the cache line is no limit of a path through the kernel).
         final CacheLinePingPong interleaved = config.routeIsShm() ? line : null;
-        warmUpShortRoundTrips(config, messaging, channel, histogram, results);
-        guard.measure("rtt", () -> shortRoundTrips(config, messaging, interleaved, channel, histogram, results),
+        final UdpPingPong interleavedUdp = config.routeIsNet() ? udp : null;
+        ShortRoundTrips.warmUp(config, messaging, interleavedUdp, channel, histogram, results);
+        guard.measure("rtt", () ->
+            ShortRoundTrips.measure(config, messaging, interleaved, interleavedUdp, channel, histogram, results),
             results);
         if (config.roundTripsOnly())
         {
@@ -235,79 +260,6 @@ public final class AmPingPongRank
     }
 
     /**
-     * The untimed short round trips before {@link #shortRoundTrips}, outside its {@link EpochGuard} (whose probe then
-     * comes right before the timed round trips, and whose retries are not warmed up again): {@link WarmUp}, each
-     * chunk a phase of its own, ended by {@link AmMessaging#finish()} as every timed phase and block is (the end's
-     * request and reply run other handlers at the same call sites, and the compiler must have seen them before the
-     * timing starts: the first end of a phase otherwise made it recompile the dispatch in a timed block). Puts
-     * {@code rtt_warmup_rounds}.
-     *
-     * @param config    of the run.
-     * @param messaging on rank 0's endpoint.
-     * @param channel   to rank 1.
-     * @param histogram scratch histogram.
-     * @param results   where.
-     */
-    static void warmUpShortRoundTrips(
-        final RankConfig config,
-        final AmMessaging messaging,
-        final PhaseChannel channel,
-        final Histogram histogram,
-        final Results results)
-    {
-        results.put("rtt_warmup_rounds", WarmUp.run(config.warmup(), n ->
-        {
-            channel.command(PhaseChannel.SERVE, 0);
-            messaging.shortRoundTrips(n, histogram);
-            messaging.finish();
-        }));
-    }
-
-    /**
-     * The short round trips, after {@link #warmUpShortRoundTrips}: {@link RankConfig#rounds()} each timed; puts
-     * {@code rtt_*}. With the pair's cache line, the timed round trips alternate in blocks with as many of the
-     * line's ({@link InterleavedRoundTrips}), which puts {@code limit_interleaved_rtt_*} and
-     * {@code ratio_p50_interleaved*} as well.
-     *
-     * @param config    of the run.
-     * @param messaging on rank 0's endpoint.
-     * @param line      the pair's cache line, or null for am2j's round trips alone.
-     * @param channel   to rank 1.
-     * @param histogram scratch histogram, also for the blocks' untimed round trips.
-     * @param results   where.
-     */
-    static void shortRoundTrips(
-        final RankConfig config,
-        final AmMessaging messaging,
-        final CacheLinePingPong line,
-        final PhaseChannel channel,
-        final Histogram histogram,
-        final Results results)
-    {
-        if (null == line)
-        {
-            channel.command(PhaseChannel.SERVE, 0);
-            histogram.reset();
-            messaging.shortRoundTrips(config.rounds(), histogram);
-            messaging.finish();
-            LatencySummary.of(histogram).putInto(results, "rtt");
-            return;
-        }
-        final InterleavedRoundTrips blocks = new InterleavedRoundTrips();
-        blocks.run(config.rounds(),
-            (untimed, timed, h) ->
-            {
-                channel.command(PhaseChannel.SERVE, 0);
-                messaging.shortRoundTrips(untimed, histogram);
-                messaging.shortRoundTrips(timed, h);
-                messaging.finish();
-            },
-            lineBlocks(line, channel, histogram));
-        LatencySummary.of(blocks.am()).putInto(results, "rtt");
-        blocks.putInto(results);
-    }
-
-    /**
      * @param config of the run.
      * @return messages of the untimed bandwidth run before the timed ones: as many as a timed run, or as many as
      * the warm-up round trips when that is more (up to {@value PingPongOptions#MAX_BW_MESSAGES}), so that a run
@@ -360,6 +312,23 @@ public final class AmPingPongRank
      */
     static void respond(final AmMessaging messaging, final CacheLinePingPong line, final PhaseChannel channel)
     {
+        respond(messaging, null, line, channel);
+    }
+
+    /**
+     * Rank 1: follow rank 0's commands until the end command: serve AM requests ({@link PhaseChannel#SERVE},
+     * {@link PhaseChannel#SERVE_ASLEEP}), answer the cache line ({@link PhaseChannel#RESPOND}) and, with a UDP limit,
+     * its pings ({@link PhaseChannel#UDP_ECHO}).
+     *
+     * @param messaging on rank 1's endpoint, or null in a rank that only answers the cache line.
+     * @param udp       rank 1's side of the plain UDP limit, or null in a rank without one.
+     * @param line      the pair's cache line.
+     * @param channel   from rank 0.
+     * @throws IllegalStateException at a command this rank has nothing to answer with.
+     */
+    static void respond(
+        final AmMessaging messaging, final UdpPingPong udp, final CacheLinePingPong line, final PhaseChannel channel)
+    {
         channel.follow(line, (type, count) ->
         {
             switch (type)
@@ -370,10 +339,23 @@ public final class AmPingPongRank
                 case PhaseChannel.SERVE_ASLEEP:
                     amEndpoint(messaging, type).serveAsleep();
                     return true;
+                case PhaseChannel.UDP_ECHO:
+                    udpLimit(udp, type).respond(count);
+                    return true;
                 default:
                     return false;
             }
         });
+    }
+
+    private static UdpPingPong udpLimit(final UdpPingPong udp, final int type)
+    {
+        if (null == udp)
+        {
+            throw new IllegalStateException("command " + type + " needs the plain UDP limit's socket, and " +
+                "this rank has none (only the network protocols' ranks open one)");
+        }
+        return udp;
     }
 
     private static AmMessaging amEndpoint(final AmMessaging messaging, final int type)
@@ -433,26 +415,6 @@ public final class AmPingPongRank
         histogram.reset();
         line.roundTrips(EpochGuard.PROBE_ROUND_TRIPS, histogram);
         return histogram.getValueAtPercentile(50.0);
-    }
-
-    /**
-     * The limit's side of {@link InterleavedRoundTrips}: each block a command to rank 1 to answer its round trips,
-     * then the pair's cache line.
-     *
-     * @param line    the pair's cache line.
-     * @param channel to rank 1.
-     * @param scratch receives the untimed round trips.
-     * @return the side.
-     */
-    static InterleavedRoundTrips.Side lineBlocks(
-        final CacheLinePingPong line, final PhaseChannel channel, final Histogram scratch)
-    {
-        return (untimed, timed, histogram) ->
-        {
-            channel.command(PhaseChannel.RESPOND, untimed + timed);
-            line.roundTrips(untimed, scratch);
-            line.roundTrips(timed, histogram);
-        };
     }
 
     /**

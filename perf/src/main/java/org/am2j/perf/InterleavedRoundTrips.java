@@ -6,9 +6,9 @@ import org.HdrHistogram.Histogram;
 
 /**
  * Round trips of two kinds taken in alternating blocks over the same pair of ranks: am2j's and the machine limit's
- * (the pair's cache line). This machine changes state for seconds at a time; measured one after the other, minutes
- * or seconds apart, the two can fall in different states and their ratio then says more about the machine than about
- * am2j. Alternated in blocks of a few tens of milliseconds, both see the same states, and each block gives a ratio
+ * (the pair's cache line over shared memory; plain UDP between the same two JVMs over the network). This machine
+ * changes state for seconds at a time; measured one after the other, minutes or seconds apart, the two can fall in
+ * different states and their ratio then says more about the machine than about am2j. Alternated in blocks of a few tens of milliseconds, both see the same states, and each block gives a ratio
  * of its own: the median of those ratios is the run's ratio, their range how much the states moved it.
  * <p>
  * The blocks split the round trips as evenly as they divide ({@link #blockRounds}); each kind runs the same number
@@ -24,6 +24,14 @@ final class InterleavedRoundTrips
     static final int BLOCKS = 10;
     /** Untimed round trips of each side at the start of each of its blocks. */
     static final int BLOCK_WARMUP = 100;
+    /** Prefix of the limit's round trips when the limit is the pair's cache line (shared memory). */
+    static final String LINE_LIMIT = "limit_interleaved_rtt";
+    /** Key of the ratios when the limit is the pair's cache line. */
+    static final String LINE_RATIO = "ratio_p50_interleaved";
+    /** Prefix of the limit's round trips when the limit is plain UDP between the same two JVMs (network). */
+    static final String UDP_LIMIT = "limit_interleaved_udp_rtt";
+    /** Key of the ratios when the limit is plain UDP. */
+    static final String UDP_RATIO = "ratio_p50_interleaved_udp";
 
     /** One kind of round trip. */
     @FunctionalInterface
@@ -128,14 +136,29 @@ final class InterleavedRoundTrips
 
     /**
      * Put the limit's round trips as {@code limit_interleaved_rtt_*} ({@link LatencySummary}) and the ratios as
-     * {@code ratio_p50_interleaved} (the median of the blocks that have one), {@code _min}, {@code _max} and
-     * {@code _blocks} (every block's to three decimals, comma separated, in order, {@code NaN} for a block without
-     * one). am2j's round trips are the caller's to put: they are the run's {@code rtt}.
+     * {@code ratio_p50_interleaved} and its {@code _min}, {@code _max} and {@code _blocks}: the names of the pair's
+     * cache line as the limit ({@link #putInto(Results, String, String)}).
      *
      * @param results where.
      * @throws IllegalStateException before a {@link #run}, or when no block has a ratio.
      */
     void putInto(final Results results)
+    {
+        putInto(results, LINE_LIMIT, LINE_RATIO);
+    }
+
+    /**
+     * Put the limit's round trips as {@code LIMIT_*} ({@link LatencySummary}) and the ratios as {@code RATIO} (the
+     * median of the blocks that have one), {@code RATIO_min}, {@code RATIO_max} and {@code RATIO_blocks} (every
+     * block's to three decimals, comma separated, in order, {@code NaN} for a block without one). am2j's round trips
+     * are the caller's to put: they are the run's {@code rtt}.
+     *
+     * @param results     where.
+     * @param limitPrefix of the limit's keys: {@link #LINE_LIMIT} or {@link #UDP_LIMIT}.
+     * @param ratioKey    of the ratios: {@link #LINE_RATIO} or {@link #UDP_RATIO}.
+     * @throws IllegalStateException before a {@link #run}, or when no block has a ratio.
+     */
+    void putInto(final Results results, final String limitPrefix, final String ratioKey)
     {
         final double[] measured = Arrays.stream(ratios).filter(ratio -> !Double.isNaN(ratio)).toArray();
         if (0 == measured.length)
@@ -143,15 +166,15 @@ final class InterleavedRoundTrips
             throw new IllegalStateException(0 == ratios.length ? "no interleaved blocks were run" :
                 "no interleaved block has a ratio: the limit's median was 0 ns in every one");
         }
-        LatencySummary.of(limit).putInto(results, "limit_interleaved_rtt");
-        results.put("ratio_p50_interleaved", LogPParameters.median(measured));
-        results.put("ratio_p50_interleaved_min", Arrays.stream(measured).min().getAsDouble());
-        results.put("ratio_p50_interleaved_max", Arrays.stream(measured).max().getAsDouble());
+        LatencySummary.of(limit).putInto(results, limitPrefix);
+        results.put(ratioKey, LogPParameters.median(measured));
+        results.put(ratioKey + "_min", Arrays.stream(measured).min().getAsDouble());
+        results.put(ratioKey + "_max", Arrays.stream(measured).max().getAsDouble());
         final StringBuilder list = new StringBuilder();
         for (final double ratio : ratios)
         {
             list.append(list.length() > 0 ? "," : "").append(MachineReport.round(ratio, 1000));
         }
-        results.put("ratio_p50_interleaved_blocks", list.toString());
+        results.put(ratioKey + "_blocks", list.toString());
     }
 }

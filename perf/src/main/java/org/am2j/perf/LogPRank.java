@@ -9,7 +9,7 @@ import org.HdrHistogram.Histogram;
  * The rank program of the AM-II measurements of {@link LogP}: an AM rank pair like {@link AmPingPongRank}'s (same
  * set-up, handlers, route check and responder), whose rank 0 measures, each inside an {@link EpochGuard}:
  * <ol>
- * <li>{@code rtt}: the short round trips of {@link AmPingPongRank#shortRoundTrips} ({@code rtt_*});</li>
+ * <li>{@code rtt}: the short round trips of {@link ShortRoundTrips#measure} ({@code rtt_*});</li>
  * <li>{@code sig_d0} ... : the signature, one measurement per delay Delta = {@link #DELAY_FACTORS} times the median
  * round trip just measured (the computed delay): for every burst length M = 1, 2, 4, ... up to the largest, the
  * median over the repetitions of the time of one {@link AmMessaging#signatureBurst burst}; the bursts of all lengths
@@ -57,7 +57,7 @@ public final class LogPRank
      */
     public static void main(final String[] args) throws IOException
     {
-        AmPingPongRank.run(args, LogPRank::initiate);
+        AmPingPongRank.run(args, false, LogPRank::initiate);
     }
 
     /**
@@ -66,6 +66,7 @@ public final class LogPRank
      * @param config    of the run.
      * @param messaging on rank 0's endpoint.
      * @param line      the pair's cache line, for the probes and, over shared memory, the interleaved blocks.
+     * @param udp       unused: null (LogP opens no plain UDP limit).
      * @param channel   to rank 1.
      * @param pause     sleeps the given milliseconds.
      * @return the results.
@@ -74,6 +75,7 @@ public final class LogPRank
         final RankConfig config,
         final AmMessaging messaging,
         final CacheLinePingPong line,
+        final UdpPingPong udp,
         final PhaseChannel channel,
         final LongConsumer pause)
     {
@@ -84,9 +86,10 @@ public final class LogPRank
         // Shared memory: in blocks alternating with the pair's cache line, as the Aeron IPC pair does with its own,
         // so the two can be compared each against the line of its own machine state (LogPReport).
         final CacheLinePingPong interleaved = config.routeIsShm() ? line : null;
-        AmPingPongRank.warmUpShortRoundTrips(config, messaging, channel, histogram, results);
+        // Over the network the short round trips run alone, as LogPReport reads them: no plain UDP limit here.
+        ShortRoundTrips.warmUp(config, messaging, null, channel, histogram, results);
         guard.measure("rtt", () ->
-            AmPingPongRank.shortRoundTrips(config, messaging, interleaved, channel, histogram, results), results);
+            ShortRoundTrips.measure(config, messaging, interleaved, null, channel, histogram, results), results);
 
         final long rttNs = results.getLong("rtt_p50_ns");
         final int[] bursts = powersOfTwo(1, config.bwMessages());

@@ -15,7 +15,9 @@ import org.am2j.spmd.CpuPinning;
  * <p>
  * The limit a protocol is held against ({@link #limit()}, the JSON's {@code limit}) is the cache-line ping-pong for
  * the shared-memory protocols and plain UDP for the net protocols, whose results then include the UDP pair's:
- * {@code ratio_p50} is the short round trip's median over that limit's.
+ * {@code ratio_p50} is the short round trip's median over that limit's. The short round trips alternate in blocks
+ * with a limit measured in the same two JVMs ({@link InterleavedRoundTrips}): the cache line over shared memory
+ * ({@code ratio_p50_interleaved}), plain UDP over the network ({@code ratio_p50_interleaved_udp}).
  */
 final class PingPongReport
 {
@@ -224,6 +226,10 @@ final class PingPongReport
         if (udp)
         {
             latencyRow(out, "  limit: udp (" + UdpPingPong.SHORT_BYTES + " B)", "limit_udp_rtt");
+            if (interleavedUdp())
+            {
+                latencyRow(out, "  limit: udp, interleaved", InterleavedRoundTrips.UDP_LIMIT);
+            }
             out.printf(Locale.ROOT, "%-28s %.2f%n", "ratio p50 short / udp limit", ratioP50Udp());
         }
         else
@@ -232,10 +238,12 @@ final class PingPongReport
         }
         if (interleaved())
         {
-            final String[] blocks = results.getString("ratio_p50_interleaved_blocks").split(",");
-            out.printf(Locale.ROOT, "%-28s %.2f   median of %d blocks alternating with the line; range %.2f - %.2f%n",
-                "ratio p50, interleaved", results.getDouble("ratio_p50_interleaved"), blocks.length,
-                results.getDouble("ratio_p50_interleaved_min"), results.getDouble("ratio_p50_interleaved_max"));
+            interleavedRow(out, "ratio p50, interleaved", InterleavedRoundTrips.LINE_RATIO, "the line");
+        }
+        if (interleavedUdp())
+        {
+            interleavedRow(out, "ratio p50, interleaved udp", InterleavedRoundTrips.UDP_RATIO,
+                "plain UDP in the same JVMs");
         }
         out.printf(Locale.ROOT, "%-28s %,d ns   p50 round trip to a peer asleep in waitSema() minus the busy one%n",
             "wake-up latency", wakeLatencyNs());
@@ -262,13 +270,31 @@ final class PingPongReport
         machine.printTable(out, 28);
     }
 
+    private void interleavedRow(final PrintStream out, final String label, final String ratioKey, final String with)
+    {
+        final String[] blocks = results.getString(ratioKey + "_blocks").split(",");
+        out.printf(Locale.ROOT, "%-28s %.2f   median of %d blocks alternating with %s; range %.2f - %.2f%n",
+            label, results.getDouble(ratioKey), blocks.length, with, results.getDouble(ratioKey + "_min"),
+            results.getDouble(ratioKey + "_max"));
+    }
+
     /**
      * @return true when the short round trips alternated in blocks with the pair's cache line (shared-memory
      * routes), so the results have the interleaved limit and ratios.
      */
     boolean interleaved()
     {
-        return results.has("ratio_p50_interleaved");
+        return results.has(InterleavedRoundTrips.LINE_RATIO);
+    }
+
+    /**
+     * @return true when the short round trips alternated in blocks with plain UDP round trips between the same two
+     * JVMs (network routes), so the results have {@code limit_interleaved_udp_rtt_*} and
+     * {@code ratio_p50_interleaved_udp*}.
+     */
+    boolean interleavedUdp()
+    {
+        return results.has(InterleavedRoundTrips.UDP_RATIO);
     }
 
     private void latencyRow(final PrintStream out, final String label, final String prefix)
@@ -333,18 +359,15 @@ final class PingPongReport
         }
         if (interleaved())
         {
-            latency(json, "limit_interleaved_rtt");
-            json.name("ratio_p50_interleaved").value(round(results.getDouble("ratio_p50_interleaved"), 1000));
-            json.name("ratio_p50_interleaved_min").value(
-                round(results.getDouble("ratio_p50_interleaved_min"), 1000));
-            json.name("ratio_p50_interleaved_max").value(
-                round(results.getDouble("ratio_p50_interleaved_max"), 1000));
-            json.name("ratio_p50_interleaved_blocks").beginArray();
-            for (final String ratio : results.getString("ratio_p50_interleaved_blocks").split(","))
-            {
-                json.value(Double.parseDouble(ratio));
-            }
-            json.endArray();
+            latency(json, InterleavedRoundTrips.LINE_LIMIT);
+            interleavedRatios(json, InterleavedRoundTrips.LINE_RATIO);
+        }
+        if (interleavedUdp())
+        {
+            latency(json, InterleavedRoundTrips.UDP_LIMIT);
+            json.name(InterleavedRoundTrips.UDP_LIMIT + "_resends").value(
+                results.getLong(InterleavedRoundTrips.UDP_LIMIT + "_resends"));
+            interleavedRatios(json, InterleavedRoundTrips.UDP_RATIO);
         }
         json.name("os_ns").value(round(results.getDouble("os_ns"), 100));
         json.name("os_burst_p50_ns").value(round(results.getDouble("os_burst_p50_ns"), 100));
@@ -366,6 +389,19 @@ final class PingPongReport
         machine.writeJson(json);
         json.endObject();
         return text.append('\n').toString();
+    }
+
+    private void interleavedRatios(final JsonWriter json, final String ratioKey)
+    {
+        json.name(ratioKey).value(round(results.getDouble(ratioKey), 1000));
+        json.name(ratioKey + "_min").value(round(results.getDouble(ratioKey + "_min"), 1000));
+        json.name(ratioKey + "_max").value(round(results.getDouble(ratioKey + "_max"), 1000));
+        json.name(ratioKey + "_blocks").beginArray();
+        for (final String ratio : results.getString(ratioKey + "_blocks").split(","))
+        {
+            json.value(Double.parseDouble(ratio));
+        }
+        json.endArray();
     }
 
     private void bandwidth(final JsonWriter json, final String prefix)

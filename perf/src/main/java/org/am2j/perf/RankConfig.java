@@ -185,6 +185,15 @@ final class RankConfig
     }
 
     /**
+     * @return true when the route is the network protocol's, whose limit is plain UDP: its short round trips then
+     * alternate with plain UDP round trips between the same two JVMs ({@link InterleavedRoundTrips}).
+     */
+    boolean routeIsNet()
+    {
+        return Protocol.NET.route().equals(route);
+    }
+
+    /**
      * @return timed round trips.
      */
     int rounds()

@@ -78,29 +78,54 @@ public final class UdpRank
     {
         final RankConfig config = RankConfig.parse(args);
         try (Job job = Spmd.init();
-            CacheLinePingPong line = CacheLinePingPong.map(config.line());
-            UdpPingPong udp = UdpPingPong.open(host(System.getProperty(NET_HOST_PROPERTY),
-                System.getenv(NET_HOST_VARIABLE))))
+            CacheLinePingPong line = CacheLinePingPong.map(config.line()))
         {
             if (job.size() != PingPong.RANKS)
             {
                 throw new IllegalStateException("the ping-pong needs 2 ranks, the job has " + job.size());
             }
+            try (UdpPingPong udp = openToPeer(job))
+            {
+                final PhaseChannel channel = new JobPhaseChannel(job);
+                if (job.rank() == 0)
+                {
+                    initiate(config, udp, line, channel, AmPingPongRank::sleep).write(config.out());
+                }
+                else
+                {
+                    respond(udp, line, channel);
+                }
+            }
+        }
+    }
+
+    /**
+     * Open this rank's side of the plain UDP ping-pong on {@link #host} (from this JVM's {@code am2j.net.host}
+     * property or {@code AM2J_NET_HOST} variable) and learn the other rank's socket through the job's all-gather:
+     * every rank of the job must call this at the same point.
+     *
+     * @param job of two ranks.
+     * @return this rank's side, its peer the other rank's.
+     * @throws IOException when the socket cannot be opened or bound.
+     */
+    static UdpPingPong openToPeer(final Job job) throws IOException
+    {
+        final UdpPingPong udp = UdpPingPong.open(host(System.getProperty(NET_HOST_PROPERTY),
+            System.getenv(NET_HOST_VARIABLE)));
+        try
+        {
             final byte[][] sockets = job.allGather(ByteBuffer.allocate(ADDRESS_BYTES + Integer.BYTES)
                 .put(udp.host().getAddress()).putInt(udp.port()).array());
             final ByteBuffer peer = ByteBuffer.wrap(sockets[1 - job.rank()]);
             final byte[] address = new byte[ADDRESS_BYTES];
             peer.get(address);
             udp.peer(InetAddress.getByAddress(address), peer.getInt());
-            final PhaseChannel channel = new JobPhaseChannel(job);
-            if (job.rank() == 0)
-            {
-                initiate(config, udp, line, channel, AmPingPongRank::sleep).write(config.out());
-            }
-            else
-            {
-                respond(udp, line, channel);
-            }
+            return udp;
+        }
+        catch (final IOException | RuntimeException ex)
+        {
+            udp.close();
+            throw ex;
         }
     }
 

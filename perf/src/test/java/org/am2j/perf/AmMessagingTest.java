@@ -84,7 +84,7 @@ class AmMessagingTest
 
                 final RankConfig config = new RankConfig("inproc", ROUNDS, 1_000, 256, ROUNDS / 64, 1_000 / 64,
                     PingPongOptions.MIN_BW_MESSAGES, 5, EpochGuard.NO_PROBE, lineFile, lineFile);
-                results = AmPingPongRank.initiate(config, messaging, line, channel, ms -> { });
+                results = AmPingPongRank.initiate(config, messaging, line, null, channel, ms -> { });
             }
             responder.get(30, TimeUnit.SECONDS);
 

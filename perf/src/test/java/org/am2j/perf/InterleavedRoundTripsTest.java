@@ -9,6 +9,7 @@ import org.junit.jupiter.api.Timeout;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 /**
@@ -71,6 +72,26 @@ class InterleavedRoundTripsTest
         assertEquals(100, results.getLong("limit_interleaved_rtt_min_ns"));
         assertEquals(200, results.getLong("limit_interleaved_rtt_max_ns"), 1);
         assertEquals(500, blocks.am().getMaxValue(), 1);
+    }
+
+    @Test
+    void theUdpLimitsKeysAreNamedAfterIt()
+    {
+        final InterleavedRoundTrips blocks = blocksOf(4, new long[]{ 200, 300, 250, 300 },
+            new long[]{ 100, 100, 100, 100 });
+        final Results results = new Results();
+        blocks.putInto(results, InterleavedRoundTrips.UDP_LIMIT, InterleavedRoundTrips.UDP_RATIO);
+        assertEquals("limit_interleaved_udp_rtt", InterleavedRoundTrips.UDP_LIMIT);
+        assertEquals("ratio_p50_interleaved_udp", InterleavedRoundTrips.UDP_RATIO);
+        assertEquals(2.75, results.getDouble("ratio_p50_interleaved_udp"), 0.02);
+        assertEquals(2.0, results.getDouble("ratio_p50_interleaved_udp_min"), 0.02);
+        assertEquals(3.0, results.getDouble("ratio_p50_interleaved_udp_max"), 0.02);
+        assertEquals("2.0,3.0,2.5,3.0", results.getString("ratio_p50_interleaved_udp_blocks"));
+        assertEquals(4, results.getLong("limit_interleaved_udp_rtt_count"));
+        assertEquals(100, results.getLong("limit_interleaved_udp_rtt_p50_ns"), 1);
+        // nothing under the cache line's names
+        assertFalse(results.has("ratio_p50_interleaved"));
+        assertFalse(results.has("limit_interleaved_rtt_p50_ns"));
     }
 
     @Test

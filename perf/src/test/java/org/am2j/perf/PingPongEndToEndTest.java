@@ -100,12 +100,24 @@ class PingPongEndToEndTest
         assertTrue(number(text, "udp_loss") >= 0, text);
         assertEquals(number(text, "ratio_p50_udp"), number(text, "ratio_p50"));
         assertTrue(text.contains("\"limit\": \"udp\""), text);
-        // The network's limit is not the pair's cache line: no blocks alternate with it.
-        assertFalse(text.contains("interleaved"), text);
+        // The network's limit is not the pair's cache line: no blocks alternate with it; plain UDP's do, between the
+        // AM ranks' JVMs, as many round trips as am2j's.
+        assertFalse(text.contains("\"ratio_p50_interleaved\":"), text);
+        assertFalse(text.contains("\"limit_interleaved_rtt_p50_ns\":"), text);
+        for (final String field : new String[]{
+            "limit_interleaved_udp_rtt_p50_ns", "limit_interleaved_udp_rtt_warmup_rounds", "ratio_p50_interleaved_udp",
+            "ratio_p50_interleaved_udp_min", "ratio_p50_interleaved_udp_max" })
+        {
+            assertTrue(number(text, field) > 0, field + " in " + text);
+        }
+        assertEquals(2000, number(text, "limit_interleaved_udp_rtt_count"));
+        assertTrue(number(text, "limit_interleaved_udp_rtt_resends") >= 0, text);
 
         final String table = out.toString(StandardCharsets.UTF_8);
         assertTrue(table.contains("  limit: udp (136 B) "), table);
         assertTrue(table.contains("ratio p50 short / udp limit"), table);
+        assertTrue(table.contains("  limit: udp, interleaved "), table);
+        assertTrue(table.contains("ratio p50, interleaved udp "), table);
         assertTrue(table.contains("limit: udp 8 KiB stream"), table);
         assertTrue(table.contains("bandwidth / udp stream"), table);
         assertNoLineFilesLeft();

@@ -119,6 +119,52 @@ class PingPongReportTest
     }
 
     @Test
+    void udpBlocksInTheAmJvmsAddTheirLimitAndRatiosBesideTheSeparatePairs()
+    {
+        final Results am = am("net");
+        final InterleavedRoundTrips blocks = new InterleavedRoundTrips();
+        final long[] udp = { 8_000, 10_000, 7_200 };
+        final long[] ours = { 10_000, 11_000, 10_800 };
+        final int[] block = { 0, 0 };
+        blocks.run(3, (w, n, h) -> LatencySummary.record(h, ours[block[0]++]),
+            (w, n, h) -> LatencySummary.record(h, udp[block[1]++]));
+        blocks.putInto(am, InterleavedRoundTrips.UDP_LIMIT, InterleavedRoundTrips.UDP_RATIO);
+        am.put("limit_interleaved_udp_rtt_resends", 2L).put("limit_interleaved_udp_rtt_warmup_rounds", 500L);
+        final PingPongReport report = report("net", am, null, udp(8_000, 2.0));
+        assertTrue(report.interleavedUdp());
+        assertFalse(report.interleaved());
+
+        final String table = table(report);
+        // the histogram's buckets: 8000 and 10000 come back as the highest value of theirs
+        assertTrue(table.matches(
+            "(?s).*\n  limit: udp \\(136 B\\) +8000 .*\n  limit: udp, interleaved +800[0-7] +1000[0-7] .*"), table);
+        assertTrue(table.contains("ratio p50, interleaved udp   1.25   median of 3 blocks alternating with plain UDP " +
+            "in the same JVMs; range 1.10 - 1.50"), table);
+        assertTrue(table.contains("ratio p50 short / udp limit  1.17"), table);
+        assertFalse(table.contains("line, interleaved"), table);
+
+        final String json = report.json();
+        assertEquals(1.25, number(json, "ratio_p50_interleaved_udp"));
+        assertEquals(1.1, number(json, "ratio_p50_interleaved_udp_min"));
+        assertEquals(1.5, number(json, "ratio_p50_interleaved_udp_max"));
+        assertTrue(json.matches(
+            "(?s).*\"ratio_p50_interleaved_udp_blocks\": \\[\\s*1\\.25,\\s*1\\.1,\\s*1\\.5\\s*].*"), json);
+        assertEquals(8_000, number(json, "limit_interleaved_udp_rtt_p50_ns"), 10);
+        assertEquals(10_000, number(json, "limit_interleaved_udp_rtt_max_ns"), 10);
+        assertEquals(3, number(json, "limit_interleaved_udp_rtt_count"));
+        assertEquals(2, number(json, "limit_interleaved_udp_rtt_resends"));
+        assertEquals(500, number(json, "limit_interleaved_udp_rtt_warmup_rounds"));
+        // the separate pair's limit and the headline ratio against it stay as they were
+        assertEquals(8_000, number(json, "limit_udp_rtt_p50_ns"));
+        assertEquals(1.17, number(json, "ratio_p50"));
+        assertEquals(1.17, number(json, "ratio_p50_udp"));
+        assertFalse(json.contains("\"ratio_p50_interleaved\":"), json);
+
+        assertFalse(report("net", udp(8_000, 2.0)).interleavedUdp());
+        assertFalse(table(report("net", udp(8_000, 2.0))).contains("interleaved"));
+    }
+
+    @Test
     void theUdpPairsProbesCountTowardsTheFastestOfTheRun()
     {
         final Results udp = udp(8_000, 2.0);
