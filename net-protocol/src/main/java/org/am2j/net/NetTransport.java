@@ -4,6 +4,7 @@ import org.agrona.concurrent.AgentRunner;
 import org.agrona.concurrent.AtomicBuffer;
 import org.am2j.api.AmException;
 import org.am2j.api.EndpointName;
+import org.am2j.idle.CpuShare;
 import org.am2j.spi.EndpointHost;
 import org.am2j.spi.Transport;
 import org.am2j.spi.TransportContext;
@@ -79,7 +80,7 @@ public final class NetTransport implements Transport
         }
         if (config.mode == NicMode.INLINE && config.keeperNanos > 0)
         {
-            this.keeper = new NicKeeper(nic, config.keeperNanos);
+            this.keeper = new NicKeeper(nic, config.keeperNanos, CpuShare.process());
             keeper.start();
         }
         else

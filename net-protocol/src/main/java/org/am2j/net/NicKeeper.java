@@ -2,6 +2,8 @@ package org.am2j.net;
 
 import java.util.concurrent.locks.LockSupport;
 
+import org.am2j.idle.CpuShare;
+
 /**
  * Inline mode's safety net: a daemon thread that wakes every period and, when no host thread has called into the
  * NIC for a period and none sleeps in its selector, runs the NIC's duty cycle once ({@link NicAgent#keep(long)}).
@@ -12,15 +14,18 @@ import java.util.concurrent.locks.LockSupport;
  * While the keeper has nothing to do, the period doubles after each visit, up to {@value #QUIET_PERIODS} periods:
  * when the NIC has neither network traffic nor armed timers ({@link NicAgent#keeperBusy()}), and when its host calls
  * in on its own ({@link NicAgent#hostPresent(long)}: it polls, or sleeps in the selector), as in a ping-pong or in a
- * rank that shares its CPU with others and waits for them. A rank of a multi-protocol process that talks only
- * through shared memory, or a polling rank, is then woken 60 times a second rather than 1,000; with 16 ranks on a
- * CPU, those wake-ups were a sixth of the machine. Each wake-up takes the CPU from the rank (all of it
- * when the rank is pinned to one): on the 3D FFT of the paper preset (2 ranks pinned to 2 CPUs) the local FFT phases
- * of a multi-protocol rank ran 5-20 % slower than a shared-memory-only rank's, and as fast with the keeper off. A visit
- * that does the NIC's work, or finds traffic or timers while the host is away, brings the period back to one. The
- * cost: the first datagram after the host leaves (to compute, say), or after a quiet spell, waits up to
- * {@value #QUIET_PERIODS} periods (16 ms by default) for its acknowledgement, and its sender may retransmit it
- * meanwhile; the timeouts that decide a peer's fate are seconds.
+ * rank that shares its CPU with others and waits for them; and while the CPUs are oversubscribed ({@link CpuShare}):
+ * then a host that is away is mostly a host off the CPU, which does the NIC's work itself when it gets the CPU back,
+ * and a keeper's wake-up would take a CPU from a thread that has work (on the 32-rank all-to-all of {@code bin/am2j
+ * scale}, 2 CPUs, the flood took 25-31 s with the keeper at one period, 17-18 s with it at 16). A rank of a
+ * multi-protocol process that talks only through shared memory, or a polling rank, is then woken 60 times a second
+ * rather than 1,000; with 16 ranks on a CPU, those wake-ups were a sixth of the machine. Each wake-up takes the CPU
+ * from the rank (all of it when the rank is pinned to one): on the 3D FFT of the paper preset (2 ranks pinned to 2
+ * CPUs) the local FFT phases of a multi-protocol rank ran 5-20 % slower than a shared-memory-only rank's, and as
+ * fast with the keeper off. A visit that does the NIC's work, or finds traffic or timers while the host is away,
+ * brings the period back to one, on CPUs that are not oversubscribed. The cost: the first datagram after the host leaves (to compute, say), or after a
+ * quiet spell, waits up to {@value #QUIET_PERIODS} periods (16 ms by default) for its acknowledgement, and its
+ * sender may retransmit it meanwhile; the timeouts that decide a peer's fate are seconds.
  */
 final class NicKeeper implements Runnable
 {
@@ -29,13 +34,15 @@ final class NicKeeper implements Runnable
 
     private final NicAgent nic;
     private final long periodNanos;
+    private final CpuShare share;
     private volatile boolean running = true;
     private final Thread thread;
 
-    NicKeeper(final NicAgent nic, final long periodNanos)
+    NicKeeper(final NicAgent nic, final long periodNanos, final CpuShare share)
     {
         this.nic = nic;
         this.periodNanos = periodNanos;
+        this.share = share;
         this.thread = new Thread(this, "am2j-nic-keeper");
         thread.setDaemon(true);
     }
@@ -56,7 +63,8 @@ final class NicKeeper implements Runnable
             {
                 final boolean worked = nic.keep(periodNanos);
                 final boolean busy = nic.keeperBusy();
-                sleep = nextSleep(sleep, periodNanos, needed(worked, busy, nic.hostPresent(periodNanos)));
+                sleep = nextSleep(sleep, periodNanos,
+                    needed(worked, busy, nic.hostPresent(periodNanos), share.oversubscribed()));
             }
         }
     }
@@ -65,11 +73,12 @@ final class NicKeeper implements Runnable
      * @param worked      whether the visit did the NIC's work.
      * @param busy        whether the NIC had network traffic or armed timers since the last visit.
      * @param hostPresent whether a host tends the NIC itself (polls, or sleeps in the selector).
+     * @param crowded     whether more threads are runnable than there are CPUs ({@link CpuShare}).
      * @return whether the keeper should come back after one period.
      */
-    static boolean needed(final boolean worked, final boolean busy, final boolean hostPresent)
+    static boolean needed(final boolean worked, final boolean busy, final boolean hostPresent, final boolean crowded)
     {
-        return worked || (busy && !hostPresent);
+        return !crowded && (worked || (busy && !hostPresent));
     }
 
     /**

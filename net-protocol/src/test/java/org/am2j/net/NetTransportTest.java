@@ -608,10 +608,11 @@ class NetTransportTest
     @Test
     void theKeeperOfANicItsHostTendsSleepsLonger()
     {
-        assertTrue(NicKeeper.needed(true, false, true), "it did the work");
-        assertTrue(NicKeeper.needed(false, true, false), "traffic while the host is away");
-        assertFalse(NicKeeper.needed(false, true, true), "traffic, but the host polls");
-        assertFalse(NicKeeper.needed(false, false, false), "nothing to do");
+        assertTrue(NicKeeper.needed(true, false, true, false), "it did the work");
+        assertTrue(NicKeeper.needed(false, true, false, false), "traffic while the host is away");
+        assertFalse(NicKeeper.needed(false, true, true, false), "traffic, but the host polls");
+        assertFalse(NicKeeper.needed(false, false, false, false), "nothing to do");
+        assertFalse(NicKeeper.needed(true, true, false, true), "the CPUs are oversubscribed: the host will be back");
 
         try (NicPair pair = new NicPair("keeperUs", "0"))
         {
