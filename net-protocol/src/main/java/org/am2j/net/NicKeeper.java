@@ -23,9 +23,10 @@ import org.am2j.idle.CpuShare;
  * from the rank (all of it when the rank is pinned to one): on the 3D FFT of the paper preset (2 ranks pinned to 2
  * CPUs) the local FFT phases of a multi-protocol rank ran 5-20 % slower than a shared-memory-only rank's, and as
  * fast with the keeper off. A visit that does the NIC's work, or finds traffic or timers while the host is away,
- * brings the period back to one, on CPUs that are not oversubscribed. The cost: the first datagram after the host leaves (to compute, say), or after a
- * quiet spell, waits up to {@value #QUIET_PERIODS} periods (16 ms by default) for its acknowledgement, and its
- * sender may retransmit it meanwhile; the timeouts that decide a peer's fate are seconds.
+ * brings the period back to one, on CPUs that are not oversubscribed. The cost: the first datagram after the host
+ * leaves (to compute, say), or after a quiet spell, waits up to {@value #QUIET_PERIODS} periods (16 ms by default)
+ * for its acknowledgement, and its sender may retransmit it meanwhile; the timeouts that decide a peer's fate are
+ * seconds.
  */
 final class NicKeeper implements Runnable
 {
