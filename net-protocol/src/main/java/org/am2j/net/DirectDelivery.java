@@ -53,7 +53,7 @@ final class DirectDelivery
      * @param replyQueue whether it goes to the reply receive queue.
      * @return whether the NIC may hand this message over directly (the caller still checks the queue is empty).
      */
-    boolean accepts(final NetEndpoint to, final boolean replyQueue)
+    boolean accepts(final ServedEndpoint to, final boolean replyQueue)
     {
         return to == endpoint && !accepted && (replyQueue ? replies : requests);
     }

@@ -11,13 +11,13 @@ import org.agrona.collections.Int2ObjectHashMap;
 final class EndpointTable
 {
     private final Object registry = new Object();
-    private volatile NetEndpoint[] endpoints = new NetEndpoint[0];
-    private volatile Int2ObjectHashMap<NetEndpoint> endpointsById = new Int2ObjectHashMap<>();
+    private volatile ServedEndpoint[] endpoints = new ServedEndpoint[0];
+    private volatile Int2ObjectHashMap<ServedEndpoint> endpointsById = new Int2ObjectHashMap<>();
 
     /**
      * @return the endpoints the agent serves, closed ones included until retired (a copy-on-write array).
      */
-    NetEndpoint[] all()
+    ServedEndpoint[] all()
     {
         return endpoints;
     }
@@ -26,7 +26,7 @@ final class EndpointTable
      * @param id an endpoint id.
      * @return the open endpoint with that id, or null.
      */
-    NetEndpoint byId(final int id)
+    ServedEndpoint byId(final int id)
     {
         return endpointsById.get(id);
     }
@@ -36,7 +36,7 @@ final class EndpointTable
      */
     boolean hasQueuedSends()
     {
-        for (final NetEndpoint endpoint : endpoints)
+        for (final ServedEndpoint endpoint : endpoints)
         {
             if (endpoint.hasQueuedSends())
             {
@@ -46,13 +46,13 @@ final class EndpointTable
         return false;
     }
 
-    void register(final NetEndpoint endpoint)
+    void register(final ServedEndpoint endpoint)
     {
         synchronized (registry)
         {
-            final NetEndpoint[] grown = Arrays.copyOf(endpoints, endpoints.length + 1);
+            final ServedEndpoint[] grown = Arrays.copyOf(endpoints, endpoints.length + 1);
             grown[grown.length - 1] = endpoint;
-            final Int2ObjectHashMap<NetEndpoint> byId = new Int2ObjectHashMap<>(endpointsById);
+            final Int2ObjectHashMap<ServedEndpoint> byId = new Int2ObjectHashMap<>(endpointsById);
             byId.put(endpoint.id(), endpoint);
             // Volatile stores of fully built copies: the agent sees the old table or the new one, never a torn one.
             endpointsById = byId;
@@ -67,7 +67,7 @@ final class EndpointTable
      *
      * @param endpoint closed.
      */
-    void unregister(final NetEndpoint endpoint)
+    void unregister(final ServedEndpoint endpoint)
     {
         synchronized (registry)
         {
@@ -75,18 +75,18 @@ final class EndpointTable
             {
                 return;
             }
-            final Int2ObjectHashMap<NetEndpoint> byId = new Int2ObjectHashMap<>(endpointsById);
+            final Int2ObjectHashMap<ServedEndpoint> byId = new Int2ObjectHashMap<>(endpointsById);
             byId.remove(endpoint.id());
             // Volatile store of a fully built copy.
             endpointsById = byId;
         }
     }
 
-    void retire(final NetEndpoint endpoint)
+    void retire(final ServedEndpoint endpoint)
     {
         synchronized (registry)
         {
-            final NetEndpoint[] current = endpoints;
+            final ServedEndpoint[] current = endpoints;
             int at = -1;
             for (int i = 0; i < current.length; i++)
             {
@@ -99,7 +99,7 @@ final class EndpointTable
             {
                 return;
             }
-            final NetEndpoint[] shrunk = new NetEndpoint[current.length - 1];
+            final ServedEndpoint[] shrunk = new ServedEndpoint[current.length - 1];
             System.arraycopy(current, 0, shrunk, 0, at);
             System.arraycopy(current, at + 1, shrunk, at, current.length - at - 1);
             // Volatile store of a fully built copy.

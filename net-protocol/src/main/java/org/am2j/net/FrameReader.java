@@ -411,7 +411,7 @@ final class FrameReader
         }
         final int status = buffer.getByte(body + MessageDescriptor.RETURN_STATUS_OFFSET) & 0xFF;
         final Opcode opcode = Opcode.fromCode(code);
-        final NetEndpoint endpoint =
+        final ServedEndpoint endpoint =
             endpoints.byId(buffer.getInt(body + MessageDescriptor.DESTINATION_ENDPOINT_OFFSET));
         final int refusal = refusal(opcode, status, endpoint, buffer, body, dataLength);
         if (0 != refusal)
@@ -425,7 +425,8 @@ final class FrameReader
             return refuse(peer, buffer, body, bodyLength, refusal);
         }
         // A long message always names its place in the segment, even with no data: the core checks it there.
-        final boolean deposit = 0 == status && MessageCategory.LONG == opcode.category();
+        final org.agrona.concurrent.AtomicBuffer segment = endpoint.depositSegment();
+        final boolean deposit = 0 == status && MessageCategory.LONG == opcode.category() && null != segment;
         final boolean replyQueue = 0 != status || !opcode.isRequest();
         final OneToOneRingBuffer queue = endpoint.receiveQueue(replyQueue);
         final int route = endpoint.inverseRoute(peer, sourceEndpoint);
@@ -434,7 +435,7 @@ final class FrameReader
             // More distinct senders than the endpoint keeps routes for: refuse, so the sender learns.
             return 0 != status ? TAKEN : refuse(peer, buffer, body, bodyLength, ReturnStatus.EBADENDPOINT.code());
         }
-        if (0 == status && opcode.isRequest() && null == endpoint.routeAt(route).peer())
+        if (0 == status && opcode.isRequest() && !endpoint.routeNamed(route))
         {
             // The sender's name announcement (an earlier sequence) has not arrived yet: take the request when it
             // is retransmitted, so that its token always names its source.
@@ -456,7 +457,6 @@ final class FrameReader
         if (deposit)
         {
             // One read of the segment, checked and written: the user may install another one meanwhile.
-            final org.agrona.concurrent.AtomicBuffer segment = endpoint.host().segment();
             final long segmentOffset = buffer.getLong(body + MessageDescriptor.SEGMENT_OFFSET_OFFSET);
             final int bounds = SegmentBounds.check(segment, segmentOffset, dataLength);
             if (0 != bounds)
@@ -487,7 +487,7 @@ final class FrameReader
         return TAKEN;
     }
 
-    static void commitAndSignal(final OneToOneRingBuffer queue, final int index, final NetEndpoint endpoint)
+    static void commitAndSignal(final OneToOneRingBuffer queue, final int index, final ServedEndpoint endpoint)
     {
         // Commit is a release store of the record length. The full fence orders it before the read of the sleeping
         // flag: the Dekker pair with the host, which stores its flag (volatile) and then checks the queue. Without
@@ -497,11 +497,11 @@ final class FrameReader
         VarHandle.fullFence();
         if (endpoint.isSleeping())
         {
-            endpoint.host().signalArrival();
+            endpoint.signalArrival();
         }
     }
 
-    static int refusal(final Opcode opcode, final int status, final NetEndpoint endpoint,
+    static int refusal(final Opcode opcode, final int status, final ServedEndpoint endpoint,
         final DirectBuffer buffer, final int body, final int dataLength)
     {
         if (null == opcode || (buffer.getByte(body + MessageDescriptor.ARG_COUNT_OFFSET) & 0xFF) > Am.MAX_SHORT)
@@ -533,7 +533,7 @@ final class FrameReader
         }
         if (MessageCategory.LONG == category)
         {
-            return endpoint.host().checkSegment(buffer.getLong(body + MessageDescriptor.SEGMENT_OFFSET_OFFSET),
+            return endpoint.checkSegment(buffer.getLong(body + MessageDescriptor.SEGMENT_OFFSET_OFFSET),
                 dataLength);
         }
         return 0;

@@ -21,7 +21,7 @@ import org.am2j.spi.TransportEndpoint;
  * received messages refer to. Replies and returned messages have their own queues in both directions, so a request
  * flood never holds them up.
  */
-final class NetEndpoint implements TransportEndpoint
+final class NetEndpoint implements TransportEndpoint, ServedEndpoint
 {
     /** Thread mode: a host yields its CPU after this many empty polls in a row. */
     static final int YIELD_AFTER_EMPTY_POLLS = 64;
@@ -99,13 +99,24 @@ final class NetEndpoint implements TransportEndpoint
         {
             return null;
         }
-        final Peer peer = nic.peerFor(destination.processId(), address);
+        final long nicId;
+        final int wireId;
+        try
+        {
+            nicId = SharedNicAddress.nicId(address, destination);
+            wireId = SharedNicAddress.wireEndpointId(address, destination);
+        }
+        catch (final NumberFormatException ex)
+        {
+            return null;
+        }
+        final Peer peer = nic.peerFor(nicId, SharedNicAddress.nicAddress(address));
         if (null == peer)
         {
             return null;
         }
-        peer.learnName(destination.endpointId(), destination);
-        return new NetRoute(this, peer, destination.endpointId(), destination);
+        peer.learnName(wireId, destination);
+        return new NetRoute(this, peer, wireId, destination);
     }
 
     @Override
@@ -298,7 +309,8 @@ final class NetEndpoint implements TransportEndpoint
      * @param remoteEndpointId the sending endpoint there.
      * @return the index of the route in {@link #routeAt(int)}, or -1 when the table is full.
      */
-    int inverseRoute(final Peer peer, final int remoteEndpointId)
+    @Override
+    public int inverseRoute(final Peer peer, final int remoteEndpointId)
     {
         final long key = ((long)peer.index << 32) | (remoteEndpointId & 0xFFFF_FFFFL);
         NetRoute route = inverseRoutes.get(key);
@@ -335,12 +347,56 @@ final class NetEndpoint implements TransportEndpoint
         return routes[index];
     }
 
-    ManyToOneRingBuffer sendQueue(final boolean replyChannel)
+    @Override
+    public Peer routePeer(final int route)
+    {
+        return routes[route].peer;
+    }
+
+    @Override
+    public boolean routeNamed(final int route)
+    {
+        return null != routes[route].peer();
+    }
+
+    @Override
+    public boolean hostTakesCredits()
+    {
+        return true;
+    }
+
+    @Override
+    public org.agrona.concurrent.AtomicBuffer depositSegment()
+    {
+        return host.segment();
+    }
+
+    @Override
+    public int checkSegment(final long segmentOffset, final int length)
+    {
+        return host.checkSegment(segmentOffset, length);
+    }
+
+    @Override
+    public void signalArrival()
+    {
+        host.signalArrival();
+    }
+
+    @Override
+    public void countRetransmit()
+    {
+        counters.retransmit();
+    }
+
+    @Override
+    public ManyToOneRingBuffer sendQueue(final boolean replyChannel)
     {
         return replyChannel ? replySendQueue : requestSendQueue;
     }
 
-    OneToOneRingBuffer receiveQueue(final boolean replyChannel)
+    @Override
+    public OneToOneRingBuffer receiveQueue(final boolean replyChannel)
     {
         return replyChannel ? replyReceiveQueue : requestReceiveQueue;
     }
@@ -349,7 +405,8 @@ final class NetEndpoint implements TransportEndpoint
      * @param replyChannel which channel's send queue.
      * @return true when a record is claimed or committed in it and the NIC has not read it yet.
      */
-    boolean hasQueuedSends(final boolean replyChannel)
+    @Override
+    public boolean hasQueuedSends(final boolean replyChannel)
     {
         return pending(sendQueue(replyChannel));
     }
@@ -357,12 +414,14 @@ final class NetEndpoint implements TransportEndpoint
     /**
      * @return true when the NIC has put messages into the receive queues that nobody has read yet.
      */
-    boolean hasUndelivered()
+    @Override
+    public boolean hasUndelivered()
     {
         return pending(requestReceiveQueue) || pending(replyReceiveQueue);
     }
 
-    boolean hasQueuedSends()
+    @Override
+    public boolean hasQueuedSends()
     {
         return pending(replySendQueue) || pending(requestSendQueue);
     }
@@ -382,22 +441,26 @@ final class NetEndpoint implements TransportEndpoint
         return host;
     }
 
-    int id()
+    @Override
+    public int id()
     {
         return id;
     }
 
-    long tag()
+    @Override
+    public long tag()
     {
         return tag;
     }
 
-    boolean isSleeping()
+    @Override
+    public boolean isSleeping()
     {
         return sleeping;
     }
 
-    boolean isClosed()
+    @Override
+    public boolean isClosed()
     {
         return closed;
     }

@@ -114,11 +114,27 @@ final class NetRoute implements Route
     private void writeBody(
         final MutableDirectBuffer buffer, final int body, final OutboundMessage message, final int dataLength)
     {
+        writeBody(buffer, body, message, dataLength, endpoint.id(), remoteEndpointId);
+    }
+
+    /**
+     * Write a message body ({@link MessageDescriptor}).
+     *
+     * @param buffer           where.
+     * @param body             offset of the body in it.
+     * @param message          the message.
+     * @param dataLength       bytes of its data.
+     * @param sourceEndpointId the sending endpoint's wire id.
+     * @param remoteEndpointId the destination's wire id.
+     */
+    static void writeBody(final MutableDirectBuffer buffer, final int body, final OutboundMessage message,
+        final int dataLength, final int sourceEndpointId, final int remoteEndpointId)
+    {
         buffer.putByte(body + MessageDescriptor.OPCODE_OFFSET, (byte)message.opcode());
         buffer.putByte(body + MessageDescriptor.RETURN_STATUS_OFFSET, (byte)message.returnStatus());
         buffer.putByte(body + MessageDescriptor.HANDLER_OFFSET, (byte)message.handler());
         buffer.putByte(body + MessageDescriptor.ARG_COUNT_OFFSET, (byte)message.argCount());
-        buffer.putInt(body + MessageDescriptor.SOURCE_ENDPOINT_OFFSET, endpoint.id());
+        buffer.putInt(body + MessageDescriptor.SOURCE_ENDPOINT_OFFSET, sourceEndpointId);
         buffer.putInt(body + MessageDescriptor.DESTINATION_ENDPOINT_OFFSET, remoteEndpointId);
         buffer.putInt(body + MessageDescriptor.DATA_LENGTH_OFFSET, dataLength);
         buffer.putLong(body + MessageDescriptor.TAG_OFFSET, message.tag());
@@ -142,20 +158,35 @@ final class NetRoute implements Route
         {
             return false;
         }
-        final MutableDirectBuffer buffer = queue.buffer();
-        buffer.setMemory(index, QueueRecordDescriptor.BODY_OFFSET + MessageDescriptor.HEADER_LENGTH, (byte)0);
-        buffer.putInt(index + QueueRecordDescriptor.PEER_OFFSET, peer.index);
-        final int body = index + QueueRecordDescriptor.BODY_OFFSET;
-        buffer.putByte(body + MessageDescriptor.OPCODE_OFFSET, (byte)MessageDescriptor.OPCODE_NAME);
-        buffer.putInt(body + MessageDescriptor.SOURCE_ENDPOINT_OFFSET, endpoint.id());
-        buffer.putInt(body + MessageDescriptor.DESTINATION_ENDPOINT_OFFSET, remoteEndpointId);
-        buffer.putInt(body + MessageDescriptor.DATA_LENGTH_OFFSET, name.length);
-        buffer.putLong(body + MessageDescriptor.SEGMENT_OFFSET_OFFSET, -1L);
-        buffer.putBytes(body + MessageDescriptor.HEADER_LENGTH, name);
+        writeName(queue.buffer(), index, peer.index, endpoint.id(), remoteEndpointId, name);
         // Ordered store of the record length, as for every record.
         queue.commit(index);
         announced = true;
         return true;
+    }
+
+    /**
+     * Write a name announcement record (the sending endpoint's encoded name) into a send queue.
+     *
+     * @param buffer           the queue's buffer.
+     * @param index            of the claimed record.
+     * @param peerIndex        the destination's NIC in the NIC's peer table.
+     * @param sourceEndpointId the announcing endpoint's wire id.
+     * @param remoteEndpointId the destination's wire id.
+     * @param name             the encoded name.
+     */
+    static void writeName(final MutableDirectBuffer buffer, final int index, final int peerIndex,
+        final int sourceEndpointId, final int remoteEndpointId, final byte[] name)
+    {
+        buffer.setMemory(index, QueueRecordDescriptor.BODY_OFFSET + MessageDescriptor.HEADER_LENGTH, (byte)0);
+        buffer.putInt(index + QueueRecordDescriptor.PEER_OFFSET, peerIndex);
+        final int body = index + QueueRecordDescriptor.BODY_OFFSET;
+        buffer.putByte(body + MessageDescriptor.OPCODE_OFFSET, (byte)MessageDescriptor.OPCODE_NAME);
+        buffer.putInt(body + MessageDescriptor.SOURCE_ENDPOINT_OFFSET, sourceEndpointId);
+        buffer.putInt(body + MessageDescriptor.DESTINATION_ENDPOINT_OFFSET, remoteEndpointId);
+        buffer.putInt(body + MessageDescriptor.DATA_LENGTH_OFFSET, name.length);
+        buffer.putLong(body + MessageDescriptor.SEGMENT_OFFSET_OFFSET, -1L);
+        buffer.putBytes(body + MessageDescriptor.HEADER_LENGTH, name);
     }
 
     @Override

@@ -18,6 +18,7 @@ public final class NetTransportProvider implements TransportProvider
     @Override
     public Transport open(final TransportContext context)
     {
-        return new NetTransport(context);
+        final SharedNicConfig shared = SharedNicConfig.of(context);
+        return shared.nicsPerNode > 0 ? new SharedNicTransport(context, shared) : new NetTransport(context);
     }
 }

@@ -119,7 +119,7 @@ final class NicAgent implements Agent
         return counters;
     }
 
-    void register(final NetEndpoint endpoint)
+    void register(final ServedEndpoint endpoint)
     {
         endpoints.register(endpoint);
     }
@@ -131,7 +131,7 @@ final class NicAgent implements Agent
      *
      * @param endpoint closed.
      */
-    void unregister(final NetEndpoint endpoint)
+    void unregister(final ServedEndpoint endpoint)
     {
         endpoints.unregister(endpoint);
     }

@@ -14,6 +14,10 @@ import org.am2j.api.ReturnStatus;
  */
 final class SendQueues
 {
+    /** Longest message body a host can queue: a header and the largest data (a name announcement's is smaller). */
+    static final int MAX_BODY = MessageDescriptor.HEADER_LENGTH + Math.max(org.am2j.api.Am.MAX_MEDIUM,
+        org.am2j.api.Am.MAX_LONG);
+
     private final NicCounters counters;
     private final PeerTable peers;
     private final EndpointTable endpoints;
@@ -21,8 +25,9 @@ final class SendQueues
     private final NicTimers timers;
     private final MessageHandler sendDrainer = this::onQueuedMessage;
     private final ControlledMessageHandler undeliveredReturner = this::onUndelivered;
+    private final ControlledMessageHandler creditTakingDrainer = this::onQueuedMessageTakingCredit;
     /** The closed endpoint whose receive queues {@link #returnUndelivered} reads. */
-    private NetEndpoint closing;
+    private ServedEndpoint closing;
 
     SendQueues(final NicCounters counters, final PeerTable peers, final EndpointTable endpoints,
         final FrameWriter writer, final NicTimers timers)
@@ -42,16 +47,25 @@ final class SendQueues
     int drain()
     {
         int drained = 0;
-        for (final NetEndpoint endpoint : endpoints.all())
+        for (final ServedEndpoint endpoint : endpoints.all())
         {
-            drained += endpoint.sendQueue(true).read(sendDrainer);
-            drained += endpoint.sendQueue(false).read(sendDrainer);
+            if (endpoint.hostTakesCredits())
+            {
+                drained += endpoint.sendQueue(true).read(sendDrainer);
+                drained += endpoint.sendQueue(false).read(sendDrainer);
+            }
+            else
+            {
+                drained += endpoint.sendQueue(true).controlledRead(creditTakingDrainer);
+                drained += endpoint.sendQueue(false).controlledRead(creditTakingDrainer);
+            }
             if (endpoint.isClosed())
             {
                 drained += returnUndelivered(endpoint);
                 if (!endpoint.hasQueuedSends() && !endpoint.hasUndelivered())
                 {
                     endpoints.retire(endpoint);
+                    endpoint.retired();
                 }
             }
         }
@@ -66,7 +80,7 @@ final class SendQueues
      *
      * @return messages returned (or dropped).
      */
-    private int returnUndelivered(final NetEndpoint endpoint)
+    private int returnUndelivered(final ServedEndpoint endpoint)
     {
         closing = endpoint;
         final int returned = endpoint.receiveQueue(true).controlledRead(undeliveredReturner) +
@@ -82,19 +96,45 @@ final class SendQueues
         final int bodyLength = length - QueueRecordDescriptor.BODY_OFFSET;
         final int code = buffer.getByte(body + MessageDescriptor.OPCODE_OFFSET) & 0xFF;
         final Opcode opcode = Opcode.fromCode(code);
-        final NetRoute route = (NetRoute)closing.routeAt(buffer.getInt(index + QueueRecordDescriptor.ROUTE_OFFSET));
-        if (null == opcode || 0 != buffer.getByte(body + MessageDescriptor.RETURN_STATUS_OFFSET) || route.peer.died)
+        final Peer routePeer = closing.routePeer(buffer.getInt(index + QueueRecordDescriptor.ROUTE_OFFSET));
+        if (null == opcode || 0 != buffer.getByte(body + MessageDescriptor.RETURN_STATUS_OFFSET) || routePeer.died)
         {
             counters.increment(NicEvent.UNDELIVERED_DROPPED);
             return ControlledMessageHandler.Action.CONTINUE;
         }
         final int status = opcode.isRequest() ? ReturnStatus.EBADENDPOINT.code() : ReturnStatus.EREPLYREJECTED.code();
         final boolean deposited = 0 != buffer.getInt(index + QueueRecordDescriptor.DEPOSITED_OFFSET);
-        if (FrameReader.BUSY == writer.sendBack(route.peer, buffer, body, bodyLength, status, deposited))
+        if (FrameReader.BUSY == writer.sendBack(routePeer, buffer, body, bodyLength, status, deposited))
         {
             return ControlledMessageHandler.Action.ABORT;
         }
         counters.increment(NicEvent.UNDELIVERED_RETURNED);
+        return ControlledMessageHandler.Action.CONTINUE;
+    }
+
+    /**
+     * A record of a host that takes no credits (a shared NIC's host in another process): the NIC takes the credit
+     * here, and leaves the record, and every later one of that queue, while the peer's window is full, so that the
+     * endpoint's messages keep their order.
+     */
+    private ControlledMessageHandler.Action onQueuedMessageTakingCredit(final int msgTypeId,
+        final MutableDirectBuffer buffer, final int index, final int length)
+    {
+        final Peer[] table = peers.all();
+        final int peerIndex = buffer.getInt(index + QueueRecordDescriptor.PEER_OFFSET);
+        final int body = index + QueueRecordDescriptor.BODY_OFFSET;
+        if (length - QueueRecordDescriptor.BODY_OFFSET > MAX_BODY)
+        {
+            // Written by a host process the NIC cannot trust to be well: a body no message can have is dropped.
+            counters.increment(NicEvent.MALFORMED);
+            return ControlledMessageHandler.Action.CONTINUE;
+        }
+        if (peerIndex >= 0 && peerIndex < table.length && length - QueueRecordDescriptor.BODY_OFFSET >=
+            MessageDescriptor.HEADER_LENGTH && !table[peerIndex].out(onReplyChannel(buffer, body)).tryAcquire(1))
+        {
+            return ControlledMessageHandler.Action.ABORT;
+        }
+        onQueuedMessage(msgTypeId, buffer, index, length);
         return ControlledMessageHandler.Action.CONTINUE;
     }
 

@@ -1,0 +1,83 @@
+package org.am2j.net;
+
+import org.am2j.api.EndpointName;
+
+/**
+ * The {@code net} address of an endpoint served by a shared NIC (a NIC process serving several processes of a node):
+ * the NIC's published address followed by the NIC's id and the endpoint's id on the wire,
+ * <pre>
+ *   host:port#key!nicIdHex.wireEndpointId
+ * </pre>
+ * Several processes share the NIC, so neither the process id in the endpoint's name (each process's own) nor its
+ * endpoint id (numbered per process) names it on the wire: the NIC assigns wire ids unique among the endpoints it
+ * serves. An address without the suffix is an in-process NIC's: the name's process id and endpoint id are its wire
+ * ids. Base64url keys never contain {@code '!'}.
+ */
+final class SharedNicAddress
+{
+    /** Separates the NIC's published address from the wire ids. */
+    static final char SEPARATOR = '!';
+
+    private SharedNicAddress()
+    {
+    }
+
+    /**
+     * @param published the NIC's published address, {@code host:port#key}.
+     * @param nicId     the NIC's id.
+     * @param wireId    the endpoint's id on the wire.
+     * @return the endpoint's address.
+     */
+    static String format(final String published, final long nicId, final int wireId)
+    {
+        return published + SEPARATOR + Long.toHexString(nicId) + '.' + wireId;
+    }
+
+    /**
+     * @param address an endpoint's {@code net} address.
+     * @return the NIC's published address in it, {@code host:port#key}.
+     */
+    static String nicAddress(final String address)
+    {
+        final int at = address.indexOf(SEPARATOR);
+        return at < 0 ? address : address.substring(0, at);
+    }
+
+    /**
+     * @param address     an endpoint's {@code net} address.
+     * @param destination its name.
+     * @return the id of the NIC that serves it, or {@code destination.processId()} for an in-process NIC's address.
+     * @throws NumberFormatException when the suffix is malformed.
+     */
+    static long nicId(final String address, final EndpointName destination)
+    {
+        final int at = address.indexOf(SEPARATOR);
+        if (at < 0)
+        {
+            return destination.processId();
+        }
+        final int dot = address.indexOf('.', at);
+        return Long.parseUnsignedLong(address.substring(at + 1, dot < 0 ? address.length() : dot), 16);
+    }
+
+    /**
+     * @param address     an endpoint's {@code net} address.
+     * @param destination its name.
+     * @return the endpoint's id on the wire, or {@code destination.endpointId()} for an in-process NIC's address.
+     * @throws NumberFormatException when the suffix is malformed.
+     */
+    static int wireEndpointId(final String address, final EndpointName destination)
+    {
+        final int at = address.indexOf(SEPARATOR);
+        if (at < 0)
+        {
+            return destination.endpointId();
+        }
+        final int dot = address.indexOf('.', at);
+        if (dot < 0)
+        {
+            throw new NumberFormatException("no endpoint id in " + address);
+        }
+        return Integer.parseInt(address.substring(dot + 1));
+    }
+}

@@ -1,0 +1,121 @@
+package org.am2j.net;
+
+import java.nio.file.Path;
+
+import org.am2j.api.AmError;
+import org.am2j.api.AmException;
+import org.am2j.spi.ShmDirectories;
+import org.am2j.spi.TransportContext;
+
+/**
+ * Where a process finds the shared NIC that serves it ({@link SharedNicProcess}), from its settings:
+ * <ul>
+ *   <li>{@code am2j.net.nicsPerNode} / {@code AM2J_NICS_PER_NODE}: NIC processes per node; 0 or absent, the default,
+ *       gives every process a NIC of its own (in-process).</li>
+ *   <li>{@code am2j.net.nicIndex} / {@code AM2J_NIC_INDEX}: which of them serves this process, 0 to K - 1 (the
+ *       launcher gives a node's ranks to its NICs in contiguous groups, {@link #nicOf}).</li>
+ *   <li>{@code am2j.net.nicDir} / {@code AM2J_NIC_DIR}: the node's NIC directory, where the NICs' control files
+ *       ({@code nic-<index>}) and their endpoints' queue blocks live; default {@code nics-<job>} in the node's
+ *       shared-memory root ({@code am2j.shm.root}).</li>
+ *   <li>{@code am2j.net.nicWaitMs} / {@code AM2J_NIC_WAIT_MS}: how long a process waits for its NIC to serve
+ *       (default 10000), and for an answer to a command.</li>
+ * </ul>
+ */
+final class SharedNicConfig
+{
+    final int nicsPerNode;
+    final int nicIndex;
+    final Path directory;
+    final long waitMs;
+
+    private SharedNicConfig(final int nicsPerNode, final int nicIndex, final Path directory, final long waitMs)
+    {
+        this.nicsPerNode = nicsPerNode;
+        this.nicIndex = nicIndex;
+        this.directory = directory;
+        this.waitMs = waitMs;
+    }
+
+    /**
+     * @param context the process's settings.
+     * @return the settings; {@code nicsPerNode} 0 when the process has a NIC of its own.
+     */
+    static SharedNicConfig of(final TransportContext context)
+    {
+        final int nics = number(context, "nicsPerNode", "AM2J_NICS_PER_NODE", 0, 0, 64);
+        if (0 == nics)
+        {
+            return new SharedNicConfig(0, 0, null, 0);
+        }
+        final int index = number(context, "nicIndex", "AM2J_NIC_INDEX", 0, 0, nics - 1);
+        final String dir = setting(context, "nicDir", "AM2J_NIC_DIR", "");
+        final Path directory = dir.isEmpty() ? defaultDirectory(context.job()) : Path.of(dir);
+        final long waitMs = number(context, "nicWaitMs", "AM2J_NIC_WAIT_MS", 10_000, 1, 600_000);
+        return new SharedNicConfig(nics, index, directory.toAbsolutePath().normalize(), waitMs);
+    }
+
+    /**
+     * @param job the job's name.
+     * @return the default NIC directory of this node for that job.
+     */
+    static Path defaultDirectory(final String job)
+    {
+        return ShmDirectories.userRoot().resolve("nics-" + job.replaceAll("[^A-Za-z0-9._-]", "_"));
+    }
+
+    /**
+     * The paper's assignment of a node's processes to its NICs: contiguous groups, the first ones one larger when the
+     * count does not divide (8 processes on 3 NICs: 3, 3, 2).
+     *
+     * @param localRank   the process's rank among those of its node, 0 to {@code ranksOnNode - 1}.
+     * @param ranksOnNode processes on the node.
+     * @param nics        NICs of the node.
+     * @return the NIC that serves it.
+     */
+    static int nicOf(final int localRank, final int ranksOnNode, final int nics)
+    {
+        if (localRank < 0 || localRank >= ranksOnNode || nics <= 0)
+        {
+            throw new IllegalArgumentException("rank " + localRank + " of " + ranksOnNode + " on " + nics + " NICs");
+        }
+        final int used = Math.min(nics, ranksOnNode);
+        final int small = ranksOnNode / used;
+        final int large = small + 1;
+        final int larger = ranksOnNode % used;
+        return localRank < larger * large ? localRank / large : larger + (localRank - larger * large) / small;
+    }
+
+    private static String setting(final TransportContext context, final String key, final String variable,
+        final String defaultValue)
+    {
+        final String value = context.property("net", key, "");
+        if (!value.isEmpty())
+        {
+            return value;
+        }
+        final String fromEnv = System.getenv(variable);
+        return null != fromEnv && !fromEnv.isEmpty() ? fromEnv.trim() : defaultValue;
+    }
+
+    private static int number(final TransportContext context, final String key, final String variable,
+        final int defaultValue, final int min, final int max)
+    {
+        final String text = setting(context, key, variable, Integer.toString(defaultValue));
+        final int value;
+        try
+        {
+            value = Integer.parseInt(text.trim());
+        }
+        catch (final NumberFormatException ex)
+        {
+            throw new AmException(AmError.BAD_ARG, context.settingName("net", key) + " (or " + variable + ") = '" +
+                text + "' is not a number");
+        }
+        if (value < min || value > max)
+        {
+            throw new AmException(AmError.BAD_ARG, context.settingName("net", key) + " (or " + variable + ") = " +
+                value + " must be in [" + min + ", " + max + "]");
+        }
+        return value;
+    }
+}

@@ -1,0 +1,118 @@
+package org.am2j.net;
+
+import org.agrona.DirectBuffer;
+import org.agrona.MutableDirectBuffer;
+import org.agrona.concurrent.ringbuffer.ManyToOneRingBuffer;
+import org.am2j.api.EndpointName;
+import org.am2j.api.Opcode;
+import org.am2j.api.ReturnStatus;
+import org.am2j.spi.OutboundMessage;
+import org.am2j.spi.Route;
+
+/**
+ * A path from an endpoint served by a shared NIC to a remote endpoint: {@link #send(OutboundMessage)} writes a record
+ * into the endpoint's send queue of the message's channel (the NIC takes the channel's credit as it drains it) and
+ * wakes the NIC when it sleeps. A full queue answers {@link #FULL}; the core backs off and polls. The first request
+ * of a route is preceded by the endpoint's name announcement, as with a process's own NIC.
+ */
+final class SharedNicRoute implements Route
+{
+    private final SharedNicEndpoint endpoint;
+    private final SharedNicLink link;
+    final int peerIndex;
+    final int remoteEndpointId;
+    private volatile EndpointName peerName;
+    private volatile boolean announced;
+    /** Index in the endpoint's inverse-route table; -1 for a route the host made by connecting. */
+    int inverseIndex = -1;
+
+    SharedNicRoute(final SharedNicEndpoint endpoint, final int peerIndex, final int remoteEndpointId,
+        final EndpointName peerName)
+    {
+        this.endpoint = endpoint;
+        this.link = endpoint.link();
+        this.peerIndex = peerIndex;
+        this.remoteEndpointId = remoteEndpointId;
+        this.peerName = peerName;
+    }
+
+    @Override
+    public int send(final OutboundMessage message)
+    {
+        if (link.nicDead())
+        {
+            return ReturnStatus.EUNREACHABLE.code();
+        }
+        final Opcode opcode = Opcode.fromCode(message.opcode());
+        final boolean replyChannel = null == opcode || !opcode.isRequest() || 0 != message.returnStatus();
+        final ManyToOneRingBuffer queue = endpoint.sendQueue(replyChannel);
+        if (!replyChannel && !announced && !queueName(queue))
+        {
+            return FULL;
+        }
+        final DirectBuffer data = message.data();
+        final int dataLength = null == data ? 0 : message.dataLength();
+        final int bodyLength = MessageDescriptor.HEADER_LENGTH + dataLength;
+        final int index = queue.tryClaim(QueueRecordDescriptor.MESSAGE_TYPE, QueueRecordDescriptor.BODY_OFFSET +
+            bodyLength);
+        if (index < 0)
+        {
+            link.ring();
+            return FULL;
+        }
+        final MutableDirectBuffer buffer = queue.buffer();
+        buffer.putInt(index + QueueRecordDescriptor.PEER_OFFSET, peerIndex);
+        buffer.putInt(index + QueueRecordDescriptor.DEPOSITED_OFFSET, 0);
+        NetRoute.writeBody(buffer, index + QueueRecordDescriptor.BODY_OFFSET, message, dataLength, endpoint.wireId(),
+            remoteEndpointId);
+        // Commit is an ordered store of the record length: the NIC reads the record only after it is complete.
+        queue.commit(index);
+        link.ring();
+        return SENT;
+    }
+
+    private synchronized boolean queueName(final ManyToOneRingBuffer queue)
+    {
+        if (announced)
+        {
+            return true;
+        }
+        final byte[] name = endpoint.encodedName();
+        final int index = queue.tryClaim(QueueRecordDescriptor.MESSAGE_TYPE,
+            QueueRecordDescriptor.BODY_OFFSET + MessageDescriptor.HEADER_LENGTH + name.length);
+        if (index < 0)
+        {
+            return false;
+        }
+        NetRoute.writeName(queue.buffer(), index, peerIndex, endpoint.wireId(), remoteEndpointId, name);
+        // Ordered store of the record length, as for every record.
+        queue.commit(index);
+        announced = true;
+        return true;
+    }
+
+    @Override
+    public EndpointName peer()
+    {
+        EndpointName name = peerName;
+        if (null == name && inverseIndex >= 0)
+        {
+            name = endpoint.nameOf(inverseIndex);
+            peerName = name;
+        }
+        return name;
+    }
+
+    @Override
+    public String transport()
+    {
+        return NetTransport.NAME;
+    }
+
+    @Override
+    public String toString()
+    {
+        return "net route " + endpoint.wireId() + " -> " + remoteEndpointId + " via peer " + peerIndex + " of the " +
+            link.describe();
+    }
+}

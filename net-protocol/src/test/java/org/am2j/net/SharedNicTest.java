@@ -1,0 +1,315 @@
+package org.am2j.net;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+
+import org.agrona.concurrent.UnsafeBuffer;
+import org.am2j.api.EndpointName;
+import org.am2j.api.Opcode;
+import org.am2j.api.ReturnStatus;
+import org.am2j.spi.Route;
+import org.am2j.spi.ShmDirectories;
+import org.am2j.spi.TransportEndpoint;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Shared NICs in one JVM: two NIC agents ({@link SharedNicProcess}, each on a thread here) and hosts that reach them
+ * only through mapped files, as host processes of a node would; every message kind between endpoints of different
+ * NICs and of one NIC, replies by the inverse mapping, refusals, close, and what a host does when its NIC is gone.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class SharedNicTest
+{
+    private Path directory;
+    private final List<SharedNicProcess> nics = new ArrayList<>();
+    private final List<Thread> nicThreads = new ArrayList<>();
+    private final List<SharedNicTransport> transports = new ArrayList<>();
+
+    @BeforeEach
+    void start() throws Exception
+    {
+        directory = ShmDirectories.userRoot().resolve("nic-test-" + ProcessHandle.current().pid() + "-" +
+            System.nanoTime());
+        for (int index = 0; index < 2; index++)
+        {
+            startNic(index);
+        }
+    }
+
+    private void startNic(final int index) throws Exception
+    {
+        final SharedNicProcess nic = new SharedNicProcess(directory, index, new TestContext(100 + index));
+        final Thread thread = new Thread(nic::run, "nic-" + index);
+        thread.setDaemon(true);
+        thread.start();
+        nics.add(nic);
+        nicThreads.add(thread);
+    }
+
+    @AfterEach
+    void stop()
+    {
+        for (final SharedNicTransport transport : transports)
+        {
+            transport.close();
+        }
+        for (final SharedNicProcess nic : nics)
+        {
+            nic.close();
+        }
+        ShmDirectories.deleteTree(directory);
+    }
+
+    private Host host(final int nicIndex, final int id, final long tag)
+    {
+        final TestContext context = new TestContext(id, "nicsPerNode", "2", "nicIndex", Integer.toString(nicIndex),
+            "nicDir", directory.toString(), "nicWaitMs", "5000");
+        final SharedNicTransport transport = new SharedNicTransport(context, SharedNicConfig.of(context));
+        transports.add(transport);
+        return new Host(transport, id, tag);
+    }
+
+    /** A host process's endpoint, driven as the core would drive it. */
+    static final class Host
+    {
+        final TestHost host;
+        final TransportEndpoint endpoint;
+        final EndpointName name;
+        final Received.Sink sink = new Received.Sink();
+
+        Host(final SharedNicTransport transport, final int id, final long tag)
+        {
+            host = new TestHost(id, tag);
+            endpoint = transport.attach(host);
+            name = new EndpointName("node", 1000 + id, 1, id, Map.of(NetTransport.NAME, endpoint.address()));
+            endpoint.named(name);
+            host.name = name;
+        }
+
+        void segment(final int bytes)
+        {
+            host.segment = new UnsafeBuffer(new byte[bytes]);
+            endpoint.segmentChanged(host.segment);
+        }
+
+        void poll()
+        {
+            endpoint.poll(sink, 32, false);
+        }
+    }
+
+    private static boolean pumpUntil(final BooleanSupplier condition, final Host... hosts)
+    {
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (!condition.getAsBoolean())
+        {
+            if (System.nanoTime() - deadline > 0)
+            {
+                return false;
+            }
+            for (final Host host : hosts)
+            {
+                host.poll();
+            }
+            Thread.onSpinWait();
+        }
+        return true;
+    }
+
+    private static int send(final Route route, final org.am2j.spi.OutboundMessage message, final Host... hosts)
+    {
+        int result;
+        while (Route.FULL == (result = route.send(message)))
+        {
+            for (final Host host : hosts)
+            {
+                host.poll();
+            }
+        }
+        return result;
+    }
+
+    @Test
+    void everyMessageKindCrossesBetweenNicsAndRepliesComeBack()
+    {
+        final Host a = host(0, 7, 0x1111);
+        final Host b = host(1, 9, 0x2222);
+        b.segment(1 << 16);
+        final Route aToB = a.endpoint.connect(b.name, 0x2222);
+        assertNotNull(aToB);
+        assertTrue(a.endpoint.address().contains("!"), a.endpoint.address());
+
+        final byte[] medium = new byte[3000];
+        final byte[] bulk = new byte[org.am2j.api.Am.MAX_LONG];
+        for (int i = 0; i < bulk.length; i++)
+        {
+            bulk[i] = (byte)(i * 7);
+            medium[i % medium.length] = (byte)(i * 3);
+        }
+        assertEquals(Route.SENT, send(aToB, NicPair.shortMessage(Opcode.REQUEST_SHORT, 5, 0x2222, 1, 2, 3), a, b));
+        assertEquals(Route.SENT, send(aToB, NicPair.dataMessage(Opcode.REQUEST_MEDIUM, 6, 0x2222, medium, -1, 4),
+            a, b));
+        assertEquals(Route.SENT, send(aToB, NicPair.dataMessage(Opcode.REQUEST_LONG, 7, 0x2222, bulk, 1000, 5),
+            a, b));
+        assertTrue(pumpUntil(() -> b.sink.messages.size() == 3, a, b), "received " + b.sink.messages.size());
+
+        final Received shortOne = b.sink.messages.get(0);
+        assertEquals(Opcode.REQUEST_SHORT.code(), shortOne.opcode);
+        assertArrayEquals(new int[] {1, 2, 3}, shortOne.args);
+        assertEquals(a.name, shortOne.replyRoute.peer());
+        assertArrayEquals(medium, b.sink.messages.get(1).data);
+        final Received longOne = b.sink.messages.get(2);
+        assertEquals(1000, longOne.segmentOffset);
+        assertArrayEquals(bulk, longOne.data);
+        final byte[] deposited = new byte[bulk.length];
+        b.host.segment.getBytes(1000, deposited);
+        assertArrayEquals(bulk, deposited, "a long message's data lies in the segment");
+
+        // Replies by the inverse mapping, every kind.
+        a.segment(1 << 16);
+        final Route back = shortOne.replyRoute;
+        assertEquals(Route.SENT, send(back, NicPair.shortMessage(Opcode.REPLY_SHORT, 8, 0, 42), a, b));
+        assertEquals(Route.SENT, send(back, NicPair.dataMessage(Opcode.REPLY_MEDIUM, 9, 0, medium, -1), a, b));
+        assertEquals(Route.SENT, send(back, NicPair.dataMessage(Opcode.REPLY_LONG, 10, 0, bulk, 64), a, b));
+        assertTrue(pumpUntil(() -> a.sink.messages.size() == 3, a, b), "replies " + a.sink.messages.size());
+        assertArrayEquals(new int[] {42}, a.sink.messages.get(0).args);
+        assertArrayEquals(medium, a.sink.messages.get(1).data);
+        assertArrayEquals(bulk, a.sink.messages.get(2).data);
+        assertEquals(b.name, a.sink.messages.get(0).replyRoute.peer());
+    }
+
+    @Test
+    void endpointsOfOneNicDoNotReachEachOtherOverIt()
+    {
+        // A NIC keys no link to itself: endpoints it serves reach each other by another transport (shared memory on
+        // the node); the network route is refused, not made half-working.
+        final Host a = host(0, 7, 0x1111);
+        final Host c = host(0, 11, 0x3333);
+        assertNull(a.endpoint.connect(c.name, 0x3333));
+        final Host b = host(1, 9, 0x2222);
+        assertNotNull(a.endpoint.connect(b.name, 0x2222), "the same endpoint reaches the other NIC");
+    }
+
+    @Test
+    void refusalsComeBackToTheSender()
+    {
+        final Host a = host(0, 7, 0x1111);
+        final Host b = host(1, 9, 0x2222);
+        final Route aToB = a.endpoint.connect(b.name, 0x2222);
+        assertEquals(Route.SENT, send(aToB, NicPair.shortMessage(Opcode.REQUEST_SHORT, 5, 0x9999, 1), a, b));
+        assertTrue(pumpUntil(() -> a.sink.messages.size() == 1, a, b));
+        assertEquals(ReturnStatus.EBADTAG.code(), a.sink.messages.get(0).returnStatus);
+        assertTrue(b.sink.messages.isEmpty());
+
+        // Long message beyond the segment the host published (none): refused at the NIC.
+        assertEquals(Route.SENT, send(aToB, NicPair.dataMessage(Opcode.REQUEST_LONG, 5, 0x2222, new byte[16], 0),
+            a, b));
+        assertTrue(pumpUntil(() -> a.sink.messages.size() == 2, a, b));
+        assertEquals(ReturnStatus.EBADSEGOFF.code(), a.sink.messages.get(1).returnStatus);
+
+        b.endpoint.close();
+        assertEquals(Route.SENT, send(aToB, NicPair.shortMessage(Opcode.REQUEST_SHORT, 5, 0x2222, 2), a));
+        assertTrue(pumpUntil(() -> a.sink.messages.size() == 3, a));
+        assertEquals(ReturnStatus.EBADENDPOINT.code(), a.sink.messages.get(2).returnStatus);
+        assertTrue(b.sink.messages.isEmpty());
+    }
+
+    @Test
+    void aTagChangeReachesTheNic()
+    {
+        final Host a = host(0, 7, 0x1111);
+        final Host b = host(1, 9, 0x2222);
+        final Route aToB = a.endpoint.connect(b.name, 0x2222);
+        b.endpoint.tagChanged(0x4444);
+        assertEquals(Route.SENT, send(aToB, NicPair.shortMessage(Opcode.REQUEST_SHORT, 5, 0x4444, 1), a, b));
+        assertTrue(pumpUntil(() -> b.sink.messages.size() == 1, a, b));
+        assertEquals(0, b.sink.messages.get(0).returnStatus);
+    }
+
+    @Test
+    void aSleepingHostIsWokenByItsNic()
+    {
+        final Host a = host(0, 7, 0x1111);
+        final Host b = host(1, 9, 0x2222);
+        final SharedNicTransport bTransport = transports.get(1);
+        final Route aToB = a.endpoint.connect(b.name, 0x2222);
+        final long ticket = bTransport.prepareBlock();
+        b.endpoint.sleeping(true);
+        assertFalse(b.endpoint.hasPending());
+        final Thread sender = new Thread(() ->
+        {
+            parkMillis(200);
+            send(aToB, NicPair.shortMessage(Opcode.REQUEST_SHORT, 5, 0x2222, 1), a);
+        });
+        sender.start();
+        final long start = System.nanoTime();
+        bTransport.block(ticket, TimeUnit.SECONDS.toNanos(10));
+        final long slept = System.nanoTime() - start;
+        b.endpoint.sleeping(false);
+        assertTrue(slept < TimeUnit.SECONDS.toNanos(9), "woken, not timed out: " + slept);
+        assertTrue(pumpUntil(() -> b.sink.messages.size() == 1, b));
+    }
+
+    @Test
+    void aDeadNicReturnsWhatItNeverTookAndFailsTheHost() throws Exception
+    {
+        final Host a = host(0, 7, 0x1111);
+        final Host b = host(1, 9, 0x2222);
+        final Route aToB = a.endpoint.connect(b.name, 0x2222);
+        // A NIC that stopped serving and whose process is gone: a stopped agent leaves the send queues untaken; the
+        // liveness watch is the link's, told here that the process is gone.
+        nics.get(0).close();
+        nics.remove(0);
+        final SharedNicTransport aTransport = transports.get(0);
+        assertEquals(Route.SENT, aToB.send(NicPair.shortMessage(Opcode.REQUEST_SHORT, 5, 0x2222, 1)));
+        assertEquals(Route.SENT, aToB.send(NicPair.shortMessage(Opcode.REQUEST_SHORT, 5, 0x2222, 2)));
+        aTransport.link().declareDead();
+        assertTrue(a.endpoint.hasPending());
+        a.poll();
+        assertEquals(2, a.sink.messages.size());
+        for (final Received returned : a.sink.messages)
+        {
+            assertEquals(ReturnStatus.EUNREACHABLE.code(), returned.returnStatus);
+        }
+        assertEquals(ReturnStatus.EUNREACHABLE.code(), aToB.send(NicPair.shortMessage(Opcode.REQUEST_SHORT, 5,
+            0x2222, 3)));
+        final org.am2j.api.AmException failure =
+            org.junit.jupiter.api.Assertions.assertThrows(org.am2j.api.AmException.class, a::poll);
+        assertTrue(failure.getMessage().contains("shared NIC 0 (pid "), failure.getMessage());
+        assertFalse(Files.exists(directory.resolve("nic-0")), "a stopped NIC removes its control file");
+    }
+
+    @Test
+    void nicsOfANodeServeContiguousGroups()
+    {
+        final int[] paper = new int[8];
+        for (int rank = 0; rank < 8; rank++)
+        {
+            paper[rank] = SharedNicConfig.nicOf(rank, 8, 3);
+        }
+        assertArrayEquals(new int[] {0, 0, 0, 1, 1, 1, 2, 2}, paper);
+        assertArrayEquals(new int[] {0, 0, 1},
+            new int[] {SharedNicConfig.nicOf(0, 3, 2), SharedNicConfig.nicOf(1, 3, 2), SharedNicConfig.nicOf(2, 3, 2)});
+        assertArrayEquals(new int[] {0, 1}, new int[] {SharedNicConfig.nicOf(0, 2, 4), SharedNicConfig.nicOf(1, 2, 4)});
+    }
+
+    private static void parkMillis(final long millis)
+    {
+        java.util.concurrent.locks.LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(millis));
+    }
+}
