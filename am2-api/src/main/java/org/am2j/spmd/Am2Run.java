@@ -66,10 +66,13 @@ public final class Am2Run
     public static final long GRACE_MS = 2_000;
 
     private static final long PUMP_DRAIN_MS = 2_000;
+    /** How long the ranks of a NIC process that died get to report it before the job is stopped. */
+    private static final long NIC_LOSS_REPORT_MS = 1_000;
 
     private final PrintStream out;
     private final PrintStream err;
     private volatile RankProcesses current;
+    private volatile NicProcesses currentNics;
     private volatile boolean shuttingDown;
     private volatile boolean stopping;
 
@@ -173,6 +176,11 @@ public final class Am2Run
         finally
         {
             server.close();
+            if (options.nicsPerNode() > 0 && options.nodes() == 1)
+            {
+                // the NIC processes have exited or been killed: nothing maps their directory's files any more
+                ShmDirectories.deleteTree(shmRoot.resolve("nics-" + jobId));
+            }
             if (options.nodes() > 1)
             {
                 // every rank has exited or been killed: nothing maps the emulated nodes' files any more
@@ -199,6 +207,11 @@ public final class Am2Run
                 err.println("am2j run: terminated; stopping " + alive + " rank(s)");
             }
             ranks.terminate(GRACE_MS);
+        }
+        final NicProcesses nics = currentNics;
+        if (null != nics)
+        {
+            nics.stop(GRACE_MS);
         }
     }
 
@@ -265,6 +278,35 @@ public final class Am2Run
         current = ranks;
         final BlockingQueue<Integer> exits = new LinkedBlockingQueue<>();
         final Thread[][] pumps = new Thread[size][];
+        final NicProcesses nics = command.nicsPerNode() > 0 ? new NicProcesses(command.nodes(), command.nicsPerNode()) :
+            null;
+        try
+        {
+            if (null != nics)
+            {
+                currentNics = nics;
+                nics.start(command, out, err, exits);
+            }
+            return supervise(size, command, timeoutSeconds, deadlineNs, ranks, exits, pumps, nics);
+        }
+        catch (final IOException ex)
+        {
+            err.println("am2j run: " + ex.getMessage());
+            return FAILURE_STATUS;
+        }
+        finally
+        {
+            if (null != nics)
+            {
+                // After the ranks (or with them, on a failure): nothing maps the NICs' files any more.
+                nics.stop(GRACE_MS);
+            }
+        }
+    }
+
+    private int supervise(final int size, final RankCommand command, final int timeoutSeconds, final long deadlineNs,
+        final RankProcesses ranks, final BlockingQueue<Integer> exits, final Thread[][] pumps, final NicProcesses nics)
+    {
         for (int r = 0; r < size; r++)
         {
             if (shuttingDown)
@@ -322,6 +364,23 @@ public final class Am2Run
                     ranks.terminate(GRACE_MS);
                     drain(pumps);
                     return TIMEOUT_STATUS;
+                }
+                if (rank < 0)
+                {
+                    // A NIC process exited while ranks ran: its ranks cannot use the network any more.
+                    done--;
+                    if (!failing)
+                    {
+                        failing = true;
+                        stopping = true;
+                        status = FAILURE_STATUS;
+                        err.println("am2j run: " + nics.describeExit(-1 - rank));
+                        // The ranks it served notice it within a poll or two and report what came back; then the job
+                        // stops.
+                        Thread.sleep(NIC_LOSS_REPORT_MS);
+                        ranks.terminate(GRACE_MS);
+                    }
+                    continue;
                 }
                 for (final Thread pump : pumps[rank])
                 {

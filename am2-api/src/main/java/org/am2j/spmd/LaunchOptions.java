@@ -13,8 +13,12 @@ import java.util.regex.Pattern;
 final class LaunchOptions
 {
     /** The usage line. */
-    static final String USAGE = "usage: am2j run -n P [--nodes N] [--poll NAME] [--nic inline|thread] [--pin]" +
+    static final String USAGE = "usage: am2j run -n P [--nodes N] [--poll NAME] [--nic inline|thread]" +
+        " [--nics-per-node K] [--pin]" +
         " [--timeout SECONDS] [--jvm-opt OPT]... [--cp CLASSPATH] -- MAINCLASS [ARGS]";
+
+    /** Most NIC processes per node. */
+    static final int MAX_NICS_PER_NODE = 64;
 
     /** {@link #timeoutSeconds()} of a job without {@code --timeout}. */
     static final int NO_TIMEOUT = 0;
@@ -26,6 +30,9 @@ final class LaunchOptions
         "                    first P mod N nodes get one rank more",
         "  --poll NAME       poll scheduler of the ranks (AM2J_POLL, -Dam2j.poll)",
         "  --nic MODE        NIC agent mode of the ranks: inline or thread (AM2J_NIC, -Dam2j.nic)",
+        "  --nics-per-node K K NIC processes per node, started before the ranks and stopped after them, shared by",
+        "                    the node's ranks in contiguous groups (8 ranks on 3 NICs: 3, 3, 2); 0, the default,",
+        "                    gives every rank a NIC of its own (AM2J_NICS_PER_NODE)",
         "  --pin             pin rank R to the R-th CPU this process may use (modulo their number) with taskset -c;",
         "                    without taskset or with fewer than 2 allowed CPUs the ranks run unpinned (said on stderr)",
         "  --timeout S       time limit of the job in seconds, a positive integer: when it passes, every rank is",
@@ -44,6 +51,7 @@ final class LaunchOptions
     private final int nodes;
     private final String poll;
     private final String nic;
+    private final int nicsPerNode;
     private final boolean pin;
     private final int timeoutSeconds;
     private final List<String> jvmOptions;
@@ -57,6 +65,7 @@ final class LaunchOptions
         final int nodes,
         final String poll,
         final String nic,
+        final int nicsPerNode,
         final boolean pin,
         final int timeoutSeconds,
         final List<String> jvmOptions,
@@ -69,6 +78,7 @@ final class LaunchOptions
         this.nodes = nodes;
         this.poll = poll;
         this.nic = nic;
+        this.nicsPerNode = nicsPerNode;
         this.pin = pin;
         this.timeoutSeconds = timeoutSeconds;
         this.jvmOptions = Collections.unmodifiableList(jvmOptions);
@@ -89,6 +99,7 @@ final class LaunchOptions
         int nodes = 1;
         String poll = null;
         String nic = null;
+        int nicsPerNode = 0;
         boolean pin = false;
         int timeoutSeconds = NO_TIMEOUT;
         String classPath = null;
@@ -111,7 +122,7 @@ final class LaunchOptions
                 case "-h":
                 case "--help":
                     return new LaunchOptions(
-                        true, 0, 0, null, null, false, NO_TIMEOUT, jvmOptions, null, null, new ArrayList<>());
+                        true, 0, 0, null, null, 0, false, NO_TIMEOUT, jvmOptions, null, null, new ArrayList<>());
                 case "-n":
                     ranks = number(arg, value(args, i), 1, SpmdEnvironment.MAX_SIZE);
                     break;
@@ -132,6 +143,9 @@ final class LaunchOptions
                     {
                         throw new IllegalArgumentException("--nic '" + nic + "' must be inline or thread");
                     }
+                    break;
+                case "--nics-per-node":
+                    nicsPerNode = number(arg, value(args, i), 0, MAX_NICS_PER_NODE);
                     break;
                 case "--pin":
                     pin = true;
@@ -178,7 +192,7 @@ final class LaunchOptions
         }
         final List<String> mainArgs = new ArrayList<>(Arrays.asList(args).subList(i + 1, args.length));
         return new LaunchOptions(
-            false, ranks, nodes, poll, nic, pin, timeoutSeconds, jvmOptions, classPath, mainClass, mainArgs);
+            false, ranks, nodes, poll, nic, nicsPerNode, pin, timeoutSeconds, jvmOptions, classPath, mainClass, mainArgs);
     }
 
     private static String value(final String[] args, final int i)
@@ -267,6 +281,14 @@ final class LaunchOptions
     String nic()
     {
         return nic;
+    }
+
+    /**
+     * @return NIC processes per node, 0 when every rank has a NIC of its own.
+     */
+    int nicsPerNode()
+    {
+        return nicsPerNode;
     }
 
     /**

@@ -30,9 +30,19 @@ final class LinePump implements Runnable
      */
     LinePump(final InputStream in, final PrintStream target, final int rank)
     {
+        this(in, target, Integer.toString(rank));
+    }
+
+    /**
+     * @param in     the process's stream.
+     * @param target where its lines go.
+     * @param label  what the prefix says ({@code [label] }).
+     */
+    LinePump(final InputStream in, final PrintStream target, final String label)
+    {
         this.in = in;
         this.target = target;
-        this.prefix = ("[" + rank + "] ").getBytes(StandardCharsets.US_ASCII);
+        this.prefix = ("[" + label + "] ").getBytes(StandardCharsets.US_ASCII);
     }
 
     /**

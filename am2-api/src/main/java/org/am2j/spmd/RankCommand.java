@@ -42,6 +42,13 @@ final class RankCommand
     /** The same setting as an environment variable. */
     static final String NET_HOST_VARIABLE = "AM2J_NET_HOST";
 
+    /** The shared NICs' settings (read by net-protocol's configuration, SharedNicConfig). */
+    static final String NICS_PER_NODE_VARIABLE = "AM2J_NICS_PER_NODE";
+    static final String NIC_INDEX_VARIABLE = "AM2J_NIC_INDEX";
+    static final String NIC_DIR_VARIABLE = "AM2J_NIC_DIR";
+    /** The main class of a NIC process (in net-protocol, on the launcher's class path). */
+    static final String NIC_PROCESS_CLASS = "org.am2j.net.SharedNicProcess";
+
     private final LaunchOptions options;
     private final String jobId;
     private final String bootstrap;
@@ -98,6 +105,69 @@ final class RankCommand
     }
 
     /**
+     * @return NIC processes per node, 0 when every rank has a NIC of its own.
+     */
+    int nicsPerNode()
+    {
+        return options.nicsPerNode();
+    }
+
+    /**
+     * @return emulated nodes of the job.
+     */
+    int nodes()
+    {
+        return options.nodes();
+    }
+
+    /**
+     * @param node an emulated node.
+     * @return the directory of its NIC processes' control files and their endpoints' queue blocks.
+     */
+    Path nicDirectory(final int node)
+    {
+        final Path root = options.nodes() > 1 ? RankPlacement.nodeRoot(shmRoot, jobId, node) : shmRoot;
+        return root.resolve("nics-" + jobId);
+    }
+
+    /**
+     * @param node  an emulated node.
+     * @param index which of its NICs.
+     * @return a process builder for that NIC process, its standard streams piped; it makes its control file in
+     *         {@link #nicDirectory(int)}.
+     */
+    ProcessBuilder buildNic(final int node, final int index)
+    {
+        final List<String> command = new ArrayList<>();
+        command.add(java);
+        command.addAll(JVM_FLAGS);
+        command.addAll(options.jvmOptions());
+        command.add("-Dam2j.job=" + jobId);
+        command.add("-cp");
+        command.add(classPath);
+        command.add(NIC_PROCESS_CLASS);
+        command.add(nicDirectory(node).toString());
+        command.add(Integer.toString(index));
+        final ProcessBuilder builder = new ProcessBuilder(command);
+        final Map<String, String> env = builder.environment();
+        if (options.nodes() > 1)
+        {
+            env.put(ShmDirectories.ROOT_VARIABLE, RankPlacement.nodeRoot(shmRoot, jobId, node).toString());
+            env.remove(NodeIdentity.NODE_VARIABLE);
+        }
+        env.put(SpmdEnvironment.AM2J_JOB, jobId);
+        // The NIC process exits when the launcher is gone (killed without stopping it).
+        env.put(SpmdEnvironment.AM2J_LAUNCHER_PID, Long.toString(launcherPid));
+        env.put(SpmdEnvironment.AM2J_LAUNCHER_START, Long.toString(launcherStartMillis));
+        if (!env.containsKey(NET_HOST_VARIABLE))
+        {
+            final String chosen = System.getProperty(NET_HOST_PROPERTY);
+            env.put(NET_HOST_VARIABLE, null != chosen && !chosen.isEmpty() ? chosen : "127.0.0.1");
+        }
+        return builder;
+    }
+
+    /**
      * @param rank of the process to start.
      * @return a process builder for it, its standard streams piped.
      */
@@ -151,6 +221,15 @@ final class RankCommand
         if (null != options.nic())
         {
             env.put(SpmdEnvironment.AM2J_NIC, options.nic());
+        }
+        if (options.nicsPerNode() > 0)
+        {
+            final int first = RankPlacement.firstRankOf(node, options.ranks(), options.nodes());
+            final int onNode = RankPlacement.ranksOn(node, options.ranks(), options.nodes());
+            env.put(NICS_PER_NODE_VARIABLE, Integer.toString(options.nicsPerNode()));
+            env.put(NIC_INDEX_VARIABLE, Integer.toString(
+                RankPlacement.nicOf(rank - first, onNode, options.nicsPerNode())));
+            env.put(NIC_DIR_VARIABLE, nicDirectory(node).toString());
         }
         // Every rank of this launcher runs on this machine: emulated nodes reach each other's NICs over loopback
         // (whose MTU lets a whole message travel in one datagram), unless the user chose an address.

@@ -106,4 +106,48 @@ final class RankPlacement
     {
         return emulatedNodesRoot(root, jobId).resolve("node" + node);
     }
+
+    /**
+     * @param node  0 to nodes - 1.
+     * @param ranks number of ranks P.
+     * @param nodes number of nodes N.
+     * @return the lowest rank placed on the node.
+     */
+    static int firstRankOf(final int node, final int ranks, final int nodes)
+    {
+        return node * (ranks / nodes) + Math.min(node, ranks % nodes);
+    }
+
+    /**
+     * @param node  0 to nodes - 1.
+     * @param ranks number of ranks P.
+     * @param nodes number of nodes N.
+     * @return how many ranks are placed on the node.
+     */
+    static int ranksOn(final int node, final int ranks, final int nodes)
+    {
+        return ranks / nodes + (node < ranks % nodes ? 1 : 0);
+    }
+
+    /**
+     * The paper's assignment of a node's ranks to its NICs: contiguous groups, the first ones one larger when the
+     * count does not divide (8 ranks on 3 NICs: 3, 3, 2). A node with fewer ranks than NICs uses one NIC per rank.
+     *
+     * @param localRank   the rank's place among those of its node, 0 to {@code ranksOnNode - 1}.
+     * @param ranksOnNode ranks on the node.
+     * @param nics        NICs of the node.
+     * @return the NIC that serves it, 0 to {@code min(nics, ranksOnNode) - 1}.
+     */
+    static int nicOf(final int localRank, final int ranksOnNode, final int nics)
+    {
+        if (localRank < 0 || localRank >= ranksOnNode || nics <= 0)
+        {
+            throw new IllegalArgumentException("rank " + localRank + " of " + ranksOnNode + " on " + nics + " NICs");
+        }
+        final int used = Math.min(nics, ranksOnNode);
+        final int small = ranksOnNode / used;
+        final int larger = ranksOnNode % used;
+        final int ranksOnLarger = larger * (small + 1);
+        return localRank < ranksOnLarger ? localRank / (small + 1) : larger + (localRank - ranksOnLarger) / small;
+    }
 }

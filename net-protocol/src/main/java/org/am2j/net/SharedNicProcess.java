@@ -46,6 +46,9 @@ public final class SharedNicProcess implements AutoCloseable
     private final WakeSender waker = new WakeSender();
     private final NicIdleStrategy idle;
     private final CountDownLatch stopped = new CountDownLatch(1);
+    /** Whether the process that started this one still runs ({@code AM2J_LAUNCHER_PID}); null when none was named. */
+    private final java.util.function.BooleanSupplier launcher = launcherWatch();
+    private long nextLauncherCheckNanos;
     private volatile boolean running = true;
 
     /**
@@ -150,6 +153,7 @@ public final class SharedNicProcess implements AutoCloseable
                     work = 1;
                 }
                 idle.idle(work);
+                checkLauncher();
             }
         }
         finally
@@ -166,6 +170,38 @@ public final class SharedNicProcess implements AutoCloseable
                 LOGGER.log(System.Logger.Level.WARNING, "am2j net: cannot remove " + file + ": " + ex);
             }
             stopped.countDown();
+        }
+    }
+
+    private static java.util.function.BooleanSupplier launcherWatch()
+    {
+        final String pid = System.getenv("AM2J_LAUNCHER_PID");
+        final String start = System.getenv("AM2J_LAUNCHER_START");
+        try
+        {
+            return null == pid ? null : ProcessIdentity.watch(Long.parseLong(pid),
+                null == start ? ProcessIdentity.UNKNOWN_START_TIME : Long.parseLong(start));
+        }
+        catch (final NumberFormatException ex)
+        {
+            return null;
+        }
+    }
+
+    /**
+     * A launcher killed without stopping its NIC processes leaves nobody to stop them: they stop themselves.
+     */
+    private void checkLauncher()
+    {
+        final long now = System.nanoTime();
+        if (null != launcher && now - nextLauncherCheckNanos >= 0)
+        {
+            nextLauncherCheckNanos = now + NicCommands.HOST_CHECK_NANOS;
+            if (!launcher.getAsBoolean())
+            {
+                LOGGER.log(System.Logger.Level.WARNING, "am2j net: the launcher is gone: NIC process stops");
+                running = false;
+            }
         }
     }
 
