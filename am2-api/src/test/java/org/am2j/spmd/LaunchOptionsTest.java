@@ -18,7 +18,8 @@ class LaunchOptionsTest
     void parsesEveryOption()
     {
         final LaunchOptions options = LaunchOptions.parse(new String[]{
-            "run", "-n", "6", "--nodes", "3", "--poll", "adaptive", "--nic", "thread", "--jvm-opt", "-Xmx64m",
+            "run", "-n", "6", "--nodes", "3", "--poll", "adaptive", "--nic", "thread", "--nics-per-node", "3",
+            "--jvm-opt", "-Xmx64m",
             "--jvm-opt", "-Dx=y", "--pin", "--timeout", "30", "--cp", "a.jar:b.jar", "--", "com.example.Main",
             "--flag", "1" });
 
@@ -27,6 +28,7 @@ class LaunchOptionsTest
         assertEquals(3, options.nodes());
         assertEquals("adaptive", options.poll());
         assertEquals("thread", options.nic());
+        assertEquals(3, options.nicsPerNode());
         assertEquals(List.of("-Xmx64m", "-Dx=y"), options.jvmOptions());
         assertTrue(options.pin());
         assertEquals(30, options.timeoutSeconds());

@@ -75,4 +75,37 @@ class RankCommandTest
                 rank.environment().get(CountersFile.DIRECTORY_ENV_NAME));
         }
     }
+
+    @Test
+    void sharedNicsAreStartedPerNodeAndEachRankIsToldItsNic()
+    {
+        final LaunchOptions options = LaunchOptions.parse(new String[]{ "-n", "6", "--nodes", "2",
+            "--nics-per-node", "2", "--", "Main" });
+        final RankCommand command = new RankCommand(options, "j1", "127.0.0.1:1", ROOT, 1, 0, null);
+        final String[] nicOfRank = new String[6];
+        for (int r = 0; r < 6; r++)
+        {
+            final java.util.Map<String, String> env = command.build(r).environment();
+            assertEquals("2", env.get(RankCommand.NICS_PER_NODE_VARIABLE));
+            assertEquals(command.nicDirectory(r / 3).toString(), env.get(RankCommand.NIC_DIR_VARIABLE));
+            nicOfRank[r] = env.get(RankCommand.NIC_INDEX_VARIABLE);
+        }
+        org.junit.jupiter.api.Assertions.assertArrayEquals(new String[] {"0", "0", "1", "0", "0", "1"}, nicOfRank);
+        final ProcessBuilder nic = command.buildNic(1, 1);
+        final java.util.List<String> words = nic.command();
+        assertEquals(RankCommand.NIC_PROCESS_CLASS, words.get(words.size() - 3));
+        assertEquals(command.nicDirectory(1).toString(), words.get(words.size() - 2));
+        assertEquals("1", words.get(words.size() - 1));
+        assertEquals(ROOT.resolve("emulated+j1").resolve("node1").toString(),
+            nic.environment().get(ShmDirectories.ROOT_VARIABLE));
+        assertEquals("1", nic.environment().get(SpmdEnvironment.AM2J_LAUNCHER_PID));
+    }
+
+    @Test
+    void withoutNicsPerNodeRanksAreToldNothingOfSharedNics()
+    {
+        final LaunchOptions options = LaunchOptions.parse(new String[]{ "-n", "2", "--", "Main" });
+        final RankCommand command = new RankCommand(options, "j1", "127.0.0.1:1", ROOT, 1, 0, null);
+        assertFalse(command.build(0).environment().containsKey(RankCommand.NICS_PER_NODE_VARIABLE));
+    }
 }

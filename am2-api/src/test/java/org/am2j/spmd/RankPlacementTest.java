@@ -21,6 +21,26 @@ class RankPlacementTest
     Path root;
 
     @Test
+    void aNodesRanksGoToItsNicsInContiguousGroups()
+    {
+        final int[] paper = new int[8];
+        for (int rank = 0; rank < 8; rank++)
+        {
+            paper[rank] = RankPlacement.nicOf(rank, 8, 3);
+        }
+        org.junit.jupiter.api.Assertions.assertArrayEquals(new int[] {0, 0, 0, 1, 1, 1, 2, 2}, paper);
+        org.junit.jupiter.api.Assertions.assertArrayEquals(new int[] {0, 0, 1},
+            new int[] {RankPlacement.nicOf(0, 3, 2), RankPlacement.nicOf(1, 3, 2), RankPlacement.nicOf(2, 3, 2)});
+        // Fewer ranks than NICs: one NIC each, the rest idle.
+        assertEquals(1, RankPlacement.nicOf(1, 2, 4));
+        // 5 ranks over 2 nodes: 3 and 2.
+        assertEquals(0, RankPlacement.firstRankOf(0, 5, 2));
+        assertEquals(3, RankPlacement.firstRankOf(1, 5, 2));
+        assertEquals(3, RankPlacement.ranksOn(0, 5, 2));
+        assertEquals(2, RankPlacement.ranksOn(1, 5, 2));
+    }
+
+    @Test
     void emulatedNodesOfAJobAreDistinctNodes()
     {
         final Path node0 = RankPlacement.nodeRoot(root, "j1-x", 0);

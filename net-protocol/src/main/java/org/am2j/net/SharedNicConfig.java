@@ -13,7 +13,8 @@ import org.am2j.spi.TransportContext;
  *   <li>{@code am2j.net.nicsPerNode} / {@code AM2J_NICS_PER_NODE}: NIC processes per node; 0 or absent, the default,
  *       gives every process a NIC of its own (in-process).</li>
  *   <li>{@code am2j.net.nicIndex} / {@code AM2J_NIC_INDEX}: which of them serves this process, 0 to K - 1 (the
- *       launcher gives a node's ranks to its NICs in contiguous groups, {@link #nicOf}).</li>
+ *       launcher gives a node's ranks to its NICs in contiguous groups: 8 ranks on 3 NICs get 0, 0, 0, 1, 1, 1, 2,
+ *       2).</li>
  *   <li>{@code am2j.net.nicDir} / {@code AM2J_NIC_DIR}: the node's NIC directory, where the NICs' control files
  *       ({@code nic-<index>}) and their endpoints' queue blocks live; default {@code nics-<job>} in the node's
  *       shared-memory root ({@code am2j.shm.root}).</li>
@@ -61,28 +62,6 @@ final class SharedNicConfig
     static Path defaultDirectory(final String job)
     {
         return ShmDirectories.userRoot().resolve("nics-" + job.replaceAll("[^A-Za-z0-9._-]", "_"));
-    }
-
-    /**
-     * The paper's assignment of a node's processes to its NICs: contiguous groups, the first ones one larger when the
-     * count does not divide (8 processes on 3 NICs: 3, 3, 2).
-     *
-     * @param localRank   the process's rank among those of its node, 0 to {@code ranksOnNode - 1}.
-     * @param ranksOnNode processes on the node.
-     * @param nics        NICs of the node.
-     * @return the NIC that serves it.
-     */
-    static int nicOf(final int localRank, final int ranksOnNode, final int nics)
-    {
-        if (localRank < 0 || localRank >= ranksOnNode || nics <= 0)
-        {
-            throw new IllegalArgumentException("rank " + localRank + " of " + ranksOnNode + " on " + nics + " NICs");
-        }
-        final int used = Math.min(nics, ranksOnNode);
-        final int small = ranksOnNode / used;
-        final int large = small + 1;
-        final int larger = ranksOnNode % used;
-        return localRank < larger * large ? localRank / large : larger + (localRank - larger * large) / small;
     }
 
     private static String setting(final TransportContext context, final String key, final String variable,

@@ -126,6 +126,9 @@ class SharedNicJobTest
             "the launcher names the NIC process" + output);
         assertTrue(err.text().contains("the shared NIC 0 (pid " + pid + ", "),
             "a rank it served says its NIC died" + output);
+        // The ranks flood faster than a NIC window of 32 drains: their send queues held records the NIC never took.
+        assertTrue(out.text().contains("[3] rank 3 returned EUNREACHABLE") ||
+            out.text().contains("[4] rank 4 returned EUNREACHABLE"), "what the NIC never took came back" + output);
         assertEquals(0, LauncherTestSupport.ourDescendants().count(), "processes left" + output);
     }
 }

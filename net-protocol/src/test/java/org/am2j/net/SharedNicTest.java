@@ -294,20 +294,6 @@ class SharedNicTest
         assertFalse(Files.exists(directory.resolve("nic-0")), "a stopped NIC removes its control file");
     }
 
-    @Test
-    void nicsOfANodeServeContiguousGroups()
-    {
-        final int[] paper = new int[8];
-        for (int rank = 0; rank < 8; rank++)
-        {
-            paper[rank] = SharedNicConfig.nicOf(rank, 8, 3);
-        }
-        assertArrayEquals(new int[] {0, 0, 0, 1, 1, 1, 2, 2}, paper);
-        assertArrayEquals(new int[] {0, 0, 1},
-            new int[] {SharedNicConfig.nicOf(0, 3, 2), SharedNicConfig.nicOf(1, 3, 2), SharedNicConfig.nicOf(2, 3, 2)});
-        assertArrayEquals(new int[] {0, 1}, new int[] {SharedNicConfig.nicOf(0, 2, 4), SharedNicConfig.nicOf(1, 2, 4)});
-    }
-
     private static void parkMillis(final long millis)
     {
         java.util.concurrent.locks.LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(millis));
