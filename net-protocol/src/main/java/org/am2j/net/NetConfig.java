@@ -34,6 +34,7 @@ import org.am2j.spi.TransportContext;
  *       two, with the announcement of its sender's name);</li>
  *   <li>{@code queueBytes}: bytes of each endpoint's request and reply receive queues and send queues
  *       (default 262144; a power of two, at least 131072);</li>
+ *   <li>{@code linkRateMBps}: the NIC's link rate in MB/s ({@link LinkRate}; default 0, none);</li>
  *   <li>{@code timeoutMs}: how long a message may stay unacknowledged, while its peer is heard from, before the NIC
  *       asks the peer to give it up; it comes back to its sender's handler 0 only if the peer answers that it did
  *       (default 10000). A peer that answers "busy" (its receive queue is full) restarts the clock; a silent peer
@@ -93,6 +94,8 @@ final class NetConfig
     final int socketBytes;
     final int connectedPeers;
     final long keeperNanos;
+    /** The NIC's link rate in MB/s ({@link LinkRate}), 0 for none. */
+    final int linkRateMBps;
     /**
      * Tag and check every datagram (default). {@code am2j.net.authenticate=false} is for measuring what the check
      * costs, nothing else: the wire then believes anyone who can send it a datagram.
@@ -158,6 +161,7 @@ final class NetConfig
         this.socketBytes = intSetting(context, "socketBytes", 4 << 20, 65536, 1 << 30);
         this.connectedPeers = intSetting(context, "connectedPeers", 64, 0, 1 << 16);
         this.keeperNanos = intSetting(context, "keeperUs", 1000, 0, 1_000_000) * 1_000L;
+        this.linkRateMBps = intSetting(context, "linkRateMBps", 0, 0, 1_000_000);
     }
 
     /**

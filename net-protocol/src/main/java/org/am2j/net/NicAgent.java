@@ -43,6 +43,8 @@ final class NicAgent implements Agent
     private final Wire wire;
     private final long nicId;
     private final boolean inline;
+    /** A link rate paces what leaves the send queues: no message bypasses them. */
+    private final boolean paced;
     private final String address;
     private final NicCounters counters;
     private final ProcessLiveness liveness;
@@ -81,11 +83,13 @@ final class NicAgent implements Agent
         this.wire = wire;
         this.nicId = nicId;
         this.inline = config.mode == NicMode.INLINE;
+        this.paced = config.linkRateMBps > 0;
         this.address = format(wire.localAddress());
         this.peers = new PeerTable(config, wire, nicId, keys, counters);
         this.writer = new FrameWriter(config, wire, nicId, counters, keys, clock);
         this.timers = new NicTimers(config, counters, liveness, clock, peers, endpoints, writer);
-        this.sendQueues = new SendQueues(counters, peers, endpoints, writer, timers);
+        this.sendQueues = new SendQueues(counters, peers, endpoints, writer, timers, clock,
+            config.linkRateMBps > 0 ? new LinkRate(config.linkRateMBps) : null);
         final UnsafeBuffer received = new UnsafeBuffer(0, 0);
         this.reader = new FrameReader(config, nicId, counters, keys, clock, peers, endpoints, writer, timers,
             received);
@@ -234,7 +238,7 @@ final class NicAgent implements Agent
      */
     WindowSlot directSlot(final NetEndpoint endpoint, final Peer peer, final boolean replyChannel, final int bodyLength)
     {
-        if (!inline || !tryLock())
+        if (!inline || paced || !tryLock())
         {
             return null;
         }

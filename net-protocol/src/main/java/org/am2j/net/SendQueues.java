@@ -26,12 +26,19 @@ final class SendQueues
     private final MessageHandler sendDrainer = this::onQueuedMessage;
     private final ControlledMessageHandler undeliveredReturner = this::onUndelivered;
     private final ControlledMessageHandler creditTakingDrainer = this::onQueuedMessageTakingCredit;
+    private final NicClock clock;
+    /** The link rate messages leave the send queues at, or null for none. */
+    private final LinkRate linkRate;
+    /** The endpoint whose send queue {@link #onQueuedMessageTakingCredit} reads. */
+    private ServedEndpoint draining;
     /** The closed endpoint whose receive queues {@link #returnUndelivered} reads. */
     private ServedEndpoint closing;
 
     SendQueues(final NicCounters counters, final PeerTable peers, final EndpointTable endpoints,
-        final FrameWriter writer, final NicTimers timers)
+        final FrameWriter writer, final NicTimers timers, final NicClock clock, final LinkRate linkRate)
     {
+        this.clock = clock;
+        this.linkRate = linkRate;
         this.counters = counters;
         this.peers = peers;
         this.endpoints = endpoints;
@@ -49,15 +56,17 @@ final class SendQueues
         int drained = 0;
         for (final ServedEndpoint endpoint : endpoints.all())
         {
-            if (endpoint.hostTakesCredits())
+            if (endpoint.hostTakesCredits() && null == linkRate)
             {
                 drained += endpoint.sendQueue(true).read(sendDrainer);
                 drained += endpoint.sendQueue(false).read(sendDrainer);
             }
             else
             {
+                draining = endpoint;
                 drained += endpoint.sendQueue(true).controlledRead(creditTakingDrainer);
                 drained += endpoint.sendQueue(false).controlledRead(creditTakingDrainer);
+                draining = null;
             }
             if (endpoint.isClosed())
             {
@@ -113,9 +122,10 @@ final class SendQueues
     }
 
     /**
-     * A record of a host that takes no credits (a shared NIC's host in another process): the NIC takes the credit
-     * here, and leaves the record, and every later one of that queue, while the peer's window is full, so that the
-     * endpoint's messages keep their order.
+     * A record of a host that takes no credits (a shared NIC's host in another process), or of any host when the NIC
+     * has a link rate: the NIC takes the credit here (for the former), and leaves the record, and every later one of
+     * that queue, while the peer's window is full or the link is busy, so that the endpoint's messages keep their
+     * order.
      */
     private ControlledMessageHandler.Action onQueuedMessageTakingCredit(final int msgTypeId,
         final MutableDirectBuffer buffer, final int index, final int length)
@@ -129,12 +139,22 @@ final class SendQueues
             counters.increment(NicEvent.MALFORMED);
             return ControlledMessageHandler.Action.CONTINUE;
         }
-        if (peerIndex >= 0 && peerIndex < table.length && length - QueueRecordDescriptor.BODY_OFFSET >=
-            MessageDescriptor.HEADER_LENGTH && !table[peerIndex].out(onReplyChannel(buffer, body)).tryAcquire(1))
+        if (null != linkRate && !linkRate.mayTransmit(clock.nowNanos))
+        {
+            return ControlledMessageHandler.Action.ABORT;
+        }
+        if (!draining.hostTakesCredits() && peerIndex >= 0 && peerIndex < table.length &&
+            length - QueueRecordDescriptor.BODY_OFFSET >= MessageDescriptor.HEADER_LENGTH &&
+            !table[peerIndex].out(onReplyChannel(buffer, body)).tryAcquire(1))
         {
             return ControlledMessageHandler.Action.ABORT;
         }
         onQueuedMessage(msgTypeId, buffer, index, length);
+        if (null != linkRate)
+        {
+            linkRate.transmitted(WireDescriptor.HEADER_LENGTH + length - QueueRecordDescriptor.BODY_OFFSET +
+                WireDescriptor.TAG_LENGTH, clock.nowNanos);
+        }
         return ControlledMessageHandler.Action.CONTINUE;
     }
 
