@@ -46,6 +46,7 @@ final class RankCommand
     static final String NICS_PER_NODE_VARIABLE = "AM2J_NICS_PER_NODE";
     static final String NIC_INDEX_VARIABLE = "AM2J_NIC_INDEX";
     static final String NIC_DIR_VARIABLE = "AM2J_NIC_DIR";
+    static final String NIC_AUTOSTART_VARIABLE = "AM2J_NIC_AUTOSTART";
     /** The main class of a NIC process (in net-protocol, on the launcher's class path). */
     static final String NIC_PROCESS_CLASS = "org.am2j.net.SharedNicProcess";
 
@@ -230,6 +231,9 @@ final class RankCommand
             env.put(NIC_INDEX_VARIABLE, Integer.toString(
                 RankPlacement.nicOf(rank - first, onNode, options.nicsPerNode())));
             env.put(NIC_DIR_VARIABLE, nicDirectory(node).toString());
+            // The launcher starts the NIC processes itself: a rank that finds none serving fails rather than start
+            // another set.
+            env.put(NIC_AUTOSTART_VARIABLE, "false");
         }
         // Every rank of this launcher runs on this machine: emulated nodes reach each other's NICs over loopback
         // (whose MTU lets a whole message travel in one datagram), unless the user chose an address.

@@ -56,6 +56,10 @@ final class SharedNicLink implements AutoCloseable
         this.index = config.nicIndex;
         this.file = directory.resolve(fileName(index));
         this.waitNanos = config.waitMs * 1_000_000L;
+        if (config.autostart && !Files.exists(file))
+        {
+            NicStarter.startIfFirst(config);
+        }
         final long deadline = System.nanoTime() + waitNanos;
         UnsafeBuffer mapped = null;
         while (null == mapped)

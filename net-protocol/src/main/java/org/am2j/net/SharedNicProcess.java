@@ -38,6 +38,12 @@ import static org.am2j.net.NicFileDescriptor.*;
 public final class SharedNicProcess implements AutoCloseable
 {
     private static final System.Logger LOGGER = System.getLogger("org.am2j.net");
+    /** Third argument: stop once the endpoints served are all gone (or none came within {@link #FIRST_ENDPOINT_MS}). */
+    static final String IDLE_EXIT = "--exit-when-idle";
+    /** With {@link #IDLE_EXIT}: how long the NIC serves no endpoint after its last one went, before it stops. */
+    static final long IDLE_EXIT_MS = 2_000;
+    /** With {@link #IDLE_EXIT}: how long the NIC waits for its first endpoint. */
+    static final long FIRST_ENDPOINT_MS = 60_000;
 
     private final Path file;
     private final UnsafeBuffer control;
@@ -49,6 +55,9 @@ public final class SharedNicProcess implements AutoCloseable
     /** Whether the process that started this one still runs ({@code AM2J_LAUNCHER_PID}); null when none was named. */
     private final java.util.function.BooleanSupplier launcher = launcherWatch();
     private long nextLauncherCheckNanos;
+    private boolean exitWhenIdle;
+    private boolean served;
+    private long idleSinceNanos = System.nanoTime();
     private volatile boolean running = true;
 
     /**
@@ -203,7 +212,22 @@ public final class SharedNicProcess implements AutoCloseable
                 running = false;
             }
         }
+        if (exitWhenIdle && now - nextIdleCheckNanos >= 0)
+        {
+            nextIdleCheckNanos = now + NicCommands.HOST_CHECK_NANOS;
+            if (commands.endpoints() > 0)
+            {
+                served = true;
+                idleSinceNanos = now;
+            }
+            else if ((now - idleSinceNanos) / 1_000_000L >= (served ? IDLE_EXIT_MS : FIRST_ENDPOINT_MS))
+            {
+                running = false;
+            }
+        }
     }
+
+    private long nextIdleCheckNanos;
 
     /**
      * The idle strategy's sleep: publish {@code sleeping}, then look at the command ring (the NIC looks at the send
@@ -247,18 +271,20 @@ public final class SharedNicProcess implements AutoCloseable
     }
 
     /**
-     * @param args the node's NIC directory and the NIC's index.
+     * @param args the node's NIC directory, the NIC's index, and {@link #IDLE_EXIT} to stop once the endpoints it
+     *             served are all gone.
      * @throws IOException when the control file cannot be made.
      */
     public static void main(final String[] args) throws IOException
     {
-        if (args.length != 2)
+        if (args.length < 2 || args.length > 3 || (3 == args.length && !IDLE_EXIT.equals(args[2])))
         {
-            System.err.println("usage: SharedNicProcess <directory> <index>");
+            System.err.println("usage: SharedNicProcess <directory> <index> [" + IDLE_EXIT + "]");
             System.exit(2);
         }
         final SharedNicProcess process = new SharedNicProcess(Path.of(args[0]), Integer.parseInt(args[1]),
             new ProcessContext());
+        process.exitWhenIdle = 3 == args.length;
         final Thread main = Thread.currentThread();
         Runtime.getRuntime().addShutdownHook(new Thread(() ->
         {

@@ -77,8 +77,13 @@ class SharedNicTest
 
     private Host host(final int nicIndex, final int id, final long tag)
     {
+        return host(directory, nicIndex, id, tag, "false");
+    }
+
+    private Host host(final Path directory, final int nicIndex, final int id, final long tag, final String autostart)
+    {
         final TestContext context = new TestContext(id, "nicsPerNode", "2", "nicIndex", Integer.toString(nicIndex),
-            "nicDir", directory.toString(), "nicWaitMs", "5000");
+            "nicDir", directory.toString(), "nicWaitMs", "60000", "nicAutostart", autostart);
         final SharedNicTransport transport = new SharedNicTransport(context, SharedNicConfig.of(context));
         transports.add(transport);
         return new Host(transport, id, tag);
@@ -292,6 +297,54 @@ class SharedNicTest
             org.junit.jupiter.api.Assertions.assertThrows(org.am2j.api.AmException.class, a::poll);
         assertTrue(failure.getMessage().contains("shared NIC 0 (pid "), failure.getMessage());
         assertFalse(Files.exists(directory.resolve("nic-0")), "a stopped NIC removes its control file");
+    }
+
+    @Test
+    void theFirstHostOfANodeStartsItsNicProcessesAndTheyStopWhenIdle() throws Exception
+    {
+        final Path node = ShmDirectories.userRoot().resolve("nic-autostart-" + ProcessHandle.current().pid() + "-" +
+            System.nanoTime());
+        try
+        {
+            final Host a = host(node, 0, 7, 0x1111, "true");
+            final Host b = host(node, 1, 9, 0x2222, "true");
+            assertTrue(Files.exists(node.resolve("nic-0")) && Files.exists(node.resolve("nic-1")));
+            final Route aToB = a.endpoint.connect(b.name, 0x2222);
+            assertEquals(Route.SENT, send(aToB, NicPair.shortMessage(Opcode.REQUEST_SHORT, 5, 0x2222, 1), a, b));
+            assertTrue(pumpUntil(() -> b.sink.messages.size() == 1, a, b));
+            final long nicProcesses = ProcessHandle.current().descendants()
+                .filter((p) -> p.info().commandLine().orElse("").contains(SharedNicProcess.class.getName())).count();
+            assertEquals(2, nicProcesses, "one NIC process per NIC, started once");
+            a.endpoint.close();
+            b.endpoint.close();
+            final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (Files.exists(node.resolve("nic-0")) || Files.exists(node.resolve("nic-1")))
+            {
+                assertTrue(System.nanoTime() - deadline < 0, "the NIC processes stop once their endpoints are gone");
+                parkMillis(50);
+            }
+        }
+        finally
+        {
+            ProcessHandle.current().descendants().forEach(ProcessHandle::destroyForcibly);
+            ShmDirectories.deleteTree(node);
+        }
+    }
+
+    @Test
+    void underMpirunOrSrunTheNodeLocalRankPicksTheNic()
+    {
+        final int[] paper = new int[8];
+        for (int rank = 0; rank < 8; rank++)
+        {
+            paper[rank] = SharedNicConfig.fromLocalRank(Map.of("OMPI_COMM_WORLD_LOCAL_RANK", Integer.toString(rank),
+                "OMPI_COMM_WORLD_LOCAL_SIZE", "8"), 3);
+        }
+        assertArrayEquals(new int[] {0, 0, 0, 1, 1, 1, 2, 2}, paper);
+        assertEquals(1, SharedNicConfig.fromLocalRank(Map.of("SLURM_LOCALID", "2", "SLURM_TASKS_PER_NODE", "3(x4)"), 2));
+        assertEquals(0, SharedNicConfig.fromLocalRank(Map.of("SLURM_LOCALID", "2", "SLURM_TASKS_PER_NODE", "3,2"), 2),
+            "nodes of different sizes: not told, NIC 0");
+        assertEquals(0, SharedNicConfig.fromLocalRank(Map.of(), 2));
     }
 
     private static void parkMillis(final long millis)
