@@ -173,6 +173,10 @@ public final class SharedNicProcess implements AutoCloseable
             try
             {
                 Files.deleteIfExists(file);
+                if (exitWhenIdle)
+                {
+                    removeStarted();
+                }
             }
             catch (final IOException ex)
             {
@@ -228,6 +232,28 @@ public final class SharedNicProcess implements AutoCloseable
     }
 
     private long nextIdleCheckNanos;
+
+    /**
+     * A NIC process a rank started ({@link NicStarter}) leaves nothing behind when it stops having served well: its
+     * log goes, and the last one of the node removes the start lock and the directory.
+     */
+    private void removeStarted() throws IOException
+    {
+        final Path directory = file.getParent();
+        Files.deleteIfExists(directory.resolve(file.getFileName() + ".log"));
+        try (java.util.stream.Stream<Path> entries = Files.list(directory))
+        {
+            if (entries.allMatch((entry) -> NicStarter.LOCK_FILE.equals(entry.getFileName().toString())))
+            {
+                Files.deleteIfExists(directory.resolve(NicStarter.LOCK_FILE));
+                Files.deleteIfExists(directory);
+            }
+        }
+        catch (final java.nio.file.DirectoryNotEmptyException | java.nio.file.NoSuchFileException ex)
+        {
+            // Another NIC process, or a new job, uses the directory now; or the last one removed it first.
+        }
+    }
 
     /**
      * The idle strategy's sleep: publish {@code sleeping}, then look at the command ring (the NIC looks at the send

@@ -1,6 +1,7 @@
 package org.am2j.net;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.nio.file.Path;
@@ -56,6 +57,59 @@ class MpirunTest
         finally
         {
             final List<Long> left = LauncherJob.killMarked(marker);
+            assertEquals(List.of(), left, "processes of the job left after mpirun ended (killed)");
+        }
+    }
+
+    @Test
+    @Timeout(value = 100, unit = TimeUnit.SECONDS)
+    void theRanksStartTheirNodesSharedNicsUnderMpirun() throws Exception
+    {
+        final String reason = LauncherJob.missing("openmpi-bin", "mpirun");
+        assumeTrue(null == reason, reason);
+
+        final String marker = "mpirun-nics-" + ProcessHandle.current().pid() + "-" + System.nanoTime();
+        final String job = "mpinics-" + ProcessHandle.current().pid() + "-" + System.nanoTime();
+        final String bootstrap = "127.0.0.1:" + LauncherJob.freePort();
+        final List<String> command = new ArrayList<>(List.of(LauncherJob.find("mpirun").toString(),
+            "--allow-run-as-root", "--oversubscribe", "-n", Integer.toString(LauncherJob.RANKS),
+            "-x", "AM2J_BOOTSTRAP=" + bootstrap, "-x", "AM2J_NICS_PER_NODE=2", "-x", "AM2J_JOB=" + job));
+        command.addAll(LauncherJob.rankCommand(RANK_SECONDS));
+        final Path output = dir.resolve("mpirun.out");
+        final Path nics = org.am2j.spi.ShmDirectories.userRoot().resolve("nics-" + job);
+        try
+        {
+            final Process mpirun = LauncherJob.start(command, Map.of(LauncherJob.MARKER, marker), output);
+            final long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(RANK_SECONDS + 20);
+            long nicProcesses = 0;
+            while (mpirun.isAlive() && System.nanoTime() - end < 0)
+            {
+                // The NIC processes a rank started: their command line names the node's NIC directory.
+                nicProcesses = Math.max(nicProcesses, ProcessHandle.allProcesses().filter((p) ->
+                    p.info().commandLine().orElse("").contains(nics.toString())).count());
+                Thread.sleep(100);
+            }
+            if (mpirun.isAlive())
+            {
+                LauncherJob.kill(mpirun);
+            }
+            final int status = mpirun.isAlive() ? -1 : mpirun.exitValue();
+            assertEquals(0, status, "mpirun ended with " + status + "\n" + LauncherJob.read(output));
+            assertEquals(2, nicProcesses, "the first rank started the node's 2 NIC processes, once");
+            LauncherJob.checkRanks(LauncherJob.read(output), "mpirun");
+            // The NIC processes the first rank started stop once the ranks' endpoints are gone, and the last one
+            // removes the directory.
+            final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+            while (java.nio.file.Files.exists(nics) && System.nanoTime() - deadline < 0)
+            {
+                Thread.sleep(50);
+            }
+            assertTrue(!java.nio.file.Files.exists(nics), "NIC directory left: " + nics);
+        }
+        finally
+        {
+            final List<Long> left = LauncherJob.killMarked(marker);
+            org.am2j.spi.ShmDirectories.deleteTree(nics);
             assertEquals(List.of(), left, "processes of the job left after mpirun ended (killed)");
         }
     }
