@@ -47,8 +47,8 @@ final class SendQueues
         int drained = 0;
         for (final NetEndpoint endpoint : endpoints.all())
         {
-            drained += endpoint.sendQueue(true).read(sendDrainer);
-            drained += endpoint.sendQueue(false).read(sendDrainer);
+            drained += readAll(endpoint.sendQueue(true));
+            drained += readAll(endpoint.sendQueue(false));
             if (endpoint.isClosed())
             {
                 drained += returnUndelivered(endpoint);
@@ -61,6 +61,16 @@ final class SendQueues
         // What this drain held per peer goes out now: no message waits for a later drain or a timer.
         batches.flush();
         return drained;
+    }
+
+    /**
+     * One read of a ring stops at the end of its buffer; a second one takes what wrapped around, so that the messages
+     * queued before the drain go out in the same batches.
+     */
+    private int readAll(final org.agrona.concurrent.ringbuffer.RingBuffer queue)
+    {
+        final int read = queue.read(sendDrainer);
+        return 0 == read ? 0 : read + queue.read(sendDrainer);
     }
 
     /**
