@@ -80,7 +80,8 @@ class BatchDescriptorTest
     void entryFieldsOutOfRangeAreRefused()
     {
         final int end = build(new int[] {0, 0}, 1);
-        final int second = BatchDescriptor.FIRST_ENTRY_OFFSET + BatchDescriptor.entryLength(MessageDescriptor.HEADER_LENGTH);
+        final int second =
+            BatchDescriptor.FIRST_ENTRY_OFFSET + BatchDescriptor.entryLength(MessageDescriptor.HEADER_LENGTH);
         final int lengthAt = second + BatchDescriptor.BODY_LENGTH_OFFSET;
         for (final int bodyLength : new int[] {MessageDescriptor.HEADER_LENGTH - 8, -8, -1,
             MessageDescriptor.MAX_BODY_LENGTH + 8, Integer.MAX_VALUE, Integer.MIN_VALUE})

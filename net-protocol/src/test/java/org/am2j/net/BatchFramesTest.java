@@ -65,7 +65,8 @@ class BatchFramesTest
             assertEquals(1, a.get(NicEvent.BATCHES_SENT) - batchesBefore, a.toString());
             assertEquals(20, a.get(NicEvent.BATCHED_MESSAGES) - batchedBefore, a.toString());
             assertEquals(1, b.get(NicEvent.BATCHES_RECEIVED) - receivedBefore, b.toString());
-            assertTrue(b.get(NicEvent.DIRECT_DELIVERIES) > handedOver, "the polling host still takes messages directly");
+            assertTrue(b.get(NicEvent.DIRECT_DELIVERIES) > handedOver,
+                "the polling host still takes messages directly");
             assertEquals(0, b.get(NicEvent.TRUNCATED) + b.get(NicEvent.MALFORMED), b.toString());
             assertEquals(duplicates, b.get(NicEvent.DUPLICATES), b.toString());
         }
@@ -126,7 +127,8 @@ class BatchFramesTest
                     {
                         assertTrue(sequences.add(datagram.getLong(entry + BatchDescriptor.SEQUENCE_OFFSET)),
                             "no message in two batches");
-                        entry += BatchDescriptor.entryLength(datagram.getInt(entry + BatchDescriptor.BODY_LENGTH_OFFSET));
+                        entry += BatchDescriptor.entryLength(
+                            datagram.getInt(entry + BatchDescriptor.BODY_LENGTH_OFFSET));
                     }
                 }
                 else if (type == WireDescriptor.TYPE_DATA)
