@@ -45,21 +45,28 @@ final class SendQueues
     int drain()
     {
         int drained = 0;
-        for (final NetEndpoint endpoint : endpoints.all())
+        try
         {
-            drained += readAll(endpoint.sendQueue(true));
-            drained += readAll(endpoint.sendQueue(false));
-            if (endpoint.isClosed())
+            for (final NetEndpoint endpoint : endpoints.all())
             {
-                drained += returnUndelivered(endpoint);
-                if (!endpoint.hasQueuedSends() && !endpoint.hasUndelivered())
+                drained += readAll(endpoint.sendQueue(true));
+                drained += readAll(endpoint.sendQueue(false));
+                if (endpoint.isClosed())
                 {
-                    endpoints.retire(endpoint);
+                    drained += returnUndelivered(endpoint);
+                    if (!endpoint.hasQueuedSends() && !endpoint.hasUndelivered())
+                    {
+                        endpoints.retire(endpoint);
+                    }
                 }
             }
         }
-        // What this drain held per peer goes out now: no message waits for a later drain or a timer.
-        batches.flush();
+        finally
+        {
+            // What this drain held per peer goes out now, whatever happened to the rest: no message waits for a
+            // later drain or a timer.
+            batches.flush();
+        }
         return drained;
     }
 

@@ -90,6 +90,28 @@ class BatchFramesTest
     }
 
     @Test
+    void aMessageOfABatchThatIsRefusedComesBackAloneAndTheOthersAreDelivered()
+    {
+        final BurstWire[] wire = new BurstWire[1];
+        try (NicPair pair = pair(wire, "keeperUs", "0"))
+        {
+            warmUp(pair);
+            final long batches = pair.a.nic().counters().get(NicEvent.BATCHES_SENT);
+            final OutboundMessage wrongTag = NicPair.shortMessage(Opcode.REQUEST_SHORT, 3, 0x5555L, 2);
+            burst(pair, wire[0], request(0), List.of(request(1), wrongTag, request(3)));
+            assertEquals(batches + 1, pair.a.nic().counters().get(NicEvent.BATCHES_SENT));
+            assertTrue(pair.pumpUntil(() -> requests(pair.sinkB) == 3 && pair.sinkA.messages.size() == 1, 5000));
+            pair.pumpUntil(() -> false, 100);
+            assertEquals(List.of(0, 1, 3), pair.sinkB.messages.stream().map((m) -> m.args[0]).toList());
+            assertEquals(1, pair.sinkA.messages.size());
+            final Received back = pair.sinkA.messages.get(0);
+            assertEquals(org.am2j.api.ReturnStatus.EBADTAG.code(), back.returnStatus);
+            assertEquals(2, back.args[0]);
+            assertEquals(1, pair.b.nic().counters().get(NicEvent.REFUSED));
+        }
+    }
+
+    @Test
     void mixedShortAndMediumMessagesFillDatagramsUpToTheLimitInOrder()
     {
         final BurstWire[] wire = new BurstWire[1];
