@@ -237,6 +237,51 @@ class BatchFramesTest
     }
 
     @Test
+    void burstsOverAWireThatLosesDuplicatesAndReordersArriveExactlyOnce()
+    {
+        final BurstWire[] wire = new BurstWire[1];
+        final LossyWire[] lossy = new LossyWire[2];
+        final int[] made = {0};
+        try (NicPair pair = new NicPair((w) ->
+        {
+            final int side = made[0]++;
+            lossy[side] = new LossyWire(w, 23 + side, 0.1, 0.05, 0.1);
+            return 0 == side ? (wire[0] = new BurstWire(lossy[side])) : lossy[side];
+        }, "keeperUs", "0", "timeoutMs", "60000"))
+        {
+            warmUp(pair);
+            final int bursts = 100;
+            final int size = 16;
+            final SendChannel window = pair.a.nic().peer(NIC_B).requestsOut;
+            for (int i = 0; i < bursts; i++)
+            {
+                burst(pair, wire[0], request(i * size), requests(i * size + 1, size - 1));
+                assertTrue(pair.pumpUntil(() -> !window.hasInFlight(), 20_000), "burst " + i + " acknowledged");
+            }
+            assertTrue(pair.pumpUntil(() -> requests(pair.sinkB) >= bursts * size, 20_000));
+            pair.pumpUntil(() -> false, 200);
+            final int[] times = new int[bursts * size];
+            for (final Received m : pair.sinkB.messages)
+            {
+                assertEquals(0, m.returnStatus);
+                times[m.args[0]]++;
+            }
+            for (int i = 0; i < times.length; i++)
+            {
+                assertEquals(1, times[i], "request " + i);
+            }
+            assertTrue(pair.sinkA.messages.isEmpty(), "nothing came back");
+            final NicCounters a = pair.a.nic().counters();
+            final NicCounters b = pair.b.nic().counters();
+            assertTrue(a.get(NicEvent.BATCHES_SENT) >= bursts, a.toString());
+            assertTrue(lossy[0].dropped > 0 && lossy[0].duplicated > 0 && lossy[0].reordered > 0, "the wire spoilt");
+            assertTrue(b.get(NicEvent.DUPLICATES) > 0 && a.get(NicEvent.RETRANSMITS) > 0, a + " / " + b);
+            assertEquals(0, b.get(NicEvent.TRUNCATED) + b.get(NicEvent.MALFORMED) + b.get(NicEvent.AUTH_FAILED),
+                b.toString());
+        }
+    }
+
+    @Test
     void batchesAllocateNothingInSteadyState()
     {
         final BurstWire[] wire = new BurstWire[1];
