@@ -15,6 +15,11 @@ enum NicEvent
     MESSAGES_SENT,
     /** Of those, messages an inline NIC's host wrote straight into the window, without a send-queue record. */
     DIRECT_SENDS,
+    /**
+     * Of those, direct sends held for their peer's next batch because the CPUs were oversubscribed: they went out
+     * when the host polled, slept, found a window full or closed, or the keeper ran the NIC.
+     */
+    HELD_SENDS,
     /** Datagrams that carried several whole messages for one peer at once ({@link WireDescriptor#TYPE_BATCH}). */
     BATCHES_SENT,
     /**

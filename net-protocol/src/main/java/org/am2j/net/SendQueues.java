@@ -23,6 +23,11 @@ final class SendQueues
     private final BatchWriter batches;
     private final MessageHandler sendDrainer = this::onQueuedMessage;
     private final ControlledMessageHandler undeliveredReturner = this::onUndelivered;
+    /**
+     * Direct sends wait in {@link #batches} for the next flush ({@link #hold}). Written by the NIC's holder; read by
+     * any host thread as a hint that a flush is owed.
+     */
+    private volatile boolean held;
     /** The closed endpoint whose receive queues {@link #returnUndelivered} reads. */
     private NetEndpoint closing;
 
@@ -64,7 +69,8 @@ final class SendQueues
         finally
         {
             // What this drain held per peer goes out now, whatever happened to the rest: no message waits for a
-            // later drain or a timer.
+            // later drain or a timer. Direct sends held before it go too.
+            held = false;
             batches.flush();
         }
         return drained;
@@ -158,6 +164,38 @@ final class SendQueues
             writer.transmit(peer, replyChannel, slot);
             counters.increment(NicEvent.MESSAGES_SENT);
         }
+    }
+
+    /**
+     * Hold a direct send for its peer's batch: it goes out with what else is sent to that peer before the next
+     * {@link #flushHeld()} or drain (or at once when the batch is full).
+     */
+    void hold(final Peer peer, final SendChannel channel, final boolean replyChannel, final WindowSlot slot)
+    {
+        if (!returnedUnsent(peer, channel, slot))
+        {
+            // Volatile store before the batch holds the message: a host that reads false afterwards finds it sent.
+            held = true;
+            batches.add(peer, replyChannel, slot);
+            counters.increment(NicEvent.MESSAGES_SENT);
+        }
+    }
+
+    /**
+     * @return true when direct sends are held ({@link #hold}).
+     */
+    boolean holds()
+    {
+        return held;
+    }
+
+    /**
+     * Send every held direct send now.
+     */
+    void flushHeld()
+    {
+        held = false;
+        batches.flush();
     }
 
     /**

@@ -12,10 +12,14 @@ import java.util.List;
  */
 final class BurstWire extends ForwardingWire
 {
+    /** In {@link #sentTypes()}: the NIC's host slept in {@link #await(long)} there. */
+    static final int SLEPT = -1;
     /** Runs once, after the next datagram was handed on, on the thread that holds the NIC. */
     volatile Runnable onNextSend;
     /** Copy every datagram sent into {@link #sent}. */
     volatile boolean record;
+    /** With {@link #record}: mark in {@link #sent} where the NIC's host slept ({@link #SLEPT}). */
+    volatile boolean recordSleeps;
     /** Lose everything sent. */
     volatile boolean closed;
     /** Lose this many of the next batch datagrams, keeping copies in {@link #lost}. */
@@ -61,6 +65,17 @@ final class BurstWire extends ForwardingWire
         return result;
     }
 
+    @Override
+    public void await(final long nanos) throws IOException
+    {
+        if (record && recordSleeps)
+        {
+            // A marker in the record: what was sent before the NIC's host slept comes before it.
+            sent.add(new byte[0]);
+        }
+        super.await(nanos);
+    }
+
     static byte[] copy(final ByteBuffer datagram)
     {
         final byte[] bytes = new byte[datagram.remaining()];
@@ -76,7 +91,7 @@ final class BurstWire extends ForwardingWire
         final List<Integer> types = new ArrayList<>();
         for (final byte[] d : sent)
         {
-            types.add((int)d[WireDescriptor.TYPE_OFFSET]);
+            types.add(0 == d.length ? SLEPT : (int)d[WireDescriptor.TYPE_OFFSET]);
         }
         return types;
     }
