@@ -42,6 +42,8 @@ final class MatrixReport
             md.append("![median total time of every run in every configuration](").append(chartFile).append(")\n\n");
         }
         counts(md, result);
+        Table4Report.markdown(md, result);
+        Table6Report.markdown(md, result);
         for (int p = 1; p < result.polls().size(); p++)
         {
             pollComparison(md, result, result.polls().get(p));
@@ -65,8 +67,8 @@ final class MatrixReport
                 result.wallSeconds() / 60));
         }
         md.append(".\n\n");
-        md.append(String.format(Locale.ROOT, "- **%d ranks on %d cores**: every job runs %d rank JVMs, which share " +
-            "this machine's %d CPUs.%n", result.ranks(), result.cores(), result.ranks(), result.cores()));
+        md.append(String.format(Locale.ROOT, "- **%s on %d cores**: every job runs its configuration's rank JVMs, " +
+            "which share this machine's %d CPUs.%n", rankCounts(result), result.cores(), result.cores()));
         md.append("- Preset `").append(result.preset()).append("` of every application (`bin/am2j app --help` lists " +
             "its parameters). ");
         if (result.samples() > 1)
@@ -113,7 +115,7 @@ final class MatrixReport
                 "first job and after every job: %.2f to %.2f; 1/5/15 min at the start %.2f/%.2f/%.2f, at the end " +
                 "%.2f/%.2f/%.2f. The ranks of a job account for up to about %d of it; more means other processes " +
                 "shared the %d cores, and their times are slower and noisier.%n",
-                min, max, first[0], first[1], first[2], last[0], last[1], last[2], result.ranks(), result.cores()));
+                min, max, first[0], first[1], first[2], last[0], last[1], last[2], maxRanks(result), result.cores()));
         }
         md.append("\n**The machines differ**: the paper ran Sun Enterprise 5000 SMPs and UltraSPARC workstations " +
             "on Myrinet, with its own inputs on 8 (Table 5) and 32 (Table 6) processors; here emulated nodes share " +
@@ -124,23 +126,43 @@ final class MatrixReport
     private static void configurations(final StringBuilder md, final MatrixResult result)
     {
         md.append("## Configurations\n\n");
-        md.append("| configuration | emulated nodes | ranks per node | transports (`-Dam2j.transports`) | " +
-            "paper's counterpart |\n");
-        md.append("|---|---|---|---|---|\n");
+        md.append("| configuration | ranks | emulated nodes | ranks per node | transports (`-Dam2j.transports`) | " +
+            "NICs | `am2j run` options | paper's counterpart |\n");
+        md.append("|---|---:|---:|---|---|---|---|---|\n");
         for (final MatrixConfig config : result.configs())
         {
-            final int nodes = config.nodes(result.ranks());
-            final String perNode = result.ranks() % nodes == 0 ? Integer.toString(result.ranks() / nodes) :
-                (result.ranks() / nodes) + "-" + (result.ranks() / nodes + 1);
+            final int ranks = result.ranks(config);
+            final int nodes = config.nodes(ranks);
+            final String perNode = ranks % nodes == 0 ? Integer.toString(ranks / nodes) :
+                (ranks / nodes) + "-" + (ranks / nodes + 1);
             md.append("| ").append(config.cliName()).append(" (").append(config.description()).append(") | ")
-                .append(nodes).append(" | ").append(perNode).append(" | ").append(config.transports()).append(" | ")
+                .append(ranks).append(" | ").append(nodes).append(" | ").append(perNode).append(" | ")
+                .append(config.transports()).append(" | ").append(config.nics()).append(" | `")
+                .append(String.join(" ", config.runOptions(result.ranks()))).append("` | ")
                 .append(counterpart(config)).append(" |\n");
         }
         md.append("\nEach job is the launcher job of `bin/am2j app APP --preset ").append(result.preset())
             .append(" --warmup ").append(result.warmup()).append(" --timed ").append(result.timed())
-            .append(" -n ").append(result.ranks()).append(" --nodes N --jvm-opt -Dam2j.transports=T [--poll S] " +
-            "--json FILE` with N and T of its configuration; it counts when it exits with 0 and its report says " +
-            "`\"verified\": true` for every run, with those transports, nodes and poll scheduler.");
+            .append(" -n P --nodes N [--nics-per-node K] --jvm-opt -Dam2j.transports=T [--poll S] --json FILE` with " +
+            "the options of its configuration above");
+        if (result.em3dIterations() > 0)
+        {
+            md.append(", and for EM3D `--iterations ").append(result.em3dIterations()).append("` (`--em3d-iterations`" +
+                " instead of the preset's)");
+        }
+        md.append("; it counts when it exits with 0 and its report says `\"verified\": true` for every run, with " +
+            "those ranks, transports, nodes and poll scheduler.");
+        if (result.timeoutSeconds() > 0 && result.timeLimitSeconds() > 0)
+        {
+            md.append(String.format(Locale.ROOT, " A job may take %d s (`--timeout`); no job starts after %d s of " +
+                "the matrix (`--time-limit`), and a job's own limit is cut to what is left of the matrix's.",
+                result.timeoutSeconds(), result.timeLimitSeconds()));
+            if (result.skippedJobs() > 0)
+            {
+                md.append(" **").append(result.skippedJobs()).append(" job(s) did not start: the time limit was " +
+                    "reached** (see Failures).");
+            }
+        }
         if (result.warmup().auto())
         {
             md.append(" Each job first runs every run of its application untimed in the same JVMs (verified too) " +
@@ -158,6 +180,56 @@ final class MatrixReport
         md.append("\n\n");
     }
 
+    /**
+     * @param result the matrix.
+     * @return its jobs' rank counts in words: {@code 32 ranks} when every configuration has the same, else
+     * {@code 8 to 32 ranks (per configuration)}.
+     */
+    static String rankCounts(final MatrixResult result)
+    {
+        int min = Integer.MAX_VALUE;
+        int max = 0;
+        for (final MatrixConfig config : result.configs())
+        {
+            min = Math.min(min, result.ranks(config));
+            max = Math.max(max, result.ranks(config));
+        }
+        if (max == 0)
+        {
+            return result.ranks() + " ranks";
+        }
+        return min == max ? max + " ranks" : min + " to " + max + " ranks (per configuration)";
+    }
+
+    private static int maxRanks(final MatrixResult result)
+    {
+        int max = 0;
+        for (final MatrixConfig config : result.configs())
+        {
+            max = Math.max(max, result.ranks(config));
+        }
+        return max;
+    }
+
+    /**
+     * @param result the matrix.
+     * @return the configurations compared for the target inside one node, multi-protocol first and shared memory
+     * only second: {@link MatrixConfig#MULTI} and {@link MatrixConfig#SHM_ONLY}, else {@link MatrixConfig#SMP_MULTI}
+     * and {@link MatrixConfig#SMP_SHM}; empty when the matrix has neither pair.
+     */
+    static List<MatrixConfig> onePair(final MatrixResult result)
+    {
+        if (result.configs().contains(MatrixConfig.MULTI) && result.configs().contains(MatrixConfig.SHM_ONLY))
+        {
+            return List.of(MatrixConfig.MULTI, MatrixConfig.SHM_ONLY);
+        }
+        if (result.configs().contains(MatrixConfig.SMP_MULTI) && result.configs().contains(MatrixConfig.SMP_SHM))
+        {
+            return List.of(MatrixConfig.SMP_MULTI, MatrixConfig.SMP_SHM);
+        }
+        return List.of();
+    }
+
     private static String counterpart(final MatrixConfig config)
     {
         switch (config)
@@ -172,6 +244,16 @@ final class MatrixReport
             case CLUMP:
                 return PaperFigures.Column.CLUMP32.heading() + " (against " + PaperFigures.Column.NOW32.heading() +
                     ")";
+            case SMP_SHM:
+                return PaperFigures.Column.SMP_SHM.heading();
+            case SMP_MULTI:
+                return PaperFigures.Column.SMP_MULTI.heading();
+            case CLUMP32:
+                return PaperFigures.Column.CLUMP32.heading() + ", but one NIC per process (the paper's: 3 per SMP)";
+            case CLUMP32_3NIC:
+                return PaperFigures.Column.CLUMP32.heading() + ", 3 NICs per SMP";
+            case NOW32:
+                return PaperFigures.Column.NOW32.heading();
             default:
                 return "";
         }
@@ -274,10 +356,13 @@ final class MatrixReport
 
     private static void ratios(final StringBuilder md, final MatrixResult result)
     {
-        if (!result.configs().contains(MatrixConfig.SHM_ONLY))
+        final List<MatrixConfig> pair = onePair(result);
+        if (pair.isEmpty() && !result.configs().contains(MatrixConfig.SHM_ONLY))
         {
             return;
         }
+        final MatrixConfig multiConfig = pair.isEmpty() ? MatrixConfig.MULTI : pair.get(0);
+        final MatrixConfig shmConfig = pair.isEmpty() ? MatrixConfig.SHM_ONLY : pair.get(1);
         md.append("## Ratios between configurations (median totals)\n\n");
         md.append(String.format(Locale.ROOT, "The target: inside one node, multi-protocol within %.0f %% " +
             "of shared memory only (multi / shm-only <= %.2f; the paper: within 12 %%).%n%n", TARGET_PERCENT,
@@ -290,7 +375,7 @@ final class MatrixReport
         int judged = 0;
         for (final String label : result.labels())
         {
-            final double multi = ratio(result, MatrixConfig.MULTI, MatrixConfig.SHM_ONLY, label);
+            final double multi = ratio(result, multiConfig, shmConfig, label);
             if (!Double.isNaN(multi))
             {
                 judged++;
@@ -308,7 +393,7 @@ final class MatrixReport
                     PaperFigures.seconds(label, PaperFigures.Column.NOW32)))).append(" |\n");
         }
         md.append('\n');
-        if (result.configs().contains(MatrixConfig.MULTI))
+        if (!pair.isEmpty())
         {
             md.append(String.format(Locale.ROOT, "Per run: multi-protocol within %.0f %% of shared memory only in " +
                 "%d of %d runs.%n%n", TARGET_PERCENT, met, judged));
@@ -340,8 +425,8 @@ final class MatrixReport
         md.append("|---|---:|---:|---:|---:|\n");
         for (final String label : result.labels())
         {
-            final Cell shm = result.cell(MatrixConfig.SHM_ONLY, label);
-            final Cell multi = result.cell(MatrixConfig.MULTI, label);
+            final Cell shm = result.cell(onePair(result).get(1), label);
+            final Cell multi = result.cell(onePair(result).get(0), label);
             md.append("| ").append(label).append(" | ")
                 .append(ratio(Stats.ratio(multi.medianTotal(), shm.medianTotal()))).append(" | ")
                 .append(ratio(Stats.ratio(multi.minTotal(), shm.minTotal()))).append(" | ")
@@ -360,7 +445,8 @@ final class MatrixReport
      */
     static Map<String, Double> perApplication(final MatrixResult result, final String poll)
     {
-        if (!result.configs().contains(MatrixConfig.MULTI) || !result.configs().contains(MatrixConfig.SHM_ONLY))
+        final List<MatrixConfig> pair = onePair(result);
+        if (pair.isEmpty())
         {
             return Map.of();
         }
@@ -369,8 +455,8 @@ final class MatrixReport
         for (final String label : result.labels())
         {
             final String app = application(label);
-            final double multi = result.cell(poll, MatrixConfig.MULTI, label).medianTotal();
-            final double shm = result.cell(poll, MatrixConfig.SHM_ONLY, label).medianTotal();
+            final double multi = result.cell(poll, pair.get(0), label).medianTotal();
+            final double shm = result.cell(poll, pair.get(1), label).medianTotal();
             if (Double.isNaN(multi) || Double.isNaN(shm))
             {
                 incomplete.add(app);
@@ -491,14 +577,15 @@ final class MatrixReport
             }
         }
         md.append('\n');
-        if (result.configs().contains(MatrixConfig.MULTI) && result.configs().contains(MatrixConfig.SHM_ONLY))
+        final List<MatrixConfig> pair = onePair(result);
+        if (!pair.isEmpty())
         {
             md.append("Multi / shm-only per run with `").append(poll).append("`: ");
             final List<String> parts = new ArrayList<>();
             for (final String label : result.labels())
             {
-                final double r = Stats.ratio(result.cell(poll, MatrixConfig.MULTI, label).medianTotal(),
-                    result.cell(poll, MatrixConfig.SHM_ONLY, label).medianTotal());
+                final double r = Stats.ratio(result.cell(poll, pair.get(0), label).medianTotal(),
+                    result.cell(poll, pair.get(1), label).medianTotal());
                 parts.add(label + " " + (Double.isNaN(r) ? "n/a" : ratio(r)));
             }
             md.append(String.join(", ", parts)).append("; per application: ");
