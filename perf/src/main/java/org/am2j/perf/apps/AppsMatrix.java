@@ -18,7 +18,6 @@ import java.util.stream.Stream;
 
 import org.am2j.splitc.app.AppArgs;
 import org.am2j.splitc.app.AppMain;
-import org.am2j.splitc.app.Apps;
 import org.am2j.splitc.app.RunSpec;
 import org.am2j.splitc.app.SplitCApp;
 import org.am2j.spmd.Am2Run;
@@ -27,22 +26,27 @@ import org.am2j.spmd.RendezvousConfig;
 /**
  * {@code bin/am2j apps-matrix}: every Split-C application of the model paper (3D FFT, CON, EM3D with both layouts:
  * the runs of a preset) in every configuration of the paper's Tables 5 and 6 that emulated nodes on this machine can
- * host ({@link MatrixConfig}: one node with shared memory only, one node multi-protocol, all network, a clump of 2
- * nodes), each cell in {@code --repeat} jobs that time each run {@code --timed} times, and with each further
+ * host ({@link MatrixConfig}: with {@code --ranks P}, one node with shared memory only, one node multi-protocol, all
+ * network, a clump of 2 nodes; at the paper's scale, the 8-way SMP with each protocol, the Clump of 4 nodes of 8 and
+ * the NOW of 32), each cell in {@code --repeat} jobs that time each run {@code --timed} times, and with each further
  * {@code --poll} scheduler right after the first.
  * <pre>
  * am2j apps-matrix [--preset NAME] [--out FILE] [--ranks P] [--repeat R] [--warmup W] [--timed K] [--poll S]...
- *     [--apps A,B] [--configs C,D] [--chart FILE] [--timeout S] [--pin] [--keep DIR]
+ *     [--apps A,B] [--configs C,D] [--chart FILE] [--timeout S] [--time-limit S] [--em3d-iterations N] [--pin]
+ *     [--keep DIR]
  * </pre>
- * Each job is {@code am2j run -n P --nodes N [--poll S] [--pin] --timeout T --jvm-opt -Dam2j.transports=.. --jvm-opt
- * -Dam2j.splitc.stallSeconds=.. -- org.am2j.splitc.app.AppMain APP --preset NAME --warmup W --timed K --json FILE}
- * through the launcher in this process ({@link Am2Run}); its output goes to a log file. A job counts when it exits with
- * 0 and its JSON report says {@code "verified": true} for every run, with the transports and node count asked for. The
- * cycle runs repeat by repeat, application by application, configuration by configuration, so that a slow epoch of the
- * shared machine spreads over the configurations instead of hitting one. The load average is sampled before the
- * first job and after each. The result is a Markdown file ({@link MatrixReport}) and a bar chart PNG
- * ({@link MatrixChart}). Exit status: 0 when every hosted cell verified in every repeat, 1 otherwise, 2 for bad
- * options.
+ * Each job is {@code am2j run -n P --nodes N [--nics-per-node K] --jvm-opt -Dam2j.transports=.. [--jvm-opt ..]
+ * [--poll S] [--pin] --timeout T --jvm-opt -Dam2j.splitc.stallSeconds=.. -- org.am2j.splitc.app.AppMain APP --preset
+ * NAME --warmup W --timed K --json FILE [--iterations N]} ({@link #jobArguments}) through the launcher in this process
+ * ({@link Am2Run}); its output goes to a log file. A job counts when it exits with 0 and its JSON report says
+ * {@code "verified": true} for every run, with the ranks, transports and node count asked for. The cycle runs repeat
+ * by repeat, application by application, configuration by configuration, so that a slow epoch of the shared machine
+ * spreads over the configurations instead of hitting one. No job starts when less than {@value #MIN_JOB_SECONDS} s
+ * of {@code --time-limit} are left, and a job's time limit is cut to what is left. The load average is sampled before
+ * the first job and after each. The result is a Markdown file ({@link MatrixReport}, with Table 4 and Table 6's shape
+ * when the configurations of the paper's scale ran) and a bar chart PNG ({@link MatrixChart}). Exit status: 0 when
+ * every hosted cell verified in every repeat, 1 otherwise (a job that did not start for the time limit included), 2
+ * for bad options.
  */
 public final class AppsMatrix
 {
@@ -135,7 +139,7 @@ public final class AppsMatrix
         }
         if (options.help)
         {
-            help();
+            MatrixHelp.print(out);
             return 0;
         }
 
@@ -485,12 +489,12 @@ public final class AppsMatrix
             {
                 row.append(' ').append(MatrixReport.seconds(result.cell(config, label).medianTotal()));
             }
-            final List<MatrixConfig> pair = MatrixReport.onePair(result);
-            row.append("  | ").append(pair.isEmpty() ? "" : MatrixReport.ratio(MatrixReport.ratio(result, pair.get(0),
+            final List<MatrixConfig> pair = MatrixRatios.onePair(result);
+            row.append("  | ").append(pair.isEmpty() ? "" : MatrixReport.ratio(MatrixRatios.configRatio(result, pair.get(0),
                 pair.get(1), label)));
             out.println(row);
         }
-        final Map<String, Double> perApp = MatrixReport.perApplication(result, result.polls().get(0));
+        final Map<String, Double> perApp = MatrixRatios.perApplication(result, result.polls().get(0));
         if (!perApp.isEmpty())
         {
             final List<String> parts = new ArrayList<>();
@@ -564,58 +568,5 @@ public final class AppsMatrix
         {
             // a temporary directory left behind
         }
-    }
-
-    private void help()
-    {
-        out.println(MatrixOptions.USAGE);
-        out.println("  --preset NAME   the applications' preset (default " + AppArgs.DEFAULT_PRESET + "); with '" +
-            MatrixConfig.PAPER_PRESET + "' and no --ranks, the default configurations are those at the paper's scale");
-        out.println("  --out FILE      the Markdown results (default apps-matrix.md); the chart goes beside it as .png");
-        out.println("  --ranks P, -n P ranks of the configurations that take them, shm-only, multi, net and clump " +
-            "(default " + MatrixOptions.DEFAULT_RANKS + "); the others fix their own");
-        out.println("  --repeat R      jobs of every cell; the tables give medians (default 1)");
-        out.println("  --timed K       timed runs of every run in every job, after its warm-ups: a cell has R x K " +
-            "samples (default " + MatrixOptions.DEFAULT_TIMED + ", " + MatrixOptions.PAPER_SCALE_TIMED + " with a " +
-            "configuration at the paper's scale); each adds a run and a settle to the job's time, which --timeout " +
-            "bounds");
-        out.println("  --warmup W      untimed runs of each job's application before its timed runs, in the same JVMs:" +
-            " a number, or auto[:MAX] for runs until the JIT is quiet (default " + MatrixOptions.DEFAULT_WARMUP + ", " +
-            MatrixOptions.PAPER_SCALE_WARMUP + " with a configuration at the paper's scale)");
-        out.println("  --poll S        poll scheduler of the ranks (default: theirs, " + MatrixOptions.DEFAULT_POLL +
-            "); given again, each further one runs right after the first and is compared with it");
-        out.println("  --apps A,B      applications (default " + String.join(",",
-            Apps.all().stream().map(SplitCApp::name).toList()) + ")");
-        out.println("  --configs C,D   configurations (default " + names(MatrixConfig.defaults("small", false)) +
-            "; with --preset " + MatrixConfig.PAPER_PRESET + " and no --ranks " +
-            names(MatrixConfig.defaults(MatrixConfig.PAPER_PRESET, false)) + "):");
-        for (final MatrixConfig config : MatrixConfig.values())
-        {
-            out.println("      " + config.cliName() + ": " + config.description() + "; am2j run " +
-                String.join(" ", config.runOptions(config.fixesRanks() ? 0 : MatrixOptions.DEFAULT_RANKS)) +
-                (config.fixesRanks() ? "" : " (P = " + MatrixOptions.DEFAULT_RANKS + ")"));
-        }
-        out.println("      " + MatrixConfig.CLUMP32_3NIC.cliName() + " needs an am2j run with --nics-per-node (NIC " +
-            "processes shared by a node's ranks); without it its jobs fail, so it runs only when --configs names it");
-        out.println("  --chart FILE    the bar chart PNG (default: --out with .png)");
-        out.println("  --timeout S     time limit of one job (default " + MatrixOptions.DEFAULT_TIMEOUT_S + ", " +
-            MatrixOptions.PAPER_SCALE_TIMEOUT_S + " with a configuration at the paper's scale)");
-        out.println("  --time-limit S  time limit of the whole matrix (default " + MatrixOptions.DEFAULT_TIME_LIMIT_S +
-            " = " + MatrixOptions.DEFAULT_TIME_LIMIT_S / 3600 + " h): no job starts with less than " +
-            MIN_JOB_SECONDS + " s left, a job's limit is cut to what is left, and the jobs not run count as failed");
-        out.println("  --em3d-iterations N  EM3D's iterations instead of the preset's (the paper preset runs " +
-            PaperTable4.EM3D_ITERATIONS + ", minutes at 32 ranks on 2 CPUs); Table 4 then scales the paper's " +
-            "EM3D counts by N/" + PaperTable4.EM3D_ITERATIONS);
-        out.println("  --pin           pin rank R to CPU R mod CPUs (taskset), as am2j run --pin");
-        out.println("  --keep DIR      keep every job's log and JSON report in DIR (kept anyway, in a temporary " +
-            "directory, when a job fails)");
-        out.println("At the paper's scale the launcher waits up to " + PAPER_SCALE_JOIN_TIMEOUT_MS / 1000 + " s for " +
-            "the ranks of a job to join unless -D" + RendezvousConfig.JOIN_TIMEOUT_PROP + " or " +
-            RendezvousConfig.JOIN_TIMEOUT_VARIABLE + " says otherwise.");
-    }
-
-    private static String names(final List<MatrixConfig> configs)
-    {
-        return String.join(",", configs.stream().map(MatrixConfig::cliName).toList());
     }
 }

@@ -17,8 +17,8 @@ final class MatrixOptions
 {
     /** The usage line. */
     static final String USAGE = "usage: am2j apps-matrix [--preset NAME] [--out FILE] [--ranks P] [--repeat R]" +
-        " [--warmup W] [--timed K] [--poll S]... [--apps A,B] [--configs C,D] [--chart FILE] [--timeout S] [--pin]" +
-        " [--keep DIR]";
+        " [--warmup W] [--timed K] [--poll S]... [--apps A,B] [--configs C,D] [--chart FILE] [--timeout S]" +
+        " [--time-limit S] [--em3d-iterations N] [--pin] [--keep DIR]";
 
     /** Ranks of every job unless {@code --ranks} says otherwise. */
     static final int DEFAULT_RANKS = 4;

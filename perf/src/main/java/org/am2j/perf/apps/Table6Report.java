@@ -75,7 +75,7 @@ final class Table6Report
                 .append(" |");
             for (final MatrixConfig clump : clumps)
             {
-                md.append(' ').append(MatrixReport.ratio(MatrixReport.ratio(result, clump, MatrixConfig.NOW32,
+                md.append(' ').append(MatrixReport.ratio(MatrixRatios.configRatio(result, clump, MatrixConfig.NOW32,
                     label))).append(" |");
             }
             final double paperClump = PaperFigures.seconds(label, PaperFigures.Column.CLUMP32);
@@ -126,7 +126,7 @@ final class Table6Report
         final List<String> incomplete = new ArrayList<>();
         for (final String label : result.labels())
         {
-            final String app = MatrixReport.application(label);
+            final String app = MatrixRatios.application(label);
             final double c = result.cell(clump, label).medianTotal();
             final double n = result.cell(MatrixConfig.NOW32, label).medianTotal();
             if (Double.isNaN(c) || Double.isNaN(n))
@@ -152,7 +152,7 @@ final class Table6Report
         double now = 0;
         for (final String label : labels)
         {
-            if (MatrixReport.application(label).equals(app))
+            if (MatrixRatios.application(label).equals(app))
             {
                 clump += PaperFigures.seconds(label, PaperFigures.Column.CLUMP32);
                 now += PaperFigures.seconds(label, PaperFigures.Column.NOW32);

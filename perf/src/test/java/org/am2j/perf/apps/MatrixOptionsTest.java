@@ -107,8 +107,8 @@ class MatrixOptionsTest
         assertEquals("1.40", PaperFigures.figures("CON/comp").get(PaperFigures.Column.SMP_SHM));
         assertTrue(PaperFigures.figures("LU").isEmpty());
         assertTrue(Double.isNaN(PaperFigures.seconds("LU", PaperFigures.Column.NOW32)));
-        assertEquals("CON", MatrixReport.application("CON/comm (small)"));
-        assertEquals("3D FFT", MatrixReport.application("3D FFT (small)"));
+        assertEquals("CON", MatrixRatios.application("CON/comm (small)"));
+        assertEquals("3D FFT", MatrixRatios.application("3D FFT (small)"));
     }
 
     @Test

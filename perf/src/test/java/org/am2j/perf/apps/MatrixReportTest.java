@@ -107,11 +107,11 @@ class MatrixReportTest
         assertTrue(md.contains("| 3D FFT (small) | 1.030 | 1.000 | 1.200 | 1.300 |\n"), md);
         assertTrue(md.contains("| CON/comm (small) | 1.200 | 1.200 | 1.000 | 1.000 |\n"), md);
         assertEquals(Map.of("3D FFT", 1.133 / 1.1, "CON", 1.2, "EM3D", 1.0).keySet(),
-            MatrixReport.perApplication(result, "every").keySet());
-        assertEquals(1.133 / 1.1, MatrixReport.perApplication(result, "every").get("3D FFT"), 1e-12);
-        assertEquals(1.2, MatrixReport.ratio(result, MatrixConfig.MULTI, MatrixConfig.SHM_ONLY, COMM), 1e-12);
-        assertTrue(MatrixReport.withinTarget(1.05));
-        assertFalse(MatrixReport.withinTarget(1.0501));
+            MatrixRatios.perApplication(result, "every").keySet());
+        assertEquals(1.133 / 1.1, MatrixRatios.perApplication(result, "every").get("3D FFT"), 1e-12);
+        assertEquals(1.2, MatrixRatios.configRatio(result, MatrixConfig.MULTI, MatrixConfig.SHM_ONLY, COMM), 1e-12);
+        assertTrue(MatrixRatios.withinTarget(1.05));
+        assertFalse(MatrixRatios.withinTarget(1.0501));
     }
 
     @Test
@@ -179,8 +179,8 @@ class MatrixReportTest
         assertTrue(md.contains("| **3D FFT (small)**: total | 2.000 | 1.000 | 8.7 | 9.0 | 7.0 | 6.76 | 6.8 | 2.2 |\n"),
             md);
         assertFalse(md.contains("## Ratios"), md);
-        assertTrue(MatrixReport.perApplication(result, "every").isEmpty());
-        assertTrue(Double.isNaN(MatrixReport.ratio(result, MatrixConfig.MULTI, MatrixConfig.SHM_ONLY, FFT)));
+        assertTrue(MatrixRatios.perApplication(result, "every").isEmpty());
+        assertTrue(Double.isNaN(MatrixRatios.configRatio(result, MatrixConfig.MULTI, MatrixConfig.SHM_ONLY, FFT)));
         assertTrue(result.allVerified());
     }
 
