@@ -203,38 +203,46 @@ public final class AppsMatrix
             "and reports in %s%n", options.preset, MatrixReport.rankCounts(result), cores, jobs.size(),
             options.apps.size(), options.configs.size(), options.polls.size(), options.repeat, options.timeoutSeconds,
             options.timeLimitSeconds, work);
-        if (options.configs.stream().anyMatch(MatrixConfig::fixesRanks))
-        {
+        final boolean joinTimeoutSet = options.configs.stream().anyMatch(MatrixConfig::fixesRanks) &&
             joinTimeoutForPaperScale(options.timeoutSeconds);
-        }
         final String started = Instant.now().truncatedTo(ChronoUnit.SECONDS).toString();
         final long start = System.nanoTime();
         sampleLoad(result);
-        int done = 0;
-        for (final Job job : jobs)
+        try
         {
-            if (stopped)
+            int done = 0;
+            for (final Job job : jobs)
             {
-                err.println("am2j apps-matrix: stopped");
-                break;
-            }
-            done++;
-            final long left = options.timeLimitSeconds - (System.nanoTime() - start) / 1_000_000_000L;
-            if (left < MIN_JOB_SECONDS)
-            {
-                final String why = String.format(Locale.ROOT, "not run: the matrix's time limit of %d s " +
-                    "(--time-limit) was reached", options.timeLimitSeconds);
-                for (final String label : labelsOf(result, job))
+                if (stopped)
                 {
-                    result.cell(job.poll(), job.config(), label).fail("repeat " + job.repeat() + ": " + why);
+                    err.println("am2j apps-matrix: stopped");
+                    break;
                 }
-                result.skippedForTime();
-                err.printf(Locale.ROOT, "[%d/%d] %s, %s, poll %s, repeat %d: %s%n", done, jobs.size(),
-                    job.app().name(), job.config().cliName(), job.poll(), job.repeat(), why);
-                continue;
+                done++;
+                final long left = options.timeLimitSeconds - (System.nanoTime() - start) / 1_000_000_000L;
+                if (left < MIN_JOB_SECONDS)
+                {
+                    final String why = String.format(Locale.ROOT, "not run: the matrix's time limit of %d s " +
+                        "(--time-limit) was reached", options.timeLimitSeconds);
+                    for (final String label : labelsOf(result, job))
+                    {
+                        result.cell(job.poll(), job.config(), label).fail("repeat " + job.repeat() + ": " + why);
+                    }
+                    result.skippedForTime();
+                    err.printf(Locale.ROOT, "[%d/%d] %s, %s, poll %s, repeat %d: %s%n", done, jobs.size(),
+                        job.app().name(), job.config().cliName(), job.poll(), job.repeat(), why);
+                    continue;
+                }
+                runJob(options, result, job, work, done, jobs.size(), (int)Math.min(options.timeoutSeconds, left));
+                sampleLoad(result);
             }
-            runJob(options, result, job, work, done, jobs.size(), (int)Math.min(options.timeoutSeconds, left));
-            sampleLoad(result);
+        }
+        finally
+        {
+            if (joinTimeoutSet)
+            {
+                System.clearProperty(RendezvousConfig.JOIN_TIMEOUT_PROP);
+            }
         }
         final double wall = (System.nanoTime() - start) / 1e9;
         result.setRun(System.getProperty("java.vm.name") + " " + System.getProperty("java.version") + " (" +
@@ -522,9 +530,12 @@ public final class AppsMatrix
 
     /**
      * Let the launcher of this process wait longer for 32 ranks to join ({@link #PAPER_SCALE_JOIN_TIMEOUT_MS}, at
-     * most the job's time limit) unless the user set the rendezvous's join timeout.
+     * most the job's time limit) unless the user set the rendezvous's join timeout; the launcher reads it at the start
+     * of each job.
+     *
+     * @return true when it set the property, which the caller clears after the jobs.
      */
-    private void joinTimeoutForPaperScale(final int jobTimeoutSeconds)
+    private boolean joinTimeoutForPaperScale(final int jobTimeoutSeconds)
     {
         if (null == System.getProperty(RendezvousConfig.JOIN_TIMEOUT_PROP) &&
             null == System.getenv(RendezvousConfig.JOIN_TIMEOUT_VARIABLE))
@@ -533,7 +544,9 @@ public final class AppsMatrix
             System.setProperty(RendezvousConfig.JOIN_TIMEOUT_PROP, Long.toString(ms));
             out.println("am2j apps-matrix: the launcher waits up to " + ms / 1000 + " s for the ranks of a job to " +
                 "join (-D" + RendezvousConfig.JOIN_TIMEOUT_PROP + ")");
+            return true;
         }
+        return false;
     }
 
     private static List<String> tail(final Path log)
