@@ -46,9 +46,8 @@ final class Table4Explanations
         "and half step, plus the barrier of each half step (`Em3d`). With remote edges drawn uniformly among the " +
         "processors adjacent across a face (`Em3dGraph`), the means match the paper's within a few percent, but " +
         "the spread over the ranks is narrower in the naive layout: a rank's network share follows how many of its " +
-        "3 to 5 faces leave its node (1 or 2), while the paper's wider range (naive: 199,600 to 1,015,500 network " +
-        "messages) implies that its generator, which the paper does not describe, chose remote nodes less evenly. " +
-        "The slowest rank, which sets the time of a bulk synchronous step, is the paper's maximum.";
+        "3 to 5 faces (1 or 2) leave its node, while the paper's wider range (naive: 199,600 to 1,015,500 network " +
+        "messages) implies that its generator, which the paper does not describe, chose remote nodes less evenly.";
     private static final String EM3D_BULK = "Neither the paper's EM3D nor am2j's sends bulk messages: every value is " +
         "a double read by a split-phase get.";
     private static final String EM3D_LOCAL = "The naive layout puts a 4x2x1 block of virtual processors on each " +

@@ -108,6 +108,7 @@ final class Table4Report
             "local bulk | % local | check |\n");
         md.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
         final List<String> notes = new ArrayList<>();
+        final List<String> explained = new ArrayList<>();
         for (final Table4 row : rows)
         {
             final String[] marks = new String[Group.values().length];
@@ -116,7 +117,10 @@ final class Table4Report
                 final List<Table4.Figure> flagged = row.flagged(group);
                 if (!flagged.isEmpty())
                 {
-                    notes.add(note(row, group, flagged, preset));
+                    final String why = Table4Explanations.explain(preset, row.paper().run(), group);
+                    final int same = explained.indexOf(why);
+                    notes.add(note(row, group, flagged) + (same < 0 ? why : "As " + (same + 1) + "."));
+                    explained.add(why);
                     marks[group.ordinal()] = " [" + notes.size() + "]";
                 }
             }
@@ -179,8 +183,10 @@ final class Table4Report
         return md.toString();
     }
 
-    private static String note(final Table4 row, final Group group, final List<Table4.Figure> flagged,
-        final String preset)
+    /**
+     * @return the flagged figures of a group, ours against the paper's, up to where the explanation goes.
+     */
+    private static String note(final Table4 row, final Group group, final List<Table4.Figure> flagged)
     {
         final StringBuilder text = new StringBuilder("**").append(row.label()).append(", ").append(group.heading())
             .append("**: ");
@@ -192,7 +198,7 @@ final class Table4Report
                 .append(", paper ").append(figure(figure.quantity(), figure.paperScaled())).append(" (")
                 .append(figure.difference()).append(')');
         }
-        return text.append(". ").append(Table4Explanations.explain(preset, row.paper().run(), group)).toString();
+        return text.append(". ").toString();
     }
 
     private static String ours(final Table4 row, final Quantity quantity, final String[] marks)
