@@ -24,8 +24,8 @@ final class Table4Explanations
         "node: the all-to-all transposes keep 7/31 = 22.6 % of the messages local whatever the inputs.";
     private static final String CON_SHORT = "am2j's CON reads every remote value with a scalar split-phase get, a " +
         "short request and a short reply (`Con`): one get per present edge leaving the rank's block (the boundary " +
-        "phase), then in every iteration of the global phase one get per distinct remote target component and one " +
-        "per pointer jump, until an iteration changes no label anywhere; its counts follow that algorithm on the " +
+        "phase), then in every iteration of the global phase one get per distinct remote target component, one " +
+        "per pointer jump and an all-reduce of the changes, until an iteration changes no label anywhere; its counts follow that algorithm on the " +
         "seeded lattice, while the paper gives its CON's counts but not the messages of its algorithm. The paper's " +
         "CON/comm maximum (240,919, 3.6 times its mean) is the \"period of high contention and load imbalance near " +
         "the end\" it reports.";
