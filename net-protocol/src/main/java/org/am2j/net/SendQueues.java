@@ -9,7 +9,8 @@ import org.am2j.api.ReturnStatus;
 
 /**
  * The NIC's side of the hosts' queues in the network queue blocks: it drains the endpoints' send queues (replies
- * first) into the peers' windows and onto the wire, returns at once what is sent to a peer known dead (it never
+ * first) into the peers' windows and onto the wire, the messages of one drain for one peer together in as few
+ * datagrams as fit ({@link BatchWriter}), returns at once what is sent to a peer known dead (it never
  * leaves), and returns to their senders the messages a closed endpoint left in its receive queues. Agent thread.
  */
 final class SendQueues
@@ -19,6 +20,7 @@ final class SendQueues
     private final EndpointTable endpoints;
     private final FrameWriter writer;
     private final NicTimers timers;
+    private final BatchWriter batches;
     private final MessageHandler sendDrainer = this::onQueuedMessage;
     private final ControlledMessageHandler undeliveredReturner = this::onUndelivered;
     /** The closed endpoint whose receive queues {@link #returnUndelivered} reads. */
@@ -32,6 +34,7 @@ final class SendQueues
         this.endpoints = endpoints;
         this.writer = writer;
         this.timers = timers;
+        this.batches = new BatchWriter(writer, counters);
     }
 
     /**
@@ -42,20 +45,39 @@ final class SendQueues
     int drain()
     {
         int drained = 0;
-        for (final NetEndpoint endpoint : endpoints.all())
+        try
         {
-            drained += endpoint.sendQueue(true).read(sendDrainer);
-            drained += endpoint.sendQueue(false).read(sendDrainer);
-            if (endpoint.isClosed())
+            for (final NetEndpoint endpoint : endpoints.all())
             {
-                drained += returnUndelivered(endpoint);
-                if (!endpoint.hasQueuedSends() && !endpoint.hasUndelivered())
+                drained += readAll(endpoint.sendQueue(true));
+                drained += readAll(endpoint.sendQueue(false));
+                if (endpoint.isClosed())
                 {
-                    endpoints.retire(endpoint);
+                    drained += returnUndelivered(endpoint);
+                    if (!endpoint.hasQueuedSends() && !endpoint.hasUndelivered())
+                    {
+                        endpoints.retire(endpoint);
+                    }
                 }
             }
         }
+        finally
+        {
+            // What this drain held per peer goes out now, whatever happened to the rest: no message waits for a
+            // later drain or a timer.
+            batches.flush();
+        }
         return drained;
+    }
+
+    /**
+     * One read of a ring stops at the end of its buffer; a second one takes what wrapped around, so that the messages
+     * queued before the drain go out in the same batches.
+     */
+    private int readAll(final org.agrona.concurrent.ringbuffer.RingBuffer queue)
+    {
+        final int read = queue.read(sendDrainer);
+        return 0 == read ? 0 : read + queue.read(sendDrainer);
     }
 
     /**
@@ -90,6 +112,8 @@ final class SendQueues
         }
         final int status = opcode.isRequest() ? ReturnStatus.EBADENDPOINT.code() : ReturnStatus.EREPLYREJECTED.code();
         final boolean deposited = 0 != buffer.getInt(index + QueueRecordDescriptor.DEPOSITED_OFFSET);
+        // The return goes out at once on the reply channel: what this drain held for the peer goes first.
+        batches.flush(route.peer);
         if (FrameReader.BUSY == writer.sendBack(route.peer, buffer, body, bodyLength, status, deposited))
         {
             return ControlledMessageHandler.Action.ABORT;
@@ -116,26 +140,43 @@ final class SendQueues
         slot.ensureCapacity(bodyLength);
         slot.view.putBytes(WireDescriptor.HEADER_LENGTH, buffer, body, bodyLength);
         writer.start(slot, bodyLength, buffer.getInt(body + MessageDescriptor.SOURCE_ENDPOINT_OFFSET));
-        send(peer, channel, replyChannel, slot);
+        if (!returnedUnsent(peer, channel, slot))
+        {
+            batches.add(peer, replyChannel, slot);
+            counters.increment(NicEvent.MESSAGES_SENT);
+        }
     }
 
     /**
-     * Send a message just assigned to its slot, or, when its peer is known dead, return it (it never left).
+     * Send a message just assigned to its slot at once (a direct send: nothing is held for its peer, since every
+     * drain sends what it held before it ends), or, when its peer is known dead, return it (it never left).
      */
     void send(final Peer peer, final SendChannel channel, final boolean replyChannel, final WindowSlot slot)
     {
-        if (peer.died)
+        if (!returnedUnsent(peer, channel, slot))
         {
-            counters.increment(NicEvent.UNREACHABLE);
-            slot.returnStatus = ReturnStatus.EUNREACHABLE.code();
-            if (timers.returnLocally(peer, slot, slot.returnStatus))
-            {
-                channel.complete(slot);
-            }
-            return;
+            writer.transmit(peer, replyChannel, slot);
+            counters.increment(NicEvent.MESSAGES_SENT);
         }
-        writer.transmit(peer, replyChannel, slot);
-        counters.increment(NicEvent.MESSAGES_SENT);
+    }
+
+    /**
+     * @return true when the peer is known dead and the message was returned (or will be, when the sender's reply
+     *         queue has room) with EUNREACHABLE, without leaving.
+     */
+    private boolean returnedUnsent(final Peer peer, final SendChannel channel, final WindowSlot slot)
+    {
+        if (!peer.died)
+        {
+            return false;
+        }
+        counters.increment(NicEvent.UNREACHABLE);
+        slot.returnStatus = ReturnStatus.EUNREACHABLE.code();
+        if (timers.returnLocally(peer, slot, slot.returnStatus))
+        {
+            channel.complete(slot);
+        }
+        return true;
     }
 
     private static boolean onReplyChannel(final DirectBuffer buffer, final int body)
