@@ -19,9 +19,10 @@ import org.am2j.api.Am;
  * check off);</li>
  * <li>{@link #spins(int)}, {@link #yields(int)}, {@link #sleepMicros(int)}: how a wait with nothing to do idles:
  * empty polls with {@link Thread#onSpinWait()}, then polls with {@link Thread#yield()}, then sleeps in
- * {@link org.am2j.api.Bundle#waitSema} of at most that many microseconds each (defaults 256, 64, 1000); while the
- * machine has more runnable threads than CPUs, a wait skips the spins and yields ({@link org.am2j.idle.CpuShare},
- * setting {@code am2j.idle}).</li>
+ * {@link org.am2j.api.Bundle#waitSema} of at most that many microseconds each (defaults 256, 64, 50,000: a message
+ * ends the sleep, the limit is a safety net, and a short one makes every waiting rank wake and poll for nothing, which
+ * on oversubscribed CPUs takes them from the ranks with work); while the machine has more runnable threads than CPUs,
+ * a wait skips the spins and yields ({@link org.am2j.idle.CpuShare}, setting {@code am2j.idle}).</li>
  * </ul>
  */
 public final class SplitCOptions
@@ -39,7 +40,7 @@ public final class SplitCOptions
     private long stallMillis = defaultStallMillis();
     private int spins = 256;
     private int yields = 64;
-    private int sleepMicros = 1000;
+    private int sleepMicros = 50_000;
 
     /**
      * Default settings.

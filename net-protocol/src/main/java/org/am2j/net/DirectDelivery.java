@@ -8,12 +8,14 @@ import org.agrona.DirectBuffer;
  * and read back. One per {@link NetEndpoint}; the host fills in the offer, the NIC (under its lock, on the host's
  * thread) accepts it or not, and the host runs what was accepted once it has given the NIC back.
  * <p>
- * The NIC accepts only when nothing can overtake or be overtaken: the message is complete in one datagram, its
- * receive queue is empty (earlier messages of that queue are run first), the host is not already running a message
- * of that queue further up its stack (the queue's read is not re-entrant, and neither is this path), and the receive
- * buffer is not lent already. Accepted means taken, as a committed receive-queue record is: acknowledged to the
- * sender, never returned; the host runs it before its poll returns. Close cannot come between: an endpoint is closed
- * by its bundle's owner, the thread that polls, and the NIC refuses messages for a closed endpoint under its lock.
+ * The NIC accepts only when nothing can overtake or be overtaken: the message is whole in one datagram (alone, or an
+ * entry of a batch), at most one per datagram (the later messages of a batch for its queue go into the queue, which
+ * the host reads after it ran this one), its receive queue is empty (earlier messages of that queue are run first),
+ * the host is not already running a message of that queue further up its stack (the queue's read is not re-entrant,
+ * and neither is this path), and the receive buffer is not lent already. Accepted means taken, as a committed
+ * receive-queue record is: acknowledged to the sender, never returned; the host runs it before its poll returns. Close
+ * cannot come between: an endpoint is closed by its bundle's owner, the thread that polls, and the NIC refuses
+ * messages for a closed endpoint under its lock.
  * <p>
  * While the host runs the message, the NIC receives into its spare buffer ({@link NicAgent}); the host gives the
  * buffer back ({@link NicAgent#returnReceiveBuffer()}) when the handler is done.

@@ -15,16 +15,15 @@ import org.am2j.api.Opcode;
 import org.am2j.api.ReturnStatus;
 import org.am2j.api.Tags;
 import org.am2j.spi.SegmentBounds;
-import org.am2j.net.auth.Cookies;
 import org.am2j.net.auth.NicKeys;
-import org.am2j.net.auth.SipHash;
 
 /**
- * The NIC's receive path, by frame type: it checks every datagram's header and tag, applies the acknowledgement
- * state and floors it carries, answers HELLOs (a cookie, or a peer) and give-ups, recognises duplicates, reassembles
- * fragments, checks each message against its destination endpoint (exists, tag, handler, lengths, segment range) and
- * puts it into the endpoint's receive queue (or hands it to the polling host, {@link DirectDelivery}) or sends it
- * back to its sender. Agent thread.
+ * The NIC's receive path, by frame type: it checks every datagram's header and tag (and a batch's whole layout),
+ * applies the acknowledgement state and floors it carries, answers HELLOs ({@link Introductions}: a cookie, or a
+ * peer) and give-ups, walks the messages of a batch in order, recognises duplicates, reassembles fragments, checks
+ * each message against its destination endpoint (exists, tag, handler, lengths, segment range) and puts it into the
+ * endpoint's receive queue (or hands it to the polling host, {@link DirectDelivery}) or sends it back to its sender.
+ * Agent thread.
  */
 final class FrameReader
 {
@@ -39,8 +38,6 @@ final class FrameReader
     private final NetConfig config;
     private final long nicId;
     private final NicCounters counters;
-    private final NicKeys keys;
-    private final Cookies cookies = new Cookies(COOKIE_PERIOD_NANOS, System.nanoTime());
     private final int ackBatch;
     private final NicClock clock;
     private final PeerTable peers;
@@ -48,11 +45,9 @@ final class FrameReader
     private final FrameWriter writer;
     private final NicTimers timers;
     private final UnsafeBuffer received;
+    private final Introductions introductions;
     /** The polling host's offer for the datagram being read (inline mode), else null. */
     private DirectDelivery direct;
-
-    /** Period of the cookie secret: a cookie is good for one to two periods. */
-    private static final long COOKIE_PERIOD_NANOS = 2_000_000_000L;
 
     FrameReader(final NetConfig config, final long nicId, final NicCounters counters, final NicKeys keys,
         final NicClock clock, final PeerTable peers, final EndpointTable endpoints, final FrameWriter writer,
@@ -61,7 +56,6 @@ final class FrameReader
         this.config = config;
         this.nicId = nicId;
         this.counters = counters;
-        this.keys = keys;
         this.ackBatch = Math.max(1, config.depth / 4);
         this.clock = clock;
         this.peers = peers;
@@ -69,6 +63,7 @@ final class FrameReader
         this.writer = writer;
         this.timers = timers;
         this.received = received;
+        this.introductions = new Introductions(config, nicId, counters, keys, clock, peers, writer, received);
     }
 
     /**
@@ -97,7 +92,7 @@ final class FrameReader
         final int type = d.getByte(WireDescriptor.TYPE_OFFSET) & 0xFF;
         if (d.getShort(WireDescriptor.MAGIC_OFFSET) != WireDescriptor.MAGIC ||
             d.getByte(WireDescriptor.VERSION_OFFSET) != WireDescriptor.VERSION ||
-            type < WireDescriptor.TYPE_DATA || type > WireDescriptor.TYPE_COOKIE)
+            type < WireDescriptor.TYPE_DATA || type > WireDescriptor.LAST_TYPE)
         {
             counters.increment(NicEvent.BAD_HEADER);
             return;
@@ -111,7 +106,7 @@ final class FrameReader
         final Peer peer = peers.byNic(sourceNic);
         if (type == WireDescriptor.TYPE_COOKIE)
         {
-            onCookie(peer, datagramLength);
+            introductions.onCookie(peer, datagramLength);
             return;
         }
         final int length = datagramLength - WireDescriptor.TAG_LENGTH;
@@ -120,7 +115,7 @@ final class FrameReader
             // Nothing from an unknown NIC is believed or answered, but a HELLO: it gets a cookie, or a peer.
             if (type == WireDescriptor.TYPE_HELLO && length == WireDescriptor.HELLO_LENGTH)
             {
-                onHelloFromUnknown(from, sourceNic, length);
+                introductions.onHelloFromUnknown(from, sourceNic, length);
             }
             else
             {
@@ -132,6 +127,14 @@ final class FrameReader
         {
             // Forged, spoiled, or from another incarnation: it changes nothing.
             counters.increment(NicEvent.AUTH_FAILED);
+            return;
+        }
+        // A batch's whole layout is checked before anything in it (acknowledgements included) is believed: one that
+        // does not hold is dropped whole, none of its messages taken.
+        final int batchCount = type == WireDescriptor.TYPE_BATCH ? BatchDescriptor.count(d, length) : 0;
+        if (batchCount < 0)
+        {
+            counters.increment(NicEvent.TRUNCATED);
             return;
         }
         if (!peer.accepted)
@@ -173,12 +176,17 @@ final class FrameReader
         if (type == WireDescriptor.TYPE_HELLO)
         {
             // From a peer we know: it does not know yet that we know it. Any tagged datagram tells it.
-            if (length != WireDescriptor.HELLO_LENGTH || !Arrays.equals(peer.publicKey, helloKey(d)))
+            if (length != WireDescriptor.HELLO_LENGTH || !Arrays.equals(peer.publicKey, Introductions.helloKey(d)))
             {
                 counters.increment(NicEvent.MALFORMED);
                 return;
             }
             writer.sendAck(peer);
+            return;
+        }
+        if (type == WireDescriptor.TYPE_BATCH)
+        {
+            onBatch(peer, batchCount);
             return;
         }
         final boolean replyChannel = 0 != (flags & WireDescriptor.FLAG_REPLY_CHANNEL);
@@ -194,18 +202,8 @@ final class FrameReader
             return;
         }
         final ReceiveChannel in = peer.in(replyChannel);
-        final int state = in.check(sequence);
-        if (state == ReceiveChannel.DUPLICATE)
+        if (!isNew(in, sequence))
         {
-            // Our acknowledgement was lost (or is late): the sender retransmitted. Answer at once.
-            counters.increment(NicEvent.DUPLICATES);
-            in.owe(clock.nowNanos, 0, 1);
-            clock.nextTimerNanos = clock.nowNanos;
-            return;
-        }
-        if (state == ReceiveChannel.OUT_OF_WINDOW)
-        {
-            counters.increment(NicEvent.OUT_OF_WINDOW);
             return;
         }
         final int fragmentIndex = d.getByte(WireDescriptor.FRAGMENT_INDEX_OFFSET) & 0xFF;
@@ -237,6 +235,63 @@ final class FrameReader
             result = deliver(peer, replyChannel, entry.body, 0, bodyLength);
             peer.reassembly.release(entry);
         }
+        settle(peer, in, sequence, result);
+    }
+
+    /**
+     * Every message of a batch whose tag and layout checked ({@link BatchDescriptor}), in order, each as if it had
+     * come alone in a DATA datagram: its own channel and sequence, duplicates recognised and busy queues left to
+     * retransmission one by one.
+     */
+    private void onBatch(final Peer peer, final int count)
+    {
+        counters.increment(NicEvent.BATCHES_RECEIVED);
+        final UnsafeBuffer d = received;
+        int entry = BatchDescriptor.FIRST_ENTRY_OFFSET;
+        for (int i = 0; i < count; i++)
+        {
+            final long sequence = d.getLong(entry + BatchDescriptor.SEQUENCE_OFFSET);
+            final int bodyLength = d.getInt(entry + BatchDescriptor.BODY_LENGTH_OFFSET);
+            final boolean replyChannel =
+                0 != (d.getInt(entry + BatchDescriptor.FLAGS_OFFSET) & WireDescriptor.FLAG_REPLY_CHANNEL);
+            final ReceiveChannel in = peer.in(replyChannel);
+            if (isNew(in, sequence))
+            {
+                settle(peer, in, sequence,
+                    deliver(peer, replyChannel, d, entry + BatchDescriptor.ENTRY_HEADER_LENGTH, bodyLength));
+            }
+            entry += BatchDescriptor.entryLength(bodyLength);
+        }
+    }
+
+    /**
+     * @return true when the sequence is new; a duplicate is answered at once, one outside the window counted.
+     */
+    private boolean isNew(final ReceiveChannel in, final long sequence)
+    {
+        final int state = in.check(sequence);
+        if (state == ReceiveChannel.DUPLICATE)
+        {
+            // Our acknowledgement was lost (or is late): the sender retransmitted. Answer at once.
+            counters.increment(NicEvent.DUPLICATES);
+            in.owe(clock.nowNanos, 0, 1);
+            clock.nextTimerNanos = clock.nowNanos;
+            return false;
+        }
+        if (state == ReceiveChannel.OUT_OF_WINDOW)
+        {
+            counters.increment(NicEvent.OUT_OF_WINDOW);
+            return false;
+        }
+        return true;
+    }
+
+    /**
+     * What {@link #deliver} made of a new sequence: taken (acknowledge it, after the delay or at once once enough
+     * are owed), or refused for a full queue (tell the peer it is busy), or not yet (the sender retransmits).
+     */
+    private void settle(final Peer peer, final ReceiveChannel in, final long sequence, final int result)
+    {
         if (TAKEN == result)
         {
             in.take(sequence);
@@ -254,84 +309,6 @@ final class FrameReader
         {
             clock.nextTimerNanos = in.ackDueNanos();
         }
-    }
-
-    /**
-     * A HELLO from a NIC this NIC does not know. Without a valid cookie it costs one hash: a cookie goes back to the
-     * datagram's source address and nothing is kept. With one (the claimant receives at that address), the link key is
-     * derived from the claimed public key and must check the HELLO's tag; then the peer is made, its datagrams going to
-     * the source address's host at the receiving port the (now authenticated) header names.
-     */
-    void onHelloFromUnknown(final InetSocketAddress from, final long sourceNic, final int length)
-    {
-        final UnsafeBuffer d = received;
-        final int port = d.getShort(WireDescriptor.SOURCE_PORT_OFFSET) & 0xFFFF;
-        if (0 == port)
-        {
-            counters.increment(NicEvent.BAD_HEADER);
-            return;
-        }
-        // The claimant's receiving socket: the source host, at the port its header names (its datagrams may leave
-        // from a send socket of their own, see UdpWire). The cookie goes there and is bound to it, so a HELLO with it
-        // proves the claimant receives there. A cookie is smaller than the HELLO that asked for it: no amplification.
-        final InetSocketAddress claimant = from.getPort() == port ? from : new InetSocketAddress(from.getAddress(), port);
-        final boolean hasCookie = 0 != (d.getShort(WireDescriptor.FLAGS_OFFSET) & WireDescriptor.FLAG_HAS_COOKIE);
-        if (!hasCookie || !cookies.verify(d.getLong(WireDescriptor.HELLO_COOKIE_OFFSET), claimant, sourceNic, d,
-            WireDescriptor.HELLO_KEY_OFFSET, clock.nowNanos))
-        {
-            writer.sendCookie(claimant, sourceNic,
-                cookies.issue(claimant, sourceNic, d, WireDescriptor.HELLO_KEY_OFFSET, clock.nowNanos));
-            return;
-        }
-        // Allocates: only a claimant that proved it receives at its address gets this far.
-        final SipHash transmit = new SipHash();
-        final SipHash receive = new SipHash();
-        try
-        {
-            keys.deriveLinkKeys(nicId, sourceNic, d, WireDescriptor.HELLO_KEY_OFFSET, transmit, receive);
-        }
-        catch (final IllegalArgumentException ex)
-        {
-            counters.increment(NicEvent.AUTH_FAILED);
-            return;
-        }
-        if (config.authenticate && d.getLong(length) != receive.hash(d, 0, length))
-        {
-            counters.increment(NicEvent.AUTH_FAILED);
-            return;
-        }
-        final Peer peer = peers.addIfAbsent(sourceNic, claimant, helloKey(d), transmit, receive);
-        if (null == peer)
-        {
-            counters.increment(NicEvent.TOO_MANY_PEERS);
-            return;
-        }
-        counters.increment(NicEvent.PEERS_ACCEPTED);
-        peer.accepted = true;
-        peer.lastHeardNanos = clock.nowNanos;
-        writer.sendAck(peer);
-    }
-
-    static byte[] helloKey(final UnsafeBuffer d)
-    {
-        final byte[] key = new byte[NicKeys.PUBLIC_KEY_LENGTH];
-        d.getBytes(WireDescriptor.HELLO_KEY_OFFSET, key);
-        return key;
-    }
-
-    /**
-     * A peer we introduced ourselves to gave us a cookie: send the HELLO again with it. Untagged, so believed only
-     * from a peer we are introducing ourselves to, and it only makes us send one more HELLO.
-     */
-    void onCookie(final Peer peer, final int length)
-    {
-        if (null == peer || peer.accepted || length != WireDescriptor.COOKIE_LENGTH)
-        {
-            counters.increment(NicEvent.UNKNOWN_PEER);
-            return;
-        }
-        peer.cookie = received.getLong(WireDescriptor.COOKIE_OFFSET);
-        writer.sendHello(peer);
     }
 
     /**

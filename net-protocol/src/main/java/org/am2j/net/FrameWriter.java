@@ -112,12 +112,28 @@ final class FrameWriter
                 send(fragmentBuffer, fragment, WireDescriptor.HEADER_LENGTH + length, peer);
             }
         }
+        sent(peer, slot);
+    }
+
+    /**
+     * The slot's message went out now (alone or in a batch): arm its retransmission.
+     */
+    void sent(final Peer peer, final WindowSlot slot)
+    {
         slot.lastSentNanos = clock.nowNanos;
         slot.retransmitAtNanos = clock.nowNanos + peer.rtt.backedOff(slot.retransmits);
         if (slot.retransmitAtNanos - clock.nextTimerNanos < 0)
         {
             clock.nextTimerNanos = Math.max(slot.retransmitAtNanos, clock.nowNanos + NicTimers.TICK_NANOS / 4);
         }
+    }
+
+    /**
+     * @return the largest datagram, tag included.
+     */
+    int datagramLimit()
+    {
+        return config.datagramLimit;
     }
 
     void writeHeader(final UnsafeBuffer datagram, final int type, final int flags, final Peer peer,

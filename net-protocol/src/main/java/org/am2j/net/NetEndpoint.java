@@ -300,6 +300,8 @@ final class NetEndpoint implements TransportEndpoint, ServedEndpoint
     {
         closed = true;
         nic.unregister(this);
+        // What this endpoint's sends held goes out now, not when the keeper next runs the NIC.
+        nic.flushHeld();
     }
 
     /**

@@ -46,6 +46,8 @@ final class NetRoute implements Route
         final boolean announce = !replyChannel && !announced;
         if (!channel.tryAcquire(announce ? 2 : 1))
         {
+            // Held sends hold credits: they must leave for the window to open again.
+            nic.flushHeld();
             return FULL;
         }
         if (announce && !queueName(queue))

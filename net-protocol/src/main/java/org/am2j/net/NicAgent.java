@@ -8,6 +8,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.UnsafeBuffer;
+import org.am2j.idle.CpuShare;
 import org.am2j.net.auth.NicKeys;
 
 /**
@@ -64,6 +65,13 @@ final class NicAgent implements Agent
     /** Inline mode: a host thread sleeps in {@link #block(long, long)} and does the NIC's work when it wakes. */
     private volatile boolean hostBlocking;
     private volatile boolean agentSleeping;
+    /**
+     * Inline mode: whether the CPUs are oversubscribed, in which case direct sends are held for their peer's batch
+     * ({@link #sendDirect}).
+     */
+    private CpuShare share = CpuShare.process();
+    /** A thread found the NIC taken when it wanted held sends out: the holder sends them as it gives the NIC back. */
+    private volatile boolean flushWanted;
     /** The traffic count {@link #keeperBusy()} saw last; keeper thread only. */
     private long keeperSeenTraffic;
 
@@ -283,7 +291,19 @@ final class NicAgent implements Agent
             final SendChannel channel = peer.out(replyChannel);
             final WindowSlot slot = channel.assign();
             writer.start(slot, bodyLength, localEndpointId);
-            sendQueues.send(peer, channel, replyChannel, slot);
+            if (share.oversubscribed())
+            {
+                // The CPUs are shared by more runnable threads than they have: the peer's host is likely off a CPU,
+                // and a datagram per message costs every rank CPU time. The message waits for the others this host
+                // sends its peer until the host polls, sleeps, finds a window full or closes (or the keeper runs
+                // the NIC): one datagram and one wake-up for the lot.
+                sendQueues.hold(peer, channel, replyChannel, slot);
+                counters.increment(NicEvent.HELD_SENDS);
+            }
+            else
+            {
+                sendQueues.send(peer, channel, replyChannel, slot);
+            }
             counters.increment(NicEvent.DIRECT_SENDS);
         }
         finally
@@ -298,6 +318,45 @@ final class NicAgent implements Agent
     void abandonDirect()
     {
         unlock();
+    }
+
+    /**
+     * Send what direct sends held ({@link #sendDirect}): the host polls, is about to sleep, found a window full, or
+     * closes an endpoint. When another thread holds the NIC, that thread sends them as it gives the NIC back. Any
+     * thread; nothing to do (one volatile read) when nothing is held.
+     */
+    void flushHeld()
+    {
+        if (!sendQueues.holds())
+        {
+            return;
+        }
+        // Volatile store before the lock attempt, as the holder's release of the lock comes before its read of the
+        // flag (unlock): either our attempt finds the NIC free, or the holder sees the flag.
+        flushWanted = true;
+        if (tryLock())
+        {
+            try
+            {
+                flushWanted = false;
+                clock.nowNanos = System.nanoTime();
+                sendQueues.flushHeld();
+            }
+            finally
+            {
+                unlock();
+            }
+        }
+    }
+
+    /**
+     * For tests: what tells the NIC whether the CPUs are oversubscribed.
+     *
+     * @param share a scripted one.
+     */
+    void cpuShare(final CpuShare share)
+    {
+        this.share = share;
     }
 
     /**
@@ -357,6 +416,7 @@ final class NicAgent implements Agent
         final long now = System.nanoTime();
         // Ordered store (a plain store on x86): the keeper only needs to see it eventually.
         hostSeenNanos.setRelease(now);
+        flushHeld();
         if (timers.due(now) && tryLock())
         {
             try
@@ -393,6 +453,8 @@ final class NicAgent implements Agent
         // ticket, then reads this flag (onDatagram). One of the two sees the other, so a wake-up read by another
         // thread (the keeper, a host thread polling) ends this sleep or prevents it.
         hostBlocking = true;
+        // Nothing held waits out the sleep: the replies and requests this host held go out before it sleeps.
+        flushHeld();
         try
         {
             if (wakeups.get() != ticket)
@@ -583,11 +645,13 @@ final class NicAgent implements Agent
         // Ordered store: everything the holder wrote is visible to the next thread that takes the lock.
         lock.setRelease(false);
         // A host that queued a message while we held the lock found it taken and left the message to us: look
-        // again (a few passes at most, so that no caller drains another thread's stream for ever).
-        for (int pass = 0; pass < SEND_PASSES && inline && hasQueuedSends() && tryLock(); pass++)
+        // again (a few passes at most, so that no caller drains another thread's stream for ever). The same for a
+        // host that wanted held sends out (flushHeld): the drain sends them.
+        for (int pass = 0; pass < SEND_PASSES && inline && (hasQueuedSends() || flushWanted) && tryLock(); pass++)
         {
             try
             {
+                flushWanted = false;
                 clock.nowNanos = System.nanoTime();
                 sendQueues.drain();
             }

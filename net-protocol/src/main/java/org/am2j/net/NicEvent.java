@@ -15,6 +15,21 @@ enum NicEvent
     MESSAGES_SENT,
     /** Of those, messages an inline NIC's host wrote straight into the window, without a send-queue record. */
     DIRECT_SENDS,
+    /**
+     * Of those, direct sends held for their peer's next batch because the CPUs were oversubscribed: they went out
+     * when the host polled, slept, found a window full or closed, or the keeper ran the NIC.
+     */
+    HELD_SENDS,
+    /** Datagrams that carried several whole messages for one peer at once ({@link WireDescriptor#TYPE_BATCH}). */
+    BATCHES_SENT,
+    /**
+     * Messages sent in those (among {@link #MESSAGES_SENT}): {@code batched_messages / batches_sent} is the batch
+     * factor, and {@code messages_sent} over {@code messages_sent - batched_messages + batches_sent} the messages per
+     * first-sending datagram (messages cut into fragments aside).
+     */
+    BATCHED_MESSAGES,
+    /** Batch datagrams read whose tag and layout checked. */
+    BATCHES_RECEIVED,
     /** Messages delivered into a receive queue or handed to the polling host. */
     MESSAGES_DELIVERED,
     /** Of those, messages an inline NIC handed to its polling host from the datagram, without a receive-queue record. */
@@ -27,7 +42,10 @@ enum NicEvent
     DUPLICATES,
     /** One-byte wake-up datagrams from other transports' senders (ignored; they woke the selector). */
     WAKEUPS,
-    /** Datagrams shorter than a header, or whose lengths contradict their size. */
+    /**
+     * Datagrams shorter than a header, or whose lengths contradict their size (a batch whose entries do not fill it
+     * exactly: dropped whole, none of its messages taken).
+     */
     TRUNCATED,
     /** Datagrams with the wrong magic number or version, or an unknown type. */
     BAD_HEADER,

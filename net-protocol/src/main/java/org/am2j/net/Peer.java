@@ -27,6 +27,8 @@ final class Peer
     final ReceiveChannel repliesIn = new ReceiveChannel();
     final RttEstimator rtt;
     final Reassembly reassembly;
+    /** Messages drained for the peer and not sent yet: they go out together at the end of the drain. NIC thread. */
+    final PendingBatch pending;
     private final ConcurrentHashMap<Integer, EndpointName> names = new ConcurrentHashMap<>();
 
     /**
@@ -74,6 +76,7 @@ final class Peer
         this.repliesOut = new SendChannel(config.depth);
         this.rtt = new RttEstimator(config.rtoInitialNanos, config.rtoMinNanos, config.rtoMaxNanos);
         this.reassembly = new Reassembly(config.reassemblySlots);
+        this.pending = new PendingBatch(2 * config.depth);
         this.lastHeardNanos = nowNanos;
     }
 

@@ -9,20 +9,18 @@ import org.am2j.api.ReturnStatus;
 
 /**
  * The NIC's side of the hosts' queues in the network queue blocks: it drains the endpoints' send queues (replies
- * first) into the peers' windows and onto the wire, returns at once what is sent to a peer known dead (it never
+ * first) into the peers' windows and onto the wire, the messages of one drain for one peer together in as few
+ * datagrams as fit ({@link BatchWriter}), returns at once what is sent to a peer known dead (it never
  * leaves), and returns to their senders the messages a closed endpoint left in its receive queues. Agent thread.
  */
 final class SendQueues
 {
-    /** Longest message body a host can queue: a header and the largest data (a name announcement's is smaller). */
-    static final int MAX_BODY = MessageDescriptor.HEADER_LENGTH + Math.max(org.am2j.api.Am.MAX_MEDIUM,
-        org.am2j.api.Am.MAX_LONG);
-
     private final NicCounters counters;
     private final PeerTable peers;
     private final EndpointTable endpoints;
     private final FrameWriter writer;
     private final NicTimers timers;
+    private final BatchWriter batches;
     private final MessageHandler sendDrainer = this::onQueuedMessage;
     private final ControlledMessageHandler undeliveredReturner = this::onUndelivered;
     private final ControlledMessageHandler creditTakingDrainer = this::onQueuedMessageTakingCredit;
@@ -31,6 +29,15 @@ final class SendQueues
     private final LinkRate linkRate;
     /** The endpoint whose send queue {@link #onQueuedMessageTakingCredit} reads. */
     private ServedEndpoint draining;
+    /**
+     * Direct sends wait in {@link #batches} for the next flush ({@link #hold}). Written by the NIC's holder; read by
+     * any host thread as a hint that a flush is owed.
+     */
+    private volatile boolean held;
+    /** Longest message body a host can queue: a header and the largest data (a name announcement's is smaller). */
+    static final int MAX_BODY = MessageDescriptor.HEADER_LENGTH + Math.max(org.am2j.api.Am.MAX_MEDIUM,
+        org.am2j.api.Am.MAX_LONG);
+
     /** The closed endpoint whose receive queues {@link #returnUndelivered} reads. */
     private ServedEndpoint closing;
 
@@ -44,6 +51,7 @@ final class SendQueues
         this.endpoints = endpoints;
         this.writer = writer;
         this.timers = timers;
+        this.batches = new BatchWriter(writer, counters);
     }
 
     /**
@@ -54,31 +62,57 @@ final class SendQueues
     int drain()
     {
         int drained = 0;
-        for (final ServedEndpoint endpoint : endpoints.all())
+        try
         {
-            if (endpoint.hostTakesCredits() && null == linkRate)
+            for (final ServedEndpoint endpoint : endpoints.all())
             {
-                drained += endpoint.sendQueue(true).read(sendDrainer);
-                drained += endpoint.sendQueue(false).read(sendDrainer);
-            }
-            else
-            {
-                draining = endpoint;
-                drained += endpoint.sendQueue(true).controlledRead(creditTakingDrainer);
-                drained += endpoint.sendQueue(false).controlledRead(creditTakingDrainer);
-                draining = null;
-            }
-            if (endpoint.isClosed())
-            {
-                drained += returnUndelivered(endpoint);
-                if (!endpoint.hasQueuedSends() && !endpoint.hasUndelivered())
+                if (endpoint.hostTakesCredits() && null == linkRate)
                 {
-                    endpoints.retire(endpoint);
-                    endpoint.retired();
+                    drained += readAll(endpoint.sendQueue(true));
+                    drained += readAll(endpoint.sendQueue(false));
+                }
+                else
+                {
+                    draining = endpoint;
+                    drained += readAllTakingCredits(endpoint.sendQueue(true));
+                    drained += readAllTakingCredits(endpoint.sendQueue(false));
+                    draining = null;
+                }
+                if (endpoint.isClosed())
+                {
+                    drained += returnUndelivered(endpoint);
+                    if (!endpoint.hasQueuedSends() && !endpoint.hasUndelivered())
+                    {
+                        endpoints.retire(endpoint);
+                        endpoint.retired();
+                    }
                 }
             }
         }
+        finally
+        {
+            // What this drain held per peer goes out now, whatever happened to the rest: no message waits for a
+            // later drain or a timer. Direct sends held before it go too.
+            held = false;
+            batches.flush();
+        }
         return drained;
+    }
+
+    /**
+     * One read of a ring stops at the end of its buffer; a second one takes what wrapped around, so that the messages
+     * queued before the drain go out in the same batches.
+     */
+    private int readAll(final org.agrona.concurrent.ringbuffer.RingBuffer queue)
+    {
+        final int read = queue.read(sendDrainer);
+        return 0 == read ? 0 : read + queue.read(sendDrainer);
+    }
+
+    private int readAllTakingCredits(final org.agrona.concurrent.ringbuffer.RingBuffer queue)
+    {
+        final int read = queue.controlledRead(creditTakingDrainer);
+        return 0 == read ? 0 : read + queue.controlledRead(creditTakingDrainer);
     }
 
     /**
@@ -113,6 +147,8 @@ final class SendQueues
         }
         final int status = opcode.isRequest() ? ReturnStatus.EBADENDPOINT.code() : ReturnStatus.EREPLYREJECTED.code();
         final boolean deposited = 0 != buffer.getInt(index + QueueRecordDescriptor.DEPOSITED_OFFSET);
+        // The return goes out at once on the reply channel: what this drain held for the peer goes first.
+        batches.flush(routePeer);
         if (FrameReader.BUSY == writer.sendBack(routePeer, buffer, body, bodyLength, status, deposited))
         {
             return ControlledMessageHandler.Action.ABORT;
@@ -176,26 +212,75 @@ final class SendQueues
         slot.ensureCapacity(bodyLength);
         slot.view.putBytes(WireDescriptor.HEADER_LENGTH, buffer, body, bodyLength);
         writer.start(slot, bodyLength, buffer.getInt(body + MessageDescriptor.SOURCE_ENDPOINT_OFFSET));
-        send(peer, channel, replyChannel, slot);
+        if (!returnedUnsent(peer, channel, slot))
+        {
+            batches.add(peer, replyChannel, slot);
+            counters.increment(NicEvent.MESSAGES_SENT);
+        }
     }
 
     /**
-     * Send a message just assigned to its slot, or, when its peer is known dead, return it (it never left).
+     * Send a message just assigned to its slot at once (a direct send: nothing is held for its peer, since every
+     * drain sends what it held before it ends), or, when its peer is known dead, return it (it never left).
      */
     void send(final Peer peer, final SendChannel channel, final boolean replyChannel, final WindowSlot slot)
     {
-        if (peer.died)
+        if (!returnedUnsent(peer, channel, slot))
         {
-            counters.increment(NicEvent.UNREACHABLE);
-            slot.returnStatus = ReturnStatus.EUNREACHABLE.code();
-            if (timers.returnLocally(peer, slot, slot.returnStatus))
-            {
-                channel.complete(slot);
-            }
-            return;
+            writer.transmit(peer, replyChannel, slot);
+            counters.increment(NicEvent.MESSAGES_SENT);
         }
-        writer.transmit(peer, replyChannel, slot);
-        counters.increment(NicEvent.MESSAGES_SENT);
+    }
+
+    /**
+     * Hold a direct send for its peer's batch: it goes out with what else is sent to that peer before the next
+     * {@link #flushHeld()} or drain (or at once when the batch is full).
+     */
+    void hold(final Peer peer, final SendChannel channel, final boolean replyChannel, final WindowSlot slot)
+    {
+        if (!returnedUnsent(peer, channel, slot))
+        {
+            // Volatile store before the batch holds the message: a host that reads false afterwards finds it sent.
+            held = true;
+            batches.add(peer, replyChannel, slot);
+            counters.increment(NicEvent.MESSAGES_SENT);
+        }
+    }
+
+    /**
+     * @return true when direct sends are held ({@link #hold}).
+     */
+    boolean holds()
+    {
+        return held;
+    }
+
+    /**
+     * Send every held direct send now.
+     */
+    void flushHeld()
+    {
+        held = false;
+        batches.flush();
+    }
+
+    /**
+     * @return true when the peer is known dead and the message was returned (or will be, when the sender's reply
+     *         queue has room) with EUNREACHABLE, without leaving.
+     */
+    private boolean returnedUnsent(final Peer peer, final SendChannel channel, final WindowSlot slot)
+    {
+        if (!peer.died)
+        {
+            return false;
+        }
+        counters.increment(NicEvent.UNREACHABLE);
+        slot.returnStatus = ReturnStatus.EUNREACHABLE.code();
+        if (timers.returnLocally(peer, slot, slot.returnStatus))
+        {
+            channel.complete(slot);
+        }
+        return true;
     }
 
     private static boolean onReplyChannel(final DirectBuffer buffer, final int body)

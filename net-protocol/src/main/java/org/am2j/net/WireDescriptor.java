@@ -45,7 +45,10 @@ package org.am2j.net;
  * (piggybacked acknowledgements), and the floors of both channels it sends on (its oldest unresolved sequence: the
  * receiver forgets what it gave up below it); an {@link #TYPE_ACK} datagram carries nothing else, a
  * {@link #TYPE_GIVE_UP} or {@link #TYPE_GIVE_UP_ANSWER} only the sequence it is about. A {@link #TYPE_DATA} datagram
- * carries one fragment of a message body ({@link MessageDescriptor}); most messages fit in one fragment.
+ * carries one fragment of a message body ({@link MessageDescriptor}); most messages fit in one fragment. A
+ * {@link #TYPE_BATCH} datagram carries several whole messages for one peer, each with its own channel and sequence
+ * number, in the entries {@link BatchDescriptor} draws after this header; its sequence field is 0 and its body length
+ * field holds the number of entries.
  * A datagram of exactly {@link #WAKE_LENGTH} byte is a wake-up: a shared-memory sender sends it to a process asleep
  * in the NIC's selector, and the NIC ignores it.
  * The sender's port is where its NIC receives: a datagram may leave from another socket (see {@link UdpWire}), so
@@ -58,7 +61,7 @@ final class WireDescriptor
     /** Magic number: "AM" little-endian. */
     static final short MAGIC = 0x4D41;
     /** Version of this layout. */
-    static final byte VERSION = 4;
+    static final byte VERSION = 5;
 
     /** A fragment of a message. */
     static final int TYPE_DATA = 1;
@@ -86,8 +89,18 @@ final class WireDescriptor
      * address: the claimant proves it receives there by sending it back. Untagged (the receiver has no key yet).
      */
     static final int TYPE_COOKIE = 6;
+    /**
+     * Several whole messages for one peer, each with its own channel and sequence number ({@link BatchDescriptor}):
+     * a sender that drains several messages for one peer at once sends them in one datagram, up to its size limit.
+     */
+    static final int TYPE_BATCH = 7;
+    /** The highest type number. */
+    static final int LAST_TYPE = TYPE_BATCH;
 
-    /** DATA: the message travels on the reply channel (replies and returned messages), else the request channel. */
+    /**
+     * DATA: the message travels on the reply channel (replies and returned messages), else the request channel. Also
+     * an entry flag of a {@link #TYPE_BATCH} ({@link BatchDescriptor#FLAGS_OFFSET}).
+     */
     static final int FLAG_REPLY_CHANNEL = 0x1;
     /**
      * ACK: the sender of this datagram refused a message because a receive queue was full; it is alive, and the

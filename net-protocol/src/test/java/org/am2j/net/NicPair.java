@@ -51,10 +51,23 @@ final class NicPair implements AutoCloseable
         final Wire wireB = new UdpWire(configB.bind, configB.host, 0, configB.socketBytes, configB.connectedPeers);
         a = new NetTransport(configA, null == wrap ? wireA : wrap.apply(wireA), 1);
         b = new NetTransport(configB, null == wrap ? wireB : wrap.apply(wireB), 2);
+        // Whatever the machine's load: a direct send goes out at once unless a test scripts oversubscribed CPUs.
+        a.nic().cpuShare(cpus(false));
+        b.nic().cpuShare(cpus(false));
         hostA = TestHost.attach(a, 1, 7, TAG_A);
         hostB = TestHost.attach(b, 2, 9, TAG_B);
         aToB = hostA.endpoint.connect(hostB.name, TAG_B);
         bToA = mapBack ? hostB.endpoint.connect(hostA.name, TAG_A) : null;
+    }
+
+    /**
+     * @param oversubscribed the answer it always gives.
+     * @return a scripted answer to whether the CPUs are oversubscribed.
+     */
+    static org.am2j.idle.CpuShare cpus(final boolean oversubscribed)
+    {
+        return new org.am2j.idle.CpuShare(oversubscribed ? org.am2j.idle.CpuShare.Mode.SLEEP :
+            org.am2j.idle.CpuShare.Mode.SPIN, org.am2j.idle.RunnableProbe.fixed(0, 2), System::nanoTime, 1);
     }
 
     /**

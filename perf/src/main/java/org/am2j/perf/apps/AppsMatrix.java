@@ -18,30 +18,35 @@ import java.util.stream.Stream;
 
 import org.am2j.splitc.app.AppArgs;
 import org.am2j.splitc.app.AppMain;
-import org.am2j.splitc.app.Apps;
 import org.am2j.splitc.app.RunSpec;
 import org.am2j.splitc.app.SplitCApp;
 import org.am2j.spmd.Am2Run;
+import org.am2j.spmd.RendezvousConfig;
 
 /**
  * {@code bin/am2j apps-matrix}: every Split-C application of the model paper (3D FFT, CON, EM3D with both layouts:
  * the runs of a preset) in every configuration of the paper's Tables 5 and 6 that emulated nodes on this machine can
- * host ({@link MatrixConfig}: one node with shared memory only, one node multi-protocol, all network, a clump of 2
- * nodes), each cell in {@code --repeat} jobs that time each run {@code --timed} times, and with each further
+ * host ({@link MatrixConfig}: with {@code --ranks P}, one node with shared memory only, one node multi-protocol, all
+ * network, a clump of 2 nodes; at the paper's scale, the 8-way SMP with each protocol, the Clump of 4 nodes of 8 and
+ * the NOW of 32), each cell in {@code --repeat} jobs that time each run {@code --timed} times, and with each further
  * {@code --poll} scheduler right after the first.
  * <pre>
  * am2j apps-matrix [--preset NAME] [--out FILE] [--ranks P] [--repeat R] [--warmup W] [--timed K] [--poll S]...
- *     [--apps A,B] [--configs C,D] [--chart FILE] [--timeout S] [--pin] [--keep DIR]
+ *     [--apps A,B] [--configs C,D] [--chart FILE] [--timeout S] [--time-limit S] [--em3d-iterations N] [--pin]
+ *     [--keep DIR]
  * </pre>
- * Each job is {@code am2j run -n P --nodes N [--poll S] [--pin] --timeout T --jvm-opt -Dam2j.transports=.. --jvm-opt
- * -Dam2j.splitc.stallSeconds=.. -- org.am2j.splitc.app.AppMain APP --preset NAME --warmup W --timed K --json FILE}
- * through the launcher in this process ({@link Am2Run}); its output goes to a log file. A job counts when it exits with
- * 0 and its JSON report says {@code "verified": true} for every run, with the transports and node count asked for. The
- * cycle runs repeat by repeat, application by application, configuration by configuration, so that a slow epoch of the
- * shared machine spreads over the configurations instead of hitting one. The load average is sampled before the
- * first job and after each. The result is a Markdown file ({@link MatrixReport}) and a bar chart PNG
- * ({@link MatrixChart}). Exit status: 0 when every hosted cell verified in every repeat, 1 otherwise, 2 for bad
- * options.
+ * Each job is {@code am2j run -n P --nodes N [--nics-per-node K] --jvm-opt -Dam2j.transports=.. [--jvm-opt ..]
+ * [--poll S] [--pin] --timeout T --jvm-opt -Dam2j.splitc.stallSeconds=.. -- org.am2j.splitc.app.AppMain APP --preset
+ * NAME --warmup W --timed K --json FILE [--iterations N]} ({@link #jobArguments}) through the launcher in this process
+ * ({@link Am2Run}); its output goes to a log file. A job counts when it exits with 0 and its JSON report says
+ * {@code "verified": true} for every run, with the ranks, transports and node count asked for. The cycle runs repeat
+ * by repeat, application by application, configuration by configuration, so that a slow epoch of the shared machine
+ * spreads over the configurations instead of hitting one. No job starts when less than {@value #MIN_JOB_SECONDS} s
+ * of {@code --time-limit} are left, and a job's time limit is cut to what is left. The load average is sampled before
+ * the first job and after each. The result is a Markdown file ({@link MatrixReport}, with Table 4 and Table 6's shape
+ * when the configurations of the paper's scale ran) and a bar chart PNG ({@link MatrixChart}). Exit status: 0 when
+ * every hosted cell verified in every repeat, 1 otherwise (a job that did not start for the time limit included), 2
+ * for bad options.
  */
 public final class AppsMatrix
 {
@@ -51,6 +56,14 @@ public final class AppsMatrix
     public static final int FAILURE_STATUS = 1;
 
     private static final int LOG_TAIL_LINES = 12;
+    /** No job starts with less than this many seconds left of the matrix's time limit. */
+    static final int MIN_JOB_SECONDS = 30;
+    /**
+     * How long the launcher waits for every rank to join a job at the paper's scale, unless the rendezvous's property
+     * or variable says otherwise: 32 rank JVMs starting on a few busy CPUs can take longer than the launcher's default
+     * of 60 s.
+     */
+    static final long PAPER_SCALE_JOIN_TIMEOUT_MS = 300_000;
 
     private final PrintStream out;
     private final PrintStream err;
@@ -126,7 +139,7 @@ public final class AppsMatrix
         }
         if (options.help)
         {
-            help();
+            MatrixHelp.print(out);
             return 0;
         }
 
@@ -135,7 +148,9 @@ public final class AppsMatrix
         final List<List<RunSpec>> specs = new ArrayList<>();
         for (final SplitCApp app : options.apps)
         {
-            final List<RunSpec> runs = AppArgs.parse(List.of(app.name(), "--preset", options.preset)).runs();
+            final List<String> appArgs = new ArrayList<>(List.of(app.name(), "--preset", options.preset));
+            appArgs.addAll(options.appOverrides(app));
+            final List<RunSpec> runs = AppArgs.parse(appArgs).runs();
             specs.add(runs);
             runs.forEach(spec -> labels.add(spec.label()));
         }
@@ -143,6 +158,7 @@ public final class AppsMatrix
             String.join(" ", args)), options.preset, options.ranks, cores, options.repeat, options.warmup,
             options.timed, options.polls,
             options.configs, labels);
+        result.setLimits(options.timeLimitSeconds, options.timeoutSeconds, options.em3dIterations);
 
         final List<Job> jobs = new ArrayList<>();
         for (int r = 1; r <= options.repeat; r++)
@@ -182,24 +198,51 @@ public final class AppsMatrix
             return FAILURE_STATUS;
         }
 
-        out.printf(Locale.ROOT, "am2j apps-matrix: preset %s, %d ranks on %d cores, %d job(s) (%d application(s) x " +
-            "%d configuration(s) x %d poll scheduler(s) x %d repeat(s)); logs and reports in %s%n", options.preset,
-            options.ranks, cores, jobs.size(), options.apps.size(), options.configs.size(), options.polls.size(),
-            options.repeat, work);
+        out.printf(Locale.ROOT, "am2j apps-matrix: preset %s, %s on %d cores, %d job(s) (%d application(s) x " +
+            "%d configuration(s) x %d poll scheduler(s) x %d repeat(s)), at most %d s per job and %d s in all; logs " +
+            "and reports in %s%n", options.preset, MatrixReport.rankCounts(result), cores, jobs.size(),
+            options.apps.size(), options.configs.size(), options.polls.size(), options.repeat, options.timeoutSeconds,
+            options.timeLimitSeconds, work);
+        final boolean joinTimeoutSet = options.configs.stream().anyMatch(MatrixConfig::fixesRanks) &&
+            joinTimeoutForPaperScale(options.timeoutSeconds);
         final String started = Instant.now().truncatedTo(ChronoUnit.SECONDS).toString();
         final long start = System.nanoTime();
         sampleLoad(result);
-        int done = 0;
-        for (final Job job : jobs)
+        try
         {
-            if (stopped)
+            int done = 0;
+            for (final Job job : jobs)
             {
-                err.println("am2j apps-matrix: stopped");
-                break;
+                if (stopped)
+                {
+                    err.println("am2j apps-matrix: stopped");
+                    break;
+                }
+                done++;
+                final long left = options.timeLimitSeconds - (System.nanoTime() - start) / 1_000_000_000L;
+                if (left < MIN_JOB_SECONDS)
+                {
+                    final String why = String.format(Locale.ROOT, "not run: the matrix's time limit of %d s " +
+                        "(--time-limit) was reached", options.timeLimitSeconds);
+                    for (final String label : labelsOf(result, job))
+                    {
+                        result.cell(job.poll(), job.config(), label).fail("repeat " + job.repeat() + ": " + why);
+                    }
+                    result.skippedForTime();
+                    err.printf(Locale.ROOT, "[%d/%d] %s, %s, poll %s, repeat %d: %s%n", done, jobs.size(),
+                        job.app().name(), job.config().cliName(), job.poll(), job.repeat(), why);
+                    continue;
+                }
+                runJob(options, result, job, work, done, jobs.size(), (int)Math.min(options.timeoutSeconds, left));
+                sampleLoad(result);
             }
-            done++;
-            runJob(options, result, job, work, done, jobs.size());
-            sampleLoad(result);
+        }
+        finally
+        {
+            if (joinTimeoutSet)
+            {
+                System.clearProperty(RendezvousConfig.JOIN_TIMEOUT_PROP);
+            }
         }
         final double wall = (System.nanoTime() - start) / 1e9;
         result.setRun(System.getProperty("java.vm.name") + " " + System.getProperty("java.version") + " (" +
@@ -252,35 +295,65 @@ public final class AppsMatrix
         }
     }
 
+    /**
+     * The command line of {@code am2j run} for one job: the configuration's placement ({@link
+     * MatrixConfig#runOptions}), the poll scheduler when one was given, pinning, the time limit, the stall limit of
+     * the Split-C layer, the class path, then the application with its preset, warm-ups, timed runs, JSON report and
+     * the matrix's overrides of its parameters ({@link MatrixOptions#appOverrides}).
+     *
+     * @param options        the matrix's options.
+     * @param config         the job's configuration.
+     * @param app            the job's application.
+     * @param poll           the job's poll scheduler.
+     * @param json           where the job writes its report.
+     * @param timeoutSeconds the job's time limit.
+     * @param classPath      the class path of the ranks.
+     * @return the arguments of {@code am2j run}, in order.
+     */
+    static List<String> jobArguments(
+        final MatrixOptions options,
+        final MatrixConfig config,
+        final SplitCApp app,
+        final String poll,
+        final Path json,
+        final int timeoutSeconds,
+        final String classPath)
+    {
+        final List<String> args = new ArrayList<>(config.runOptions(options.ranks));
+        if (options.pollGiven)
+        {
+            args.add("--poll");
+            args.add(poll);
+        }
+        if (options.pin)
+        {
+            args.add("--pin");
+        }
+        args.addAll(List.of("--timeout", Integer.toString(timeoutSeconds),
+            "--jvm-opt", "-Dam2j.splitc.stallSeconds=" + Math.max(30, timeoutSeconds / 2),
+            "--cp", classPath,
+            "--", AppMain.class.getName(), app.name(), "--preset", options.preset,
+            "--warmup", options.warmup.toString(), "--timed", Integer.toString(options.timed), "--json",
+            json.toString()));
+        args.addAll(options.appOverrides(app));
+        return args;
+    }
+
     private void runJob(
         final MatrixOptions options,
         final MatrixResult result,
         final Job job,
         final Path work,
         final int index,
-        final int count)
+        final int count,
+        final int timeoutSeconds)
     {
-        final int nodes = job.config().nodes(options.ranks);
+        final int ranks = job.config().ranks(options.ranks);
+        final int nodes = job.config().nodes(ranks);
         final Path json = work.resolve(job.name() + ".json");
         final Path log = work.resolve(job.name() + ".log");
-        final List<String> args = new ArrayList<>(List.of("-n", Integer.toString(options.ranks), "--nodes",
-            Integer.toString(nodes)));
-        if (options.pollGiven)
-        {
-            args.add("--poll");
-            args.add(job.poll());
-        }
-        if (options.pin)
-        {
-            args.add("--pin");
-        }
-        args.addAll(List.of("--timeout", Integer.toString(options.timeoutSeconds),
-            "--jvm-opt", "-D" + "am2j.transports=" + job.config().transports(),
-            "--jvm-opt", "-Dam2j.splitc.stallSeconds=" + Math.max(30, options.timeoutSeconds / 2),
-            "--cp", System.getProperty("java.class.path"),
-            "--", AppMain.class.getName(), job.app().name(), "--preset", options.preset,
-            "--warmup", options.warmup.toString(), "--timed", Integer.toString(options.timed), "--json",
-            json.toString()));
+        final List<String> args = jobArguments(options, job.config(), job.app(), job.poll(), json, timeoutSeconds,
+            System.getProperty("java.class.path"));
 
         final long begin = System.nanoTime();
         int status;
@@ -304,10 +377,10 @@ public final class AppsMatrix
         }
         final double wall = (System.nanoTime() - begin) / 1e9;
 
-        final StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "[%d/%d] %s, %s (%d node(s), %s), " +
-            "poll %s, repeat %d: ", index, count, job.app().name(), job.config().cliName(), nodes,
+        final StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "[%d/%d] %s, %s (%d ranks on %d " +
+            "node(s), %s), poll %s, repeat %d: ", index, count, job.app().name(), job.config().cliName(), ranks, nodes,
             job.config().transports(), job.poll(), job.repeat()));
-        final String failure = collect(result, job, nodes, status, json, line);
+        final String failure = collect(result, job, ranks, nodes, status, json, line);
         if (null != failure)
         {
             final String why = failure + " (log " + log + ")";
@@ -336,6 +409,7 @@ public final class AppsMatrix
     private static String collect(
         final MatrixResult result,
         final Job job,
+        final int ranks,
         final int nodes,
         final int status,
         final Path json,
@@ -358,10 +432,10 @@ public final class AppsMatrix
         {
             return "the ranks opened transports " + report.transports() + ", not " + job.config().transportList();
         }
-        if (report.nodes() != nodes || report.ranks() != result.ranks())
+        if (report.nodes() != nodes || report.ranks() != ranks)
         {
-            return "the job ran " + report.ranks() + " ranks on " + report.nodes() + " nodes, not " + result.ranks() +
-                " on " + nodes;
+            return "the job ran " + report.ranks() + " ranks on " + report.nodes() + " nodes, not " + ranks + " on " +
+                nodes;
         }
         final String scheduler = job.poll().split(":", 2)[0];
         if (!report.poll().startsWith(scheduler))
@@ -412,8 +486,8 @@ public final class AppsMatrix
 
     private void summary(final MatrixResult result, final MatrixOptions options, final double wall)
     {
-        out.printf(Locale.ROOT, "am2j apps-matrix: %d ranks on %d cores, %.0f s wall (%.1f min)%n", result.ranks(),
-            result.cores(), wall, wall / 60);
+        out.printf(Locale.ROOT, "am2j apps-matrix: %s on %d cores, %.0f s wall (%.1f min)%n",
+            MatrixReport.rankCounts(result), result.cores(), wall, wall / 60);
         out.println("median total s:  " + String.join("  ", result.configs().stream().map(MatrixConfig::cliName)
             .toList()) + "  | multi/shm-only");
         for (final String label : result.labels())
@@ -423,11 +497,12 @@ public final class AppsMatrix
             {
                 row.append(' ').append(MatrixReport.seconds(result.cell(config, label).medianTotal()));
             }
-            row.append("  | ").append(MatrixReport.ratio(MatrixReport.ratio(result, MatrixConfig.MULTI,
-                MatrixConfig.SHM_ONLY, label)));
+            final List<MatrixConfig> pair = MatrixRatios.onePair(result);
+            row.append("  | ").append(pair.isEmpty() ? "" : MatrixReport.ratio(MatrixRatios.configRatio(result, pair.get(0),
+                pair.get(1), label)));
             out.println(row);
         }
-        final Map<String, Double> perApp = MatrixReport.perApplication(result, result.polls().get(0));
+        final Map<String, Double> perApp = MatrixRatios.perApplication(result, result.polls().get(0));
         if (!perApp.isEmpty())
         {
             final List<String> parts = new ArrayList<>();
@@ -451,6 +526,27 @@ public final class AppsMatrix
         {
             // no load average on this system: the report leaves it out
         }
+    }
+
+    /**
+     * Let the launcher of this process wait longer for 32 ranks to join ({@link #PAPER_SCALE_JOIN_TIMEOUT_MS}, at
+     * most the job's time limit) unless the user set the rendezvous's join timeout; the launcher reads it at the start
+     * of each job.
+     *
+     * @return true when it set the property, which the caller clears after the jobs.
+     */
+    private boolean joinTimeoutForPaperScale(final int jobTimeoutSeconds)
+    {
+        if (null == System.getProperty(RendezvousConfig.JOIN_TIMEOUT_PROP) &&
+            null == System.getenv(RendezvousConfig.JOIN_TIMEOUT_VARIABLE))
+        {
+            final long ms = Math.min(PAPER_SCALE_JOIN_TIMEOUT_MS, jobTimeoutSeconds * 1000L);
+            System.setProperty(RendezvousConfig.JOIN_TIMEOUT_PROP, Long.toString(ms));
+            out.println("am2j apps-matrix: the launcher waits up to " + ms / 1000 + " s for the ranks of a job to " +
+                "join (-D" + RendezvousConfig.JOIN_TIMEOUT_PROP + ")");
+            return true;
+        }
+        return false;
     }
 
     private static List<String> tail(final Path log)
@@ -485,34 +581,5 @@ public final class AppsMatrix
         {
             // a temporary directory left behind
         }
-    }
-
-    private void help()
-    {
-        out.println(MatrixOptions.USAGE);
-        out.println("  --preset NAME   the applications' preset (default " + AppArgs.DEFAULT_PRESET + ")");
-        out.println("  --out FILE      the Markdown results (default apps-matrix.md); the chart goes beside it as .png");
-        out.println("  --ranks P, -n P ranks of every job (default " + MatrixOptions.DEFAULT_RANKS + ")");
-        out.println("  --repeat R      jobs of every cell; the tables give medians (default 1)");
-        out.println("  --timed K       timed runs of every run in every job, after its warm-ups: a cell has R x K " +
-            "samples (default " + MatrixOptions.DEFAULT_TIMED + "); each adds a run and a settle to the job's time, " +
-            "which --timeout bounds");
-        out.println("  --warmup W      untimed runs of each job's application before its timed runs, in the same JVMs:" +
-            " a number, or auto[:MAX] for runs until the JIT is quiet (default " + MatrixOptions.DEFAULT_WARMUP + ")");
-        out.println("  --poll S        poll scheduler of the ranks (default: theirs, " + MatrixOptions.DEFAULT_POLL +
-            "); given again, each further one runs right after the first and is compared with it");
-        out.println("  --apps A,B      applications (default " + String.join(",",
-            Apps.all().stream().map(SplitCApp::name).toList()) + ")");
-        out.println("  --configs C,D   configurations (default all):");
-        for (final MatrixConfig config : MatrixConfig.values())
-        {
-            out.println("      " + config.cliName() + ": " + config.description() + ", -Dam2j.transports=" +
-                config.transports());
-        }
-        out.println("  --chart FILE    the bar chart PNG (default: --out with .png)");
-        out.println("  --timeout S     time limit of one job (default " + MatrixOptions.DEFAULT_TIMEOUT_S + ")");
-        out.println("  --pin           pin rank R to CPU R mod CPUs (taskset), as am2j run --pin");
-        out.println("  --keep DIR      keep every job's log and JSON report in DIR (kept anyway, in a temporary " +
-            "directory, when a job fails)");
     }
 }

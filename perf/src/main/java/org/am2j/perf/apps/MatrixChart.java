@@ -38,8 +38,9 @@ final class MatrixChart
         final CategoryChart chart = new CategoryChartBuilder()
             .width(WIDTH)
             .height(HEIGHT)
-            .title(String.format(Locale.ROOT, "Split-C applications, preset %s: %d ranks on %d cores " +
-                "(median of %d, poll %s)", result.preset(), result.ranks(), result.cores(), result.samples(),
+            .title(String.format(Locale.ROOT, "Split-C applications, preset %s: %s on %d cores " +
+                "(median of %d, poll %s)", result.preset(), MatrixReport.rankCounts(result), result.cores(),
+                result.samples(),
                 result.polls().get(0)))
             .xAxisTitle("application run")
             .yAxisTitle("time (s), slowest rank, timed phases")

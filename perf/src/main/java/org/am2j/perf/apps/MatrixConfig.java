@@ -1,17 +1,27 @@
 package org.am2j.perf.apps;
 
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
 /**
- * The configurations of the model paper's Tables 5 and 6 that one machine of emulated nodes can host: which
- * transports the rank JVMs open ({@code -Dam2j.transports}) and over how many emulated nodes the ranks are spread (in
- * blocks, by the launcher).
+ * The configurations of the model paper's Tables 5 and 6 that one machine of emulated nodes can host: how many ranks
+ * a job has, over how many emulated nodes the launcher spreads them (in blocks), which transports the rank JVMs open
+ * ({@code -Dam2j.transports}) and what else the launcher is told.
+ * <p>
+ * Two families. The first four ({@link #SHM_ONLY}, {@link #MULTI}, {@link #NET}, {@link #CLUMP}) take the matrix's
+ * {@code --ranks}. The others are the paper's machines at its scale and fix their own ranks: the 8-way SMP of Table 5
+ * ({@link #SMP_SHM}, {@link #SMP_MULTI}), the Clump of four 8-way SMPs and the NOW of 32 of Table 6
+ * ({@link #CLUMP32}, {@link #NOW32}), and the Clump whose nodes share 3 NICs ({@link #CLUMP32_3NIC}).
+ * <p>
+ * {@link #CLUMP32_3NIC} passes {@code --nics-per-node 3} to {@code am2j run} and a link rate to the ranks; a launcher
+ * without that option refuses the job, so the configuration is in no default list ({@link #defaults}) and runs only
+ * when {@code --configs} names it.
  */
 enum MatrixConfig
 {
     /** One node, shared memory only (the paper's 8-way SMP, "Shared Memory"). */
-    SHM_ONLY("shm-only", "one node, shared memory only", "inproc,shm")
+    SHM_ONLY("shm-only", "one node, shared memory only", "inproc,shm", 0)
     {
         @Override
         int nodes(final int ranks)
@@ -20,7 +30,7 @@ enum MatrixConfig
         }
     },
     /** One node with both protocols open: every poll also polls the network (the SMP's "Multi-Protocol"). */
-    MULTI("multi", "one node, multi-protocol", "inproc,shm,net")
+    MULTI("multi", "one node, multi-protocol", "inproc,shm,net", 0)
     {
         @Override
         int nodes(final int ranks)
@@ -29,7 +39,7 @@ enum MatrixConfig
         }
     },
     /** One rank per emulated node, the network only (the NOW). */
-    NET("net", "all network, one rank per node", "inproc,net")
+    NET("net", "all network, one rank per node", "inproc,net", 0)
     {
         @Override
         int nodes(final int ranks)
@@ -38,24 +48,122 @@ enum MatrixConfig
         }
     },
     /** Two emulated nodes, both protocols: shared memory inside a node, the network between (the Clump). */
-    CLUMP("clump", "clump of 2 nodes, multi-protocol", "inproc,shm,net")
+    CLUMP("clump", "clump of 2 nodes, multi-protocol", "inproc,shm,net", 0)
     {
         @Override
         int nodes(final int ranks)
         {
             return Math.min(2, ranks);
         }
+    },
+    /** Table 5's 8-way SMP with the shared memory protocol only: 8 ranks on one node. */
+    SMP_SHM("smp-shm", "8-way SMP: 8 ranks on one node, shared memory only", "inproc,shm", PaperScale.SMP_RANKS)
+    {
+        @Override
+        int nodes(final int ranks)
+        {
+            return 1;
+        }
+    },
+    /** Table 5's 8-way SMP with both protocols open: 8 ranks on one node. */
+    SMP_MULTI("smp-multi", "8-way SMP: 8 ranks on one node, multi-protocol", "inproc,shm,net", PaperScale.SMP_RANKS)
+    {
+        @Override
+        int nodes(final int ranks)
+        {
+            return 1;
+        }
+    },
+    /**
+     * Table 6's Clump: 32 ranks on 4 nodes of 8, both protocols, one NIC per process (am2j's default: every rank
+     * JVM owns its network endpoint).
+     */
+    CLUMP32("clump32", "the Clump: 32 ranks on 4 nodes of 8, multi-protocol, one NIC per process", "inproc,shm,net",
+        PaperScale.RANKS)
+    {
+        @Override
+        int nodes(final int ranks)
+        {
+            return PaperScale.CLUMP_NODES;
+        }
+    },
+    /** Table 6's NOW: 32 ranks on 32 nodes of 1, the network only. */
+    NOW32("now32", "the NOW: 32 ranks on 32 nodes of 1, network only", "inproc,net", PaperScale.RANKS)
+    {
+        @Override
+        int nodes(final int ranks)
+        {
+            return ranks;
+        }
+    },
+    /**
+     * Table 6's Clump as the paper built it: 32 ranks on 4 nodes of 8 whose ranks share 3 NIC processes per node
+     * ({@code am2j run --nics-per-node 3}: 3, 3 and 2 ranks each), every NIC's link limited to the paper's Myrinet
+     * rate ({@code -Dam2j.net.linkRateMBps=160}). Needs a launcher with {@code --nics-per-node}; in no default list.
+     */
+    CLUMP32_3NIC("clump-3nic", "the Clump: 32 ranks on 4 nodes of 8 sharing " + PaperScale.NICS_PER_NODE +
+        " NICs per node, " + PaperScale.LINK_RATE_MBPS + " MB/s links, multi-protocol (needs am2j run " +
+        "--nics-per-node; not in the default list)", "inproc,shm,net", PaperScale.RANKS)
+    {
+        @Override
+        int nodes(final int ranks)
+        {
+            return PaperScale.CLUMP_NODES;
+        }
+
+        @Override
+        List<String> launcherOptions()
+        {
+            return List.of("--nics-per-node", Integer.toString(PaperScale.NICS_PER_NODE));
+        }
+
+        @Override
+        List<String> jvmOptions()
+        {
+            return List.of("-Dam2j.net.linkRateMBps=" + PaperScale.LINK_RATE_MBPS);
+        }
+
+        @Override
+        String nics()
+        {
+            return PaperScale.NICS_PER_NODE + " NICs per node shared by its 8 ranks, " + PaperScale.LINK_RATE_MBPS +
+                " MB/s links";
+        }
     };
+
+    /** The scale of the paper's runs. */
+    static final class PaperScale
+    {
+        /** Processors of Table 6's Clump and NOW. */
+        static final int RANKS = 32;
+        /** SMPs of the Clump. */
+        static final int CLUMP_NODES = 4;
+        /** Processors of one SMP (Table 5). */
+        static final int SMP_RANKS = 8;
+        /** NICs of one SMP of the Clump. */
+        static final int NICS_PER_NODE = 3;
+        /** The Myrinet link rate of the paper's NICs, MB/s. */
+        static final int LINK_RATE_MBPS = 160;
+
+        private PaperScale()
+        {
+        }
+    }
+
+    /** The preset whose default configurations are those at the paper's scale. */
+    static final String PAPER_PRESET = "paper";
 
     private final String cliName;
     private final String description;
     private final String transports;
+    private final int fixedRanks;
 
-    MatrixConfig(final String cliName, final String description, final String transports)
+    MatrixConfig(final String cliName, final String description, final String transports, final int fixedRanks)
     {
         this.cliName = cliName;
         this.description = description;
         this.transports = transports;
+        this.fixedRanks = fixedRanks;
     }
 
     /**
@@ -63,6 +171,47 @@ enum MatrixConfig
      * @return the emulated nodes the ranks are spread over.
      */
     abstract int nodes(int ranks);
+
+    /**
+     * @param matrixRanks the matrix's {@code --ranks}.
+     * @return the ranks of this configuration's jobs: its own when it fixes them, else {@code matrixRanks}.
+     */
+    int ranks(final int matrixRanks)
+    {
+        return fixedRanks > 0 ? fixedRanks : matrixRanks;
+    }
+
+    /**
+     * @return true when the configuration fixes its ranks (the paper's scale) and ignores {@code --ranks}.
+     */
+    boolean fixesRanks()
+    {
+        return fixedRanks > 0;
+    }
+
+    /**
+     * @return options of {@code am2j run} beyond ranks, nodes and transports, in order (none for most).
+     */
+    List<String> launcherOptions()
+    {
+        return List.of();
+    }
+
+    /**
+     * @return JVM options of the ranks beyond the transports ({@code --jvm-opt} each), in order.
+     */
+    List<String> jvmOptions()
+    {
+        return List.of();
+    }
+
+    /**
+     * @return how the ranks reach the network, in words (Table 6 names it).
+     */
+    String nics()
+    {
+        return transportList().contains("net") ? "one NIC per process" : "no network";
+    }
 
     /**
      * @return the short name (in tables and file names).
@@ -94,6 +243,42 @@ enum MatrixConfig
     List<String> transportList()
     {
         return Arrays.asList(transports.split(","));
+    }
+
+    /**
+     * The options of {@code am2j run} that place a job of this configuration: ranks, nodes, the launcher options of
+     * the configuration, the transports and the configuration's JVM options.
+     *
+     * @param matrixRanks the matrix's {@code --ranks}.
+     * @return those options, in order.
+     */
+    List<String> runOptions(final int matrixRanks)
+    {
+        final int ranks = ranks(matrixRanks);
+        final List<String> args = new ArrayList<>(List.of("-n", Integer.toString(ranks), "--nodes",
+            Integer.toString(nodes(ranks))));
+        args.addAll(launcherOptions());
+        args.add("--jvm-opt");
+        args.add("-Dam2j.transports=" + transports);
+        for (final String option : jvmOptions())
+        {
+            args.add("--jvm-opt");
+            args.add(option);
+        }
+        return args;
+    }
+
+    /**
+     * @param preset     the applications' preset.
+     * @param ranksGiven true when {@code --ranks} was given.
+     * @return the configurations run when {@code --configs} is not given: with the {@value #PAPER_PRESET} preset and
+     * no {@code --ranks}, those at the paper's scale ({@link #SMP_SHM}, {@link #SMP_MULTI}, {@link #CLUMP32},
+     * {@link #NOW32}); else the four that take {@code --ranks}. Never {@link #CLUMP32_3NIC}.
+     */
+    static List<MatrixConfig> defaults(final String preset, final boolean ranksGiven)
+    {
+        return PAPER_PRESET.equals(preset) && !ranksGiven ? List.of(SMP_SHM, SMP_MULTI, CLUMP32, NOW32) :
+            List.of(SHM_ONLY, MULTI, NET, CLUMP);
     }
 
     /**

@@ -17,8 +17,8 @@ final class MatrixOptions
 {
     /** The usage line. */
     static final String USAGE = "usage: am2j apps-matrix [--preset NAME] [--out FILE] [--ranks P] [--repeat R]" +
-        " [--warmup W] [--timed K] [--poll S]... [--apps A,B] [--configs C,D] [--chart FILE] [--timeout S] [--pin]" +
-        " [--keep DIR]";
+        " [--warmup W] [--timed K] [--poll S]... [--apps A,B] [--configs C,D] [--chart FILE] [--timeout S]" +
+        " [--time-limit S] [--em3d-iterations N] [--pin] [--keep DIR]";
 
     /** Ranks of every job unless {@code --ranks} says otherwise. */
     static final int DEFAULT_RANKS = 4;
@@ -38,6 +38,25 @@ final class MatrixOptions
     static final int DEFAULT_TIMED = 3;
     /** Time limit of one job, seconds, unless {@code --timeout} says otherwise. */
     static final int DEFAULT_TIMEOUT_S = 300;
+    /**
+     * Time limit of one job, seconds, when a configuration at the paper's scale runs (32 rank JVMs share the CPUs;
+     * EM3D's paper preset takes minutes there), unless {@code --timeout} says otherwise.
+     */
+    static final int PAPER_SCALE_TIMEOUT_S = 1200;
+    /**
+     * Time limit of the whole matrix, seconds, unless {@code --time-limit} says otherwise: no job starts after it,
+     * and each job's own limit is cut to what is left of it.
+     */
+    static final int DEFAULT_TIME_LIMIT_S = 7200;
+    /**
+     * Warm-up runs of every job when a configuration at the paper's scale runs, unless {@code --warmup} says
+     * otherwise: one, since each run of 32 ranks on a few CPUs lasts long enough to compile most of the code.
+     */
+    static final Warmup PAPER_SCALE_WARMUP = Warmup.fixed(1);
+    /** Timed runs of every run when a configuration at the paper's scale runs, unless {@code --timed} says otherwise. */
+    static final int PAPER_SCALE_TIMED = 1;
+    /** The application whose iterations {@code --em3d-iterations} sets. */
+    static final String EM3D = "em3d";
     /** The main poll scheduler's name when {@code --poll} is not given (the ranks' default). */
     static final String DEFAULT_POLL = "follow";
 
@@ -53,6 +72,8 @@ final class MatrixOptions
     final List<SplitCApp> apps;
     final List<MatrixConfig> configs;
     final int timeoutSeconds;
+    final int timeLimitSeconds;
+    final int em3dIterations;
     final boolean pin;
     final Path keep;
     final boolean help;
@@ -70,6 +91,8 @@ final class MatrixOptions
         final List<SplitCApp> apps,
         final List<MatrixConfig> configs,
         final int timeoutSeconds,
+        final int timeLimitSeconds,
+        final int em3dIterations,
         final boolean pin,
         final Path keep,
         final boolean help)
@@ -86,6 +109,8 @@ final class MatrixOptions
         this.apps = Collections.unmodifiableList(apps);
         this.configs = Collections.unmodifiableList(configs);
         this.timeoutSeconds = timeoutSeconds;
+        this.timeLimitSeconds = timeLimitSeconds;
+        this.em3dIterations = em3dIterations;
         this.pin = pin;
         this.keep = keep;
         this.help = help;
@@ -102,13 +127,16 @@ final class MatrixOptions
         Path out = Path.of("apps-matrix.md");
         Path chart = null;
         int ranks = DEFAULT_RANKS;
+        boolean ranksGiven = false;
         int repeat = 1;
-        Warmup warmup = DEFAULT_WARMUP;
-        int timed = DEFAULT_TIMED;
+        Warmup warmup = null;
+        int timed = 0;
         final List<String> polls = new ArrayList<>();
         List<SplitCApp> apps = Apps.all();
-        List<MatrixConfig> configs = List.of(MatrixConfig.values());
-        int timeout = DEFAULT_TIMEOUT_S;
+        List<MatrixConfig> configs = null;
+        int timeout = 0;
+        int timeLimit = DEFAULT_TIME_LIMIT_S;
+        int em3dIterations = 0;
         boolean pin = false;
         Path keep = null;
         for (int i = 0; i < args.length; i++)
@@ -118,9 +146,9 @@ final class MatrixOptions
             {
                 case "-h":
                 case "--help":
-                    return new MatrixOptions(preset, out, out, ranks, repeat, warmup, timed, List.of(DEFAULT_POLL),
-                        false, apps,
-                        configs, timeout, pin, keep, true);
+                    return new MatrixOptions(preset, out, out, ranks, repeat, DEFAULT_WARMUP, DEFAULT_TIMED,
+                        List.of(DEFAULT_POLL), false, apps, MatrixConfig.defaults(preset, ranksGiven),
+                        DEFAULT_TIMEOUT_S, timeLimit, em3dIterations, pin, keep, true);
                 case "--pin":
                     pin = true;
                     continue;
@@ -147,6 +175,7 @@ final class MatrixOptions
                 case "-n":
                 case "--ranks":
                     ranks = positive(arg, value);
+                    ranksGiven = true;
                     break;
                 case "--repeat":
                     repeat = positive(arg, value);
@@ -181,12 +210,39 @@ final class MatrixOptions
                 case "--timeout":
                     timeout = positive(arg, value);
                     break;
+                case "--time-limit":
+                    timeLimit = positive(arg, value);
+                    break;
+                case "--em3d-iterations":
+                    em3dIterations = positive(arg, value);
+                    break;
                 case "--keep":
                     keep = Path.of(value);
                     break;
                 default:
                     throw new IllegalArgumentException("unknown option '" + arg + "'");
             }
+        }
+        if (null == configs)
+        {
+            configs = MatrixConfig.defaults(preset, ranksGiven);
+        }
+        final boolean paperScale = configs.stream().anyMatch(MatrixConfig::fixesRanks);
+        if (null == warmup)
+        {
+            warmup = paperScale ? PAPER_SCALE_WARMUP : DEFAULT_WARMUP;
+        }
+        if (0 == timed)
+        {
+            timed = paperScale ? PAPER_SCALE_TIMED : DEFAULT_TIMED;
+        }
+        if (0 == timeout)
+        {
+            timeout = paperScale ? PAPER_SCALE_TIMEOUT_S : DEFAULT_TIMEOUT_S;
+        }
+        if (em3dIterations > 0 && apps.stream().noneMatch(app -> EM3D.equals(app.name())))
+        {
+            throw new IllegalArgumentException("--em3d-iterations: the matrix runs no " + EM3D);
         }
         for (final SplitCApp app : apps)
         {
@@ -208,7 +264,18 @@ final class MatrixOptions
             polls.add(DEFAULT_POLL);
         }
         return new MatrixOptions(preset, out, chart, ranks, repeat, warmup, timed, polls, pollGiven, apps, configs,
-            timeout, pin, keep, false);
+            timeout, timeLimit, em3dIterations, pin, keep, false);
+    }
+
+    /**
+     * @param app an application of the matrix.
+     * @return the parameters its jobs override beyond the preset: {@code --iterations N} for EM3D when
+     * {@code --em3d-iterations} was given, else none.
+     */
+    List<String> appOverrides(final SplitCApp app)
+    {
+        return em3dIterations > 0 && EM3D.equals(app.name()) ? List.of("--iterations",
+            Integer.toString(em3dIterations)) : List.of();
     }
 
     private static List<String> list(final String option, final String value)

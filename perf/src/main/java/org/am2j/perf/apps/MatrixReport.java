@@ -1,7 +1,6 @@
 package org.am2j.perf.apps;
 
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
@@ -13,14 +12,12 @@ import org.am2j.splitc.app.Warmup;
 /**
  * The Markdown text of a matrix ({@link MatrixResult}): how it ran and the machine's load, the configurations, the
  * times per run and phase next to the paper's, the ratios between configurations next to the paper's, the issue's
- * target (multi-protocol within {@value #TARGET_PERCENT} % of shared memory only inside one node), the messages per
+ * target (multi-protocol within {@value MatrixRatios#TARGET_PERCENT} % of shared memory only inside one node, {@link
+ * MatrixRatios}), the messages per
  * rank, each further poll scheduler against the first, failures, the chart and the paper's tables as printed.
  */
 final class MatrixReport
 {
-    /** The target: multi-protocol at most this many percent slower than shared memory only. */
-    static final double TARGET_PERCENT = 5.0;
-
     private MatrixReport()
     {
     }
@@ -36,12 +33,14 @@ final class MatrixReport
         header(md, result);
         configurations(md, result);
         times(md, result);
-        ratios(md, result);
+        MatrixRatios.markdown(md, result);
         if (null != chartFile)
         {
             md.append("![median total time of every run in every configuration](").append(chartFile).append(")\n\n");
         }
         counts(md, result);
+        Table4Report.markdown(md, result);
+        Table6Report.markdown(md, result);
         for (int p = 1; p < result.polls().size(); p++)
         {
             pollComparison(md, result, result.polls().get(p));
@@ -65,8 +64,8 @@ final class MatrixReport
                 result.wallSeconds() / 60));
         }
         md.append(".\n\n");
-        md.append(String.format(Locale.ROOT, "- **%d ranks on %d cores**: every job runs %d rank JVMs, which share " +
-            "this machine's %d CPUs.%n", result.ranks(), result.cores(), result.ranks(), result.cores()));
+        md.append(String.format(Locale.ROOT, "- **%s on %d cores**: every job runs its configuration's rank JVMs, " +
+            "which share this machine's %d CPUs.%n", rankCounts(result), result.cores(), result.cores()));
         md.append("- Preset `").append(result.preset()).append("` of every application (`bin/am2j app --help` lists " +
             "its parameters). ");
         if (result.samples() > 1)
@@ -113,7 +112,7 @@ final class MatrixReport
                 "first job and after every job: %.2f to %.2f; 1/5/15 min at the start %.2f/%.2f/%.2f, at the end " +
                 "%.2f/%.2f/%.2f. The ranks of a job account for up to about %d of it; more means other processes " +
                 "shared the %d cores, and their times are slower and noisier.%n",
-                min, max, first[0], first[1], first[2], last[0], last[1], last[2], result.ranks(), result.cores()));
+                min, max, first[0], first[1], first[2], last[0], last[1], last[2], maxRanks(result), result.cores()));
         }
         md.append("\n**The machines differ**: the paper ran Sun Enterprise 5000 SMPs and UltraSPARC workstations " +
             "on Myrinet, with its own inputs on 8 (Table 5) and 32 (Table 6) processors; here emulated nodes share " +
@@ -124,23 +123,43 @@ final class MatrixReport
     private static void configurations(final StringBuilder md, final MatrixResult result)
     {
         md.append("## Configurations\n\n");
-        md.append("| configuration | emulated nodes | ranks per node | transports (`-Dam2j.transports`) | " +
-            "paper's counterpart |\n");
-        md.append("|---|---|---|---|---|\n");
+        md.append("| configuration | ranks | emulated nodes | ranks per node | transports (`-Dam2j.transports`) | " +
+            "NICs | `am2j run` options | paper's counterpart |\n");
+        md.append("|---|---:|---:|---|---|---|---|---|\n");
         for (final MatrixConfig config : result.configs())
         {
-            final int nodes = config.nodes(result.ranks());
-            final String perNode = result.ranks() % nodes == 0 ? Integer.toString(result.ranks() / nodes) :
-                (result.ranks() / nodes) + "-" + (result.ranks() / nodes + 1);
+            final int ranks = result.ranks(config);
+            final int nodes = config.nodes(ranks);
+            final String perNode = ranks % nodes == 0 ? Integer.toString(ranks / nodes) :
+                (ranks / nodes) + "-" + (ranks / nodes + 1);
             md.append("| ").append(config.cliName()).append(" (").append(config.description()).append(") | ")
-                .append(nodes).append(" | ").append(perNode).append(" | ").append(config.transports()).append(" | ")
+                .append(ranks).append(" | ").append(nodes).append(" | ").append(perNode).append(" | ")
+                .append(config.transports()).append(" | ").append(config.nics()).append(" | `")
+                .append(String.join(" ", config.runOptions(result.ranks()))).append("` | ")
                 .append(counterpart(config)).append(" |\n");
         }
         md.append("\nEach job is the launcher job of `bin/am2j app APP --preset ").append(result.preset())
             .append(" --warmup ").append(result.warmup()).append(" --timed ").append(result.timed())
-            .append(" -n ").append(result.ranks()).append(" --nodes N --jvm-opt -Dam2j.transports=T [--poll S] " +
-            "--json FILE` with N and T of its configuration; it counts when it exits with 0 and its report says " +
-            "`\"verified\": true` for every run, with those transports, nodes and poll scheduler.");
+            .append(" -n P --nodes N [--nics-per-node K] --jvm-opt -Dam2j.transports=T [--poll S] --json FILE` with " +
+            "the options of its configuration above");
+        if (result.em3dIterations() > 0)
+        {
+            md.append(", and for EM3D `--iterations ").append(result.em3dIterations()).append("` (`--em3d-iterations`" +
+                " instead of the preset's)");
+        }
+        md.append("; it counts when it exits with 0 and its report says `\"verified\": true` for every run, with " +
+            "those ranks, transports, nodes and poll scheduler.");
+        if (result.timeoutSeconds() > 0 && result.timeLimitSeconds() > 0)
+        {
+            md.append(String.format(Locale.ROOT, " A job may take %d s (`--timeout`); no job starts after %d s of " +
+                "the matrix (`--time-limit`), and a job's own limit is cut to what is left of the matrix's.",
+                result.timeoutSeconds(), result.timeLimitSeconds()));
+            if (result.skippedJobs() > 0)
+            {
+                md.append(" **").append(result.skippedJobs()).append(" job(s) did not start: the time limit was " +
+                    "reached** (see Failures).");
+            }
+        }
         if (result.warmup().auto())
         {
             md.append(" Each job first runs every run of its application untimed in the same JVMs (verified too) " +
@@ -158,6 +177,37 @@ final class MatrixReport
         md.append("\n\n");
     }
 
+    /**
+     * @param result the matrix.
+     * @return its jobs' rank counts in words: {@code 32 ranks} when every configuration has the same, else
+     * {@code 8 to 32 ranks (per configuration)}.
+     */
+    static String rankCounts(final MatrixResult result)
+    {
+        int min = Integer.MAX_VALUE;
+        int max = 0;
+        for (final MatrixConfig config : result.configs())
+        {
+            min = Math.min(min, result.ranks(config));
+            max = Math.max(max, result.ranks(config));
+        }
+        if (max == 0)
+        {
+            return result.ranks() + " ranks";
+        }
+        return min == max ? max + " ranks" : min + " to " + max + " ranks (per configuration)";
+    }
+
+    private static int maxRanks(final MatrixResult result)
+    {
+        int max = 0;
+        for (final MatrixConfig config : result.configs())
+        {
+            max = Math.max(max, result.ranks(config));
+        }
+        return max;
+    }
+
     private static String counterpart(final MatrixConfig config)
     {
         switch (config)
@@ -172,6 +222,16 @@ final class MatrixReport
             case CLUMP:
                 return PaperFigures.Column.CLUMP32.heading() + " (against " + PaperFigures.Column.NOW32.heading() +
                     ")";
+            case SMP_SHM:
+                return PaperFigures.Column.SMP_SHM.heading();
+            case SMP_MULTI:
+                return PaperFigures.Column.SMP_MULTI.heading();
+            case CLUMP32:
+                return PaperFigures.Column.CLUMP32.heading() + ", but one NIC per process (the paper's: 3 per SMP)";
+            case CLUMP32_3NIC:
+                return PaperFigures.Column.CLUMP32.heading() + ", 3 NICs per SMP";
+            case NOW32:
+                return PaperFigures.Column.NOW32.heading();
             default:
                 return "";
         }
@@ -272,164 +332,6 @@ final class MatrixReport
         return cell.failures().isEmpty() ? "-" : "FAILED";
     }
 
-    private static void ratios(final StringBuilder md, final MatrixResult result)
-    {
-        if (!result.configs().contains(MatrixConfig.SHM_ONLY))
-        {
-            return;
-        }
-        md.append("## Ratios between configurations (median totals)\n\n");
-        md.append(String.format(Locale.ROOT, "The target: inside one node, multi-protocol within %.0f %% " +
-            "of shared memory only (multi / shm-only <= %.2f; the paper: within 12 %%).%n%n", TARGET_PERCENT,
-            1 + TARGET_PERCENT / 100));
-        md.append("| run | multi / shm-only | paper: T5 SMP Multi-Protocol / Shared Memory | within 5 %? | " +
-            "net / shm-only | paper: T5 NOW (8) Myrinet / SMP Shared Memory | clump / net | " +
-            "paper: T6 Clump / NOW (32) |\n");
-        md.append("|---|---:|---:|---|---:|---:|---:|---:|\n");
-        int met = 0;
-        int judged = 0;
-        for (final String label : result.labels())
-        {
-            final double multi = ratio(result, MatrixConfig.MULTI, MatrixConfig.SHM_ONLY, label);
-            if (!Double.isNaN(multi))
-            {
-                judged++;
-                met += withinTarget(multi) ? 1 : 0;
-            }
-            md.append("| ").append(label).append(" | ").append(ratio(multi)).append(" | ")
-                .append(ratio(Stats.ratio(PaperFigures.seconds(label, PaperFigures.Column.SMP_MULTI),
-                    PaperFigures.seconds(label, PaperFigures.Column.SMP_SHM)))).append(" | ")
-                .append(Double.isNaN(multi) ? "" : withinTarget(multi) ? "yes" : "**no**").append(" | ")
-                .append(ratio(ratio(result, MatrixConfig.NET, MatrixConfig.SHM_ONLY, label))).append(" | ")
-                .append(ratio(Stats.ratio(PaperFigures.seconds(label, PaperFigures.Column.NOW8_MYRINET),
-                    PaperFigures.seconds(label, PaperFigures.Column.SMP_SHM)))).append(" | ")
-                .append(ratio(ratio(result, MatrixConfig.CLUMP, MatrixConfig.NET, label))).append(" | ")
-                .append(ratio(Stats.ratio(PaperFigures.seconds(label, PaperFigures.Column.CLUMP32),
-                    PaperFigures.seconds(label, PaperFigures.Column.NOW32)))).append(" |\n");
-        }
-        md.append('\n');
-        if (result.configs().contains(MatrixConfig.MULTI))
-        {
-            md.append(String.format(Locale.ROOT, "Per run: multi-protocol within %.0f %% of shared memory only in " +
-                "%d of %d runs.%n%n", TARGET_PERCENT, met, judged));
-            final Map<String, Double> perApp = perApplication(result, result.polls().get(0));
-            if (!perApp.isEmpty())
-            {
-                md.append("Per application (the sum of its runs' median totals), multi / shm-only: ");
-                final List<String> parts = new ArrayList<>();
-                perApp.forEach((app, r) -> parts.add(app + " " + ratio(r) + (withinTarget(r) ? "" : " (**over**)")));
-                md.append(String.join(", ", parts)).append(".\n\n");
-            }
-            if (result.samples() > 1)
-            {
-                noise(md, result);
-            }
-        }
-    }
-
-    private static void noise(final StringBuilder md, final MatrixResult result)
-    {
-        md.append(String.format(Locale.ROOT, "How far the samples resolve it: a cell's spread is the largest over " +
-            "the smallest total of its %d samples (%d job(s) x %d timed run(s)). Where a spread exceeds %.2f, samples " +
-            "of one configuration differ by more than the %.0f %% the target is about, and the ratio of medians " +
-            "cannot confirm or refute the target; the ratio of the minima (the least disturbed samples) is a second " +
-            "estimate.%s%n%n", result.samples(), result.repeat(), result.timed(), 1 + TARGET_PERCENT / 100,
-            TARGET_PERCENT, result.repeat() == 1 ? " The samples of a cell all come from one job (the same JVMs, the " +
-            "same JIT decisions), so its spread leaves out how much jobs differ: `--repeat` measures that." : ""));
-        md.append("| run | multi / shm-only, medians | multi / shm-only, minima | spread shm-only | spread multi |\n");
-        md.append("|---|---:|---:|---:|---:|\n");
-        for (final String label : result.labels())
-        {
-            final Cell shm = result.cell(MatrixConfig.SHM_ONLY, label);
-            final Cell multi = result.cell(MatrixConfig.MULTI, label);
-            md.append("| ").append(label).append(" | ")
-                .append(ratio(Stats.ratio(multi.medianTotal(), shm.medianTotal()))).append(" | ")
-                .append(ratio(Stats.ratio(multi.minTotal(), shm.minTotal()))).append(" | ")
-                .append(ratio(Stats.ratio(shm.maxTotal(), shm.minTotal()))).append(" | ")
-                .append(ratio(Stats.ratio(multi.maxTotal(), multi.minTotal()))).append(" |\n");
-        }
-        md.append('\n');
-    }
-
-    /**
-     * @param result the matrix.
-     * @param poll   one of its poll schedulers.
-     * @return per application (the part of the run label before {@code /} or the label), the ratio of the sums of
-     * its runs' median totals, multi-protocol over shared memory only; an application with a missing cell is left
-     * out, and all are when the matrix lacks either configuration.
-     */
-    static Map<String, Double> perApplication(final MatrixResult result, final String poll)
-    {
-        if (!result.configs().contains(MatrixConfig.MULTI) || !result.configs().contains(MatrixConfig.SHM_ONLY))
-        {
-            return Map.of();
-        }
-        final Map<String, double[]> sums = new LinkedHashMap<>();
-        final Set<String> incomplete = new LinkedHashSet<>();
-        for (final String label : result.labels())
-        {
-            final String app = application(label);
-            final double multi = result.cell(poll, MatrixConfig.MULTI, label).medianTotal();
-            final double shm = result.cell(poll, MatrixConfig.SHM_ONLY, label).medianTotal();
-            if (Double.isNaN(multi) || Double.isNaN(shm))
-            {
-                incomplete.add(app);
-            }
-            final double[] sum = sums.computeIfAbsent(app, a -> new double[2]);
-            sum[0] += multi;
-            sum[1] += shm;
-        }
-        final Map<String, Double> ratios = new LinkedHashMap<>();
-        sums.forEach((app, sum) ->
-        {
-            if (!incomplete.contains(app))
-            {
-                ratios.put(app, Stats.ratio(sum[0], sum[1]));
-            }
-        });
-        return ratios;
-    }
-
-    /**
-     * @param label a run label.
-     * @return the application's name in it: the part before {@code /} or a parenthesis.
-     */
-    static String application(final String label)
-    {
-        final String run = PaperFigures.paperRun(label);
-        final int slash = run.indexOf('/');
-        return slash < 0 ? run : run.substring(0, slash);
-    }
-
-    /**
-     * @param ratio multi-protocol over shared memory only.
-     * @return true when within the target.
-     */
-    static boolean withinTarget(final double ratio)
-    {
-        return ratio <= 1 + TARGET_PERCENT / 100;
-    }
-
-    /**
-     * @param result      the matrix.
-     * @param numerator   a configuration.
-     * @param denominator another.
-     * @param label       a run.
-     * @return the ratio of their median totals under the main poll scheduler, NaN when either is missing.
-     */
-    static double ratio(
-        final MatrixResult result,
-        final MatrixConfig numerator,
-        final MatrixConfig denominator,
-        final String label)
-    {
-        if (!result.configs().contains(numerator) || !result.configs().contains(denominator))
-        {
-            return Double.NaN;
-        }
-        return Stats.ratio(result.cell(numerator, label).medianTotal(), result.cell(denominator, label).medianTotal());
-    }
-
     private static void counts(final StringBuilder md, final MatrixResult result)
     {
         md.append("## Messages per rank (mean over the ranks, timed phases)\n\n");
@@ -491,19 +393,20 @@ final class MatrixReport
             }
         }
         md.append('\n');
-        if (result.configs().contains(MatrixConfig.MULTI) && result.configs().contains(MatrixConfig.SHM_ONLY))
+        final List<MatrixConfig> pair = MatrixRatios.onePair(result);
+        if (!pair.isEmpty())
         {
             md.append("Multi / shm-only per run with `").append(poll).append("`: ");
             final List<String> parts = new ArrayList<>();
             for (final String label : result.labels())
             {
-                final double r = Stats.ratio(result.cell(poll, MatrixConfig.MULTI, label).medianTotal(),
-                    result.cell(poll, MatrixConfig.SHM_ONLY, label).medianTotal());
+                final double r = Stats.ratio(result.cell(poll, pair.get(0), label).medianTotal(),
+                    result.cell(poll, pair.get(1), label).medianTotal());
                 parts.add(label + " " + (Double.isNaN(r) ? "n/a" : ratio(r)));
             }
             md.append(String.join(", ", parts)).append("; per application: ");
             parts.clear();
-            perApplication(result, poll).forEach((app, r) -> parts.add(app + " " + ratio(r)));
+            MatrixRatios.perApplication(result, poll).forEach((app, r) -> parts.add(app + " " + ratio(r)));
             md.append(String.join(", ", parts)).append(".\n\n");
         }
     }

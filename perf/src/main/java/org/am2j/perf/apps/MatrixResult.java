@@ -30,6 +30,10 @@ final class MatrixResult
     private String java = "";
     private String started = "";
     private double wallSeconds = Double.NaN;
+    private int timeLimitSeconds;
+    private int timeoutSeconds;
+    private int em3dIterations;
+    private int skippedForTime;
 
     /**
      * @param command the command line that ran the matrix, as a user would type it.
@@ -138,6 +142,67 @@ final class MatrixResult
         this.java = java;
         this.started = started;
         this.wallSeconds = wall;
+    }
+
+    /**
+     * @param timeLimitSeconds the matrix's time limit, seconds (0: not stated).
+     * @param timeoutSeconds   a job's time limit, seconds (0: not stated).
+     * @param em3dIterations   EM3D's iterations when the matrix overrode the preset's, else 0.
+     */
+    void setLimits(final int timeLimitSeconds, final int timeoutSeconds, final int em3dIterations)
+    {
+        this.timeLimitSeconds = timeLimitSeconds;
+        this.timeoutSeconds = timeoutSeconds;
+        this.em3dIterations = em3dIterations;
+    }
+
+    /**
+     * Count a job that did not start because the matrix's time limit was reached.
+     */
+    void skippedForTime()
+    {
+        skippedForTime++;
+    }
+
+    /**
+     * @return jobs that did not start because the matrix's time limit was reached.
+     */
+    int skippedJobs()
+    {
+        return skippedForTime;
+    }
+
+    /**
+     * @return the matrix's time limit, seconds; 0 when not stated.
+     */
+    int timeLimitSeconds()
+    {
+        return timeLimitSeconds;
+    }
+
+    /**
+     * @return a job's time limit, seconds; 0 when not stated.
+     */
+    int timeoutSeconds()
+    {
+        return timeoutSeconds;
+    }
+
+    /**
+     * @return EM3D's iterations when the matrix overrode the preset's ({@code --em3d-iterations}), else 0.
+     */
+    int em3dIterations()
+    {
+        return em3dIterations;
+    }
+
+    /**
+     * @param config a configuration of the matrix.
+     * @return the ranks of its jobs.
+     */
+    int ranks(final MatrixConfig config)
+    {
+        return config.ranks(ranks);
     }
 
     String command()

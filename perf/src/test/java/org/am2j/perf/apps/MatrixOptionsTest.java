@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Path;
 import java.util.List;
 
+import org.am2j.splitc.app.Apps;
 import org.am2j.splitc.app.SplitCApp;
 import org.am2j.splitc.app.Warmup;
 import org.junit.jupiter.api.Test;
@@ -30,7 +31,11 @@ class MatrixOptionsTest
         assertEquals(List.of("follow"), options.polls);
         assertFalse(options.pollGiven);
         assertEquals(List.of("fft3d", "con", "em3d"), options.apps.stream().map(SplitCApp::name).toList());
-        assertEquals(List.of(MatrixConfig.values()), options.configs);
+        assertEquals(List.of(MatrixConfig.SHM_ONLY, MatrixConfig.MULTI, MatrixConfig.NET, MatrixConfig.CLUMP),
+            options.configs);
+        assertEquals(MatrixOptions.DEFAULT_TIMEOUT_S, options.timeoutSeconds);
+        assertEquals(MatrixOptions.DEFAULT_TIME_LIMIT_S, options.timeLimitSeconds);
+        assertEquals(0, options.em3dIterations);
         assertFalse(options.pin);
         assertFalse(options.help);
     }
@@ -69,7 +74,9 @@ class MatrixOptionsTest
             new String[] { "--apps", "lu" },
             new String[] { "--configs", "numa" }, new String[] { "--preset", "huge" }, new String[] { "--what", "1" },
             new String[] { "--poll", "every", "--poll", "every" }, new String[] { "--apps", "con,,em3d" },
-            new String[] { "stray" }))
+            new String[] { "stray" }, new String[] { "--time-limit", "0" }, new String[] { "--em3d-iterations", "0" },
+            new String[] { "--em3d-iterations", "x" }, new String[] { "--apps", "con", "--em3d-iterations", "5" },
+            new String[] { "--configs", "clump32,clump32" }))
         {
             assertThrows(IllegalArgumentException.class, () -> MatrixOptions.parse(bad), String.join(" ", bad));
         }
@@ -100,7 +107,83 @@ class MatrixOptionsTest
         assertEquals("1.40", PaperFigures.figures("CON/comp").get(PaperFigures.Column.SMP_SHM));
         assertTrue(PaperFigures.figures("LU").isEmpty());
         assertTrue(Double.isNaN(PaperFigures.seconds("LU", PaperFigures.Column.NOW32)));
-        assertEquals("CON", MatrixReport.application("CON/comm (small)"));
-        assertEquals("3D FFT", MatrixReport.application("3D FFT (small)"));
+        assertEquals("CON", MatrixRatios.application("CON/comm (small)"));
+        assertEquals("3D FFT", MatrixRatios.application("3D FFT (small)"));
+    }
+
+    @Test
+    void thePaperPresetRunsAtThePapersScale()
+    {
+        final MatrixOptions options = MatrixOptions.parse(new String[] { "--preset", "paper" });
+        assertEquals(List.of(MatrixConfig.SMP_SHM, MatrixConfig.SMP_MULTI, MatrixConfig.CLUMP32, MatrixConfig.NOW32),
+            options.configs);
+        assertFalse(options.configs.contains(MatrixConfig.CLUMP32_3NIC), "needs a launcher with --nics-per-node");
+        assertEquals(MatrixOptions.PAPER_SCALE_WARMUP, options.warmup);
+        assertEquals(MatrixOptions.PAPER_SCALE_TIMED, options.timed);
+        assertEquals(MatrixOptions.PAPER_SCALE_TIMEOUT_S, options.timeoutSeconds);
+        assertEquals(MatrixOptions.DEFAULT_TIME_LIMIT_S, options.timeLimitSeconds);
+
+        final MatrixOptions scaleFree = MatrixOptions.parse(new String[] { "--preset", "paper", "--ranks", "2" });
+        assertEquals(MatrixConfig.defaults("small", false), scaleFree.configs);
+        assertEquals(MatrixOptions.DEFAULT_WARMUP, scaleFree.warmup);
+        assertEquals(MatrixOptions.DEFAULT_TIMEOUT_S, scaleFree.timeoutSeconds);
+
+        final MatrixOptions chosen = MatrixOptions.parse(new String[] { "--preset", "paper", "--configs",
+            "clump-3nic,now32", "--timeout", "90", "--time-limit", "600", "--warmup", "0", "--timed", "2",
+            "--em3d-iterations", "5" });
+        assertEquals(List.of(MatrixConfig.CLUMP32_3NIC, MatrixConfig.NOW32), chosen.configs);
+        assertEquals(90, chosen.timeoutSeconds);
+        assertEquals(600, chosen.timeLimitSeconds);
+        assertEquals(Warmup.fixed(0), chosen.warmup);
+        assertEquals(2, chosen.timed);
+        assertEquals(5, chosen.em3dIterations);
+        assertEquals(List.of("--iterations", "5"), chosen.appOverrides(Apps.byName("em3d")));
+        assertEquals(List.of(), chosen.appOverrides(Apps.byName("con")));
+    }
+
+    @Test
+    void configurationsAtThePapersScaleFixTheirRanks()
+    {
+        assertEquals(List.of("-n", "8", "--nodes", "1", "--jvm-opt", "-Dam2j.transports=inproc,shm"),
+            MatrixConfig.SMP_SHM.runOptions(4));
+        assertEquals(List.of("-n", "8", "--nodes", "1", "--jvm-opt", "-Dam2j.transports=inproc,shm,net"),
+            MatrixConfig.SMP_MULTI.runOptions(4));
+        assertEquals(List.of("-n", "32", "--nodes", "4", "--jvm-opt", "-Dam2j.transports=inproc,shm,net"),
+            MatrixConfig.CLUMP32.runOptions(4));
+        assertEquals(List.of("-n", "32", "--nodes", "32", "--jvm-opt", "-Dam2j.transports=inproc,net"),
+            MatrixConfig.NOW32.runOptions(2));
+        assertEquals(List.of("-n", "32", "--nodes", "4", "--nics-per-node", "3", "--jvm-opt",
+            "-Dam2j.transports=inproc,shm,net", "--jvm-opt", "-Dam2j.net.linkRateMBps=160"),
+            MatrixConfig.CLUMP32_3NIC.runOptions(4));
+        assertEquals(List.of("-n", "6", "--nodes", "2", "--jvm-opt", "-Dam2j.transports=inproc,shm,net"),
+            MatrixConfig.CLUMP.runOptions(6));
+        assertTrue(MatrixConfig.CLUMP32.fixesRanks());
+        assertFalse(MatrixConfig.CLUMP.fixesRanks());
+        assertEquals(32, MatrixConfig.NOW32.ranks(4));
+        assertEquals(4, MatrixConfig.NET.ranks(4));
+        assertEquals("one NIC per process", MatrixConfig.CLUMP32.nics());
+        assertEquals("3 NICs per node shared by its 8 ranks, 160 MB/s links", MatrixConfig.CLUMP32_3NIC.nics());
+        assertEquals("no network", MatrixConfig.SMP_SHM.nics());
+        assertEquals(MatrixConfig.CLUMP32_3NIC, MatrixConfig.byName("clump-3nic"));
+    }
+
+    @Test
+    void aJobsCommandLine()
+    {
+        final MatrixOptions options = MatrixOptions.parse(new String[] { "--preset", "paper", "--configs",
+            "clump-3nic", "--em3d-iterations", "4", "--poll", "every", "--pin", "--warmup", "0" });
+        assertEquals(List.of("-n", "32", "--nodes", "4", "--nics-per-node", "3",
+            "--jvm-opt", "-Dam2j.transports=inproc,shm,net", "--jvm-opt", "-Dam2j.net.linkRateMBps=160",
+            "--poll", "every", "--pin", "--timeout", "100", "--jvm-opt", "-Dam2j.splitc.stallSeconds=50",
+            "--cp", "a.jar", "--", "org.am2j.splitc.app.AppMain", "em3d", "--preset", "paper", "--warmup", "0",
+            "--timed", "1", "--json", "/tmp/j.json", "--iterations", "4"),
+            AppsMatrix.jobArguments(options, MatrixConfig.CLUMP32_3NIC, Apps.byName("em3d"), "every",
+                Path.of("/tmp/j.json"), 100, "a.jar"));
+        assertEquals(List.of("-n", "8", "--nodes", "1", "--jvm-opt", "-Dam2j.transports=inproc,shm",
+            "--pin", "--timeout", "20", "--jvm-opt", "-Dam2j.splitc.stallSeconds=30",
+            "--cp", "a.jar", "--", "org.am2j.splitc.app.AppMain", "fft3d", "--preset", "paper", "--warmup", "0",
+            "--timed", "1", "--json", "f.json"),
+            AppsMatrix.jobArguments(MatrixOptions.parse(new String[] { "--preset", "paper", "--pin", "--warmup",
+                "0" }), MatrixConfig.SMP_SHM, Apps.byName("fft3d"), "follow", Path.of("f.json"), 20, "a.jar"));
     }
 }

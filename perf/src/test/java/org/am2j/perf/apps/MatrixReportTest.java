@@ -22,7 +22,7 @@ class MatrixReportTest
     static MatrixResult matrix()
     {
         final MatrixResult result = new MatrixResult("bin/am2j apps-matrix --repeat 3 --poll every --poll follow",
-            "small", 4, 2, 3, Warmup.fixed(1), 1, List.of("every", "follow"), List.of(MatrixConfig.values()),
+            "small", 4, 2, 3, Warmup.fixed(1), 1, List.of("every", "follow"), MatrixConfig.defaults("small", false),
             List.of(FFT, COMM, GOOD));
         put(result, "every", MatrixConfig.SHM_ONLY, FFT, 1.2, 1.0, 1.1);
         put(result, "every", MatrixConfig.MULTI, FFT, 1.133, 1.3, 1.0);
@@ -35,7 +35,7 @@ class MatrixReportTest
         put(result, "every", MatrixConfig.SHM_ONLY, GOOD, 2.0, 2.0, 2.0);
         put(result, "every", MatrixConfig.MULTI, GOOD, 2.0, 2.0, 2.0);
         put(result, "every", MatrixConfig.NET, GOOD, 6.0, 6.0, 6.0);
-        for (final MatrixConfig config : MatrixConfig.values())
+        for (final MatrixConfig config : MatrixConfig.defaults("small", false))
         {
             result.cell("follow", config, FFT).add(Reports.parsed(FFT, 1.1));
             result.cell("follow", config, COMM).add(Reports.parsed(COMM, 0.55));
@@ -65,7 +65,7 @@ class MatrixReportTest
         assertTrue(md.contains("Produced by `bin/am2j apps-matrix --repeat 3 --poll every --poll follow`, started " +
             "2026-11-22T10:00:00Z, 95 s wall (1.6 min)."), md);
         assertTrue(md.contains("- **4 ranks on 2 cores**"), md);
-        assertTrue(md.contains("`bin/am2j app APP --preset small --warmup 1 --timed 1 -n 4 "), md);
+        assertTrue(md.contains("`bin/am2j app APP --preset small --warmup 1 --timed 1 -n P --nodes N "), md);
         assertTrue(md.contains("first runs every run of its application 1 time(s) untimed"), md);
         assertFalse(md.contains("until the JIT compilers are quiet"), md);
         assertTrue(md.contains("sampled before the first job and after every job: 4.00 to 9.25; 1/5/15 min at the " +
@@ -73,8 +73,11 @@ class MatrixReportTest
         assertTrue(md.contains("**The machines differ**"), md);
         assertTrue(md.contains("Compare only the ratios"), md);
         assertTrue(md.contains("![median total time of every run in every configuration](apps-matrix.png)"), md);
-        assertTrue(md.contains("| net (all network, one rank per node) | 4 | 1 | inproc,net |"), md);
-        assertTrue(md.contains("| clump (clump of 2 nodes, multi-protocol) | 2 | 2 | inproc,shm,net |"), md);
+        assertTrue(md.contains("| net (all network, one rank per node) | 4 | 4 | 1 | inproc,net | one NIC per process | " +
+            "`-n 4 --nodes 4 --jvm-opt -Dam2j.transports=inproc,net` |"), md);
+        assertTrue(md.contains("| clump (clump of 2 nodes, multi-protocol) | 4 | 2 | 2 | inproc,shm,net |"), md);
+        assertFalse(md.contains("## Table 6"), md);
+        assertTrue(md.contains("Not computed: Table 4 is about 32 ranks on 4 nodes of 8"), md);
     }
 
     @Test
@@ -104,11 +107,11 @@ class MatrixReportTest
         assertTrue(md.contains("| 3D FFT (small) | 1.030 | 1.000 | 1.200 | 1.300 |\n"), md);
         assertTrue(md.contains("| CON/comm (small) | 1.200 | 1.200 | 1.000 | 1.000 |\n"), md);
         assertEquals(Map.of("3D FFT", 1.133 / 1.1, "CON", 1.2, "EM3D", 1.0).keySet(),
-            MatrixReport.perApplication(result, "every").keySet());
-        assertEquals(1.133 / 1.1, MatrixReport.perApplication(result, "every").get("3D FFT"), 1e-12);
-        assertEquals(1.2, MatrixReport.ratio(result, MatrixConfig.MULTI, MatrixConfig.SHM_ONLY, COMM), 1e-12);
-        assertTrue(MatrixReport.withinTarget(1.05));
-        assertFalse(MatrixReport.withinTarget(1.0501));
+            MatrixRatios.perApplication(result, "every").keySet());
+        assertEquals(1.133 / 1.1, MatrixRatios.perApplication(result, "every").get("3D FFT"), 1e-12);
+        assertEquals(1.2, MatrixRatios.configRatio(result, MatrixConfig.MULTI, MatrixConfig.SHM_ONLY, COMM), 1e-12);
+        assertTrue(MatrixRatios.withinTarget(1.05));
+        assertFalse(MatrixRatios.withinTarget(1.0501));
     }
 
     @Test
@@ -142,7 +145,7 @@ class MatrixReportTest
             List.of("every"), List.of(MatrixConfig.SHM_ONLY), List.of(FFT));
         result.cell(MatrixConfig.SHM_ONLY, FFT).add(Reports.parsed(FFT, 2.0));
         final String md = MatrixReport.markdown(result, "m.png");
-        assertTrue(md.contains("`bin/am2j app APP --preset small --warmup auto:20 --timed 1 -n 4 "), md);
+        assertTrue(md.contains("`bin/am2j app APP --preset small --warmup auto:20 --timed 1 -n P --nodes N "), md);
         assertTrue(md.contains("until the JIT compilers are quiet, at most 20 times: a run is quiet when no rank " +
             "spent more than 2 % of its time (or 2 ms) compiling"), md);
         assertFalse(md.contains("time(s) untimed"), md);
@@ -160,7 +163,7 @@ class MatrixReportTest
         final String md = MatrixReport.markdown(result, "m.png");
         assertTrue(md.contains("Every cell ran in 2 job(s), the cycle of all cells 2 time(s) over, and each job timed " +
             "each run 3 time(s) after its warm-ups: 6 samples per cell."), md);
-        assertTrue(md.contains("--warmup 0 --timed 3 -n 4 "), md);
+        assertTrue(md.contains("--warmup 0 --timed 3 -n P --nodes N "), md);
         assertTrue(md.contains("Ours: median of 6 runs"), md);
         assertTrue(md.contains("1.600 (1.000-9.000)"), md);
     }
@@ -176,8 +179,8 @@ class MatrixReportTest
         assertTrue(md.contains("| **3D FFT (small)**: total | 2.000 | 1.000 | 8.7 | 9.0 | 7.0 | 6.76 | 6.8 | 2.2 |\n"),
             md);
         assertFalse(md.contains("## Ratios"), md);
-        assertTrue(MatrixReport.perApplication(result, "every").isEmpty());
-        assertTrue(Double.isNaN(MatrixReport.ratio(result, MatrixConfig.MULTI, MatrixConfig.SHM_ONLY, FFT)));
+        assertTrue(MatrixRatios.perApplication(result, "every").isEmpty());
+        assertTrue(Double.isNaN(MatrixRatios.configRatio(result, MatrixConfig.MULTI, MatrixConfig.SHM_ONLY, FFT)));
         assertTrue(result.allVerified());
     }
 

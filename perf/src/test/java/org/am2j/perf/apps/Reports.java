@@ -51,6 +51,40 @@ final class Reports
         return run;
     }
 
+    /**
+     * @param label        the run's label.
+     * @param parameters   the run's parameters, name, value, name, value, ...
+     * @param total        total seconds.
+     * @param counts       per count field ({@link AppRun#COUNT_FIELDS}): mean, min, max; a field left out is 0.
+     * @param percentLocal the run's % local.
+     * @return one element of a report's {@code runs}, verified, with those counts.
+     */
+    static Map<String, Object> countedRun(final String label, final List<String> parameters, final double total,
+        final Map<String, double[]> counts, final double percentLocal)
+    {
+        final Map<String, Object> run = run(label, true, total, "all", total);
+        final Map<String, Object> p = new LinkedHashMap<>();
+        for (int i = 0; i < parameters.size(); i += 2)
+        {
+            p.put(parameters.get(i), parameters.get(i + 1));
+        }
+        run.put("parameters", p);
+        final Map<String, Object> c = new LinkedHashMap<>();
+        for (final String field : AppRun.COUNT_FIELDS)
+        {
+            final double[] stat = counts.getOrDefault(field, new double[3]);
+            final Map<String, Object> json = new LinkedHashMap<>();
+            json.put("mean", stat[0]);
+            json.put("min", (long)stat[1]);
+            json.put("max", (long)stat[2]);
+            json.put("sum", (long)(stat[0] * 32));
+            c.put(field, json);
+        }
+        c.put("percent_local", percentLocal);
+        run.put("counts_per_rank", c);
+        return run;
+    }
+
     private static Map<String, Object> stat(final double mean)
     {
         final Map<String, Object> stat = new LinkedHashMap<>();

@@ -1,0 +1,163 @@
+package org.am2j.perf.apps;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The shape of the paper's Table 6: each run's time on the Clump against the NOW of 32, ours ({@link
+ * MatrixConfig#CLUMP32} and {@link MatrixConfig#CLUMP32_3NIC} against {@link MatrixConfig#NOW32}) beside the paper's,
+ * each Clump named with its NICs, per run and per application. Only the ratios compare: the machines differ.
+ */
+final class Table6Report
+{
+    private static final List<MatrixConfig> CLUMPS = List.of(MatrixConfig.CLUMP32, MatrixConfig.CLUMP32_3NIC);
+
+    private Table6Report()
+    {
+    }
+
+    /**
+     * Append the section when the matrix ran a configuration of Table 6's scale.
+     *
+     * @param md     the Markdown text.
+     * @param result the matrix.
+     */
+    static void markdown(final StringBuilder md, final MatrixResult result)
+    {
+        final List<MatrixConfig> clumps = clumps(result);
+        final boolean now = result.configs().contains(MatrixConfig.NOW32);
+        if (clumps.isEmpty() && !now)
+        {
+            return;
+        }
+        md.append("## Table 6's shape: the Clump against the NOW of 32\n\n");
+        if (clumps.isEmpty() || !now)
+        {
+            md.append("Not computed: it needs `now32` and `clump32` or `clump-3nic` (`--configs`).\n\n");
+            return;
+        }
+        md.append("Median totals, seconds, poll `").append(result.polls().get(0)).append("`; the ratio of each " +
+            "Clump to the NOW beside the paper's (Table 6: 4 8-way SMPs with 3 NICs each, against 32 " +
+            "workstations). The Clumps here: ");
+        final List<String> named = new ArrayList<>();
+        for (final MatrixConfig clump : clumps)
+        {
+            named.add("`" + clump.cliName() + "` with " + clump.nics());
+        }
+        md.append(String.join("; ", named)).append(". The NOW: `now32`, ").append(MatrixConfig.NOW32.nics())
+            .append(".\n\n");
+        md.append("| run |");
+        for (final MatrixConfig clump : clumps)
+        {
+            md.append(' ').append(clump.cliName()).append(" |");
+        }
+        md.append(" now32 |");
+        for (final MatrixConfig clump : clumps)
+        {
+            md.append(' ').append(clump.cliName()).append(" / now32 |");
+        }
+        md.append(" paper: Clump / NOW | paper: Clump | paper: NOW |\n|---|");
+        for (int i = 0; i < 2 * clumps.size() + 4; i++)
+        {
+            md.append("---:|");
+        }
+        md.append('\n');
+        for (final String label : result.labels())
+        {
+            md.append("| ").append(label).append(" |");
+            for (final MatrixConfig clump : clumps)
+            {
+                md.append(' ').append(MatrixReport.seconds(result.cell(clump, label).medianTotal())).append(" |");
+            }
+            md.append(' ').append(MatrixReport.seconds(result.cell(MatrixConfig.NOW32, label).medianTotal()))
+                .append(" |");
+            for (final MatrixConfig clump : clumps)
+            {
+                md.append(' ').append(MatrixReport.ratio(MatrixRatios.configRatio(result, clump, MatrixConfig.NOW32,
+                    label))).append(" |");
+            }
+            final double paperClump = PaperFigures.seconds(label, PaperFigures.Column.CLUMP32);
+            final double paperNow = PaperFigures.seconds(label, PaperFigures.Column.NOW32);
+            md.append(' ').append(MatrixReport.ratio(Stats.ratio(paperClump, paperNow))).append(" | ")
+                .append(Double.isNaN(paperClump) ? "" : PaperFigures.figures(label).get(PaperFigures.Column.CLUMP32))
+                .append(" | ")
+                .append(Double.isNaN(paperNow) ? "" : PaperFigures.figures(label).get(PaperFigures.Column.NOW32))
+                .append(" |\n");
+        }
+        md.append('\n');
+        for (final MatrixConfig clump : clumps)
+        {
+            final Map<String, double[]> ours = perApplication(result, clump);
+            final List<String> parts = new ArrayList<>();
+            ours.forEach((app, sums) -> parts.add(app + " " + MatrixReport.ratio(Stats.ratio(sums[0], sums[1])) +
+                " (paper " + MatrixReport.ratio(paperRatio(result.labels(), app)) + ")"));
+            md.append("Per application (the sum of its runs' median totals), ").append(clump.cliName())
+                .append(" / now32: ").append(parts.isEmpty() ? "no application with both times" :
+                String.join(", ", parts)).append(".\n\n");
+        }
+    }
+
+    /**
+     * @param result the matrix.
+     * @return its Clumps of Table 6's scale, in order.
+     */
+    static List<MatrixConfig> clumps(final MatrixResult result)
+    {
+        final List<MatrixConfig> clumps = new ArrayList<>();
+        for (final MatrixConfig config : CLUMPS)
+        {
+            if (result.configs().contains(config))
+            {
+                clumps.add(config);
+            }
+        }
+        return clumps;
+    }
+
+    /**
+     * @return per application: the sums of its runs' median totals on the Clump and on the NOW; an application with a
+     * missing time is left out.
+     */
+    private static Map<String, double[]> perApplication(final MatrixResult result, final MatrixConfig clump)
+    {
+        final Map<String, double[]> sums = new LinkedHashMap<>();
+        final List<String> incomplete = new ArrayList<>();
+        for (final String label : result.labels())
+        {
+            final String app = MatrixRatios.application(label);
+            final double c = result.cell(clump, label).medianTotal();
+            final double n = result.cell(MatrixConfig.NOW32, label).medianTotal();
+            if (Double.isNaN(c) || Double.isNaN(n))
+            {
+                incomplete.add(app);
+            }
+            final double[] sum = sums.computeIfAbsent(app, a -> new double[2]);
+            sum[0] += c;
+            sum[1] += n;
+        }
+        incomplete.forEach(sums::remove);
+        return sums;
+    }
+
+    /**
+     * @param labels the matrix's runs.
+     * @param app    an application.
+     * @return the paper's Table 6 ratio for the application: the sum of its runs' Clump times over their NOW times.
+     */
+    static double paperRatio(final List<String> labels, final String app)
+    {
+        double clump = 0;
+        double now = 0;
+        for (final String label : labels)
+        {
+            if (MatrixRatios.application(label).equals(app))
+            {
+                clump += PaperFigures.seconds(label, PaperFigures.Column.CLUMP32);
+                now += PaperFigures.seconds(label, PaperFigures.Column.NOW32);
+            }
+        }
+        return Stats.ratio(clump, now);
+    }
+}
