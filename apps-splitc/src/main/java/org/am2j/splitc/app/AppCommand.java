@@ -12,7 +12,7 @@ import org.am2j.spmd.Am2Run;
  * The front end {@code bin/am2j app}:
  * <pre>
  * am2j app fft3d|con|em3d [--preset NAME] [-n P] [--nodes N] [--poll S] [--pin] [--timeout S] [--jvm-opt OPT]...
- *     [--json FILE] [--PARAM VALUE]...
+ *     [--nic M] [--nics-per-node K] [--json FILE] [--PARAM VALUE]...
  * </pre>
  * It checks the options (application, preset, parameters, and that they fit P ranks on N nodes), then runs
  * {@link AppMain} as a job of the launcher in this process ({@link Am2Run}: {@code am2j run -n P --nodes N ... --
@@ -23,7 +23,8 @@ public final class AppCommand
 {
     /** The usage line. */
     public static final String USAGE = "usage: am2j app fft3d|con|em3d [--preset NAME] [-n P] [--nodes N] [--poll S]" +
-        " [--pin] [--timeout S] [--jvm-opt OPT]... [--warmup W] [--timed K] [--json FILE] [--PARAM VALUE]...";
+        " [--pin] [--timeout S] [--jvm-opt OPT]... [--nic M] [--nics-per-node K] [--warmup W] [--timed K]" +
+        " [--json FILE] [--PARAM VALUE]...";
 
     private final PrintStream out;
     private final PrintStream err;
@@ -83,6 +84,7 @@ public final class AppCommand
                     case "--timeout":
                     case "--jvm-opt":
                     case "--nic":
+                    case "--nics-per-node":
                     {
                         if (i + 1 >= args.length)
                         {
@@ -164,7 +166,7 @@ public final class AppCommand
     private void help()
     {
         out.println(USAGE);
-        out.println("  -n P, --nodes N, --poll S, --pin, --timeout S, --jvm-opt OPT, --nic M: as for am2j run");
+        out.println("  -n P, --nodes N, --poll S, --pin, --timeout S, --jvm-opt OPT, --nic M, --nics-per-node K: as for am2j run");
         out.println("  --preset NAME     the runs to make (default " + AppArgs.DEFAULT_PRESET + ")");
         out.println("  --warmup W        run each run W times untimed first, in the same JVMs (default 0); auto[:MAX]:");
         out.println("                    until the JIT is quiet (no rank compiled for over 2% of a run), at most MAX (20)");
