@@ -35,14 +35,11 @@ final class NetEndpoint implements TransportEndpoint, ServedEndpoint
     private final int id;
     private final ManyToOneRingBuffer requestSendQueue;
     private final ManyToOneRingBuffer replySendQueue;
-    private final OneToOneRingBuffer requestReceiveQueue;
-    private final OneToOneRingBuffer replyReceiveQueue;
     /**
-     * The readers of the two receive queues, each with its own flyweight: a nested poll of the reply queue (a reply
-     * waiting for space) must not move the flyweight of the request being handled.
+     * The two receive queues and their readers, each reader with its own flyweight: a nested poll of the reply queue
+     * (a reply waiting for space) must not move the flyweight of the request being handled.
      */
-    private final ControlledMessageHandler requestReader = reader(new NetInbound(this));
-    private final ControlledMessageHandler replyReader = reader(new NetInbound(this));
+    private final ReceiveQueueReader receiveQueues;
     /** This endpoint's offers to take messages straight from the NIC's receive buffer (inline mode). */
     private final DirectDelivery direct = new DirectDelivery(this);
     private final Long2ObjectHashMap<NetRoute> inverseRoutes = new Long2ObjectHashMap<>();
@@ -55,8 +52,6 @@ final class NetEndpoint implements TransportEndpoint, ServedEndpoint
     private final boolean threadMode;
     private int emptyPolls;
     private MessageSink sink;
-    private boolean readingRequests;
-    private boolean readingReplies;
 
     NetEndpoint(final NetTransport transport, final EndpointHost host, final int queueBytes)
     {
@@ -68,8 +63,8 @@ final class NetEndpoint implements TransportEndpoint, ServedEndpoint
         this.tag = host.tag();
         this.requestSendQueue = new ManyToOneRingBuffer(ring(queueBytes));
         this.replySendQueue = new ManyToOneRingBuffer(ring(queueBytes));
-        this.requestReceiveQueue = new OneToOneRingBuffer(ring(queueBytes));
-        this.replyReceiveQueue = new OneToOneRingBuffer(ring(queueBytes));
+        this.receiveQueues = new ReceiveQueueReader(new OneToOneRingBuffer(ring(queueBytes)),
+            reader(new NetInbound(this)), new OneToOneRingBuffer(ring(queueBytes)), reader(new NetInbound(this)));
     }
 
     private static UnsafeBuffer ring(final int bytes)
@@ -167,39 +162,8 @@ final class NetEndpoint implements TransportEndpoint, ServedEndpoint
 
     private int readQueues(final int budget, final boolean repliesOnly)
     {
-        int handled = 0;
-        if (closed)
-        {
-            // The NIC reads the queues of a closed endpoint (it returns what is there to the senders).
-            return 0;
-        }
-        // A queue already being read further up this thread's stack is skipped: the ring's read is not
-        // re-entrant, and the outer read will go on with it.
-        if (!readingReplies)
-        {
-            readingReplies = true;
-            try
-            {
-                handled += replyReceiveQueue.controlledRead(replyReader, budget);
-            }
-            finally
-            {
-                readingReplies = false;
-            }
-        }
-        if (!repliesOnly && !readingRequests && handled < budget)
-        {
-            readingRequests = true;
-            try
-            {
-                handled += requestReceiveQueue.controlledRead(requestReader, budget - handled);
-            }
-            finally
-            {
-                readingRequests = false;
-            }
-        }
-        return handled;
+        // The NIC reads the queues of a closed endpoint (it returns what is there to the senders).
+        return closed ? 0 : receiveQueues.read(budget, repliesOnly);
     }
 
     /**
@@ -213,7 +177,7 @@ final class NetEndpoint implements TransportEndpoint, ServedEndpoint
         {
             return nic.inlineReceive();
         }
-        direct.offer(!repliesOnly && !readingRequests, !readingReplies);
+        direct.offer(!repliesOnly && !receiveQueues.readingRequests, !receiveQueues.readingReplies);
         return nic.inlineReceive(direct);
     }
 
@@ -228,11 +192,11 @@ final class NetEndpoint implements TransportEndpoint, ServedEndpoint
         final boolean reply = direct.acceptedReply();
         if (reply)
         {
-            readingReplies = true;
+            receiveQueues.readingReplies = true;
         }
         else
         {
-            readingRequests = true;
+            receiveQueues.readingRequests = true;
         }
         try
         {
@@ -242,11 +206,11 @@ final class NetEndpoint implements TransportEndpoint, ServedEndpoint
         {
             if (reply)
             {
-                readingReplies = false;
+                receiveQueues.readingReplies = false;
             }
             else
             {
-                readingRequests = false;
+                receiveQueues.readingRequests = false;
             }
             direct.done();
             nic.returnReceiveBuffer();
@@ -272,7 +236,7 @@ final class NetEndpoint implements TransportEndpoint, ServedEndpoint
     public boolean hasPending()
     {
         nic.inlineReceive();
-        return pending(requestReceiveQueue) || pending(replyReceiveQueue);
+        return receiveQueues.pending();
     }
 
     private static boolean pending(final RingBuffer queue)
@@ -400,7 +364,7 @@ final class NetEndpoint implements TransportEndpoint, ServedEndpoint
     @Override
     public OneToOneRingBuffer receiveQueue(final boolean replyChannel)
     {
-        return replyChannel ? replyReceiveQueue : requestReceiveQueue;
+        return replyChannel ? receiveQueues.replies : receiveQueues.requests;
     }
 
     /**
@@ -419,7 +383,7 @@ final class NetEndpoint implements TransportEndpoint, ServedEndpoint
     @Override
     public boolean hasUndelivered()
     {
-        return pending(requestReceiveQueue) || pending(replyReceiveQueue);
+        return receiveQueues.pending();
     }
 
     @Override

@@ -1,9 +1,6 @@
 package org.am2j.net;
 
 import org.agrona.DirectBuffer;
-import org.agrona.concurrent.UnsafeBuffer;
-import org.am2j.api.EndpointName;
-import org.am2j.spi.InboundMessage;
 import org.am2j.spi.Route;
 
 /**
@@ -12,12 +9,9 @@ import org.am2j.spi.Route;
  * ({@link DirectDelivery}). Long messages were written into the
  * segment by the NIC; their data is read there.
  */
-final class NetInbound implements InboundMessage
+final class NetInbound extends MessageFlyweight
 {
     private final NetEndpoint endpoint;
-    private final UnsafeBuffer buffer = new UnsafeBuffer(0, 0);
-    private int body;
-    private int bodyLength;
     private int route;
     private boolean deposited;
 
@@ -52,9 +46,7 @@ final class NetInbound implements InboundMessage
     NetInbound wrapBody(final DirectBuffer buffer, final int body, final int bodyLength, final int route,
         final boolean deposited)
     {
-        this.buffer.wrap(buffer);
-        this.body = body;
-        this.bodyLength = bodyLength;
+        wrapMessage(buffer, body, bodyLength);
         this.route = route;
         this.deposited = deposited;
         return this;
@@ -66,42 +58,6 @@ final class NetInbound implements InboundMessage
     }
 
     @Override
-    public int opcode()
-    {
-        return buffer.getByte(body + MessageDescriptor.OPCODE_OFFSET) & 0xFF;
-    }
-
-    @Override
-    public int returnStatus()
-    {
-        return buffer.getByte(body + MessageDescriptor.RETURN_STATUS_OFFSET) & 0xFF;
-    }
-
-    @Override
-    public int handler()
-    {
-        return buffer.getByte(body + MessageDescriptor.HANDLER_OFFSET) & 0xFF;
-    }
-
-    @Override
-    public long tag()
-    {
-        return buffer.getLong(body + MessageDescriptor.TAG_OFFSET);
-    }
-
-    @Override
-    public int argCount()
-    {
-        return buffer.getByte(body + MessageDescriptor.ARG_COUNT_OFFSET) & 0xFF;
-    }
-
-    @Override
-    public int arg(final int index)
-    {
-        return buffer.getInt(body + MessageDescriptor.argOffset(index));
-    }
-
-    @Override
     public DirectBuffer dataBuffer()
     {
         return deposited ? endpoint.host().segment() : buffer;
@@ -110,32 +66,18 @@ final class NetInbound implements InboundMessage
     @Override
     public int dataOffset()
     {
-        return deposited ? (int)segmentOffset() : body + MessageDescriptor.HEADER_LENGTH;
+        return deposited ? (int)segmentOffset() : dataOffsetInBody();
     }
 
     @Override
     public int dataLength()
     {
-        final int declared = buffer.getInt(body + MessageDescriptor.DATA_LENGTH_OFFSET);
-        // The NIC checked the body; a record is never read beyond its end whatever it says.
-        return deposited ? declared : Math.min(declared, bodyLength - MessageDescriptor.HEADER_LENGTH);
-    }
-
-    @Override
-    public long segmentOffset()
-    {
-        return buffer.getLong(body + MessageDescriptor.SEGMENT_OFFSET_OFFSET);
+        return deposited ? declaredDataLength() : dataLengthInBody();
     }
 
     @Override
     public Route replyRoute()
     {
         return endpoint.routeAt(routeIndex());
-    }
-
-    @Override
-    public EndpointName sourceName()
-    {
-        return replyRoute().peer();
     }
 }

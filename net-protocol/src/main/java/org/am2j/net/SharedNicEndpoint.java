@@ -53,14 +53,7 @@ final class SharedNicEndpoint implements TransportEndpoint
     private final int wireId;
     private final ManyToOneRingBuffer requestSendQueue;
     private final ManyToOneRingBuffer replySendQueue;
-    private final OneToOneRingBuffer requestReceiveQueue;
-    private final OneToOneRingBuffer replyReceiveQueue;
-    private final SharedNicInbound requestInbound = new SharedNicInbound(this);
-    private final SharedNicInbound replyInbound = new SharedNicInbound(this);
-    private final ControlledMessageHandler requestReader = (type, buffer, index, length) ->
-        deliver(requestInbound, buffer, index, length);
-    private final ControlledMessageHandler replyReader = (type, buffer, index, length) ->
-        deliver(replyInbound, buffer, index, length);
+    private final ReceiveQueueReader receiveQueues;
     private final Long2ObjectHashMap<SharedNicRoute> forwardRoutes = new Long2ObjectHashMap<>();
     private final Object commandLock = new Object();
     private volatile SharedNicRoute[] inverseRoutes = new SharedNicRoute[16];
@@ -68,8 +61,6 @@ final class SharedNicEndpoint implements TransportEndpoint
     private long sequence;
     private long nextNicCheckNanos;
     private boolean nicGoneReported;
-    private boolean readingRequests;
-    private boolean readingReplies;
     private volatile boolean closed;
     private MessageSink sink;
 
@@ -87,8 +78,13 @@ final class SharedNicEndpoint implements TransportEndpoint
         block.putLong(SEGMENT_LENGTH_OFFSET, null == segment ? 0 : segment.capacity());
         this.requestSendQueue = new ManyToOneRingBuffer(ring(REQUEST_SEND, queueBytes));
         this.replySendQueue = new ManyToOneRingBuffer(ring(REPLY_SEND, queueBytes));
-        this.requestReceiveQueue = new OneToOneRingBuffer(ring(REQUEST_RECEIVE, queueBytes));
-        this.replyReceiveQueue = new OneToOneRingBuffer(ring(REPLY_RECEIVE, queueBytes));
+        // Each queue's reader has its own flyweight: a nested read of the reply queue must not move the request's.
+        final SharedNicInbound requestInbound = new SharedNicInbound(this);
+        final SharedNicInbound replyInbound = new SharedNicInbound(this);
+        this.receiveQueues = new ReceiveQueueReader(new OneToOneRingBuffer(ring(REQUEST_RECEIVE, queueBytes)),
+            (type, buffer, index, length) -> deliver(requestInbound, buffer, index, length),
+            new OneToOneRingBuffer(ring(REPLY_RECEIVE, queueBytes)),
+            (type, buffer, index, length) -> deliver(replyInbound, buffer, index, length));
         final byte[] name = SharedNicLink.utf8(file.getFileName().toString());
         final int result;
         try
@@ -237,30 +233,7 @@ final class SharedNicEndpoint implements TransportEndpoint
             {
                 return 0;
             }
-            if (!readingReplies)
-            {
-                readingReplies = true;
-                try
-                {
-                    handled += replyReceiveQueue.controlledRead(replyReader, budget);
-                }
-                finally
-                {
-                    readingReplies = false;
-                }
-            }
-            if (!repliesOnly && !readingRequests && handled < budget)
-            {
-                readingRequests = true;
-                try
-                {
-                    handled += requestReceiveQueue.controlledRead(requestReader, budget - handled);
-                }
-                finally
-                {
-                    readingRequests = false;
-                }
-            }
+            handled += receiveQueues.read(budget, repliesOnly);
             if (0 == handled)
             {
                 handled += checkNic();
@@ -441,13 +414,7 @@ final class SharedNicEndpoint implements TransportEndpoint
     @Override
     public boolean hasPending()
     {
-        return pending(requestReceiveQueue) || pending(replyReceiveQueue) || (link.nicDead() && !nicGoneReported);
-    }
-
-    private static boolean pending(final RingBuffer queue)
-    {
-        // The NIC commits a record (ordered store) before it reads our sleeping flag.
-        return queue.producerPosition() != queue.consumerPosition();
+        return receiveQueues.pending() || (link.nicDead() && !nicGoneReported);
     }
 
     @Override
