@@ -94,6 +94,14 @@ final class NicCommands
                 byWireId.remove(endpoint.id());
                 closed++;
             }
+            else if (endpoint.isClosed())
+            {
+                // The host closed it (the flag in its block) and its CLOSE command did not come, or its answer was
+                // not awaited: the NIC drains and returns what the endpoint left, as for a CLOSE.
+                nic.unregister(endpoint);
+                byWireId.remove(endpoint.id());
+                closed++;
+            }
         }
         return closed;
     }

@@ -320,8 +320,8 @@ class SharedNicTest
             final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
             while (Files.exists(node))
             {
-                assertTrue(System.nanoTime() - deadline < 0, "the NIC processes stop once their endpoints are gone " +
-                    "and leave nothing behind");
+                assertTrue(System.nanoTime() - deadline < 0, () -> "the NIC processes stop once their endpoints are " +
+                    "gone and leave nothing behind: " + listing(node));
                 parkMillis(50);
             }
         }
@@ -351,5 +351,18 @@ class SharedNicTest
     private static void parkMillis(final long millis)
     {
         java.util.concurrent.locks.LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(millis));
+    }
+
+    private static String listing(final Path directory)
+    {
+        try (java.util.stream.Stream<Path> entries = Files.list(directory))
+        {
+            return entries.map((p) -> p.getFileName().toString()).sorted().toList() + ", NIC processes alive: " +
+                ProcessHandle.current().descendants().filter(ProcessHandle::isAlive).count();
+        }
+        catch (final java.io.IOException ex)
+        {
+            return ex.toString();
+        }
     }
 }
