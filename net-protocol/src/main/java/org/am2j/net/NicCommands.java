@@ -36,6 +36,8 @@ final class NicCommands
     private final int queueBytes;
     private final Int2ObjectHashMap<MappedEndpoint> byWireId = new Int2ObjectHashMap<>();
     private final MessageHandler handler = this::onCommand;
+    /** An endpoint registered at some time (a NIC process that stops when idle waits longer for the first). */
+    private boolean served;
     private int nextWireId = 1;
     private long nextHostCheckNanos;
 
@@ -75,6 +77,14 @@ final class NicCommands
     }
 
     /**
+     * @return true once the NIC has served an endpoint, however briefly.
+     */
+    boolean served()
+    {
+        return served;
+    }
+
+    /**
      * @return endpoints the NIC serves for hosts.
      */
     int endpoints()
@@ -94,14 +104,7 @@ final class NicCommands
                 byWireId.remove(endpoint.id());
                 closed++;
             }
-            else if (endpoint.isClosed())
-            {
-                // The host closed it (the flag in its block) and its CLOSE command did not come, or its answer was
-                // not awaited: the NIC drains and returns what the endpoint left, as for a CLOSE.
-                nic.unregister(endpoint);
-                byWireId.remove(endpoint.id());
-                closed++;
-            }
+
         }
         return closed;
     }
@@ -156,6 +159,7 @@ final class NicCommands
         final int wireId = nextWireId++;
         final MappedEndpoint endpoint = new MappedEndpoint(mapping, queueBytes, wireId, hostPid, waker);
         byWireId.put(wireId, endpoint);
+        served = true;
         nic.register(endpoint);
         endpoint.answer(sequence, wireId, null);
     }

@@ -56,7 +56,6 @@ public final class SharedNicProcess implements AutoCloseable
     private final java.util.function.BooleanSupplier launcher = launcherWatch();
     private long nextLauncherCheckNanos;
     private boolean exitWhenIdle;
-    private boolean served;
     private long idleSinceNanos = System.nanoTime();
     private volatile boolean running = true;
 
@@ -221,10 +220,11 @@ public final class SharedNicProcess implements AutoCloseable
             nextIdleCheckNanos = now + NicCommands.HOST_CHECK_NANOS;
             if (commands.endpoints() > 0)
             {
-                served = true;
                 idleSinceNanos = now;
             }
-            else if ((now - idleSinceNanos) / 1_000_000L >= (served ? IDLE_EXIT_MS : FIRST_ENDPOINT_MS))
+            // Whether an endpoint came is the command table's record, not this check's sample: an endpoint that
+            // registered and closed between two checks must not leave the process waiting for a first one.
+            else if ((now - idleSinceNanos) / 1_000_000L >= (commands.served() ? IDLE_EXIT_MS : FIRST_ENDPOINT_MS))
             {
                 running = false;
             }
