@@ -89,29 +89,18 @@ final class NetEndpoint implements TransportEndpoint, ServedEndpoint
     @Override
     public Route connect(final EndpointName destination, final long tag)
     {
-        final String address = destination.address(NetTransport.NAME);
-        if (null == address)
+        final SharedNicAddress.Target target = SharedNicAddress.target(destination);
+        if (null == target)
         {
             return null;
         }
-        final long nicId;
-        final int wireId;
-        try
-        {
-            nicId = SharedNicAddress.nicId(address, destination);
-            wireId = SharedNicAddress.wireEndpointId(address, destination);
-        }
-        catch (final NumberFormatException ex)
-        {
-            return null;
-        }
-        final Peer peer = nic.peerFor(nicId, SharedNicAddress.nicAddress(address));
+        final Peer peer = nic.peerFor(target.nicId(), target.nicAddress());
         if (null == peer)
         {
             return null;
         }
-        peer.learnName(wireId, destination);
-        return new NetRoute(this, peer, wireId, destination);
+        peer.learnName(target.wireId(), destination);
+        return new NetRoute(this, peer, target.wireId(), destination);
     }
 
     @Override

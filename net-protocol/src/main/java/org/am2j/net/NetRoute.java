@@ -153,33 +153,30 @@ final class NetRoute implements Route
 
     private boolean queueName(final ManyToOneRingBuffer queue)
     {
-        final byte[] name = endpoint.encodedName();
-        final int length = QueueRecordDescriptor.BODY_OFFSET + MessageDescriptor.HEADER_LENGTH + name.length;
-        final int index = queue.tryClaim(QueueRecordDescriptor.MESSAGE_TYPE, length);
-        if (index < 0)
-        {
-            return false;
-        }
-        writeName(queue.buffer(), index, peer.index, endpoint.id(), remoteEndpointId, name);
-        // Ordered store of the record length, as for every record.
-        queue.commit(index);
-        announced = true;
-        return true;
+        announced = queueName(queue, peer.index, endpoint.id(), remoteEndpointId, endpoint.encodedName());
+        return announced;
     }
 
     /**
-     * Write a name announcement record (the sending endpoint's encoded name) into a send queue.
+     * Queue a name announcement record (the sending endpoint's encoded name) in a send queue.
      *
-     * @param buffer           the queue's buffer.
-     * @param index            of the claimed record.
+     * @param queue            the send queue.
      * @param peerIndex        the destination's NIC in the NIC's peer table.
      * @param sourceEndpointId the announcing endpoint's wire id.
      * @param remoteEndpointId the destination's wire id.
      * @param name             the encoded name.
+     * @return false when the queue had no room.
      */
-    static void writeName(final MutableDirectBuffer buffer, final int index, final int peerIndex,
-        final int sourceEndpointId, final int remoteEndpointId, final byte[] name)
+    static boolean queueName(final ManyToOneRingBuffer queue, final int peerIndex, final int sourceEndpointId,
+        final int remoteEndpointId, final byte[] name)
     {
+        final int index = queue.tryClaim(QueueRecordDescriptor.MESSAGE_TYPE,
+            QueueRecordDescriptor.BODY_OFFSET + MessageDescriptor.HEADER_LENGTH + name.length);
+        if (index < 0)
+        {
+            return false;
+        }
+        final MutableDirectBuffer buffer = queue.buffer();
         buffer.setMemory(index, QueueRecordDescriptor.BODY_OFFSET + MessageDescriptor.HEADER_LENGTH, (byte)0);
         buffer.putInt(index + QueueRecordDescriptor.PEER_OFFSET, peerIndex);
         final int body = index + QueueRecordDescriptor.BODY_OFFSET;
@@ -189,6 +186,9 @@ final class NetRoute implements Route
         buffer.putInt(body + MessageDescriptor.DATA_LENGTH_OFFSET, name.length);
         buffer.putLong(body + MessageDescriptor.SEGMENT_OFFSET_OFFSET, -1L);
         buffer.putBytes(body + MessageDescriptor.HEADER_LENGTH, name);
+        // Ordered store of the record length, as for every record.
+        queue.commit(index);
+        return true;
     }
 
     @Override

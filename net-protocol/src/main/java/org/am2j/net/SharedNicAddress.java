@@ -34,6 +34,38 @@ final class SharedNicAddress
     }
 
     /**
+     * Where a destination is on the wire.
+     *
+     * @param nicAddress the published address of the NIC that serves it, {@code host:port#key}.
+     * @param nicId      that NIC's id.
+     * @param wireId     the endpoint's id on the wire.
+     */
+    record Target(String nicAddress, long nicId, int wireId)
+    {
+    }
+
+    /**
+     * @param destination an endpoint's name.
+     * @return where it is on the wire, or null when the name has no {@code net} address or its suffix is malformed.
+     */
+    static Target target(final EndpointName destination)
+    {
+        final String address = destination.address(NetTransport.NAME);
+        if (null == address)
+        {
+            return null;
+        }
+        try
+        {
+            return new Target(nicAddress(address), nicId(address, destination), wireEndpointId(address, destination));
+        }
+        catch (final NumberFormatException ex)
+        {
+            return null;
+        }
+    }
+
+    /**
      * @param address an endpoint's {@code net} address.
      * @return the NIC's published address in it, {@code host:port#key}.
      */

@@ -172,23 +172,14 @@ final class SharedNicEndpoint implements TransportEndpoint
     @Override
     public Route connect(final EndpointName destination, final long tag)
     {
-        final String address = destination.address(NetTransport.NAME);
-        if (null == address)
+        final SharedNicAddress.Target target = SharedNicAddress.target(destination);
+        if (null == target)
         {
             return null;
         }
-        final long nicId;
-        final int remoteId;
-        try
-        {
-            nicId = SharedNicAddress.nicId(address, destination);
-            remoteId = SharedNicAddress.wireEndpointId(address, destination);
-        }
-        catch (final NumberFormatException ex)
-        {
-            return null;
-        }
-        final byte[] nicAddress = SharedNicLink.utf8(SharedNicAddress.nicAddress(address));
+        final long nicId = target.nicId();
+        final int remoteId = target.wireId();
+        final byte[] nicAddress = SharedNicLink.utf8(target.nicAddress());
         final byte[] name = destination.toBytes();
         final int peerIndex = command(NicCommandDescriptor.CONNECT,
             NicCommandDescriptor.CONNECT_ADDRESS_OFFSET + nicAddress.length + Integer.BYTES + name.length, (command) ->

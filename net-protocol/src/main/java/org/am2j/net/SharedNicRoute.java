@@ -77,18 +77,8 @@ final class SharedNicRoute implements Route
         {
             return true;
         }
-        final byte[] name = endpoint.encodedName();
-        final int index = queue.tryClaim(QueueRecordDescriptor.MESSAGE_TYPE,
-            QueueRecordDescriptor.BODY_OFFSET + MessageDescriptor.HEADER_LENGTH + name.length);
-        if (index < 0)
-        {
-            return false;
-        }
-        NetRoute.writeName(queue.buffer(), index, peerIndex, endpoint.wireId(), remoteEndpointId, name);
-        // Ordered store of the record length, as for every record.
-        queue.commit(index);
-        announced = true;
-        return true;
+        announced = NetRoute.queueName(queue, peerIndex, endpoint.wireId(), remoteEndpointId, endpoint.encodedName());
+        return announced;
     }
 
     @Override

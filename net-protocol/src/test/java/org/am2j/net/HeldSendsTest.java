@@ -45,9 +45,7 @@ class HeldSendsTest
         final BurstWire[] wire = new BurstWire[1];
         try (NicPair pair = pair(wire, "keeperUs", "0"))
         {
-            warmUp(pair);
-            pair.a.nic().cpuShare(NicPair.cpus(true));
-            wire[0].record = true;
+            holding(pair, wire[0]);
             sendBurst(pair, 0);
             assertEquals(List.of(), wire[0].sentTypes(), "nothing leaves while the host sends");
             assertEquals(BURST, pair.a.nic().counters().get(NicEvent.HELD_SENDS));
@@ -67,9 +65,7 @@ class HeldSendsTest
         final BurstWire[] wire = new BurstWire[1];
         try (NicPair pair = pair(wire, "keeperUs", "0"))
         {
-            warmUp(pair);
-            pair.a.nic().cpuShare(NicPair.cpus(true));
-            wire[0].record = true;
+            holding(pair, wire[0]);
             wire[0].recordSleeps = true;
             sendBurst(pair, 0);
             assertEquals(0, wire[0].sent.size());
@@ -88,9 +84,7 @@ class HeldSendsTest
         final BurstWire[] wire = new BurstWire[1];
         try (NicPair pair = pair(wire, "keeperUs", "0", "depth", "4"))
         {
-            warmUp(pair);
-            pair.a.nic().cpuShare(NicPair.cpus(true));
-            wire[0].record = true;
+            holding(pair, wire[0]);
             for (int i = 0; i < 4; i++)
             {
                 assertEquals(Route.SENT, pair.aToB.send(request(i)));
@@ -111,9 +105,7 @@ class HeldSendsTest
         final BurstWire[] wire = new BurstWire[1];
         try (NicPair pair = pair(wire, "keeperUs", "0"))
         {
-            warmUp(pair);
-            pair.a.nic().cpuShare(NicPair.cpus(true));
-            wire[0].record = true;
+            holding(pair, wire[0]);
             sendBurst(pair, 0);
             assertEquals(0, wire[0].sent.size());
             pair.hostA.endpoint.close();
@@ -160,6 +152,14 @@ class HeldSendsTest
             assertEquals(BURST, b.get(NicEvent.HELD_SENDS) - held, b.toString());
             assertTrue(b.get(NicEvent.BATCHES_SENT) > batches, "replies went out together: " + b);
         }
+    }
+
+    /** Both NICs know each other; A's CPUs are oversubscribed from now on, and A's wire records what it sends. */
+    private static void holding(final NicPair pair, final BurstWire wire)
+    {
+        warmUp(pair);
+        pair.a.nic().cpuShare(NicPair.cpus(true));
+        wire.record = true;
     }
 
     private static void sendBurst(final NicPair pair, final int from)
