@@ -120,9 +120,10 @@ public final class NodeIdentity
         ShmDirectories.create(root);
         final Path file = root.resolve(FILE_NAME);
         final boolean posix = root.getFileSystem().supportedFileAttributeViews().contains("posix");
-        final Path temporary = root.resolve("." + FILE_NAME + "-" + ProcessIdentity.currentPid() + "-" +
-            Long.toHexString(System.nanoTime()));
         final String fresh = newId();
+        // Named by the fresh id's 64 random bits, not a clock: threads of one process that race here read the same
+        // nanoTime often enough to collide on the name.
+        final Path temporary = root.resolve("." + FILE_NAME + "-" + ProcessIdentity.currentPid() + "-" + fresh);
         try
         {
             // CREATE_NEW never follows a symbolic link (O_EXCL): the temporary file is ours and new.
