@@ -14,9 +14,8 @@ import java.util.List;
  * ({@link #SMP_SHM}, {@link #SMP_MULTI}), the Clump of four 8-way SMPs and the NOW of 32 of Table 6
  * ({@link #CLUMP32}, {@link #NOW32}), and the Clump whose nodes share 3 NICs ({@link #CLUMP32_3NIC}).
  * <p>
- * {@link #CLUMP32_3NIC} passes {@code --nics-per-node 3} to {@code am2j run} and a link rate to the ranks; a launcher
- * without that option refuses the job, so the configuration is in no default list ({@link #defaults}) and runs only
- * when {@code --configs} names it.
+ * {@link #CLUMP32_3NIC} passes {@code --nics-per-node 3} to {@code am2j run} and a link rate to the ranks; it is in the
+ * paper preset's default list beside {@link #CLUMP32}, so that Table 6's shape comes out with both kinds of NIC.
  */
 enum MatrixConfig
 {
@@ -99,11 +98,10 @@ enum MatrixConfig
     /**
      * Table 6's Clump as the paper built it: 32 ranks on 4 nodes of 8 whose ranks share 3 NIC processes per node
      * ({@code am2j run --nics-per-node 3}: 3, 3 and 2 ranks each), every NIC's link limited to the paper's Myrinet
-     * rate ({@code -Dam2j.net.linkRateMBps=160}). Needs a launcher with {@code --nics-per-node}; in no default list.
+     * rate ({@code -Dam2j.net.linkRateMBps=160}).
      */
     CLUMP32_3NIC("clump-3nic", "the Clump: 32 ranks on 4 nodes of 8 sharing " + PaperScale.NICS_PER_NODE +
-        " NICs per node, " + PaperScale.LINK_RATE_MBPS + " MB/s links, multi-protocol (needs am2j run " +
-        "--nics-per-node; not in the default list)", "inproc,shm,net", PaperScale.RANKS)
+        " NICs per node, " + PaperScale.LINK_RATE_MBPS + " MB/s links, multi-protocol", "inproc,shm,net", PaperScale.RANKS)
     {
         @Override
         int nodes(final int ranks)
@@ -273,11 +271,11 @@ enum MatrixConfig
      * @param ranksGiven true when {@code --ranks} was given.
      * @return the configurations run when {@code --configs} is not given: with the {@value #PAPER_PRESET} preset and
      * no {@code --ranks}, those at the paper's scale ({@link #SMP_SHM}, {@link #SMP_MULTI}, {@link #CLUMP32},
-     * {@link #NOW32}); else the four that take {@code --ranks}. Never {@link #CLUMP32_3NIC}.
+     * {@link #CLUMP32_3NIC}, {@link #NOW32}); else the four that take {@code --ranks}.
      */
     static List<MatrixConfig> defaults(final String preset, final boolean ranksGiven)
     {
-        return PAPER_PRESET.equals(preset) && !ranksGiven ? List.of(SMP_SHM, SMP_MULTI, CLUMP32, NOW32) :
+        return PAPER_PRESET.equals(preset) && !ranksGiven ? List.of(SMP_SHM, SMP_MULTI, CLUMP32, CLUMP32_3NIC, NOW32) :
             List.of(SHM_ONLY, MULTI, NET, CLUMP);
     }
 

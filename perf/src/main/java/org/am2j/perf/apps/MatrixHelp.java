@@ -50,8 +50,6 @@ final class MatrixHelp
                 String.join(" ", config.runOptions(config.fixesRanks() ? 0 : MatrixOptions.DEFAULT_RANKS)) +
                 (config.fixesRanks() ? "" : " (P = " + MatrixOptions.DEFAULT_RANKS + ")"));
         }
-        out.println("      " + MatrixConfig.CLUMP32_3NIC.cliName() + " needs an am2j run with --nics-per-node (NIC " +
-            "processes shared by a node's ranks); without it its jobs fail, so it runs only when --configs names it");
         out.println("  --chart FILE    the bar chart PNG (default: --out with .png)");
         out.println("  --timeout S     time limit of one job (default " + MatrixOptions.DEFAULT_TIMEOUT_S + ", " +
             MatrixOptions.PAPER_SCALE_TIMEOUT_S + " with a configuration at the paper's scale)");
