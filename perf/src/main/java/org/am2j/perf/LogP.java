@@ -17,14 +17,18 @@ import org.am2j.spmd.CpuPinning;
 /**
  * The LogP microbenchmark harness, {@code bin/am2j logp}:
  * <pre>
- * am2j logp [--quick] [--rounds N] [--json FILE] [--plots DIR]
+ * am2j logp [--quick] [--rounds N] [--nics-per-node K] [--json FILE] [--plots DIR]
  * </pre>
  * It measures the parameters of the paper's Table 3 (L, o_s, o_r, g, G, 1/G, the half-power point and the round
  * trip) for shared memory alone, multi-protocol shared memory, multi-protocol network and the network alone
  * ({@link LogPRank}, the method in {@link LogPParameters} and {@code docs/logp.md}), and in the same run the peers
  * and limits their round trips are held against, each in its own pair of pinned JVMs: the cache-line ping-pong (the
  * limit for shared memory), Aeron IPC, the four AM configurations, Aeron UDP ({@link AeronRank}) and plain UDP (the
- * limit for the network), in that order, so each peer runs next to what it is compared with. Every measurement runs
+ * limit for the network), in that order, so each peer runs next to what it is compared with; then the cost of an empty
+ * network poll and the ratio the {@code calibrated} poll scheduler reads ({@link NetPollCost}, two more pairs of
+ * {@link NetPollRank}). With {@code --nics-per-node K} the ranks of the network configurations and of the poll-cost
+ * pairs are served by K shared NIC processes per emulated node, which the launcher starts and stops with each pair.
+ * Every measurement runs
  * behind the machine-state probe of {@link EpochGuard}, retried or flagged in a slow epoch. It prints the table
  * ({@link LogPReport}), and writes the JSON with {@code --json} and the plots ({@link LogPPlots}) with
  * {@code --plots}. Exit status: 0 when measured, 1 when a pair failed or a transport is missing, 2 for a usage
@@ -144,14 +148,17 @@ public final class LogP
             final Map<Protocol, Results> am = new LinkedHashMap<>();
             for (final Protocol protocol : LogPReport.CONFIGS)
             {
-                am.put(protocol, fastest.of(measureAm(protocol, scale, fastest.ns)));
+                am.put(protocol, fastest.of(measureAm(protocol, scale, options.nicsPerNode(protocol), fastest.ns)));
             }
             final Results aeronUdp = fastest.of(measureAeron(AeronPingPong.Kind.UDP, scale, fastest.ns));
             final Results limitUdp = fastest.of(pairs.measureUdpLimit(
                 scale.rounds(), scale.warmup(), scale.udpStream(), Protocol.NET.nodes(), fastest.ns));
+            final Results pollNetwork = fastest.of(measurePollCost(NetPollCost.NETWORK, options, fastest.ns));
+            final Results pollCalibrated = fastest.of(measurePollCost(NetPollCost.CALIBRATED, options, fastest.ns));
 
             final LogPReport report = new LogPReport(
-                options, command, timestamp, pinning, start, am, aeronIpc, aeronUdp, limitShm, limitUdp);
+                options, command, timestamp, pinning, start, am, aeronIpc, aeronUdp, limitShm, limitUdp,
+                new NetPollCost(options.nicsPerNode(), pollNetwork, pollCalibrated));
             report.printTable(out);
             if (null != options.json())
             {
@@ -212,15 +219,40 @@ public final class LogP
         }
     }
 
-    private Results measureAm(final Protocol protocol, final LogPOptions.Scale scale, final long fastestProbeNs)
+    private Results measureAm(
+        final Protocol protocol, final LogPOptions.Scale scale, final int nicsPerNode, final long fastestProbeNs)
         throws IOException, InterruptedException
     {
-        err.println(NAME + ": measuring am2j over " + protocol.cliName() + " (" + protocol.transports() + ")");
+        err.println(NAME + ": measuring am2j over " + protocol.cliName() + " (" + protocol.transports() +
+            (protocol.overNetwork() ? ", " + nicText(nicsPerNode) : "") + ")");
         return pairs.measure("am2j " + protocol.cliName(), LogPRank.class.getName(),
             (line, results) -> new RankConfig(protocol.route(), scale.rounds(), scale.warmup(),
                 scale.largestTransfer(), scale.signatureReps(), scale.signatureWarmup(), scale.longestBurst(protocol),
                 scale.fewestTransfers(), fastestProbeNs, line, results),
-            protocol.systemProperties(), protocol.nodes(), amWork(scale, scale.longestBurst(protocol)));
+            protocol.systemProperties(), protocol.nodes(), nicsPerNode, amWork(scale, scale.longestBurst(protocol)));
+    }
+
+    private Results measurePollCost(final Protocol protocol, final LogPOptions options, final long fastestProbeNs)
+        throws IOException, InterruptedException
+    {
+        final Map<String, String> properties = NetPollCost.properties(protocol);
+        err.println(NAME + ": measuring empty polls over " + protocol.cliName() + " (" + protocol.transports() +
+            ", " + nicText(options.nicsPerNode()) + ", am2j.poll=" + properties.get("am2j.poll") + ")");
+        return pairs.measure("poll cost " + protocol.cliName(), NetPollRank.class.getName(),
+            (line, results) -> new RankConfig(protocol.route(), NetPollCost.BLOCK_POLLS, NetPollCost.WARMUP_POLLS, 0,
+                0, 0, 0, NetPollCost.BLOCKS, fastestProbeNs, line, results),
+            properties, protocol.nodes(), options.nicsPerNode(protocol),
+            (long)NetPollCost.BLOCK_POLLS * NetPollCost.BLOCKS + NetPollCost.WARMUP_POLLS);
+    }
+
+    /**
+     * @param nicsPerNode shared NIC processes per emulated node, 0 for in-process NICs.
+     * @return that kind of NIC for people.
+     */
+    static String nicText(final int nicsPerNode)
+    {
+        return nicsPerNode > 0 ? nicsPerNode + " shared NIC process" + (nicsPerNode > 1 ? "es" : "") + " per node" :
+            "in-process NIC";
     }
 
     private Results measureAeron(

@@ -14,8 +14,10 @@ import java.nio.file.Path;
  * @param scale   the work of each measurement.
  * @param json    where to write the JSON results, or {@code null}.
  * @param plots   the directory to write the PNG plots to, or {@code null}.
+ * @param nicsPerNode shared NIC processes per emulated node of the network configurations' pairs, 0 (the default)
+ *                for the in-process NIC.
  */
-record LogPOptions(boolean help, boolean quick, LogPOptions.Scale scale, Path json, Path plots)
+record LogPOptions(boolean help, boolean quick, LogPOptions.Scale scale, Path json, Path plots, int nicsPerNode)
 {
     /**
      * How much each measurement does.
@@ -84,7 +86,8 @@ record LogPOptions(boolean help, boolean quick, LogPOptions.Scale scale, Path js
         100_000, 20_000, 10, 3, LONGEST_BURST, LONGEST_NET_BURST, 1 << 20, 8, PingPongOptions.MIN_BW_MESSAGES);
 
     /** The usage line. */
-    static final String USAGE = "usage: am2j logp [--quick] [--rounds N] [--json FILE] [--plots DIR]";
+    static final String USAGE = "usage: am2j logp [--quick] [--rounds N] [--nics-per-node K] [--json FILE] " +
+        "[--plots DIR]";
 
     /** What each option means. */
     static final String HELP = String.join(System.lineSeparator(),
@@ -93,8 +96,21 @@ record LogPOptions(boolean help, boolean quick, LogPOptions.Scale scale, Path js
         QUICK.fewestTransfers() + " or more transfers of each size (default " + FULL.fewestTransfers() + ")",
         "  --rounds N     timed round trips of every ping-pong, with at least N/5 warm-up ones (each warm-up goes on",
         "                 for at least 0.5 s, until the JIT has settled, at most 5 s)",
+        "  --nics-per-node K  the network configurations (multi-net, net) and the poll-cost pairs: K shared NIC",
+        "                 processes on each rank's emulated node serve the ranks instead of their in-process NICs",
+        "                 ('am2j run --nics-per-node K'); 0, the default, keeps the in-process NIC",
         "  --json FILE    also write the results as a JSON object to FILE",
         "  --plots DIR    draw the signature of each configuration and the bandwidth curves as PNG files in DIR");
+
+    /**
+     * @param protocol a configuration.
+     * @return the shared NIC processes per emulated node of its pair: {@link #nicsPerNode()} over the network, 0 (no
+     * NIC process: its ranks do not reach each other through a NIC) over shared memory.
+     */
+    int nicsPerNode(final Protocol protocol)
+    {
+        return protocol.overNetwork() ? nicsPerNode : 0;
+    }
 
     /**
      * @param args the command line after {@code logp}.
@@ -107,6 +123,7 @@ record LogPOptions(boolean help, boolean quick, LogPOptions.Scale scale, Path js
         int rounds = -1;
         Path json = null;
         Path plots = null;
+        int nicsPerNode = 0;
         int i = 0;
         while (i < args.length)
         {
@@ -115,7 +132,7 @@ record LogPOptions(boolean help, boolean quick, LogPOptions.Scale scale, Path js
             {
                 case "-h":
                 case "--help":
-                    return new LogPOptions(true, false, null, null, null);
+                    return new LogPOptions(true, false, null, null, null, 0);
                 case "--quick":
                     quick = true;
                     i++;
@@ -130,6 +147,9 @@ record LogPOptions(boolean help, boolean quick, LogPOptions.Scale scale, Path js
                 case "--plots":
                     plots = PingPongOptions.file(arg, PingPongOptions.value(args, i));
                     break;
+                case "--nics-per-node":
+                    nicsPerNode = PingPongOptions.nicsPerNode(arg, PingPongOptions.value(args, i));
+                    break;
                 default:
                     throw new IllegalArgumentException("unknown argument '" + arg + "'");
             }
@@ -140,6 +160,6 @@ record LogPOptions(boolean help, boolean quick, LogPOptions.Scale scale, Path js
         {
             scale = scale.withRounds(rounds);
         }
-        return new LogPOptions(false, quick, scale, json, plots);
+        return new LogPOptions(false, quick, scale, json, plots, nicsPerNode);
     }
 }

@@ -20,8 +20,9 @@ import org.am2j.spmd.CpuPinning;
  * ({@code L_us, os_us, or_us, g_us, G_us_per_byte, bw_MBps, half_power_bytes, rtt_us}); {@code peers} with exactly
  * {@code aeron_ipc_rtt_us, aeron_udp_rtt_us, limit_shm_rtt_us, limit_udp_rtt_us}; then {@code ratios},
  * {@code targets}, {@code paper} (Table 3 in the same keys), {@code details} (per configuration the round trip's
- * percentiles, the signature and the bandwidth curve as measured), the run's command, scale and time, and
- * {@code machine}.
+ * percentiles, the signature and the bandwidth curve as measured), {@code poll_cost} ({@link NetPollCost}),
+ * {@code nic_kind} and {@code nics_per_node} (the network configurations' NIC), the run's command, scale and time,
+ * and {@code machine}.
  */
 final class LogPReport
 {
@@ -194,6 +195,7 @@ final class LogPReport
     private final Peer limitShm;
     private final Peer limitUdp;
     private final MachineReport machine;
+    private final NetPollCost pollCost;
 
     /**
      * @param options   of the run.
@@ -206,6 +208,7 @@ final class LogPReport
      * @param aeronUdp  results of the Aeron UDP pair.
      * @param limitShm  results of the cache-line pair.
      * @param limitUdp  results of the plain UDP pair.
+     * @param pollCost  the empty network poll and the calibrated scheduler's ratio, from their pairs.
      */
     LogPReport(
         final LogPOptions options,
@@ -217,9 +220,11 @@ final class LogPReport
         final Results aeronIpc,
         final Results aeronUdp,
         final Results limitShm,
-        final Results limitUdp)
+        final Results limitUdp,
+        final NetPollCost pollCost)
     {
         this.options = options;
+        this.pollCost = pollCost;
         this.command = command;
         this.timestamp = timestamp;
         this.pinning = pinning;
@@ -230,7 +235,7 @@ final class LogPReport
         this.limitUdp = new Peer("limit_udp_rtt_us", "limit: plain UDP", limitUdp, "limit_udp_rtt");
         long fastest = EpochGuard.NO_PROBE;
         final List<Results> all = new ArrayList<>(am.values());
-        all.addAll(List.of(aeronIpc, aeronUdp, limitShm, limitUdp));
+        all.addAll(List.of(aeronIpc, aeronUdp, limitShm, limitUdp, pollCost.network(), pollCost.calibrated()));
         for (final Results results : all)
         {
             fastest = Math.min(fastest, results.getLong("probe_fastest_p50_ns"));
@@ -251,6 +256,8 @@ final class LogPReport
         machine.add("limit_shm", limitShm, "limit_rtt");
         machine.add("limit_udp", limitUdp, "limit_udp_rtt");
         machine.add("limit_udp_stream", limitUdp, "udp_bw_8k");
+        machine.add("poll_network", pollCost.network(), "poll");
+        machine.add("poll_calibrated", pollCost.calibrated(), "poll");
     }
 
     private static List<String> amMeasurements()
@@ -443,9 +450,9 @@ final class LogPReport
     void printTable(final PrintStream out)
     {
         final LogPOptions.Scale scale = options.scale();
-        out.printf(Locale.ROOT, "am2j logp%s: %s; %,d round trips per ping-pong after %,d warm-up; signature bursts " +
+        out.printf(Locale.ROOT, "am2j logp%s: network configurations over %s; %s; %,d round trips per ping-pong after %,d warm-up; signature bursts " +
             "1-%d (network 1-%d) x %d delays x %d repetitions; transfers 64 B-%d KiB%n",
-            options.quick() ? " --quick" : "", pinning.applied() ? "rank pairs pinned to CPUs " + pinning.cpu(0) +
+            options.quick() ? " --quick" : "", LogP.nicText(options.nicsPerNode()), pinning.applied() ? "rank pairs pinned to CPUs " + pinning.cpu(0) +
                 " and " + pinning.cpu(1) : "rank pairs NOT pinned (no taskset or < 2 CPUs)", scale.rounds(),
             scale.warmup(), scale.longestBurst(), scale.longestNetBurst(), LogPRank.DELAY_FACTORS.length,
             scale.signatureReps(), scale.largestTransfer() / 1024);
@@ -510,6 +517,7 @@ final class LogPReport
             out.printf(Locale.ROOT, "  %-26s %10.3f %10.3f %10.3f %10.3f%n", peer.label, s.p50() / 1000.0,
                 s.p99() / 1000.0, s.p999() / 1000.0, s.mean() / 1000);
         }
+        pollCost.printTable(out);
         machine.printTable(out, 28, impossibleFigures());
     }
 
@@ -602,6 +610,9 @@ final class LogPReport
         }
         json.endObject();
         details(json);
+        pollCost.writeJson(json);
+        json.name("nic_kind").value(PingPongOptions.nicKind(options.nicsPerNode()));
+        json.name("nics_per_node").value(options.nicsPerNode());
         json.name("command").value(command);
         json.name("timestamp").value(timestamp);
         json.name("quick").value(options.quick());

@@ -16,13 +16,16 @@ import org.am2j.spmd.CpuPinning;
 /**
  * The ping-pong benchmark, {@code bin/am2j pingpong}:
  * <pre>
- * am2j pingpong --protocol shm|multi-shm|net|multi-net [--size BYTES] [--rounds N] [--warmup N] [--json FILE] [--quick]
+ * am2j pingpong --protocol shm|multi-shm|net|multi-net [--size BYTES] [--rounds N] [--warmup N] [--nics-per-node K]
+ *     [--json FILE] [--quick]
  * </pre>
  * It runs each pair of rank JVMs as a job of the SPMD launcher ({@link Am2Run}, in this process):
  * {@code am2j run -n 2 --nodes N --pin --timeout T --jvm-opt -Dam2j.transports=.. --cp <this class path> -- MAINCLASS
  * ARGS}, so each rank is pinned to its own CPU with {@code taskset} when it can be ({@link CpuPinning}), on the
  * emulated nodes and with the transports of the {@link Protocol}, and the pair is killed when it outlives its time
- * limit. It measures, in this order, each measurement behind a machine-state probe ({@link EpochGuard}):
+ * limit. With {@code --nics-per-node K} (network protocols) the pair's ranks are served by K shared NIC processes
+ * per emulated node, which the launcher starts before the ranks and stops after them, as {@code am2j run
+ * --nics-per-node K} does; the limits' pairs use no NIC. It measures, in this order, each measurement behind a machine-state probe ({@link EpochGuard}):
  * <ol>
  * <li>short request/reply round trips: warm-up, then {@code --rounds} round trips each timed with
  * {@link System#nanoTime()} into an HdrHistogram (p50, p99, p99.9, mean, min, max);</li>
@@ -195,13 +198,14 @@ public final class PingPong
         throws IOException, InterruptedException
     {
         err.println("am2j pingpong: measuring am2j over " + options.protocol().cliName() + " (" +
-            options.protocol().transports() + ")");
+            options.protocol().transports() + ", " + nicText(options) + ")");
         return pairs.measure("am2j " + options.protocol().cliName(), AmPingPongRank.class.getName(),
             (line, results) -> new RankConfig(
                 options.protocol().route(), options.rounds(), options.warmup(), options.size(), options.osBursts(),
                 options.osWarmupBursts(), options.bwMessages(), PingPongOptions.BW_REPEATS, EpochGuard.NO_PROBE,
                 line, results),
-            options.amProperties(), options.protocol().nodes(), 4L * (options.rounds() + options.warmup()));
+            options.amProperties(), options.protocol().nodes(), options.nicsPerNode(),
+            4L * (options.rounds() + options.warmup()));
     }
 
     /**
@@ -212,12 +216,23 @@ public final class PingPong
         throws IOException, InterruptedException
     {
         final Protocol single = options.protocol().single();
-        err.println("am2j pingpong: measuring am2j over " + single.cliName() + " (" + single.transports() +
-            "), the single-protocol reference");
+        err.println("am2j pingpong: measuring am2j over " + single.cliName() + " (" + single.transports() + ", " +
+            nicText(options) + "), the single-protocol reference");
         return pairs.measure("am2j " + single.cliName(), AmPingPongRank.class.getName(),
             (line, results) -> new RankConfig(single.route(), options.rounds(), options.warmup(), 0, 0, 0, 0, 0,
                 fastestProbeNs, line, results),
-            options.amProperties(single), single.nodes(), 2L * (options.rounds() + options.warmup()));
+            options.amProperties(single), single.nodes(), options.nicsPerNode(),
+            2L * (options.rounds() + options.warmup()));
+    }
+
+    /**
+     * @param options of the run.
+     * @return the AM ranks' kind of NIC for people: {@code in-process NIC} or {@code K shared NIC process(es) per
+     * node}.
+     */
+    static String nicText(final PingPongOptions options)
+    {
+        return LogP.nicText(options.nicsPerNode());
     }
 
     /**

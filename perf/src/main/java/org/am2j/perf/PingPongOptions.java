@@ -34,10 +34,17 @@ final class PingPongOptions
     static final int MAX_BW_MESSAGES = 65_536;
     /** Bandwidth runs whose median and range are reported. */
     static final int BW_REPEATS = 5;
+    /** Most shared NIC processes per emulated node ({@code --nics-per-node}), the launcher's limit. */
+    static final int MAX_NICS_PER_NODE = 64;
+    /** {@link #nicKind()} of ranks that each run their own NIC in-process. */
+    static final String IN_PROCESS_NIC = "in-process";
+    /** {@link #nicKind()} of ranks served by shared NIC processes. */
+    static final String SHARED_NIC = "shared";
 
     /** The usage line. */
     static final String USAGE = "usage: am2j pingpong --protocol " + Protocol.choices() +
-        " [--size BYTES] [--rounds N] [--warmup N] [--poll NAME] [--nic inline|thread] [--json FILE] [--quick]";
+        " [--size BYTES] [--rounds N] [--warmup N] [--poll NAME] [--nic inline|thread] [--nics-per-node K] [--json FILE]" +
+        " [--quick]";
 
     /** What each option means. */
     static final String HELP = String.join(System.lineSeparator(),
@@ -49,6 +56,9 @@ final class PingPongOptions
         "                 least 0.5 s, until the JIT has settled (at most 5 s)",
         "  --poll NAME    poll scheduler of the ranks (am2j.poll: every, fractional:K, adaptive, calibrated, ...)",
         "  --nic MODE     NIC agent mode of the ranks for the network protocols: inline (default) or thread",
+        "  --nics-per-node K  network protocols: K shared NIC processes on each rank's emulated node serve the",
+        "                 ranks instead of their in-process NICs, started and stopped with each pair as",
+        "                 'am2j run --nics-per-node K' does; 0, the default, keeps the in-process NIC",
         "  --json FILE    also write the results as a JSON object to FILE",
         "  --quick        " + QUICK_ROUNDS + " round trips after at least " + QUICK_WARMUP + " warm-up ones, for " +
         "quick checks");
@@ -62,6 +72,7 @@ final class PingPongOptions
     private final boolean quick;
     private final String poll;
     private final String nic;
+    private final int nicsPerNode;
 
     private PingPongOptions(
         final boolean help,
@@ -72,7 +83,8 @@ final class PingPongOptions
         final Path json,
         final boolean quick,
         final String poll,
-        final String nic)
+        final String nic,
+        final int nicsPerNode)
     {
         this.help = help;
         this.protocol = protocol;
@@ -83,6 +95,7 @@ final class PingPongOptions
         this.quick = quick;
         this.poll = poll;
         this.nic = nic;
+        this.nicsPerNode = nicsPerNode;
     }
 
     /**
@@ -100,6 +113,7 @@ final class PingPongOptions
         boolean quick = false;
         String poll = null;
         String nic = null;
+        int nicsPerNode = 0;
         int i = 0;
         while (i < args.length)
         {
@@ -108,7 +122,7 @@ final class PingPongOptions
             {
                 case "-h":
                 case "--help":
-                    return new PingPongOptions(true, null, 0, 0, 0, null, false, null, null);
+                    return new PingPongOptions(true, null, 0, 0, 0, null, false, null, null, 0);
                 case "--quick":
                     quick = true;
                     i++;
@@ -142,6 +156,9 @@ final class PingPongOptions
                         throw new IllegalArgumentException("--nic '" + nic + "' must be inline or thread");
                     }
                     break;
+                case "--nics-per-node":
+                    nicsPerNode = nicsPerNode(arg, value(args, i));
+                    break;
                 default:
                     throw new IllegalArgumentException("unknown argument '" + arg + "'");
             }
@@ -151,6 +168,12 @@ final class PingPongOptions
         {
             throw new IllegalArgumentException("missing --protocol " + Protocol.choices());
         }
+        if (nicsPerNode > 0 && !protocol.overNetwork())
+        {
+            throw new IllegalArgumentException("--nics-per-node " + nicsPerNode + " needs a network protocol (" +
+                Protocol.NET.cliName() + " or " + Protocol.MULTI_NET.cliName() + "): the ranks of --protocol " +
+                protocol.cliName() + " do not reach each other through a NIC");
+        }
         if (rounds < 0)
         {
             rounds = quick ? QUICK_ROUNDS : DEFAULT_ROUNDS;
@@ -159,7 +182,27 @@ final class PingPongOptions
         {
             warmup = quick ? QUICK_WARMUP : DEFAULT_WARMUP;
         }
-        return new PingPongOptions(false, protocol, size, rounds, warmup, json, quick, poll, nic);
+        return new PingPongOptions(false, protocol, size, rounds, warmup, json, quick, poll, nic, nicsPerNode);
+    }
+
+    /**
+     * @param option the option.
+     * @param value  its value.
+     * @return the NIC processes per emulated node it asks for.
+     * @throws IllegalArgumentException when it is not a number in [0, {@value #MAX_NICS_PER_NODE}].
+     */
+    static int nicsPerNode(final String option, final String value)
+    {
+        return number(option, value, 0, MAX_NICS_PER_NODE, "shared NIC processes per node, 0 for in-process NICs");
+    }
+
+    /**
+     * @param nicsPerNode shared NIC processes per emulated node, 0 for in-process NICs.
+     * @return how the results name that kind of NIC: {@value #IN_PROCESS_NIC} or {@value #SHARED_NIC}.
+     */
+    static String nicKind(final int nicsPerNode)
+    {
+        return nicsPerNode > 0 ? SHARED_NIC : IN_PROCESS_NIC;
     }
 
     /**
@@ -271,9 +314,6 @@ final class PingPongOptions
     }
 
     /**
-     * @return true for {@code --quick}.
-     */
-    /**
      * @return the poll scheduler setting of the AM ranks, or null for their default.
      */
     String poll()
@@ -287,6 +327,22 @@ final class PingPongOptions
     String nic()
     {
         return nic;
+    }
+
+    /**
+     * @return shared NIC processes per emulated node of the AM ranks, 0 when each has its in-process NIC.
+     */
+    int nicsPerNode()
+    {
+        return nicsPerNode;
+    }
+
+    /**
+     * @return {@value #IN_PROCESS_NIC} or {@value #SHARED_NIC}.
+     */
+    String nicKind()
+    {
+        return nicKind(nicsPerNode);
     }
 
     /**
@@ -316,6 +372,9 @@ final class PingPongOptions
         return properties;
     }
 
+    /**
+     * @return true for {@code --quick}.
+     */
     boolean quick()
     {
         return quick;

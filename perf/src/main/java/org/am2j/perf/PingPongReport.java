@@ -198,8 +198,9 @@ final class PingPongReport
     void printTable(final PrintStream out)
     {
         final String protocol = options.protocol().cliName();
-        out.printf(Locale.ROOT, "am2j pingpong --protocol %s: 2 rank JVMs, %s; %,d round trips after %,d warm-up%n",
-            protocol, pinning.applied() ?
+        out.printf(Locale.ROOT,
+            "am2j pingpong --protocol %s: 2 rank JVMs, %s, %s; %,d round trips after %,d warm-up%n",
+            protocol, PingPong.nicText(options), pinning.applied() ?
                 "pinned to CPUs " + pinning.cpu(0) + " and " + pinning.cpu(1) : "NOT pinned (no taskset or < 2 CPUs)",
             options.rounds(), options.warmup());
         out.printf(Locale.ROOT, "%-28s %9s %9s %9s %11s %9s %11s%n",
@@ -316,6 +317,8 @@ final class PingPongReport
         json.name("transports").value(options.protocol().transports());
         json.name("poll").value(null == options.poll() ? "default" : options.poll());
         json.name("nic").value(null == options.nic() ? "default" : options.nic());
+        json.name("nic_kind").value(options.nicKind());
+        json.name("nics_per_node").value(options.nicsPerNode());
         json.name("command").value(command);
         json.name("timestamp").value(timestamp);
         json.name("rounds").value(options.rounds());

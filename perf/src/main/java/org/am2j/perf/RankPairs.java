@@ -95,12 +95,39 @@ final class RankPairs
         final int nodes,
         final long roundTrips) throws IOException, InterruptedException
     {
+        return measure(label, mainClass, config, properties, nodes, 0, roundTrips);
+    }
+
+    /**
+     * Run one pair, its ranks served by shared NIC processes when asked, and read rank 0's results.
+     *
+     * @param label       what the pair measures, for messages.
+     * @param mainClass   the rank program.
+     * @param config      makes the rank program's configuration.
+     * @param properties  system properties of both JVMs.
+     * @param nodes       emulated nodes: 1 puts both ranks on node 0, 2 puts rank r on node r.
+     * @param nicsPerNode NIC processes per emulated node, started and stopped by the launcher with the pair
+     *                    ({@code --nics-per-node}); 0 gives each rank its in-process NIC.
+     * @param roundTrips  how many round trips (or equivalent units of work) the pair makes, for its time limit.
+     * @return rank 0's results, or {@code null} when a rank failed (said on the error stream).
+     * @throws IOException          when the pair's files cannot be made or the results read.
+     * @throws InterruptedException when interrupted (the ranks are stopped first).
+     */
+    Results measure(
+        final String label,
+        final String mainClass,
+        final ConfigMaker config,
+        final Map<String, String> properties,
+        final int nodes,
+        final int nicsPerNode,
+        final long roundTrips) throws IOException, InterruptedException
+    {
         final Path line = deletedOnExit(CacheLinePingPong.createFile());
         final Path results = deletedOnExit(Files.createTempFile("am2j-pair-", ".results"));
         try
         {
             final int status = runPair(label, mainClass, config.make(line, results).toArgs(), properties, nodes,
-                pairTimeoutSeconds(roundTrips));
+                nicsPerNode, pairTimeoutSeconds(roundTrips));
             return 0 == status ? results(results) : null;
         }
         finally
@@ -175,20 +202,35 @@ final class RankPairs
         final int nodes,
         final int timeoutSeconds) throws InterruptedException
     {
-        final List<String> args = new ArrayList<>(List.of(
-            "-n", Integer.toString(RANKS), "--nodes", Integer.toString(nodes), "--pin",
-            "--timeout", Integer.toString(timeoutSeconds)));
-        for (final Map.Entry<String, String> property : properties.entrySet())
-        {
-            args.add("--jvm-opt");
-            args.add("-D" + property.getKey() + "=" + property.getValue());
-        }
-        args.add("--cp");
-        args.add(System.getProperty("java.class.path"));
-        args.add("--");
-        args.add(mainClass);
-        args.addAll(rankArgs);
+        return runPair(label, mainClass, rankArgs, properties, nodes, 0, timeoutSeconds);
+    }
 
+    /**
+     * {@link #runPair(String, String, List, Map, int, int)} with shared NICs: with {@code nicsPerNode} K &gt; 0 the
+     * launcher starts K NIC processes per emulated node before the ranks and stops them after, on every exit path
+     * (a failing rank, the time limit, {@link #shutdown()}), as {@code am2j run --nics-per-node K} does.
+     *
+     * @param label          what the pair measures, for messages.
+     * @param mainClass      the rank program: its {@code main(String[])} runs in both ranks.
+     * @param rankArgs       the rank program's arguments.
+     * @param properties     system properties of both JVMs.
+     * @param nodes          emulated nodes: 1 puts both ranks on node 0, 2 puts rank r on node r.
+     * @param nicsPerNode    NIC processes per emulated node; 0 gives each rank its in-process NIC.
+     * @param timeoutSeconds how long the pair may run before both ranks are killed.
+     * @return 0 when both ranks exited with 0, else the launcher's non-zero status (it has said why).
+     * @throws InterruptedException when interrupted while waiting (the launcher has stopped both ranks first).
+     */
+    int runPair(
+        final String label,
+        final String mainClass,
+        final List<String> rankArgs,
+        final Map<String, String> properties,
+        final int nodes,
+        final int nicsPerNode,
+        final int timeoutSeconds) throws InterruptedException
+    {
+        final List<String> args = launchArgs(
+            mainClass, rankArgs, properties, nodes, nicsPerNode, timeoutSeconds, System.getProperty("java.class.path"));
         final int status = launcher.run(args.toArray(new String[0]));
         if (Thread.interrupted())
         {
@@ -199,6 +241,47 @@ final class RankPairs
             err.println(command + ": " + label + ": the rank JVMs failed (am2j run exit status " + status + ")");
         }
         return status;
+    }
+
+    /**
+     * @param mainClass      the rank program.
+     * @param rankArgs       its arguments.
+     * @param properties     system properties of both JVMs.
+     * @param nodes          emulated nodes.
+     * @param nicsPerNode    NIC processes per emulated node, 0 for in-process NICs (no option then).
+     * @param timeoutSeconds the pair's time limit.
+     * @param classPath      the ranks' class path.
+     * @return the launcher's command line: {@code -n 2 --nodes N [--nics-per-node K] --pin --timeout T
+     * [--jvm-opt -Dkey=value]... --cp CP -- MAINCLASS ARGS}.
+     */
+    static List<String> launchArgs(
+        final String mainClass,
+        final List<String> rankArgs,
+        final Map<String, String> properties,
+        final int nodes,
+        final int nicsPerNode,
+        final int timeoutSeconds,
+        final String classPath)
+    {
+        final List<String> args = new ArrayList<>(List.of("-n", Integer.toString(RANKS), "--nodes",
+            Integer.toString(nodes)));
+        if (nicsPerNode > 0)
+        {
+            args.add("--nics-per-node");
+            args.add(Integer.toString(nicsPerNode));
+        }
+        args.addAll(List.of("--pin", "--timeout", Integer.toString(timeoutSeconds)));
+        for (final Map.Entry<String, String> property : properties.entrySet())
+        {
+            args.add("--jvm-opt");
+            args.add("-D" + property.getKey() + "=" + property.getValue());
+        }
+        args.add("--cp");
+        args.add(classPath);
+        args.add("--");
+        args.add(mainClass);
+        args.addAll(rankArgs);
+        return args;
     }
 
     /**

@@ -130,4 +130,36 @@ final class LogPFixtures
         ResultsFixtures.machine(results, measurement, probeNs);
         return results.put("probe_fastest_p50_ns", probeNs);
     }
+
+    /**
+     * @param pollNs      median empty poll, ns.
+     * @param described   the bundle's description after the polls.
+     * @param probeNs     the probes.
+     * @return the results of a {@link NetPollRank} pair.
+     */
+    static Results pollResults(final double pollNs, final String described, final long probeNs)
+    {
+        final Results results = new Results().put("poll_empty_ns", pollNs).put("poll_empty_min_ns", pollNs * 0.9)
+            .put("poll_empty_max_ns", pollNs * 1.5).put("poll_blocks", 101L).put("poll_block_polls", 10_000L)
+            .put("poll_scheduler", described);
+        final double ratio = NetPollRank.ratio(described);
+        if (!Double.isNaN(ratio))
+        {
+            results.put("poll_ratio", ratio);
+        }
+        ResultsFixtures.machine(results, "poll", probeNs);
+        return results.put("probe_fastest_p50_ns", probeNs);
+    }
+
+    /**
+     * @param nicsPerNode of the run.
+     * @param probeNs     the probes.
+     * @return a poll cost like an in-process NIC's: a 600 ns network poll, r = 38.2.
+     */
+    static NetPollCost pollCost(final int nicsPerNode, final long probeNs)
+    {
+        return new NetPollCost(nicsPerNode, pollResults(600.0, "Bundle[SEQ, 1 endpoints, poll every]", probeNs),
+            pollResults(25.0, "Bundle[SEQ, 1 endpoints, poll calibrated[ratio 38.2 measured, 31..122, rate 1/122]]",
+                probeNs));
+    }
 }

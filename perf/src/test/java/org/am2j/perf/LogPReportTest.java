@@ -143,6 +143,23 @@ class LogPReportTest
     }
 
     @Test
+    void theEmptyNetworkPollAndTheCalibratedRatioAreReportedWithTheKindOfNic()
+    {
+        final LogPReport report = report(PROBE_NS);
+        final String poll = object(report.json(), "poll_cost");
+        assertEquals(600.0, number(poll, "network_poll_empty_ns"));
+        assertEquals(38.2, number(poll, "calibrated_ratio"));
+        assertEquals(25.0, number(poll, "calibrated_poll_empty_ns"));
+        assertEquals(0.0, number(poll, "nics_per_node"));
+        assertTrue(poll.contains("\"nic_kind\": \"in-process\""), poll);
+        assertTrue(report.json().contains("\"nic_kind\": \"in-process\""), report.json());
+        final String table = table(report);
+        assertTrue(table.contains("empty network poll (in-process NIC): 600.0 ns"), table);
+        assertTrue(table.contains("calibrated scheduler's ratio r = 38.2"), table);
+        assertTrue(table.contains("network configurations over in-process NIC"), table);
+    }
+
+    @Test
     void theJsonCarriesThePapersTableAsPrinted()
     {
         final String paper = object(report(PROBE_NS).json(), "paper");
@@ -293,7 +310,7 @@ class LogPReportTest
         return new LogPReport(LogPOptions.parse(new String[]{ "--quick" }), "am2j logp --quick",
             "2026-01-01T00:00:00Z", CpuPinning.detect(), new MachineState(1.0, 2.0, 3.0, 2400.0), am,
             aeronIpc, aeronUdp, LogPFixtures.peerResults("limit_rtt", "limit_rtt", 130, probeNs),
-            udpLimit(probeNs));
+            udpLimit(probeNs), LogPFixtures.pollCost(0, probeNs));
     }
 
     private static Map<Protocol, Results> fixtureAm(final long probeNs)

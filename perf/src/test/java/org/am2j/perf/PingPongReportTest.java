@@ -236,6 +236,26 @@ class PingPongReportTest
         assertEquals(null, Protocol.NET.single());
     }
 
+    @Test
+    void theKindOfNicIsInTheTableAndTheJson()
+    {
+        final PingPongReport inProcess = report("net", udp(8_000, 2.0));
+        assertTrue(inProcess.json().contains("\"nic_kind\": \"in-process\""), inProcess.json());
+        assertTrue(inProcess.json().contains("\"nics_per_node\": 0"), inProcess.json());
+        assertTrue(table(inProcess).contains(", in-process NIC, "), table(inProcess));
+
+        final PingPongOptions options = PingPongOptions.parse(
+            new String[]{ "--protocol", "net", "--nics-per-node", "1", "--rounds", "4000", "--warmup", "100" });
+        final PingPongReport shared = new PingPongReport(options, "am2j pingpong --protocol net --nics-per-node 1",
+            "2026-01-01T00:00:00Z", CpuPinning.detect(), new MachineState(1.0, 2.0, 3.0, 2400.0), am("net"), null,
+            limit(), udp(8_000, 2.0));
+        assertTrue(shared.json().contains("\"nic_kind\": \"shared\""), shared.json());
+        assertTrue(shared.json().contains("\"nics_per_node\": 1"), shared.json());
+        // the figures keep their keys whichever NIC carried them
+        assertTrue(shared.json().contains("\"rtt_p50_ns\": 9360"), shared.json());
+        assertTrue(table(shared).contains(", 1 shared NIC process per node, "), table(shared));
+    }
+
     private static PingPongReport report(final String protocol, final Results udp)
     {
         return report(protocol, null, udp);
