@@ -36,7 +36,7 @@ class SharedNicPairTest
     private final ByteArrayOutputStream err = new ByteArrayOutputStream();
 
     @Test
-    @Timeout(180)
+    @Timeout(300)
     void aPairOnSharedNicsMeasuresAndLeavesNoNicProcess() throws Exception
     {
         assumeTrue(TransportCheck.available().contains("net"), "net-protocol is not on the class path");
@@ -45,7 +45,9 @@ class SharedNicPairTest
         final Results results = pairs.measure("poll cost net", NetPollRank.class.getName(),
             (line, file) -> new RankConfig(Protocol.NET.route(), 1_000, 1_000, 0, 0, 0, 0, 5, EpochGuard.NO_PROBE,
                 line, file),
-            NetPollCost.properties(NetPollCost.NETWORK), Protocol.NET.nodes(), 1, 10_000);
+            // a pair time limit of about 200 s (RankPairs.pairTimeoutSeconds): the machine-state probes of a busy
+            // machine, not the 5,000 polls, take the time
+            NetPollCost.properties(NetPollCost.NETWORK), Protocol.NET.nodes(), 1, 4_000_000);
         assertNotNull(results, output());
         assertTrue(results.getDouble("poll_empty_ns") > 0, output());
         assertEquals(5, results.getLong("poll_blocks"));
