@@ -31,7 +31,7 @@ public final class NetPollRank
     /** Polls of one warm-up step, between clock checks. */
     static final int WARMUP_STEP = 1_000;
 
-    private static final Pattern RATIO = Pattern.compile("ratio ([0-9]+(?:\\.[0-9]+)?)");
+    private static final Pattern RATIO = Pattern.compile("ratio (-?[0-9]+(?:\\.[0-9]+)?)");
 
     private NetPollRank()
     {

@@ -13,6 +13,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -64,6 +65,13 @@ class LogPEndToEndTest
             assertTrue(ResultsFixtures.number(object, "os_us") > 0, object);
             // G, 1/G and the half-power point: present, but at this scale possibly null (too few transfers to fit)
         }
+        // the poll-cost pairs: an empty network poll costs something, and the calibrated scheduler has read r
+        final String poll = LogPReportTest.object(text, "poll_cost");
+        assertTrue(ResultsFixtures.number(poll, "network_poll_empty_ns") > 0, poll);
+        assertFalse(Double.isNaN(ResultsFixtures.number(poll, "calibrated_ratio")), poll);
+        assertTrue(poll.contains("\"calibrated_scheduler\": \"Bundle[SEQ, 1 endpoints, poll calibrated[ratio "),
+            poll);
+        assertTrue(poll.contains("\"nic_kind\": \"in-process\""), poll);
         final String peers = LogPReportTest.object(text, "peers");
         for (final String key : List.of("aeron_ipc_rtt_us", "aeron_udp_rtt_us", "limit_shm_rtt_us",
             "limit_udp_rtt_us"))

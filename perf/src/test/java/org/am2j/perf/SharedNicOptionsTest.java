@@ -111,6 +111,8 @@ class SharedNicOptionsTest
             "Bundle[SEQ, 1 endpoints, poll calibrated[ratio 38.2 measured, 31..122, rate 1/122]]"));
         assertEquals(240.0, NetPollRank.ratio("calibrated[ratio 240 measured, 192..768, rate 1/200]"));
         assertEquals(20.0, NetPollRank.ratio("follow[quiet 1/2000 from ratio 20, network quiet]"));
+        // a network poll cheaper than a local one (a shared NIC's queue beside many shared-memory peers)
+        assertEquals(-0.2, NetPollRank.ratio("calibrated[ratio -0.2 measured, 2..2, rate 1/2]"));
         assertTrue(Double.isNaN(NetPollRank.ratio("calibrated[ratio pending, paper's 8..32, rate 1/32]")));
         assertTrue(Double.isNaN(NetPollRank.ratio("Bundle[SEQ, 1 endpoints, poll every]")));
     }
