@@ -95,12 +95,13 @@ def table(part, rows):
     for k in ("inproc", "shared"):
         for n, j in runs[k]:
             m = j.get("machine", {})
-            load = "%s %s %s" % (m.get("load_avg_1m"), m.get("load_avg_5m"), m.get("load_avg_15m"))
-            print("- %s run %s, %s: load %s; slow epoch %s; busy %s" % (k, n, j.get("timestamp"), load, j.get("slow_epoch"), m.get("busy")))
+            loads = "%s %s %s" % (m.get("load_avg_1m"), m.get("load_avg_5m"), m.get("load_avg_15m"))
+            print("- %s run %s, %s: load %s; slow epoch %s; busy %s" % (k, n, j.get("timestamp"), loads, j.get("slow_epoch"), m.get("busy")))
 table("pingpong", [
     ("short RTT p50 (ns)", lambda j: j["rtt_p50_ns"], "%.0f"),
     ("short RTT p99 (ns)", lambda j: j["rtt_p99_ns"], "%.0f"),
-    ("o_s, short request (ns)", lambda j: j["os_ns"], "%.0f"),
+    ("o_s, short request, mean (ns)", lambda j: j["os_ns"], "%.0f"),
+    ("o_s, median burst per request (ns)", lambda j: j["os_burst_p50_ns"], "%.0f"),
     ("8 KiB bandwidth (GB/s)", lambda j: j["bw_8k_gbps"], "%.3f"),
     ("RTT, peer asleep p50 (ns)", lambda j: j["wake_rtt_p50_ns"], "%.0f"),
     ("plain UDP RTT p50, same run (ns)", lambda j: j["limit_udp_rtt_p50_ns"], "%.0f"),
