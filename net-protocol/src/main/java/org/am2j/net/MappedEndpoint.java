@@ -32,6 +32,7 @@ final class MappedEndpoint implements ServedEndpoint
     private final ManyToOneRingBuffer replySendQueue;
     private final OneToOneRingBuffer requestReceiveQueue;
     private final OneToOneRingBuffer replyReceiveQueue;
+    private final InFlightLog inFlightLog;
     private final Long2LongHashMap routeByKey = new Long2LongHashMap(-1);
     private final Peer[] routePeers = new Peer[ROUTES];
     private final int[] routeRemoteIds = new int[ROUTES];
@@ -59,6 +60,7 @@ final class MappedEndpoint implements ServedEndpoint
         this.replySendQueue = new ManyToOneRingBuffer(ring(REPLY_SEND, queueBytes));
         this.requestReceiveQueue = new OneToOneRingBuffer(ring(REQUEST_RECEIVE, queueBytes));
         this.replyReceiveQueue = new OneToOneRingBuffer(ring(REPLY_RECEIVE, queueBytes));
+        this.inFlightLog = new InFlightLog(block, queueBytes);
         block.putInt(WIRE_ID_OFFSET, wireId);
     }
 
@@ -143,6 +145,12 @@ final class MappedEndpoint implements ServedEndpoint
     public OneToOneRingBuffer receiveQueue(final boolean replyChannel)
     {
         return replyChannel ? replyReceiveQueue : requestReceiveQueue;
+    }
+
+    @Override
+    public InFlightLog inFlightLog()
+    {
+        return inFlightLog;
     }
 
     @Override

@@ -113,6 +113,16 @@ interface ServedEndpoint
     boolean hasUndelivered();
 
     /**
+     * @return where the NIC keeps what it took from the send queues and has not resolved, for the host to read after
+     *         the NIC died ({@link InFlightLog}); null when the NIC's windows die with the host anyway (the in-process
+     *         NIC).
+     */
+    default InFlightLog inFlightLog()
+    {
+        return null;
+    }
+
+    /**
      * The NIC no longer serves the endpoint (closed, queues empty): release what it holds.
      */
     default void retired()
