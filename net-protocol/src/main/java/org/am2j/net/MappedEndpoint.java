@@ -235,10 +235,33 @@ final class MappedEndpoint implements ServedEndpoint
         return pending(requestSendQueue) || pending(replySendQueue);
     }
 
+    /** NIC thread: the last drain left the oldest record of that send queue for later ({@link SendQueues}). */
+    private boolean requestsHeldBack;
+    private boolean repliesHeldBack;
+
     @Override
     public boolean hasQueuedSends(final boolean replyChannel)
     {
         return pending(sendQueue(replyChannel));
+    }
+
+    @Override
+    public boolean heldBack(final boolean replyChannel)
+    {
+        return replyChannel ? repliesHeldBack : requestsHeldBack;
+    }
+
+    @Override
+    public void heldBack(final boolean replyChannel, final boolean heldBack)
+    {
+        if (replyChannel)
+        {
+            repliesHeldBack = heldBack;
+        }
+        else
+        {
+            requestsHeldBack = heldBack;
+        }
     }
 
     @Override

@@ -7,7 +7,6 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.UnsafeBuffer;
-import org.am2j.idle.CpuShare;
 import org.am2j.net.auth.NicKeys;
 
 /**
@@ -226,45 +225,11 @@ final class NicAgent implements Agent
     }
 
     /**
-     * Inline mode: see {@link DirectSends#directSlot}.
+     * @return the direct and held sends of an inline NIC.
      */
-    WindowSlot directSlot(final NetEndpoint endpoint, final Peer peer, final boolean replyChannel, final int bodyLength)
+    DirectSends directSends()
     {
-        return directSends.directSlot(endpoint, peer, replyChannel, bodyLength);
-    }
-
-    /**
-     * See {@link DirectSends#sendDirect}.
-     */
-    void sendDirect(final Peer peer, final boolean replyChannel, final int bodyLength, final int localEndpointId)
-    {
-        directSends.sendDirect(peer, replyChannel, bodyLength, localEndpointId);
-    }
-
-    /**
-     * See {@link DirectSends#abandonDirect}.
-     */
-    void abandonDirect()
-    {
-        directSends.abandonDirect();
-    }
-
-    /**
-     * See {@link DirectSends#flushHeld}.
-     */
-    void flushHeld()
-    {
-        directSends.flushHeld();
-    }
-
-    /**
-     * For tests: what tells the NIC whether the CPUs are oversubscribed.
-     *
-     * @param share a scripted one.
-     */
-    void cpuShare(final CpuShare share)
-    {
-        directSends.cpuShare(share);
+        return directSends;
     }
 
     /**
@@ -324,7 +289,7 @@ final class NicAgent implements Agent
         final long now = System.nanoTime();
         // Ordered store (a plain store on x86): the keeper only needs to see it eventually.
         hostSeenNanos.setRelease(now);
-        flushHeld();
+        directSends.flushHeld();
         if (timers.due(now) && tryLock())
         {
             try
@@ -362,16 +327,14 @@ final class NicAgent implements Agent
         // thread (the keeper, a host thread polling) ends this sleep or prevents it.
         hostBlocking = true;
         // Nothing held waits out the sleep: the replies and requests this host held go out before it sleeps.
-        flushHeld();
+        directSends.flushHeld();
         try
         {
             if (wakeups.get() != ticket)
             {
                 return;
             }
-            final long now = System.nanoTime();
-            final long untilTimer = hasTimers() ? Math.max(0, clock.nextTimerNanos - now) : Long.MAX_VALUE;
-            wire.await(Math.min(nanos, untilTimer));
+            wire.await(sleepNanos(nanos, System.nanoTime()));
         }
         catch (final IOException | RuntimeException ex)
         {
@@ -416,7 +379,18 @@ final class NicAgent implements Agent
 
     private int doWorkLocked()
     {
-        clock.nowNanos = System.nanoTime();
+        return doWorkAt(System.nanoTime());
+    }
+
+    /**
+     * One duty cycle at a given time (tests script the clock with it; the caller holds the NIC, or is its thread).
+     *
+     * @param nowNanos the time.
+     * @return work done.
+     */
+    int doWorkAt(final long nowNanos)
+    {
+        clock.nowNanos = nowNanos;
         int work = sendQueues.drain();
         for (int i = 0; i < RECEIVE_BATCH; i++)
         {
@@ -451,11 +425,12 @@ final class NicAgent implements Agent
         try
         {
             // The flag is published (volatile) before the queues are checked; a host commits its record before it
-            // reads the flag: one of the two sees the other, so no message waits for the full sleep.
-            if (!hasQueuedSends())
+            // reads the flag: one of the two sees the other, so no message waits for the full sleep. Records the last
+            // drain held back (the peer's window or the in-flight log full, the link busy) are no reason to stay
+            // awake: an acknowledgement wakes the selector, and the sleep ends at the next timer or link token.
+            if (!sendQueues.hasReadySends())
             {
-                final long untilTimer = hasTimers() ? Math.max(0, clock.nextTimerNanos - System.nanoTime()) : nanos;
-                wire.await(Math.min(nanos, untilTimer));
+                wire.await(sleepNanos(nanos, System.nanoTime()));
             }
         }
         catch (final IOException | RuntimeException ex)
@@ -466,6 +441,36 @@ final class NicAgent implements Agent
         {
             agentSleeping = false;
         }
+    }
+
+    /**
+     * @param nanos    longest sleep.
+     * @param nowNanos the time.
+     * @return how long the NIC may sleep in the selector: until the next timer, or until the link lets the record
+     *         the last drain held back for it leave, at most {@code nanos}.
+     */
+    long sleepNanos(final long nanos, final long nowNanos)
+    {
+        long sleep = nanos;
+        if (hasTimers())
+        {
+            sleep = Math.min(sleep, Math.max(0, clock.nextTimerNanos - nowNanos));
+        }
+        final long linkReady = sendQueues.linkReadyNanos();
+        if (Long.MAX_VALUE != linkReady)
+        {
+            sleep = Math.min(sleep, Math.max(0, linkReady - nowNanos));
+        }
+        return sleep;
+    }
+
+    /**
+     * @return true when a send queue holds a record the NIC could take now (not held back by a full window, a full
+     *         in-flight log or the link).
+     */
+    boolean hasReadySends()
+    {
+        return sendQueues.hasReadySends();
     }
 
     private void seen()
@@ -542,19 +547,17 @@ final class NicAgent implements Agent
         return busy;
     }
 
-    private boolean tryLock()
+    /**
+     * @return true when this thread now holds the NIC (tests hold it to keep host threads from running it).
+     */
+    boolean tryLock()
     {
         return lock.tryLock();
     }
 
-    private void unlock()
+    void unlock()
     {
         lock.unlock();
-    }
-
-    private boolean hasQueuedSends()
-    {
-        return endpoints.hasQueuedSends();
     }
 
     private boolean hasTimers()

@@ -38,6 +38,11 @@ final class SendQueues
     private InFlightLog takenLog;
     private long takenLogPosition;
     /**
+     * When the link lets the next message leave (the NIC's clock), after a drain that left a record for it; else
+     * {@link Long#MAX_VALUE}.
+     */
+    private long linkReadyNanos = Long.MAX_VALUE;
+    /**
      * Direct sends wait in {@link #batches} for the next flush ({@link #hold}). Written by the NIC's holder; read by
      * any host thread as a hint that a flush is owed.
      */
@@ -70,6 +75,7 @@ final class SendQueues
     int drain()
     {
         int drained = 0;
+        linkReadyNanos = Long.MAX_VALUE;
         try
         {
             for (final ServedEndpoint endpoint : endpoints.all())
@@ -121,6 +127,7 @@ final class SendQueues
         final boolean replyQueue)
     {
         drainingReplies = replyQueue;
+        draining.heldBack(replyQueue, false);
         startRead(queue);
         final int read = queue.controlledRead(creditTakingDrainer);
         if (0 == read)
@@ -201,7 +208,8 @@ final class SendQueues
         }
         if (null != linkRate && !linkRate.mayTransmit(clock.nowNanos))
         {
-            return ControlledMessageHandler.Action.ABORT;
+            linkReadyNanos = clock.nowNanos + linkRate.nanosUntilReady(clock.nowNanos);
+            return heldBack();
         }
         final int bodyLength = length - QueueRecordDescriptor.BODY_OFFSET;
         final boolean valid = peerIndex >= 0 && peerIndex < table.length &&
@@ -209,7 +217,7 @@ final class SendQueues
         final boolean creditTaken = !draining.hostTakesCredits() && valid;
         if (creditTaken && !table[peerIndex].out(onReplyChannel(buffer, body)).tryAcquire(1))
         {
-            return ControlledMessageHandler.Action.ABORT;
+            return heldBack();
         }
         final InFlightLog log = draining.inFlightLog();
         if (null != log && valid && InFlightLog.returnable(buffer, body))
@@ -226,7 +234,7 @@ final class SendQueues
                 {
                     table[peerIndex].out(onReplyChannel(buffer, body)).release(1);
                 }
-                return ControlledMessageHandler.Action.ABORT;
+                return heldBack();
             }
             takenLog = log;
             takenLogPosition = position;
@@ -245,6 +253,41 @@ final class SendQueues
                 WireDescriptor.TAG_LENGTH, clock.nowNanos);
         }
         return ControlledMessageHandler.Action.CONTINUE;
+    }
+
+    /**
+     * The record waits in its queue, and those behind it: an acknowledgement (which wakes the NIC from its selector),
+     * a timer or the link's next token lets it go, not another look at the queue.
+     */
+    private ControlledMessageHandler.Action heldBack()
+    {
+        draining.heldBack(drainingReplies, true);
+        return ControlledMessageHandler.Action.ABORT;
+    }
+
+    /**
+     * @return true when a send queue holds a record the NIC could take now: one that is not held back by its peer's
+     *         window, its in-flight log or the link ({@link #linkReadyNanos()} says when the link lets one go).
+     */
+    boolean hasReadySends()
+    {
+        for (final ServedEndpoint endpoint : endpoints.all())
+        {
+            if ((endpoint.hasQueuedSends(true) && !endpoint.heldBack(true)) ||
+                (endpoint.hasQueuedSends(false) && !endpoint.heldBack(false)))
+            {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * @return when the link lets the record the last drain held back for it leave, or {@link Long#MAX_VALUE}.
+     */
+    long linkReadyNanos()
+    {
+        return linkReadyNanos;
     }
 
     private void onQueuedMessage(final int msgTypeId, final MutableDirectBuffer buffer, final int index, final int length)
