@@ -29,6 +29,19 @@ final class SendQueues
     private final LinkRate linkRate;
     /** The endpoint whose send queue {@link #onQueuedMessageTakingCredit} reads. */
     private ServedEndpoint draining;
+    /** Whether {@link #draining}'s reply send queue is read (else its request send queue). */
+    private boolean drainingReplies;
+    /** The position and index the read of that queue started at: records' positions, for the in-flight log. */
+    private long drainHead;
+    private int drainHeadIndex;
+    /** The in-flight log copy of the message {@link #onQueuedMessage} assigns a slot next, or null. */
+    private InFlightLog takenLog;
+    private long takenLogPosition;
+    /**
+     * When the link lets the next message leave (the NIC's clock), after a drain that left a record for it; else
+     * {@link Long#MAX_VALUE}.
+     */
+    private long linkReadyNanos = Long.MAX_VALUE;
     /**
      * Direct sends wait in {@link #batches} for the next flush ({@link #hold}). Written by the NIC's holder; read by
      * any host thread as a hint that a flush is owed.
@@ -62,6 +75,7 @@ final class SendQueues
     int drain()
     {
         int drained = 0;
+        linkReadyNanos = Long.MAX_VALUE;
         try
         {
             for (final ServedEndpoint endpoint : endpoints.all())
@@ -74,8 +88,8 @@ final class SendQueues
                 else
                 {
                     draining = endpoint;
-                    drained += readAllTakingCredits(endpoint.sendQueue(true));
-                    drained += readAllTakingCredits(endpoint.sendQueue(false));
+                    drained += readAllTakingCredits(endpoint.sendQueue(true), true);
+                    drained += readAllTakingCredits(endpoint.sendQueue(false), false);
                     draining = null;
                 }
                 if (endpoint.isClosed())
@@ -109,10 +123,27 @@ final class SendQueues
         return 0 == read ? 0 : read + queue.read(sendDrainer);
     }
 
-    private int readAllTakingCredits(final org.agrona.concurrent.ringbuffer.RingBuffer queue)
+    private int readAllTakingCredits(final org.agrona.concurrent.ringbuffer.RingBuffer queue,
+        final boolean replyQueue)
     {
+        drainingReplies = replyQueue;
+        draining.heldBack(replyQueue, false);
+        startRead(queue);
         final int read = queue.controlledRead(creditTakingDrainer);
-        return 0 == read ? 0 : read + queue.controlledRead(creditTakingDrainer);
+        if (0 == read)
+        {
+            return 0;
+        }
+        startRead(queue);
+        return read + queue.controlledRead(creditTakingDrainer);
+    }
+
+    private void startRead(final org.agrona.concurrent.ringbuffer.RingBuffer queue)
+    {
+        // A read moves the queue's head only when it ends: within it, a record's position is this head plus its
+        // distance from the head's index.
+        drainHead = queue.consumerPosition();
+        drainHeadIndex = (int)(drainHead & (queue.capacity() - 1));
     }
 
     /**
@@ -177,21 +208,86 @@ final class SendQueues
         }
         if (null != linkRate && !linkRate.mayTransmit(clock.nowNanos))
         {
-            return ControlledMessageHandler.Action.ABORT;
+            linkReadyNanos = clock.nowNanos + linkRate.nanosUntilReady(clock.nowNanos);
+            return heldBack();
         }
-        if (!draining.hostTakesCredits() && peerIndex >= 0 && peerIndex < table.length &&
-            length - QueueRecordDescriptor.BODY_OFFSET >= MessageDescriptor.HEADER_LENGTH &&
-            !table[peerIndex].out(onReplyChannel(buffer, body)).tryAcquire(1))
+        final int bodyLength = length - QueueRecordDescriptor.BODY_OFFSET;
+        final boolean valid = peerIndex >= 0 && peerIndex < table.length &&
+            bodyLength >= MessageDescriptor.HEADER_LENGTH;
+        final boolean creditTaken = !draining.hostTakesCredits() && valid;
+        if (creditTaken && !table[peerIndex].out(onReplyChannel(buffer, body)).tryAcquire(1))
         {
-            return ControlledMessageHandler.Action.ABORT;
+            return heldBack();
         }
-        onQueuedMessage(msgTypeId, buffer, index, length);
+        final InFlightLog log = draining.inFlightLog();
+        if (null != log && valid && InFlightLog.returnable(buffer, body))
+        {
+            // A shared NIC keeps a copy where its host can find it should the NIC process die (one more copy of
+            // the body per send, see InFlightLog).
+            final long position = log.append(peerIndex, drainingReplies,
+                drainHead + (index - org.agrona.concurrent.ringbuffer.RecordDescriptor.HEADER_LENGTH - drainHeadIndex),
+                buffer, body, bodyLength);
+            if (position < 0)
+            {
+                // The log is full of messages not acknowledged yet: the record waits, as for a full window.
+                if (creditTaken)
+                {
+                    table[peerIndex].out(onReplyChannel(buffer, body)).release(1);
+                }
+                return heldBack();
+            }
+            takenLog = log;
+            takenLogPosition = position;
+        }
+        try
+        {
+            onQueuedMessage(msgTypeId, buffer, index, length);
+        }
+        finally
+        {
+            takenLog = null;
+        }
         if (null != linkRate)
         {
             linkRate.transmitted(WireDescriptor.HEADER_LENGTH + length - QueueRecordDescriptor.BODY_OFFSET +
                 WireDescriptor.TAG_LENGTH, clock.nowNanos);
         }
         return ControlledMessageHandler.Action.CONTINUE;
+    }
+
+    /**
+     * The record waits in its queue, and those behind it: an acknowledgement (which wakes the NIC from its selector),
+     * a timer or the link's next token lets it go, not another look at the queue.
+     */
+    private ControlledMessageHandler.Action heldBack()
+    {
+        draining.heldBack(drainingReplies, true);
+        return ControlledMessageHandler.Action.ABORT;
+    }
+
+    /**
+     * @return true when a send queue holds a record the NIC could take now: one that is not held back by its peer's
+     *         window, its in-flight log or the link ({@link #linkReadyNanos()} says when the link lets one go).
+     */
+    boolean hasReadySends()
+    {
+        for (final ServedEndpoint endpoint : endpoints.all())
+        {
+            if ((endpoint.hasQueuedSends(true) && !endpoint.heldBack(true)) ||
+                (endpoint.hasQueuedSends(false) && !endpoint.heldBack(false)))
+            {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * @return when the link lets the record the last drain held back for it leave, or {@link Long#MAX_VALUE}.
+     */
+    long linkReadyNanos()
+    {
+        return linkReadyNanos;
     }
 
     private void onQueuedMessage(final int msgTypeId, final MutableDirectBuffer buffer, final int index, final int length)
@@ -209,6 +305,8 @@ final class SendQueues
         final boolean replyChannel = onReplyChannel(buffer, body);
         final SendChannel channel = peer.out(replyChannel);
         final WindowSlot slot = channel.assign();
+        slot.log = takenLog;
+        slot.logPosition = takenLogPosition;
         slot.ensureCapacity(bodyLength);
         slot.view.putBytes(WireDescriptor.HEADER_LENGTH, buffer, body, bodyLength);
         writer.start(slot, bodyLength, buffer.getInt(body + MessageDescriptor.SOURCE_ENDPOINT_OFFSET));

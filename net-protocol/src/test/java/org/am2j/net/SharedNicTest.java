@@ -300,6 +300,104 @@ class SharedNicTest
     }
 
     @Test
+    void aNicThatDiesWithMessagesUnacknowledgedReturnsEachOnceWithATruthfulStatus()
+    {
+        final Host a = host(0, 7, 0x1111);
+        final Host b = host(1, 9, 0x2222);
+        final Route aToB = a.endpoint.connect(b.name, 0x2222);
+        assertEquals(Route.SENT, send(aToB, NicPair.shortMessage(Opcode.REQUEST_SHORT, 5, 0x2222, 0), a, b));
+        assertTrue(pumpUntil(() -> b.sink.messages.size() == 1, a, b));
+
+        // B's NIC stops answering (it stops serving; its process, this JVM, lives on, so A's NIC takes it for a
+        // silent peer): what A's NIC sends from now on is never acknowledged. It takes a window's worth from the send
+        // queue; the rest stays there.
+        nics.get(1).close();
+        final int count = 80;
+        for (int id = 1; id <= count; id++)
+        {
+            final byte[] data = new byte[100 + id];
+            java.util.Arrays.fill(data, (byte)id);
+            assertEquals(Route.SENT, aToB.send(0 == id % 2 ?
+                NicPair.shortMessage(Opcode.REQUEST_SHORT, 5, 0x2222, id) :
+                NicPair.dataMessage(Opcode.REQUEST_MEDIUM, 6, 0x2222, data, -1, id)));
+        }
+        final org.agrona.concurrent.ringbuffer.RingBuffer queue = ((SharedNicEndpoint)a.endpoint).sendQueue(false);
+        final long[] seen = {-1};
+        assertTrue(pumpUntil(() ->
+        {
+            // Taken as far as the window allows: the head has moved and stays where it is for a while.
+            final long head = queue.consumerPosition();
+            final boolean still = head > 0 && head == seen[0];
+            seen[0] = head;
+            parkMillis(50);
+            return still;
+        }));
+        assertTrue(queue.size() > 0, "some messages were never taken");
+        // Its window full, the NIC holds the rest back: no work to stay awake for (it sleeps in its selector until
+        // an acknowledgement or a timer), rather than a reason to spin over the queue.
+        final NicAgent aNic = nics.get(0).nic();
+        assertTrue(pumpUntil(() -> queue.size() > 0 && !aNic.hasReadySends()),
+            "records held back by a full window are no work");
+
+        // A's NIC process dies.
+        nics.get(0).close();
+        final SharedNicTransport aTransport = transports.get(0);
+        aTransport.link().declareDead();
+        org.am2j.api.AmException failure = null;
+        for (int polls = 0; polls < 1000 && null == failure; polls++)
+        {
+            try
+            {
+                a.poll();
+            }
+            catch (final org.am2j.api.AmException ex)
+            {
+                failure = ex;
+            }
+        }
+        assertNotNull(failure, "the host fails once it has everything back");
+
+        // Every message exactly once: what the NIC took comes back EOUTCOMEUNKNOWN (oldest first), what it never took
+        // EUNREACHABLE, each with its handler, arguments and data; none ran at B (its NIC acknowledged none). The
+        // first one ran at B; B's NIC may have stopped before its delayed acknowledgement left, and then it comes
+        // back EOUTCOMEUNKNOWN too, which is true (it may have run), never with a not-delivered status.
+        assertEquals(1, b.sink.messages.size());
+        final List<Received> back = new ArrayList<>(a.sink.messages);
+        if (!back.isEmpty() && 0 == back.get(0).args[0])
+        {
+            assertEquals(ReturnStatus.EOUTCOMEUNKNOWN.code(), back.remove(0).returnStatus, "the message that ran");
+        }
+        assertEquals(count, back.size(), "returned");
+        int outcomeUnknown = 0;
+        for (int i = 0; i < count; i++)
+        {
+            final Received returned = back.get(i);
+            final int id = i + 1;
+            assertEquals(id, returned.args[0], "in order, each once");
+            assertEquals(0 == id % 2 ? 5 : 6, returned.handler);
+            if (0 != id % 2)
+            {
+                assertEquals(100 + id, returned.data.length);
+                assertEquals((byte)id, returned.data[returned.data.length - 1]);
+            }
+            if (ReturnStatus.EOUTCOMEUNKNOWN.code() == returned.returnStatus)
+            {
+                assertEquals(outcomeUnknown, i, "the taken ones are the oldest");
+                outcomeUnknown++;
+            }
+            else
+            {
+                assertEquals(ReturnStatus.EUNREACHABLE.code(), returned.returnStatus, "message " + id);
+            }
+        }
+        assertTrue(outcomeUnknown > 0 && outcomeUnknown < count, "taken and unacknowledged: " + outcomeUnknown);
+        assertTrue(failure.getMessage().contains("EOUTCOMEUNKNOWN"), failure.getMessage());
+        nics.remove(0);
+        nics.remove(0);
+        transports.get(1).link().declareDead();
+    }
+
+    @Test
     void theFirstHostOfANodeStartsItsNicProcessesAndTheyStopWhenIdle() throws Exception
     {
         final Path node = ShmDirectories.userRoot().resolve("nic-autostart-" + ProcessHandle.current().pid() + "-" +
