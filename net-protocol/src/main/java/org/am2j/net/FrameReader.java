@@ -522,6 +522,11 @@ final class FrameReader
     private int refuse(final Peer peer, final DirectBuffer buffer, final int body, final int bodyLength,
         final int status)
     {
+        if (peer.sameNic)
+        {
+            // From an endpoint this NIC serves too: back into its reply receive queue, no datagram.
+            return SameNicReturn.toSender(endpoints, peer, buffer, body, bodyLength, status);
+        }
         return writer.sendBack(peer, buffer, body, bodyLength, status, false);
     }
 

@@ -43,6 +43,15 @@ final class SendQueues
      */
     private long linkReadyNanos = Long.MAX_VALUE;
     /**
+     * When to look again at a record the last drain held back because an endpoint this NIC serves has no room in its
+     * receive queue for it (its host reads the queue without telling the NIC); else {@link Long#MAX_VALUE}.
+     */
+    private long sameNicRetryNanos = Long.MAX_VALUE;
+    /** Delivers a message between two endpoints this NIC serves, as if it had arrived from the wire. */
+    private final FrameReader sameNicReader;
+    /** How long a record for a full receive queue of an endpoint of this NIC waits before the next try. */
+    static final long SAME_NIC_RETRY_NANOS = 50_000L;
+    /**
      * Direct sends wait in {@link #batches} for the next flush ({@link #hold}). Written by the NIC's holder; read by
      * any host thread as a hint that a flush is owed.
      */
@@ -55,8 +64,10 @@ final class SendQueues
     private ServedEndpoint closing;
 
     SendQueues(final NicCounters counters, final PeerTable peers, final EndpointTable endpoints,
-        final FrameWriter writer, final NicTimers timers, final NicClock clock, final LinkRate linkRate)
+        final FrameWriter writer, final NicTimers timers, final NicClock clock, final LinkRate linkRate,
+        final FrameReader sameNicReader)
     {
+        this.sameNicReader = sameNicReader;
         this.clock = clock;
         this.linkRate = linkRate;
         this.counters = counters;
@@ -76,6 +87,7 @@ final class SendQueues
     {
         int drained = 0;
         linkReadyNanos = Long.MAX_VALUE;
+        sameNicRetryNanos = Long.MAX_VALUE;
         try
         {
             for (final ServedEndpoint endpoint : endpoints.all())
@@ -178,6 +190,12 @@ final class SendQueues
         }
         final int status = opcode.isRequest() ? ReturnStatus.EBADENDPOINT.code() : ReturnStatus.EREPLYREJECTED.code();
         final boolean deposited = 0 != buffer.getInt(index + QueueRecordDescriptor.DEPOSITED_OFFSET);
+        if (routePeer.sameNic)
+        {
+            // Its sender is an endpoint of this NIC too: back into its reply receive queue, or later when that is full.
+            return FrameReader.BUSY == SameNicReturn.toSender(endpoints, routePeer, buffer, body, bodyLength, status) ?
+                ControlledMessageHandler.Action.ABORT : ControlledMessageHandler.Action.CONTINUE;
+        }
         // The return goes out at once on the reply channel: what this drain held for the peer goes first.
         batches.flush(routePeer);
         if (FrameReader.BUSY == writer.sendBack(routePeer, buffer, body, bodyLength, status, deposited))
@@ -206,14 +224,18 @@ final class SendQueues
             counters.increment(NicEvent.MALFORMED);
             return ControlledMessageHandler.Action.CONTINUE;
         }
+        final int bodyLength = length - QueueRecordDescriptor.BODY_OFFSET;
+        final boolean valid = peerIndex >= 0 && peerIndex < table.length &&
+            bodyLength >= MessageDescriptor.HEADER_LENGTH;
+        if (valid && table[peerIndex].sameNic)
+        {
+            return deliverSameNic(table[peerIndex], buffer, body, bodyLength);
+        }
         if (null != linkRate && !linkRate.mayTransmit(clock.nowNanos))
         {
             linkReadyNanos = clock.nowNanos + linkRate.nanosUntilReady(clock.nowNanos);
             return heldBack();
         }
-        final int bodyLength = length - QueueRecordDescriptor.BODY_OFFSET;
-        final boolean valid = peerIndex >= 0 && peerIndex < table.length &&
-            bodyLength >= MessageDescriptor.HEADER_LENGTH;
         final boolean creditTaken = !draining.hostTakesCredits() && valid;
         if (creditTaken && !table[peerIndex].out(onReplyChannel(buffer, body)).tryAcquire(1))
         {
@@ -256,6 +278,31 @@ final class SendQueues
     }
 
     /**
+     * A record for an endpoint this NIC serves too goes straight into that endpoint's receive queue, checked as a
+     * message from the wire is (a refusal comes back into the sender's reply receive queue): no datagram, window,
+     * credit or in-flight log entry. A full receive queue holds it, and those behind it, back until the next try.
+     */
+    private ControlledMessageHandler.Action deliverSameNic(final Peer self, final MutableDirectBuffer buffer,
+        final int body, final int bodyLength)
+    {
+        final int result = sameNicReader.deliver(self, onReplyChannel(buffer, body), buffer, body, bodyLength);
+        if (FrameReader.TAKEN != result)
+        {
+            // BUSY: the destination's receive queue (or, for a refusal, the sender's reply receive queue) is full.
+            // NOT_YET (the sender's name not learnt) cannot stay: its announcement is ahead of it in this queue.
+            if (clock.nowNanos + SAME_NIC_RETRY_NANOS - sameNicRetryNanos < 0)
+            {
+                sameNicRetryNanos = clock.nowNanos + SAME_NIC_RETRY_NANOS;
+            }
+            return heldBack();
+        }
+        counters.increment(NicEvent.MESSAGES_SENT);
+        // Move the queue's head past the record now: resolved already, it is never in the in-flight log, and a host
+        // that finds its NIC dead must not return it as never taken.
+        return ControlledMessageHandler.Action.COMMIT;
+    }
+
+    /**
      * The record waits in its queue, and those behind it: an acknowledgement (which wakes the NIC from its selector),
      * a timer or the link's next token lets it go, not another look at the queue.
      */
@@ -283,11 +330,12 @@ final class SendQueues
     }
 
     /**
-     * @return when the link lets the record the last drain held back for it leave, or {@link Long#MAX_VALUE}.
+     * @return when the link lets the record the last drain held back for it leave, or when a record held back for a
+     *         full receive queue of an endpoint of this NIC is tried again (the earlier), or {@link Long#MAX_VALUE}.
      */
     long linkReadyNanos()
     {
-        return linkReadyNanos;
+        return Math.min(linkReadyNanos, sameNicRetryNanos);
     }
 
     private void onQueuedMessage(final int msgTypeId, final MutableDirectBuffer buffer, final int index, final int length)
