@@ -435,8 +435,9 @@ final class NicAgent implements Agent
         {
             // The flag is published (volatile) before the queues are checked; a host commits its record before it
             // reads the flag: one of the two sees the other, so no message waits for the full sleep. Records the last
-            // drain held back (the peer's window or the in-flight log full, the link busy) are no reason to stay
-            // awake: an acknowledgement wakes the selector, and the sleep ends at the next timer or link token.
+            // drain held back (the peer's window or the in-flight log full, the link busy, a full receive queue of an
+            // endpoint of this NIC) are no reason to stay awake: an acknowledgement wakes the selector, and the sleep
+            // ends at the next timer, link token or look at that receive queue (SendQueues.linkReadyNanos).
             if (!sendQueues.hasReadySends())
             {
                 wire.await(sleepNanos(nanos, System.nanoTime()));
