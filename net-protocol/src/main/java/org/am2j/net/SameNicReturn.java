@@ -23,11 +23,13 @@ final class SameNicReturn
      * @param body       where the body starts.
      * @param bodyLength the body's length, header included.
      * @param status     the return status.
+     * @param log        the sender's in-flight log holding the message's copy, or null when it holds none.
+     * @param position   the copy's position in {@code log}.
      * @return {@link FrameReader#TAKEN} when returned (or its sender has gone and nobody is told), or
      *         {@link FrameReader#BUSY} when the sender's reply receive queue is full.
      */
     static int toSender(final EndpointTable endpoints, final Peer self, final DirectBuffer buffer, final int body,
-        final int bodyLength, final int status)
+        final int bodyLength, final int status, final InFlightLog log, final long position)
     {
         final ServedEndpoint sender = endpoints.byId(buffer.getInt(body + MessageDescriptor.SOURCE_ENDPOINT_OFFSET));
         if (null == sender || sender.isClosed())
@@ -52,6 +54,12 @@ final class SameNicReturn
         ring.putInt(index + QueueRecordDescriptor.DEPOSITED_OFFSET, 0);
         ring.putBytes(index + QueueRecordDescriptor.BODY_OFFSET, buffer, body, bodyLength);
         ring.putByte(index + QueueRecordDescriptor.BODY_OFFSET + MessageDescriptor.RETURN_STATUS_OFFSET, (byte)status);
+        if (null != log)
+        {
+            // Before the commit: a host that finds its NIC dead finds the copy RETURNING with this record's place,
+            // and returns the message once, from the queue or from the log.
+            log.returning(position, InFlightLog.claimedPosition(queue, QueueRecordDescriptor.BODY_OFFSET + bodyLength));
+        }
         FrameReader.commitAndSignal(queue, index, sender);
         return FrameReader.TAKEN;
     }

@@ -51,6 +51,11 @@ final class SendQueues
     private final FrameReader sameNicReader;
     /** How long a record for a full receive queue of an endpoint of this NIC waits before the next try. */
     static final long SAME_NIC_RETRY_NANOS = 50_000L;
+    /** Same-NIC messages one read delivers at most before it ends so that their log copies are resolved. */
+    static final int SAME_NIC_BATCH = 64;
+    private final long[] sameNicTaken = new long[SAME_NIC_BATCH];
+    private int sameNicTakenCount;
+    private InFlightLog sameNicLog;
     /**
      * Direct sends wait in {@link #batches} for the next flush ({@link #hold}). Written by the NIC's holder; read by
      * any host thread as a hint that a flush is owed.
@@ -142,12 +147,15 @@ final class SendQueues
         draining.heldBack(replyQueue, false);
         startRead(queue);
         final int read = queue.controlledRead(creditTakingDrainer);
+        resolveSameNic();
         if (0 == read)
         {
             return 0;
         }
         startRead(queue);
-        return read + queue.controlledRead(creditTakingDrainer);
+        final int more = queue.controlledRead(creditTakingDrainer);
+        resolveSameNic();
+        return read + more;
     }
 
     private void startRead(final org.agrona.concurrent.ringbuffer.RingBuffer queue)
@@ -193,7 +201,7 @@ final class SendQueues
         if (routePeer.sameNic)
         {
             // Its sender is an endpoint of this NIC too: back into its reply receive queue, or later when that is full.
-            return FrameReader.BUSY == SameNicReturn.toSender(endpoints, routePeer, buffer, body, bodyLength, status) ?
+            return FrameReader.BUSY == SameNicReturn.toSender(endpoints, routePeer, buffer, body, bodyLength, status, null, -1) ?
                 ControlledMessageHandler.Action.ABORT : ControlledMessageHandler.Action.CONTINUE;
         }
         // The return goes out at once on the reply channel: what this drain held for the peer goes first.
@@ -229,7 +237,7 @@ final class SendQueues
             bodyLength >= MessageDescriptor.HEADER_LENGTH;
         if (valid && table[peerIndex].sameNic)
         {
-            return deliverSameNic(table[peerIndex], buffer, body, bodyLength);
+            return deliverSameNic(table[peerIndex], peerIndex, buffer, index, body, bodyLength);
         }
         if (null != linkRate && !linkRate.mayTransmit(clock.nowNanos))
         {
@@ -279,27 +287,127 @@ final class SendQueues
 
     /**
      * A record for an endpoint this NIC serves too goes straight into that endpoint's receive queue, checked as a
-     * message from the wire is (a refusal comes back into the sender's reply receive queue): no datagram, window,
-     * credit or in-flight log entry. A full receive queue holds it, and those behind it, back until the next try.
+     * message from the wire is (a refusal comes back into the sender's reply receive queue): no datagram, window or
+     * credit. A full receive queue holds it, and those behind it, back until the next try.
+     * <p>
+     * Between the delivery and the read's move of the send queue's head, a NIC process that dies would leave the
+     * record looking untaken, and its host would return as EUNREACHABLE a message its destination may run. So the
+     * record goes into the in-flight log first, as a message for the wire does (its host then returns it
+     * EOUTCOMEUNKNOWN, which is true), once both queues it can land in have room (so the delivery cannot find them
+     * full after the record was logged); the log record is resolved when the read that took it has moved the head
+     * ({@link #resolveSameNic()}).
      */
-    private ControlledMessageHandler.Action deliverSameNic(final Peer self, final MutableDirectBuffer buffer,
-        final int body, final int bodyLength)
+    private ControlledMessageHandler.Action deliverSameNic(final Peer self, final int peerIndex,
+        final MutableDirectBuffer buffer, final int index, final int body, final int bodyLength)
     {
-        final int result = sameNicReader.deliver(self, onReplyChannel(buffer, body), buffer, body, bodyLength);
+        final InFlightLog log = draining.inFlightLog();
+        long position = -1;
+        if (null != log && InFlightLog.returnable(buffer, body))
+        {
+            if (!sameNicRoom(buffer, body, bodyLength))
+            {
+                return sameNicRetry();
+            }
+            position = log.append(peerIndex, drainingReplies,
+                drainHead + (index - org.agrona.concurrent.ringbuffer.RecordDescriptor.HEADER_LENGTH - drainHeadIndex),
+                buffer, body, bodyLength);
+            if (position < 0)
+            {
+                // The log is full of messages not resolved yet: this read's own are resolved when it ends.
+                return sameNicRetry();
+            }
+        }
+        final int result = sameNicReader.deliver(self, onReplyChannel(buffer, body), buffer, body, bodyLength,
+            position >= 0 ? log : null, position);
         if (FrameReader.TAKEN != result)
         {
-            // BUSY: the destination's receive queue (or, for a refusal, the sender's reply receive queue) is full.
-            // NOT_YET (the sender's name not learnt) cannot stay: its announcement is ahead of it in this queue.
-            if (clock.nowNanos + SAME_NIC_RETRY_NANOS - sameNicRetryNanos < 0)
+            // BUSY: the destination's receive queue (or, for a refusal, the sender's reply receive queue) is full;
+            // with the room checked above, only for a message the log does not keep. NOT_YET (the sender's name not
+            // learnt) cannot stay: its announcement is ahead of it in this queue. A logged copy is withdrawn: the
+            // record stays in its queue and is logged again when taken.
+            if (position >= 0)
             {
-                sameNicRetryNanos = clock.nowNanos + SAME_NIC_RETRY_NANOS;
+                log.resolve(position);
             }
-            return heldBack();
+            return sameNicRetry();
         }
         counters.increment(NicEvent.MESSAGES_SENT);
-        // Move the queue's head past the record now: resolved already, it is never in the in-flight log, and a host
-        // that finds its NIC dead must not return it as never taken.
+        if (position >= 0)
+        {
+            sameNicLog = log;
+            sameNicTaken[sameNicTakenCount++] = position;
+            if (SAME_NIC_BATCH == sameNicTakenCount)
+            {
+                // The read ends after this record, so that its head moves and these are resolved.
+                return ControlledMessageHandler.Action.BREAK;
+            }
+        }
         return ControlledMessageHandler.Action.COMMIT;
+    }
+
+    private ControlledMessageHandler.Action sameNicRetry()
+    {
+        if (clock.nowNanos + SAME_NIC_RETRY_NANOS - sameNicRetryNanos < 0)
+        {
+            sameNicRetryNanos = clock.nowNanos + SAME_NIC_RETRY_NANOS;
+        }
+        return heldBack();
+    }
+
+    /**
+     * @return true when the queues a same-NIC message can land in have room for it: the destination's receive queue
+     *         of its kind, and the sender's reply receive queue (a refusal goes back there).
+     */
+    private boolean sameNicRoom(final DirectBuffer buffer, final int body, final int bodyLength)
+    {
+        final int recordLength = QueueRecordDescriptor.BODY_OFFSET + bodyLength;
+        if (!hasRoom(draining.receiveQueue(true), recordLength))
+        {
+            return false;
+        }
+        final ServedEndpoint destination =
+            endpoints.byId(buffer.getInt(body + MessageDescriptor.DESTINATION_ENDPOINT_OFFSET));
+        if (null == destination)
+        {
+            return true;
+        }
+        final Opcode opcode = Opcode.fromCode(buffer.getByte(body + MessageDescriptor.OPCODE_OFFSET) & 0xFF);
+        final boolean replyQueue = 0 != (buffer.getByte(body + MessageDescriptor.RETURN_STATUS_OFFSET) & 0xFF) ||
+            null == opcode || !opcode.isRequest();
+        return hasRoom(destination.receiveQueue(replyQueue), recordLength);
+    }
+
+    /**
+     * @return true when a record of this length fits the queue now (this NIC is its only producer), padding at its
+     *         end included; one alignment unit is kept in hand, as the ring may keep the header after its last record
+     *         free. May answer false for a record that would just fit (it is tried again), never true for one that
+     *         does not.
+     */
+    static boolean hasRoom(final org.agrona.concurrent.ringbuffer.OneToOneRingBuffer queue, final int length)
+    {
+        final int required = org.agrona.BitUtil.align(
+            org.agrona.concurrent.ringbuffer.RecordDescriptor.HEADER_LENGTH + length,
+            org.agrona.concurrent.ringbuffer.RecordDescriptor.ALIGNMENT);
+        final int capacity = queue.capacity();
+        final long tail = queue.producerPosition();
+        final int toEnd = capacity - (int)(tail & (capacity - 1));
+        final int needed = required > toEnd ? toEnd + required : required;
+        return capacity - (tail - queue.consumerPosition()) >= needed +
+            org.agrona.concurrent.ringbuffer.RecordDescriptor.ALIGNMENT;
+    }
+
+    /**
+     * The same-NIC messages the last read delivered: its head has moved past their records, so the log's copies
+     * are resolved.
+     */
+    private void resolveSameNic()
+    {
+        for (int i = 0; i < sameNicTakenCount; i++)
+        {
+            sameNicLog.resolve(sameNicTaken[i]);
+        }
+        sameNicTakenCount = 0;
+        sameNicLog = null;
     }
 
     /**
