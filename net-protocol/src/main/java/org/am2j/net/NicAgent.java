@@ -85,15 +85,15 @@ final class NicAgent implements Agent
         this.peers = new PeerTable(config, wire, nicId, keys, counters);
         this.writer = new FrameWriter(config, wire, nicId, counters, keys, clock);
         this.timers = new NicTimers(config, counters, liveness, clock, peers, endpoints, writer);
+        final UnsafeBuffer received = new UnsafeBuffer(0, 0);
+        this.reader = new FrameReader(config, nicId, counters, keys, clock, peers, endpoints, writer, timers,
+            received);
         this.sendQueues = new SendQueues(counters, peers, endpoints, writer, timers, clock,
-            config.linkRateMBps > 0 ? new LinkRate(config.linkRateMBps) : null);
+            config.linkRateMBps > 0 ? new LinkRate(config.linkRateMBps) : null, reader);
         this.lock = new NicLock(inline, endpoints, sendQueues, clock);
         // A link rate paces what leaves the send queues: no message bypasses them.
         this.directSends = new DirectSends(inline && config.linkRateMBps <= 0, lock, sendQueues, writer, counters,
             clock);
-        final UnsafeBuffer received = new UnsafeBuffer(0, 0);
-        this.reader = new FrameReader(config, nicId, counters, keys, clock, peers, endpoints, writer, timers,
-            received);
         this.receiver = new DatagramReceiver(wire, counters, received, reader, this::onWakeDatagram);
     }
 
@@ -162,6 +162,15 @@ final class NicAgent implements Agent
     Peer peerFor(final long peerNicId, final String text)
     {
         return peers.peerFor(peerNicId, text);
+    }
+
+    /**
+     * @param text the NIC address a host's destination names, {@code host:port#key}: this NIC's own.
+     * @return the peer standing for this NIC itself ({@link PeerTable#self}), or null when the key is not its own.
+     */
+    Peer sameNicPeer(final String text)
+    {
+        return peers.self(text);
     }
 
     /**
@@ -426,8 +435,9 @@ final class NicAgent implements Agent
         {
             // The flag is published (volatile) before the queues are checked; a host commits its record before it
             // reads the flag: one of the two sees the other, so no message waits for the full sleep. Records the last
-            // drain held back (the peer's window or the in-flight log full, the link busy) are no reason to stay
-            // awake: an acknowledgement wakes the selector, and the sleep ends at the next timer or link token.
+            // drain held back (the peer's window or the in-flight log full, the link busy, a full receive queue of an
+            // endpoint of this NIC) are no reason to stay awake: an acknowledgement wakes the selector, and the sleep
+            // ends at the next timer, link token or look at that receive queue (SendQueues.linkReadyNanos).
             if (!sendQueues.hasReadySends())
             {
                 wire.await(sleepNanos(nanos, System.nanoTime()));

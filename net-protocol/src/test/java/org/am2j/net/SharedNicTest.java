@@ -120,7 +120,12 @@ class SharedNicTest
 
     private static boolean pumpUntil(final BooleanSupplier condition, final Host... hosts)
     {
-        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        return pumpUntil(condition, TimeUnit.SECONDS.toMillis(20), hosts);
+    }
+
+    private static boolean pumpUntil(final BooleanSupplier condition, final long millis, final Host... hosts)
+    {
+        final long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
         while (!condition.getAsBoolean())
         {
             if (System.nanoTime() - deadline > 0)
@@ -199,15 +204,100 @@ class SharedNicTest
     }
 
     @Test
-    void endpointsOfOneNicDoNotReachEachOtherOverIt()
+    void endpointsOfOneNicReachEachOtherInsideIt()
     {
-        // A NIC keys no link to itself: endpoints it serves reach each other by another transport (shared memory on
-        // the node); the network route is refused, not made half-working.
+        // Two endpoints one NIC serves: every message goes from one's send queue into the other's receive queue,
+        // checked as from the wire, with no datagram; replies by the inverse mapping, refusals back to the sender.
         final Host a = host(0, 7, 0x1111);
         final Host c = host(0, 11, 0x3333);
-        assertNull(a.endpoint.connect(c.name, 0x3333));
+        a.segment(1 << 16);
+        c.segment(1 << 16);
+        final Route aToC = a.endpoint.connect(c.name, 0x3333);
+        assertNotNull(aToC, "an endpoint reaches another of its own NIC");
         final Host b = host(1, 9, 0x2222);
-        assertNotNull(a.endpoint.connect(b.name, 0x2222), "the same endpoint reaches the other NIC");
+        assertNotNull(a.endpoint.connect(b.name, 0x2222), "and the same endpoint reaches the other NIC");
+
+        final byte[] medium = new byte[3000];
+        final byte[] bulk = new byte[org.am2j.api.Am.MAX_LONG];
+        for (int i = 0; i < bulk.length; i++)
+        {
+            bulk[i] = (byte)(i * 5);
+            medium[i % medium.length] = (byte)(i * 11);
+        }
+        assertEquals(Route.SENT, send(aToC, NicPair.shortMessage(Opcode.REQUEST_SHORT, 5, 0x3333, 1, 2, 3), a, c));
+        assertEquals(Route.SENT, send(aToC, NicPair.dataMessage(Opcode.REQUEST_MEDIUM, 6, 0x3333, medium, -1, 4),
+            a, c));
+        assertEquals(Route.SENT, send(aToC, NicPair.dataMessage(Opcode.REQUEST_LONG, 7, 0x3333, bulk, 2000, 5),
+            a, c));
+        assertTrue(pumpUntil(() -> c.sink.messages.size() == 3, a, c), "received " + c.sink.messages.size());
+        final Received shortOne = c.sink.messages.get(0);
+        assertEquals(Opcode.REQUEST_SHORT.code(), shortOne.opcode);
+        assertEquals(0, shortOne.returnStatus);
+        assertArrayEquals(new int[] {1, 2, 3}, shortOne.args);
+        assertEquals(a.name, shortOne.replyRoute.peer(), "the inverse route names the sender");
+        assertArrayEquals(medium, c.sink.messages.get(1).data);
+        assertArrayEquals(new int[] {4}, c.sink.messages.get(1).args);
+        final Received longOne = c.sink.messages.get(2);
+        assertEquals(2000, longOne.segmentOffset);
+        assertArrayEquals(bulk, longOne.data);
+        final byte[] deposited = new byte[bulk.length];
+        c.host.segment.getBytes(2000, deposited);
+        assertArrayEquals(bulk, deposited, "a long message's data lies in the destination's segment");
+
+        final Route back = shortOne.replyRoute;
+        assertEquals(Route.SENT, send(back, NicPair.shortMessage(Opcode.REPLY_SHORT, 8, 0, 42), a, c));
+        assertEquals(Route.SENT, send(back, NicPair.dataMessage(Opcode.REPLY_MEDIUM, 9, 0, medium, -1), a, c));
+        assertEquals(Route.SENT, send(back, NicPair.dataMessage(Opcode.REPLY_LONG, 10, 0, bulk, 64), a, c));
+        assertTrue(pumpUntil(() -> a.sink.messages.size() == 3, a, c), "replies " + a.sink.messages.size());
+        assertEquals(Opcode.REPLY_SHORT.code(), a.sink.messages.get(0).opcode);
+        assertArrayEquals(new int[] {42}, a.sink.messages.get(0).args);
+        assertArrayEquals(medium, a.sink.messages.get(1).data);
+        assertArrayEquals(bulk, a.sink.messages.get(2).data);
+        final byte[] replied = new byte[bulk.length];
+        a.host.segment.getBytes(64, replied);
+        assertArrayEquals(bulk, replied, "a long reply's data lies in the requester's segment");
+        assertEquals(c.name, a.sink.messages.get(0).replyRoute.peer());
+
+        // A wrong tag comes back to the sender, as from another NIC; the destination sees nothing.
+        assertEquals(Route.SENT, send(aToC, NicPair.shortMessage(Opcode.REQUEST_SHORT, 5, 0x9999, 6), a, c));
+        assertTrue(pumpUntil(() -> a.sink.messages.size() == 4, a, c));
+        final Received refused = a.sink.messages.get(3);
+        assertEquals(ReturnStatus.EBADTAG.code(), refused.returnStatus);
+        assertArrayEquals(new int[] {6}, refused.args);
+        assertEquals(3, c.sink.messages.size());
+    }
+
+    @Test
+    void aFullReceiveQueueOfAnEndpointOfTheSameNicHoldsMessagesBackInOrder()
+    {
+        final Host a = host(0, 7, 0x1111);
+        final Host c = host(0, 11, 0x3333);
+        final Route aToC = a.endpoint.connect(c.name, 0x3333);
+        assertNotNull(aToC);
+        // More than c's receive queue holds (256 KiB): c does not poll, so the NIC holds the rest in a's send queue.
+        final int count = 120;
+        final byte[] medium = new byte[3000];
+        for (int i = 0; i < count; i++)
+        {
+            assertEquals(Route.SENT, send(aToC, NicPair.dataMessage(Opcode.REQUEST_MEDIUM, 6, 0x3333, medium, -1, i),
+                a));
+        }
+        // Nothing is returned or dropped while c's queue is full, however long it stays so.
+        assertFalse(pumpUntil(() -> !a.sink.messages.isEmpty(), 200, a), "returned " + a.sink.messages.size());
+        assertTrue(c.endpoint.hasPending());
+        assertTrue(pumpUntil(() -> c.sink.messages.size() == count, a, c), "received " + c.sink.messages.size());
+        for (int i = 0; i < count; i++)
+        {
+            assertEquals(0, c.sink.messages.get(i).returnStatus);
+            assertArrayEquals(new int[] {i}, c.sink.messages.get(i).args, "in order");
+        }
+        assertTrue(a.sink.messages.isEmpty());
+
+        // A closed destination: what is sent to it comes back EBADENDPOINT.
+        c.endpoint.close();
+        assertEquals(Route.SENT, send(aToC, NicPair.shortMessage(Opcode.REQUEST_SHORT, 5, 0x3333, 7), a));
+        assertTrue(pumpUntil(() -> a.sink.messages.size() == 1, a));
+        assertEquals(ReturnStatus.EBADENDPOINT.code(), a.sink.messages.get(0).returnStatus);
     }
 
     @Test
