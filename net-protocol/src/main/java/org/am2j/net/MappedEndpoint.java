@@ -235,9 +235,8 @@ final class MappedEndpoint implements ServedEndpoint
         return pending(requestSendQueue) || pending(replySendQueue);
     }
 
-    /** NIC thread: the last drain left the oldest record of that send queue for later ({@link SendQueues}). */
-    private boolean requestsHeldBack;
-    private boolean repliesHeldBack;
+    /** NIC thread: whether the last drain left the oldest record of each send queue for later ({@link SendQueues}). */
+    private final HeldBack heldBack = new HeldBack();
 
     @Override
     public boolean hasQueuedSends(final boolean replyChannel)
@@ -248,20 +247,13 @@ final class MappedEndpoint implements ServedEndpoint
     @Override
     public boolean heldBack(final boolean replyChannel)
     {
-        return replyChannel ? repliesHeldBack : requestsHeldBack;
+        return heldBack.get(replyChannel);
     }
 
     @Override
     public void heldBack(final boolean replyChannel, final boolean heldBack)
     {
-        if (replyChannel)
-        {
-            repliesHeldBack = heldBack;
-        }
-        else
-        {
-            requestsHeldBack = heldBack;
-        }
+        this.heldBack.set(replyChannel, heldBack);
     }
 
     @Override

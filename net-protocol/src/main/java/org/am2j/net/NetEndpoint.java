@@ -360,9 +360,8 @@ final class NetEndpoint implements TransportEndpoint, ServedEndpoint
      * @param replyChannel which channel's send queue.
      * @return true when a record is claimed or committed in it and the NIC has not read it yet.
      */
-    /** NIC thread: the last drain left the oldest record of that send queue for later ({@link SendQueues}). */
-    private boolean requestsHeldBack;
-    private boolean repliesHeldBack;
+    /** NIC thread: whether the last drain left the oldest record of each send queue for later ({@link SendQueues}). */
+    private final HeldBack heldBack = new HeldBack();
 
     @Override
     public boolean hasQueuedSends(final boolean replyChannel)
@@ -373,20 +372,13 @@ final class NetEndpoint implements TransportEndpoint, ServedEndpoint
     @Override
     public boolean heldBack(final boolean replyChannel)
     {
-        return replyChannel ? repliesHeldBack : requestsHeldBack;
+        return heldBack.get(replyChannel);
     }
 
     @Override
     public void heldBack(final boolean replyChannel, final boolean heldBack)
     {
-        if (replyChannel)
-        {
-            repliesHeldBack = heldBack;
-        }
-        else
-        {
-            requestsHeldBack = heldBack;
-        }
+        this.heldBack.set(replyChannel, heldBack);
     }
 
     /**
