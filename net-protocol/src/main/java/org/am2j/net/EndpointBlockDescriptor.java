@@ -48,6 +48,10 @@ import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
  * +---------------------------------------------------------------+
  * |        reply receive queue (one-to-one ring, NIC to host)    ... ringOffset(3)
  * +---------------------------------------------------------------+
+ * |   in-flight log: what the NIC took and has not resolved      ... inFlightOffset
+ * |   ({@link InFlightLogDescriptor}, NIC; the host reads it      |
+ * |   once the NIC process is dead)                                |
+ * +---------------------------------------------------------------+
  * </pre>
  * Records in the rings are those of the in-process NIC ({@link QueueRecordDescriptor}); a long message's data is never
  * deposited by the NIC (it cannot reach the host's segment): its receive record carries the data and the host copies
@@ -116,6 +120,15 @@ final class EndpointBlockDescriptor
 
     /**
      * @param queueBytes capacity of each ring (a power of two).
+     * @return the offset of the in-flight log ({@link InFlightLogDescriptor}), whose records take queueBytes.
+     */
+    static int inFlightOffset(final int queueBytes)
+    {
+        return ringOffset(4, queueBytes);
+    }
+
+    /**
+     * @param queueBytes capacity of each ring (a power of two).
      * @return the bytes of the file.
      */
     static long length(final int queueBytes)
@@ -124,7 +137,7 @@ final class EndpointBlockDescriptor
         {
             throw new IllegalArgumentException("queue bytes must be a power of two: " + queueBytes);
         }
-        return ringOffset(4, queueBytes);
+        return (long)inFlightOffset(queueBytes) + InFlightLogDescriptor.HEADER_LENGTH + queueBytes;
     }
 
     /**

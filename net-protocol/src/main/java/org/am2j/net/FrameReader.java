@@ -36,6 +36,9 @@ final class FrameReader
     private static final int RETURN_STATUS_COUNT = ReturnStatus.values().length;
 
     private final NetConfig config;
+    /** The in-flight log copy of the same-NIC message being delivered, or null (see {@link #deliver}). */
+    private InFlightLog sameNicLog;
+    private long sameNicLogPosition;
     private final long nicId;
     private final NicCounters counters;
     private final int ackBatch;
@@ -373,6 +376,31 @@ final class FrameReader
     int deliver(final Peer peer, final boolean replyChannel, final DirectBuffer buffer, final int body,
         final int bodyLength)
     {
+        return deliverChecked(peer, replyChannel, buffer, body, bodyLength);
+    }
+
+    /**
+     * {@link #deliver(Peer, boolean, DirectBuffer, int, int)} of a message between two endpoints of this NIC whose
+     * copy is in its sender's in-flight log: a refusal marks the copy RETURNING as it goes back.
+     */
+    int deliver(final Peer peer, final boolean replyChannel, final DirectBuffer buffer, final int body,
+        final int bodyLength, final InFlightLog log, final long position)
+    {
+        sameNicLog = log;
+        sameNicLogPosition = position;
+        try
+        {
+            return deliverChecked(peer, replyChannel, buffer, body, bodyLength);
+        }
+        finally
+        {
+            sameNicLog = null;
+        }
+    }
+
+    private int deliverChecked(final Peer peer, final boolean replyChannel, final DirectBuffer buffer, final int body,
+        final int bodyLength)
+    {
         final int code = buffer.getByte(body + MessageDescriptor.OPCODE_OFFSET) & 0xFF;
         final int sourceEndpoint = buffer.getInt(body + MessageDescriptor.SOURCE_ENDPOINT_OFFSET);
         final int dataLength = buffer.getInt(body + MessageDescriptor.DATA_LENGTH_OFFSET);
@@ -522,6 +550,12 @@ final class FrameReader
     private int refuse(final Peer peer, final DirectBuffer buffer, final int body, final int bodyLength,
         final int status)
     {
+        if (peer.sameNic)
+        {
+            // From an endpoint this NIC serves too: back into its reply receive queue, no datagram.
+            return SameNicReturn.toSender(endpoints, peer, buffer, body, bodyLength, status, sameNicLog,
+                sameNicLogPosition);
+        }
         return writer.sendBack(peer, buffer, body, bodyLength, status, false);
     }
 

@@ -32,6 +32,7 @@ final class MappedEndpoint implements ServedEndpoint
     private final ManyToOneRingBuffer replySendQueue;
     private final OneToOneRingBuffer requestReceiveQueue;
     private final OneToOneRingBuffer replyReceiveQueue;
+    private final InFlightLog inFlightLog;
     private final Long2LongHashMap routeByKey = new Long2LongHashMap(-1);
     private final Peer[] routePeers = new Peer[ROUTES];
     private final int[] routeRemoteIds = new int[ROUTES];
@@ -59,6 +60,7 @@ final class MappedEndpoint implements ServedEndpoint
         this.replySendQueue = new ManyToOneRingBuffer(ring(REPLY_SEND, queueBytes));
         this.requestReceiveQueue = new OneToOneRingBuffer(ring(REQUEST_RECEIVE, queueBytes));
         this.replyReceiveQueue = new OneToOneRingBuffer(ring(REPLY_RECEIVE, queueBytes));
+        this.inFlightLog = new InFlightLog(block, queueBytes);
         block.putInt(WIRE_ID_OFFSET, wireId);
     }
 
@@ -146,6 +148,12 @@ final class MappedEndpoint implements ServedEndpoint
     }
 
     @Override
+    public InFlightLog inFlightLog()
+    {
+        return inFlightLog;
+    }
+
+    @Override
     public boolean hostTakesCredits()
     {
         return false;
@@ -227,10 +235,25 @@ final class MappedEndpoint implements ServedEndpoint
         return pending(requestSendQueue) || pending(replySendQueue);
     }
 
+    /** NIC thread: whether the last drain left the oldest record of each send queue for later ({@link SendQueues}). */
+    private final HeldBack heldBack = new HeldBack();
+
     @Override
     public boolean hasQueuedSends(final boolean replyChannel)
     {
         return pending(sendQueue(replyChannel));
+    }
+
+    @Override
+    public boolean heldBack(final boolean replyChannel)
+    {
+        return heldBack.get(replyChannel);
+    }
+
+    @Override
+    public void heldBack(final boolean replyChannel, final boolean heldBack)
+    {
+        this.heldBack.set(replyChannel, heldBack);
     }
 
     @Override

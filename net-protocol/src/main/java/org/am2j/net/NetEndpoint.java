@@ -254,7 +254,7 @@ final class NetEndpoint implements TransportEndpoint, ServedEndpoint
         closed = true;
         nic.unregister(this);
         // What this endpoint's sends held goes out now, not when the keeper next runs the NIC.
-        nic.flushHeld();
+        nic.directSends().flushHeld();
     }
 
     /**
@@ -360,10 +360,25 @@ final class NetEndpoint implements TransportEndpoint, ServedEndpoint
      * @param replyChannel which channel's send queue.
      * @return true when a record is claimed or committed in it and the NIC has not read it yet.
      */
+    /** NIC thread: whether the last drain left the oldest record of each send queue for later ({@link SendQueues}). */
+    private final HeldBack heldBack = new HeldBack();
+
     @Override
     public boolean hasQueuedSends(final boolean replyChannel)
     {
         return pending(sendQueue(replyChannel));
+    }
+
+    @Override
+    public boolean heldBack(final boolean replyChannel)
+    {
+        return heldBack.get(replyChannel);
+    }
+
+    @Override
+    public void heldBack(final boolean replyChannel, final boolean heldBack)
+    {
+        this.heldBack.set(replyChannel, heldBack);
     }
 
     /**

@@ -14,7 +14,7 @@ import org.am2j.spi.Route;
  * (requests, or replies and returned messages), queues the message body in the local endpoint's send queue of that
  * kind, and lets the NIC move it (at once in {@link NicMode#INLINE} mode). An inline NIC that this thread can take and
  * that has nothing queued from the endpoint on the channel takes the message straight into its window instead
- * ({@link NicAgent#directSlot}): one copy and no queue record.
+ * ({@link DirectSends#directSlot}): one copy and no queue record.
  */
 final class NetRoute implements Route
 {
@@ -47,7 +47,7 @@ final class NetRoute implements Route
         if (!channel.tryAcquire(announce ? 2 : 1))
         {
             // Held sends hold credits: they must leave for the window to open again.
-            nic.flushHeld();
+            nic.directSends().flushHeld();
             return FULL;
         }
         if (announce && !queueName(queue))
@@ -62,7 +62,7 @@ final class NetRoute implements Route
         final WindowSlot slot;
         try
         {
-            slot = announce ? null : nic.directSlot(endpoint, peer, replyChannel, bodyLength);
+            slot = announce ? null : nic.directSends().directSlot(endpoint, peer, replyChannel, bodyLength);
         }
         catch (final RuntimeException | Error ex)
         {
@@ -81,10 +81,10 @@ final class NetRoute implements Route
                 // Nothing assigned: the credit, then the NIC (whose release may drain other queues) are given back,
                 // and the caller sees the failure.
                 channel.release(1);
-                nic.abandonDirect();
+                nic.directSends().abandonDirect();
                 throw ex;
             }
-            nic.sendDirect(peer, replyChannel, bodyLength, endpoint.id());
+            nic.directSends().sendDirect(peer, replyChannel, bodyLength, endpoint.id());
             return SENT;
         }
         final int index = queue.tryClaim(QueueRecordDescriptor.MESSAGE_TYPE, QueueRecordDescriptor.BODY_OFFSET +

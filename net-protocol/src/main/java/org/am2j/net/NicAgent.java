@@ -3,12 +3,10 @@ package org.am2j.net;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.util.Base64;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.UnsafeBuffer;
-import org.am2j.idle.CpuShare;
 import org.am2j.net.auth.NicKeys;
 
 /**
@@ -25,7 +23,9 @@ import org.am2j.net.auth.NicKeys;
  *       endpoint and put it into the endpoint's receive queue or send it back to its sender;</li>
  *   <li>{@link NicTimers}: retransmit, ask a running peer to give up what it has not acknowledged past the timeout,
  *       resolve the messages of peers known dead, and send the acknowledgements no outgoing message carried;</li>
- *   <li>{@link PeerTable} and {@link EndpointTable}: who the NIC talks to and for.</li>
+ *   <li>{@link PeerTable} and {@link EndpointTable}: who the NIC talks to and for;</li>
+ *   <li>{@link NicLock} and {@link DirectSends}: inline, who runs the NIC, and the messages that go from a host's
+ *       send straight into their window slot.</li>
  * </ol>
  * In {@link NicMode#INLINE} mode the host's calls run these steps under a try-lock (a thread that finds the NIC busy
  * leaves the work to the holder, who looks again after unlocking); in {@link NicMode#THREAD} mode an Agrona
@@ -36,16 +36,12 @@ import org.am2j.net.auth.NicKeys;
  */
 final class NicAgent implements Agent
 {
-    /** Most passes of a host's send over the send queues (others' messages included) before it leaves them. */
-    private static final int SEND_PASSES = 4;
     /** Most datagrams one {@link #doWork()} reads. */
     static final int RECEIVE_BATCH = 64;
 
     private final Wire wire;
     private final long nicId;
     private final boolean inline;
-    /** A link rate paces what leaves the send queues: no message bypasses them. */
-    private final boolean paced;
     private final String address;
     private final NicCounters counters;
     private final ProcessLiveness liveness;
@@ -58,20 +54,14 @@ final class NicAgent implements Agent
     private final FrameReader reader;
     private final SendQueues sendQueues;
 
-    private final AtomicBoolean lock = new AtomicBoolean();
+    private final NicLock lock;
+    private final DirectSends directSends;
     private final AtomicLong wakeups = new AtomicLong();
     /** Inline mode: when a host thread last called in (for the keeper). */
     private final AtomicLong hostSeenNanos = new AtomicLong(System.nanoTime());
     /** Inline mode: a host thread sleeps in {@link #block(long, long)} and does the NIC's work when it wakes. */
     private volatile boolean hostBlocking;
     private volatile boolean agentSleeping;
-    /**
-     * Inline mode: whether the CPUs are oversubscribed, in which case direct sends are held for their peer's batch
-     * ({@link #sendDirect}).
-     */
-    private CpuShare share = CpuShare.process();
-    /** A thread found the NIC taken when it wanted held sends out: the holder sends them as it gives the NIC back. */
-    private volatile boolean flushWanted;
     /** The traffic count {@link #keeperBusy()} saw last; keeper thread only. */
     private long keeperSeenTraffic;
 
@@ -91,16 +81,19 @@ final class NicAgent implements Agent
         this.wire = wire;
         this.nicId = nicId;
         this.inline = config.mode == NicMode.INLINE;
-        this.paced = config.linkRateMBps > 0;
         this.address = format(wire.localAddress());
         this.peers = new PeerTable(config, wire, nicId, keys, counters);
         this.writer = new FrameWriter(config, wire, nicId, counters, keys, clock);
         this.timers = new NicTimers(config, counters, liveness, clock, peers, endpoints, writer);
-        this.sendQueues = new SendQueues(counters, peers, endpoints, writer, timers, clock,
-            config.linkRateMBps > 0 ? new LinkRate(config.linkRateMBps) : null);
         final UnsafeBuffer received = new UnsafeBuffer(0, 0);
         this.reader = new FrameReader(config, nicId, counters, keys, clock, peers, endpoints, writer, timers,
             received);
+        this.sendQueues = new SendQueues(counters, peers, endpoints, writer, timers, clock,
+            config.linkRateMBps > 0 ? new LinkRate(config.linkRateMBps) : null, reader);
+        this.lock = new NicLock(inline, endpoints, sendQueues, clock);
+        // A link rate paces what leaves the send queues: no message bypasses them.
+        this.directSends = new DirectSends(inline && config.linkRateMBps <= 0, lock, sendQueues, writer, counters,
+            clock);
         this.receiver = new DatagramReceiver(wire, counters, received, reader, this::onWakeDatagram);
     }
 
@@ -172,6 +165,15 @@ final class NicAgent implements Agent
     }
 
     /**
+     * @param text the NIC address a host's destination names, {@code host:port#key}: this NIC's own.
+     * @return the peer standing for this NIC itself ({@link PeerTable#self}), or null when the key is not its own.
+     */
+    Peer sameNicPeer(final String text)
+    {
+        return peers.self(text);
+    }
+
+    /**
      * @param published a NIC's published address, {@code host:port#key}.
      * @return its socket address, or null when malformed.
      */
@@ -232,131 +234,11 @@ final class NicAgent implements Agent
     }
 
     /**
-     * Inline mode, the first half of a direct send: a message goes from the host's send straight into the window
-     * (one copy, no send-queue record, no drain) when this thread can take the NIC and the endpoint's send queue of
-     * the channel is empty, so that it overtakes nothing the endpoint queued before. Then the NIC stays taken and the
-     * caller, holding a credit of the channel, writes the body at {@link WireDescriptor#HEADER_LENGTH} of the
-     * returned slot's view and calls {@link #sendDirect} (or {@link #abandonDirect} when writing failed).
-     *
-     * @param endpoint     the sending endpoint.
-     * @param peer         the destination's NIC.
-     * @param replyChannel the channel of the message.
-     * @param bodyLength   bytes of the message body.
-     * @return the slot to write, the NIC taken; or null (the NIC not taken): queue the message instead.
+     * @return the direct and held sends of an inline NIC.
      */
-    WindowSlot directSlot(final NetEndpoint endpoint, final Peer peer, final boolean replyChannel, final int bodyLength)
+    DirectSends directSends()
     {
-        if (!inline || paced || !tryLock())
-        {
-            return null;
-        }
-        WindowSlot slot = null;
-        try
-        {
-            if (!endpoint.hasQueuedSends(replyChannel))
-            {
-                slot = peer.out(replyChannel).next();
-                // May allocate the slot's buffer (its first message, or its first large one): an OutOfMemoryError
-                // must not leave the NIC taken for good.
-                slot.ensureCapacity(bodyLength);
-            }
-        }
-        catch (final RuntimeException | Error ex)
-        {
-            unlock();
-            throw ex;
-        }
-        if (null == slot)
-        {
-            // Outside the try: unlock() drains queues, and a failure there must not unlock a second time.
-            unlock();
-        }
-        return slot;
-    }
-
-    /**
-     * The second half of a direct send: assign the slot {@link #directSlot} gave its sequence number, send it, and
-     * give the NIC back.
-     *
-     * @param peer            the destination's NIC.
-     * @param replyChannel    the channel of the message.
-     * @param bodyLength      bytes of the body written into the slot.
-     * @param localEndpointId the sending endpoint.
-     */
-    void sendDirect(final Peer peer, final boolean replyChannel, final int bodyLength, final int localEndpointId)
-    {
-        try
-        {
-            clock.nowNanos = System.nanoTime();
-            final SendChannel channel = peer.out(replyChannel);
-            final WindowSlot slot = channel.assign();
-            writer.start(slot, bodyLength, localEndpointId);
-            if (share.oversubscribed())
-            {
-                // The CPUs are shared by more runnable threads than they have: the peer's host is likely off a CPU,
-                // and a datagram per message costs every rank CPU time. The message waits for the others this host
-                // sends its peer until the host polls, sleeps, finds a window full or closes (or the keeper runs
-                // the NIC): one datagram and one wake-up for the lot.
-                sendQueues.hold(peer, channel, replyChannel, slot);
-                counters.increment(NicEvent.HELD_SENDS);
-            }
-            else
-            {
-                sendQueues.send(peer, channel, replyChannel, slot);
-            }
-            counters.increment(NicEvent.DIRECT_SENDS);
-        }
-        finally
-        {
-            unlock();
-        }
-    }
-
-    /**
-     * Give the NIC back after {@link #directSlot} without sending: nothing was assigned.
-     */
-    void abandonDirect()
-    {
-        unlock();
-    }
-
-    /**
-     * Send what direct sends held ({@link #sendDirect}): the host polls, is about to sleep, found a window full, or
-     * closes an endpoint. When another thread holds the NIC, that thread sends them as it gives the NIC back. Any
-     * thread; nothing to do (one volatile read) when nothing is held.
-     */
-    void flushHeld()
-    {
-        if (!sendQueues.holds())
-        {
-            return;
-        }
-        // Volatile store before the lock attempt, as the holder's release of the lock comes before its read of the
-        // flag (unlock): either our attempt finds the NIC free, or the holder sees the flag.
-        flushWanted = true;
-        if (tryLock())
-        {
-            try
-            {
-                flushWanted = false;
-                clock.nowNanos = System.nanoTime();
-                sendQueues.flushHeld();
-            }
-            finally
-            {
-                unlock();
-            }
-        }
-    }
-
-    /**
-     * For tests: what tells the NIC whether the CPUs are oversubscribed.
-     *
-     * @param share a scripted one.
-     */
-    void cpuShare(final CpuShare share)
-    {
-        this.share = share;
+        return directSends;
     }
 
     /**
@@ -416,7 +298,7 @@ final class NicAgent implements Agent
         final long now = System.nanoTime();
         // Ordered store (a plain store on x86): the keeper only needs to see it eventually.
         hostSeenNanos.setRelease(now);
-        flushHeld();
+        directSends.flushHeld();
         if (timers.due(now) && tryLock())
         {
             try
@@ -454,16 +336,14 @@ final class NicAgent implements Agent
         // thread (the keeper, a host thread polling) ends this sleep or prevents it.
         hostBlocking = true;
         // Nothing held waits out the sleep: the replies and requests this host held go out before it sleeps.
-        flushHeld();
+        directSends.flushHeld();
         try
         {
             if (wakeups.get() != ticket)
             {
                 return;
             }
-            final long now = System.nanoTime();
-            final long untilTimer = hasTimers() ? Math.max(0, clock.nextTimerNanos - now) : Long.MAX_VALUE;
-            wire.await(Math.min(nanos, untilTimer));
+            wire.await(sleepNanos(nanos, System.nanoTime()));
         }
         catch (final IOException | RuntimeException ex)
         {
@@ -508,7 +388,18 @@ final class NicAgent implements Agent
 
     private int doWorkLocked()
     {
-        clock.nowNanos = System.nanoTime();
+        return doWorkAt(System.nanoTime());
+    }
+
+    /**
+     * One duty cycle at a given time (tests script the clock with it; the caller holds the NIC, or is its thread).
+     *
+     * @param nowNanos the time.
+     * @return work done.
+     */
+    int doWorkAt(final long nowNanos)
+    {
+        clock.nowNanos = nowNanos;
         int work = sendQueues.drain();
         for (int i = 0; i < RECEIVE_BATCH; i++)
         {
@@ -543,11 +434,13 @@ final class NicAgent implements Agent
         try
         {
             // The flag is published (volatile) before the queues are checked; a host commits its record before it
-            // reads the flag: one of the two sees the other, so no message waits for the full sleep.
-            if (!hasQueuedSends())
+            // reads the flag: one of the two sees the other, so no message waits for the full sleep. Records the last
+            // drain held back (the peer's window or the in-flight log full, the link busy, a full receive queue of an
+            // endpoint of this NIC) are no reason to stay awake: an acknowledgement wakes the selector, and the sleep
+            // ends at the next timer, link token or look at that receive queue (SendQueues.linkReadyNanos).
+            if (!sendQueues.hasReadySends())
             {
-                final long untilTimer = hasTimers() ? Math.max(0, clock.nextTimerNanos - System.nanoTime()) : nanos;
-                wire.await(Math.min(nanos, untilTimer));
+                wire.await(sleepNanos(nanos, System.nanoTime()));
             }
         }
         catch (final IOException | RuntimeException ex)
@@ -558,6 +451,36 @@ final class NicAgent implements Agent
         {
             agentSleeping = false;
         }
+    }
+
+    /**
+     * @param nanos    longest sleep.
+     * @param nowNanos the time.
+     * @return how long the NIC may sleep in the selector: until the next timer, or until the link lets the record
+     *         the last drain held back for it leave, at most {@code nanos}.
+     */
+    long sleepNanos(final long nanos, final long nowNanos)
+    {
+        long sleep = nanos;
+        if (hasTimers())
+        {
+            sleep = Math.min(sleep, Math.max(0, clock.nextTimerNanos - nowNanos));
+        }
+        final long linkReady = sendQueues.linkReadyNanos();
+        if (Long.MAX_VALUE != linkReady)
+        {
+            sleep = Math.min(sleep, Math.max(0, linkReady - nowNanos));
+        }
+        return sleep;
+    }
+
+    /**
+     * @return true when a send queue holds a record the NIC could take now (not held back by a full window, a full
+     *         in-flight log or the link).
+     */
+    boolean hasReadySends()
+    {
+        return sendQueues.hasReadySends();
     }
 
     private void seen()
@@ -634,37 +557,17 @@ final class NicAgent implements Agent
         return busy;
     }
 
-    private boolean tryLock()
+    /**
+     * @return true when this thread now holds the NIC (tests hold it to keep host threads from running it).
+     */
+    boolean tryLock()
     {
-        // CAS: at most one thread runs the agent's steps at a time; the agent's state is never shared.
-        return !lock.get() && lock.compareAndSet(false, true);
+        return lock.tryLock();
     }
 
-    private void unlock()
+    void unlock()
     {
-        // Ordered store: everything the holder wrote is visible to the next thread that takes the lock.
-        lock.setRelease(false);
-        // A host that queued a message while we held the lock found it taken and left the message to us: look
-        // again (a few passes at most, so that no caller drains another thread's stream for ever). The same for a
-        // host that wanted held sends out (flushHeld): the drain sends them.
-        for (int pass = 0; pass < SEND_PASSES && inline && (hasQueuedSends() || flushWanted) && tryLock(); pass++)
-        {
-            try
-            {
-                flushWanted = false;
-                clock.nowNanos = System.nanoTime();
-                sendQueues.drain();
-            }
-            finally
-            {
-                lock.setRelease(false);
-            }
-        }
-    }
-
-    private boolean hasQueuedSends()
-    {
-        return endpoints.hasQueuedSends();
+        lock.unlock();
     }
 
     private boolean hasTimers()

@@ -179,7 +179,10 @@ final class NicCommands
         final int nameAt = index + CONNECT_ADDRESS_OFFSET + addressLength;
         final byte[] name = new byte[buffer.getInt(nameAt)];
         buffer.getBytes(nameAt + Integer.BYTES, name);
-        final Peer peer = nic.peerFor(peerNicId, address);
+        // An endpoint this NIC serves too (its id and key): its messages go from queue to queue inside the NIC
+        // (SendQueues). Another NIC may have the same id (NICs on threads of one process): the key tells them apart.
+        final Peer self = peerNicId == nic.nicId() ? nic.sameNicPeer(address) : null;
+        final Peer peer = null != self ? self : nic.peerFor(peerNicId, address);
         if (null == peer)
         {
             endpoint.answer(sequence, -1, null);

@@ -332,6 +332,12 @@ final class NicTimers
         {
             return route < 0;
         }
+        if (null != slot.log)
+        {
+            // Before the commit: a host that reads the log of a dead NIC finds this return committed or not.
+            slot.log.returning(slot.logPosition,
+                InFlightLog.claimedPosition(queue, QueueRecordDescriptor.BODY_OFFSET + slot.bodyLength));
+        }
         final MutableDirectBuffer ring = queue.buffer();
         ring.putInt(index + QueueRecordDescriptor.ROUTE_OFFSET, route);
         ring.putInt(index + QueueRecordDescriptor.DEPOSITED_OFFSET, 0);

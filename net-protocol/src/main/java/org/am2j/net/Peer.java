@@ -62,6 +62,12 @@ final class Peer
     long helloSentNanos;
     /** Routes (of hosts' translation tables, or endpoints' inverse mappings) that lead to this peer. */
     final AtomicInteger routes = new AtomicInteger();
+    /**
+     * True for the peer that stands for this NIC itself ({@link PeerTable#self}): routes between two endpoints it
+     * serves lead to it, and their messages go from one endpoint's send queue into the other's receive queue without
+     * a datagram or a window. Written before the peer is published.
+     */
+    boolean sameNic;
 
     Peer(final int index, final long nicId, final Destination destination, final NetConfig config,
         final long nowNanos, final byte[] publicKey, final SipHash transmitKey, final SipHash receiveKey)

@@ -30,6 +30,8 @@ final class PeerTable
     private final Object registry = new Object();
     private volatile Peer[] peers = new Peer[0];
     private volatile Long2ObjectHashMap<Peer> peersByNic = new Long2ObjectHashMap<>();
+    /** The peer standing for this NIC itself, made on first use; never in {@link #peersByNic}. */
+    private Peer self;
 
     PeerTable(final NetConfig config, final Wire wire, final long nicId, final NicKeys keys, final NicCounters counters)
     {
@@ -130,6 +132,54 @@ final class PeerTable
                 peer.routes.incrementAndGet();
             }
             return peer;
+        }
+    }
+
+    /**
+     * The peer that stands for this NIC itself, for routes between two endpoints it serves: it has a place in the
+     * table (routes and receive records name peers by index) but not in the map by NIC id, so no datagram ever finds
+     * it, and no window or timer of it is used. It is never evicted.
+     *
+     * @param text the destination's NIC address as published, {@code host:port#key}: its key must be this NIC's.
+     * @return the peer, or null when the key is not this NIC's (another NIC with the same id).
+     */
+    Peer self(final String text)
+    {
+        final int hash = text.indexOf(KEY_SEPARATOR);
+        final byte[] publicKey;
+        try
+        {
+            publicKey = hash < 0 ? null : Base64.getUrlDecoder().decode(text.substring(hash + 1));
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            return null;
+        }
+        if (!Arrays.equals(keys.publicKey(), publicKey))
+        {
+            return null;
+        }
+        synchronized (registry)
+        {
+            if (null == self)
+            {
+                final Peer[] current = peers;
+                // Never used to sign or check a datagram: random keys, so that nothing could be made to pass them.
+                final java.util.concurrent.ThreadLocalRandom random = java.util.concurrent.ThreadLocalRandom.current();
+                final Peer peer = new Peer(current.length, nicId, null, config, System.nanoTime(), publicKey,
+                    new SipHash(random.nextLong(), random.nextLong()), new SipHash(random.nextLong(),
+                    random.nextLong()));
+                peer.sameNic = true;
+                // A route count that never drops to 0: the peer is never evictable.
+                peer.routes.incrementAndGet();
+                final Peer[] table = Arrays.copyOf(current, current.length + 1);
+                table[peer.index] = peer;
+                // Volatile store of a fully built copy: a reader finds the peer complete at its index.
+                peers = table;
+                self = peer;
+            }
+            self.routes.incrementAndGet();
+            return self;
         }
     }
 

@@ -87,6 +87,7 @@ final class SendChannel
         slot.givingUp = false;
         slot.returnStatus = 0;
         slot.retransmits = 0;
+        slot.log = null;
         return slot;
     }
 
@@ -128,6 +129,7 @@ final class SendChannel
                         rtt.sample(nowNanos - slot.lastSentNanos);
                     }
                     slot.inFlight = false;
+                    slot.resolved();
                     freed++;
                 }
             }
@@ -147,6 +149,7 @@ final class SendChannel
         slot.inFlight = false;
         slot.givingUp = false;
         slot.returnStatus = 0;
+        slot.resolved();
         advance();
     }
 

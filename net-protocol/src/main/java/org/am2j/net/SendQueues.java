@@ -29,6 +29,33 @@ final class SendQueues
     private final LinkRate linkRate;
     /** The endpoint whose send queue {@link #onQueuedMessageTakingCredit} reads. */
     private ServedEndpoint draining;
+    /** Whether {@link #draining}'s reply send queue is read (else its request send queue). */
+    private boolean drainingReplies;
+    /** The position and index the read of that queue started at: records' positions, for the in-flight log. */
+    private long drainHead;
+    private int drainHeadIndex;
+    /** The in-flight log copy of the message {@link #onQueuedMessage} assigns a slot next, or null. */
+    private InFlightLog takenLog;
+    private long takenLogPosition;
+    /**
+     * When the link lets the next message leave (the NIC's clock), after a drain that left a record for it; else
+     * {@link Long#MAX_VALUE}.
+     */
+    private long linkReadyNanos = Long.MAX_VALUE;
+    /**
+     * When to look again at a record the last drain held back because an endpoint this NIC serves has no room in its
+     * receive queue for it (its host reads the queue without telling the NIC); else {@link Long#MAX_VALUE}.
+     */
+    private long sameNicRetryNanos = Long.MAX_VALUE;
+    /** Delivers a message between two endpoints this NIC serves, as if it had arrived from the wire. */
+    private final FrameReader sameNicReader;
+    /** How long a record for a full receive queue of an endpoint of this NIC waits before the next try. */
+    static final long SAME_NIC_RETRY_NANOS = 50_000L;
+    /** Same-NIC messages one read delivers at most before it ends so that their log copies are resolved. */
+    static final int SAME_NIC_BATCH = 64;
+    private final long[] sameNicTaken = new long[SAME_NIC_BATCH];
+    private int sameNicTakenCount;
+    private InFlightLog sameNicLog;
     /**
      * Direct sends wait in {@link #batches} for the next flush ({@link #hold}). Written by the NIC's holder; read by
      * any host thread as a hint that a flush is owed.
@@ -42,8 +69,10 @@ final class SendQueues
     private ServedEndpoint closing;
 
     SendQueues(final NicCounters counters, final PeerTable peers, final EndpointTable endpoints,
-        final FrameWriter writer, final NicTimers timers, final NicClock clock, final LinkRate linkRate)
+        final FrameWriter writer, final NicTimers timers, final NicClock clock, final LinkRate linkRate,
+        final FrameReader sameNicReader)
     {
+        this.sameNicReader = sameNicReader;
         this.clock = clock;
         this.linkRate = linkRate;
         this.counters = counters;
@@ -62,6 +91,8 @@ final class SendQueues
     int drain()
     {
         int drained = 0;
+        linkReadyNanos = Long.MAX_VALUE;
+        sameNicRetryNanos = Long.MAX_VALUE;
         try
         {
             for (final ServedEndpoint endpoint : endpoints.all())
@@ -74,8 +105,8 @@ final class SendQueues
                 else
                 {
                     draining = endpoint;
-                    drained += readAllTakingCredits(endpoint.sendQueue(true));
-                    drained += readAllTakingCredits(endpoint.sendQueue(false));
+                    drained += readAllTakingCredits(endpoint.sendQueue(true), true);
+                    drained += readAllTakingCredits(endpoint.sendQueue(false), false);
                     draining = null;
                 }
                 if (endpoint.isClosed())
@@ -109,10 +140,30 @@ final class SendQueues
         return 0 == read ? 0 : read + queue.read(sendDrainer);
     }
 
-    private int readAllTakingCredits(final org.agrona.concurrent.ringbuffer.RingBuffer queue)
+    private int readAllTakingCredits(final org.agrona.concurrent.ringbuffer.RingBuffer queue,
+        final boolean replyQueue)
     {
+        drainingReplies = replyQueue;
+        draining.heldBack(replyQueue, false);
+        startRead(queue);
         final int read = queue.controlledRead(creditTakingDrainer);
-        return 0 == read ? 0 : read + queue.controlledRead(creditTakingDrainer);
+        resolveSameNic();
+        if (0 == read)
+        {
+            return 0;
+        }
+        startRead(queue);
+        final int more = queue.controlledRead(creditTakingDrainer);
+        resolveSameNic();
+        return read + more;
+    }
+
+    private void startRead(final org.agrona.concurrent.ringbuffer.RingBuffer queue)
+    {
+        // A read moves the queue's head only when it ends: within it, a record's position is this head plus its
+        // distance from the head's index.
+        drainHead = queue.consumerPosition();
+        drainHeadIndex = (int)(drainHead & (queue.capacity() - 1));
     }
 
     /**
@@ -147,6 +198,12 @@ final class SendQueues
         }
         final int status = opcode.isRequest() ? ReturnStatus.EBADENDPOINT.code() : ReturnStatus.EREPLYREJECTED.code();
         final boolean deposited = 0 != buffer.getInt(index + QueueRecordDescriptor.DEPOSITED_OFFSET);
+        if (routePeer.sameNic)
+        {
+            // Its sender is an endpoint of this NIC too: back into its reply receive queue, or later when that is full.
+            return FrameReader.BUSY == SameNicReturn.toSender(endpoints, routePeer, buffer, body, bodyLength, status, null, -1) ?
+                ControlledMessageHandler.Action.ABORT : ControlledMessageHandler.Action.CONTINUE;
+        }
         // The return goes out at once on the reply channel: what this drain held for the peer goes first.
         batches.flush(routePeer);
         if (FrameReader.BUSY == writer.sendBack(routePeer, buffer, body, bodyLength, status, deposited))
@@ -175,23 +232,218 @@ final class SendQueues
             counters.increment(NicEvent.MALFORMED);
             return ControlledMessageHandler.Action.CONTINUE;
         }
+        final int bodyLength = length - QueueRecordDescriptor.BODY_OFFSET;
+        final boolean valid = peerIndex >= 0 && peerIndex < table.length &&
+            bodyLength >= MessageDescriptor.HEADER_LENGTH;
+        if (valid && table[peerIndex].sameNic)
+        {
+            return deliverSameNic(table[peerIndex], peerIndex, buffer, index, body, bodyLength);
+        }
         if (null != linkRate && !linkRate.mayTransmit(clock.nowNanos))
         {
-            return ControlledMessageHandler.Action.ABORT;
+            linkReadyNanos = clock.nowNanos + linkRate.nanosUntilReady(clock.nowNanos);
+            return heldBack();
         }
-        if (!draining.hostTakesCredits() && peerIndex >= 0 && peerIndex < table.length &&
-            length - QueueRecordDescriptor.BODY_OFFSET >= MessageDescriptor.HEADER_LENGTH &&
-            !table[peerIndex].out(onReplyChannel(buffer, body)).tryAcquire(1))
+        final boolean creditTaken = !draining.hostTakesCredits() && valid;
+        if (creditTaken && !table[peerIndex].out(onReplyChannel(buffer, body)).tryAcquire(1))
         {
-            return ControlledMessageHandler.Action.ABORT;
+            return heldBack();
         }
-        onQueuedMessage(msgTypeId, buffer, index, length);
+        final InFlightLog log = draining.inFlightLog();
+        if (null != log && valid && InFlightLog.returnable(buffer, body))
+        {
+            // A shared NIC keeps a copy where its host can find it should the NIC process die (one more copy of
+            // the body per send, see InFlightLog).
+            final long position = log.append(peerIndex, drainingReplies,
+                drainHead + (index - org.agrona.concurrent.ringbuffer.RecordDescriptor.HEADER_LENGTH - drainHeadIndex),
+                buffer, body, bodyLength);
+            if (position < 0)
+            {
+                // The log is full of messages not acknowledged yet: the record waits, as for a full window.
+                if (creditTaken)
+                {
+                    table[peerIndex].out(onReplyChannel(buffer, body)).release(1);
+                }
+                return heldBack();
+            }
+            takenLog = log;
+            takenLogPosition = position;
+        }
+        try
+        {
+            onQueuedMessage(msgTypeId, buffer, index, length);
+        }
+        finally
+        {
+            takenLog = null;
+        }
         if (null != linkRate)
         {
             linkRate.transmitted(WireDescriptor.HEADER_LENGTH + length - QueueRecordDescriptor.BODY_OFFSET +
                 WireDescriptor.TAG_LENGTH, clock.nowNanos);
         }
         return ControlledMessageHandler.Action.CONTINUE;
+    }
+
+    /**
+     * A record for an endpoint this NIC serves too goes straight into that endpoint's receive queue, checked as a
+     * message from the wire is (a refusal comes back into the sender's reply receive queue): no datagram, window or
+     * credit. A full receive queue holds it, and those behind it, back until the next try.
+     * <p>
+     * Between the delivery and the read's move of the send queue's head, a NIC process that dies would leave the
+     * record looking untaken, and its host would return as EUNREACHABLE a message its destination may run. So the
+     * record goes into the in-flight log first, as a message for the wire does (its host then returns it
+     * EOUTCOMEUNKNOWN, which is true), once both queues it can land in have room (so the delivery cannot find them
+     * full after the record was logged); the log record is resolved when the read that took it has moved the head
+     * ({@link #resolveSameNic()}).
+     */
+    private ControlledMessageHandler.Action deliverSameNic(final Peer self, final int peerIndex,
+        final MutableDirectBuffer buffer, final int index, final int body, final int bodyLength)
+    {
+        final InFlightLog log = draining.inFlightLog();
+        long position = -1;
+        if (null != log && InFlightLog.returnable(buffer, body))
+        {
+            if (!sameNicRoom(buffer, body, bodyLength))
+            {
+                return sameNicRetry();
+            }
+            position = log.append(peerIndex, drainingReplies,
+                drainHead + (index - org.agrona.concurrent.ringbuffer.RecordDescriptor.HEADER_LENGTH - drainHeadIndex),
+                buffer, body, bodyLength);
+            if (position < 0)
+            {
+                // The log is full of messages not resolved yet: this read's own are resolved when it ends.
+                return sameNicRetry();
+            }
+        }
+        final int result = sameNicReader.deliver(self, onReplyChannel(buffer, body), buffer, body, bodyLength,
+            position >= 0 ? log : null, position);
+        if (FrameReader.TAKEN != result)
+        {
+            // BUSY: the destination's receive queue (or, for a refusal, the sender's reply receive queue) is full;
+            // with the room checked above, only for a message the log does not keep. NOT_YET (the sender's name not
+            // learnt) cannot stay: its announcement is ahead of it in this queue. A logged copy is withdrawn: the
+            // record stays in its queue and is logged again when taken.
+            if (position >= 0)
+            {
+                log.resolve(position);
+            }
+            return sameNicRetry();
+        }
+        counters.increment(NicEvent.MESSAGES_SENT);
+        if (position >= 0)
+        {
+            sameNicLog = log;
+            sameNicTaken[sameNicTakenCount++] = position;
+            if (SAME_NIC_BATCH == sameNicTakenCount)
+            {
+                // The read ends after this record, so that its head moves and these are resolved.
+                return ControlledMessageHandler.Action.BREAK;
+            }
+        }
+        return ControlledMessageHandler.Action.COMMIT;
+    }
+
+    private ControlledMessageHandler.Action sameNicRetry()
+    {
+        if (clock.nowNanos + SAME_NIC_RETRY_NANOS - sameNicRetryNanos < 0)
+        {
+            sameNicRetryNanos = clock.nowNanos + SAME_NIC_RETRY_NANOS;
+        }
+        return heldBack();
+    }
+
+    /**
+     * @return true when the queues a same-NIC message can land in have room for it: the destination's receive queue
+     *         of its kind, and the sender's reply receive queue (a refusal goes back there).
+     */
+    private boolean sameNicRoom(final DirectBuffer buffer, final int body, final int bodyLength)
+    {
+        final int recordLength = QueueRecordDescriptor.BODY_OFFSET + bodyLength;
+        if (!hasRoom(draining.receiveQueue(true), recordLength))
+        {
+            return false;
+        }
+        final ServedEndpoint destination =
+            endpoints.byId(buffer.getInt(body + MessageDescriptor.DESTINATION_ENDPOINT_OFFSET));
+        if (null == destination)
+        {
+            return true;
+        }
+        final Opcode opcode = Opcode.fromCode(buffer.getByte(body + MessageDescriptor.OPCODE_OFFSET) & 0xFF);
+        final boolean replyQueue = 0 != (buffer.getByte(body + MessageDescriptor.RETURN_STATUS_OFFSET) & 0xFF) ||
+            null == opcode || !opcode.isRequest();
+        return hasRoom(destination.receiveQueue(replyQueue), recordLength);
+    }
+
+    /**
+     * @return true when a record of this length fits the queue now (this NIC is its only producer), padding at its
+     *         end included; one alignment unit is kept in hand, as the ring may keep the header after its last record
+     *         free. May answer false for a record that would just fit (it is tried again), never true for one that
+     *         does not.
+     */
+    static boolean hasRoom(final org.agrona.concurrent.ringbuffer.OneToOneRingBuffer queue, final int length)
+    {
+        final int required = org.agrona.BitUtil.align(
+            org.agrona.concurrent.ringbuffer.RecordDescriptor.HEADER_LENGTH + length,
+            org.agrona.concurrent.ringbuffer.RecordDescriptor.ALIGNMENT);
+        final int capacity = queue.capacity();
+        final long tail = queue.producerPosition();
+        final int toEnd = capacity - (int)(tail & (capacity - 1));
+        final int needed = required > toEnd ? toEnd + required : required;
+        return capacity - (tail - queue.consumerPosition()) >= needed +
+            org.agrona.concurrent.ringbuffer.RecordDescriptor.ALIGNMENT;
+    }
+
+    /**
+     * The same-NIC messages the last read delivered: its head has moved past their records, so the log's copies
+     * are resolved.
+     */
+    private void resolveSameNic()
+    {
+        for (int i = 0; i < sameNicTakenCount; i++)
+        {
+            sameNicLog.resolve(sameNicTaken[i]);
+        }
+        sameNicTakenCount = 0;
+        sameNicLog = null;
+    }
+
+    /**
+     * The record waits in its queue, and those behind it: an acknowledgement (which wakes the NIC from its selector),
+     * a timer or the link's next token lets it go, not another look at the queue.
+     */
+    private ControlledMessageHandler.Action heldBack()
+    {
+        draining.heldBack(drainingReplies, true);
+        return ControlledMessageHandler.Action.ABORT;
+    }
+
+    /**
+     * @return true when a send queue holds a record the NIC could take now: one that is not held back by its peer's
+     *         window, its in-flight log or the link ({@link #linkReadyNanos()} says when the link lets one go).
+     */
+    boolean hasReadySends()
+    {
+        for (final ServedEndpoint endpoint : endpoints.all())
+        {
+            if ((endpoint.hasQueuedSends(true) && !endpoint.heldBack(true)) ||
+                (endpoint.hasQueuedSends(false) && !endpoint.heldBack(false)))
+            {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * @return when the link lets the record the last drain held back for it leave, or when a record held back for a
+     *         full receive queue of an endpoint of this NIC is tried again (the earlier), or {@link Long#MAX_VALUE}.
+     */
+    long linkReadyNanos()
+    {
+        return Math.min(linkReadyNanos, sameNicRetryNanos);
     }
 
     private void onQueuedMessage(final int msgTypeId, final MutableDirectBuffer buffer, final int index, final int length)
@@ -209,6 +461,8 @@ final class SendQueues
         final boolean replyChannel = onReplyChannel(buffer, body);
         final SendChannel channel = peer.out(replyChannel);
         final WindowSlot slot = channel.assign();
+        slot.log = takenLog;
+        slot.logPosition = takenLogPosition;
         slot.ensureCapacity(bodyLength);
         slot.view.putBytes(WireDescriptor.HEADER_LENGTH, buffer, body, bodyLength);
         writer.start(slot, bodyLength, buffer.getInt(body + MessageDescriptor.SOURCE_ENDPOINT_OFFSET));

@@ -108,9 +108,32 @@ interface ServedEndpoint
     boolean hasQueuedSends(boolean replyChannel);
 
     /**
+     * @param replyChannel which send queue.
+     * @return true when the NIC's last drain of that queue left its oldest record there (the peer's window or the
+     *         in-flight log full, or the link busy): until then, its records are no work for the NIC.
+     */
+    boolean heldBack(boolean replyChannel);
+
+    /**
+     * @param replyChannel which send queue.
+     * @param heldBack     whether the drain left its oldest record there.
+     */
+    void heldBack(boolean replyChannel, boolean heldBack);
+
+    /**
      * @return true when the NIC has put messages into the receive queues that nobody has read yet.
      */
     boolean hasUndelivered();
+
+    /**
+     * @return where the NIC keeps what it took from the send queues and has not resolved, for the host to read after
+     *         the NIC died ({@link InFlightLog}); null when the NIC's windows die with the host anyway (the in-process
+     *         NIC).
+     */
+    default InFlightLog inFlightLog()
+    {
+        return null;
+    }
 
     /**
      * The NIC no longer serves the endpoint (closed, queues empty): release what it holds.

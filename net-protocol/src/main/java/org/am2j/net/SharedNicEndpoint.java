@@ -38,8 +38,9 @@ import static org.am2j.net.EndpointBlockDescriptor.*;
  * shared-memory queue is read; the tag, the sleeping and closed flags and the segment's length are plain fields of
  * the block. Commands (register, connect, the name behind a route, close) go through the NIC's command ring.
  * <p>
- * When the NIC process dies, a poll hands what the NIC never took from the send queues back to the senders'
- * handler 0 with EUNREACHABLE, and later polls and sends fail, naming the NIC process.
+ * When the NIC process dies, a poll hands what the NIC took from the send queues and never resolved back to the
+ * senders' handler 0 with EOUTCOMEUNKNOWN (from the NIC's {@link InFlightLog} in the block), what it never took with
+ * EUNREACHABLE, and later polls and sends fail, naming the NIC process.
  */
 final class SharedNicEndpoint implements TransportEndpoint
 {
@@ -54,6 +55,8 @@ final class SharedNicEndpoint implements TransportEndpoint
     private final ManyToOneRingBuffer requestSendQueue;
     private final ManyToOneRingBuffer replySendQueue;
     private final ReceiveQueueReader receiveQueues;
+    private final OneToOneRingBuffer replyReceiveQueue;
+    private final int queueBytes;
     private final Long2ObjectHashMap<SharedNicRoute> forwardRoutes = new Long2ObjectHashMap<>();
     private final Object commandLock = new Object();
     private volatile SharedNicRoute[] inverseRoutes = new SharedNicRoute[16];
@@ -81,9 +84,11 @@ final class SharedNicEndpoint implements TransportEndpoint
         // Each queue's reader has its own flyweight: a nested read of the reply queue must not move the request's.
         final SharedNicInbound requestInbound = new SharedNicInbound(this);
         final SharedNicInbound replyInbound = new SharedNicInbound(this);
+        this.queueBytes = queueBytes;
+        this.replyReceiveQueue = new OneToOneRingBuffer(ring(REPLY_RECEIVE, queueBytes));
         this.receiveQueues = new ReceiveQueueReader(new OneToOneRingBuffer(ring(REQUEST_RECEIVE, queueBytes)),
             (type, buffer, index, length) -> deliver(requestInbound, buffer, index, length),
-            new OneToOneRingBuffer(ring(REPLY_RECEIVE, queueBytes)),
+            replyReceiveQueue,
             (type, buffer, index, length) -> deliver(replyInbound, buffer, index, length));
         final byte[] name = SharedNicLink.utf8(file.getFileName().toString());
         final int result;
@@ -279,7 +284,8 @@ final class SharedNicEndpoint implements TransportEndpoint
 
     /**
      * Now and then, in a poll that found nothing: is the NIC process still there? When it has gone, hand what it
-     * never took from the send queues back to the senders (EUNREACHABLE), once; the polls after that fail.
+     * took and never resolved back to the senders (EOUTCOMEUNKNOWN: it may have run), and what it never took from the
+     * send queues (EUNREACHABLE), once; the polls after that fail.
      *
      * @return messages handed back.
      */
@@ -298,7 +304,13 @@ final class SharedNicEndpoint implements TransportEndpoint
         if (!nicGoneReported)
         {
             nicGoneReported = true;
-            final int returned = returnUntaken(replySendQueue) + returnUntaken(requestSendQueue);
+            // The NIC, the only writer of the log and the only reader of the send queues, is gone: this thread reads
+            // what it left. The log first: a record it took is returned from there, never again from its queue.
+            final long[] takenThrough = new long[2];
+            int returned = InFlightLog.recover(block, queueBytes, replyReceiveQueue, this::returnUnresolved,
+                takenThrough);
+            returned += returnUntaken(replySendQueue, takenThrough[1]) +
+                returnUntaken(requestSendQueue, takenThrough[0]);
             if (returned > 0)
             {
                 return returned;
@@ -309,37 +321,69 @@ final class SharedNicEndpoint implements TransportEndpoint
 
     AmException nicGone()
     {
-        return new AmException(AmError.RESOURCE, "am2j net: the " + link.describe() + " died: what it had not " +
-            "taken from the send queues came back EUNREACHABLE; messages it had taken and not had acknowledged are " +
-            "lost with it (their outcome is unknown); this process cannot use the network any more");
+        return new AmException(AmError.RESOURCE, "am2j net: the " + link.describe() + " died: what it had taken " +
+            "from the send queues and not had acknowledged came back EOUTCOMEUNKNOWN (it may have run), what it had " +
+            "not taken came back EUNREACHABLE; this process cannot use the network any more");
     }
 
-    private int returnUntaken(final RingBuffer queue)
+    private void returnUnresolved(final AtomicBuffer records, final int index, final int peerIndex, final int body,
+        final int bodyLength)
     {
-        // The NIC, the queue's only reader, is gone: this thread reads what it left.
-        return queue.read((type, buffer, index, length) ->
+        final Route back = routeBack(peerIndex, records, body);
+        if (null != back)
         {
-            final int body = index + QueueRecordDescriptor.BODY_OFFSET;
-            final int code = buffer.getByte(body + MessageDescriptor.OPCODE_OFFSET) & 0xFF;
-            if (MessageDescriptor.OPCODE_NAME == code || 0 != buffer.getByte(body +
-                MessageDescriptor.RETURN_STATUS_OFFSET))
+            records.putByte(body + MessageDescriptor.RETURN_STATUS_OFFSET, (byte)ReturnStatus.EOUTCOMEUNKNOWN.code());
+            sink.onMessage(new ReturnedRecord(back, records, body, bodyLength));
+        }
+    }
+
+    /**
+     * @param takenThrough records of the queue below this position were taken into the NIC's in-flight log.
+     */
+    private int returnUntaken(final RingBuffer queue, final long takenThrough)
+    {
+        int returned = 0;
+        int read;
+        do
+        {
+            // A read stops at the end of the ring; the next one takes what wrapped around. Within a read, a record's
+            // position is the head's plus its distance from the head's index.
+            final long head = queue.consumerPosition();
+            final int headIndex = (int)(head & (queue.capacity() - 1));
+            final int[] count = new int[1];
+            read = queue.read((type, buffer, index, length) ->
             {
-                return;
-            }
-            final SharedNicRoute route;
-            synchronized (forwardRoutes)
-            {
-                route = forwardRoutes.get(routeKey(buffer.getInt(index + QueueRecordDescriptor.PEER_OFFSET),
-                    buffer.getInt(body + MessageDescriptor.DESTINATION_ENDPOINT_OFFSET)));
-            }
-            final Route back = null != route ? route : routeAtOrNull(buffer, body);
-            if (null == back)
-            {
-                return;
-            }
-            buffer.putByte(body + MessageDescriptor.RETURN_STATUS_OFFSET, (byte)ReturnStatus.EUNREACHABLE.code());
-            sink.onMessage(new ReturnedRecord(buffer, index, length, back));
-        });
+                final int body = index + QueueRecordDescriptor.BODY_OFFSET;
+                final long position = head + (index - org.agrona.concurrent.ringbuffer.RecordDescriptor.HEADER_LENGTH -
+                    headIndex);
+                if (position < takenThrough || !InFlightLog.returnable(buffer, body))
+                {
+                    return;
+                }
+                final Route back = routeBack(buffer.getInt(index + QueueRecordDescriptor.PEER_OFFSET), buffer, body);
+                if (null == back)
+                {
+                    return;
+                }
+                buffer.putByte(body + MessageDescriptor.RETURN_STATUS_OFFSET, (byte)ReturnStatus.EUNREACHABLE.code());
+                sink.onMessage(new ReturnedRecord(buffer, index, length, back));
+                count[0]++;
+            });
+            returned += count[0];
+        }
+        while (read > 0);
+        return returned;
+    }
+
+    private Route routeBack(final int peerIndex, final DirectBuffer buffer, final int body)
+    {
+        final SharedNicRoute route;
+        synchronized (forwardRoutes)
+        {
+            route = forwardRoutes.get(routeKey(peerIndex,
+                buffer.getInt(body + MessageDescriptor.DESTINATION_ENDPOINT_OFFSET)));
+        }
+        return null != route ? route : routeAtOrNull(buffer, body);
     }
 
     private Route routeAtOrNull(final DirectBuffer buffer, final int body)

@@ -139,6 +139,14 @@ public final class SharedNicProcess implements AutoCloseable
     }
 
     /**
+     * @return the NIC agent (for tests).
+     */
+    NicAgent nic()
+    {
+        return nic;
+    }
+
+    /**
      * Run the duty cycle on this thread until {@link #close()}.
      */
     public void run()

@@ -35,11 +35,27 @@ final class WindowSlot
     int returnStatus;
     int bodyLength;
     int localEndpointId;
+    /** A shared NIC's copy of the message in its endpoint's block ({@link InFlightLog}), or null. */
+    InFlightLog log;
+    /** The copy's position in {@link #log}. */
+    long logPosition;
     int retransmits;
     long firstSentNanos;
     long lastSentNanos;
     long retransmitAtNanos;
     long expiresAtNanos;
+
+    /**
+     * The message is resolved (acknowledged, returned, or has nobody to go back to): its shared NIC's copy goes.
+     */
+    void resolved()
+    {
+        if (null != log)
+        {
+            log.resolve(logPosition);
+            log = null;
+        }
+    }
 
     /**
      * Make room for a body.

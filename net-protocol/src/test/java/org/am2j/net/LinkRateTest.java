@@ -75,6 +75,44 @@ class LinkRateTest
     }
 
     @Test
+    void aPacedNicWaitingForItsLinkSleepsUntilTheNextTokenNotLonger()
+    {
+        // 1000 MB/s is one byte per nanosecond: the link's wait is exact.
+        try (NicPair pair = new NicPair("linkRateMBps", "1000"))
+        {
+            final NicAgent nic = pair.a.nic();
+            final byte[] data = new byte[org.am2j.api.Am.MAX_MEDIUM];
+            // The test holds A's NIC: nothing leaves its queues but by the duty cycles it runs on a scripted clock.
+            assertTrue(nic.tryLock());
+            try
+            {
+                for (int i = 0; i < 16; i++)
+                {
+                    assertEquals(org.am2j.spi.Route.SENT, pair.aToB.send(NicPair.dataMessage(
+                        org.am2j.api.Opcode.REQUEST_MEDIUM, 5, NicPair.TAG_B, data, -1, i)));
+                }
+                final long start = System.nanoTime();
+                nic.doWorkAt(start);
+                final long burst = nic.counters().get(NicEvent.MESSAGES_SENT);
+                assertTrue(burst > 1 && burst < 17, "a burst, then the link holds the rest back: " + burst);
+                assertFalse(nic.hasReadySends(), "records waiting for the link are no work to stay awake for");
+                final long wait = nic.sleepNanos(1_000_000_000L, start);
+                assertTrue(wait > 0 && wait <= NetConfig.MAX_DATAGRAM, "sleeps until the link's next token: " + wait);
+                nic.doWorkAt(start + wait - 1);
+                assertEquals(burst, nic.counters().get(NicEvent.MESSAGES_SENT), "not before it");
+                nic.doWorkAt(start + wait);
+                assertEquals(burst + 1, nic.counters().get(NicEvent.MESSAGES_SENT), "and no later");
+            }
+            finally
+            {
+                nic.unlock();
+            }
+            assertTrue(pair.pumpUntil(() -> pair.sinkB.messages.size() == 16, 30_000),
+                "delivered " + pair.sinkB.messages.size());
+        }
+    }
+
+    @Test
     void aPacedNicDeliversEverythingOnceAndNothingBypassesItsQueues()
     {
         try (NicPair pair = new NicPair("linkRateMBps", "20"))

@@ -200,7 +200,10 @@ class NicCommandsTest
             assertEquals(ringOffset(r, QUEUE_BYTES) + QUEUE_BYTES + RingBufferDescriptor.TRAILER_LENGTH,
                 ringOffset(r + 1, QUEUE_BYTES));
         }
-        assertEquals(ringOffset(4, QUEUE_BYTES), length(QUEUE_BYTES));
+        assertEquals(ringOffset(4, QUEUE_BYTES), inFlightOffset(QUEUE_BYTES));
+        assertEquals(0, inFlightOffset(QUEUE_BYTES) % 64, "the in-flight log on a cache line");
+        assertEquals(inFlightOffset(QUEUE_BYTES) + InFlightLogDescriptor.HEADER_LENGTH + QUEUE_BYTES,
+            length(QUEUE_BYTES));
         assertTrue(NicFileDescriptor.ADDRESS_OFFSET + NicFileDescriptor.MAX_ADDRESS_LENGTH <=
             NicFileDescriptor.COMMAND_RING_OFFSET);
     }

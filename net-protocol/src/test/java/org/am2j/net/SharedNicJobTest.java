@@ -25,7 +25,8 @@ import org.junit.jupiter.api.Timeout;
 /**
  * Jobs of 3 emulated nodes of 3 ranks each, whose 2 NIC processes per node ({@code am2j run --nics-per-node 2}) serve
  * the node's ranks (2 and 1): every message kind between every pair of ranks ({@link CrossNodeMain}, shared memory on
- * a node, the shared NICs between nodes); and a NIC process killed while its ranks flood ({@link NicLossMain}): its
+ * a node, the shared NICs between nodes; or the network only, so that the two ranks of a NIC reach each other inside
+ * it); and a NIC process killed while its ranks flood ({@link NicLossMain}): its
  * ranks' polls fail naming it, and the launcher fails the job naming it and stops everything.
  */
 class SharedNicJobTest
@@ -45,10 +46,20 @@ class SharedNicJobTest
 
     private static List<String> command(final long timeoutSeconds, final Class<?> main, final String... args)
     {
+        return command(timeoutSeconds, List.of(), main, args);
+    }
+
+    private static List<String> command(final long timeoutSeconds, final List<String> jvmOptions,
+        final Class<?> main, final String... args)
+    {
         final List<String> command = new ArrayList<>(List.of("run", "-n", Integer.toString(RANKS), "--nodes",
             Integer.toString(NODES), "--nics-per-node", "2", "--timeout", Long.toString(timeoutSeconds),
-            "--jvm-opt", "-Xmx96m", "--jvm-opt", "-Dam2j.net.timeoutMs=4000", "--cp",
-            System.getProperty("java.class.path"), "--", main.getName()));
+            "--jvm-opt", "-Xmx96m", "--jvm-opt", "-Dam2j.net.timeoutMs=4000"));
+        for (final String option : jvmOptions)
+        {
+            command.addAll(List.of("--jvm-opt", option));
+        }
+        command.addAll(List.of("--cp", System.getProperty("java.class.path"), "--", main.getName()));
         command.addAll(List.of(args));
         return command;
     }
@@ -66,11 +77,24 @@ class SharedNicJobTest
     @Timeout(value = 200, unit = TimeUnit.SECONDS)
     void everyMessageKindBetweenNodesThroughSharedNics() throws Exception
     {
+        everyMessageKindBetweenEveryPair(List.of(), "multi");
+    }
+
+    @Test
+    @Timeout(value = 200, unit = TimeUnit.SECONDS)
+    void aNetworkOnlyJobReachesTheRanksOfTheSameNicThroughIt() throws Exception
+    {
+        // No shared memory: the two ranks a NIC serves on each node reach each other inside it.
+        everyMessageKindBetweenEveryPair(List.of("-Dam2j.transports=inproc,net"), "net");
+    }
+
+    private void everyMessageKindBetweenEveryPair(final List<String> jvmOptions, final String mode) throws Exception
+    {
         final Output out = new Output();
         final Output err = new Output();
         final Future<Integer> job = executor.submit(() -> new Am2Run(new PrintStream(out, true, StandardCharsets.UTF_8),
-            new PrintStream(err, true, StandardCharsets.UTF_8)).run(command(180, CrossNodeMain.class, "1", "multi")
-            .toArray(new String[0])));
+            new PrintStream(err, true, StandardCharsets.UTF_8)).run(command(180, jvmOptions, CrossNodeMain.class, "1",
+            mode).toArray(new String[0])));
         final int status = job.get(190, TimeUnit.SECONDS);
         final String output = "\n--- stdout ---\n" + out.text() + "--- stderr ---\n" + err.text();
         assertEquals(0, status, output);

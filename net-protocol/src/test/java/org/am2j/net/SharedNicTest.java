@@ -120,7 +120,12 @@ class SharedNicTest
 
     private static boolean pumpUntil(final BooleanSupplier condition, final Host... hosts)
     {
-        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        return pumpUntil(condition, TimeUnit.SECONDS.toMillis(20), hosts);
+    }
+
+    private static boolean pumpUntil(final BooleanSupplier condition, final long millis, final Host... hosts)
+    {
+        final long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
         while (!condition.getAsBoolean())
         {
             if (System.nanoTime() - deadline > 0)
@@ -199,15 +204,100 @@ class SharedNicTest
     }
 
     @Test
-    void endpointsOfOneNicDoNotReachEachOtherOverIt()
+    void endpointsOfOneNicReachEachOtherInsideIt()
     {
-        // A NIC keys no link to itself: endpoints it serves reach each other by another transport (shared memory on
-        // the node); the network route is refused, not made half-working.
+        // Two endpoints one NIC serves: every message goes from one's send queue into the other's receive queue,
+        // checked as from the wire, with no datagram; replies by the inverse mapping, refusals back to the sender.
         final Host a = host(0, 7, 0x1111);
         final Host c = host(0, 11, 0x3333);
-        assertNull(a.endpoint.connect(c.name, 0x3333));
+        a.segment(1 << 16);
+        c.segment(1 << 16);
+        final Route aToC = a.endpoint.connect(c.name, 0x3333);
+        assertNotNull(aToC, "an endpoint reaches another of its own NIC");
         final Host b = host(1, 9, 0x2222);
-        assertNotNull(a.endpoint.connect(b.name, 0x2222), "the same endpoint reaches the other NIC");
+        assertNotNull(a.endpoint.connect(b.name, 0x2222), "and the same endpoint reaches the other NIC");
+
+        final byte[] medium = new byte[3000];
+        final byte[] bulk = new byte[org.am2j.api.Am.MAX_LONG];
+        for (int i = 0; i < bulk.length; i++)
+        {
+            bulk[i] = (byte)(i * 5);
+            medium[i % medium.length] = (byte)(i * 11);
+        }
+        assertEquals(Route.SENT, send(aToC, NicPair.shortMessage(Opcode.REQUEST_SHORT, 5, 0x3333, 1, 2, 3), a, c));
+        assertEquals(Route.SENT, send(aToC, NicPair.dataMessage(Opcode.REQUEST_MEDIUM, 6, 0x3333, medium, -1, 4),
+            a, c));
+        assertEquals(Route.SENT, send(aToC, NicPair.dataMessage(Opcode.REQUEST_LONG, 7, 0x3333, bulk, 2000, 5),
+            a, c));
+        assertTrue(pumpUntil(() -> c.sink.messages.size() == 3, a, c), "received " + c.sink.messages.size());
+        final Received shortOne = c.sink.messages.get(0);
+        assertEquals(Opcode.REQUEST_SHORT.code(), shortOne.opcode);
+        assertEquals(0, shortOne.returnStatus);
+        assertArrayEquals(new int[] {1, 2, 3}, shortOne.args);
+        assertEquals(a.name, shortOne.replyRoute.peer(), "the inverse route names the sender");
+        assertArrayEquals(medium, c.sink.messages.get(1).data);
+        assertArrayEquals(new int[] {4}, c.sink.messages.get(1).args);
+        final Received longOne = c.sink.messages.get(2);
+        assertEquals(2000, longOne.segmentOffset);
+        assertArrayEquals(bulk, longOne.data);
+        final byte[] deposited = new byte[bulk.length];
+        c.host.segment.getBytes(2000, deposited);
+        assertArrayEquals(bulk, deposited, "a long message's data lies in the destination's segment");
+
+        final Route back = shortOne.replyRoute;
+        assertEquals(Route.SENT, send(back, NicPair.shortMessage(Opcode.REPLY_SHORT, 8, 0, 42), a, c));
+        assertEquals(Route.SENT, send(back, NicPair.dataMessage(Opcode.REPLY_MEDIUM, 9, 0, medium, -1), a, c));
+        assertEquals(Route.SENT, send(back, NicPair.dataMessage(Opcode.REPLY_LONG, 10, 0, bulk, 64), a, c));
+        assertTrue(pumpUntil(() -> a.sink.messages.size() == 3, a, c), "replies " + a.sink.messages.size());
+        assertEquals(Opcode.REPLY_SHORT.code(), a.sink.messages.get(0).opcode);
+        assertArrayEquals(new int[] {42}, a.sink.messages.get(0).args);
+        assertArrayEquals(medium, a.sink.messages.get(1).data);
+        assertArrayEquals(bulk, a.sink.messages.get(2).data);
+        final byte[] replied = new byte[bulk.length];
+        a.host.segment.getBytes(64, replied);
+        assertArrayEquals(bulk, replied, "a long reply's data lies in the requester's segment");
+        assertEquals(c.name, a.sink.messages.get(0).replyRoute.peer());
+
+        // A wrong tag comes back to the sender, as from another NIC; the destination sees nothing.
+        assertEquals(Route.SENT, send(aToC, NicPair.shortMessage(Opcode.REQUEST_SHORT, 5, 0x9999, 6), a, c));
+        assertTrue(pumpUntil(() -> a.sink.messages.size() == 4, a, c));
+        final Received refused = a.sink.messages.get(3);
+        assertEquals(ReturnStatus.EBADTAG.code(), refused.returnStatus);
+        assertArrayEquals(new int[] {6}, refused.args);
+        assertEquals(3, c.sink.messages.size());
+    }
+
+    @Test
+    void aFullReceiveQueueOfAnEndpointOfTheSameNicHoldsMessagesBackInOrder()
+    {
+        final Host a = host(0, 7, 0x1111);
+        final Host c = host(0, 11, 0x3333);
+        final Route aToC = a.endpoint.connect(c.name, 0x3333);
+        assertNotNull(aToC);
+        // More than c's receive queue holds (256 KiB): c does not poll, so the NIC holds the rest in a's send queue.
+        final int count = 120;
+        final byte[] medium = new byte[3000];
+        for (int i = 0; i < count; i++)
+        {
+            assertEquals(Route.SENT, send(aToC, NicPair.dataMessage(Opcode.REQUEST_MEDIUM, 6, 0x3333, medium, -1, i),
+                a));
+        }
+        // Nothing is returned or dropped while c's queue is full, however long it stays so.
+        assertFalse(pumpUntil(() -> !a.sink.messages.isEmpty(), 200, a), "returned " + a.sink.messages.size());
+        assertTrue(c.endpoint.hasPending());
+        assertTrue(pumpUntil(() -> c.sink.messages.size() == count, a, c), "received " + c.sink.messages.size());
+        for (int i = 0; i < count; i++)
+        {
+            assertEquals(0, c.sink.messages.get(i).returnStatus);
+            assertArrayEquals(new int[] {i}, c.sink.messages.get(i).args, "in order");
+        }
+        assertTrue(a.sink.messages.isEmpty());
+
+        // A closed destination: what is sent to it comes back EBADENDPOINT.
+        c.endpoint.close();
+        assertEquals(Route.SENT, send(aToC, NicPair.shortMessage(Opcode.REQUEST_SHORT, 5, 0x3333, 7), a));
+        assertTrue(pumpUntil(() -> a.sink.messages.size() == 1, a));
+        assertEquals(ReturnStatus.EBADENDPOINT.code(), a.sink.messages.get(0).returnStatus);
     }
 
     @Test
@@ -297,6 +387,104 @@ class SharedNicTest
             org.junit.jupiter.api.Assertions.assertThrows(org.am2j.api.AmException.class, a::poll);
         assertTrue(failure.getMessage().contains("shared NIC 0 (pid "), failure.getMessage());
         assertFalse(Files.exists(directory.resolve("nic-0")), "a stopped NIC removes its control file");
+    }
+
+    @Test
+    void aNicThatDiesWithMessagesUnacknowledgedReturnsEachOnceWithATruthfulStatus()
+    {
+        final Host a = host(0, 7, 0x1111);
+        final Host b = host(1, 9, 0x2222);
+        final Route aToB = a.endpoint.connect(b.name, 0x2222);
+        assertEquals(Route.SENT, send(aToB, NicPair.shortMessage(Opcode.REQUEST_SHORT, 5, 0x2222, 0), a, b));
+        assertTrue(pumpUntil(() -> b.sink.messages.size() == 1, a, b));
+
+        // B's NIC stops answering (it stops serving; its process, this JVM, lives on, so A's NIC takes it for a
+        // silent peer): what A's NIC sends from now on is never acknowledged. It takes a window's worth from the send
+        // queue; the rest stays there.
+        nics.get(1).close();
+        final int count = 80;
+        for (int id = 1; id <= count; id++)
+        {
+            final byte[] data = new byte[100 + id];
+            java.util.Arrays.fill(data, (byte)id);
+            assertEquals(Route.SENT, aToB.send(0 == id % 2 ?
+                NicPair.shortMessage(Opcode.REQUEST_SHORT, 5, 0x2222, id) :
+                NicPair.dataMessage(Opcode.REQUEST_MEDIUM, 6, 0x2222, data, -1, id)));
+        }
+        final org.agrona.concurrent.ringbuffer.RingBuffer queue = ((SharedNicEndpoint)a.endpoint).sendQueue(false);
+        final long[] seen = {-1};
+        assertTrue(pumpUntil(() ->
+        {
+            // Taken as far as the window allows: the head has moved and stays where it is for a while.
+            final long head = queue.consumerPosition();
+            final boolean still = head > 0 && head == seen[0];
+            seen[0] = head;
+            parkMillis(50);
+            return still;
+        }));
+        assertTrue(queue.size() > 0, "some messages were never taken");
+        // Its window full, the NIC holds the rest back: no work to stay awake for (it sleeps in its selector until
+        // an acknowledgement or a timer), rather than a reason to spin over the queue.
+        final NicAgent aNic = nics.get(0).nic();
+        assertTrue(pumpUntil(() -> queue.size() > 0 && !aNic.hasReadySends()),
+            "records held back by a full window are no work");
+
+        // A's NIC process dies.
+        nics.get(0).close();
+        final SharedNicTransport aTransport = transports.get(0);
+        aTransport.link().declareDead();
+        org.am2j.api.AmException failure = null;
+        for (int polls = 0; polls < 1000 && null == failure; polls++)
+        {
+            try
+            {
+                a.poll();
+            }
+            catch (final org.am2j.api.AmException ex)
+            {
+                failure = ex;
+            }
+        }
+        assertNotNull(failure, "the host fails once it has everything back");
+
+        // Every message exactly once: what the NIC took comes back EOUTCOMEUNKNOWN (oldest first), what it never took
+        // EUNREACHABLE, each with its handler, arguments and data; none ran at B (its NIC acknowledged none). The
+        // first one ran at B; B's NIC may have stopped before its delayed acknowledgement left, and then it comes
+        // back EOUTCOMEUNKNOWN too, which is true (it may have run), never with a not-delivered status.
+        assertEquals(1, b.sink.messages.size());
+        final List<Received> back = new ArrayList<>(a.sink.messages);
+        if (!back.isEmpty() && 0 == back.get(0).args[0])
+        {
+            assertEquals(ReturnStatus.EOUTCOMEUNKNOWN.code(), back.remove(0).returnStatus, "the message that ran");
+        }
+        assertEquals(count, back.size(), "returned");
+        int outcomeUnknown = 0;
+        for (int i = 0; i < count; i++)
+        {
+            final Received returned = back.get(i);
+            final int id = i + 1;
+            assertEquals(id, returned.args[0], "in order, each once");
+            assertEquals(0 == id % 2 ? 5 : 6, returned.handler);
+            if (0 != id % 2)
+            {
+                assertEquals(100 + id, returned.data.length);
+                assertEquals((byte)id, returned.data[returned.data.length - 1]);
+            }
+            if (ReturnStatus.EOUTCOMEUNKNOWN.code() == returned.returnStatus)
+            {
+                assertEquals(outcomeUnknown, i, "the taken ones are the oldest");
+                outcomeUnknown++;
+            }
+            else
+            {
+                assertEquals(ReturnStatus.EUNREACHABLE.code(), returned.returnStatus, "message " + id);
+            }
+        }
+        assertTrue(outcomeUnknown > 0 && outcomeUnknown < count, "taken and unacknowledged: " + outcomeUnknown);
+        assertTrue(failure.getMessage().contains("EOUTCOMEUNKNOWN"), failure.getMessage());
+        nics.remove(0);
+        nics.remove(0);
+        transports.get(1).link().declareDead();
     }
 
     @Test

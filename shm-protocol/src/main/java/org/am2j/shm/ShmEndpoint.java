@@ -75,7 +75,7 @@ final class ShmEndpoint implements TransportEndpoint
             config.livenessNanos, transport.pid, boxes, REQUESTS);
         this.replies = new PacketReceiver(block, block.replies, new ShmInbound(this, block.replies), counters,
             config.livenessNanos, transport.pid, boxes, REPLIES);
-        this.receiveQueues = new ShmReceiveQueues(replies, requests, boxes);
+        this.receiveQueues = new ShmReceiveQueues(replies, requests, boxes, transport.rings);
         transport.register(host.endpointId(), this);
     }
 
@@ -268,6 +268,8 @@ final class ShmEndpoint implements TransportEndpoint
         {
             // Before each sleep slice: a header overwritten meanwhile would keep every sender refusing until a poll.
             block.checkHeader();
+            // Before the sleep, not after it: a peer kept waiting for our ring could be the one we wait for.
+            transport.rings.flush();
         }
         block.sleeping(sleeping);
     }
@@ -368,6 +370,8 @@ final class ShmEndpoint implements TransportEndpoint
         }
         released = true;
         closed = true;
+        // Owed rings go before the endpoint does: a peer that waits for them must not wait for its sleep slice.
+        transport.rings.flush();
         receiveQueues.close();
         block.close();
         synchronized (routes)

@@ -34,11 +34,15 @@ final class ShmReceiveQueues extends ReceiveQueues
     /** Receive calls until the next look for boxes to let go ({@link FastBoxReceiver#sweep}). */
     private int sweepCountdown = SWEEP_RECEIVES;
     private int emptyReceives;
+    private final DeferredRings rings;
     /** Set when the endpoint is being freed: nothing is handed over from then on (the drain does that). */
     private volatile boolean closed;
 
-    ShmReceiveQueues(final PacketReceiver replies, final PacketReceiver requests, final FastBoxReceiver boxes)
+    ShmReceiveQueues(
+        final PacketReceiver replies, final PacketReceiver requests, final FastBoxReceiver boxes,
+        final DeferredRings rings)
     {
+        this.rings = rings;
         this.replies = replies;
         this.requests = requests;
         this.boxes = boxes;
@@ -47,6 +51,8 @@ final class ShmReceiveQueues extends ReceiveQueues
     @Override
     public boolean idle(final boolean repliesOnly)
     {
+        // Every poll starts here: the rings the process's sends since the last poll owe go now, one per sleeper.
+        rings.flush();
         // Each receiver's idle() counts the empty poll and answers false now and then for its periodic tail check.
         // A box's idle test is one stamp read per bound box, nothing when none is bound.
         return boxes.idle(REPLIES) && replies.idle() && (repliesOnly || boxes.idle(REQUESTS) && requests.idle());

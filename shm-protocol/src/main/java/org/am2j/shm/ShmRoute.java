@@ -393,7 +393,7 @@ final class ShmRoute implements Route
         // rang after the flag was last published, and the sleeper looks at its queues when that ring wakes it).
         if (null != doorbell && block.takeRing())
         {
-            doorbell.ring();
+            transport.rings.ring(doorbell);
         }
         return SENT;
     }
@@ -430,7 +430,7 @@ final class ShmRoute implements Route
         }
         if (null != doorbell && block.takeRing())
         {
-            doorbell.ring();
+            transport.rings.ring(doorbell);
         }
         return SENT;
     }
@@ -594,8 +594,19 @@ final class ShmRoute implements Route
      * The destination queue is full. After the liveness timeout, ask whether its owner is alive: a dead owner's
      * queue never drains, and its messages come back with EUNREACHABLE.
      */
+    /**
+     * @return the destination process's doorbell, or null without futexes.
+     */
+    Doorbell doorbell()
+    {
+        return doorbell;
+    }
+
     private int full()
     {
+        // The sender backs off or gives up next: what it owes sleeping peers goes now (the owner of this queue may
+        // be one of them).
+        transport.rings.flush();
         if (ownerDead)
         {
             return ReturnStatus.EUNREACHABLE.code();

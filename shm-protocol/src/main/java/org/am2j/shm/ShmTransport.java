@@ -8,6 +8,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.agrona.concurrent.AtomicBuffer;
 import org.am2j.api.AmException;
 import org.am2j.api.EndpointName;
+import org.am2j.idle.CpuShare;
 import org.am2j.spi.EndpointHost;
 import org.am2j.spi.ProcessIdentity;
 import org.am2j.spi.ShmDirectories;
@@ -37,9 +38,21 @@ public final class ShmTransport implements Transport
     private final Doorbell doorbell;
     private final boolean canBlock;
     private final Map<Integer, ShmEndpoint> endpoints = new ConcurrentHashMap<>();
+    /** Rings owed to sleeping peers while the CPUs are oversubscribed. */
+    final DeferredRings rings;
 
     ShmTransport(final TransportContext context)
     {
+        this(context, CpuShare.process());
+    }
+
+    /**
+     * @param share whether the CPUs are oversubscribed, which decides whether rings wait for a flush point (tests
+     *              give a scripted one).
+     */
+    ShmTransport(final TransportContext context, final CpuShare share)
+    {
+        this.rings = new DeferredRings(share);
         this.config = ShmConfig.from(context);
         this.node = context.node();
         this.processId = context.processId();
@@ -140,6 +153,7 @@ public final class ShmTransport implements Transport
     @Override
     public void close()
     {
+        rings.flush();
         doorbell.region().delete();
         mappedFiles.releaseAll();
         ShmDirectories.removeIfEmpty(directory);

@@ -10,6 +10,8 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.agrona.concurrent.AtomicBuffer;
 import org.am2j.api.EndpointName;
 import org.am2j.api.Tags;
+import org.am2j.idle.CpuShare;
+import org.am2j.idle.RunnableProbe;
 import org.am2j.spi.EndpointHost;
 import org.am2j.spi.InboundMessage;
 import org.am2j.spi.MessageSink;
@@ -31,9 +33,20 @@ final class Fixture implements AutoCloseable
 
     /**
      * @param keyValues settings, key then value; the fixture turns fast boxes off ({@code boxes} 0) unless they are
-     *                  given, so that a test of the shared queues reads what it sent there.
+     *                  given, so that a test of the shared queues reads what it sent there. The CPUs count as never
+     *                  oversubscribed, whatever the machine's load: every ring goes out at once.
      */
     Fixture(final String... keyValues)
+    {
+        this(CpuShare.Mode.SPIN, keyValues);
+    }
+
+    /**
+     * @param cpus      {@link CpuShare.Mode#SLEEP} for CPUs that count as always oversubscribed (rings wait for a
+     *                  flush point), {@link CpuShare.Mode#SPIN} for never.
+     * @param keyValues settings, as above.
+     */
+    Fixture(final CpuShare.Mode cpus, final String... keyValues)
     {
         settings.put("boxes", "0");
         for (int i = 0; i < keyValues.length; i += 2)
@@ -71,7 +84,7 @@ final class Fixture implements AutoCloseable
             {
                 return settings.getOrDefault(key, defaultValue);
             }
-        });
+        }, new CpuShare(cpus, RunnableProbe.fixed(RunnableProbe.UNKNOWN, 1), () -> 0L, 1L));
     }
 
     /** A fake endpoint host: what the core would be. */
