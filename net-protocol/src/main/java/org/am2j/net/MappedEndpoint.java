@@ -245,15 +245,9 @@ final class MappedEndpoint implements ServedEndpoint
     }
 
     @Override
-    public boolean heldBack(final boolean replyChannel)
+    public HeldBack heldBack()
     {
-        return heldBack.get(replyChannel);
-    }
-
-    @Override
-    public void heldBack(final boolean replyChannel, final boolean heldBack)
-    {
-        this.heldBack.set(replyChannel, heldBack);
+        return heldBack;
     }
 
     @Override

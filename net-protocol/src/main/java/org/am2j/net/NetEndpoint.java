@@ -356,13 +356,13 @@ final class NetEndpoint implements TransportEndpoint, ServedEndpoint
         return replyChannel ? receiveQueues.replies : receiveQueues.requests;
     }
 
+    /** NIC thread: whether the last drain left the oldest record of each send queue for later ({@link SendQueues}). */
+    private final HeldBack heldBack = new HeldBack();
+
     /**
      * @param replyChannel which channel's send queue.
      * @return true when a record is claimed or committed in it and the NIC has not read it yet.
      */
-    /** NIC thread: whether the last drain left the oldest record of each send queue for later ({@link SendQueues}). */
-    private final HeldBack heldBack = new HeldBack();
-
     @Override
     public boolean hasQueuedSends(final boolean replyChannel)
     {
@@ -370,15 +370,9 @@ final class NetEndpoint implements TransportEndpoint, ServedEndpoint
     }
 
     @Override
-    public boolean heldBack(final boolean replyChannel)
+    public HeldBack heldBack()
     {
-        return heldBack.get(replyChannel);
-    }
-
-    @Override
-    public void heldBack(final boolean replyChannel, final boolean heldBack)
-    {
-        this.heldBack.set(replyChannel, heldBack);
+        return heldBack;
     }
 
     /**

@@ -144,7 +144,7 @@ final class SendQueues
         final boolean replyQueue)
     {
         drainingReplies = replyQueue;
-        draining.heldBack(replyQueue, false);
+        draining.heldBack().set(replyQueue, false);
         startRead(queue);
         final int read = queue.controlledRead(creditTakingDrainer);
         resolveSameNic();
@@ -156,6 +156,16 @@ final class SendQueues
         final int more = queue.controlledRead(creditTakingDrainer);
         resolveSameNic();
         return read + more;
+    }
+
+    /**
+     * @param index where a record's message starts in the ring being read, as the read's handler is given it
+     *              ({@link #startRead} took the read's head).
+     * @return the record's position in its queue.
+     */
+    private long sendPosition(final int index)
+    {
+        return drainHead + (index - org.agrona.concurrent.ringbuffer.RecordDescriptor.HEADER_LENGTH - drainHeadIndex);
     }
 
     private void startRead(final org.agrona.concurrent.ringbuffer.RingBuffer queue)
@@ -254,9 +264,8 @@ final class SendQueues
         {
             // A shared NIC keeps a copy where its host can find it should the NIC process die (one more copy of
             // the body per send, see InFlightLog).
-            final long position = log.append(peerIndex, drainingReplies,
-                drainHead + (index - org.agrona.concurrent.ringbuffer.RecordDescriptor.HEADER_LENGTH - drainHeadIndex),
-                buffer, body, bodyLength);
+            final long position = log.append(peerIndex, drainingReplies, sendPosition(index), buffer, body,
+                bodyLength);
             if (position < 0)
             {
                 // The log is full of messages not acknowledged yet: the record waits, as for a full window.
@@ -308,9 +317,7 @@ final class SendQueues
             {
                 return sameNicRetry();
             }
-            position = log.append(peerIndex, drainingReplies,
-                drainHead + (index - org.agrona.concurrent.ringbuffer.RecordDescriptor.HEADER_LENGTH - drainHeadIndex),
-                buffer, body, bodyLength);
+            position = log.append(peerIndex, drainingReplies, sendPosition(index), buffer, body, bodyLength);
             if (position < 0)
             {
                 // The log is full of messages not resolved yet: this read's own are resolved when it ends.
@@ -416,7 +423,7 @@ final class SendQueues
      */
     private ControlledMessageHandler.Action heldBack()
     {
-        draining.heldBack(drainingReplies, true);
+        draining.heldBack().set(drainingReplies, true);
         return ControlledMessageHandler.Action.ABORT;
     }
 
@@ -428,8 +435,8 @@ final class SendQueues
     {
         for (final ServedEndpoint endpoint : endpoints.all())
         {
-            if ((endpoint.hasQueuedSends(true) && !endpoint.heldBack(true)) ||
-                (endpoint.hasQueuedSends(false) && !endpoint.heldBack(false)))
+            if ((endpoint.hasQueuedSends(true) && !endpoint.heldBack().get(true)) ||
+                (endpoint.hasQueuedSends(false) && !endpoint.heldBack().get(false)))
             {
                 return true;
             }

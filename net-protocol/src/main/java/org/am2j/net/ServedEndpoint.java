@@ -108,17 +108,11 @@ interface ServedEndpoint
     boolean hasQueuedSends(boolean replyChannel);
 
     /**
-     * @param replyChannel which send queue.
-     * @return true when the NIC's last drain of that queue left its oldest record there (the peer's window or the
-     *         in-flight log full, or the link busy): until then, its records are no work for the NIC.
+     * @return whether the NIC's last drain of each send queue left its oldest record there (the peer's window or the
+     *         in-flight log full, the link busy, a same-NIC destination's queue full): until then, that queue's
+     *         records are no work for the NIC. NIC thread only.
      */
-    boolean heldBack(boolean replyChannel);
-
-    /**
-     * @param replyChannel which send queue.
-     * @param heldBack     whether the drain left its oldest record there.
-     */
-    void heldBack(boolean replyChannel, boolean heldBack);
+    HeldBack heldBack();
 
     /**
      * @return true when the NIC has put messages into the receive queues that nobody has read yet.
