@@ -35,14 +35,17 @@ final class ShmReceiveQueues extends ReceiveQueues
     private int sweepCountdown = SWEEP_RECEIVES;
     private int emptyReceives;
     private final DeferredRings rings;
+    /** The sending side's look at the boxes this endpoint writes into, made with the receiving side's sweep. */
+    private final Runnable keepRouteBoxes;
     /** Set when the endpoint is being freed: nothing is handed over from then on (the drain does that). */
     private volatile boolean closed;
 
     ShmReceiveQueues(
         final PacketReceiver replies, final PacketReceiver requests, final FastBoxReceiver boxes,
-        final DeferredRings rings)
+        final DeferredRings rings, final Runnable keepRouteBoxes)
     {
         this.rings = rings;
+        this.keepRouteBoxes = keepRouteBoxes;
         this.replies = replies;
         this.requests = requests;
         this.boxes = boxes;
@@ -83,6 +86,7 @@ final class ShmReceiveQueues extends ReceiveQueues
         {
             sweepCountdown = SWEEP_RECEIVES;
             boxes.sweep();
+            keepRouteBoxes.run();
         }
         return handled;
     }
