@@ -1,5 +1,6 @@
 package org.am2j.spmd;
 
+import org.am2j.spi.NodeIdentity;
 import org.am2j.spi.ProcessIdentity;
 import org.am2j.spi.ShmDirectories;
 import java.io.ByteArrayOutputStream;
@@ -165,6 +166,40 @@ class Am2RunTest
         assertTrue(err().contains("did not join within 15000 ms (2 of 3 joined") &&
             err().contains(RendezvousConfig.JOIN_TIMEOUT_VARIABLE), output());
         assertTrue(!out().contains("joined "), "a rank went on as if the job had started" + output());
+    }
+
+    @Test
+    void aRankThatExitsWithZeroBeforeJoiningFailsTheJobAtOnceNamingItAndLeavesNothingBehind() throws Exception
+    {
+        final Path shmRoot = dir.resolve("shm");
+        // A join timeout far beyond this test's bound: only the launcher noticing rank 1's exit can end the job.
+        final Process launcher = startLauncher(
+            Map.of(ShmDirectories.ROOT_VARIABLE, shmRoot.toString(), RendezvousConfig.JOIN_TIMEOUT_VARIABLE, "600000"),
+            "run", "-n", "3", "--", ExitsBeforeJoiningOnRank1Main.class.getName(), dir.toString());
+        try
+        {
+            final List<Long> pids = awaitPidFiles(3);
+            assertTrue(launcher.waitFor(WAIT_MS, TimeUnit.MILLISECONDS),
+                "the job did not fail when rank 1 exited" + launcherOutput());
+            final String errText = Files.readString(dir.resolve("launcher.err"));
+            assertEquals(Am2Run.FAILURE_STATUS, launcher.exitValue(), launcherOutput());
+            assertTrue(errText.contains("am2j run: rank 1 exited with status 0" + Am2Run.BEFORE_JOINING + "\n"),
+                launcherOutput());
+            assertFalse(errText.contains("did not join within"), launcherOutput());
+            awaitGone(pids);
+            assertNoRunningDescendant();
+            // the node's identity is kept, as after any job; the ranks' counters files are gone
+            try (Stream<Path> left = Files.walk(shmRoot))
+            {
+                assertEquals(List.of(shmRoot, shmRoot.resolve(NodeIdentity.FILE_NAME)),
+                    left.sorted().collect(Collectors.toList()), launcherOutput());
+            }
+        }
+        finally
+        {
+            launcher.descendants().forEach(ProcessHandle::destroyForcibly);
+            launcher.destroyForcibly().waitFor(WAIT_MS, TimeUnit.MILLISECONDS);
+        }
     }
 
     @Test
