@@ -7,6 +7,7 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URLClassLoader;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.ServiceConfigurationError;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -46,7 +47,9 @@ import org.am2j.spi.ShmDirectories;
  * for the join timeout. With {@code --timeout S}, a
  * job still running S seconds after the launcher began to start its ranks prints
  * {@code am2j run: the job exceeded its time limit of S s}, has every rank stopped the same way and exits with
- * {@value #TIMEOUT_STATUS}. Usage errors print the usage line and exit with 2. The shared-memory files of a rank that
+ * {@value #TIMEOUT_STATUS}. Usage errors print the usage line and exit with 2. A main class missing from the ranks'
+ * class path is reported once, before any rank starts, with that class path and the classes of it the user may have
+ * meant ({@link MainClassCheck}); the launcher then exits with 1. The shared-memory files of a rank that
  * could not remove them itself (killed, crashed) are removed once it has exited ({@link RankFiles}).
  * <p>
  * <b>No orphans.</b> A shutdown hook stops every rank when the launcher is terminated (SIGTERM, SIGINT); every rank's
@@ -139,6 +142,14 @@ public final class Am2Run
         {
             err.println("am2j run: " + configurationError);
             return USAGE_STATUS;
+        }
+
+        final List<String> missingMain = MainClassCheck.missing(options.mainClass(),
+            RankCommand.classPath(options.classPath()));
+        if (null != missingMain)
+        {
+            missingMain.forEach(line -> err.println("am2j run: " + line));
+            return FAILURE_STATUS;
         }
 
         stopping = shuttingDown;

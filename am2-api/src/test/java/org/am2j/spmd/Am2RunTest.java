@@ -4,6 +4,7 @@ import org.am2j.spi.NodeIdentity;
 import org.am2j.spi.ProcessIdentity;
 import org.am2j.spi.ShmDirectories;
 import java.io.ByteArrayOutputStream;
+import java.io.File;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -260,12 +261,23 @@ class Am2RunTest
     }
 
     @Test
-    void missingMainClassIsReported() throws Exception
+    void aMissingMainClassIsReportedOnceWithTheClassPathAndWhatWasMeant() throws Exception
     {
-        final int status = run("-n", "1", "--", "org.am2j.spmd.NoSuchMain");
+        final int status = run("-n", "2", "--", "org.am2j.spmd.hellomain");
 
-        assertEquals(1, status, output());
-        assertTrue(err().contains("[0] am2j rank 0: main class org.am2j.spmd.NoSuchMain not found"), output());
+        assertEquals(Am2Run.FAILURE_STATUS, status, output());
+        final String classPath = System.getProperty("java.class.path");
+        assertEquals(List.of(
+            "am2j run: main class org.am2j.spmd.hellomain not found on the ranks' class path (--cp, then am2j's own): " +
+                classPath,
+            "am2j run: did you mean org.am2j.spmd.HelloMain?"), err().lines().collect(Collectors.toList()), output());
+        assertEquals("", out(), "a rank started" + output());
+
+        errBytes.reset();
+        assertEquals(Am2Run.FAILURE_STATUS, run("-n", "2", "--cp", dir.toString(), "--", "SleepForeverMain"), output());
+        assertTrue(err().startsWith("am2j run: main class SleepForeverMain not found on the ranks' class path " +
+            "(--cp, then am2j's own): " + dir + File.pathSeparator + classPath + "\n"), output());
+        assertTrue(err().endsWith("\nam2j run: did you mean org.am2j.spmd.SleepForeverMain?\n"), output());
     }
 
     @Test
