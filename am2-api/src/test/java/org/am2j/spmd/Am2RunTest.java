@@ -233,6 +233,25 @@ class Am2RunTest
     }
 
     @Test
+    void statShowsEachRanksEndpointWithItsRankAndJob() throws Exception
+    {
+        final int status = run("-n", "2", "--", StatOfItselfMain.class.getName());
+
+        assertEquals(0, status, output());
+        final String job = "j" + ProcessHandle.current().pid() + "-[0-9a-z]+";
+        for (int r = 0; r < 2; r++)
+        {
+            final String rank = Integer.toString(r);
+            final List<String> lines = out().lines().filter(line -> line.startsWith("[" + rank + "] stat "))
+                .map(line -> line.substring(("[" + rank + "] stat ").length())).collect(Collectors.toList());
+            assertEquals(2, lines.size(), output());
+            assertTrue(lines.get(0).matches("\\d+\\s+" + rank + "\\s+" + job + "\\s+\\d+\\s+.*"), output());
+            assertTrue(lines.get(1).matches("ep \\d+ endpoint \\(\\d+ transports?\\)  rank " + rank + "  job " + job),
+                output());
+        }
+    }
+
+    @Test
     void rankExitingWithAStatusFailsTheJobNamingItAndStopsTheOthers() throws Exception
     {
         final int status = run("-n", "3", "--", ExitOnRank1Main.class.getName());
