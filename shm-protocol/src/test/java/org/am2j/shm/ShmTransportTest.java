@@ -611,9 +611,7 @@ class ShmTransportTest
             final Thread sleeper = blockFarBeyondTheTimeout(f.transport, ticket);
             try
             {
-                // Give the sleeper time to enter the futex, so the ring has a sleeper to wake (were it late, its
-                // ticket would make it return at once, and the test would prove less but still pass rightly).
-                Thread.sleep(100);
+                ThreadWaits.awaitInside(sleeper, Futex.class, "syscall"); // in the futex: the ring must wake it
                 assertEquals(Route.SENT, ab.send(frame(Opcode.REQUEST_SHORT, 5, b.host.tag)));
                 sleeper.join();
                 assertTrue(b.shm.hasPending());
