@@ -1,9 +1,7 @@
 package org.am2j.core;
 
 import static org.am2j.core.BadArguments.COUNT;
-import static org.am2j.core.BadArguments.accept;
 import static org.am2j.core.BadArguments.bad;
-import static org.am2j.core.BadArguments.run;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -19,17 +17,13 @@ import org.am2j.api.Endpoint;
 import org.am2j.api.EventMask;
 import org.am2j.core.BadArguments.Case;
 import org.am2j.core.BadArguments.Good;
-import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Bad arguments to a bundle (event mask, waitSema, moveEndpoint) and to {@link Am#allocateBundle}. Each
  * throws {@link org.am2j.api.AmException} naming the argument, sends nothing and changes nothing
  * ({@link BadArguments#run}); the in-range extremes are accepted.
  */
-@Timeout(60)
-class BadBundleArgumentsTest
+class BadBundleArgumentsTest extends BadCallTable
 {
     static Stream<Case> badCalls()
     {
@@ -50,13 +44,6 @@ class BadBundleArgumentsTest
                 "endpoint must be an open endpoint"),
             // Am
             bad("Am.allocateBundle(null)", f -> Am.allocateBundle(null), "kind must not be null"));
-    }
-
-    @ParameterizedTest(name = "{0}")
-    @MethodSource("badCalls")
-    void aBadArgumentThrowsNamingItAndChangesNothing(final Case c)
-    {
-        run(c);
     }
 
     static Stream<Good> extremes()
@@ -90,13 +77,6 @@ class BadBundleArgumentsTest
                     assertTrue(other.endpoints().isEmpty());
                 }
             }));
-    }
-
-    @ParameterizedTest(name = "{0}")
-    @MethodSource("extremes")
-    void anInRangeExtremeIsAccepted(final Good c)
-    {
-        accept(c);
     }
 
     private static Endpoint closedEndpoint()

@@ -2,10 +2,8 @@ package org.am2j.core;
 
 import static org.am2j.core.BadArguments.HANDLER_TABLE_RANGE;
 import static org.am2j.core.BadArguments.NOOP;
-import static org.am2j.core.BadArguments.accept;
 import static org.am2j.core.BadArguments.bad;
 import static org.am2j.core.BadArguments.failing;
-import static org.am2j.core.BadArguments.run;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -22,17 +20,13 @@ import org.am2j.api.EndpointStatistics.Counter;
 import org.am2j.core.BadArguments.Case;
 import org.am2j.core.BadArguments.Fixture;
 import org.am2j.core.BadArguments.Good;
-import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Bad arguments to an endpoint's handler table, segment and statistics. Each throws
  * {@link org.am2j.api.AmException} naming the argument and its range, sends nothing and changes nothing
  * ({@link BadArguments#run}); the in-range extremes are accepted.
  */
-@Timeout(60)
-class BadEndpointArgumentsTest
+class BadEndpointArgumentsTest extends BadCallTable
 {
     static Stream<Case> badCalls()
     {
@@ -67,13 +61,6 @@ class BadEndpointArgumentsTest
             bad("statistics().returned(null)", f -> f.a.statistics().returned(null), "status must not be null"));
     }
 
-    @ParameterizedTest(name = "{0}")
-    @MethodSource("badCalls")
-    void aBadArgumentThrowsNamingItAndChangesNothing(final Case c)
-    {
-        run(c);
-    }
-
     static Stream<Good> extremes()
     {
         return Stream.of(
@@ -94,13 +81,6 @@ class BadEndpointArgumentsTest
                 f.b.segment(segment);
                 assertSame(segment, f.b.segment());
             }));
-    }
-
-    @ParameterizedTest(name = "{0}")
-    @MethodSource("extremes")
-    void anInRangeExtremeIsAccepted(final Good c)
-    {
-        accept(c);
     }
 
     private static void fillHandlerTable(final Fixture f)

@@ -3,10 +3,8 @@ package org.am2j.core;
 import static org.am2j.core.BadArguments.COUNT;
 import static org.am2j.core.BadArguments.TRANSLATION_RANGE;
 import static org.am2j.core.BadArguments.UNMAPPED;
-import static org.am2j.core.BadArguments.accept;
 import static org.am2j.core.BadArguments.bad;
 import static org.am2j.core.BadArguments.failing;
-import static org.am2j.core.BadArguments.run;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -19,17 +17,13 @@ import org.am2j.api.EndpointName;
 import org.am2j.core.BadArguments.Case;
 import org.am2j.core.BadArguments.Fixture;
 import org.am2j.core.BadArguments.Good;
-import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Bad arguments to an endpoint's translation table: map, mapAny, unmap, the translation queries, numTranslations and
  * expectedResources. Each throws {@link org.am2j.api.AmException} naming the argument and its range, sends nothing
  * and changes nothing ({@link BadArguments#run}); the in-range extremes are accepted.
  */
-@Timeout(60)
-class BadTranslationArgumentsTest
+class BadTranslationArgumentsTest extends BadCallTable
 {
     static Stream<Case> badCalls()
     {
@@ -89,13 +83,6 @@ class BadTranslationArgumentsTest
             bad("expectedResources(0, -1)", f -> f.a.expectedResources(0, -1), "outstandingRequests = -1", "[0, "));
     }
 
-    @ParameterizedTest(name = "{0}")
-    @MethodSource("badCalls")
-    void aBadArgumentThrowsNamingItAndChangesNothing(final Case c)
-    {
-        run(c);
-    }
-
     static Stream<Good> extremes()
     {
         return Stream.of(
@@ -124,13 +111,6 @@ class BadTranslationArgumentsTest
             new Good("expectedResources(MAX_TRANSLATIONS, 0)", f -> f.a.expectedResources(Am.MAX_TRANSLATIONS, 0)),
             new Good("expectedResources(0, Integer.MAX_VALUE) (documented: 0 or more)",
                 f -> f.a.expectedResources(0, Integer.MAX_VALUE)));
-    }
-
-    @ParameterizedTest(name = "{0}")
-    @MethodSource("extremes")
-    void anInRangeExtremeIsAccepted(final Good c)
-    {
-        accept(c);
     }
 
     /** A name in another process: no transport of this test JVM reaches it. */
