@@ -22,14 +22,16 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The README's "Without a launcher" recipe, run as the README writes it: its program ({@code HelloAm}, compiled from
- * the README) and its shell lines, in {@code bash}, with only the class path ({@code perf/target/lib/*}: this test's
- * class path), the program's directory ({@code /tmp/hello}) and the port ({@code 7400}: a free one) replaced. Two
- * real JVMs, each rank greeting the other.
+ * the README) and its shell lines, in {@code bash}, with only am2j's class path ({@code $(bin/am2j classpath)}: this
+ * test's class path), the program's directory ({@code /tmp/hello}) and the port ({@code 7400}: a free one) replaced.
+ * Two real JVMs, each rank greeting the other.
  */
 class WithoutLauncherTest
 {
     private static final String SECTION = "Without a launcher";
     private static final String README_PORT = "7400";
+    /** What the README's recipe takes am2j's class path from: a build of this repository. */
+    private static final String README_CLASS_PATH = "$(bin/am2j classpath)";
     private static final long JOB_SECONDS = 90;
 
     @TempDir
@@ -54,11 +56,11 @@ class WithoutLauncherTest
         final int section = readme.indexOf(SECTION);
         assertTrue(section >= 0, "README.md has no '" + SECTION + "'");
         final String shell = codeBlock(readme, readme.indexOf("```sh\n", section));
-        assertTrue(shell.contains("/tmp/hello") && shell.contains("perf/target/lib/*") &&
+        assertTrue(shell.contains("/tmp/hello") && shell.contains(README_CLASS_PATH) &&
             shell.contains(":" + README_PORT), "the recipe this test adapts changed:\n" + shell);
         final String port = Integer.toString(LauncherJob.freePort());
         recipe = shell.replace("/tmp/hello", classes.toString())
-            .replace("perf/target/lib/*", System.getProperty("java.class.path"))
+            .replace(README_CLASS_PATH, System.getProperty("java.class.path"))
             .replace(":" + README_PORT, ":" + port).lines().toList();
     }
 
