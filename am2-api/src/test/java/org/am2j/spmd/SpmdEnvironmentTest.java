@@ -208,17 +208,6 @@ class SpmdEnvironmentTest
     }
 
     @Test
-    void oneRankWithoutALauncherNeedsNoBootstrap()
-    {
-        final SpmdEnvironment env = SpmdEnvironment.parse(Map.of("AM2J_RANK", "0", "AM2J_SIZE", "1"), HOST, PID);
-
-        assertEquals(LauncherKind.MANUAL, env.launcher());
-        assertEquals(0, env.node());
-        assertEquals(1, env.nodes());
-        assertNull(env.bootstrap());
-    }
-
-    @Test
     void withoutALauncherWhatIsMissingIsNamedWithWhatToSet()
     {
         final String noBootstrap = badArg(Map.of("AM2J_RANK", "0", "AM2J_SIZE", "2")).detail();
@@ -369,12 +358,14 @@ class SpmdEnvironmentTest
         assertTrue(ex.getMessage().contains("host:port"), ex.getMessage());
     }
 
-    @Test
-    void externalLauncherWithOneRankNeedsNoBootstrap()
+    @ParameterizedTest
+    @CsvSource({"PMI_RANK,PMI_SIZE,PMI", "AM2J_RANK,AM2J_SIZE,MANUAL"})
+    void oneRankUnderAnExternalLauncherOrNoneNeedsNoBootstrap(final String rankVariable, final String sizeVariable,
+        final LauncherKind kind)
     {
-        final SpmdEnvironment parsed = SpmdEnvironment.parse(Map.of("PMI_RANK", "0", "PMI_SIZE", "1"), HOST, PID);
+        final SpmdEnvironment parsed = SpmdEnvironment.parse(Map.of(rankVariable, "0", sizeVariable, "1"), HOST, PID);
 
-        assertEquals(LauncherKind.PMI, parsed.launcher());
+        assertEquals(kind, parsed.launcher());
         assertEquals(0, parsed.node());
         assertEquals(1, parsed.nodes());
         assertNull(parsed.bootstrap());

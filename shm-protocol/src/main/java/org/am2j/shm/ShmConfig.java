@@ -4,7 +4,6 @@ import org.am2j.api.AmError;
 import org.am2j.api.AmException;
 import org.am2j.spi.Setting;
 import org.am2j.spi.Settings;
-import org.am2j.spi.TransportContext;
 
 /**
  * Settings of the shared-memory transport, read from {@code am2j.shm.<key>} system properties or
@@ -72,9 +71,13 @@ final class ShmConfig
         this.livenessNanos = livenessMs * 1_000_000L;
     }
 
-    static ShmConfig from(final TransportContext context)
+    /**
+     * @param settings where to read {@code am2j.shm.<key>} / {@code AM2J_SHM_<KEY>}, e.g. the transport context's.
+     * @return the configuration.
+     * @throws AmException {@link AmError#BAD_ARG} naming the setting when a value does not parse or is out of range.
+     */
+    static ShmConfig from(final Settings settings)
     {
-        final Settings settings = context.settings();
         final int requestDepth = powerOfTwo(settings, "requestDepth", DEFAULT_REQUEST_DEPTH, 65536);
         final int replyDepth = powerOfTwo(settings, "replyDepth", DEFAULT_REPLY_DEPTH, 65536);
         final Setting bulk = Setting.of(ShmTransport.NAME, "bulkDepth");

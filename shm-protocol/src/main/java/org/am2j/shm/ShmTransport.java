@@ -54,7 +54,7 @@ public final class ShmTransport implements Transport
     ShmTransport(final TransportContext context, final CpuShare share)
     {
         this.rings = new DeferredRings(share);
-        this.config = ShmConfig.from(context);
+        this.config = ShmConfig.from(context.settings());
         this.node = context.node();
         this.processId = context.processId();
         final Path userRoot = ShmDirectories.userRoot();

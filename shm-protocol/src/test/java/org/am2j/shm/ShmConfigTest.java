@@ -10,7 +10,6 @@ import java.util.Map;
 import org.am2j.api.AmError;
 import org.am2j.api.AmException;
 import org.am2j.spi.Settings;
-import org.am2j.spi.TransportContext;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -23,54 +22,18 @@ class ShmConfigTest
 {
     private static ShmConfig fromEnvironment(final String variable, final String value)
     {
-        return ShmConfig.from(context(Settings.of(Map.of(), Map.of(variable, value))));
-    }
-
-    private static TransportContext context(final Settings settings)
-    {
-        return new TransportContext()
-        {
-            @Override
-            public String node()
-            {
-                return "node";
-            }
-
-            @Override
-            public long processId()
-            {
-                return 1;
-            }
-
-            @Override
-            public long pid()
-            {
-                return 1;
-            }
-
-            @Override
-            public String job()
-            {
-                return "job";
-            }
-
-            @Override
-            public Settings settings()
-            {
-                return settings;
-            }
-        };
+        return ShmConfig.from(Settings.of(Map.of(), Map.of(variable, value)));
     }
 
     @Test
     void sealedIsTrueUnlessSetFalse()
     {
-        assertTrue(ShmConfig.from(context(Settings.of(Map.of(), Map.of()))).sealed);
+        assertTrue(ShmConfig.from(Settings.of(Map.of(), Map.of())).sealed);
         assertFalse(fromEnvironment("AM2J_SHM_SEALED", "false").sealed);
         assertFalse(fromEnvironment("AM2J_SHM_SEALED", " FALSE ").sealed);
         assertTrue(fromEnvironment("AM2J_SHM_SEALED", "true").sealed);
-        assertFalse(ShmConfig.from(context(Settings.of(Map.of("am2j.shm.sealed", "false"),
-            Map.of("AM2J_SHM_SEALED", "true")))).sealed, "the property wins");
+        assertFalse(ShmConfig.from(Settings.of(Map.of("am2j.shm.sealed", "false"), Map.of("AM2J_SHM_SEALED", "true")))
+            .sealed, "the property wins");
     }
 
     @ParameterizedTest
