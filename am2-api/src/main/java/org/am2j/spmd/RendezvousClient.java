@@ -193,7 +193,10 @@ public final class RendezvousClient implements AutoCloseable
         final long deadlineNs = startNs + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
         final String whoServes = 0 == hostRank ? "; rank 0 serves it: is rank 0 running, and does " +
             SpmdEnvironment.AM2J_BOOTSTRAP + " name an address of its machine?" : "";
-        long nextReportNs = startNs + TimeUnit.MILLISECONDS.toNanos(RendezvousJob.WAITING_REPORT_MS);
+        // a report every few seconds, and one before the last attempt if none came yet, as the server reports ranks
+        final long reportNs = TimeUnit.MILLISECONDS.toNanos(RendezvousJob.WAITING_REPORT_MS);
+        long nextReportNs = startNs + reportNs;
+        boolean reported = false;
         long backoffMs = FIRST_BACKOFF_MS;
         while (true)
         {
@@ -224,13 +227,14 @@ public final class RendezvousClient implements AutoCloseable
                     server + " within " + timeoutMs + " ms (" + RendezvousConfig.CONNECT_TIMEOUT_VARIABLE + "): " +
                     failure + whoServes);
             }
-            if (nowNs - nextReportNs >= 0)
+            if (nowNs - nextReportNs >= 0 || !reported && backoffMs >= remainingMs)
             {
-                nextReportNs = nowNs + TimeUnit.MILLISECONDS.toNanos(RendezvousJob.WAITING_REPORT_MS);
+                reported = true;
+                nextReportNs = nowNs + reportNs;
                 config.log().accept("rank " + rank + " cannot reach the rendezvous at " + server + " yet after " +
-                    TimeUnit.NANOSECONDS.toSeconds(nowNs - startNs) + " s (" + failure.getMessage() + "); it keeps " +
-                    "trying until " + timeoutMs / 1000.0 + " s (" + RendezvousConfig.CONNECT_TIMEOUT_VARIABLE + ")" +
-                    whoServes);
+                    TimeUnit.NANOSECONDS.toMillis(nowNs - startNs) / 1000.0 + " s (" + failure.getMessage() + "); " +
+                    "it keeps trying until " + timeoutMs / 1000.0 + " s (" + RendezvousConfig.CONNECT_TIMEOUT_VARIABLE +
+                    ")" + whoServes);
             }
             try
             {

@@ -546,6 +546,23 @@ class RendezvousTest
     }
 
     @Test
+    void aRankThatCannotReachRankZerosRendezvousSaysSoBeforeItGivesUp() throws Exception
+    {
+        final int port = freePort();
+        final Queue<String> log = new ConcurrentLinkedQueue<>();
+
+        final AmException ex = assertThrows(AmException.class, () -> RendezvousClient.connect(
+            new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 1, 2, JOB,
+            config().connectTimeoutMs(600).log(log::add), 0, (rank, processId) -> { }));
+
+        assertNames(ex, "rank 1 could not connect to the rendezvous", "within 600 ms (AM2J_CONNECT_TIMEOUT_MS)",
+            "rank 0 serves it: is rank 0 running, and does AM2J_BOOTSTRAP name an address of its machine?");
+        assertTrue(log.stream().anyMatch(m -> m.startsWith("rank 1 cannot reach the rendezvous at ") &&
+            m.contains(":" + port + " yet after ") && m.contains("it keeps trying until 0.6 s (AM2J_CONNECT_TIMEOUT_MS)" +
+            "; rank 0 serves it")), log.toString());
+    }
+
+    @Test
     void ranksMayStartBeforeTheServer() throws Exception
     {
         final int port = freePort();
