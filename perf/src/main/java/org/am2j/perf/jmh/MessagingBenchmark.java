@@ -66,7 +66,10 @@ public class MessagingBenchmark
     public String route;
 
     private Bundle bundle;
-    private Endpoint client;
+    /** Sends the requests; read by the tests. */
+    Endpoint client;
+    /** Handles them; read by the tests. */
+    Endpoint server;
     private long replies;
     private long received;
     private long returned;
@@ -79,7 +82,7 @@ public class MessagingBenchmark
     {
         JmhRuntime.startRoute(route, List.of("inproc", "shm", "net"));
         bundle = Am.allocateBundle(BundleKind.SEQ);
-        final Endpoint server = bundle.allocateEndpoint();
+        server = bundle.allocateEndpoint();
         client = bundle.allocateEndpoint();
         server.tag(Tags.fresh());
         client.tag(Tags.fresh());
