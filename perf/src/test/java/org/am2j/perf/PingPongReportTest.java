@@ -165,6 +165,43 @@ class PingPongReportTest
     }
 
     @Test
+    void aMediumRoundTripIsHeldAgainstTheLimitOfItsSize()
+    {
+        final Results am = am("shm");
+        latency(am, "medium_rtt", 3_000);
+        machine(am, "medium_rtt");
+        final Results limit = limit();
+        latency(limit, "limit_medium_rtt", 2_000);
+        machine(limit, "limit_medium_rtt");
+        limit.put("limit_medium_rtt_warmup_rounds", 4_321L);
+        final PingPongOptions options = PingPongOptions.parse(
+            new String[]{ "--protocol", "shm", "--size", "8192", "--rounds", "4000", "--warmup", "100" });
+        final PingPongReport report = new PingPongReport(options, "am2j pingpong --protocol shm --size 8192",
+            "2026-01-01T00:00:00Z", CpuPinning.detect(), new MachineState(1.0, 2.0, 3.0, 2400.0), am, null, limit,
+            null);
+        assertTrue(report.mediumLimit());
+        assertEquals(1.5, report.ratioP50Medium(), 1e-12);
+
+        final String table = table(report);
+        assertTrue(table.matches("(?s).*\n  am2j medium 8192 B +3000 .*\n  limit: 8192 B each way +2000 .*"), table);
+        assertTrue(table.contains("ratio p50 medium / limit     1.50"), table);
+        assertTrue(table.contains("  limit_medium_rtt "), table);
+
+        final String json = report.json();
+        assertEquals(3_000, number(json, "medium_rtt_p50_ns"));
+        assertEquals(2_000, number(json, "limit_medium_rtt_p50_ns"));
+        assertEquals(4_321, number(json, "limit_medium_rtt_warmup_rounds"));
+        assertEquals(1.5, number(json, "ratio_p50_medium"));
+        assertTrue(json.contains("\"limit_medium_rtt\": {"), json);
+        // the short round trip's figures keep their meaning
+        assertEquals(780, number(json, "limit_rtt_p50_ns"));
+        assertEquals(6.0, number(json, "ratio_p50"));
+
+        assertFalse(report("shm", null).mediumLimit());
+        assertFalse(report("shm", null).json().contains("medium"), report("shm", null).json());
+    }
+
+    @Test
     void theUdpPairsProbesCountTowardsTheFastestOfTheRun()
     {
         final Results udp = udp(8_000, 2.0);
