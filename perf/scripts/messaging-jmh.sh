@@ -41,7 +41,7 @@ for run in runs:
 model = open("/proc/cpuinfo").read().split("model name")[1].split(":")[1].split("\n")[0].strip()
 print("# am2j's message path on one thread beside its floor (JMH)")
 print()
-print("Command: `perf/scripts/messaging-jmh.sh`, that is `%s` (%s UTC, git %s, %s)" % (command, started, commit, jvm))
+print("Command: `perf/scripts/messaging-jmh.sh`, that is `%s` (%s, git %s, %s)" % (command, started, commit, jvm))
 print()
 print("Machine: %d CPUs, %s, load %s before and %s after the run." % (os.cpu_count(), model, load_before, load_after))
 print()
