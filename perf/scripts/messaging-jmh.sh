@@ -20,7 +20,7 @@ jmh=(jmh 'org.am2j.perf.jmh.(Messaging|Floor)Benchmark' -p "route=$routes" -f "$
 started="$(date -u +%Y-%m-%dT%H:%MZ)"
 load_before="$(cut -d' ' -f1-3 /proc/loadavg)"
 "$root/bin/am2j" "${jmh[@]}" >&2
-python3 - "$out.json" "bin/am2j ${jmh[*]}" "$started" "$load_before" "$(cut -d' ' -f1-3 /proc/loadavg)" \
+python3 - "$out.json" "bin/am2j ${jmh[*]//$root\//}" "$started" "$load_before" "$(cut -d' ' -f1-3 /proc/loadavg)" \
     "$(git -C "$root" rev-parse --short HEAD)" "$("$java" -version 2>&1 | head -1)" > "$out.md" <<'PY'
 import json, os, statistics, sys
 path, command, started, load_before, load_after, commit, jvm = sys.argv[1:8]
@@ -45,6 +45,10 @@ print("Command: `perf/scripts/messaging-jmh.sh`, that is `%s` (%s, git %s, %s)" 
 print()
 print("Machine: %d CPUs, %s, load %s before and %s after the run." % (os.cpu_count(), model, load_before, load_after))
 print()
+if max(float(load_before.split()[0]), float(load_after.split()[0])) > os.cpu_count():
+    print("The load was above the CPU count: other processes shared the CPUs, so the wall-clock scores include")
+    print("waiting for one (the CPU share says how much); compare the CPU columns.")
+    print()
 print("`MessagingBenchmark` sends with the public API between two endpoints of one SEQ bundle over the route and polls")
 print("the bundle; `FloorBenchmark` is the same three benchmarks over `FusedAmFloor`'s minimal AM-II layer (tag and")
 print("argument-count checks, handler table, token, reply from the handler) on single-writer rings (`perf/README.md`).")
@@ -52,6 +56,8 @@ print("One thread, no cache line moves between cores. Each cell: the median over
 print("score, and the forks' range; the ratios are of the medians. Wall clock is JMH's score; CPU is the forked")
 print("JVM's CPU time per operation (`CpuTimeProfiler`), which time spent waiting for a processor does not move; CPU")
 print("share is CPU time over wall-clock time (about 1 on a quiet machine). JSON: `%s`." % os.path.basename(path))
+if not any(route == "net" for _, route in cells):
+    print("No `net` route: an in-process NIC reaches no endpoint of its own process (`perf/README.md`).")
 print()
 print("| benchmark | route | forks | wall ns/op | am2j / floor, wall | CPU ns/op | am2j / floor, CPU | CPU share |")
 print("|---|---|---|---|---|---|---|---|")
