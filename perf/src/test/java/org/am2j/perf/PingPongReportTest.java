@@ -174,11 +174,7 @@ class PingPongReportTest
         latency(limit, "limit_medium_rtt", 2_000);
         machine(limit, "limit_medium_rtt");
         limit.put("limit_medium_rtt_warmup_rounds", 4_321L);
-        final PingPongOptions options = PingPongOptions.parse(
-            new String[]{ "--protocol", "shm", "--size", "8192", "--rounds", "4000", "--warmup", "100" });
-        final PingPongReport report = new PingPongReport(options, "am2j pingpong --protocol shm --size 8192",
-            "2026-01-01T00:00:00Z", CpuPinning.detect(), new MachineState(1.0, 2.0, 3.0, 2400.0), am, null, limit,
-            null);
+        final PingPongReport report = report(am, limit, null, "--protocol", "shm", "--size", "8192");
         assertTrue(report.mediumLimit());
         assertEquals(1.5, report.ratioP50Medium(), 1e-12);
 
@@ -281,11 +277,8 @@ class PingPongReportTest
         assertTrue(inProcess.json().contains("\"nics_per_node\": 0"), inProcess.json());
         assertTrue(table(inProcess).contains(", in-process NIC, "), table(inProcess));
 
-        final PingPongOptions options = PingPongOptions.parse(
-            new String[]{ "--protocol", "net", "--nics-per-node", "1", "--rounds", "4000", "--warmup", "100" });
-        final PingPongReport shared = new PingPongReport(options, "am2j pingpong --protocol net --nics-per-node 1",
-            "2026-01-01T00:00:00Z", CpuPinning.detect(), new MachineState(1.0, 2.0, 3.0, 2400.0), am("net"), null,
-            limit(), udp(8_000, 2.0));
+        final PingPongReport shared = report(am("net"), limit(), udp(8_000, 2.0), "--protocol", "net",
+            "--nics-per-node", "1");
         assertTrue(shared.json().contains("\"nic_kind\": \"shared\""), shared.json());
         assertTrue(shared.json().contains("\"nics_per_node\": 1"), shared.json());
         // the figures keep their keys whichever NIC carried them
@@ -310,6 +303,19 @@ class PingPongReportTest
             new String[]{ "--protocol", protocol, "--rounds", "4000", "--warmup", "100" });
         return new PingPongReport(options, "am2j pingpong --protocol " + protocol, "2026-01-01T00:00:00Z",
             CpuPinning.detect(), new MachineState(1.0, 2.0, 3.0, 2400.0), am, single, limit(), udp);
+    }
+
+    /**
+     * @return the report of a single-protocol run with these options, 4,000 round trips after 100.
+     */
+    private static PingPongReport report(
+        final Results am, final Results limit, final Results udp, final String... options)
+    {
+        final String[] args = java.util.Arrays.copyOf(options, options.length + 4);
+        System.arraycopy(new String[]{ "--rounds", "4000", "--warmup", "100" }, 0, args, options.length, 4);
+        return new PingPongReport(PingPongOptions.parse(args), "am2j pingpong " + String.join(" ", options),
+            "2026-01-01T00:00:00Z", CpuPinning.detect(), new MachineState(1.0, 2.0, 3.0, 2400.0), am, null, limit,
+            udp);
     }
 
     private static Results am(final String protocol)
