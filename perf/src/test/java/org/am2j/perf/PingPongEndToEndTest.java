@@ -25,7 +25,6 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeFalse;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
@@ -174,8 +173,21 @@ class PingPongEndToEndTest
     @Timeout(60)
     void aProtocolWhoseTransportIsMissingFailsBeforeStartingAnything()
     {
-        assumeFalse(TransportCheck.available().contains("net"), "net-protocol is on the class path");
-        final int status = new PingPong(print(out), print(err)).run(new String[]{ "--protocol", "net" });
+        // net-protocol is on the test class path: hide its provider from the ServiceLoader, which reads the
+        // thread's context class loader, as a class path without it would.
+        final Thread thread = Thread.currentThread();
+        final ClassLoader classPath = thread.getContextClassLoader();
+        final int status;
+        thread.setContextClassLoader(withoutProvider(classPath, "org.am2j.net."));
+        try
+        {
+            assertFalse(TransportCheck.available().contains("net"));
+            status = new PingPong(print(out), print(err)).run(new String[]{ "--protocol", "net" });
+        }
+        finally
+        {
+            thread.setContextClassLoader(classPath);
+        }
         assertEquals(PingPong.FAILURE_STATUS, status);
         final String message = err.toString(StandardCharsets.UTF_8);
         assertTrue(message.contains("not on the class path: net"), message);
@@ -341,6 +353,38 @@ class PingPongEndToEndTest
                 }
             }
         }
+    }
+
+    /**
+     * @param parent  the class path.
+     * @param prefix  package prefix of the transport provider to hide.
+     * @return the class path without the transport provider files that name a class under the prefix.
+     */
+    private static ClassLoader withoutProvider(final ClassLoader parent, final String prefix)
+    {
+        return new ClassLoader(parent)
+        {
+            @Override
+            public java.util.Enumeration<java.net.URL> getResources(final String name) throws IOException
+            {
+                final java.util.List<java.net.URL> kept = java.util.Collections.list(super.getResources(name));
+                if (name.equals("META-INF/services/" + org.am2j.spi.TransportProvider.class.getName()))
+                {
+                    final java.util.Iterator<java.net.URL> each = kept.iterator();
+                    while (each.hasNext())
+                    {
+                        try (java.io.InputStream in = each.next().openStream())
+                        {
+                            if (new String(in.readAllBytes(), StandardCharsets.UTF_8).contains(prefix))
+                            {
+                                each.remove();
+                            }
+                        }
+                    }
+                }
+                return java.util.Collections.enumeration(kept);
+            }
+        };
     }
 
     private static PrintStream print(final ByteArrayOutputStream bytes)
