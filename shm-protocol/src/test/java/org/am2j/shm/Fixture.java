@@ -16,6 +16,7 @@ import org.am2j.spi.EndpointHost;
 import org.am2j.spi.InboundMessage;
 import org.am2j.spi.MessageSink;
 import org.am2j.spi.ProcessIdentity;
+import org.am2j.spi.Settings;
 import org.am2j.spi.TransportContext;
 import org.am2j.spi.TransportCounters;
 
@@ -80,9 +81,10 @@ final class Fixture implements AutoCloseable
             }
 
             @Override
-            public String property(final String transport, final String key, final String defaultValue)
+            public Settings settings()
             {
-                return settings.getOrDefault(key, defaultValue);
+                return new Settings(property -> settings.get(property.substring(property.lastIndexOf('.') + 1)),
+                    variable -> null);
             }
         }, new CpuShare(cpus, RunnableProbe.fixed(RunnableProbe.UNKNOWN, 1), () -> 0L, 1L));
     }
