@@ -1,13 +1,8 @@
 package org.am2j.shm;
 
-import static org.am2j.shm.PacketDescriptor.ARG_COUNT_OFFSET;
-import static org.am2j.shm.PacketDescriptor.HANDLER_OFFSET;
-import static org.am2j.shm.PacketDescriptor.OPCODE_OFFSET;
-
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.am2j.api.EndpointName;
-import org.am2j.spi.InboundMessage;
 import org.am2j.spi.Route;
 
 /**
@@ -16,11 +11,9 @@ import org.am2j.spi.Route;
  * where the data is known to be intact (see {@link DeadPeerReturns}). The core runs handler 0 with it and counts it
  * by status, as it does every returned message.
  */
-final class ReturnedPacket implements InboundMessage
+final class ReturnedPacket extends PacketView
 {
     private final UnsafeBuffer data = new UnsafeBuffer(new byte[0]);
-    private PacketQueue queue;
-    private int packet;
     private int status;
     private int dataLength;
     private Route route;
@@ -55,39 +48,9 @@ final class ReturnedPacket implements InboundMessage
     }
 
     @Override
-    public int opcode()
-    {
-        return queue.packetByte(packet, OPCODE_OFFSET);
-    }
-
-    @Override
     public int returnStatus()
     {
         return status;
-    }
-
-    @Override
-    public int handler()
-    {
-        return queue.packetByte(packet, HANDLER_OFFSET);
-    }
-
-    @Override
-    public long tag()
-    {
-        return queue.packetTag(packet);
-    }
-
-    @Override
-    public int argCount()
-    {
-        return queue.packetByte(packet, ARG_COUNT_OFFSET);
-    }
-
-    @Override
-    public int arg(final int index)
-    {
-        return queue.packetArg(packet, index);
     }
 
     @Override
