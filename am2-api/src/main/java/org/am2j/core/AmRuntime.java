@@ -320,7 +320,7 @@ public final class AmRuntime implements TransportContext
 
     EndpointCounters newEndpointCounters(final int endpointId)
     {
-        return counters.newEndpointCounters(endpointId, "");
+        return counters.newEndpointCounters(endpointId, "", job);
     }
 
     void bundleClosed(final BundleCore bundle)

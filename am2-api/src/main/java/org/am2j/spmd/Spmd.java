@@ -26,7 +26,9 @@ import org.am2j.core.JvmFlags;
  * {@value #NODE_PROPERTY} and {@value #JOB_PROPERTY} to the job's node identity and job id, unless they are set
  * already, so that endpoints allocated afterwards name the same node and job as the {@link Job} (am2j's launcher
  * passes the job id on the command line; the node identity is the shared-memory domain's,
- * {@link org.am2j.spi.NodeIdentity}, for the job and its endpoints alike).
+ * {@link org.am2j.spi.NodeIdentity}, for the job and its endpoints alike). Under any launcher it sets
+ * {@value #RANK_PROPERTY} to the rank, unless set already: endpoints allocated afterwards record it in the counters
+ * {@code bin/am2j stat} shows.
  */
 public final class Spmd
 {
@@ -34,6 +36,8 @@ public final class Spmd
     public static final String NODE_PROPERTY = "am2j.node";
     /** System property the endpoint core reads for the job id. */
     public static final String JOB_PROPERTY = "am2j.job";
+    /** System property the endpoint core reads for the rank its endpoints belong to ({@code bin/am2j stat}). */
+    public static final String RANK_PROPERTY = "am2j.rank";
 
     private Spmd()
     {
@@ -78,6 +82,7 @@ public final class Spmd
             System.getProperties().putIfAbsent(NODE_PROPERTY, environment.nodeId());
             System.getProperties().putIfAbsent(JOB_PROPERTY, environment.jobId());
         }
+        System.getProperties().putIfAbsent(RANK_PROPERTY, Integer.toString(environment.rank()));
         RendezvousServer server = null;
         RendezvousClient client = null;
         try

@@ -143,7 +143,7 @@ public final class LogP
         try
         {
             final Fastest fastest = new Fastest();
-            final Results limitShm = fastest.of(pairs.measureLimit(scale.rounds(), scale.warmup(), fastest.ns));
+            final Results limitShm = fastest.of(pairs.measureLimit(scale.rounds(), scale.warmup(), 0, fastest.ns));
             final Results aeronIpc = fastest.of(measureAeron(AeronPingPong.Kind.IPC, scale, fastest.ns));
             final Map<Protocol, Results> am = new LinkedHashMap<>();
             for (final Protocol protocol : LogPReport.CONFIGS)

@@ -156,7 +156,7 @@ public final class PingPong
                 }
             }
             final Results limit = pairs.measureLimit(
-                options.rounds(), options.warmup(), am.getLong("probe_fastest_p50_ns"));
+                options.rounds(), options.warmup(), options.size(), am.getLong("probe_fastest_p50_ns"));
             if (null == limit)
             {
                 return FAILURE_STATUS;

@@ -50,7 +50,8 @@ final class PingPongOptions
     static final String HELP = String.join(System.lineSeparator(),
         "  --protocol P   the protocol between the two ranks (shm: two JVMs of one node over shared memory)",
         "  --size BYTES   also measure round trips of medium messages of BYTES, 1 to " + Am.MAX_MEDIUM +
-        " (the reply echoes them)",
+        " (the reply echoes them),",
+        "                 and their limit: BYTES passed back and forth between the limit's two JVMs",
         "  --rounds N     timed round trips of each latency measurement (default " + DEFAULT_ROUNDS + ")",
         "  --warmup N     at least N untimed round trips before them (default " + DEFAULT_WARMUP + "), and on for at",
         "                 least 0.5 s, until the JIT has settled (at most 5 s)",

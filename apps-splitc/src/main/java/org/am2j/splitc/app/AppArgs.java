@@ -88,14 +88,14 @@ public final class AppArgs
             {
                 timed = parseTimed(value);
             }
-            else if (app.parameterNames().contains(name))
+            else if (null != parameterOf(app, name))
             {
-                overrides.put(name, value);
+                overrides.put(parameterOf(app, name), value);
             }
             else
             {
-                throw new IllegalArgumentException(app.name() + " has no option " + option + "; its parameters: " +
-                    String.join(", ", app.parameterNames()) + " (and --preset, --warmup, --timed, --json)");
+                throw new IllegalArgumentException(app.name() + " has no option " + option + "; its options: " +
+                    String.join(", ", options(app)) + " (and --preset, --warmup, --timed, --json)");
             }
         }
         if (app.preset(preset).isEmpty())
@@ -180,6 +180,37 @@ public final class AppArgs
     }
 
     /**
+     * @param app    an application.
+     * @param option a command-line option, without its dashes.
+     * @return the parameter it sets, or null when it sets none.
+     */
+    private static String parameterOf(final SplitCApp app, final String option)
+    {
+        for (final String parameter : app.parameterNames())
+        {
+            if (app.optionOf(parameter).equals(option))
+            {
+                return parameter;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * @param app an application.
+     * @return the options that set its parameters, with their dashes, in the parameters' order.
+     */
+    public static List<String> options(final SplitCApp app)
+    {
+        final List<String> options = new ArrayList<>();
+        for (final String parameter : app.parameterNames())
+        {
+            options.add("--" + app.optionOf(parameter));
+        }
+        return options;
+    }
+
+    /**
      * @return the runs: the preset's, with the explicit parameters put in.
      */
     public List<RunSpec> runs()
@@ -217,7 +248,7 @@ public final class AppArgs
         }
         overrides.forEach((k, v) ->
         {
-            args.add("--" + k);
+            args.add("--" + app.optionOf(k));
             args.add(v);
         });
         return args;

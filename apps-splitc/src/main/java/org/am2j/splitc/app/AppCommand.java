@@ -178,7 +178,7 @@ public final class AppCommand
         for (final SplitCApp app : Apps.all())
         {
             out.println();
-            out.println(app.name() + ": parameters " + String.join(", ", app.parameterNames()));
+            out.println(app.name() + ": parameters " + String.join(", ", AppArgs.options(app)));
             for (final String preset : app.presets())
             {
                 for (final RunSpec spec : app.preset(preset))

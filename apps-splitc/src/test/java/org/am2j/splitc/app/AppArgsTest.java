@@ -91,11 +91,26 @@ class AppArgsTest
         assertTrue(assertThrows(IllegalArgumentException.class,
             () -> AppArgs.parse(List.of("con", "--preset", "huge"))).getMessage().contains("paper-comm"));
         assertTrue(assertThrows(IllegalArgumentException.class,
-            () -> AppArgs.parse(List.of("em3d", "--side", "3"))).getMessage().contains("nodes, degree"));
-        assertThrows(IllegalArgumentException.class, () -> AppArgs.parse(List.of("em3d", "--nodes")));
+            () -> AppArgs.parse(List.of("em3d", "--side", "3"))).getMessage().contains("--graph-nodes, --degree"));
+        assertThrows(IllegalArgumentException.class, () -> AppArgs.parse(List.of("em3d", "--graph-nodes")));
         assertTrue(assertThrows(IllegalArgumentException.class,
-            () -> AppArgs.parse(List.of("em3d", "--nodes", "x")).runs().get(0).getInt("nodes")).getMessage()
-            .contains("--nodes x"));
+            () -> AppArgs.parse(List.of("em3d", "--graph-nodes", "x")).runs().get(0).getInt("nodes")).getMessage()
+            .contains("--graph-nodes x"));
+    }
+
+    /**
+     * EM3D's graph size has an option of its own, since {@code --nodes} is the launcher's; the run's parameter (and
+     * so its JSON) keeps the name {@code nodes}, and the options given back to the ranks use the option's name.
+     */
+    @Test
+    void em3dsGraphSizeIsSetWithGraphNodes()
+    {
+        final AppArgs args = AppArgs.parse(List.of("em3d", "--preset", "small", "--graph-nodes", "120"));
+        assertTrue(args.runs().stream().allMatch((run) -> "120".equals(run.get("nodes"))), args.runs().toString());
+        assertTrue(args.toArgs().containsAll(List.of("--graph-nodes", "120")), args.toArgs().toString());
+        assertEquals(args.runs().toString(), AppArgs.parse(args.toArgs()).runs().toString());
+        assertThrows(IllegalArgumentException.class, () -> AppArgs.parse(List.of("em3d", "--nodes", "120")),
+            "--nodes is the launcher's, not EM3D's");
     }
 
     private static int command(final String... args)
