@@ -16,6 +16,8 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.BitSet;
+import java.util.HashMap;
+import java.util.Map;
 
 import org.agrona.concurrent.UnsafeBuffer;
 import org.am2j.api.Am;
@@ -27,6 +29,9 @@ import org.am2j.api.Message;
 import org.am2j.api.ReturnStatus;
 import org.am2j.api.Tags;
 import org.am2j.api.Token;
+import org.am2j.core.stats.CounterSnapshot;
+import org.am2j.core.stats.CountersFile;
+import org.am2j.core.stats.CountersFileReader;
 import org.am2j.spi.ProcessIdentity;
 import org.am2j.spmd.Job;
 import org.am2j.spmd.Spmd;
@@ -444,6 +449,7 @@ public final class DeadPeerFloodMain
             checkEquals(sent, replied.cardinality(), label + ": replies from a live rank");
             summary.append("sent=").append(sent).append(" replied=").append(replied.cardinality());
         }
+        checkCounters();
         if (servesVictim)
         {
             final BitSet got = ids(victimLabel + ".got");
@@ -456,6 +462,36 @@ public final class DeadPeerFloodMain
                 .append(" repliesEOUTCOMEUNKNOWN=").append(replyUnknown.cardinality());
         }
         return summary.toString();
+    }
+
+    /**
+     * The transport's dead-peer counters, as {@code bin/am2j stat} reads them from this process's counters file,
+     * agree with what came back: everything returned EOUTCOMEUNKNOWN was taken back from the dead block, everything
+     * returned EUNREACHABLE was taken back or refused at its send.
+     */
+    private void checkCounters()
+    {
+        final long outcomeUnknown = unknown.cardinality() + replyUnknown.cardinality();
+        final long unreachableCount = unreachable.cardinality() + replyUnreachable.cardinality();
+        if (0 == outcomeUnknown + unreachableCount)
+        {
+            return;
+        }
+        final Map<String, Long> counts = new HashMap<>();
+        final Path file = CountersFile.fileFor(CountersFile.defaultDirectory(), ProcessIdentity.currentPid());
+        try (CountersFileReader reader = CountersFileReader.open(file))
+        {
+            for (final CounterSnapshot counter : reader.snapshot())
+            {
+                counts.merge(counter.label(), counter.value(), Long::sum);
+            }
+        }
+        final String what = label + ": shm counters " + counts;
+        checkEquals(1, counts.getOrDefault("shm peers_died", 0L), what + ": peers_died");
+        checkEquals(outcomeUnknown, counts.getOrDefault("shm dead_peer_outcome_unknown", 0L),
+            what + ": dead_peer_outcome_unknown");
+        checkEquals(unreachableCount, counts.getOrDefault("shm dead_peer_unreachable", 0L) +
+            counts.getOrDefault("shm dead_peer_refused", 0L), what + ": dead_peer_unreachable + dead_peer_refused");
     }
 
     private BitSet ids(final String file) throws IOException
