@@ -131,8 +131,10 @@ final class DeadPeers
         nextWatchNanos = now + watchIntervalNanos;
         synchronized (routes)
         {
-            for (final ShmRoute route : routes)
+            // By index: a poll that must not allocate runs this now and then.
+            for (int i = 0, n = routes.size(); i < n; i++)
             {
+                final ShmRoute route = routes.get(i);
                 final PeerProcess owner = route.owner();
                 if (owner.isDead())
                 {

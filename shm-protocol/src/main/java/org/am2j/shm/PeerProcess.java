@@ -1,5 +1,7 @@
 package org.am2j.shm;
 
+import java.util.function.BooleanSupplier;
+
 import org.am2j.spi.ProcessIdentity;
 
 /**
@@ -16,7 +18,7 @@ import org.am2j.spi.ProcessIdentity;
  */
 final class PeerProcess
 {
-    /** Least time between two looks at one process: each reads {@code /proc}. */
+    /** Least time between two looks at one process: each reads its {@code /proc} entry. */
     static final long CHECK_INTERVAL_NANOS = 10_000_000L;
 
     final long processId;
@@ -31,6 +33,15 @@ final class PeerProcess
     private volatile boolean suspect;
     /** {@code System.nanoTime()} of the last look (|1, so 0 means never); guarded by this. */
     private long lastCheckNanos;
+    /**
+     * The look ({@link ProcessIdentity#watch}): the process is identified by pid and start time once, when the first
+     * route into its blocks is made, and each look reads its {@code /proc} entry again, which fails once that process
+     * is gone, even when its pid has been given to another. A look allocates nothing: a peer that merely stalls is
+     * looked at now and then from polls that must not allocate. The entry stays open until the process is found gone
+     * (or the garbage collector takes this record, and its channel, once no route holds it). Asked under this
+     * object's monitor: one thread at a time.
+     */
+    private final BooleanSupplier alive;
     /** Routes holding this record; guarded by the {@link PeerProcesses} that made it. */
     int references;
 
@@ -39,6 +50,7 @@ final class PeerProcess
         this.processId = processId;
         this.pid = pid;
         this.startMs = startMs;
+        this.alive = ProcessIdentity.watch(pid, startMs);
     }
 
     /**
@@ -79,7 +91,7 @@ final class PeerProcess
             return false;
         }
         lastCheckNanos = now | 1;
-        if (ProcessIdentity.isAlive(pid, startMs))
+        if (alive.getAsBoolean())
         {
             return false;
         }
