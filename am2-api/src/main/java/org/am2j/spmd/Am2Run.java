@@ -2,7 +2,6 @@ package org.am2j.spmd;
 
 import java.io.IOException;
 import java.io.PrintStream;
-import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URLClassLoader;
@@ -16,7 +15,10 @@ import java.util.concurrent.TimeUnit;
 import org.am2j.api.AmException;
 import org.am2j.core.AmRuntime;
 import org.am2j.core.stats.CountersFile;
+import org.am2j.spi.HostPort;
 import org.am2j.spi.ProcessIdentity;
+import org.am2j.spi.Setting;
+import org.am2j.spi.Settings;
 import org.am2j.spi.ShmDirectories;
 
 /**
@@ -186,7 +188,7 @@ public final class Am2Run
         try
         {
             final RankCommand command = new RankCommand(
-                options, jobId, bootstrap(server.address()), shmRoot, pid, ProcessIdentity.currentStartTimeMs(),
+                options, jobId, HostPort.format(server.address()), shmRoot, pid, ProcessIdentity.currentStartTimeMs(),
                 pinning);
             return supervise(options.ranks(), command, options.timeoutSeconds(), server);
         }
@@ -241,9 +243,8 @@ public final class Am2Run
      */
     static String checkConfiguration(final LaunchOptions options)
     {
-        final String environmentPoll = System.getenv(SpmdEnvironment.AM2J_POLL);
         final String poll = null != options.poll() ? options.poll() :
-            null != environmentPoll && !environmentPoll.isBlank() ? environmentPoll.trim() : null;
+            Settings.system().value(Setting.variable(SpmdEnvironment.AM2J_POLL));
         if (null == poll)
         {
             return null;
@@ -523,13 +524,6 @@ public final class Am2Run
             default:
                 return "";
         }
-    }
-
-    private static String bootstrap(final InetSocketAddress address)
-    {
-        final InetAddress host = address.getAddress();
-        final String text = host.getHostAddress();
-        return (host instanceof Inet6Address ? "[" + text + "]" : text) + ":" + address.getPort();
     }
 
     private static Thread pump(final Runnable pump, final String name)

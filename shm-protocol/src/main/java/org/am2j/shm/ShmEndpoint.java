@@ -64,7 +64,7 @@ final class ShmEndpoint implements TransportEndpoint
             transport.pid + "-" + transport.startMs + "-" + host.endpointId() + ".qb");
         this.region = MappedRegion.create(file,
             QueueBlockDescriptor.length(config.slots, config.requestDepth, config.replyDepth, config.bulkDepth,
-                config.boxes, config.boxDepth));
+                config.boxes, config.boxDepth), config.sealed);
         this.path = region.path.toString();
         this.block = QueueBlock.format(region.buffer, config, transport.pid, transport.startMs, transport.processId,
             host.endpointId(), transport.doorbellPath());
@@ -306,7 +306,7 @@ final class ShmEndpoint implements TransportEndpoint
         final Path file = transport.directory().resolve(
             transport.pid + "-" + transport.startMs + "-" + host.endpointId() + "-" + (segments++) + ".seg");
         final MappedRegion previous = segmentRegion;
-        segmentRegion = MappedRegion.create(file, length);
+        segmentRegion = MappedRegion.create(file, length, transport.config.sealed);
         if (null != previous)
         {
             block.segment(null, 0);

@@ -11,6 +11,7 @@ import org.am2j.api.EndpointName;
 import org.am2j.idle.CpuShare;
 import org.am2j.spi.EndpointHost;
 import org.am2j.spi.ProcessIdentity;
+import org.am2j.spi.Setting;
 import org.am2j.spi.ShmDirectories;
 import org.am2j.spi.Transport;
 import org.am2j.spi.TransportContext;
@@ -56,12 +57,12 @@ public final class ShmTransport implements Transport
     ShmTransport(final TransportContext context, final CpuShare share)
     {
         this.rings = new DeferredRings(share);
-        this.config = ShmConfig.from(context);
+        this.config = ShmConfig.from(context.settings());
         this.deadPeerCounters = new DeadPeerCounters(context);
         this.node = context.node();
         this.processId = context.processId();
         final Path userRoot = ShmDirectories.userRoot();
-        final String configured = context.property(NAME, "dir", "");
+        final String configured = context.settings().text(Setting.of(NAME, "dir"), "");
         this.directory = configured.isEmpty() ? userRoot.resolve(sanitise(context.job())) : Path.of(configured);
         // The root and the job directory are checked (the user's own, private, not symbolic links) before anything
         // in them is swept or made.
@@ -71,7 +72,7 @@ public final class ShmTransport implements Transport
         {
             StaleFiles.sweepDirectory(directory);
         }
-        this.doorbell = new Doorbell(createDoorbell(directory.resolve(pid + "-" + startMs + ".bell")));
+        this.doorbell = new Doorbell(createDoorbell(directory.resolve(pid + "-" + startMs + ".bell"), config.sealed));
         final Throwable futexProblem = Futex.unavailable();
         this.canBlock = null == futexProblem;
         if (!canBlock)
@@ -203,7 +204,7 @@ public final class ShmTransport implements Transport
      * while the process lives. Another process that leaves the directory empty may remove it between our creating
      * it and our file: then make it again.
      */
-    private static MappedRegion createDoorbell(final Path path)
+    private static MappedRegion createDoorbell(final Path path, final boolean sealed)
     {
         for (int attempt = 0; ; attempt++)
         {
@@ -212,7 +213,7 @@ public final class ShmTransport implements Transport
                 // Inside the try: the directory can vanish between its creation and the check of its owner and mode
                 // too, when another process that left it empty removes it.
                 ShmDirectories.create(path.getParent());
-                return MappedRegion.create(path, Doorbell.LENGTH);
+                return MappedRegion.create(path, Doorbell.LENGTH, sealed);
             }
             catch (final AmException ex)
             {

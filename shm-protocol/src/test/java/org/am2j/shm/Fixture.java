@@ -17,6 +17,7 @@ import org.am2j.spi.EndpointHost;
 import org.am2j.spi.InboundMessage;
 import org.am2j.spi.MessageSink;
 import org.am2j.spi.ProcessIdentity;
+import org.am2j.spi.Settings;
 import org.am2j.spi.TransportContext;
 import org.am2j.spi.TransportCounters;
 
@@ -83,9 +84,10 @@ final class Fixture implements AutoCloseable
             }
 
             @Override
-            public String property(final String transport, final String key, final String defaultValue)
+            public Settings settings()
             {
-                return settings.getOrDefault(key, defaultValue);
+                return new Settings(property -> settings.get(property.substring(property.lastIndexOf('.') + 1)),
+                    variable -> null);
             }
 
             @Override
