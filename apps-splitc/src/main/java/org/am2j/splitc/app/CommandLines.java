@@ -20,7 +20,8 @@ import picocli.CommandLine.UnmatchedArgumentException;
  * The command lines of am2j's tools ({@code bin/am2j app}, {@code pingpong}, {@code logp}, {@code scale},
  * {@code apps-matrix}), parsed by picocli from the options their classes declare, with one set of conventions:
  * <ul>
- *     <li>an option and its value are separated by a space ({@code --size 64}), and the help shows them so;</li>
+ *     <li>an option and its value are separated by a space ({@code --size 64}), and the help shows them so, in plain
+ *     text (no colours, whatever the terminal);</li>
  *     <li>an option given twice keeps its last value (a list option collects them all); no {@code @file} expansion;</li>
  *     <li>a whole number option carries a {@link Range}, checked after parsing;</li>
  *     <li>a file name may not be empty;</li>
@@ -69,6 +70,7 @@ public final class CommandLines
             .setExpandAtFiles(false)
             .setSeparator(" ")
             .setUsageHelpWidth(HELP_WIDTH)
+            .setColorScheme(CommandLine.Help.defaultColorScheme(CommandLine.Help.Ansi.OFF))
             .registerConverter(Path.class, CommandLines::fileName);
         line.getCommandSpec().usageMessage().synopsisHeading("usage: ").sortOptions(false).sortSynopsis(false);
         return line;
@@ -107,16 +109,13 @@ public final class CommandLines
         for (final OptionSpec option : parsed.matchedOptions())
         {
             final Range range = range(option);
-            if (null != range && option.getValue() instanceof int[] values)
+            if (null != range)
             {
-                for (final int value : values)
+                final Object value = option.getValue();
+                for (final int number : value instanceof int[] numbers ? numbers : new int[]{ (Integer)value })
                 {
-                    check(option, range, value);
+                    check(option, range, number);
                 }
-            }
-            else if (null != range)
-            {
-                check(option, range, option.getValue());
             }
         }
         return parsed;
@@ -174,11 +173,11 @@ public final class CommandLines
             return "unknown argument '" + unmatched.getUnmatched().get(0) + "'";
         }
         final Range range = range(ex.getArgSpec());
-        if (null != range)
+        if (null != range && ex.getArgSpec() instanceof OptionSpec option)
         {
             final String bounds = Integer.MAX_VALUE == range.max() ? "at least " + range.min() :
                 range.min() + " to " + range.max();
-            return name(ex.getArgSpec()) + " '" + ex.getValue() + "' is not a number (" +
+            return option.longestName() + " '" + ex.getValue() + "' is not a number (" +
                 (range.meaning().isEmpty() ? "" : range.meaning() + ", ") + bounds + ")";
         }
         if (ex.getCause() instanceof TypeConversionException conversion && ex.getArgSpec() instanceof OptionSpec option)
@@ -204,11 +203,6 @@ public final class CommandLines
     private static Range range(final ArgSpec arg)
     {
         return null != arg && arg.userObject() instanceof Field field ? field.getAnnotation(Range.class) : null;
-    }
-
-    private static String name(final ArgSpec arg)
-    {
-        return arg instanceof OptionSpec option ? option.longestName() : arg.paramLabel();
     }
 
     private static Path fileName(final String value)
