@@ -96,8 +96,7 @@ public final class LogP
         }
         if (options.help())
         {
-            out.println(LogPOptions.USAGE);
-            out.println(LogPOptions.HELP);
+            out.print(LogPOptions.HELP);
             return 0;
         }
         if (!pairs.jsonWritable(options.json()))

@@ -109,8 +109,7 @@ public final class PingPong
         }
         if (options.help())
         {
-            out.println(PingPongOptions.USAGE);
-            out.println(PingPongOptions.HELP);
+            out.print(PingPongOptions.HELP);
             return 0;
         }
         final Protocol protocol = options.protocol();

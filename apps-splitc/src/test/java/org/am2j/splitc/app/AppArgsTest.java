@@ -1,6 +1,7 @@
 package org.am2j.splitc.app;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -130,6 +131,24 @@ class AppArgsTest
         assertEquals(AppMain.USAGE, command("con", "-n", "2", "--json", "/nonexistent-dir/x.json"));
         assertEquals(AppMain.USAGE, command("con", "--dim", "4"));
         assertEquals(0, command("--help"));
+    }
+
+    /**
+     * The front end hands the launcher's options on as given, in the order first given, each value of a repeated one
+     * too, and {@code -n} always; everything else is the application's.
+     */
+    @Test
+    void theFrontEndHandsTheLaunchersOptionsOnAsGiven()
+    {
+        assertEquals(List.of("-n", "2", "--pin", "--jvm-opt", "-Da=1", "--jvm-opt", "-Db=2", "--nodes", "2", "--poll",
+            "every", "--nics-per-node", "1", "--cp", System.getProperty("java.class.path"), "--",
+            AppMain.class.getName(), "con", "--preset", "small", "--seed", "9"),
+            AppCommand.launchArguments(new String[]{ "con", "--pin", "-n", "2", "--jvm-opt", "-Da=1", "--seed", "9",
+                "--nodes", "2", "--jvm-opt", "-Db=2", "--pin", "--poll", "every", "--nics-per-node", "1" }));
+        assertEquals(List.of("-n", "1", "--cp", System.getProperty("java.class.path"), "--", AppMain.class.getName(),
+            "em3d", "--preset", "paper-good", "--seed", "-5"),
+            AppCommand.launchArguments(new String[]{ "em3d", "--preset", "paper-good", "--seed", "-5" }));
+        assertNull(AppCommand.launchArguments(new String[]{ "con", "--help" }), "help, no launch");
     }
 
     @Test

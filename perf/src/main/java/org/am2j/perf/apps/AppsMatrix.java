@@ -141,7 +141,7 @@ public final class AppsMatrix
         }
         if (options.help)
         {
-            MatrixHelp.print(out);
+            out.print(MatrixOptions.help());
             return 0;
         }
 
