@@ -1,5 +1,7 @@
 package org.am2j.shm;
 
+import java.util.function.BooleanSupplier;
+
 import static org.am2j.shm.FastBoxDescriptor.FREE;
 import static org.am2j.shm.FastBoxDescriptor.REPLIES;
 import static org.am2j.shm.FastBoxDescriptor.REQUESTS;
@@ -40,6 +42,12 @@ final class FastBoxReceiver
 
     /** Owner word of each bound box, {@link FastBoxDescriptor#FREE} for one not bound. */
     private final long[] owner;
+    /**
+     * The look at each bound box's sender process ({@link ProcessIdentity#watch}), made when the box is bound: the
+     * sweep's periodic liveness check runs on the poll path, which must not allocate (a look by pid alone reads and
+     * parses {@code /proc} into new objects every time). Null for a box not bound.
+     */
+    private final BooleanSupplier[] ownerAlive;
     /** READY(pid) of each bound box's sender: what a packet's state would be on the shared queue. */
     private final long[] readyState;
     /** Per ring kind and box ({@code kind * cap + box}): the head, the ring's packet 0, the published words. */
@@ -75,6 +83,7 @@ final class FastBoxReceiver
         this.ownPid = ownPid;
         this.slots = block.slots;
         this.owner = new long[cap];
+        this.ownerAlive = new BooleanSupplier[cap];
         this.readyState = new long[cap];
         this.head = new long[RINGS * cap];
         this.ring = new int[RINGS * cap];
@@ -363,6 +372,7 @@ final class FastBoxReceiver
         final int inverse = ownerInverse(word);
         final int slot = inverse & 0xFFFF;
         owner[box] = word;
+        ownerAlive[box] = ProcessIdentity.watch(ownerPid(word), ProcessIdentity.UNKNOWN_START_TIME);
         readyState[box] = QueueBlockDescriptor.state(PacketDescriptor.READY, ownerPid(word));
         for (int kind = 0; kind < RINGS; kind++)
         {
@@ -404,8 +414,7 @@ final class FastBoxReceiver
         {
             final int box = active[i];
             final boolean released = table.released(box);
-            final boolean dead = !released && checkLiveness &&
-                !ProcessIdentity.isAlive(ownerPid(owner[box]), ProcessIdentity.UNKNOWN_START_TIME);
+            final boolean dead = !released && checkLiveness && !ownerAlive[box].getAsBoolean();
             // Read after the released flag (acquire): a closed route's last packets are visible here.
             if ((released || dead) && !hasReady(box))
             {
@@ -491,6 +500,7 @@ final class FastBoxReceiver
             }
         }
         owner[box] = FREE;
+        ownerAlive[box] = null;
         // Release store: the next owner starts with the flag down (ordered before the owner word's FREE below).
         table.releasedRelease(box, false);
         // Release store of FREE last: a sender whose claim CAS sees it sees the heads and counts above.
