@@ -309,6 +309,27 @@ class LogPReportTest
         return report(probeNs, probeNs);
     }
 
+    /**
+     * @return a report with every optional part: each pair's warm-up, the line-normalized ratios of the pairs that
+     * interleaved with their cache line, an impossible figure and a slow epoch.
+     */
+    static LogPReport fullestReport()
+    {
+        final Map<Protocol, Results> am = fixtureAm(PROBE_NS);
+        am.values().forEach(results -> results.put("rtt_warmup_rounds", 1_000L));
+        am.get(Protocol.SHM).put("ratio_p50_interleaved", 2.0);
+        am.get(Protocol.MULTI_SHM).put("ratio_p50_interleaved", 2.2);
+        final Results aeronIpc = LogPFixtures.peerResults("aeron_rtt", "aeron_ipc_rtt", 200, PROBE_NS)
+            .put("aeron_rtt_warmup_rounds", 1_000L).put("ratio_p50_interleaved", 1.6);
+        final Results aeronUdp = LogPFixtures.peerResults("aeron_rtt", "aeron_udp_rtt", 8_500, PROBE_NS)
+            .put("aeron_rtt_warmup_rounds", 1_000L).put("probe_fastest_p50_ns", 40L);
+        return new LogPReport(LogPOptions.parse(new String[]{ "--quick" }), "am2j logp --quick",
+            "2026-01-01T00:00:00Z", CpuPinning.detect(), new MachineState(1.0, 2.0, 3.0, 2400.0), am,
+            aeronIpc, aeronUdp, LogPFixtures.peerResults("limit_rtt", "limit_rtt", 130, PROBE_NS)
+            .put("limit_rtt_warmup_rounds", 1_000L), udpLimit(PROBE_NS).put("limit_udp_rtt_warmup_rounds", 1_000L),
+            LogPFixtures.pollCost(0, PROBE_NS));
+    }
+
     private static LogPReport report(final long probeNs, final long fastestOfAeronUdp)
     {
         final Results aeronUdp = LogPFixtures.peerResults("aeron_rtt", "aeron_udp_rtt", 8_500, probeNs);

@@ -47,13 +47,7 @@ class PingPongReportTest
     void interleavedBlocksAddTheirLimitAndRatiosToTheTableAndTheJson()
     {
         final Results am = am("shm");
-        final InterleavedRoundTrips blocks = new InterleavedRoundTrips();
-        final long[] line = { 100, 120, 100 };
-        final long[] ours = { 200, 300, 150 };
-        final int[] block = { 0, 0 };
-        blocks.run(3, (w, n, h) -> LatencySummary.record(h, ours[block[0]++]),
-            (w, n, h) -> LatencySummary.record(h, line[block[1]++]));
-        blocks.putInto(am);
+        interleaveWithTheLine(am);
         final PingPongReport report = report("shm", am, null, null);
         assertTrue(report.interleaved());
 
@@ -122,14 +116,7 @@ class PingPongReportTest
     void udpBlocksInTheAmJvmsAddTheirLimitAndRatiosBesideTheSeparatePairs()
     {
         final Results am = am("net");
-        final InterleavedRoundTrips blocks = new InterleavedRoundTrips();
-        final long[] udp = { 8_000, 10_000, 7_200 };
-        final long[] ours = { 10_000, 11_000, 10_800 };
-        final int[] block = { 0, 0 };
-        blocks.run(3, (w, n, h) -> LatencySummary.record(h, ours[block[0]++]),
-            (w, n, h) -> LatencySummary.record(h, udp[block[1]++]));
-        blocks.putInto(am, InterleavedRoundTrips.UDP_LIMIT, InterleavedRoundTrips.UDP_RATIO);
-        am.put("limit_interleaved_udp_rtt_resends", 2L).put("limit_interleaved_udp_rtt_warmup_rounds", 500L);
+        interleaveWithUdp(am);
         final PingPongReport report = report("net", am, null, udp(8_000, 2.0));
         assertTrue(report.interleavedUdp());
         assertFalse(report.interleaved());
@@ -284,6 +271,85 @@ class PingPongReportTest
         // the figures keep their keys whichever NIC carried them
         assertTrue(shared.json().contains("\"rtt_p50_ns\": 9360"), shared.json());
         assertTrue(table(shared).contains(", 1 shared NIC process per node, "), table(shared));
+    }
+
+    /**
+     * @return a shared-memory run with every optional part: warm-up counts, medium round trips and their limit,
+     * blocks interleaved with the cache line.
+     */
+    static PingPongReport fullestSharedMemoryReport()
+    {
+        final Results am = mediumAndWarmUps(am("shm"));
+        interleaveWithTheLine(am);
+        return fullest("shm", am, null, null);
+    }
+
+    /**
+     * @return a network run with every optional part: warm-up counts, medium round trips and their limit, the UDP
+     * limits and blocks interleaved with plain UDP.
+     */
+    static PingPongReport fullestNetworkReport()
+    {
+        final Results am = mediumAndWarmUps(am("net"));
+        interleaveWithUdp(am);
+        return fullest("net", am, null, udp(8_000, 2.0).put("limit_udp_rtt_warmup_rounds", 1_000L));
+    }
+
+    /**
+     * @return a two-protocol run with its single protocol measured in the same run, and the shared-memory parts.
+     */
+    static PingPongReport multiProtocolReport()
+    {
+        final Results am = mediumAndWarmUps(am("multi-shm"));
+        interleaveWithTheLine(am);
+        final Results single = new Results();
+        latency(single, "rtt", 3_900);
+        machine(single, "rtt");
+        single.put("probe_fastest_p50_ns", PROBE_NS).put("rtt_warmup_rounds", 1_000L);
+        return fullest("multi-shm", am, single, null);
+    }
+
+    private static PingPongReport fullest(final String protocol, final Results am, final Results single,
+        final Results udp)
+    {
+        final Results limit = limit().put("limit_rtt_warmup_rounds", 1_000L);
+        latency(limit, "limit_medium_rtt", 2_000);
+        machine(limit, "limit_medium_rtt");
+        limit.put("limit_medium_rtt_warmup_rounds", 1_000L);
+        final PingPongOptions options = PingPongOptions.parse(
+            new String[]{ "--protocol", protocol, "--size", "8192", "--rounds", "4000", "--warmup", "100" });
+        return new PingPongReport(options, "am2j pingpong --protocol " + protocol, "2026-01-01T00:00:00Z",
+            CpuPinning.detect(), new MachineState(1.0, 2.0, 3.0, 2400.0), am, single, limit, udp);
+    }
+
+    private static Results mediumAndWarmUps(final Results am)
+    {
+        latency(am, "medium_rtt", 3_000);
+        machine(am, "medium_rtt");
+        return am.put("rtt_warmup_rounds", 1_000L).put("medium_rtt_warmup_rounds", 1_000L);
+    }
+
+    /** Three blocks of round trips alternating with the pair's cache line: ratios 2.0, 2.5, 1.5. */
+    private static void interleaveWithTheLine(final Results am)
+    {
+        interleave(new long[]{ 200, 300, 150 }, new long[]{ 100, 120, 100 }).putInto(am);
+    }
+
+    /** Three blocks of round trips alternating with plain UDP in the same JVMs: ratios 1.25, 1.1, 1.5. */
+    private static void interleaveWithUdp(final Results am)
+    {
+        interleave(new long[]{ 10_000, 11_000, 10_800 }, new long[]{ 8_000, 10_000, 7_200 })
+            .putInto(am, InterleavedRoundTrips.UDP_LIMIT, InterleavedRoundTrips.UDP_RATIO);
+        am.put("limit_interleaved_udp_rtt_resends", 2L).put("limit_interleaved_udp_rtt_warmup_rounds", 500L);
+    }
+
+    private static InterleavedRoundTrips interleave(final long[] ours, final long[] limit)
+    {
+        final InterleavedRoundTrips blocks = new InterleavedRoundTrips();
+        final int[] block = { 0, 0 };
+        blocks.run(ours.length, (w, n, h) -> LatencySummary.record(h, ours[block[0]++]),
+            (w, n, h) -> LatencySummary.record(h, limit[block[1]++]));
+        return blocks;
     }
 
     private static PingPongReport report(final String protocol, final Results udp)

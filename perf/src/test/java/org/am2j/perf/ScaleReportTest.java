@@ -100,6 +100,25 @@ class ScaleReportTest
         assertEquals(4000.0, flood.perSecond());
     }
 
+    /**
+     * @return a report of every part: a hello job, both poll media, a flood job and a failed job.
+     */
+    static ScaleReport fullestReport()
+    {
+        final ScaleReport report = new ScaleReport("bin/am2j scale", "2026-01-01T00:00:00Z", 2, "Java 17",
+            new MachineState(0.5, 0.4, 0.3, 2100));
+        report.hellos.add(new ScaleReport.Hello(3, 2, "bin/am2j run -n 3 --nodes 2 -- org.am2j.perf.ScaleHelloMain",
+            4.25, ScaleLine.parseAll(HELLO_OUTPUT, "hello")));
+        report.polls.add(poll("shm"));
+        report.polls.add(poll("net"));
+        report.floods.add(new ScaleReport.Flood(2, 1, "cmd", ScaleLine.parseAll(String.join("\n",
+            "[0] scale.flood rank=0 ranks=2 round_trips=1000 seconds=0.5",
+            "[1] scale.flood rank=1 ranks=2 round_trips=1000 seconds=0.25"), "flood")));
+        report.failures.add("`bin/am2j run -n 2 -- x` exited with status 124 (time limit)");
+        report.after(new MachineState(1.5, 0.6, 0.3, 2000));
+        return report;
+    }
+
     @Test
     void theReportNamesEachCommandAndTheMachine()
     {
