@@ -8,7 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-import org.am2j.splitc.app.Json;
+import org.am2j.splitc.app.ReportJson;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -29,7 +29,7 @@ class JsonReaderTest
         value.put("nothing", null);
         value.put("empty", new LinkedHashMap<>());
         value.put("list", List.of("inproc", "shm", List.of()));
-        final Map<String, Object> back = JsonReader.readObject(Json.write(value));
+        final Map<String, Object> back = JsonReader.readObject(ReportJson.write(value));
 
         assertEquals(List.copyOf(value.keySet()), List.copyOf(back.keySet()), "keys in order");
         assertEquals(value.get("app"), back.get("app"));
