@@ -8,6 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import org.am2j.splitc.app.ReportJson;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -142,14 +144,15 @@ class ScaleReportTest
         assertTrue(md.contains("## Failed jobs"), md);
         assertFalse(md.contains("all-to-all against"), "no flood section without floods: " + md);
 
-        final String json = report.json();
-        assertTrue(json.contains("\"command\": \"bin/am2j scale --parts poll\""), json);
-        assertTrue(json.contains("\"load_avg_1m\": 1.5"), json);
-        assertTrue(json.contains("\"startup_ms_median\": 1000"), json);
-        assertTrue(json.contains("\"bytes_per_peer\": 3000"), json);
-        assertTrue(json.contains("\"ns_per_poll\": 33.5"), json);
-        assertTrue(json.contains("\"flood\": []"), json);
-        assertTrue(json.contains("status 124 (time limit)"), json);
+        final JsonNode json = ReportJson.read(report.json());
+        assertEquals("bin/am2j scale --parts poll", json.get("command").asText());
+        assertEquals(0.5, json.at("/machine_before/load_avg_1m").asDouble());
+        assertEquals(1.5, json.at("/machine_after/load_avg_1m").asDouble());
+        assertEquals(1000, json.at("/hello/0/startup_ms_median").asDouble());
+        assertEquals(3000, json.at("/poll/0/bytes_per_peer").asDouble());
+        assertEquals(33.5, json.at("/poll/1/points/2/ns_per_poll").asDouble());
+        assertEquals(ReportJson.read("[]"), json.get("flood"));
+        assertTrue(json.at("/failures/0").asText().endsWith("status 124 (time limit)"), json.toString());
     }
 
     @Test
