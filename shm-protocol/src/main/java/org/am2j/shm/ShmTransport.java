@@ -41,6 +41,9 @@ public final class ShmTransport implements Transport
     private final Map<Integer, ShmEndpoint> endpoints = new ConcurrentHashMap<>();
     /** Rings owed to sleeping peers while the CPUs are oversubscribed. */
     final DeferredRings rings;
+    /** The processes whose queue blocks this process's routes send into, and whether they are dead. */
+    final PeerProcesses peers = new PeerProcesses();
+    final DeadPeerCounters deadPeerCounters;
 
     ShmTransport(final TransportContext context)
     {
@@ -55,6 +58,7 @@ public final class ShmTransport implements Transport
     {
         this.rings = new DeferredRings(share);
         this.config = ShmConfig.from(context.settings());
+        this.deadPeerCounters = new DeadPeerCounters(context);
         this.node = context.node();
         this.processId = context.processId();
         final Path userRoot = ShmDirectories.userRoot();
@@ -148,6 +152,41 @@ public final class ShmTransport implements Transport
         {
             LOGGER.log(Level.WARNING, "am2j shm: wake address " + address + " is too long for the doorbell; " +
                 "shared-memory senders cannot wake this process's waitSema() before its time slice ends");
+        }
+    }
+
+    /**
+     * The job's rendezvous lost a rank, or its launcher reaped it: look whether that process is dead (a notice is not
+     * proof: the pid must be gone or given to another process). If it is, every endpoint is told to hand back what
+     * was sent into its blocks; if it is not yet (a killed process is torn down after its sockets close), the
+     * endpoints' watch looks again until it is.
+     */
+    @Override
+    public void processGone(final long processId)
+    {
+        final PeerProcess peer = peers.find(processId);
+        if (null != peer)
+        {
+            peer.suspect();
+            if (peer.check(System.nanoTime()))
+            {
+                peerDied(peer);
+            }
+        }
+    }
+
+    /**
+     * A peer process was found dead (once per process): every endpoint looks for routes into its blocks at its next
+     * poll, and a sleeping one is woken for it.
+     */
+    void peerDied(final PeerProcess peer)
+    {
+        deadPeerCounters.peersDied.increment();
+        LOGGER.log(Level.INFO, () -> "am2j shm: " + peer + " is dead; messages sent to it come back to handler 0: " +
+            "EUNREACHABLE what it never took, EOUTCOMEUNKNOWN what it may have run");
+        for (final ShmEndpoint endpoint : endpoints.values())
+        {
+            endpoint.peerDied();
         }
     }
 
