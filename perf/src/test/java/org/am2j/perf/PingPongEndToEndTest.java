@@ -14,6 +14,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import org.am2j.splitc.app.ReportJson;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -25,7 +27,6 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeFalse;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
@@ -42,18 +43,21 @@ class PingPongEndToEndTest
 
     @Test
     @Timeout(120)
-    void theCacheLineLimitOfTwoJvmsIsPositive() throws Exception
+    void theLimitsOfTwoJvmsArePositive() throws Exception
     {
         assumeTrue(Runtime.getRuntime().availableProcessors() >= 2, "two CPUs are needed for two spinning JVMs");
         final PingPong pingPong = new PingPong(print(out), print(err));
-        final Results limit = pingPong.pairs().measureLimit(2_000, 1_000, EpochGuard.NO_PROBE);
+        final Results limit = pingPong.pairs().measureLimit(2_000, 1_000, 8192, EpochGuard.NO_PROBE);
         assertNotNull(limit, err.toString(StandardCharsets.UTF_8));
-        assertEquals(2_000, limit.getLong("limit_rtt_count"));
-        assertTrue(limit.getLong("limit_rtt_p50_ns") > 0);
-        assertTrue(limit.getLong("limit_rtt_p99_ns") >= limit.getLong("limit_rtt_p50_ns"));
-        assertTrue(limit.getDouble("limit_rtt_mean_ns") > 0);
+        for (final String prefix : new String[]{ "limit_rtt", "limit_medium_rtt" })
+        {
+            assertEquals(2_000, limit.getLong(prefix + "_count"), prefix);
+            assertTrue(limit.getLong(prefix + "_p50_ns") > 0, prefix);
+            assertTrue(limit.getLong(prefix + "_p99_ns") >= limit.getLong(prefix + "_p50_ns"), prefix);
+            assertTrue(limit.getDouble(prefix + "_mean_ns") > 0, prefix);
+            assertTrue(limit.getLong("machine." + prefix + ".attempts") >= 1, prefix);
+        }
         assertTrue(limit.getLong("probe_fastest_p50_ns") > 0);
-        assertTrue(limit.getLong("machine.limit_rtt.attempts") >= 1);
         assertNoLineFilesLeft();
     }
 
@@ -89,7 +93,7 @@ class PingPongEndToEndTest
             "--protocol", "net", "--rounds", "2000", "--warmup", "1000", "--json", json.toString() });
         assertEquals(0, status, err.toString(StandardCharsets.UTF_8));
 
-        final String text = Files.readString(json);
+        final JsonNode text = ReportJson.read(Files.readString(json));
         for (final String field : new String[]{
             "rtt_p50_ns", "limit_rtt_p50_ns", "limit_udp_rtt_p50_ns", "limit_udp_rtt_p99_ns",
             "limit_udp_rtt_mean_ns", "ratio_p50", "ratio_p50_udp", "ratio_p50_cache_line", "bw_8k_gbps",
@@ -97,13 +101,13 @@ class PingPongEndToEndTest
         {
             assertTrue(number(text, field) > 0, field + " in " + text);
         }
-        assertTrue(number(text, "udp_loss") >= 0, text);
+        assertTrue(number(text, "udp_loss") >= 0, text.toString());
         assertEquals(number(text, "ratio_p50_udp"), number(text, "ratio_p50"));
-        assertTrue(text.contains("\"limit\": \"udp\""), text);
+        assertEquals("udp", text.get("limit").asText(), text.toString());
         // The network's limit is not the pair's cache line: no blocks alternate with it; plain UDP's do, between the
         // AM ranks' JVMs, as many round trips as am2j's.
-        assertFalse(text.contains("\"ratio_p50_interleaved\":"), text);
-        assertFalse(text.contains("\"limit_interleaved_rtt_p50_ns\":"), text);
+        assertFalse(text.has("ratio_p50_interleaved"), text.toString());
+        assertFalse(text.has("limit_interleaved_rtt_p50_ns"), text.toString());
         for (final String field : new String[]{
             "limit_interleaved_udp_rtt_p50_ns", "limit_interleaved_udp_rtt_warmup_rounds", "ratio_p50_interleaved_udp",
             "ratio_p50_interleaved_udp_min", "ratio_p50_interleaved_udp_max" })
@@ -111,7 +115,7 @@ class PingPongEndToEndTest
             assertTrue(number(text, field) > 0, field + " in " + text);
         }
         assertEquals(2000, number(text, "limit_interleaved_udp_rtt_count"));
-        assertTrue(number(text, "limit_interleaved_udp_rtt_resends") >= 0, text);
+        assertTrue(number(text, "limit_interleaved_udp_rtt_resends") >= 0, text.toString());
 
         final String table = out.toString(StandardCharsets.UTF_8);
         assertTrue(table.contains("  limit: udp (136 B) "), table);
@@ -134,35 +138,36 @@ class PingPongEndToEndTest
             "--protocol", "shm", "--rounds", "2000", "--warmup", "1000", "--size", "256", "--json", json.toString() });
         assertEquals(0, status, err.toString(StandardCharsets.UTF_8));
 
-        final String text = Files.readString(json);
+        final JsonNode text = ReportJson.read(Files.readString(json));
         for (final String field : new String[]{
             "rtt_p50_ns", "rtt_p99_ns", "rtt_mean_ns", "limit_rtt_p50_ns", "limit_rtt_p99_ns", "ratio_p50", "os_ns",
             "os_burst_p50_ns",
             "bw_8k_gbps", "bw_8k_gbps_min", "bw_8k_gbps_max", "medium_rtt_p50_ns", "rounds", "size",
-            "probe_fastest_p50_ns", "limit_interleaved_rtt_p50_ns", "ratio_p50_interleaved",
+            "limit_interleaved_rtt_p50_ns", "ratio_p50_interleaved",
             "ratio_p50_interleaved_min", "ratio_p50_interleaved_max" })
         {
             assertTrue(number(text, field) > 0, field + " in " + text);
         }
+        assertTrue(number(text.get("machine"), "probe_fastest_p50_ns") > 0, text.toString());
         assertEquals(2000, number(text, "rounds"));
         assertEquals(256, number(text, "size"));
         // The timed round trips are the blocks' (as many as --rounds), and the line ran as many between them.
         assertEquals(2000, number(text, "rtt_count"));
         assertEquals(2000, number(text, "limit_interleaved_rtt_count"));
-        assertTrue(text.contains("\"protocol\": \"shm\""), text);
-        assertTrue(text.matches("(?s).*\"pinned\": (true|false).*"), text);
-        assertTrue(text.matches("(?s).*\"slow_epoch\": (true|false).*"), text);
-        assertTrue(text.contains("\"command\": \"am2j pingpong --protocol shm --rounds 2000"), text);
-        assertTrue(text.matches("(?s).*\"timestamp\": \"\\d{4}-\\d\\d-\\d\\dT[^\"]+Z\".*"), text);
-        assertTrue(text.contains("\"machine\": {"), text);
-        assertTrue(text.contains("\"measurements\": {"), text);
+        assertEquals("shm", text.get("protocol").asText(), text.toString());
+        assertTrue(text.get("pinned").isBoolean(), text.toString());
+        assertTrue(text.get("slow_epoch").isBoolean(), text.toString());
+        assertTrue(text.get("command").asText().startsWith("am2j pingpong --protocol shm --rounds 2000"),
+            text.toString());
+        assertTrue(text.get("timestamp").asText().matches("\\d{4}-\\d\\d-\\d\\dT[^\"]+Z"), text.toString());
+        assertTrue(text.at("/machine/measurements").isObject(), text.toString());
 
         final String table = out.toString(StandardCharsets.UTF_8);
         assertTrue(table.contains("ratio p50 short / limit"), table);
         assertTrue(table.contains("ratio p50, interleaved"), table);
         assertTrue(table.contains("bandwidth 8 KiB medium"), table);
         assertFalse(table.contains("udp"), table);
-        assertTrue(text.contains("\"limit\": \"cache_line\""), text);
+        assertEquals("cache_line", text.get("limit").asText(), text.toString());
         assertEquals(number(text, "ratio_p50_cache_line"), number(text, "ratio_p50"));
         assertNoLineFilesLeft();
     }
@@ -171,8 +176,21 @@ class PingPongEndToEndTest
     @Timeout(60)
     void aProtocolWhoseTransportIsMissingFailsBeforeStartingAnything()
     {
-        assumeFalse(TransportCheck.available().contains("net"), "net-protocol is on the class path");
-        final int status = new PingPong(print(out), print(err)).run(new String[]{ "--protocol", "net" });
+        // net-protocol is on the test class path: hide its provider from the ServiceLoader, which reads the
+        // thread's context class loader, as a class path without it would.
+        final Thread thread = Thread.currentThread();
+        final ClassLoader classPath = thread.getContextClassLoader();
+        final int status;
+        thread.setContextClassLoader(withoutProvider(classPath, "org.am2j.net."));
+        try
+        {
+            assertFalse(TransportCheck.available().contains("net"));
+            status = new PingPong(print(out), print(err)).run(new String[]{ "--protocol", "net" });
+        }
+        finally
+        {
+            thread.setContextClassLoader(classPath);
+        }
         assertEquals(PingPong.FAILURE_STATUS, status);
         final String message = err.toString(StandardCharsets.UTF_8);
         assertTrue(message.contains("not on the class path: net"), message);
@@ -338,6 +356,38 @@ class PingPongEndToEndTest
                 }
             }
         }
+    }
+
+    /**
+     * @param parent  the class path.
+     * @param prefix  package prefix of the transport provider to hide.
+     * @return the class path without the transport provider files that name a class under the prefix.
+     */
+    private static ClassLoader withoutProvider(final ClassLoader parent, final String prefix)
+    {
+        return new ClassLoader(parent)
+        {
+            @Override
+            public java.util.Enumeration<java.net.URL> getResources(final String name) throws IOException
+            {
+                final java.util.List<java.net.URL> kept = java.util.Collections.list(super.getResources(name));
+                if (name.equals("META-INF/services/" + org.am2j.spi.TransportProvider.class.getName()))
+                {
+                    final java.util.Iterator<java.net.URL> each = kept.iterator();
+                    while (each.hasNext())
+                    {
+                        try (java.io.InputStream in = each.next().openStream())
+                        {
+                            if (new String(in.readAllBytes(), StandardCharsets.UTF_8).contains(prefix))
+                            {
+                                each.remove();
+                            }
+                        }
+                    }
+                }
+                return java.util.Collections.enumeration(kept);
+            }
+        };
     }
 
     private static PrintStream print(final ByteArrayOutputStream bytes)

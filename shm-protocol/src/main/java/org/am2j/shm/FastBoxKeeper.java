@@ -180,8 +180,7 @@ final class FastBoxKeeper
                 {
                     retire(box, now);
                 }
-                else if (checkLiveness &&
-                    !ProcessIdentity.isAlive(ownerPid(owner[box]), ProcessIdentity.UNKNOWN_START_TIME))
+                else if (checkLiveness && !receiver.ownerAlive(box))
                 {
                     if (!receiver.hasReady(box))
                     {
@@ -487,7 +486,7 @@ final class FastBoxKeeper
                 return handed;
             }
             if (System.nanoTime() - deadline >= 0 || 0 == (attempt & 1023) && attempt > 0 &&
-                !ProcessIdentity.isAlive(ownerPid(owner[box]), ProcessIdentity.UNKNOWN_START_TIME))
+                !receiver.ownerAlive(box))
             {
                 // A reservation never finished: its message, if it comes, comes into a block no one reads.
                 counters.unsettled();

@@ -1,5 +1,7 @@
 package org.am2j.shm;
 
+import java.util.function.BooleanSupplier;
+
 import static org.am2j.shm.FastBoxDescriptor.FREE;
 import static org.am2j.shm.FastBoxDescriptor.REPLIES;
 import static org.am2j.shm.FastBoxDescriptor.REQUESTS;
@@ -40,6 +42,12 @@ final class FastBoxReceiver
 
     /** Owner word of each bound box, {@link FastBoxDescriptor#FREE} for one not bound. */
     private final long[] owner;
+    /**
+     * The look at each bound box's sender process ({@link ProcessIdentity#watch}), made when the box is bound: the
+     * sweep's periodic liveness check runs on the poll path, which must not allocate (a look by pid alone reads and
+     * parses {@code /proc} into new objects every time). Null for a box not bound.
+     */
+    private final BooleanSupplier[] ownerAlive;
     /** READY(pid) of each bound box's sender: what a packet's state would be on the shared queue. */
     private final long[] readyState;
     /** Per ring kind and box ({@code kind * cap + box}): the head, the ring's packet 0, the published words. */
@@ -76,6 +84,7 @@ final class FastBoxReceiver
         this.ownPid = ownPid;
         this.slots = block.slots;
         this.owner = new long[cap];
+        this.ownerAlive = new BooleanSupplier[cap];
         this.readyState = new long[cap];
         this.head = new long[RINGS * cap];
         this.ring = new int[RINGS * cap];
@@ -408,6 +417,7 @@ final class FastBoxReceiver
         final int inverse = ownerInverse(word);
         final int slot = inverse & 0xFFFF;
         owner[box] = word;
+        ownerAlive[box] = ProcessIdentity.watch(ownerPid(word), ProcessIdentity.UNKNOWN_START_TIME);
         readyState[box] = QueueBlockDescriptor.state(PacketDescriptor.READY, ownerPid(word));
         for (int kind = 0; kind < RINGS; kind++)
         {
@@ -454,6 +464,14 @@ final class FastBoxReceiver
                 table.casOwner(box, word, FREE);
             }
         }
+    }
+
+    /**
+     * @return false once the bound box's sender process is gone (a look that allocates nothing).
+     */
+    boolean ownerAlive(final int box)
+    {
+        return ownerAlive[box].getAsBoolean();
     }
 
     /**
@@ -511,6 +529,7 @@ final class FastBoxReceiver
             }
         }
         owner[box] = FREE;
+        ownerAlive[box] = null;
         keeper.unbound(box);
         // Release store: the next owner starts with the flag down (ordered before the owner word's FREE below).
         table.releasedRelease(box, false);

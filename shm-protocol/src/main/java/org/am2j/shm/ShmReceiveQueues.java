@@ -35,6 +35,8 @@ final class ShmReceiveQueues extends ReceiveQueues
     private int sweepCountdown = SWEEP_RECEIVES;
     private int emptyReceives;
     private final DeferredRings rings;
+    /** The endpoint's watch of dead peers: its settling runs here, and its watch on the periodic path. */
+    private final DeadPeers deadPeers;
     /** The sending side's look at the boxes this endpoint writes into, made with the receiving side's sweep. */
     private final Runnable keepRouteBoxes;
     /** Set when the endpoint is being freed: nothing is handed over from then on (the drain does that). */
@@ -42,9 +44,10 @@ final class ShmReceiveQueues extends ReceiveQueues
 
     ShmReceiveQueues(
         final PacketReceiver replies, final PacketReceiver requests, final FastBoxReceiver boxes,
-        final DeferredRings rings, final Runnable keepRouteBoxes)
+        final DeferredRings rings, final DeadPeers deadPeers, final Runnable keepRouteBoxes)
     {
         this.rings = rings;
+        this.deadPeers = deadPeers;
         this.keepRouteBoxes = keepRouteBoxes;
         this.replies = replies;
         this.requests = requests;
@@ -87,6 +90,17 @@ final class ShmReceiveQueues extends ReceiveQueues
             sweepCountdown = SWEEP_RECEIVES;
             boxes.sweep();
             keepRouteBoxes.run();
+            deadPeers.watch();
+        }
+        else if (0 == handled && !closed)
+        {
+            // The periodic call of idle queues (about once in 1024 polls): the watch itself looks at the clock.
+            deadPeers.watch();
+        }
+        // What was sent to a dead process comes back here, after the messages that were waiting.
+        if (deadPeers.pending() && !closed)
+        {
+            handled += deadPeers.settle(sink);
         }
         return handled;
     }

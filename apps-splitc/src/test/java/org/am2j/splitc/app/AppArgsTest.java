@@ -1,21 +1,19 @@
 package org.am2j.splitc.app;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
 /**
- * The application options, the front end's checks before it launches anything, and the JSON writer.
+ * The application options and the front end's checks before it launches anything.
  */
 class AppArgsTest
 {
@@ -91,11 +89,26 @@ class AppArgsTest
         assertTrue(assertThrows(IllegalArgumentException.class,
             () -> AppArgs.parse(List.of("con", "--preset", "huge"))).getMessage().contains("paper-comm"));
         assertTrue(assertThrows(IllegalArgumentException.class,
-            () -> AppArgs.parse(List.of("em3d", "--side", "3"))).getMessage().contains("nodes, degree"));
-        assertThrows(IllegalArgumentException.class, () -> AppArgs.parse(List.of("em3d", "--nodes")));
+            () -> AppArgs.parse(List.of("em3d", "--side", "3"))).getMessage().contains("--graph-nodes, --degree"));
+        assertThrows(IllegalArgumentException.class, () -> AppArgs.parse(List.of("em3d", "--graph-nodes")));
         assertTrue(assertThrows(IllegalArgumentException.class,
-            () -> AppArgs.parse(List.of("em3d", "--nodes", "x")).runs().get(0).getInt("nodes")).getMessage()
-            .contains("--nodes x"));
+            () -> AppArgs.parse(List.of("em3d", "--graph-nodes", "x")).runs().get(0).getInt("nodes")).getMessage()
+            .contains("--graph-nodes x"));
+    }
+
+    /**
+     * EM3D's graph size has an option of its own, since {@code --nodes} is the launcher's; the run's parameter (and
+     * so its JSON) keeps the name {@code nodes}, and the options given back to the ranks use the option's name.
+     */
+    @Test
+    void em3dsGraphSizeIsSetWithGraphNodes()
+    {
+        final AppArgs args = AppArgs.parse(List.of("em3d", "--preset", "small", "--graph-nodes", "120"));
+        assertTrue(args.runs().stream().allMatch((run) -> "120".equals(run.get("nodes"))), args.runs().toString());
+        assertTrue(args.toArgs().containsAll(List.of("--graph-nodes", "120")), args.toArgs().toString());
+        assertEquals(args.runs().toString(), AppArgs.parse(args.toArgs()).runs().toString());
+        assertThrows(IllegalArgumentException.class, () -> AppArgs.parse(List.of("em3d", "--nodes", "120")),
+            "--nodes is the launcher's, not EM3D's");
     }
 
     private static int command(final String... args)
@@ -117,23 +130,21 @@ class AppArgsTest
         assertEquals(0, command("--help"));
     }
 
+    /**
+     * The front end hands the launcher's options on as given, in the order first given, each value of a repeated one
+     * too, and {@code -n} always; everything else is the application's.
+     */
     @Test
-    void jsonIsWrittenInOrderAndEscaped()
+    void theFrontEndHandsTheLaunchersOptionsOnAsGiven()
     {
-        final Map<String, Object> json = new LinkedHashMap<>();
-        json.put("verified", true);
-        json.put("name", "a \"b\"\n\tc\u0001");
-        json.put("n", 3L);
-        json.put("x", 0.5);
-        json.put("whole", 2.0);
-        json.put("nan", Double.NaN);
-        final List<Object> list = new ArrayList<>(List.of(1, "two"));
-        list.add(null);
-        json.put("list", list);
-        json.put("empty", Map.of());
-        assertEquals("{\n  \"verified\": true,\n  \"name\": \"a \\\"b\\\"\\n\\tc\\u0001\",\n  \"n\": 3,\n" +
-            "  \"x\": 0.5,\n  \"whole\": 2.0,\n  \"nan\": null,\n  \"list\": [\n    1,\n    \"two\",\n    null\n  ],\n" +
-            "  \"empty\": {}\n}\n", Json.write(json));
-        assertThrows(IllegalArgumentException.class, () -> Json.write(Map.of("x", new Object())));
+        assertEquals(List.of("-n", "2", "--pin", "--jvm-opt", "-Da=1", "--jvm-opt", "-Db=2", "--nodes", "2", "--poll",
+            "every", "--nics-per-node", "1", "--cp", System.getProperty("java.class.path"), "--",
+            AppMain.class.getName(), "con", "--preset", "small", "--seed", "9"),
+            AppCommand.launchArguments(new String[]{ "con", "--pin", "-n", "2", "--jvm-opt", "-Da=1", "--seed", "9",
+                "--nodes", "2", "--jvm-opt", "-Db=2", "--pin", "--poll", "every", "--nics-per-node", "1" }));
+        assertEquals(List.of("-n", "1", "--cp", System.getProperty("java.class.path"), "--", AppMain.class.getName(),
+            "em3d", "--preset", "paper-good", "--seed", "-5"),
+            AppCommand.launchArguments(new String[]{ "em3d", "--preset", "paper-good", "--seed", "-5" }));
+        assertNull(AppCommand.launchArguments(new String[]{ "con", "--help" }), "help, no launch");
     }
 }
