@@ -106,7 +106,17 @@ final class BatchWriter
             writer.transmit(peer, replyChannel, slot);
             return;
         }
-        writer.helloIfUnaccepted(peer);
+        if (null == peer.session)
+        {
+            // No session yet: the messages wait in their slots (their timers armed) for the handshake to complete.
+            writer.handshake(peer);
+            for (int i = 0; i < count; i++)
+            {
+                writer.sent(peer, pending.slots[i]);
+            }
+            pending.clear();
+            return;
+        }
         writer.writeHeader(batch, WireDescriptor.TYPE_BATCH, 0, peer, 0);
         batch.putInt(BatchDescriptor.COUNT_OFFSET, count);
         batch.putInt(WireDescriptor.FRAGMENT_OFFSET_OFFSET, 0);
@@ -121,6 +131,7 @@ final class BatchWriter
         counters.increment(NicEvent.BATCHES_SENT);
         for (int i = 0; i < count; i++)
         {
+            pending.slots[i].sentIn = peer.session;
             writer.sent(peer, pending.slots[i]);
             counters.increment(NicEvent.BATCHED_MESSAGES);
         }

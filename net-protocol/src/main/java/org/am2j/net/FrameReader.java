@@ -2,7 +2,6 @@ package org.am2j.net;
 
 import java.lang.invoke.VarHandle;
 import java.net.InetSocketAddress;
-import java.util.Arrays;
 
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
@@ -18,9 +17,9 @@ import org.am2j.spi.SegmentBounds;
 import org.am2j.net.auth.NicKeys;
 
 /**
- * The NIC's receive path, by frame type: it checks every datagram's header and tag (and a batch's whole layout),
- * applies the acknowledgement state and floors it carries, answers HELLOs ({@link Introductions}: a cookie, or a
- * peer) and give-ups, walks the messages of a batch in order, recognises duplicates, reassembles fragments, checks
+ * The NIC's receive path, by frame type: it checks every datagram's header, session and tag (and a batch's whole
+ * layout), applies the acknowledgement state and floors it carries, hands handshakes to {@link Handshakes}, answers
+ * give-ups, walks the messages of a batch in order, recognises duplicates, reassembles fragments, checks
  * each message against its destination endpoint (exists, tag, handler, lengths, segment range) and puts it into the
  * endpoint's receive queue (or hands it to the polling host, {@link DirectDelivery}) or sends it back to its sender.
  * Agent thread.
@@ -48,7 +47,9 @@ final class FrameReader
     private final FrameWriter writer;
     private final NicTimers timers;
     private final UnsafeBuffer received;
-    private final Introductions introductions;
+    private final Handshakes handshakes;
+    /** A HELLO of another wire version was reported on stderr (once per NIC). */
+    private boolean otherVersionReported;
     /** The polling host's offer for the datagram being read (inline mode), else null. */
     private DirectDelivery direct;
 
@@ -66,7 +67,7 @@ final class FrameReader
         this.writer = writer;
         this.timers = timers;
         this.received = received;
-        this.introductions = new Introductions(config, nicId, counters, keys, clock, peers, writer, received);
+        this.handshakes = new Handshakes(config, nicId, counters, keys, clock, peers, writer, timers, received);
     }
 
     /**
@@ -86,8 +87,7 @@ final class FrameReader
     void onDatagram(final InetSocketAddress from, final int datagramLength)
     {
         final UnsafeBuffer d = received;
-        if (datagramLength < WireDescriptor.HEADER_LENGTH + WireDescriptor.TAG_LENGTH &&
-            datagramLength != WireDescriptor.COOKIE_LENGTH)
+        if (datagramLength < WireDescriptor.HEADER_LENGTH + WireDescriptor.TAG_LENGTH)
         {
             counters.increment(NicEvent.TRUNCATED);
             return;
@@ -98,6 +98,10 @@ final class FrameReader
             type < WireDescriptor.TYPE_DATA || type > WireDescriptor.LAST_TYPE)
         {
             counters.increment(NicEvent.BAD_HEADER);
+            if (d.getShort(WireDescriptor.MAGIC_OFFSET) == WireDescriptor.MAGIC && type == WireDescriptor.TYPE_HELLO)
+            {
+                otherVersion(from, d.getByte(WireDescriptor.VERSION_OFFSET) & 0xFF);
+            }
             return;
         }
         if (d.getLong(WireDescriptor.DESTINATION_NIC_OFFSET) != nicId)
@@ -109,24 +113,38 @@ final class FrameReader
         final Peer peer = peers.byNic(sourceNic);
         if (type == WireDescriptor.TYPE_COOKIE)
         {
-            introductions.onCookie(peer, datagramLength);
+            handshakes.onCookie(peer, datagramLength);
             return;
         }
         final int length = datagramLength - WireDescriptor.TAG_LENGTH;
+        if (type == WireDescriptor.TYPE_HELLO)
+        {
+            handshakes.onHello(from, sourceNic, peer, length);
+            return;
+        }
+        if (type == WireDescriptor.TYPE_ANSWER)
+        {
+            handshakes.onAnswer(peer, length);
+            return;
+        }
         if (null == peer)
         {
             // Nothing from an unknown NIC is believed or answered, but a HELLO: it gets a cookie, or a peer.
-            if (type == WireDescriptor.TYPE_HELLO && length == WireDescriptor.HELLO_LENGTH)
-            {
-                introductions.onHelloFromUnknown(from, sourceNic, length);
-            }
-            else
-            {
-                counters.increment(NicEvent.UNKNOWN_PEER);
-            }
+            counters.increment(NicEvent.UNKNOWN_PEER);
             return;
         }
-        if (config.authenticate && d.getLong(length) != peer.receiveKey.hash(d, 0, length))
+        // The session the datagram names: the one in use, or the one this NIC answered a HELLO for.
+        final int sessionId = d.getInt(WireDescriptor.SESSION_OFFSET);
+        final LinkSession current = peer.session;
+        final LinkSession session = null != current && current.id == sessionId ? current :
+            null != peer.answered && peer.answered.id == sessionId ? peer.answered : null;
+        if (null == session)
+        {
+            // Of a session this NIC does not hold (an earlier one, or made up): it changes nothing.
+            counters.increment(NicEvent.UNKNOWN_SESSION);
+            return;
+        }
+        if (config.wire.tags() && d.getLong(length) != session.receive.hash(d, 0, length))
         {
             // Forged, spoiled, or from another incarnation: it changes nothing.
             counters.increment(NicEvent.AUTH_FAILED);
@@ -140,12 +158,17 @@ final class FrameReader
             counters.increment(NicEvent.TRUNCATED);
             return;
         }
-        if (!peer.accepted)
+        if (!session.anchored)
         {
-            // The peer knows us: stop introducing ourselves, and resend at once what it dropped while it did not.
-            peer.accepted = true;
-            timers.retransmitSoon(peer.requestsOut);
-            timers.retransmitSoon(peer.repliesOut);
+            // The first datagram of the session from the peer: our receive state starts at its floors.
+            session.anchored = true;
+            peer.requestsIn.anchor(d.getLong(WireDescriptor.REQUEST_FLOOR_OFFSET));
+            peer.repliesIn.anchor(d.getLong(WireDescriptor.REPLY_FLOOR_OFFSET));
+        }
+        if (session != current)
+        {
+            // The peer got our ANSWER and uses the session: it replaces the one in use, if any.
+            handshakes.takeUp(peer);
         }
         if (clock.nowNanos - peer.lastHeardNanos > config.timeoutNanos / 2)
         {
@@ -174,17 +197,6 @@ final class FrameReader
         }
         if (type == WireDescriptor.TYPE_ACK)
         {
-            return;
-        }
-        if (type == WireDescriptor.TYPE_HELLO)
-        {
-            // From a peer we know: it does not know yet that we know it. Any tagged datagram tells it.
-            if (length != WireDescriptor.HELLO_LENGTH || !Arrays.equals(peer.publicKey, Introductions.helloKey(d)))
-            {
-                counters.increment(NicEvent.MALFORMED);
-                return;
-            }
-            writer.sendAck(peer);
             return;
         }
         if (type == WireDescriptor.TYPE_BATCH)
@@ -264,6 +276,22 @@ final class FrameReader
                     deliver(peer, replyChannel, d, entry + BatchDescriptor.ENTRY_HEADER_LENGTH, bodyLength));
             }
             entry += BatchDescriptor.entryLength(bodyLength);
+        }
+    }
+
+    /**
+     * A HELLO of another wire version (every version keeps the magic, version and type where they are): say once what
+     * is wrong, since the two NICs will never talk. Believed from nobody in particular, so it changes nothing else.
+     */
+    private void otherVersion(final InetSocketAddress from, final int version)
+    {
+        counters.increment(NicEvent.WIRE_MISMATCHES);
+        if (!otherVersionReported)
+        {
+            otherVersionReported = true;
+            System.err.println("am2j: a NIC at " + from + " speaks wire version " + version + ", and this NIC speaks " +
+                "version " + WireDescriptor.VERSION + ": every process of a job must run the same am2j; its " +
+                "datagrams are refused (counted as bad_header).");
         }
     }
 

@@ -100,7 +100,9 @@ final class NetConfig
      * Tag and check every datagram (default). {@code am2j.net.authenticate=false} is for measuring what the check
      * costs, nothing else: the wire then believes anyone who can send it a datagram.
      */
-    final boolean authenticate;
+    final WireMode wire;
+    /** The setting the wire mode came from, as the user gave it, for messages. */
+    final String wireSetting;
     /** This process's node identity (for the liveness check of peers on this machine), or null when unknown. */
     final String node;
 
@@ -146,7 +148,9 @@ final class NetConfig
         }
         this.timeoutNanos = intSetting(context, "timeoutMs", 10_000, 10, 3_600_000) * 1_000_000L;
         this.node = context.node();
-        this.authenticate = !"false".equals(context.property("net", "authenticate", "true"));
+        final String authenticate = context.property("net", "authenticate", "true");
+        this.wire = "false".equals(authenticate) ? WireMode.OFF : WireMode.AUTHENTICATE;
+        this.wireSetting = context.settingName("net", "authenticate") + "=" + authenticate;
         this.rtoMinNanos = intSetting(context, "rtoMinUs", 2000, 10, 10_000_000) * 1_000L;
         this.rtoMaxNanos = intSetting(context, "rtoMaxMs", 200, 1, 600_000) * 1_000_000L;
         this.rtoInitialNanos = intSetting(context, "rtoInitialMs", 10, 1, 600_000) * 1_000_000L;

@@ -23,7 +23,11 @@ final class NetRoute implements Route
     final Peer peer;
     final int remoteEndpointId;
     private volatile EndpointName peerName;
-    private volatile boolean announced;
+    /**
+     * The peer's {@link Peer#restarts} when this route announced its endpoint's name, or -1 before: after a restart
+     * the peer knows the name no more, and the route announces it again.
+     */
+    private volatile int announcedIn = -1;
     /** Position in the owning endpoint's inverse-route table; -1 for translation-table routes. */
     int index = -1;
 
@@ -43,14 +47,15 @@ final class NetRoute implements Route
         final boolean replyChannel = null == opcode || !opcode.isRequest() || 0 != message.returnStatus();
         final SendChannel channel = peer.out(replyChannel);
         final ManyToOneRingBuffer queue = endpoint.sendQueue(replyChannel);
-        final boolean announce = !replyChannel && !announced;
+        final int restarts = peer.restarts;
+        final boolean announce = !replyChannel && announcedIn != restarts;
         if (!channel.tryAcquire(announce ? 2 : 1))
         {
             // Held sends hold credits: they must leave for the window to open again.
             nic.directSends().flushHeld();
             return FULL;
         }
-        if (announce && !queueName(queue))
+        if (announce && !queueName(queue, restarts))
         {
             channel.release(2);
             return FULL;
@@ -151,10 +156,14 @@ final class NetRoute implements Route
         }
     }
 
-    private boolean queueName(final ManyToOneRingBuffer queue)
+    private boolean queueName(final ManyToOneRingBuffer queue, final int restarts)
     {
-        announced = queueName(queue, peer.index, endpoint.id(), remoteEndpointId, endpoint.encodedName());
-        return announced;
+        if (!queueName(queue, peer.index, endpoint.id(), remoteEndpointId, endpoint.encodedName()))
+        {
+            return false;
+        }
+        announcedIn = restarts;
+        return true;
     }
 
     /**

@@ -558,6 +558,27 @@ final class NicAgent implements Agent
     }
 
     /**
+     * For tests: start the handshake with a peer now, as its first message would.
+     *
+     * @param peer without a session.
+     */
+    void handshake(final Peer peer)
+    {
+        if (tryLock())
+        {
+            try
+            {
+                clock.nowNanos = System.nanoTime();
+                writer.handshake(peer);
+            }
+            finally
+            {
+                unlock();
+            }
+        }
+    }
+
+    /**
      * @return true when this thread now holds the NIC (tests hold it to keep host threads from running it).
      */
     boolean tryLock()

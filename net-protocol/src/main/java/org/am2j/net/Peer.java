@@ -4,6 +4,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.am2j.api.EndpointName;
+import org.am2j.net.auth.LinkSecret;
 import org.am2j.net.auth.SipHash;
 
 /**
@@ -45,21 +46,40 @@ final class Peer
     long lastHeardNanos;
     /** When the NIC last looked for evidence that the silent peer's process is gone. NIC thread. */
     long livenessCheckedNanos;
-    /** Key of the datagrams to the peer. */
-    final SipHash transmitKey;
-    /** Key of the datagrams from the peer. */
-    final SipHash receiveKey;
+    /** The link's secret, every key of it derives from; null for the peer that stands for this NIC. */
+    final LinkSecret secret;
+    /** Key of the handshake datagrams to the peer. */
+    final SipHash helloTransmit = new SipHash();
+    /** Key of the handshake datagrams from the peer. */
+    final SipHash helloReceive = new SipHash();
     /** The peer's public key (RFC 7748 bytes): a peer claiming this NIC id with another key is refused. */
     final byte[] publicKey;
+    /** The session datagrams go out in, or null before the first handshake completes. NIC thread. */
+    LinkSession session;
     /**
-     * A datagram tagged with the peer's key arrived: it knows us and checks our tags. Until then the NIC introduces
-     * itself with HELLOs. NIC thread.
+     * A session this NIC answered a HELLO for: it becomes {@link #session} when a datagram of it from the peer checks
+     * (the peer got the ANSWER and holds the keys). Until then the current session, if any, goes on. NIC thread.
      */
-    boolean accepted;
+    LinkSession answered;
+    /** The random of the HELLO this NIC is sending to start a session, or null. NIC thread. */
+    byte[] helloRandom;
     /** The last cookie the peer gave us for our HELLO, or 0. NIC thread. */
     long cookie;
-    /** When the last HELLO went out. NIC thread. */
+    /** When the last HELLO (or, until the peer answers in the new session, its confirmation) went out. NIC thread. */
     long helloSentNanos;
+    /**
+     * Sessions that replaced an earlier one (the peer had forgotten this NIC and introduced itself again): the peer
+     * knows none of our names then, so a route that announced its endpoint's name in an earlier session announces it
+     * again. Written by the NIC thread, read by hosts.
+     */
+    volatile int restarts;
+    /**
+     * The peer runs another wire mode: both ends logged why, and nothing is sent to it (what was queued comes back
+     * EUNREACHABLE: it never left).
+     */
+    volatile boolean wireRefused;
+    /** The peer's other wire mode was reported on stderr. NIC thread. */
+    boolean mismatchReported;
     /** Routes (of hosts' translation tables, or endpoints' inverse mappings) that lead to this peer. */
     final AtomicInteger routes = new AtomicInteger();
     /**
@@ -70,11 +90,14 @@ final class Peer
     boolean sameNic;
 
     Peer(final int index, final long nicId, final Destination destination, final NetConfig config,
-        final long nowNanos, final byte[] publicKey, final SipHash transmitKey, final SipHash receiveKey)
+        final long nowNanos, final byte[] publicKey, final LinkSecret secret)
     {
         this.publicKey = publicKey;
-        this.transmitKey = transmitKey;
-        this.receiveKey = receiveKey;
+        this.secret = secret;
+        if (null != secret)
+        {
+            secret.helloKeys(helloTransmit, helloReceive);
+        }
         this.index = index;
         this.nicId = nicId;
         this.destination = destination;
@@ -136,7 +159,24 @@ final class Peer
     boolean hasTimers()
     {
         return requestsOut.hasInFlight() || repliesOut.hasInFlight() || requestsIn.ackOwed() || repliesIn.ackOwed() ||
-            busyOwed || reassembly.busy();
+            busyOwed || reassembly.busy() || handshaking();
+    }
+
+    /**
+     * @return true while this NIC sends HELLOs, or has a session the peer has not shown it holds yet (the
+     *         confirmation of a session this NIC started is sent again until it does).
+     */
+    boolean handshaking()
+    {
+        return null != helloRandom || (null != session && session.initiator && !session.anchored);
+    }
+
+    /**
+     * @return true when nothing may be sent to the peer: its process is gone, or it runs another wire mode.
+     */
+    boolean unreachable()
+    {
+        return died || wireRefused;
     }
 
     @Override

@@ -7,8 +7,8 @@ import java.util.Arrays;
 import java.util.Base64;
 
 import org.agrona.collections.Long2ObjectHashMap;
+import org.am2j.net.auth.LinkSecret;
 import org.am2j.net.auth.NicKeys;
-import org.am2j.net.auth.SipHash;
 
 /**
  * The peers a NIC knows, each keyed ({@link Peer}): made when a host maps an endpoint of theirs or from a HELLO that
@@ -71,12 +71,11 @@ final class PeerTable
      * @return the peer, or null when the id is known or no more peers fit.
      */
     Peer addIfAbsent(final long peerNicId, final InetSocketAddress socketAddress, final byte[] publicKey,
-        final SipHash transmit, final SipHash receive)
+        final LinkSecret secret)
     {
         synchronized (registry)
         {
-            return null != peersByNic.get(peerNicId) ? null :
-                addPeer(peerNicId, socketAddress, publicKey, transmit, receive);
+            return null != peersByNic.get(peerNicId) ? null : addPeer(peerNicId, socketAddress, publicKey, secret);
         }
     }
 
@@ -115,17 +114,16 @@ final class PeerTable
             }
             else
             {
-                final SipHash transmit = new SipHash();
-                final SipHash receive = new SipHash();
+                final LinkSecret secret;
                 try
                 {
-                    keys.deriveLinkKeys(nicId, peerNicId, publicKey, transmit, receive);
+                    secret = keys.linkSecret(nicId, peerNicId, publicKey);
                 }
                 catch (final IllegalArgumentException ex)
                 {
                     return null;
                 }
-                peer = addPeer(peerNicId, socketAddress, publicKey, transmit, receive);
+                peer = addPeer(peerNicId, socketAddress, publicKey, secret);
             }
             if (null != peer)
             {
@@ -164,11 +162,8 @@ final class PeerTable
             if (null == self)
             {
                 final Peer[] current = peers;
-                // Never used to sign or check a datagram: random keys, so that nothing could be made to pass them.
-                final java.util.concurrent.ThreadLocalRandom random = java.util.concurrent.ThreadLocalRandom.current();
-                final Peer peer = new Peer(current.length, nicId, null, config, System.nanoTime(), publicKey,
-                    new SipHash(random.nextLong(), random.nextLong()), new SipHash(random.nextLong(),
-                    random.nextLong()));
+                // No secret: it never has a session, so no datagram is ever sent to it or taken from it.
+                final Peer peer = new Peer(current.length, nicId, null, config, System.nanoTime(), publicKey, null);
                 peer.sameNic = true;
                 // A route count that never drops to 0: the peer is never evictable.
                 peer.routes.incrementAndGet();
@@ -230,7 +225,7 @@ final class PeerTable
      * with nothing in flight, silent for {@link #IDLE_PEER_TIMEOUTS} timeouts, gives its place up.
      */
     Peer addPeer(final long peerNicId, final InetSocketAddress socketAddress, final byte[] publicKey,
-        final SipHash transmit, final SipHash receive)
+        final LinkSecret secret)
     {
         final Peer[] current = peers;
         int index = current.length;
@@ -243,7 +238,7 @@ final class PeerTable
             }
         }
         final Peer peer = new Peer(index, peerNicId, wire.destination(socketAddress), config, System.nanoTime(),
-            publicKey, transmit, receive);
+            publicKey, secret);
         final Long2ObjectHashMap<Peer> byNic = new Long2ObjectHashMap<>(peersByNic);
         final Peer[] table = index < current.length ? current.clone() : Arrays.copyOf(current, current.length + 1);
         if (index < current.length)

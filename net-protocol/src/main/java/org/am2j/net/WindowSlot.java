@@ -37,6 +37,8 @@ final class WindowSlot
     int localEndpointId;
     /** A shared NIC's copy of the message in its endpoint's block ({@link InFlightLog}), or null. */
     InFlightLog log;
+    /** The session the message last left in, or null while it has not left (it waits for a handshake). */
+    LinkSession sentIn;
     /** The copy's position in {@link #log}. */
     long logPosition;
     int retransmits;

@@ -472,7 +472,7 @@ class BatchFramesTest
 
     private static UnsafeBuffer tag(final NicPair pair, final UnsafeBuffer datagram, final int length)
     {
-        datagram.putLong(length, pair.a.nic().peer(NIC_B).transmitKey.hash(datagram, 0, length));
+        datagram.putLong(length, pair.a.nic().peer(NIC_B).session.transmit.hash(datagram, 0, length));
         return datagram;
     }
 

@@ -143,6 +143,9 @@ class NetTransportTest
             raw.bind(new java.net.InetSocketAddress(target.getAddress(), 0));
             final NicCounters counters = pair.b.nic().counters();
             final java.nio.ByteBuffer datagram = java.nio.ByteBuffer.allocate(2000).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+            // The session A and B made, whose id every datagram of A names (an attacker reads it on the wire).
+            pair.handshake();
+            datagram.putInt(WireDescriptor.SESSION_OFFSET, pair.b.nic().peer(1).session.id);
             // Truncated: shorter than a header.
             raw.send(java.nio.ByteBuffer.wrap(new byte[10]), target);
             // Bad magic.
@@ -262,6 +265,8 @@ class NetTransportTest
         // No keeper: it reads the socket on its own and would count empty reads of its own.
         try (NicPair pair = new NicPair("keeperUs", "0"))
         {
+            // The session first: its handshake needs A's host to read B's answer, and A's host only sends here.
+            pair.handshake();
             final NicCounters counters = pair.b.nic().counters();
             final long emptyAtStart = counters.get(NicEvent.EMPTY_RECEIVES);
             assertEquals(0, pair.hostB.endpoint.poll(pair.sinkB, 16, false));
@@ -294,6 +299,7 @@ class NetTransportTest
         // The budget of a scheduler that polls the network now and then: the poll reads on to an empty socket.
         try (NicPair pair = new NicPair("keeperUs", "0"))
         {
+            pair.handshake();
             final NicCounters counters = pair.b.nic().counters();
             final int budget = 8 * TransportEndpoint.BASE_POLL_BUDGET;
             final int messages = 6;

@@ -89,6 +89,20 @@ final class NicPair implements AutoCloseable
         return true;
     }
 
+    /**
+     * Make the sessions between the two NICs (the handshake a first message would start), polling both sides: for
+     * tests that then drive one side only.
+     */
+    void handshake()
+    {
+        final Peer peer = a.nic().peer(2);
+        a.nic().handshake(peer);
+        if (!pumpUntil(() -> null != peer.session && peer.session.anchored, 10_000))
+        {
+            throw new AssertionError("no session between the NICs: " + a.nic().counters() + " " + b.nic().counters());
+        }
+    }
+
     void pump()
     {
         hostA.endpoint.poll(sinkA, 16, false);

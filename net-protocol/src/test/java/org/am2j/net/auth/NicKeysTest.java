@@ -7,14 +7,16 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.Arrays;
 import java.util.HexFormat;
 
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 
 /**
- * A NIC's key pair and the keys of its links: RFC 7748 vectors through the JDK, the same keys at both ends, one key
- * per direction, bound to both ids and both public keys, and refusal of keys that would give a known secret.
+ * A NIC's key pair and the keys of its links: RFC 7748 vectors through the JDK, known answers for every derivation,
+ * the same keys at both ends, one key per direction, bound to both ids and both public keys, other keys for every
+ * handshake (its randoms, wire version and mode), and refusal of keys that would give a known secret.
  */
 class NicKeysTest
 {
@@ -65,19 +67,60 @@ class NicKeysTest
     @Test
     void linkKeysAreTheHkdfOfTheRfc7748SharedSecretWithTheLowerNicFirst()
     {
-        // Expected values from an independent HKDF-SHA256 (Python hmac) over the RFC's shared secret
-        // 4a5d9d5b..161742 with the info of LinkKeyDescriptor.
+        // Expected values from an independent computation (Python's cryptography X25519 and hmac HKDF-SHA256) over
+        // the RFC's key pairs with the infos of LinkKeyDescriptor: Alice (0x1111) is the lower NIC.
+        final LinkSecret alice = alice().linkSecret(ALICE_ID, BOB_ID, HEX.parseHex(BOB_PUBLIC));
+        final LinkSecret bob = bob().linkSecret(BOB_ID, ALICE_ID, HEX.parseHex(ALICE_PUBLIC));
+        assertTrue(alice.localIsLower());
+        assertFalse(bob.localIsLower());
         final SipHash transmit = new SipHash();
         final SipHash receive = new SipHash();
-        alice().deriveLinkKeys(ALICE_ID, BOB_ID, HEX.parseHex(BOB_PUBLIC), transmit, receive);
-        assertKey(0xc01acb0c3b8288deL, 0x5b798b0b3de54bf7L, transmit); // Alice is lower: her datagrams use key 0
-        assertKey(0x45a78502e6809401L, 0x8ea68ea5ed90ad1aL, receive);
+        alice.helloKeys(transmit, receive);
+        assertKey(0x82143f715a87841cL, 0xc577a09f6984cf44L, transmit);
+        assertKey(0x303990e3595c5278L, 0x45a84d8a4c02f2bcL, receive);
 
-        // An id that is negative as a signed long is the higher one: the order is unsigned
-        final long aliceHigh = 0xfffffffffffffff0L;
-        alice().deriveLinkKeys(aliceHigh, BOB_ID, HEX.parseHex(BOB_PUBLIC), transmit, receive);
-        assertKey(0x37aebad9280c6907L, 0xcac331d1eac613abL, transmit);
-        assertKey(0xf5419e671e9efe28L, 0xfe266fb185737d1bL, receive);
+        final byte[] aliceRandom = HEX.parseHex("000102030405060708090a0b0c0d0e0f");
+        final byte[] bobRandom = HEX.parseHex("101112131415161718191a1b1c1d1e1f");
+        final LinkSecret.TrafficSecrets session = alice.session(6, 2, aliceRandom, bobRandom);
+        assertEquals("ad24a6ed9fc1bef1af45271458e58dffdf2136cc8614f5e737f1eb85860449e3",
+            HEX.formatHex(session.transmit()));
+        assertEquals("e2207d40e8c3ebb652507843de8deae3868e0bf7d68bb40ff65dc3248b49fe0c",
+            HEX.formatHex(session.receive()));
+        assertEquals(0xf39db698, session.id());
+        // Bob, with the randoms as he sees them, gets the same secrets the other way round.
+        final LinkSecret.TrafficSecrets bobSession = bob.session(6, 2, bobRandom, aliceRandom);
+        assertArrayEquals(session.transmit(), bobSession.receive());
+        assertArrayEquals(session.receive(), bobSession.transmit());
+        assertEquals(session.id(), bobSession.id());
+        // Another wire mode: another session.
+        assertEquals(0xa30d41a9, alice.session(6, 3, aliceRandom, bobRandom).id());
+
+        final byte[] epoch = new byte[LinkSecret.EPOCH_KEYS_LENGTH];
+        LinkSecret.epochKeys(session.transmit(), 0, epoch);
+        assertEquals("5a9539e5387846eb537f6c91fe191d52", cipherKey(epoch));
+        assertKey(0x653316f4061f07c3L, 0x983c1dba5e91b10fL, new SipHash().key(epoch, LinkSecret.EPOCH_MAC_KEY_OFFSET));
+        LinkSecret.epochKeys(session.transmit(), 1, epoch);
+        assertEquals("c392c99b9e0aa9035957dd57fbd92211", cipherKey(epoch));
+        assertKey(0x6f120fc88d2625acL, 0x91874e8a609fa586L, new SipHash().key(epoch, LinkSecret.EPOCH_MAC_KEY_OFFSET));
+        LinkSecret.epochKeys(session.receive(), 0, epoch);
+        assertEquals("cc72c72f5f6fbb7fe8e41cf51d57e124", cipherKey(epoch));
+        assertKey(0x8e44be24f9be2c00L, 0x26aade5ec47ca105L, new SipHash().key(epoch, LinkSecret.EPOCH_MAC_KEY_OFFSET));
+    }
+
+    @Test
+    void everyHandshakeGivesOtherKeysAndVersionAndModeAreBound()
+    {
+        final LinkSecret secret = NicKeys.generate().linkSecret(ALICE_ID, BOB_ID, NicKeys.generate().publicKey());
+        final byte[] one = random(1);
+        final byte[] two = random(2);
+        final LinkSecret.TrafficSecrets session = secret.session(6, 2, one, two);
+        assertDifferent(session, secret.session(6, 2, one, random(3)), "the peer's random");
+        assertDifferent(session, secret.session(6, 2, random(3), two), "our random");
+        assertDifferent(session, secret.session(6, 2, two, one), "the randoms swapped");
+        assertDifferent(session, secret.session(7, 2, one, two), "the wire version");
+        assertDifferent(session, secret.session(6, 3, one, two), "the wire mode");
+        assertFalse(Arrays.equals(session.transmit(), session.receive()), "one secret per direction");
+        assertThrows(IllegalArgumentException.class, () -> secret.session(6, 2, new byte[8], two));
     }
 
     @Test
@@ -97,6 +140,10 @@ class NicKeysTest
             // what one end tags, the other end checks
             final UnsafeBuffer frame = frame(96);
             assertEquals(ab.transmit.hash(frame, 0, 96), ba.receive.hash(frame, 0, 96));
+            final LinkSecret.TrafficSecrets abSession = ab.secret.session(6, 2, random(1), random(2));
+            final LinkSecret.TrafficSecrets baSession = ba.secret.session(6, 2, random(2), random(1));
+            assertArrayEquals(abSession.transmit(), baSession.receive());
+            assertArrayEquals(abSession.receive(), baSession.transmit());
         }
     }
 
@@ -132,6 +179,8 @@ class NicKeysTest
         // and every link of A differs from every other
         final Link ac = Link.derive(a, ALICE_ID, c, 0x3333L);
         assertDifferent(ab, ac);
+        assertDifferent(ab.secret.session(6, 2, random(1), random(2)), ac.secret.session(6, 2, random(1), random(2)),
+            "the same randoms on another link");
     }
 
     @Test
@@ -150,27 +199,21 @@ class NicKeysTest
     void refusesToKeyALinkToItself()
     {
         final NicKeys a = NicKeys.generate();
-        final SipHash transmit = new SipHash();
-        final SipHash receive = new SipHash();
         final IllegalArgumentException ex = assertThrows(IllegalArgumentException.class,
-            () -> a.deriveLinkKeys(ALICE_ID, ALICE_ID, a.publicKey(), transmit, receive));
+            () -> a.linkSecret(ALICE_ID, ALICE_ID, a.publicKey()));
         assertTrue(ex.getMessage().contains("to itself"), ex.getMessage());
-        assertFalse(transmit.isKeyed() || receive.isKeyed());
     }
 
     @Test
-    void refusesSmallOrderPublicKeysAndLeavesTheKeysAlone()
+    void refusesSmallOrderPublicKeys()
     {
         final NicKeys a = NicKeys.generate();
-        final SipHash transmit = new SipHash(1, 2);
-        final SipHash receive = new SipHash(3, 4);
         for (final String point : SMALL_ORDER)
         {
             final IllegalArgumentException ex = assertThrows(IllegalArgumentException.class,
-                () -> a.deriveLinkKeys(ALICE_ID, BOB_ID, HEX.parseHex(point), transmit, receive), point);
+                () -> a.linkSecret(ALICE_ID, BOB_ID, HEX.parseHex(point)), point);
             assertTrue(ex.getMessage().contains("small order"), ex.getMessage());
             assertTrue(ex.getMessage().contains("2222"), "names the peer: " + ex.getMessage());
-            assertTrue(transmit.hasSameKey(new SipHash(1, 2)) && receive.hasSameKey(new SipHash(3, 4)), point);
         }
     }
 
@@ -178,29 +221,24 @@ class NicKeysTest
     void refusesMalformedPublicKeysWithAClearException()
     {
         final NicKeys a = NicKeys.generate();
-        final SipHash transmit = new SipHash();
-        final SipHash receive = new SipHash();
         final byte[] good = bob().publicKey();
 
         final IllegalArgumentException shortKey = assertThrows(IllegalArgumentException.class,
-            () -> a.deriveLinkKeys(ALICE_ID, BOB_ID, new byte[31], transmit, receive));
+            () -> a.linkSecret(ALICE_ID, BOB_ID, new byte[31]));
         assertTrue(shortKey.getMessage().contains("32 bytes"), shortKey.getMessage());
 
         final byte[] topBit = good.clone();
         topBit[31] |= (byte)0x80;
-        assertThrows(IllegalArgumentException.class, () -> a.deriveLinkKeys(ALICE_ID, BOB_ID, topBit, transmit, receive));
+        assertThrows(IllegalArgumentException.class, () -> a.linkSecret(ALICE_ID, BOB_ID, topBit));
 
         final byte[] p = HEX.parseHex("edffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f");
-        assertThrows(IllegalArgumentException.class, () -> a.deriveLinkKeys(ALICE_ID, BOB_ID, p, transmit, receive));
+        assertThrows(IllegalArgumentException.class, () -> a.linkSecret(ALICE_ID, BOB_ID, p));
 
         final UnsafeBuffer datagram = new UnsafeBuffer(new byte[40]);
         datagram.putBytes(8, good);
-        assertThrows(IllegalArgumentException.class,
-            () -> a.deriveLinkKeys(ALICE_ID, BOB_ID, datagram, 9, transmit, receive));
-        assertFalse(transmit.isKeyed() || receive.isKeyed());
-
-        assertThrows(IllegalArgumentException.class,
-            () -> a.deriveLinkKeys(ALICE_ID, BOB_ID, good, transmit, transmit));
+        assertThrows(IllegalArgumentException.class, () -> a.linkSecret(ALICE_ID, BOB_ID, datagram, 9));
+        final SipHash both = new SipHash();
+        assertThrows(IllegalArgumentException.class, () -> a.linkSecret(ALICE_ID, BOB_ID, good).helloKeys(both, both));
     }
 
     @Test
@@ -212,7 +250,7 @@ class NicKeysTest
         b.publicKey(datagram, 13);
         final SipHash transmit = new SipHash();
         final SipHash receive = new SipHash();
-        a.deriveLinkKeys(ALICE_ID, BOB_ID, datagram, 13, transmit, receive);
+        a.linkSecret(ALICE_ID, BOB_ID, datagram, 13).helloKeys(transmit, receive);
         final Link viaArray = Link.derive(a, ALICE_ID, b, BOB_ID);
         assertTrue(transmit.hasSameKey(viaArray.transmit) && receive.hasSameKey(viaArray.receive));
     }
@@ -238,6 +276,27 @@ class NicKeysTest
         assertFalse(one.transmit.hasSameKey(other.receive), "crossed keys");
     }
 
+    private static void assertDifferent(final LinkSecret.TrafficSecrets one, final LinkSecret.TrafficSecrets other,
+        final String change)
+    {
+        assertFalse(Arrays.equals(one.transmit(), other.transmit()), change + ": transmit");
+        assertFalse(Arrays.equals(one.receive(), other.receive()), change + ": receive");
+        assertNotEquals(one.id(), other.id(), change + ": id");
+    }
+
+    private static String cipherKey(final byte[] epoch)
+    {
+        return HEX.formatHex(epoch, LinkSecret.EPOCH_CIPHER_KEY_OFFSET,
+            LinkSecret.EPOCH_CIPHER_KEY_OFFSET + LinkSecret.CIPHER_KEY_LENGTH);
+    }
+
+    private static byte[] random(final int seed)
+    {
+        final byte[] bytes = new byte[LinkSecret.RANDOM_LENGTH];
+        new java.util.Random(seed).nextBytes(bytes);
+        return bytes;
+    }
+
     private static UnsafeBuffer frame(final int length)
     {
         final UnsafeBuffer frame = new UnsafeBuffer(new byte[length]);
@@ -248,16 +307,18 @@ class NicKeysTest
         return frame;
     }
 
-    /** The two keys one end of a link derived. */
+    /** The handshake keys one end of a link derived, and its secret. */
     private static final class Link
     {
         final SipHash transmit = new SipHash();
         final SipHash receive = new SipHash();
+        LinkSecret secret;
 
         static Link derive(final NicKeys local, final long localId, final NicKeys peer, final long peerId)
         {
             final Link link = new Link();
-            local.deriveLinkKeys(localId, peerId, peer.publicKey(), link.transmit, link.receive);
+            link.secret = local.linkSecret(localId, peerId, peer.publicKey());
+            link.secret.helloKeys(link.transmit, link.receive);
             return link;
         }
     }

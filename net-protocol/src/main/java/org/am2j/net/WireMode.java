@@ -1,0 +1,49 @@
+package org.am2j.net;
+
+/**
+ * What the NIC does to every datagram of a session between its handshake and the socket. Both ends of a link must run
+ * the same mode: it travels in the handshake and goes into the session's keys, so a HELLO whose mode was changed on
+ * the way makes keys neither end can use, and two NICs that disagree refuse each other with an error naming both.
+ */
+enum WireMode
+{
+    /** Every datagram carries a tag under its direction's key, checked before anything in it is used. */
+    AUTHENTICATE(2, "authenticate"),
+    /** Nothing: the wire believes anyone who can send it a datagram. For measuring and for trusted fabrics only. */
+    OFF(3, "off");
+
+    /** The number that names the mode on the wire and in the key derivation. */
+    final int code;
+    /** The mode's name in settings. */
+    final String text;
+
+    WireMode(final int code, final String text)
+    {
+        this.code = code;
+        this.text = text;
+    }
+
+    /**
+     * @return true when datagrams carry a tag.
+     */
+    boolean tags()
+    {
+        return this != OFF;
+    }
+
+    /**
+     * @param code a mode's number, as a HELLO or ANSWER carries it.
+     * @return its name in settings, or a description of an unknown number.
+     */
+    static String describe(final int code)
+    {
+        for (final WireMode mode : values())
+        {
+            if (mode.code == code)
+            {
+                return mode.text;
+            }
+        }
+        return "an unknown mode (" + code + ")";
+    }
+}
