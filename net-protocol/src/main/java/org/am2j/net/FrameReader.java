@@ -471,8 +471,18 @@ final class FrameReader
         if (0 == status && opcode.isRequest() && !endpoint.routeNamed(route))
         {
             // The sender's name announcement (an earlier sequence) has not arrived yet: take the request when it
-            // is retransmitted, so that its token always names its source.
-            return NOT_YET;
+            // is retransmitted, so that its token always names its source. This request's tag vouches for a name
+            // held for a tag the destination did not accept. A peer over its names' budget has its announcements
+            // refused: its requests from endpoints not named are refused too.
+            if (!peer.names.vouch(sourceEndpoint, peers))
+            {
+                return peer.names.overBudget ?
+                    refuse(peer, buffer, body, bodyLength, ReturnStatus.EBADENDPOINT.code()) : NOT_YET;
+            }
+            if (null == peer.someName)
+            {
+                peer.someName = peer.name(sourceEndpoint);
+            }
         }
         // Handed over (DirectDelivery) when the polling host offered it and the queue is empty: the host, our caller's
         // thread and the queue's only reader, runs earlier records before it polls the socket again.
@@ -587,6 +597,11 @@ final class FrameReader
         return writer.sendBack(peer, buffer, body, bodyLength, status, false);
     }
 
+    /**
+     * A name announcement: kept when its destination is an open endpoint whose tag accepts the announcement's (the tag
+     * of the requests that follow it) and the budgets allow ({@link PeerNames}); held, when the tag is not accepted,
+     * until a request vouches for it; refused and counted otherwise. Either way the announcement is taken.
+     */
     void learnName(final Peer peer, final boolean replyChannel, final DirectBuffer buffer, final int body,
         final int sourceEndpoint, final int dataLength)
     {
@@ -595,20 +610,46 @@ final class FrameReader
             counters.increment(NicEvent.MALFORMED);
             return;
         }
-        final EndpointName known = peer.name(sourceEndpoint);
-        if (null != known)
+        if (peer.names.knows(sourceEndpoint))
         {
+            return;
+        }
+        final ServedEndpoint destination =
+            endpoints.byId(buffer.getInt(body + MessageDescriptor.DESTINATION_ENDPOINT_OFFSET));
+        if (null == destination || destination.isClosed())
+        {
+            counters.increment(NicEvent.NAMES_REFUSED);
             return;
         }
         final byte[] bytes = new byte[dataLength];
         buffer.getBytes(body + MessageDescriptor.HEADER_LENGTH, bytes);
+        final EndpointName name;
         try
         {
-            peer.learnName(sourceEndpoint, EndpointName.fromBytes(bytes));
+            name = EndpointName.fromBytes(bytes);
         }
         catch (final RuntimeException ex)
         {
             counters.increment(NicEvent.MALFORMED);
+            return;
+        }
+        if (!Tags.accepts(destination.tag(), buffer.getLong(body + MessageDescriptor.TAG_OFFSET)))
+        {
+            // Held until a request with a tag the destination accepts vouches for it.
+            if (PeerNames.HELD_NOW != peer.names.hold(sourceEndpoint, bytes, peers))
+            {
+                counters.increment(NicEvent.NAMES_REFUSED);
+            }
+            return;
+        }
+        if (!peer.names.announced(sourceEndpoint, bytes, peers))
+        {
+            counters.increment(NicEvent.NAMES_REFUSED);
+            return;
+        }
+        if (null == peer.someName)
+        {
+            peer.someName = name;
         }
     }
 }

@@ -55,7 +55,7 @@ final class NetRoute implements Route
             nic.directSends().flushHeld();
             return FULL;
         }
-        if (announce && !queueName(queue, restarts))
+        if (announce && !queueName(queue, restarts, message.tag()))
         {
             channel.release(2);
             return FULL;
@@ -156,9 +156,9 @@ final class NetRoute implements Route
         }
     }
 
-    private boolean queueName(final ManyToOneRingBuffer queue, final int restarts)
+    private boolean queueName(final ManyToOneRingBuffer queue, final int restarts, final long tag)
     {
-        if (!queueName(queue, peer.index, endpoint.id(), remoteEndpointId, endpoint.encodedName()))
+        if (!queueName(queue, peer.index, endpoint.id(), remoteEndpointId, endpoint.encodedName(), tag))
         {
             return false;
         }
@@ -167,17 +167,19 @@ final class NetRoute implements Route
     }
 
     /**
-     * Queue a name announcement record (the sending endpoint's encoded name) in a send queue.
+     * Queue a name announcement record (the sending endpoint's encoded name) in a send queue. It carries the tag of
+     * the request it goes before: the receiving NIC keeps the name only when the destination accepts that tag.
      *
      * @param queue            the send queue.
      * @param peerIndex        the destination's NIC in the NIC's peer table.
      * @param sourceEndpointId the announcing endpoint's wire id.
      * @param remoteEndpointId the destination's wire id.
      * @param name             the encoded name.
+     * @param tag              the tag of the request that follows it.
      * @return false when the queue had no room.
      */
     static boolean queueName(final ManyToOneRingBuffer queue, final int peerIndex, final int sourceEndpointId,
-        final int remoteEndpointId, final byte[] name)
+        final int remoteEndpointId, final byte[] name, final long tag)
     {
         final int index = queue.tryClaim(QueueRecordDescriptor.MESSAGE_TYPE,
             QueueRecordDescriptor.BODY_OFFSET + MessageDescriptor.HEADER_LENGTH + name.length);
@@ -194,6 +196,7 @@ final class NetRoute implements Route
         buffer.putInt(body + MessageDescriptor.DESTINATION_ENDPOINT_OFFSET, remoteEndpointId);
         buffer.putInt(body + MessageDescriptor.DATA_LENGTH_OFFSET, name.length);
         buffer.putLong(body + MessageDescriptor.SEGMENT_OFFSET_OFFSET, -1L);
+        buffer.putLong(body + MessageDescriptor.TAG_OFFSET, tag);
         buffer.putBytes(body + MessageDescriptor.HEADER_LENGTH, name);
         // Ordered store of the record length, as for every record.
         queue.commit(index);

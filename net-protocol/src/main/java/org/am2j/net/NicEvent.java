@@ -78,6 +78,11 @@ enum NicEvent
     UNKNOWN_SESSION,
     /** Handshakes refused because the peer runs another wire mode or version (reported once on stderr). */
     WIRE_MISMATCHES,
+    /**
+     * Name announcements not kept: for an endpoint that does not exist or does not accept their tag, or over the
+     * announcing peer's budget of names (or all peers'); such a peer's requests from endpoints not named are refused.
+     */
+    NAMES_REFUSED,
     /** Peers made from HELLOs with a valid cookie and tag. */
     PEERS_ACCEPTED,
     /** Idle peers that no route led to, evicted from a full table for a new one. */

@@ -1,6 +1,5 @@
 package org.am2j.net;
 
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.am2j.api.EndpointName;
@@ -15,9 +14,6 @@ import org.am2j.net.auth.SipHash;
  */
 final class Peer
 {
-    /** Most endpoint names kept per peer. */
-    static final int MAX_NAMES = 1 << 16;
-
     final int index;
     final long nicId;
     /** Where its datagrams go: {@code destination.address} is its NIC's receiving socket. */
@@ -30,7 +26,8 @@ final class Peer
     final Reassembly reassembly;
     /** Messages drained for the peer and not sent yet: they go out together at the end of the drain. NIC thread. */
     final PendingBatch pending;
-    private final ConcurrentHashMap<Integer, EndpointName> names = new ConcurrentHashMap<>();
+    /** The names of its endpoints this NIC knows. */
+    final PeerNames names = new PeerNames();
 
     /**
      * The peer's process is known to be gone (it was on this machine and its pid no longer runs, or the job said
@@ -110,16 +107,14 @@ final class Peer
     }
 
     /**
+     * A local endpoint maps an endpoint of the peer's process: its name is known from then on.
+     *
      * @param endpointId id of an endpoint of the peer's process.
      * @param name       its name.
      */
     void learnName(final int endpointId, final EndpointName name)
     {
-        // Bounded: a peer that announces endpoint after endpoint cannot make this NIC keep names without end.
-        if (names.size() < MAX_NAMES || names.containsKey(endpointId))
-        {
-            names.put(endpointId, name);
-        }
+        names.mapped(endpointId, name);
         if (null == someName)
         {
             someName = name;

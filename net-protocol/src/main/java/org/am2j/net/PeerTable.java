@@ -21,6 +21,8 @@ final class PeerTable
     static final char KEY_SEPARATOR = '#';
     /** A peer no route leads to, silent for this many timeouts, may give its place in a full table up. */
     static final long IDLE_PEER_TIMEOUTS = 3;
+    /** Bytes of announced endpoint names all peers together may make this NIC keep ({@link PeerNames}). */
+    static final long NAME_BYTES = 16L << 20;
 
     private final NetConfig config;
     private final Wire wire;
@@ -32,6 +34,8 @@ final class PeerTable
     private volatile Long2ObjectHashMap<Peer> peersByNic = new Long2ObjectHashMap<>();
     /** The peer standing for this NIC itself, made on first use; never in {@link #peersByNic}. */
     private Peer self;
+    /** Bytes charged for announced names, all peers ({@link PeerNames}); an evicted peer's are given back. */
+    private final java.util.concurrent.atomic.AtomicLong nameBytes = new java.util.concurrent.atomic.AtomicLong();
 
     PeerTable(final NetConfig config, final Wire wire, final long nicId, final NicKeys keys, final NicCounters counters)
     {
@@ -244,6 +248,7 @@ final class PeerTable
         if (index < current.length)
         {
             byNic.remove(current[index].nicId);
+            releaseNames(current[index].names.announcedBytes());
             counters.increment(NicEvent.PEERS_EVICTED);
         }
         byNic.put(peerNicId, peer);
@@ -252,6 +257,45 @@ final class PeerTable
         peers = table;
         peersByNic = byNic;
         return peer;
+    }
+
+    /**
+     * Charge an announced name to the budget of all peers.
+     *
+     * @param cost its cost ({@link PeerNames#cost}).
+     * @return false when it does not fit (nothing charged).
+     */
+    boolean chargeNames(final long cost)
+    {
+        while (true)
+        {
+            final long charged = nameBytes.get();
+            if (charged + cost > NAME_BYTES)
+            {
+                return false;
+            }
+            // CAS: the charges never exceed the budget (hosts give an evicted peer's back concurrently).
+            if (nameBytes.compareAndSet(charged, charged + cost))
+            {
+                return true;
+            }
+        }
+    }
+
+    /**
+     * @param cost of names no longer kept.
+     */
+    void releaseNames(final long cost)
+    {
+        nameBytes.getAndAdd(-cost);
+    }
+
+    /**
+     * @return bytes charged for announced names, all peers.
+     */
+    long nameBytes()
+    {
+        return nameBytes.get();
     }
 
     int evictable(final Peer[] table, final long now)
