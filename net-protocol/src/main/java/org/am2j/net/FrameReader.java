@@ -2,6 +2,7 @@ package org.am2j.net;
 
 import java.lang.invoke.VarHandle;
 import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
 
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
@@ -47,6 +48,10 @@ final class FrameReader
     private final FrameWriter writer;
     private final NicTimers timers;
     private final UnsafeBuffer received;
+    /** The buffer {@link #received} views, and its twin for the cipher ({@link FrameWriter#twin}). */
+    private ByteBuffer receivedBuffer;
+    private ByteBuffer receivedTwin;
+    private final WireSeal seal;
     private final Handshakes handshakes;
     /** A HELLO of another wire version was reported on stderr (once per NIC). */
     private boolean otherVersionReported;
@@ -55,8 +60,9 @@ final class FrameReader
 
     FrameReader(final NetConfig config, final long nicId, final NicCounters counters, final NicKeys keys,
         final NicClock clock, final PeerTable peers, final EndpointTable endpoints, final FrameWriter writer,
-        final NicTimers timers, final UnsafeBuffer received)
+        final NicTimers timers, final UnsafeBuffer received, final WireSeal seal)
     {
+        this.seal = seal;
         this.config = config;
         this.nicId = nicId;
         this.counters = counters;
@@ -68,6 +74,18 @@ final class FrameReader
         this.timers = timers;
         this.received = received;
         this.handshakes = new Handshakes(config, nicId, counters, keys, clock, peers, writer, timers, received);
+    }
+
+    /**
+     * The receive buffer's view now shows another buffer (the receive buffer is lent to a host, or given back).
+     *
+     * @param buffer the buffer datagrams are read into.
+     * @param twin   a second buffer over its memory.
+     */
+    void receivingInto(final ByteBuffer buffer, final ByteBuffer twin)
+    {
+        this.receivedBuffer = buffer;
+        this.receivedTwin = twin;
     }
 
     /**
@@ -87,7 +105,8 @@ final class FrameReader
     void onDatagram(final InetSocketAddress from, final int datagramLength)
     {
         final UnsafeBuffer d = received;
-        if (datagramLength < WireDescriptor.HEADER_LENGTH + WireDescriptor.TAG_LENGTH)
+        if (datagramLength < WireDescriptor.HEADER_LENGTH + WireDescriptor.TAG_LENGTH &&
+            datagramLength != WireDescriptor.COOKIE_LENGTH)
         {
             counters.increment(NicEvent.TRUNCATED);
             return;
@@ -144,7 +163,7 @@ final class FrameReader
             counters.increment(NicEvent.UNKNOWN_SESSION);
             return;
         }
-        if (config.wire.tags() && d.getLong(length) != session.receive.hash(d, 0, length))
+        if (!seal.open(receivedBuffer, receivedTwin, d, length, session))
         {
             // Forged, spoiled, or from another incarnation: it changes nothing.
             counters.increment(NicEvent.AUTH_FAILED);

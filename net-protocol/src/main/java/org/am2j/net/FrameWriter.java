@@ -32,14 +32,18 @@ final class FrameWriter
     private final NicClock clock;
     private final ByteBuffer fragmentBuffer;
     private final UnsafeBuffer fragment;
+    private final ByteBuffer fragmentTwin;
     private final ByteBuffer ackBuffer = direct(WireDescriptor.HELLO_LENGTH + WireDescriptor.TAG_LENGTH);
+    private final ByteBuffer ackTwin = twin(ackBuffer);
     private final UnsafeBuffer ack = new UnsafeBuffer(ackBuffer);
+    private final WireSeal seal;
     /** Source of the handshakes' randoms. */
     private final SecureRandom random = new SecureRandom();
 
     FrameWriter(final NetConfig config, final Wire wire, final long nicId, final NicCounters counters,
-        final NicKeys keys, final NicClock clock)
+        final NicKeys keys, final NicClock clock, final WireSeal seal)
     {
+        this.seal = seal;
         this.config = config;
         this.wire = wire;
         this.nicId = nicId;
@@ -48,12 +52,23 @@ final class FrameWriter
         this.keys = keys;
         this.clock = clock;
         this.fragmentBuffer = direct(config.datagramLimit);
+        this.fragmentTwin = twin(fragmentBuffer);
         this.fragment = new UnsafeBuffer(fragmentBuffer);
     }
 
     static ByteBuffer direct(final int capacity)
     {
         return BufferUtil.allocateDirectAligned(org.agrona.BitUtil.align(capacity, 64), 64).order(ByteOrder.LITTLE_ENDIAN);
+    }
+
+    /**
+     * @param buffer a datagram's buffer.
+     * @return a second buffer over the same memory: the JDK's cipher takes its input and output as two objects, and
+     *         seals and opens a datagram in place.
+     */
+    static ByteBuffer twin(final ByteBuffer buffer)
+    {
+        return buffer.duplicate().order(ByteOrder.LITTLE_ENDIAN);
     }
 
     /**
@@ -102,7 +117,7 @@ final class FrameWriter
         if (total + WireDescriptor.TAG_LENGTH <= config.datagramLimit)
         {
             datagram.putInt(WireDescriptor.FRAGMENT_OFFSET_OFFSET, 0);
-            send(slot.datagram, slot.view, total, peer);
+            send(slot.datagram, slot.twin, slot.view, total, peer, true);
         }
         else
         {
@@ -117,7 +132,7 @@ final class FrameWriter
                 fragment.putByte(WireDescriptor.FRAGMENT_COUNT_OFFSET, (byte)count);
                 fragment.putInt(WireDescriptor.FRAGMENT_OFFSET_OFFSET, offset);
                 fragment.putBytes(WireDescriptor.HEADER_LENGTH, datagram, WireDescriptor.HEADER_LENGTH + offset, length);
-                send(fragmentBuffer, fragment, WireDescriptor.HEADER_LENGTH + length, peer);
+                send(fragmentBuffer, fragmentTwin, fragment, WireDescriptor.HEADER_LENGTH + length, peer);
             }
         }
         sent(peer, slot);
@@ -178,21 +193,27 @@ final class FrameWriter
     }
 
     /**
-     * Tag a datagram with the link's key (after its {@code length} bytes, which its buffer has room for) and hand it
-     * to the wire.
+     * Seal or tag a datagram of the peer's session ({@link WireSeal}: its tag goes after its {@code length} bytes, which
+     * its buffer has room for) and hand it to the wire.
      */
-    void send(final ByteBuffer datagram, final UnsafeBuffer view, final int length, final Peer peer)
+    void send(final ByteBuffer datagram, final ByteBuffer twin, final UnsafeBuffer view, final int length,
+        final Peer peer)
+    {
+        send(datagram, twin, view, length, peer, false);
+    }
+
+    /**
+     * @param keep the datagram is a window slot's, which keeps its message in clear for retransmission.
+     */
+    private void send(final ByteBuffer datagram, final ByteBuffer twin, final UnsafeBuffer view, final int length,
+        final Peer peer, final boolean keep)
     {
         final LinkSession session = peer.session;
         if (null == session)
         {
             return;
         }
-        if (config.wire.tags())
-        {
-            view.putLong(length, session.transmit.hash(view, 0, length));
-        }
-        toWire(datagram, length, peer);
+        toWire(seal.seal(datagram, twin, view, length, session, keep), length, peer);
     }
 
     /**
@@ -228,7 +249,7 @@ final class FrameWriter
         writeHeader(ack, type, flags | (replyChannel ? WireDescriptor.FLAG_REPLY_CHANNEL : 0), peer, sequence);
         ack.putInt(WireDescriptor.BODY_LENGTH_OFFSET, 0);
         ack.putInt(WireDescriptor.FRAGMENT_OFFSET_OFFSET, 0);
-        send(ackBuffer, ack, WireDescriptor.HEADER_LENGTH, peer);
+        send(ackBuffer, ackTwin, ack, WireDescriptor.HEADER_LENGTH, peer);
     }
 
     /**
@@ -325,7 +346,7 @@ final class FrameWriter
 
     private void sendHandshake(final Peer peer, final int length)
     {
-        ack.putLong(length, peer.helloTransmit.hash(ack, 0, length));
+        peer.helloTransmit.tag(ack, 0, length);
         toWire(ackBuffer, length, peer);
     }
 
@@ -384,7 +405,7 @@ final class FrameWriter
         writeHeader(ack, WireDescriptor.TYPE_ACK, 0, peer, 0);
         ack.putInt(WireDescriptor.BODY_LENGTH_OFFSET, 0);
         ack.putInt(WireDescriptor.FRAGMENT_OFFSET_OFFSET, 0);
-        send(ackBuffer, ack, WireDescriptor.HEADER_LENGTH, peer);
+        send(ackBuffer, ackTwin, ack, WireDescriptor.HEADER_LENGTH, peer);
         counters.increment(NicEvent.ACKS_SENT);
     }
 

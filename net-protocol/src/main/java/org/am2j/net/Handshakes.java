@@ -8,7 +8,7 @@ import org.agrona.concurrent.UnsafeBuffer;
 import org.am2j.net.auth.Cookies;
 import org.am2j.net.auth.LinkSecret;
 import org.am2j.net.auth.NicKeys;
-import org.am2j.net.auth.SipHash;
+import org.am2j.net.auth.Mac128;
 
 /**
  * The receive side of the handshakes that make a link's sessions. A NIC that has something to send to a peer it has
@@ -75,7 +75,7 @@ final class Handshakes
             onHelloFromUnknown(from, sourceNic, length);
             return;
         }
-        if (d.getLong(length) != peer.helloReceive.hash(d, 0, length))
+        if (!peer.helloReceive.check(d, 0, length))
         {
             counters.increment(NicEvent.AUTH_FAILED);
             return;
@@ -127,10 +127,10 @@ final class Handshakes
             counters.increment(NicEvent.AUTH_FAILED);
             return;
         }
-        final SipHash transmit = new SipHash();
-        final SipHash receive = new SipHash();
+        final Mac128 transmit = new Mac128();
+        final Mac128 receive = new Mac128();
         secret.helloKeys(transmit, receive);
-        if (d.getLong(length) != receive.hash(d, 0, length))
+        if (!receive.check(d, 0, length))
         {
             counters.increment(NicEvent.AUTH_FAILED);
             return;
@@ -185,8 +185,8 @@ final class Handshakes
         final byte[] responderRandom = writer.newRandom();
         peer.helloRandom = null;
         peer.answered = new LinkSession(
-            peer.secret.session(WireDescriptor.VERSION, config.wire.code, responderRandom, helloRandom), false,
-            helloRandom, responderRandom);
+            peer.secret.session(WireDescriptor.VERSION, config.wire.code, responderRandom, helloRandom),
+            peer.secret.localIsLower(), false, helloRandom, responderRandom);
         writer.sendAnswer(peer, helloRandom, responderRandom, 0);
     }
 
@@ -206,7 +206,7 @@ final class Handshakes
             counters.increment(NicEvent.MALFORMED);
             return;
         }
-        if (d.getLong(length) != peer.helloReceive.hash(d, 0, length))
+        if (!peer.helloReceive.check(d, 0, length))
         {
             counters.increment(NicEvent.AUTH_FAILED);
             return;
@@ -231,8 +231,8 @@ final class Handshakes
         final byte[] responderRandom = new byte[LinkSecret.RANDOM_LENGTH];
         d.getBytes(WireDescriptor.ANSWER_RESPONDER_RANDOM_OFFSET, responderRandom);
         establish(peer, new LinkSession(
-            peer.secret.session(WireDescriptor.VERSION, config.wire.code, helloRandom, responderRandom), true,
-            helloRandom, responderRandom));
+            peer.secret.session(WireDescriptor.VERSION, config.wire.code, helloRandom, responderRandom),
+            peer.secret.localIsLower(), true, helloRandom, responderRandom));
     }
 
     /**

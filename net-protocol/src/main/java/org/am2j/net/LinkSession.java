@@ -1,7 +1,6 @@
 package org.am2j.net;
 
 import org.am2j.net.auth.LinkSecret;
-import org.am2j.net.auth.SipHash;
 
 /**
  * One session of a link to a peer: what one handshake made. Its keys derive from the link's secret, both NICs'
@@ -18,10 +17,10 @@ final class LinkSession
     final byte[] initiatorRandom;
     /** The random of the ANSWER that made it. */
     final byte[] responderRandom;
-    /** Key of the datagrams to the peer. */
-    final SipHash transmit = new SipHash();
-    /** Key of the datagrams from the peer. */
-    final SipHash receive = new SipHash();
+    /** Keys of the datagrams to the peer. */
+    final TransmitKeys transmit;
+    /** Keys of the datagrams from the peer. */
+    final ReceiveKeys receive;
     /**
      * A datagram of the session from the peer has checked: the peer holds the keys, and the receive channels start at
      * the floors that datagram carried (every sequence below them was resolved by the peer before it sent anything in
@@ -29,19 +28,22 @@ final class LinkSession
      */
     boolean anchored;
 
-    LinkSession(final LinkSecret.TrafficSecrets secrets, final boolean initiator, final byte[] initiatorRandom,
-        final byte[] responderRandom)
+    /**
+     * @param secrets         the session's secrets.
+     * @param localIsLower    this NIC is the lower of the link ({@link LinkSecret#localIsLower()}).
+     * @param initiator       this NIC sent the HELLO.
+     * @param initiatorRandom the HELLO's random.
+     * @param responderRandom the ANSWER's random.
+     */
+    LinkSession(final LinkSecret.TrafficSecrets secrets, final boolean localIsLower, final boolean initiator,
+        final byte[] initiatorRandom, final byte[] responderRandom)
     {
         this.id = secrets.id();
         this.initiator = initiator;
         this.initiatorRandom = initiatorRandom;
         this.responderRandom = responderRandom;
-        final byte[] keys = new byte[LinkSecret.EPOCH_KEYS_LENGTH];
-        LinkSecret.epochKeys(secrets.transmit(), 0, keys);
-        transmit.key(keys, LinkSecret.EPOCH_MAC_KEY_OFFSET);
-        LinkSecret.epochKeys(secrets.receive(), 0, keys);
-        receive.key(keys, LinkSecret.EPOCH_MAC_KEY_OFFSET);
-        java.util.Arrays.fill(keys, (byte)0);
+        this.transmit = new TransmitKeys(secrets.transmit(), localIsLower);
+        this.receive = new ReceiveKeys(secrets.receive(), !localIsLower);
     }
 
     /**

@@ -39,8 +39,13 @@ import org.am2j.spi.TransportContext;
  *       asks the peer to give it up; it comes back to its sender's handler 0 only if the peer answers that it did
  *       (default 10000). A peer that answers "busy" (its receive queue is full) restarts the clock; a silent peer
  *       stops it (its messages stay outstanding until it answers or is known dead);</li>
- *   <li>{@code authenticate}: tag and check every datagram with the link's key (default true; false is for
- *       measuring the check's cost only);</li>
+ *   <li>{@code wire}: what the NIC does to every datagram ({@link WireMode}): {@code encrypt} (the default: AES-GCM
+ *       seals what carries messages), {@code authenticate} (a tag on every datagram) or {@code off} (nothing; for
+ *       measuring and trusted fabrics only); both ends of a link must agree. {@code authenticate=false} (the older
+ *       setting) means {@code off} and {@code authenticate=true} the default, unless {@code wire} is given, which
+ *       wins; any other value of {@code authenticate} is an error;</li>
+ *   <li>{@code rekeyKiB}: the most KiB one key seals before its direction moves to the next key epoch (default
+ *       67108864, 64 GiB: well below AES-GCM's data limit per key);</li>
  *   <li>{@code rtoMinUs}, {@code rtoMaxMs}, {@code rtoInitialMs}: bounds and start of the retransmission timeout
  *       (defaults 2000 us, 200 ms, 10 ms);</li>
  *   <li>{@code ackDelayUs}: longest wait for a reply or request to carry an acknowledgement before the NIC sends an
@@ -96,13 +101,12 @@ final class NetConfig
     final long keeperNanos;
     /** The NIC's link rate in MB/s ({@link LinkRate}), 0 for none. */
     final int linkRateMBps;
-    /**
-     * Tag and check every datagram (default). {@code am2j.net.authenticate=false} is for measuring what the check
-     * costs, nothing else: the wire then believes anyone who can send it a datagram.
-     */
+    /** What the NIC does to every datagram ({@link WireMode}). */
     final WireMode wire;
     /** The setting the wire mode came from, as the user gave it, for messages. */
     final String wireSetting;
+    /** The most bytes one key seals before its direction moves to the next key epoch. */
+    final long rekeyBytes;
     /** This process's node identity (for the liveness check of peers on this machine), or null when unknown. */
     final String node;
 
@@ -148,9 +152,13 @@ final class NetConfig
         }
         this.timeoutNanos = intSetting(context, "timeoutMs", 10_000, 10, 3_600_000) * 1_000_000L;
         this.node = context.node();
-        final String authenticate = context.property("net", "authenticate", "true");
-        this.wire = "false".equals(authenticate) ? WireMode.OFF : WireMode.AUTHENTICATE;
-        this.wireSetting = context.settingName("net", "authenticate") + "=" + authenticate;
+        final String wireText = context.property("net", "wire", "").trim();
+        final String authenticate = context.property("net", "authenticate", "").trim();
+        this.wire = wireMode(wireText, context.settingName("net", "wire"), authenticate,
+            context.settingName("net", "authenticate"));
+        this.wireSetting = !wireText.isEmpty() ? context.settingName("net", "wire") + "=" + wireText :
+            !authenticate.isEmpty() ? context.settingName("net", "authenticate") + "=" + authenticate : "the default";
+        this.rekeyBytes = intSetting(context, "rekeyKiB", 64 << 20, 16, Integer.MAX_VALUE) * 1024L;
         this.rtoMinNanos = intSetting(context, "rtoMinUs", 2000, 10, 10_000_000) * 1_000L;
         this.rtoMaxNanos = intSetting(context, "rtoMaxMs", 200, 1, 600_000) * 1_000_000L;
         this.rtoInitialNanos = intSetting(context, "rtoInitialMs", 10, 1, 600_000) * 1_000_000L;
@@ -174,6 +182,42 @@ final class NetConfig
     int fragmentBytes()
     {
         return datagramLimit - WireDescriptor.HEADER_LENGTH - WireDescriptor.TAG_LENGTH;
+    }
+
+    /**
+     * The wire mode of {@code wire} and the older {@code authenticate} setting: {@code wire} wins when given;
+     * {@code authenticate=false} alone means {@link WireMode#OFF}, {@code true} the default.
+     *
+     * @param wireText         the wire setting, or empty.
+     * @param wireName         its name as the user gave it.
+     * @param authenticate     the authenticate setting, or empty.
+     * @param authenticateName its name as the user gave it.
+     * @return the mode.
+     * @throws AmException {@link AmError#BAD_ARG} when a setting has a value it cannot have.
+     */
+    static WireMode wireMode(final String wireText, final String wireName, final String authenticate,
+        final String authenticateName)
+    {
+        if (!authenticate.isEmpty() && !"true".equalsIgnoreCase(authenticate) && !"false".equalsIgnoreCase(authenticate))
+        {
+            throw new AmException(AmError.BAD_ARG, authenticateName + " = '" + authenticate + "' must be true or " +
+                "false (" + wireName + " chooses the wire mode)");
+        }
+        return !wireText.isEmpty() ? WireMode.parse(wireText, wireName) :
+            "false".equalsIgnoreCase(authenticate) ? WireMode.OFF : WireMode.DEFAULT;
+    }
+
+    /**
+     * @return the wire mode of this process's settings, read as a NIC reads them (the system property, then the
+     *         environment variable).
+     */
+    static WireMode processWireMode()
+    {
+        final String wire = setting("am2j.net.wire", "AM2J_NET_WIRE", "").trim();
+        final String authenticate = setting("am2j.net.authenticate", "AM2J_NET_AUTHENTICATE", "").trim();
+        return wireMode(wire, null != System.getProperty("am2j.net.wire") ? "am2j.net.wire" : "AM2J_NET_WIRE",
+            authenticate, null != System.getProperty("am2j.net.authenticate") ? "am2j.net.authenticate" :
+            "AM2J_NET_AUTHENTICATE");
     }
 
     private static String setting(final String property, final String variable, final String defaultValue)

@@ -76,6 +76,8 @@ enum NicEvent
     SESSIONS_RESTARTED,
     /** Datagrams of a session this NIC does not hold (an earlier one's, or made up): dropped. */
     UNKNOWN_SESSION,
+    /** Key epochs this NIC's sending directions moved to: each key sealed what it may, and the next took over. */
+    REKEYS,
     /** Handshakes refused because the peer runs another wire mode or version (reported once on stderr). */
     WIRE_MISMATCHES,
     /**

@@ -4,7 +4,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import org.am2j.api.EndpointName;
 import org.am2j.net.auth.LinkSecret;
-import org.am2j.net.auth.SipHash;
+import org.am2j.net.auth.Mac128;
 
 /**
  * Another process's NIC, as this NIC knows it: where it is, the two channels to it and from it (requests; replies
@@ -46,9 +46,9 @@ final class Peer
     /** The link's secret, every key of it derives from; null for the peer that stands for this NIC. */
     final LinkSecret secret;
     /** Key of the handshake datagrams to the peer. */
-    final SipHash helloTransmit = new SipHash();
+    final Mac128 helloTransmit = new Mac128();
     /** Key of the handshake datagrams from the peer. */
-    final SipHash helloReceive = new SipHash();
+    final Mac128 helloReceive = new Mac128();
     /** The peer's public key (RFC 7748 bytes): a peer claiming this NIC id with another key is refused. */
     final byte[] publicKey;
     /** The session datagrams go out in, or null before the first handshake completes. NIC thread. */

@@ -41,8 +41,11 @@ package org.am2j.net;
  *  +---------------------------------------------------------------+
  *  |          fragment bytes: a slice of the message body ...      | 104
  *  +---------------------------------------------------------------+
- *  |          tag: SipHash-2-4 of every byte before it (64 bits)   | end - 8
+ *  |          tag (128 bits)                                       | end - 16
  * </pre>
+ * The tag is AES-128-GCM's, with the header as associated data, of a DATA or BATCH datagram in {@code encrypt} mode
+ * (its fragment bytes are encrypted); the {@code Mac128} of every byte before it otherwise; zeros in {@code off} mode
+ * ({@link WireSeal}).
  * The session id names the handshake whose keys the datagram is under (both ends derive it with the keys,
  * {@code org.am2j.net.auth.LinkSecret}); a receiver checks a datagram only against the session it names, and takes
  * nothing from one of a session it does not hold. The key epoch and transmission number are those of the datagram's
@@ -68,7 +71,7 @@ final class WireDescriptor
     /** Magic number: "AM" little-endian. */
     static final short MAGIC = 0x4D41;
     /** Version of this layout. */
-    static final byte VERSION = 6;
+    static final byte VERSION = 7;
 
     /** A fragment of a message. */
     static final int TYPE_DATA = 1;
@@ -162,11 +165,11 @@ final class WireDescriptor
     static final int HEADER_LENGTH = 104;
 
     /**
-     * Every datagram but a wake-up and a {@link #TYPE_COOKIE} ends with this many bytes: the SipHash-2-4 tag of all
-     * the bytes before it, under the key of the link (sender to receiver, see {@code org.am2j.net.auth.NicKeys}). A
-     * datagram whose tag does not check changes nothing at the receiver.
+     * Every datagram but a wake-up and a {@link #TYPE_COOKIE} ends with this many bytes: its tag under the key of its
+     * direction and epoch in its session ({@link WireSeal}), or, for a HELLO or ANSWER, under the link's handshake
+     * key. A datagram whose tag does not check changes nothing at the receiver.
      */
-    static final int TAG_LENGTH = 8;
+    static final int TAG_LENGTH = 16;
 
     /** HELLO: the sender's X25519 public key (32 bytes). */
     static final int HELLO_KEY_OFFSET = HEADER_LENGTH;

@@ -1,16 +1,28 @@
 package org.am2j.net;
 
+import org.am2j.api.AmError;
+import org.am2j.api.AmException;
+
 /**
- * What the NIC does to every datagram of a session between its handshake and the socket. Both ends of a link must run
- * the same mode: it travels in the handshake and goes into the session's keys, so a HELLO whose mode was changed on
- * the way makes keys neither end can use, and two NICs that disagree refuse each other with an error naming both.
+ * What the NIC does to every datagram of a session between its handshake and the socket ({@link WireSeal}). Both ends
+ * of a link must run the same mode: it travels in the handshake and goes into the session's keys, so a HELLO whose
+ * mode was changed on the way makes keys neither end can use, and two NICs that disagree refuse each other with an
+ * error naming both.
  */
 enum WireMode
 {
+    /**
+     * Datagrams that carry messages are sealed with AES-GCM (encrypted and authenticated, the header authenticated
+     * too); the others carry a tag. Nobody on the path reads the messages.
+     */
+    ENCRYPT(1, "encrypt"),
     /** Every datagram carries a tag under its direction's key, checked before anything in it is used. */
     AUTHENTICATE(2, "authenticate"),
     /** Nothing: the wire believes anyone who can send it a datagram. For measuring and for trusted fabrics only. */
     OFF(3, "off");
+
+    /** The mode of a NIC whose settings name none. */
+    static final WireMode DEFAULT = ENCRYPT;
 
     /** The number that names the mode on the wire and in the key derivation. */
     final int code;
@@ -24,11 +36,21 @@ enum WireMode
     }
 
     /**
-     * @return true when datagrams carry a tag.
+     * @param text    a mode's name, any case.
+     * @param setting where it came from, for the error.
+     * @return the mode.
+     * @throws AmException {@link AmError#BAD_ARG} for any other text.
      */
-    boolean tags()
+    static WireMode parse(final String text, final String setting)
     {
-        return this != OFF;
+        for (final WireMode mode : values())
+        {
+            if (mode.text.equalsIgnoreCase(text.trim()))
+            {
+                return mode;
+            }
+        }
+        throw new AmException(AmError.BAD_ARG, setting + " = '" + text + "' must be encrypt, authenticate or off");
     }
 
     /**

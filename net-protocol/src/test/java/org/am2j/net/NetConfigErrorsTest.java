@@ -65,4 +65,27 @@ class NetConfigErrorsTest
         final NetConfig chosen = new NetConfig(new FromEnvironment("host", ""));
         assertTrue(chosen.socketAdvice().contains("set AM2J_NET_HOST (or -Dam2j.net.host)"), chosen.socketAdvice());
     }
+
+    @Test
+    void theWireModeAndTheOlderAuthenticateSettingAndWhichWins()
+    {
+        assertEquals(WireMode.DEFAULT, new NetConfig(new TestContext(1)).wire);
+        assertEquals(WireMode.ENCRYPT, new NetConfig(new FromEnvironment("wire", "ENCRYPT")).wire);
+        assertEquals(WireMode.AUTHENTICATE, new NetConfig(new FromEnvironment("wire", "authenticate")).wire);
+        assertEquals(WireMode.OFF, new NetConfig(new FromEnvironment("wire", "off")).wire);
+        // authenticate=false alone means off, authenticate=true the default; wire wins when both are given.
+        assertEquals(WireMode.OFF, new NetConfig(new FromEnvironment("authenticate", "false")).wire);
+        assertEquals(WireMode.DEFAULT, new NetConfig(new FromEnvironment("authenticate", "true")).wire);
+        assertEquals(WireMode.ENCRYPT, new NetConfig(new FromEnvironment("authenticate", "false", "wire", "encrypt")).wire);
+        assertEquals("AM2J_NET_AUTHENTICATE=false", new NetConfig(new FromEnvironment("authenticate", "false")).wireSetting);
+
+        final AmException wire = assertThrows(AmException.class,
+            () -> new NetConfig(new FromEnvironment("wire", "sealed")));
+        assertTrue(wire.detail().startsWith("AM2J_NET_WIRE = 'sealed' must be encrypt, authenticate or off"),
+            wire.getMessage());
+        final AmException authenticate = assertThrows(AmException.class,
+            () -> new NetConfig(new FromEnvironment("authenticate", "no")));
+        assertTrue(authenticate.detail().startsWith("AM2J_NET_AUTHENTICATE = 'no' must be true or false"),
+            authenticate.getMessage());
+    }
 }

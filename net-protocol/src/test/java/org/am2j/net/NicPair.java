@@ -43,10 +43,24 @@ final class NicPair implements AutoCloseable
         return new NicPair(null, false, settings);
     }
 
+    /**
+     * @return a pair whose NICs have settings of their own (a test of two ends that disagree).
+     */
+    static NicPair eachWith(final String[] settingsA, final String[] settingsB)
+    {
+        return new NicPair(null, true, settingsA, settingsB);
+    }
+
     private NicPair(final java.util.function.UnaryOperator<Wire> wrap, final boolean mapBack, final String... settings)
     {
-        final NetConfig configA = new NetConfig(new TestContext(1, settings));
-        final NetConfig configB = new NetConfig(new TestContext(2, settings));
+        this(wrap, mapBack, settings, settings);
+    }
+
+    private NicPair(final java.util.function.UnaryOperator<Wire> wrap, final boolean mapBack, final String[] settingsA,
+        final String[] settingsB)
+    {
+        final NetConfig configA = new NetConfig(new TestContext(1, settingsA));
+        final NetConfig configB = new NetConfig(new TestContext(2, settingsB));
         final Wire wireA = new UdpWire(configA.bind, configA.host, 0, configA.socketBytes, configA.connectedPeers);
         final Wire wireB = new UdpWire(configB.bind, configB.host, 0, configB.socketBytes, configB.connectedPeers);
         a = new NetTransport(configA, null == wrap ? wireA : wrap.apply(wireA), 1);

@@ -319,6 +319,7 @@ final class PingPongReport
         json.name("nic").value(null == options.nic() ? "default" : options.nic());
         json.name("nic_kind").value(options.nicKind());
         json.name("nics_per_node").value(options.nicsPerNode());
+        json.name("wire").value(org.am2j.net.NetTransport.wireMode());
         json.name("command").value(command);
         json.name("timestamp").value(timestamp);
         json.name("rounds").value(options.rounds());

@@ -242,6 +242,9 @@ class PingPongReportTest
         final PingPongReport inProcess = report("net", udp(8_000, 2.0));
         assertTrue(inProcess.json().contains("\"nic_kind\": \"in-process\""), inProcess.json());
         assertTrue(inProcess.json().contains("\"nics_per_node\": 0"), inProcess.json());
+        // The wire mode of this process's settings (none given here: the default).
+        assertTrue(inProcess.json().contains("\"wire\": \"" + org.am2j.net.NetTransport.wireMode() + "\""),
+            inProcess.json());
         assertTrue(table(inProcess).contains(", in-process NIC, "), table(inProcess));
 
         final PingPongOptions options = PingPongOptions.parse(

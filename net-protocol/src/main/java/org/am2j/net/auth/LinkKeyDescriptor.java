@@ -13,14 +13,14 @@ import java.nio.charset.StandardCharsets;
  * kept for the life of the peer: every key below derives from it.
  *
  * <h2>The handshake keys (once per peer)</h2>
- * HKDF-Expand(PRK, this info, {@link #HELLO_OKM_LENGTH}): the SipHash keys that tag the HELLOs and ANSWERs of the
- * handshakes, one per direction. They change only with the NICs' key pairs: a handshake datagram proves who sent it,
+ * HKDF-Expand(PRK, this info, {@link #HELLO_OKM_LENGTH}): the {@link Mac128} keys that tag the HELLOs and ANSWERs of
+ * the handshakes, one per direction. They change only with the NICs' key pairs: a handshake datagram proves who sent it,
  * its randoms prove it is fresh.
  * <pre>
  *   0                   1                   2                   3
  *   0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1
  *  +---------------------------------------------------------------+
- *  |              label "am2j-net-hello-2" (16 ASCII bytes)        |  0
+ *  |              label "am2j-net-hello-3" (16 ASCII bytes)        |  0
  *  +---------------------------------------------------------------+
  *  |                  lower NIC's id (64 bits)                     | 16
  *  +---------------------------------------------------------------+
@@ -31,7 +31,7 @@ import java.nio.charset.StandardCharsets;
  *  |        higher NIC's X25519 public key (32 bytes, RFC 7748)    | 64
  *  +---------------------------------------------------------------+
  *                                                                    96
- *  output: SipHash key lower to higher (16 bytes) | higher to lower (16 bytes)
+ *  output: Mac128 key lower to higher (32 bytes) | higher to lower (32 bytes)
  * </pre>
  *
  * <h2>The session secrets (once per handshake)</h2>
@@ -41,7 +41,7 @@ import java.nio.charset.StandardCharsets;
  * mode a HELLO claims) derive unrelated keys and their datagrams fail.
  * <pre>
  *  +---------------------------------------------------------------+
- *  |              label "am2j-net-sess-v2" (16 ASCII bytes)        |  0
+ *  |              label "am2j-net-sess-v3" (16 ASCII bytes)        |  0
  *  +---------------+---------------+-------------------------------+
  *  | wire version  |   wire mode   |         reserved (0)          | 16
  *  +---------------+---------------+-------------------------------+
@@ -68,12 +68,12 @@ import java.nio.charset.StandardCharsets;
  * of one direction in one key epoch.
  * <pre>
  *  +---------------------------------------------------------------+
- *  |              label "am2j-net-epoch-2" (16 ASCII bytes)        |  0
+ *  |              label "am2j-net-epoch-3" (16 ASCII bytes)        |  0
  *  +---------------------------------------------------------------+
  *  |                      epoch (32 bits)                          | 16
  *  +---------------------------------------------------------------+
  *                                                                    20
- *  output: cipher key (16 bytes) | SipHash key (16 bytes)
+ *  output: AES-128 key (16 bytes) | Mac128 key (32 bytes)
  * </pre>
  * The labels change with any change to these layouts or to the algorithms, so that two NICs of different versions
  * derive unrelated keys and refuse each other's datagrams instead of misreading them.
@@ -81,11 +81,11 @@ import java.nio.charset.StandardCharsets;
 final class LinkKeyDescriptor
 {
     /** Label of the handshake keys' info. */
-    static final byte[] HELLO_LABEL = label("am2j-net-hello-2");
+    static final byte[] HELLO_LABEL = label("am2j-net-hello-3");
     /** Label of the session secrets' info. */
-    static final byte[] SESSION_LABEL = label("am2j-net-sess-v2");
+    static final byte[] SESSION_LABEL = label("am2j-net-sess-v3");
     /** Label of an epoch's keys' info. */
-    static final byte[] EPOCH_LABEL = label("am2j-net-epoch-2");
+    static final byte[] EPOCH_LABEL = label("am2j-net-epoch-3");
     /** Length of every label. */
     static final int LABEL_LENGTH = 16;
 
@@ -99,8 +99,8 @@ final class LinkKeyDescriptor
     /** Length of the handshake keys' info. */
     static final int HELLO_INFO_LENGTH = HELLO_HIGHER_OFFSET + NIC_LENGTH;
     static final int HELLO_LOWER_TO_HIGHER_OFFSET = 0;
-    static final int HELLO_HIGHER_TO_LOWER_OFFSET = SipHash.KEY_LENGTH;
-    static final int HELLO_OKM_LENGTH = 2 * SipHash.KEY_LENGTH;
+    static final int HELLO_HIGHER_TO_LOWER_OFFSET = Mac128.KEY_LENGTH;
+    static final int HELLO_OKM_LENGTH = 2 * Mac128.KEY_LENGTH;
 
     static final int SESSION_VERSION_OFFSET = LABEL_LENGTH;
     static final int SESSION_MODE_OFFSET = SESSION_VERSION_OFFSET + 1;
@@ -124,7 +124,7 @@ final class LinkKeyDescriptor
     static final int CIPHER_KEY_LENGTH = 16;
     static final int EPOCH_CIPHER_KEY_OFFSET = 0;
     static final int EPOCH_MAC_KEY_OFFSET = CIPHER_KEY_LENGTH;
-    static final int EPOCH_OKM_LENGTH = EPOCH_MAC_KEY_OFFSET + SipHash.KEY_LENGTH;
+    static final int EPOCH_OKM_LENGTH = EPOCH_MAC_KEY_OFFSET + Mac128.KEY_LENGTH;
 
     private LinkKeyDescriptor()
     {

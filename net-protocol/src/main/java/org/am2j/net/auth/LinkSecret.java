@@ -23,13 +23,13 @@ public final class LinkSecret
     public static final int RANDOM_LENGTH = LinkKeyDescriptor.RANDOM_LENGTH;
     /** Length of a traffic secret. */
     public static final int TRAFFIC_SECRET_LENGTH = LinkKeyDescriptor.TRAFFIC_SECRET_LENGTH;
-    /** Length of an epoch's key material: cipher key, then SipHash key. */
+    /** Length of an epoch's key material: cipher key, then {@link Mac128} key. */
     public static final int EPOCH_KEYS_LENGTH = LinkKeyDescriptor.EPOCH_OKM_LENGTH;
     /** Offset of the cipher key (AES-128) in an epoch's key material. */
     public static final int EPOCH_CIPHER_KEY_OFFSET = LinkKeyDescriptor.EPOCH_CIPHER_KEY_OFFSET;
     /** Length of the cipher key. */
     public static final int CIPHER_KEY_LENGTH = LinkKeyDescriptor.CIPHER_KEY_LENGTH;
-    /** Offset of the SipHash key in an epoch's key material. */
+    /** Offset of the {@link Mac128} key in an epoch's key material. */
     public static final int EPOCH_MAC_KEY_OFFSET = LinkKeyDescriptor.EPOCH_MAC_KEY_OFFSET;
 
     private final byte[] prk;
@@ -60,11 +60,11 @@ public final class LinkSecret
      * @param transmit set to the key of the handshake datagrams this NIC sends.
      * @param receive  set to the key of those it receives.
      */
-    public void helloKeys(final SipHash transmit, final SipHash receive)
+    public void helloKeys(final Mac128 transmit, final Mac128 receive)
     {
         if (transmit == receive)
         {
-            throw new IllegalArgumentException("transmit and receive must be two SipHash instances: the directions " +
+            throw new IllegalArgumentException("transmit and receive must be two Mac128 instances: the directions " +
                 "have different keys");
         }
         final byte[] info = new byte[LinkKeyDescriptor.HELLO_INFO_LENGTH];
@@ -124,7 +124,7 @@ public final class LinkSecret
      * @param trafficSecret the direction's traffic secret ({@link TrafficSecrets}).
      * @param epoch         the epoch, from 0.
      * @param into          set to {@link #EPOCH_KEYS_LENGTH} bytes: the cipher key at {@link #EPOCH_CIPHER_KEY_OFFSET},
-     *                      the SipHash key at {@link #EPOCH_MAC_KEY_OFFSET}.
+     *                      the {@link Mac128} key at {@link #EPOCH_MAC_KEY_OFFSET}.
      */
     public static void epochKeys(final byte[] trafficSecret, final int epoch, final byte[] into)
     {

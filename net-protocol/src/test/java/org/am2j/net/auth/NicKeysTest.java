@@ -39,6 +39,12 @@ class NicKeysTest
     };
 
     private static final long ALICE_ID = 0x1111L;
+    /**
+     * The keys of epoch 0 from Alice to Bob in the session of the known-answer test (randoms 00..0f and 10..1f, wire
+     * version 6, mode 2): AES-128 key, Mac128 key.
+     */
+    static final String EPOCH_0 =
+        "122d815bc4dd42a6285b91359e2aedc13def49276c3d0dbd36d9e2556934f9d3b196cdc1836b53b5890a9baa33db180e";
     private static final long BOB_ID = 0x2222L;
 
     private static NicKeys alice()
@@ -73,38 +79,40 @@ class NicKeysTest
         final LinkSecret bob = bob().linkSecret(BOB_ID, ALICE_ID, HEX.parseHex(ALICE_PUBLIC));
         assertTrue(alice.localIsLower());
         assertFalse(bob.localIsLower());
-        final SipHash transmit = new SipHash();
-        final SipHash receive = new SipHash();
+        final Mac128 transmit = new Mac128();
+        final Mac128 receive = new Mac128();
         alice.helloKeys(transmit, receive);
-        assertKey(0x82143f715a87841cL, 0xc577a09f6984cf44L, transmit);
-        assertKey(0x303990e3595c5278L, 0x45a84d8a4c02f2bcL, receive);
+        final byte[] hello = HEX.parseHex("94a44af57b05f45dd3eea8dd5a4757ae6f33e4d10ec88eb59deaa2e74d393cad" +
+            "7dc3292ca95e179118a5c5b7a51395e80900cc2aa942cb4659115e1ad3354ce0");
+        assertTrue(transmit.hasSameKey(new Mac128().key(hello, 0)), "Alice is lower: her handshakes use key 0");
+        assertTrue(receive.hasSameKey(new Mac128().key(hello, Mac128.KEY_LENGTH)));
 
         final byte[] aliceRandom = HEX.parseHex("000102030405060708090a0b0c0d0e0f");
         final byte[] bobRandom = HEX.parseHex("101112131415161718191a1b1c1d1e1f");
         final LinkSecret.TrafficSecrets session = alice.session(6, 2, aliceRandom, bobRandom);
-        assertEquals("ad24a6ed9fc1bef1af45271458e58dffdf2136cc8614f5e737f1eb85860449e3",
+        assertEquals("ed73f47d27e2bf3fe2d0de849dbb50361601549e995c7ae7f3bb716b9e58f426",
             HEX.formatHex(session.transmit()));
-        assertEquals("e2207d40e8c3ebb652507843de8deae3868e0bf7d68bb40ff65dc3248b49fe0c",
+        assertEquals("991743b140c78edc7c874704bb5f1974847d27f237d8ae86ac8cffe5ad25e0f3",
             HEX.formatHex(session.receive()));
-        assertEquals(0xf39db698, session.id());
+        assertEquals(0x1cbbc464, session.id());
         // Bob, with the randoms as he sees them, gets the same secrets the other way round.
         final LinkSecret.TrafficSecrets bobSession = bob.session(6, 2, bobRandom, aliceRandom);
         assertArrayEquals(session.transmit(), bobSession.receive());
         assertArrayEquals(session.receive(), bobSession.transmit());
         assertEquals(session.id(), bobSession.id());
         // Another wire mode: another session.
-        assertEquals(0xa30d41a9, alice.session(6, 3, aliceRandom, bobRandom).id());
+        assertEquals(0xd0612c00, alice.session(6, 3, aliceRandom, bobRandom).id());
 
+        // An epoch's keys: AES-128 key, then the Mac128 key.
         final byte[] epoch = new byte[LinkSecret.EPOCH_KEYS_LENGTH];
         LinkSecret.epochKeys(session.transmit(), 0, epoch);
-        assertEquals("5a9539e5387846eb537f6c91fe191d52", cipherKey(epoch));
-        assertKey(0x653316f4061f07c3L, 0x983c1dba5e91b10fL, new SipHash().key(epoch, LinkSecret.EPOCH_MAC_KEY_OFFSET));
+        assertEquals(EPOCH_0, HEX.formatHex(epoch));
         LinkSecret.epochKeys(session.transmit(), 1, epoch);
-        assertEquals("c392c99b9e0aa9035957dd57fbd92211", cipherKey(epoch));
-        assertKey(0x6f120fc88d2625acL, 0x91874e8a609fa586L, new SipHash().key(epoch, LinkSecret.EPOCH_MAC_KEY_OFFSET));
+        assertEquals("a38b7e7159734e8a15bffa0876d5251affce7599b9f4974ddd2cd8eecd20761acc1acf60afbf627d8f73e8cf098958bc",
+            HEX.formatHex(epoch));
         LinkSecret.epochKeys(session.receive(), 0, epoch);
-        assertEquals("cc72c72f5f6fbb7fe8e41cf51d57e124", cipherKey(epoch));
-        assertKey(0x8e44be24f9be2c00L, 0x26aade5ec47ca105L, new SipHash().key(epoch, LinkSecret.EPOCH_MAC_KEY_OFFSET));
+        assertEquals("38f5f483ab8e33775996965725d02caa0aac3fb3f5b424834a2a87d06957febed5d27b1e21d7adcf8bdeed247a870429",
+            HEX.formatHex(epoch));
     }
 
     @Test
@@ -138,8 +146,9 @@ class NicKeysTest
             assertTrue(ab.receive.hasSameKey(ba.transmit), "B to A");
 
             // what one end tags, the other end checks
-            final UnsafeBuffer frame = frame(96);
-            assertEquals(ab.transmit.hash(frame, 0, 96), ba.receive.hash(frame, 0, 96));
+            final UnsafeBuffer frame = frame(96 + Mac128.TAG_LENGTH);
+            ab.transmit.tag(frame, 0, 96);
+            assertTrue(ba.receive.check(frame, 0, 96));
             final LinkSecret.TrafficSecrets abSession = ab.secret.session(6, 2, random(1), random(2));
             final LinkSecret.TrafficSecrets baSession = ba.secret.session(6, 2, random(2), random(1));
             assertArrayEquals(abSession.transmit(), baSession.receive());
@@ -156,9 +165,9 @@ class NicKeysTest
         assertFalse(ab.transmit.hasSameKey(ab.receive));
 
         // A frame A sent to B, captured and sent back to A, does not carry a tag A accepts from B
-        final UnsafeBuffer frame = frame(120);
-        final long tagOnTheWayToB = ab.transmit.hash(frame, 0, 120);
-        assertNotEquals(tagOnTheWayToB, ab.receive.hash(frame, 0, 120));
+        final UnsafeBuffer frame = frame(120 + Mac128.TAG_LENGTH);
+        ab.transmit.tag(frame, 0, 120);
+        assertFalse(ab.receive.check(frame, 0, 120));
     }
 
     @Test
@@ -237,7 +246,7 @@ class NicKeysTest
         final UnsafeBuffer datagram = new UnsafeBuffer(new byte[40]);
         datagram.putBytes(8, good);
         assertThrows(IllegalArgumentException.class, () -> a.linkSecret(ALICE_ID, BOB_ID, datagram, 9));
-        final SipHash both = new SipHash();
+        final Mac128 both = new Mac128();
         assertThrows(IllegalArgumentException.class, () -> a.linkSecret(ALICE_ID, BOB_ID, good).helloKeys(both, both));
     }
 
@@ -248,8 +257,8 @@ class NicKeysTest
         final NicKeys b = NicKeys.generate();
         final UnsafeBuffer datagram = new UnsafeBuffer(new byte[64]);
         b.publicKey(datagram, 13);
-        final SipHash transmit = new SipHash();
-        final SipHash receive = new SipHash();
+        final Mac128 transmit = new Mac128();
+        final Mac128 receive = new Mac128();
         a.linkSecret(ALICE_ID, BOB_ID, datagram, 13).helloKeys(transmit, receive);
         final Link viaArray = Link.derive(a, ALICE_ID, b, BOB_ID);
         assertTrue(transmit.hasSameKey(viaArray.transmit) && receive.hasSameKey(viaArray.receive));
@@ -261,12 +270,6 @@ class NicKeysTest
         final String text = alice().toString();
         assertTrue(text.contains(ALICE_PUBLIC), text);
         assertFalse(text.contains(ALICE_PRIVATE.substring(0, 12)), text);
-    }
-
-    private static void assertKey(final long k0, final long k1, final SipHash key)
-    {
-        assertEquals(Long.toHexString(k0) + "/" + Long.toHexString(k1),
-            Long.toHexString(key.k0()) + "/" + Long.toHexString(key.k1()));
     }
 
     private static void assertDifferent(final Link one, final Link other)
@@ -282,12 +285,6 @@ class NicKeysTest
         assertFalse(Arrays.equals(one.transmit(), other.transmit()), change + ": transmit");
         assertFalse(Arrays.equals(one.receive(), other.receive()), change + ": receive");
         assertNotEquals(one.id(), other.id(), change + ": id");
-    }
-
-    private static String cipherKey(final byte[] epoch)
-    {
-        return HEX.formatHex(epoch, LinkSecret.EPOCH_CIPHER_KEY_OFFSET,
-            LinkSecret.EPOCH_CIPHER_KEY_OFFSET + LinkSecret.CIPHER_KEY_LENGTH);
     }
 
     private static byte[] random(final int seed)
@@ -310,8 +307,8 @@ class NicKeysTest
     /** The handshake keys one end of a link derived, and its secret. */
     private static final class Link
     {
-        final SipHash transmit = new SipHash();
-        final SipHash receive = new SipHash();
+        final Mac128 transmit = new Mac128();
+        final Mac128 receive = new Mac128();
         LinkSecret secret;
 
         static Link derive(final NicKeys local, final long localId, final NicKeys peer, final long peerId)
