@@ -5,8 +5,9 @@ package org.am2j.api;
  * where {@code bin/am2j stat --pid PID} reads them from outside.
  * <p>
  * An endpoint of a PAR bundle counts in the file at once. An endpoint of a SEQ bundle counts messages and bytes where
- * its owner thread sees them at once (through this view) and the bundle publishes them to the file at the end of a
- * poll that handled a message and otherwise at least once in 4096 polls and sends; its {@link Counter#POLLS} are
+ * its owner thread sees them at once (through this view) and the bundle publishes them to the file, never per
+ * message: at least once in 4096 polls and sends, and after 256 empty polls in a row that follow a poll that handled
+ * a message (the bundle went idle); its {@link Counter#POLLS} are
  * added when published, here as in the file. See docs/am2-api.md, "Statistics".
  */
 public interface EndpointStatistics

@@ -24,6 +24,8 @@ import org.am2j.spi.NodeIdentity;
 import org.am2j.spi.PollScheduler;
 import org.am2j.spi.PollSchedulerProvider;
 import org.am2j.spi.ProcessIdentity;
+import org.am2j.spi.Setting;
+import org.am2j.spi.Settings;
 import org.am2j.spi.Transport;
 import org.am2j.spi.TransportContext;
 import org.am2j.spi.TransportProvider;
@@ -57,6 +59,13 @@ public final class AmRuntime implements TransportContext
      */
     static final long DEFAULT_SLEEP_SLICE_MS = 100;
 
+    private static final Settings SETTINGS = Settings.system();
+    private static final Setting JOB = new Setting("am2j.job", "AM2J_JOB");
+    private static final Setting POLL = new Setting("am2j.poll", "AM2J_POLL");
+    private static final Setting POLL_BEFORE_SEND = new Setting("am2j.pollBeforeSend", "AM2J_POLL_BEFORE_SEND");
+    private static final Setting SLEEP_SLICE = new Setting("am2j.sleepSliceMs", "AM2J_SLEEP_SLICE_MS");
+    private static final Setting TRANSPORTS = new Setting("am2j.transports", "AM2J_TRANSPORTS");
+
     private final String node;
     private final String job;
     private final long pid;
@@ -77,15 +86,15 @@ public final class AmRuntime implements TransportContext
     {
         JvmFlags.check();
         this.node = NodeIdentity.local();
-        this.job = setting("am2j.job", "AM2J_JOB", "default");
+        this.job = SETTINGS.text(JOB, "default");
         this.pid = ProcessHandle.current().pid();
         this.processId = ProcessIdentity.currentProcessId();
         this.schedulers = loadSchedulers();
-        this.pollSetting = setting("am2j.poll", "AM2J_POLL",
+        this.pollSetting = SETTINGS.text(POLL,
             schedulers.containsKey(DEFAULT_SCHEDULER) ? DEFAULT_SCHEDULER : EveryPollScheduler.NAME);
-        this.pollBeforeSend = booleanSetting("am2j.pollBeforeSend", "AM2J_POLL_BEFORE_SEND", false);
+        this.pollBeforeSend = SETTINGS.flag(POLL_BEFORE_SEND, false);
         this.sleepSliceNanos = TimeUnit.MILLISECONDS.toNanos(
-            longSetting("am2j.sleepSliceMs", "AM2J_SLEEP_SLICE_MS", DEFAULT_SLEEP_SLICE_MS, 1, 600_000));
+            SETTINGS.longValue(SLEEP_SLICE, DEFAULT_SLEEP_SLICE_MS, 1, 600_000));
         // A wrong am2j.idle fails here with its name, before a waiter first asks CpuShare.process().
         CpuShare.modeSetting();
         newScheduler();
@@ -281,19 +290,6 @@ public final class AmRuntime implements TransportContext
         return counters.newTransportCounter(transport, name);
     }
 
-    @Override
-    public String property(final String transport, final String key, final String defaultValue)
-    {
-        return setting(TransportContext.propertyName(transport, key), TransportContext.environmentName(transport, key),
-            defaultValue);
-    }
-
-    @Override
-    public String settingName(final String transport, final String key)
-    {
-        return givenName(TransportContext.propertyName(transport, key), TransportContext.environmentName(transport, key));
-    }
-
     List<Transport> transports()
     {
         return transports;
@@ -320,7 +316,7 @@ public final class AmRuntime implements TransportContext
 
     EndpointCounters newEndpointCounters(final int endpointId)
     {
-        return counters.newEndpointCounters(endpointId, "");
+        return counters.newEndpointCounters(endpointId, "", job);
     }
 
     void bundleClosed(final BundleCore bundle)
@@ -344,7 +340,7 @@ public final class AmRuntime implements TransportContext
     private void warnWithoutDefaultScheduler()
     {
         if (transports.size() > 2 && !schedulers.containsKey(DEFAULT_SCHEDULER) &&
-            setting("am2j.poll", "AM2J_POLL", "").isEmpty())
+            !SETTINGS.isSet(POLL))
         {
             LOGGER.log(Level.WARNING, "am2j: poll scheduler '" + DEFAULT_SCHEDULER + "' (the default) is not on " +
                 "the class path, so every poll polls every transport of " + transportNames() + " ('" +
@@ -361,10 +357,16 @@ public final class AmRuntime implements TransportContext
         final PollSchedulerProvider provider = schedulers.get(name);
         if (null == provider)
         {
-            throw new AmException(AmError.BAD_ARG, givenName("am2j.poll", "AM2J_POLL") + " = '" + pollSetting +
-                "': " + unknownScheduler(name, schedulers.values()));
+            throw SETTINGS.rejected(POLL, unknownScheduler(name, schedulers.values()));
         }
-        return provider.create(argument);
+        try
+        {
+            return provider.create(argument);
+        }
+        catch (final AmException ex)
+        {
+            throw SETTINGS.rejected(POLL, ex.detail());
+        }
     }
 
     /**
@@ -445,7 +447,7 @@ public final class AmRuntime implements TransportContext
      */
     private static List<Transport> openTransports(final AmRuntime runtime, final List<Transport> open)
     {
-        final String wanted = setting("am2j.transports", "AM2J_TRANSPORTS", "");
+        final String wanted = SETTINGS.text(TRANSPORTS, "");
         final Set<String> only = new HashSet<>();
         for (final String name : wanted.split(","))
         {
@@ -494,76 +496,5 @@ public final class AmRuntime implements TransportContext
             providers.putIfAbsent(provider.name(), provider);
         }
         return providers;
-    }
-
-    private static String setting(final String property, final String environment, final String defaultValue)
-    {
-        final String fromProperty = System.getProperty(property);
-        if (null != fromProperty && !fromProperty.isBlank())
-        {
-            return fromProperty.trim();
-        }
-        final String fromEnvironment = System.getenv(environment);
-        if (null != fromEnvironment && !fromEnvironment.isBlank())
-        {
-            return fromEnvironment.trim();
-        }
-        return defaultValue;
-    }
-
-    /**
-     * @return the name under which the user gave a setting: the system property when set, else the environment
-     * variable when set, else {@code property / variable}.
-     */
-    static String givenName(final String property, final String environment)
-    {
-        final String fromProperty = System.getProperty(property);
-        if (null != fromProperty && !fromProperty.isBlank())
-        {
-            return property;
-        }
-        final String fromEnvironment = System.getenv(environment);
-        if (null != fromEnvironment && !fromEnvironment.isBlank())
-        {
-            return environment;
-        }
-        return property + " / " + environment;
-    }
-
-    private static long longSetting(
-        final String property, final String environment, final long defaultValue, final long min, final long max)
-    {
-        final String value = setting(property, environment, Long.toString(defaultValue));
-        final long parsed;
-        try
-        {
-            parsed = Long.parseLong(value);
-        }
-        catch (final NumberFormatException ex)
-        {
-            throw new AmException(AmError.BAD_ARG, givenName(property, environment) + " = '" + value +
-                "' must be a whole number in [" + min + ", " + max + "]");
-        }
-        if (parsed < min || parsed > max)
-        {
-            throw new AmException(AmError.BAD_ARG, givenName(property, environment) + " = " + parsed +
-                " is outside [" + min + ", " + max + "]");
-        }
-        return parsed;
-    }
-
-    private static boolean booleanSetting(final String property, final String environment, final boolean defaultValue)
-    {
-        final String value = setting(property, environment, Boolean.toString(defaultValue));
-        if ("true".equalsIgnoreCase(value))
-        {
-            return true;
-        }
-        if ("false".equalsIgnoreCase(value))
-        {
-            return false;
-        }
-        throw new AmException(AmError.BAD_ARG, givenName(property, environment) + " = '" + value +
-            "' must be true or false");
     }
 }

@@ -15,14 +15,22 @@ import org.am2j.spi.TransportContext;
  * The counters of this process's endpoints: in the memory-mapped counters file where {@code bin/am2j stat} reads
  * them, or, when that file cannot be created (no writable directory), in private memory with a warning, so a
  * process without a counters file still runs. The file is deleted at exit.
+ * <p>
+ * Each endpoint's identity counter records the job and the rank the endpoint belongs to, the rank from the system
+ * property {@value #RANK_PROPERTY} as it is when the endpoint is allocated ({@code Spmd.init()} sets it); without it,
+ * or with a value that is no rank (then with a warning), the endpoint belongs to no rank.
  */
 final class ProcessCounters
 {
+    /** System property holding this process's rank in its job. */
+    static final String RANK_PROPERTY = "am2j.rank";
+
     private static final System.Logger LOGGER = System.getLogger("org.am2j");
 
     private final CountersFile file;
     private final CountersManager manager;
     private boolean warnedFull;
+    private boolean warnedRank;
 
     private ProcessCounters(final CountersFile file, final CountersManager manager)
     {
@@ -46,9 +54,40 @@ final class ProcessCounters
         }
     }
 
-    EndpointCounters newEndpointCounters(final int endpointId, final String label)
+    EndpointCounters newEndpointCounters(final int endpointId, final String label, final String job)
     {
-        return new EndpointCounters(manager, endpointId, label);
+        return new EndpointCounters(manager, endpointId, label, rank(), job);
+    }
+
+    /**
+     * @return this process's rank as {@value #RANK_PROPERTY} says, or {@link EndpointCounterDescriptor#NO_RANK}.
+     */
+    private synchronized int rank()
+    {
+        final String value = System.getProperty(RANK_PROPERTY);
+        if (null == value)
+        {
+            return EndpointCounterDescriptor.NO_RANK;
+        }
+        try
+        {
+            final int rank = Integer.parseInt(value.trim());
+            if (rank >= 0)
+            {
+                return rank;
+            }
+        }
+        catch (final NumberFormatException ignore)
+        {
+            // warned below
+        }
+        if (!warnedRank)
+        {
+            warnedRank = true;
+            LOGGER.log(Level.WARNING, "am2j: " + RANK_PROPERTY + " = '" + value + "' is not a rank (a whole number " +
+                "from 0); bin/am2j stat shows this process's endpoints without one");
+        }
+        return EndpointCounterDescriptor.NO_RANK;
     }
 
     /**

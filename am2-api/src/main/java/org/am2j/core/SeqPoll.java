@@ -20,10 +20,12 @@ import org.am2j.spi.ReceiveQueues;
  * receive side is not typed is polled through its {@code poll} (none of the shipped local transports).
  * <p>
  * Statistics: the counters of a SEQ bundle's endpoints count in plain fields ({@link ProtocolCounters}), and the
- * polls of the loop are counted here, once per turn; both are published to the counters file when a poll handled a
- * message, and otherwise at least once in {@link ProtocolCounters#PUBLISH_INTERVAL} polls and sends, before
- * {@code waitSema()} sleeps, and before an endpoint leaves the bundle. So {@code bin/am2j stat} lags a busy endpoint
- * by nothing and an idle one by at most that many polls.
+ * polls of the loop are counted here, once per turn; both are published to the counters file never per message:
+ * once in {@link ProtocolCounters#PUBLISH_INTERVAL} polls and sends, after {@link ProtocolCounters#IDLE_POLLS} empty
+ * polls in a row that follow a poll that handled something (the bundle went idle: publishing then costs only time
+ * the owner would spend waiting), before {@code waitSema()} sleeps, and before an endpoint leaves the bundle. So
+ * {@code bin/am2j stat} lags a busy endpoint by fewer than that many polls and sends, and one that stopped after a
+ * burst by {@link ProtocolCounters#IDLE_POLLS} polls.
  */
 final class SeqPoll
 {
@@ -84,6 +86,8 @@ final class SeqPoll
     private long turns;
     /** Polls and sends since the last publish(). */
     private int unpublished;
+    /** Empty polls in a row since a poll that handled something, while its counts are unpublished; -1 when none. */
+    private int idleRun = -1;
 
     SeqPoll(final PollScheduler scheduler, final boolean hasNetwork)
     {
@@ -154,7 +158,15 @@ final class SeqPoll
         {
             handled += pollNetwork(plan, context, networkBudget, repliesOnly);
         }
-        if (0 != handled || ++unpublished >= ProtocolCounters.PUBLISH_INTERVAL)
+        if (++unpublished >= ProtocolCounters.PUBLISH_INTERVAL)
+        {
+            publish();
+        }
+        else if (0 != handled)
+        {
+            idleRun = 0;
+        }
+        else if (idleRun >= 0 && ++idleRun >= ProtocolCounters.IDLE_POLLS)
         {
             publish();
         }
@@ -209,6 +221,7 @@ final class SeqPoll
     void publish()
     {
         unpublished = 0;
+        idleRun = -1;
         final Plan plan = current;
         final long turns = this.turns;
         if (0 != turns)

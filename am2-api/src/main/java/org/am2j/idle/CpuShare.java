@@ -6,6 +6,8 @@ import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 
 import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.SystemNanoClock;
+import org.am2j.spi.Setting;
+import org.am2j.spi.Settings;
 import org.am2j.api.AmError;
 import org.am2j.api.AmException;
 
@@ -106,30 +108,18 @@ public final class CpuShare
      */
     public static Mode modeSetting()
     {
-        String name = PROPERTY;
-        String value = System.getProperty(PROPERTY);
-        if (null == value || value.isBlank())
-        {
-            name = ENVIRONMENT;
-            value = System.getenv(ENVIRONMENT);
-        }
-        if (null == value || value.isBlank())
-        {
-            return Mode.ADAPTIVE;
-        }
-        return parseMode(name, value);
+        return modeSetting(Settings.system());
     }
 
-    static Mode parseMode(final String name, final String value)
+    static Mode modeSetting(final Settings settings)
     {
+        final String[] names = new String[Mode.values().length];
         for (final Mode mode : Mode.values())
         {
-            if (mode.settingName().equalsIgnoreCase(value.trim()))
-            {
-                return mode;
-            }
+            names[mode.ordinal()] = mode.settingName();
         }
-        throw new AmException(AmError.BAD_ARG, name + " = '" + value + "' must be adaptive, spin or sleep");
+        final String chosen = settings.choice(new Setting(PROPERTY, ENVIRONMENT), Mode.ADAPTIVE.settingName(), names);
+        return Mode.valueOf(chosen.toUpperCase(Locale.ROOT));
     }
 
     /**

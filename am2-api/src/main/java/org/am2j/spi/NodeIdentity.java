@@ -94,17 +94,7 @@ public final class NodeIdentity
      */
     public static String override()
     {
-        final String property = System.getProperty(NODE_PROPERTY);
-        if (null != property && !property.isBlank())
-        {
-            return property.trim();
-        }
-        final String variable = System.getenv(NODE_VARIABLE);
-        if (null != variable && !variable.isBlank())
-        {
-            return variable.trim();
-        }
-        return null;
+        return Settings.system().value(new Setting(NODE_PROPERTY, NODE_VARIABLE));
     }
 
     /**

@@ -53,22 +53,19 @@ public final class ShmDirectories
      */
     public static Path userRoot()
     {
-        final String property = System.getProperty(ROOT_PROPERTY);
-        final String variable = System.getenv(ROOT_VARIABLE);
-        final boolean fromProperty = null != property && !property.isBlank();
-        final String configured = fromProperty ? property.trim() :
-            null != variable && !variable.isBlank() ? variable.trim() : null;
-        if (null != configured)
+        final Settings settings = Settings.system();
+        final Setting setting = new Setting(ROOT_PROPERTY, ROOT_VARIABLE);
+        final String configured = settings.value(setting);
+        if (null == configured)
         {
-            final Path root = Path.of(configured);
-            if (!root.isAbsolute())
-            {
-                throw new AmException(AmError.BAD_ARG, (fromProperty ? ROOT_PROPERTY : ROOT_VARIABLE) + " = '" +
-                    configured + "' must be an absolute path");
-            }
-            return root.normalize();
+            return defaultRoot();
         }
-        return defaultRoot();
+        final Path root = Path.of(configured);
+        if (!root.isAbsolute())
+        {
+            throw settings.invalid(setting, "an absolute path");
+        }
+        return root.normalize();
     }
 
     /**

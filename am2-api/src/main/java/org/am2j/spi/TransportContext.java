@@ -30,48 +30,15 @@ public interface TransportContext
     String job();
 
     /**
-     * Configuration of the transport: the system property {@code am2j.<transport>.<key>}, then the environment
-     * variable {@code AM2J_<TRANSPORT>_<KEY>} (upper case, dots as underscores), then the default.
+     * Where the transport reads its settings: a transport's own are {@link Setting#of(String, String)}, the system
+     * property {@code am2j.<transport>.<key>}, then the environment variable {@code AM2J_<TRANSPORT>_<KEY>}, then the
+     * default.
      *
-     * @param transport    name of the transport.
-     * @param key          of the setting.
-     * @param defaultValue when it is not set.
-     * @return the setting.
+     * @return the settings; by default this process's ({@link Settings#system()}).
      */
-    String property(String transport, String key, String defaultValue);
-
-    /**
-     * The name of a setting as the user gave it, for error messages: the system property's name when that is set,
-     * else the environment variable's when that is set, else both.
-     *
-     * @param transport name of the transport.
-     * @param key       of the setting.
-     * @return e.g. {@code AM2J_NET_HOST} when the environment variable gave the value.
-     */
-    default String settingName(final String transport, final String key)
+    default Settings settings()
     {
-        return propertyName(transport, key);
-    }
-
-    /**
-     * @param transport name of the transport.
-     * @param key       of a setting.
-     * @return the system property of the setting, {@code am2j.<transport>.<key>}.
-     */
-    static String propertyName(final String transport, final String key)
-    {
-        return "am2j." + transport + "." + key;
-    }
-
-    /**
-     * @param transport name of the transport.
-     * @param key       of a setting.
-     * @return the environment variable of the setting, {@code AM2J_<TRANSPORT>_<KEY>} (upper case, dots as
-     * underscores).
-     */
-    static String environmentName(final String transport, final String key)
-    {
-        return ("AM2J_" + transport + "_" + key).toUpperCase(java.util.Locale.ROOT).replace('.', '_');
+        return Settings.system();
     }
 
     /**

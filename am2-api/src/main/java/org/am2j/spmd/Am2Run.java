@@ -2,11 +2,11 @@ package org.am2j.spmd;
 
 import java.io.IOException;
 import java.io.PrintStream;
-import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URLClassLoader;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.ServiceConfigurationError;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -15,7 +15,10 @@ import java.util.concurrent.TimeUnit;
 import org.am2j.api.AmException;
 import org.am2j.core.AmRuntime;
 import org.am2j.core.stats.CountersFile;
+import org.am2j.spi.HostPort;
 import org.am2j.spi.ProcessIdentity;
+import org.am2j.spi.Setting;
+import org.am2j.spi.Settings;
 import org.am2j.spi.ShmDirectories;
 
 /**
@@ -40,10 +43,15 @@ import org.am2j.spi.ShmDirectories;
  * <b>Exit.</b> The launcher exits with 0 when every rank exits with 0. When a rank exits with another status or dies,
  * it prints {@code am2j run: rank R exited with status S} (or {@code was killed by signal K} for a status of 128 + K,
  * as the JVM reports a death by signal), stops the other ranks (SIGTERM, then SIGKILL after
- * {@value #GRACE_MS} ms) and exits with that rank's status (1 when it is not 1 to 255). With {@code --timeout S}, a
+ * {@value #GRACE_MS} ms) and exits with that rank's status (1 when it is not 1 to 255). A rank that exits with 0
+ * before every rank has joined the job's rendezvous fails the job the same way at once, with
+ * {@code am2j run: rank R exited with status 0 before joining the job ...}, rather than leave the others waiting
+ * for the join timeout. With {@code --timeout S}, a
  * job still running S seconds after the launcher began to start its ranks prints
  * {@code am2j run: the job exceeded its time limit of S s}, has every rank stopped the same way and exits with
- * {@value #TIMEOUT_STATUS}. Usage errors print the usage line and exit with 2. The shared-memory files of a rank that
+ * {@value #TIMEOUT_STATUS}. Usage errors print the usage line and exit with 2. A main class missing from the ranks'
+ * class path is reported once, before any rank starts, with that class path and the classes of it the user may have
+ * meant ({@link MainClassCheck}); the launcher then exits with 1. The shared-memory files of a rank that
  * could not remove them itself (killed, crashed) are removed once it has exited ({@link RankFiles}).
  * <p>
  * <b>No orphans.</b> A shutdown hook stops every rank when the launcher is terminated (SIGTERM, SIGINT); every rank's
@@ -66,6 +74,9 @@ public final class Am2Run
     public static final long GRACE_MS = 2_000;
 
     private static final long PUMP_DRAIN_MS = 2_000;
+    /** What follows {@code rank R exited with status 0} when the rank left before every rank had joined. */
+    static final String BEFORE_JOINING =
+        " before joining the job (a rank program must join it, Spmd.init(), before it exits)";
     /** How long the ranks of a NIC process that died get to report it before the job is stopped. */
     private static final long NIC_LOSS_REPORT_MS = 1_000;
 
@@ -135,6 +146,14 @@ public final class Am2Run
             return USAGE_STATUS;
         }
 
+        final List<String> missingMain = MainClassCheck.missing(options.mainClass(),
+            RankCommand.classPath(options.classPath()));
+        if (null != missingMain)
+        {
+            missingMain.forEach(line -> err.println("am2j run: " + line));
+            return FAILURE_STATUS;
+        }
+
         stopping = shuttingDown;
         final CpuPinning pinning = options.pin() ? pinning() : null;
         final long pid = ProcessHandle.current().pid();
@@ -169,9 +188,9 @@ public final class Am2Run
         try
         {
             final RankCommand command = new RankCommand(
-                options, jobId, bootstrap(server.address()), shmRoot, pid, ProcessIdentity.currentStartTimeMs(),
+                options, jobId, HostPort.format(server.address()), shmRoot, pid, ProcessIdentity.currentStartTimeMs(),
                 pinning);
-            return supervise(options.ranks(), command, options.timeoutSeconds());
+            return supervise(options.ranks(), command, options.timeoutSeconds(), server);
         }
         finally
         {
@@ -224,9 +243,8 @@ public final class Am2Run
      */
     static String checkConfiguration(final LaunchOptions options)
     {
-        final String environmentPoll = System.getenv(SpmdEnvironment.AM2J_POLL);
         final String poll = null != options.poll() ? options.poll() :
-            null != environmentPoll && !environmentPoll.isBlank() ? environmentPoll.trim() : null;
+            Settings.system().value(Setting.variable(SpmdEnvironment.AM2J_POLL));
         if (null == poll)
         {
             return null;
@@ -271,7 +289,8 @@ public final class Am2Run
         }
     }
 
-    private int supervise(final int size, final RankCommand command, final int timeoutSeconds)
+    private int supervise(final int size, final RankCommand command, final int timeoutSeconds,
+        final RendezvousServer server)
     {
         final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(timeoutSeconds);
         final RankProcesses ranks = new RankProcesses(size);
@@ -287,7 +306,7 @@ public final class Am2Run
                 currentNics = nics;
                 nics.start(command, out, err, exits);
             }
-            return supervise(size, command, timeoutSeconds, deadlineNs, ranks, exits, pumps, nics);
+            return supervise(size, command, timeoutSeconds, deadlineNs, ranks, exits, pumps, nics, server);
         }
         catch (final IOException ex)
         {
@@ -305,7 +324,8 @@ public final class Am2Run
     }
 
     private int supervise(final int size, final RankCommand command, final int timeoutSeconds, final long deadlineNs,
-        final RankProcesses ranks, final BlockingQueue<Integer> exits, final Thread[][] pumps, final NicProcesses nics)
+        final RankProcesses ranks, final BlockingQueue<Integer> exits, final Thread[][] pumps, final NicProcesses nics,
+        final RendezvousServer server)
     {
         for (int r = 0; r < size; r++)
         {
@@ -388,12 +408,13 @@ public final class Am2Run
                 }
                 reap(command, rank, ranks.get(rank));
                 final int exitValue = ranks.get(rank).exitValue();
-                if (exitValue != 0 && !failing)
+                // A rank gone before every rank joined can never join: the others would wait for the join timeout.
+                if ((exitValue != 0 || !server.everyRankJoined()) && !failing)
                 {
                     failing = true;
                     stopping = true;
                     status = exitValue > 0 && exitValue < 256 ? exitValue : FAILURE_STATUS;
-                    err.println("am2j run: " + describeExit(rank, exitValue));
+                    err.println("am2j run: " + describeExit(rank, exitValue) + (0 == exitValue ? BEFORE_JOINING : ""));
                     final int alive = ranks.alive();
                     if (alive > 0)
                     {
@@ -503,13 +524,6 @@ public final class Am2Run
             default:
                 return "";
         }
-    }
-
-    private static String bootstrap(final InetSocketAddress address)
-    {
-        final InetAddress host = address.getAddress();
-        final String text = host.getHostAddress();
-        return (host instanceof Inet6Address ? "[" + text + "]" : text) + ":" + address.getPort();
     }
 
     private static Thread pump(final Runnable pump, final String name)

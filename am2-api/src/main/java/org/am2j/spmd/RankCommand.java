@@ -88,10 +88,20 @@ final class RankCommand
         this.pinning = pinning;
         this.processors = Runtime.getRuntime().availableProcessors();
         this.java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        // A user's --cp adds to am2j's own class path (the launcher's), in front of it: the user's classes are found
-        // first, and am2j's RankMain and its transports are always there.
+        this.classPath = classPath(options.classPath());
+    }
+
+    /**
+     * A user's {@code --cp} adds to am2j's own class path (the launcher's), in front of it: the user's classes are
+     * found first, and am2j's RankMain and its transports are always there.
+     *
+     * @param userClassPath the {@code --cp} of the launch, or {@code null}.
+     * @return the class path of the ranks.
+     */
+    static String classPath(final String userClassPath)
+    {
         final String own = System.getProperty("java.class.path");
-        this.classPath = null == options.classPath() ? own : options.classPath() + File.pathSeparator + own;
+        return null == userClassPath ? own : userClassPath + File.pathSeparator + own;
     }
 
     /**

@@ -31,7 +31,8 @@ import static org.am2j.spmd.RendezvousDescriptor.WELCOME;
  * lock-step with the other ranks (every rank calls the same collectives in the same order).
  * <p>
  * {@link #connect} retries with exponential back-off (10 ms doubling to 1 s) until the connect timeout, so ranks may
- * start before the server; it returns once every rank of the job has joined. A collective waits at most the collective
+ * start before the server, and says every few seconds (to the configuration's log) that it is still trying; it returns
+ * once every rank of the job has joined. A collective waits at most the collective
  * timeout (plus {@value #CLIENT_GRACE_MS} ms, so that the server, which knows which ranks are missing, usually reports
  * first).
  * <p>
@@ -155,7 +156,7 @@ public final class RendezvousClient implements AutoCloseable
                 RendezvousDescriptor.MAX_JOB_ID_BYTES + "]");
         }
         final String server = serverAddress.getHostString() + ":" + serverAddress.getPort();
-        final Socket socket = connectWithBackoff(serverAddress, server, rank, config.connectTimeoutMs());
+        final Socket socket = connectWithBackoff(serverAddress, server, rank, config, hostRank);
         final RendezvousClient client;
         try
         {
@@ -184,9 +185,18 @@ public final class RendezvousClient implements AutoCloseable
     }
 
     private static Socket connectWithBackoff(
-        final InetSocketAddress address, final String server, final int rank, final long timeoutMs)
+        final InetSocketAddress address, final String server, final int rank, final RendezvousConfig config,
+        final int hostRank)
     {
-        final long deadlineNs = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
+        final long timeoutMs = config.connectTimeoutMs();
+        final long startNs = System.nanoTime();
+        final long deadlineNs = startNs + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
+        final String whoServes = 0 == hostRank ? "; rank 0 serves it: is rank 0 running, and does " +
+            SpmdEnvironment.AM2J_BOOTSTRAP + " name an address of its machine?" : "";
+        // a report every few seconds, and one before the last attempt if none came yet, as the server reports ranks
+        final long reportNs = TimeUnit.MILLISECONDS.toNanos(RendezvousJob.WAITING_REPORT_MS);
+        long nextReportNs = startNs + reportNs;
+        boolean reported = false;
         long backoffMs = FIRST_BACKOFF_MS;
         while (true)
         {
@@ -209,11 +219,22 @@ public final class RendezvousClient implements AutoCloseable
                 closeQuietly(socket);
                 failure = ex;
             }
-            final long remainingMs = TimeUnit.NANOSECONDS.toMillis(deadlineNs - System.nanoTime());
+            final long nowNs = System.nanoTime();
+            final long remainingMs = TimeUnit.NANOSECONDS.toMillis(deadlineNs - nowNs);
             if (remainingMs <= 0)
             {
                 throw new AmException(AmError.RESOURCE, "rank " + rank + " could not connect to the rendezvous at " +
-                    server + " within " + timeoutMs + " ms: " + failure);
+                    server + " within " + timeoutMs + " ms (" + RendezvousConfig.CONNECT_TIMEOUT_VARIABLE + "): " +
+                    failure + whoServes);
+            }
+            if (nowNs - nextReportNs >= 0 || !reported && backoffMs >= remainingMs)
+            {
+                reported = true;
+                nextReportNs = nowNs + reportNs;
+                config.log().accept("rank " + rank + " cannot reach the rendezvous at " + server + " yet after " +
+                    TimeUnit.NANOSECONDS.toMillis(nowNs - startNs) / 1000.0 + " s (" + failure.getMessage() + "); " +
+                    "it keeps trying until " + timeoutMs / 1000.0 + " s (" + RendezvousConfig.CONNECT_TIMEOUT_VARIABLE +
+                    ")" + whoServes);
             }
             try
             {

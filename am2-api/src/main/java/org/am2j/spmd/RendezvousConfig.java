@@ -4,6 +4,8 @@ import java.util.function.Consumer;
 
 import org.am2j.api.AmError;
 import org.am2j.api.AmException;
+import org.am2j.spi.Setting;
+import org.am2j.spi.Settings;
 
 /**
  * Settings of the bootstrap rendezvous, shared by {@link RendezvousServer} and {@link RendezvousClient}.
@@ -67,16 +69,25 @@ public final class RendezvousConfig
      * A configuration with the timeouts of the system properties, else of the environment variables, else the
      * defaults.
      *
-     * @throws AmException {@link AmError#BAD_ARG} naming the property or variable when one is set but is not a number
-     *                     of milliseconds in [1, {@value #MAX_TIMEOUT_MS}].
+     * @throws AmException {@link AmError#BAD_ARG} naming the property and the variable when one is set but is not a
+     *                     number of milliseconds in [1, {@value #MAX_TIMEOUT_MS}].
      */
     public RendezvousConfig()
     {
-        connectTimeoutMs = setting(CONNECT_TIMEOUT_PROP, CONNECT_TIMEOUT_VARIABLE, DEFAULT_CONNECT_TIMEOUT_MS);
-        collectiveTimeoutMs = setting(
-            COLLECTIVE_TIMEOUT_PROP, COLLECTIVE_TIMEOUT_VARIABLE, DEFAULT_COLLECTIVE_TIMEOUT_MS);
-        lingerTimeoutMs = setting(LINGER_TIMEOUT_PROP, LINGER_TIMEOUT_VARIABLE, DEFAULT_LINGER_TIMEOUT_MS);
-        joinTimeoutMs = setting(JOIN_TIMEOUT_PROP, JOIN_TIMEOUT_VARIABLE, DEFAULT_JOIN_TIMEOUT_MS);
+        this(Settings.system());
+    }
+
+    /**
+     * @param settings where the timeouts are read.
+     * @throws AmException as {@link #RendezvousConfig()}.
+     */
+    RendezvousConfig(final Settings settings)
+    {
+        connectTimeoutMs = timeout(settings, CONNECT_TIMEOUT_PROP, CONNECT_TIMEOUT_VARIABLE, DEFAULT_CONNECT_TIMEOUT_MS);
+        collectiveTimeoutMs = timeout(
+            settings, COLLECTIVE_TIMEOUT_PROP, COLLECTIVE_TIMEOUT_VARIABLE, DEFAULT_COLLECTIVE_TIMEOUT_MS);
+        lingerTimeoutMs = timeout(settings, LINGER_TIMEOUT_PROP, LINGER_TIMEOUT_VARIABLE, DEFAULT_LINGER_TIMEOUT_MS);
+        joinTimeoutMs = timeout(settings, JOIN_TIMEOUT_PROP, JOIN_TIMEOUT_VARIABLE, DEFAULT_JOIN_TIMEOUT_MS);
     }
 
     /**
@@ -175,43 +186,10 @@ public final class RendezvousConfig
         return this;
     }
 
-    /**
-     * @param property    the system property of a timeout.
-     * @param variable    its environment variable.
-     * @param defaultValue when neither is set.
-     * @return the timeout in milliseconds.
-     */
-    static long setting(final String property, final String variable, final long defaultValue)
+    private static long timeout(
+        final Settings settings, final String property, final String variable, final long defaultValue)
     {
-        return setting(property, System.getProperty(property), variable, System.getenv(variable), defaultValue);
-    }
-
-    static long setting(
-        final String property, final String fromProperty, final String variable, final String fromVariable,
-        final long defaultValue)
-    {
-        final boolean propertySet = null != fromProperty && !fromProperty.isBlank();
-        final String value = propertySet ? fromProperty :
-            null != fromVariable && !fromVariable.isBlank() ? fromVariable : null;
-        if (null == value)
-        {
-            return defaultValue;
-        }
-        try
-        {
-            final long ms = Long.parseLong(value.trim());
-            if (ms >= 1 && ms <= MAX_TIMEOUT_MS)
-            {
-                return ms;
-            }
-        }
-        catch (final NumberFormatException ignore)
-        {
-            // reported below
-        }
-        throw new AmException(AmError.BAD_ARG, (propertySet ? "system property " + property :
-            "environment variable " + variable) + " = '" + value + "' is not a number of milliseconds in [1, " +
-            MAX_TIMEOUT_MS + "]");
+        return settings.longValue(new Setting(property, variable), defaultValue, 1, MAX_TIMEOUT_MS);
     }
 
     private static void logToStandardError(final String message)

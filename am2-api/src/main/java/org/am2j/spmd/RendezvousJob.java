@@ -35,7 +35,7 @@ import static org.am2j.spmd.RendezvousDescriptor.WELCOME;
  * error; a rank that disconnects while no collective is under way is not logged, since a program may well exit
  * without closing its job after its last collective, and later collectives report it anyway.
  * <p>
- * Owned by the server thread, except {@link #failure()}, which any thread may read.
+ * Owned by the server thread, except {@link #failure()} and {@link #everyRankJoined()}, which any thread may read.
  */
 final class RendezvousJob implements RendezvousConnection.Listener
 {
@@ -58,6 +58,8 @@ final class RendezvousJob implements RendezvousConnection.Listener
     private final Consumer<String> log;
     private final CountDownLatch departures;
     private volatile String failureView;
+    /** {@link #welcomed} for other threads: set once, when the last rank joins, before any rank is welcomed. */
+    private volatile boolean welcomedView;
 
     private final RendezvousConnection[] peers;
     private final boolean[] joined;
@@ -113,6 +115,14 @@ final class RendezvousJob implements RendezvousConnection.Listener
     String failure()
     {
         return failureView;
+    }
+
+    /**
+     * @return true once every rank has joined: no rank has left {@link Spmd#init()} before that; any thread.
+     */
+    boolean everyRankJoined()
+    {
+        return welcomedView;
     }
 
     /**
@@ -242,6 +252,8 @@ final class RendezvousJob implements RendezvousConnection.Listener
         if (joinedCount == size)
         {
             welcomed = true;
+            // volatile store before the WELCOME frames: a rank that has left Spmd.init() was joined in every view
+            welcomedView = true;
             final ByteBuffer welcome = ByteBuffer.allocate(4 + 8 * size);
             welcome.putInt(size);
             for (final long id : processIds)

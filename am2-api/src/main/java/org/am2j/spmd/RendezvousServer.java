@@ -148,6 +148,15 @@ public final class RendezvousServer implements AutoCloseable
     }
 
     /**
+     * @return true once every rank has joined the job (said hello); a rank cannot have returned from
+     * {@link Spmd#init()} before.
+     */
+    public boolean everyRankJoined()
+    {
+        return job.everyRankJoined();
+    }
+
+    /**
      * Wait until every rank has left the job, by saying goodbye or by disconnecting.
      *
      * @param timeout longest wait.

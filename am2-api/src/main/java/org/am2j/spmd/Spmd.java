@@ -17,16 +17,20 @@ import org.am2j.core.JvmFlags;
  * <ul>
  * <li>under am2j's launcher ({@code bin/am2j run}) the launcher runs the rendezvous server and every rank connects to
  * {@code AM2J_BOOTSTRAP};</li>
- * <li>under an external launcher (SLURM, Open MPI, PMI) rank 0 runs the server in-process, listening on all
- * interfaces at the port of {@code AM2J_BOOTSTRAP}, which must therefore name rank 0's host; after joining, the ranks
- * all-gather their node identities (the shared-memory domain of each, {@link org.am2j.spi.NodeIdentity}) and number the nodes in order of their lowest rank;</li>
- * <li>without a launcher the process is rank 0 of a one-rank job and no rendezvous is used.</li>
+ * <li>under an external launcher (SLURM, Open MPI, PMI), and without a launcher when each process was given
+ * {@code AM2J_RANK}, {@code AM2J_SIZE} and {@code AM2J_BOOTSTRAP} by hand, rank 0 runs the server in-process,
+ * listening on all interfaces at the port of {@code AM2J_BOOTSTRAP}, which must therefore name rank 0's host; after
+ * joining, the ranks all-gather their node identities (the shared-memory domain of each,
+ * {@link org.am2j.spi.NodeIdentity}) and number the nodes in order of their lowest rank;</li>
+ * <li>with none of these variables the process is rank 0 of a one-rank job and no rendezvous is used.</li>
  * </ul>
- * The call returns once every rank has joined. Under an external launcher it also sets the system properties
+ * The call returns once every rank has joined. When rank 0 serves the rendezvous it also sets the system properties
  * {@value #NODE_PROPERTY} and {@value #JOB_PROPERTY} to the job's node identity and job id, unless they are set
  * already, so that endpoints allocated afterwards name the same node and job as the {@link Job} (am2j's launcher
  * passes the job id on the command line; the node identity is the shared-memory domain's,
- * {@link org.am2j.spi.NodeIdentity}, for the job and its endpoints alike).
+ * {@link org.am2j.spi.NodeIdentity}, for the job and its endpoints alike). Under any launcher it sets
+ * {@value #RANK_PROPERTY} to the rank, unless set already: endpoints allocated afterwards record it in the counters
+ * {@code bin/am2j stat} shows.
  */
 public final class Spmd
 {
@@ -34,6 +38,8 @@ public final class Spmd
     public static final String NODE_PROPERTY = "am2j.node";
     /** System property the endpoint core reads for the job id. */
     public static final String JOB_PROPERTY = "am2j.job";
+    /** System property the endpoint core reads for the rank its endpoints belong to ({@code bin/am2j stat}). */
+    public static final String RANK_PROPERTY = "am2j.rank";
 
     private Spmd()
     {
@@ -73,21 +79,22 @@ public final class Spmd
             return new Job(environment, 0, 1, null, null, config.lingerTimeoutMs());
         }
 
-        if (environment.launcher().isExternal())
+        if (environment.launcher().rankZeroServes())
         {
             System.getProperties().putIfAbsent(NODE_PROPERTY, environment.nodeId());
             System.getProperties().putIfAbsent(JOB_PROPERTY, environment.jobId());
         }
+        System.getProperties().putIfAbsent(RANK_PROPERTY, Integer.toString(environment.rank()));
         RendezvousServer server = null;
         RendezvousClient client = null;
         try
         {
-            if (environment.launcher().isExternal() && environment.rank() == 0)
+            if (environment.launcher().rankZeroServes() && environment.rank() == 0)
             {
                 server = RendezvousServer.start(
                     new InetSocketAddress(bootstrap.getPort()), environment.size(), environment.jobId(), config);
             }
-            final int hostRank = environment.launcher().isExternal() ? 0 : -1;
+            final int hostRank = environment.launcher().rankZeroServes() ? 0 : -1;
             client = RendezvousClient.connect(bootstrap, environment.rank(), environment.size(),
                 environment.jobId(), config, hostRank, Spmd::rankLost);
             int node = environment.node();

@@ -8,7 +8,9 @@ import java.util.regex.Pattern;
 
 import org.am2j.api.AmError;
 import org.am2j.api.AmException;
+import org.am2j.spi.HostPort;
 import org.am2j.spi.NodeIdentity;
+import org.am2j.spi.Settings;
 
 /**
  * Where this process sits in an SPMD job, read from the environment its launcher gave it.
@@ -29,7 +31,14 @@ import org.am2j.spi.NodeIdentity;
  * <tr><td>{@value #AM2J_LAUNCHER_START}</td><td>start instant of the launcher in epoch milliseconds, so that a
  * reused pid is not mistaken for the launcher; 0 when unknown</td><td>0 or more</td></tr>
  * </table>
- * All of them are required once {@value #AM2J_RANK} or {@value #AM2J_SIZE} is present.
+ * All of them are required once {@value #AM2J_RANK} or {@value #AM2J_SIZE} is present together with one of the
+ * variables only that launcher knows ({@value #AM2J_NODE}, {@value #AM2J_NODES}, {@value #AM2J_LAUNCHER_PID},
+ * {@value #AM2J_LAUNCHER_START}).
+ * <p>
+ * <b>Without a launcher</b> ({@link LauncherKind#MANUAL}) each process is given {@value #AM2J_RANK},
+ * {@value #AM2J_SIZE} and, with more than one rank, {@value #AM2J_BOOTSTRAP}, naming an address of rank 0's machine:
+ * rank 0 runs the rendezvous server there and the node comes from the node identities, as under an external launcher
+ * (below); {@value #AM2J_JOB} is optional.
  * <p>
  * <b>Node identity.</b> Under every launcher the node identity is this process's shared-memory domain
  * ({@link NodeIdentity#local()}: the id kept in the shared-memory root, which the launcher gives each emulated node its
@@ -38,15 +47,15 @@ import org.am2j.spi.NodeIdentity;
  * <p>
  * <b>External launchers.</b> Otherwise the rank and size come from {@code SLURM_PROCID}/{@code SLURM_NTASKS}, then
  * {@code OMPI_COMM_WORLD_RANK}/{@code OMPI_COMM_WORLD_SIZE}, then {@code PMI_RANK}/{@code PMI_SIZE} (see
- * {@link LauncherKind}). The node index is not known from the environment ({@link #node()} is {@link #UNKNOWN_NODE}) and {@link Spmd#init()} derives it from
- * the node identities of all ranks. {@value #AM2J_BOOTSTRAP} is required when there is more than one rank and must name
+ * {@link LauncherKind}). The node index is not known from the environment ({@link #node()} is {@link #UNKNOWN_NODE})
+ * and {@link Spmd#init()} derives it from the node identities of all ranks. {@value #AM2J_BOOTSTRAP} is required when there is more than one rank and must name
  * the address of rank 0, which runs the rendezvous server in-process on that port. The job id is {@value #AM2J_JOB}
  * when set, else {@code slurm-<SLURM_JOB_ID>[.<SLURM_STEP_ID>]} under SLURM, else derived from the bootstrap address.
  * <p>
- * <b>No launcher.</b> With none of these variables the process is rank 0 of a single-process job on node 0 of 1.
+ * <b>No variables.</b> With none of these variables the process is rank 0 of a single-process job on node 0 of 1.
  * <p>
- * A missing or malformed variable is an {@link AmException} with {@link AmError#BAD_ARG} whose message names the
- * variable and what is allowed.
+ * Values are trimmed, and a blank one counts as not set. Missing or malformed variables are one {@link AmException}
+ * with {@link AmError#BAD_ARG} whose message names every one of them and what is allowed.
  */
 public final class SpmdEnvironment
 {
@@ -84,6 +93,9 @@ public final class SpmdEnvironment
 
     private static final Pattern DECIMAL = Pattern.compile("[0-9]{1,18}");
     private static final Pattern JOB_ID = Pattern.compile("[A-Za-z0-9._-]{1," + MAX_JOB_ID_LENGTH + "}");
+    private static final String WHOLE = "a whole number in ";
+    /** The variables only am2j's launcher knows: one of them set says that it started this process. */
+    private static final String[] LAUNCHER_ONLY = {AM2J_NODE, AM2J_NODES, AM2J_LAUNCHER_PID, AM2J_LAUNCHER_START};
 
     private final LauncherKind launcher;
     private final int rank;
@@ -126,14 +138,14 @@ public final class SpmdEnvironment
      *
      * @param env the environment, e.g. {@link System#getenv()}.
      * @return where this process sits in its job.
-     * @throws AmException {@link AmError#BAD_ARG} when a variable is missing or malformed; {@link AmError#RESOURCE}
-     *                     when the node identity cannot be read or made.
+     * @throws AmException {@link AmError#BAD_ARG} when variables are missing or malformed, naming all of them;
+     *                     {@link AmError#RESOURCE} when the node identity cannot be read or made.
      */
     public static SpmdEnvironment parse(final Map<String, String> env)
     {
         AmException.checkNotNull("env", env);
-        final String local = env.containsKey(AM2J_NODE_ID) ? env.get(AM2J_NODE_ID) : NodeIdentity.local();
-        return parse(env, local, ProcessHandle.current().pid());
+        final String override = new EnvironmentReader(env).text(AM2J_NODE_ID);
+        return parse(env, null != override ? override : NodeIdentity.local(), ProcessHandle.current().pid());
     }
 
     /**
@@ -143,76 +155,95 @@ public final class SpmdEnvironment
      * @param localNodeId the node identity of this process, used unless {@value #AM2J_NODE_ID} is set.
      * @param pid         of this process, for the job id of a single-process job.
      * @return where this process sits in its job.
-     * @throws AmException {@link AmError#BAD_ARG} when a variable is missing or malformed.
+     * @throws AmException {@link AmError#BAD_ARG} when variables are missing or malformed, naming all of them.
      */
     public static SpmdEnvironment parse(final Map<String, String> env, final String localNodeId, final long pid)
     {
         AmException.checkNotNull("env", env);
         AmException.checkNotNull("localNodeId", localNodeId);
-        if (env.containsKey(AM2J_RANK) || env.containsKey(AM2J_SIZE))
+        final EnvironmentReader reader = new EnvironmentReader(env);
+        if (reader.isSet(AM2J_RANK) || reader.isSet(AM2J_SIZE))
         {
-            return parseAm2j(env, localNodeId);
+            for (final String variable : LAUNCHER_ONLY)
+            {
+                if (reader.isSet(variable))
+                {
+                    return parseAm2j(reader, localNodeId);
+                }
+            }
+            return parseRankZeroServes(LauncherKind.MANUAL, reader, env, localNodeId);
         }
         for (final LauncherKind kind : LauncherKind.values())
         {
-            if (kind.isExternal() && (env.containsKey(kind.rankVariable()) || env.containsKey(kind.sizeVariable())))
+            if (kind.isExternal() && (reader.isSet(kind.rankVariable()) || reader.isSet(kind.sizeVariable())))
             {
-                return parseExternal(kind, env, localNodeId);
+                return parseRankZeroServes(kind, reader, env, localNodeId);
             }
         }
-        final String nodeId = nodeId(env, localNodeId);
-        final String jobId = env.containsKey(AM2J_JOB) ? jobId(env, AM2J_JOB) : "solo-" + pid;
+        final String nodeId = nodeId(reader, localNodeId);
+        final String jobId = reader.isSet(AM2J_JOB) ? jobId(reader) : "solo-" + pid;
+        reader.check("");
         return new SpmdEnvironment(LauncherKind.NONE, 0, 1, 0, 1, nodeId, jobId, null, 0, 0);
     }
 
-    private static SpmdEnvironment parseAm2j(final Map<String, String> env, final String localNodeId)
+    private static SpmdEnvironment parseAm2j(final EnvironmentReader reader, final String localNodeId)
     {
-        final int size = (int)number(env, AM2J_SIZE, 1, MAX_SIZE, "[1, " + MAX_SIZE + "]");
-        final int rank = (int)number(env, AM2J_RANK, 0, size - 1, "[0, " + AM2J_SIZE + " - 1 = " + (size - 1) + "]");
-        final int nodes = (int)number(env, AM2J_NODES, 1, size, "[1, " + AM2J_SIZE + " = " + size + "]");
-        final int node = (int)number(env, AM2J_NODE, 0, nodes - 1, "[0, " + AM2J_NODES + " - 1 = " + (nodes - 1) + "]");
-        final String nodeId = nodeId(env, localNodeId);
-        final String jobId = jobId(env, AM2J_JOB);
-        final InetSocketAddress bootstrap = bootstrap(env, AM2J_BOOTSTRAP);
-        final long launcherPid = number(env, AM2J_LAUNCHER_PID, 1, Long.MAX_VALUE, "a pid, 1 or more");
-        final long launcherStart = number(
-            env, AM2J_LAUNCHER_START, 0, Long.MAX_VALUE, "epoch milliseconds, 0 or more (0: unknown)");
+        final int size = (int)reader.number(AM2J_SIZE, 1, MAX_SIZE, WHOLE + "[1, " + MAX_SIZE + "]");
+        final int rank = (int)reader.number(AM2J_RANK, 0, size > 0 ? size - 1 : MAX_SIZE - 1,
+            WHOLE + "[0, " + AM2J_SIZE + " - 1" + (size > 0 ? " = " + (size - 1) : "") + "]");
+        final int nodes = (int)reader.number(AM2J_NODES, 1, size > 0 ? size : MAX_SIZE,
+            WHOLE + "[1, " + AM2J_SIZE + (size > 0 ? " = " + size : "") + "]");
+        final int node = (int)reader.number(AM2J_NODE, 0, nodes > 0 ? nodes - 1 : MAX_SIZE - 1,
+            WHOLE + "[0, " + AM2J_NODES + " - 1" + (nodes > 0 ? " = " + (nodes - 1) : "") + "]");
+        final String nodeId = nodeId(reader, localNodeId);
+        final String jobId = jobId(reader);
+        final InetSocketAddress bootstrap = reader.address(AM2J_BOOTSTRAP);
+        final long launcherPid = reader.number(AM2J_LAUNCHER_PID, 1, Long.MAX_VALUE, "a pid, 1 or more");
+        final long launcherStart = reader.number(
+            AM2J_LAUNCHER_START, 0, Long.MAX_VALUE, "epoch milliseconds, 0 or more (0: unknown)");
+        reader.check("bin/am2j run gives each rank " + AM2J_RANK + ", " + AM2J_SIZE + ", " + AM2J_NODE + ", " +
+            AM2J_NODES + ", " + AM2J_JOB + ", " + AM2J_BOOTSTRAP + ", " + AM2J_LAUNCHER_PID + " and " +
+            AM2J_LAUNCHER_START + "; without a launcher set only " + AM2J_RANK + ", " + AM2J_SIZE + " and " +
+            AM2J_BOOTSTRAP + " (" + String.join(", ", LAUNCHER_ONLY) + " say that bin/am2j run started the rank)");
         return new SpmdEnvironment(
             LauncherKind.AM2J, rank, size, node, nodes, nodeId, jobId, bootstrap, launcherPid, launcherStart);
     }
 
-    private static SpmdEnvironment parseExternal(
-        final LauncherKind kind, final Map<String, String> env, final String localNodeId)
+    /**
+     * Without a launcher ({@link LauncherKind#MANUAL}) or under an external one: rank 0 serves the rendezvous, and the
+     * node comes from the node identities of the ranks.
+     */
+    private static SpmdEnvironment parseRankZeroServes(
+        final LauncherKind kind, final EnvironmentReader reader, final Map<String, String> env,
+        final String localNodeId)
     {
         final String sizeVariable = kind.sizeVariable();
-        final int size = (int)number(env, sizeVariable, 1, MAX_SIZE, "[1, " + MAX_SIZE + "]");
-        final int rank = (int)number(
-            env, kind.rankVariable(), 0, size - 1, "[0, " + sizeVariable + " - 1 = " + (size - 1) + "]");
-        final String nodeId = nodeId(env, localNodeId);
-        InetSocketAddress bootstrap = null;
-        if (size > 1 || env.containsKey(AM2J_BOOTSTRAP))
-        {
-            if (!env.containsKey(AM2J_BOOTSTRAP))
-            {
-                throw new AmException(AmError.BAD_ARG, AM2J_BOOTSTRAP + " is missing: under " + kind +
-                    " with " + size + " ranks it must name rank 0's rendezvous address as host:port (port 1 to" +
-                    " 65535); rank 0 listens on that port");
-            }
-            bootstrap = bootstrap(env, AM2J_BOOTSTRAP);
-        }
-        final String jobId = externalJobId(kind, env, bootstrap, rank);
+        final int size = (int)reader.number(sizeVariable, 1, MAX_SIZE, WHOLE + "[1, " + MAX_SIZE + "]");
+        final int rank = (int)reader.number(kind.rankVariable(), 0, size > 0 ? size - 1 : MAX_SIZE - 1,
+            WHOLE + "[0, " + sizeVariable + " - 1" + (size > 0 ? " = " + (size - 1) : "") + "]");
+        final String nodeId = nodeId(reader, localNodeId);
+        final InetSocketAddress bootstrap = size > 1 || reader.isSet(AM2J_BOOTSTRAP) ?
+            reader.address(AM2J_BOOTSTRAP) : null;
+        final String jobId = reader.isSet(AM2J_JOB) ? jobId(reader) : derivedJobId(kind, env, bootstrap, rank);
+        reader.check(kind == LauncherKind.MANUAL ?
+            "without a launcher every process needs " + AM2J_RANK + " (0 to " + AM2J_SIZE + " - 1) and " + AM2J_SIZE +
+            " (1 to " + MAX_SIZE + "), and with more than one rank " + AM2J_BOOTSTRAP + ", " + HostPort.FORMAT +
+            ": an address of rank 0's machine, where rank 0 serves the rendezvous (" + AM2J_JOB + " is optional)" :
+            kind + " gives each process " + kind.rankVariable() + " and " + sizeVariable + "; with more than one " +
+            "rank " + AM2J_BOOTSTRAP + " must name rank 0's rendezvous address as " + HostPort.FORMAT + ": rank 0 " +
+            "listens on that port");
         final int node = size == 1 ? 0 : UNKNOWN_NODE;
         final int nodes = size == 1 ? 1 : UNKNOWN_NODE;
         return new SpmdEnvironment(kind, rank, size, node, nodes, nodeId, jobId, bootstrap, 0, 0);
     }
 
-    private static String externalJobId(
+    /**
+     * @return the job id of a job without {@value #AM2J_JOB}: Slurm's job and step, else one made of the rendezvous
+     * address, which all ranks share.
+     */
+    private static String derivedJobId(
         final LauncherKind kind, final Map<String, String> env, final InetSocketAddress bootstrap, final int rank)
     {
-        if (env.containsKey(AM2J_JOB))
-        {
-            return jobId(env, AM2J_JOB);
-        }
         final String slurmJob = env.get("SLURM_JOB_ID");
         if (kind == LauncherKind.SLURM && null != slurmJob && DECIMAL.matcher(slurmJob).matches())
         {
@@ -223,7 +254,7 @@ public final class SpmdEnvironment
         {
             return sanitise("boot-" + bootstrap.getHostString() + "-" + bootstrap.getPort());
         }
-        return sanitise(kind.name().toLowerCase(Locale.ROOT) + "-solo-" + rank);
+        return sanitise(kind.name().toLowerCase(Locale.ROOT) + "-solo-" + Math.max(0, rank));
     }
 
     private static String sanitise(final String s)
@@ -232,46 +263,21 @@ public final class SpmdEnvironment
         return safe.length() > MAX_JOB_ID_LENGTH ? safe.substring(0, MAX_JOB_ID_LENGTH) : safe;
     }
 
-    private static String required(final Map<String, String> env, final String name, final String allowed)
-    {
-        final String value = env.get(name);
-        if (null == value)
-        {
-            throw new AmException(AmError.BAD_ARG, name + " is missing: it must be " + allowed);
-        }
-        return value;
-    }
-
-    private static long number(
-        final Map<String, String> env, final String name, final long min, final long max, final String allowed)
-    {
-        final String value = required(env, name, "a decimal integer in " + allowed);
-        if (!DECIMAL.matcher(value).matches())
-        {
-            throw new AmException(AmError.BAD_ARG, name + " = '" + value + "' is not a decimal integer in " + allowed);
-        }
-        final long n = Long.parseLong(value);
-        if (n < min || n > max)
-        {
-            throw new AmException(AmError.BAD_ARG, name + " = " + n + " is outside " + allowed);
-        }
-        return n;
-    }
-
     /**
      * @return {@value #AM2J_NODE_ID} when the environment has it, else this process's own node identity; checked.
      */
-    private static String nodeId(final Map<String, String> env, final String localNodeId)
+    private static String nodeId(final EnvironmentReader reader, final String localNodeId)
     {
         final String allowed = "1 to " + MAX_NODE_ID_BYTES + " UTF-8 bytes without control characters";
-        final boolean overridden = env.containsKey(AM2J_NODE_ID);
-        final String value = overridden ? env.get(AM2J_NODE_ID) : localNodeId;
-        if (!isValidNodeId(value))
+        if (reader.isSet(AM2J_NODE_ID))
         {
-            throw new AmException(AmError.BAD_ARG, (overridden ? AM2J_NODE_ID : "the node identity") + " = '" +
-                printable(value) + "' is not " + allowed);
+            return reader.checked(AM2J_NODE_ID, SpmdEnvironment::isValidNodeId, allowed);
         }
-        return value;
+        if (!isValidNodeId(localNodeId))
+        {
+            reader.problem("the node identity = '" + Settings.printable(localNodeId) + "' is not " + allowed);
+        }
+        return localNodeId;
     }
 
     /**
@@ -303,67 +309,10 @@ public final class SpmdEnvironment
         return JOB_ID.matcher(jobId).matches();
     }
 
-    private static String jobId(final Map<String, String> env, final String name)
+    private static String jobId(final EnvironmentReader reader)
     {
-        final String allowed = "1 to " + MAX_JOB_ID_LENGTH + " characters of [A-Za-z0-9._-]";
-        final String value = required(env, name, allowed);
-        if (!isValidJobId(value))
-        {
-            throw new AmException(AmError.BAD_ARG, name + " = '" + printable(value) + "' is not " + allowed);
-        }
-        return value;
-    }
-
-    private static InetSocketAddress bootstrap(final Map<String, String> env, final String name)
-    {
-        final String allowed = "host:port or [ipv6-address]:port with port 1 to 65535";
-        final String value = required(env, name, allowed);
-        final int colon = value.lastIndexOf(':');
-        if (colon <= 0 || colon == value.length() - 1)
-        {
-            throw new AmException(AmError.BAD_ARG, name + " = '" + printable(value) + "' is not " + allowed);
-        }
-        String host = value.substring(0, colon);
-        final String port = value.substring(colon + 1);
-        if (host.startsWith("["))
-        {
-            if (!host.endsWith("]") || host.length() < 3)
-            {
-                throw new AmException(AmError.BAD_ARG, name + " = '" + printable(value) + "' is not " + allowed);
-            }
-            host = host.substring(1, host.length() - 1);
-        }
-        else if (host.indexOf(':') >= 0)
-        {
-            throw new AmException(AmError.BAD_ARG, name + " = '" + printable(value) + "' is not " + allowed +
-                " (an IPv6 address must be in brackets)");
-        }
-        for (int i = 0; i < host.length(); i++)
-        {
-            final char c = host.charAt(i);
-            if (Character.isWhitespace(c) || Character.isISOControl(c) || c == '[' || c == ']' || c == '/')
-            {
-                throw new AmException(AmError.BAD_ARG, name + " = '" + printable(value) + "' is not " + allowed +
-                    " (bad character in the host)");
-            }
-        }
-        if (!DECIMAL.matcher(port).matches() || Long.parseLong(port) < 1 || Long.parseLong(port) > 65535)
-        {
-            throw new AmException(AmError.BAD_ARG, name + " = '" + printable(value) + "' has port '" + port +
-                "', allowed 1 to 65535");
-        }
-        return InetSocketAddress.createUnresolved(host, Integer.parseInt(port));
-    }
-
-    private static String printable(final String s)
-    {
-        final StringBuilder sb = new StringBuilder(Math.min(s.length(), 80));
-        for (int i = 0; i < s.length() && i < 80; i++)
-        {
-            final char c = s.charAt(i);
-            sb.append(Character.isISOControl(c) ? '?' : c);
-        }
-        return s.length() > 80 ? sb.append("...").toString() : sb.toString();
+        return reader.checked(AM2J_JOB, SpmdEnvironment::isValidJobId,
+            "1 to " + MAX_JOB_ID_LENGTH + " characters of [A-Za-z0-9._-]");
     }
 
     /**

@@ -1,10 +1,10 @@
 package org.am2j.core;
 
-import static org.am2j.core.BadArgumentsTest.COUNT;
-import static org.am2j.core.BadArgumentsTest.NOOP;
-import static org.am2j.core.BadArgumentsTest.assertAmException;
-import static org.am2j.core.BadArgumentsTest.catching;
-import static org.am2j.core.BadArgumentsTest.senders;
+import static org.am2j.core.BadArguments.COUNT;
+import static org.am2j.core.BadArguments.NOOP;
+import static org.am2j.core.BadArguments.assertAmException;
+import static org.am2j.core.BadArguments.catching;
+import static org.am2j.core.SendForms.senders;
 import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -31,9 +31,9 @@ import org.am2j.api.EndpointStatistics.Counter;
 import org.am2j.api.EventMask;
 import org.am2j.api.MessageCategory;
 import org.am2j.api.Tags;
-import org.am2j.core.BadArgumentsTest.Fixture;
-import org.am2j.core.BadArgumentsTest.Sender;
-import org.am2j.core.BadArgumentsTest.Snapshot;
+import org.am2j.core.BadArguments.Fixture;
+import org.am2j.core.BadArguments.Snapshot;
+import org.am2j.core.SendForms.Sender;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -557,7 +557,7 @@ class ClosedAndForeignThreadTest
      * @param sender a request overload family.
      * @return the call its errors name: requestBulk names itself, every other overload is a "request".
      */
-    private static String callOf(final BadArgumentsTest.Sender sender)
+    private static String callOf(final Sender sender)
     {
         return "requestBulk".equals(sender.name()) ? "requestBulk" : "request";
     }

@@ -311,9 +311,9 @@ class InProcessMessagingTest
             final Endpoint c = pair.bundleA.allocateEndpoint();
             final int toA = c.mapAny(pair.a.name(), pair.a.tag());
             final int[] returnedAtB = new int[1];
-            final int[] returnedAtC = new int[1];
+            final java.util.concurrent.atomic.AtomicInteger returnedAtC = new java.util.concurrent.atomic.AtomicInteger();
             pair.b.handler(0, (token, msg) -> returnedAtB[0]++);
-            c.handler(0, (token, msg) -> returnedAtC[0]++);
+            c.handler(0, (token, msg) -> returnedAtC.incrementAndGet());
             pair.b.handler(1, this::record);
             int filled = 0;
             while (Am.OK == pair.a.requestN(0, MessageCategory.SHORT, 1, null, 0, 0, -1, true, 1, filled, 0, 0, 0, 0,
@@ -333,7 +333,11 @@ class InProcessMessagingTest
             {
                 try
                 {
-                    Thread.sleep(200);
+                    // b's queue stays full until a's send is waiting and has returned c's messages in its polls.
+                    while (0 == returnedAtC.get())
+                    {
+                        Thread.sleep(1);
+                    }
                     final long deadline = System.nanoTime() + 10_000_000_000L;
                     while (System.nanoTime() < deadline && seen.size() < expected)
                     {
@@ -352,18 +356,18 @@ class InProcessMessagingTest
             drainer.start();
             assertEquals(Am.OK, pair.a.request(0, 1, -1, 5, 6));
             // No poll before a send by default: c's returned messages were handled by the polls of the waiting send.
-            assertTrue(returnedAtC[0] > 0, "a's request never waited: b's queue was emptied first");
+            assertTrue(returnedAtC.get() > 0, "a's request never waited: b's queue was emptied first");
             drainer.join();
             assertNull(drainerFailure[0]);
 
             assertEquals(expected, seen.size(), "b got something else, or not a's last request");
             assertArrayEquals(new int[] { -1, 5, 6 }, seen.get(filled).args);
             assertEquals(0, returnedAtB[0], "b got a returned message it never sent");
-            for (int i = 0; i < 1_000 && returnedAtC[0] < bad; i++)
+            for (int i = 0; i < 1_000 && returnedAtC.get() < bad; i++)
             {
                 pair.bundleA.poll();
             }
-            assertEquals(bad, returnedAtC[0]);
+            assertEquals(bad, returnedAtC.get());
         }
     }
 

@@ -25,8 +25,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * A SEQ bundle counts in plain fields and publishes to the counters file when a poll handled a message and at least
- * once in {@link ProtocolCounters#PUBLISH_INTERVAL} polls and sends; a PAR bundle's counts are in the file at once.
+ * A SEQ bundle counts in plain fields and publishes to the counters file never per message: at least once in
+ * {@link ProtocolCounters#PUBLISH_INTERVAL} polls and sends, and after {@link ProtocolCounters#IDLE_POLLS} empty polls
+ * that follow a busy one; a PAR bundle's counts are in the file at once.
  * What the owner reads through {@link Endpoint#statistics()} is exact for messages and bytes (polls of the loop are
  * counted when published); what {@code bin/am2j stat} reads lags the polls and sends made by less than the bound.
  */
@@ -34,10 +35,11 @@ import org.junit.jupiter.api.Timeout;
 class StatisticsPublicationTest
 {
     private static final int INTERVAL = ProtocolCounters.PUBLISH_INTERVAL;
+    private static final int IDLE = ProtocolCounters.IDLE_POLLS;
     private static final int H_COUNT = 1;
 
     @Test
-    void aPollThatHandledAMessagePublishesAtOnceAndEmptyPollsWithinTheBound()
+    void aBundleThatWentIdleIsPublishedAfterItsIdlePollsAndEmptyPollsWithinTheBound()
     {
         try (Pair pair = Pair.inTwoBundles(BundleKind.SEQ);
             CountersFileReader reader = CountersFileReader.open(countersFile()))
@@ -58,7 +60,15 @@ class StatisticsPublicationTest
                 polls++;
             }
             assertEquals(1, received.get());
-            assertEquals(1, file.getCounterValue(receivedId), "the poll that handled the request published it");
+            assertEquals(0, file.getCounterValue(receivedId), "the poll that handled the request did not publish");
+            for (int i = 1; i < IDLE; i++)
+            {
+                assertEquals(0, pair.bundleB.poll());
+                assertEquals(0, file.getCounterValue(receivedId), "not yet idle after " + i + " empty polls");
+            }
+            assertEquals(0, pair.bundleB.poll());
+            polls += IDLE;
+            assertEquals(1, file.getCounterValue(receivedId), "published once the bundle went idle");
             // The in-process rings joined b's poll loop when a's request was sent: every poll since looked at them.
             assertEquals(polls, file.getCounterValue(pollsId), "and the polls made until then");
 
@@ -82,6 +92,54 @@ class StatisticsPublicationTest
             }
             assertTrue(publications >= 3, publications + " publications in " + (3 * INTERVAL + 7) + " empty polls");
             assertEquals(INTERVAL - 1, largestLag, "empty polls are published once in " + INTERVAL);
+        }
+    }
+
+    /**
+     * A ping-pong between two SEQ bundles never goes idle: its counts are published within the interval, not per
+     * message, and what {@code bin/am2j stat} shows of the busy endpoint lags its messages by less than the interval.
+     */
+    @Test
+    void aBusyEndpointIsPublishedWithinTheIntervalNotPerMessage()
+    {
+        try (Pair pair = Pair.inTwoBundles(BundleKind.SEQ);
+            CountersFileReader reader = CountersFileReader.open(countersFile()))
+        {
+            final AtomicInteger received = new AtomicInteger();
+            pair.b.handler(H_COUNT, (token, msg) -> received.incrementAndGet());
+            final CountersReader file = reader.countersReader();
+            final int receivedId = counterId(pair.b, Counter.REQUESTS_RECEIVED);
+            final String label = "ep " + ((EndpointCore)pair.b).endpointId() + " [" + AmRuntime.IN_PROCESS + "] " +
+                "requests received";
+            long publications = 0;
+            long lastSeen = 0;
+            boolean lagged = false;
+            final int messages = 3 * INTERVAL;
+            for (int i = 1; i <= messages; i++)
+            {
+                pair.a.request(0, H_COUNT);
+                while (received.get() < i)
+                {
+                    pair.bundleB.poll();
+                }
+                final long published = file.getCounterValue(receivedId);
+                assertTrue(published <= i && i - published < INTERVAL,
+                    "after message " + i + ": " + published + " published");
+                lagged |= published < i;
+                if (published != lastSeen)
+                {
+                    publications++;
+                    lastSeen = published;
+                }
+                if (i == messages - INTERVAL / 2)
+                {
+                    final long shown = statValue(label);
+                    assertTrue(shown <= i && i - shown < INTERVAL, "bin/am2j stat shows " + shown + " after " + i);
+                }
+            }
+            assertTrue(lagged, "a busy bundle is not published per message");
+            assertTrue(publications >= 2 && publications < messages / 64,
+                publications + " publications in " + messages + " messages");
         }
     }
 
@@ -109,6 +167,11 @@ class StatisticsPublicationTest
                 polls++;
             }
             assertEquals(1, received.get(), "the first in-process message is delivered");
+            for (int i = 0; i < IDLE; i++)
+            {
+                pair.bundleB.poll();
+            }
+            polls += IDLE;
             assertEquals(polls, pair.b.statistics().get(AmRuntime.IN_PROCESS, Counter.POLLS),
                 "from the first sender on, every poll looks at the rings");
         }
@@ -204,8 +267,13 @@ class StatisticsPublicationTest
                 pair.bundleB.poll();
                 polls++;
             }
+            for (int i = 0; i < IDLE; i++)
+            {
+                pair.bundleB.poll();
+            }
+            polls += IDLE;
             final String label = "ep " + ((EndpointCore)pair.b).endpointId() + " [" + AmRuntime.IN_PROCESS + "] polls";
-            assertEquals(polls, statValue(label), "a poll that handled a message publishes");
+            assertEquals(polls, statValue(label), "a bundle that stopped after a message is published once idle");
 
             long largestLag = 0;
             for (int i = 1; i <= 2 * INTERVAL; i++)

@@ -5,7 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.Map;
+
 import org.am2j.api.AmException;
+import org.am2j.spi.Settings;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -184,11 +187,12 @@ class IdleStepsTest
     @Test
     void theModeSettingIsParsedWithItsName()
     {
-        assertEquals(CpuShare.Mode.ADAPTIVE, CpuShare.parseMode("am2j.idle", "adaptive"));
-        assertEquals(CpuShare.Mode.SPIN, CpuShare.parseMode("am2j.idle", " Spin "));
-        assertEquals(CpuShare.Mode.SLEEP, CpuShare.parseMode("AM2J_IDLE", "sleep"));
-        final AmException ex = assertThrows(AmException.class, () -> CpuShare.parseMode("am2j.idle", "never"));
-        assertTrue(ex.getMessage().contains("am2j.idle = 'never' must be adaptive, spin or sleep"), ex.getMessage());
+        assertEquals(CpuShare.Mode.ADAPTIVE, CpuShare.modeSetting(Settings.of(Map.of(), Map.of())));
+        assertEquals(CpuShare.Mode.SPIN, CpuShare.modeSetting(Settings.of(Map.of("am2j.idle", " Spin "), Map.of())));
+        assertEquals(CpuShare.Mode.SLEEP, CpuShare.modeSetting(Settings.of(Map.of(), Map.of("AM2J_IDLE", "sleep"))));
+        final AmException ex = assertThrows(AmException.class,
+            () -> CpuShare.modeSetting(Settings.of(Map.of(), Map.of("AM2J_IDLE", "never"))));
+        assertTrue(ex.getMessage().contains("AM2J_IDLE = 'never' must be adaptive, spin or sleep"), ex.getMessage());
     }
 
     @Test

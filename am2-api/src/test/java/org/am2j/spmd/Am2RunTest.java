@@ -1,8 +1,10 @@
 package org.am2j.spmd;
 
+import org.am2j.spi.NodeIdentity;
 import org.am2j.spi.ProcessIdentity;
 import org.am2j.spi.ShmDirectories;
 import java.io.ByteArrayOutputStream;
+import java.io.File;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -168,6 +170,40 @@ class Am2RunTest
     }
 
     @Test
+    void aRankThatExitsWithZeroBeforeJoiningFailsTheJobAtOnceNamingItAndLeavesNothingBehind() throws Exception
+    {
+        final Path shmRoot = dir.resolve("shm");
+        // A join timeout far beyond this test's bound: only the launcher noticing rank 1's exit can end the job.
+        final Process launcher = startLauncher(
+            Map.of(ShmDirectories.ROOT_VARIABLE, shmRoot.toString(), RendezvousConfig.JOIN_TIMEOUT_VARIABLE, "600000"),
+            "run", "-n", "3", "--", ExitsBeforeJoiningOnRank1Main.class.getName(), dir.toString());
+        try
+        {
+            final List<Long> pids = awaitPidFiles(3);
+            assertTrue(launcher.waitFor(WAIT_MS, TimeUnit.MILLISECONDS),
+                "the job did not fail when rank 1 exited" + launcherOutput());
+            final String errText = Files.readString(dir.resolve("launcher.err"));
+            assertEquals(Am2Run.FAILURE_STATUS, launcher.exitValue(), launcherOutput());
+            assertTrue(errText.contains("am2j run: rank 1 exited with status 0" + Am2Run.BEFORE_JOINING + "\n"),
+                launcherOutput());
+            assertFalse(errText.contains("did not join within"), launcherOutput());
+            awaitGone(pids);
+            assertNoRunningDescendant();
+            // the node's identity is kept, as after any job; the ranks' counters files are gone
+            try (Stream<Path> left = Files.walk(shmRoot))
+            {
+                assertEquals(List.of(shmRoot, shmRoot.resolve(NodeIdentity.FILE_NAME)),
+                    left.sorted().collect(Collectors.toList()), launcherOutput());
+            }
+        }
+        finally
+        {
+            launcher.descendants().forEach(ProcessHandle::destroyForcibly);
+            launcher.destroyForcibly().waitFor(WAIT_MS, TimeUnit.MILLISECONDS);
+        }
+    }
+
+    @Test
     void helloPrintsOneLinePerRankOnItsBlockNode() throws Exception
     {
         final int status = run("run", "-n", "4", "--nodes", "2", "--", HelloMain.class.getName());
@@ -193,6 +229,25 @@ class Am2RunTest
                 assertEquals(List.of(), entries.map(p -> p.getFileName().toString())
                     .filter(name -> name.startsWith(prefix)).collect(Collectors.toList()));
             }
+        }
+    }
+
+    @Test
+    void statShowsEachRanksEndpointWithItsRankAndJob() throws Exception
+    {
+        final int status = run("-n", "2", "--", StatOfItselfMain.class.getName());
+
+        assertEquals(0, status, output());
+        final String job = "j" + ProcessHandle.current().pid() + "-[0-9a-z]+";
+        for (int r = 0; r < 2; r++)
+        {
+            final String rank = Integer.toString(r);
+            final List<String> lines = out().lines().filter(line -> line.startsWith("[" + rank + "] stat "))
+                .map(line -> line.substring(("[" + rank + "] stat ").length())).collect(Collectors.toList());
+            assertEquals(2, lines.size(), output());
+            assertTrue(lines.get(0).matches("\\d+\\s+" + rank + "\\s+" + job + "\\s+\\d+\\s+.*"), output());
+            assertTrue(lines.get(1).matches("ep \\d+ endpoint \\(\\d+ transports?\\)  rank " + rank + "  job " + job),
+                output());
         }
     }
 
@@ -225,12 +280,23 @@ class Am2RunTest
     }
 
     @Test
-    void missingMainClassIsReported() throws Exception
+    void aMissingMainClassIsReportedOnceWithTheClassPathAndWhatWasMeant() throws Exception
     {
-        final int status = run("-n", "1", "--", "org.am2j.spmd.NoSuchMain");
+        final int status = run("-n", "2", "--", "org.am2j.spmd.hellomain");
 
-        assertEquals(1, status, output());
-        assertTrue(err().contains("[0] am2j rank 0: main class org.am2j.spmd.NoSuchMain not found"), output());
+        assertEquals(Am2Run.FAILURE_STATUS, status, output());
+        final String classPath = System.getProperty("java.class.path");
+        assertEquals(List.of(
+            "am2j run: main class org.am2j.spmd.hellomain not found on the ranks' class path (--cp, then am2j's own): " +
+                classPath,
+            "am2j run: did you mean org.am2j.spmd.HelloMain?"), err().lines().collect(Collectors.toList()), output());
+        assertEquals("", out(), "a rank started" + output());
+
+        errBytes.reset();
+        assertEquals(Am2Run.FAILURE_STATUS, run("-n", "2", "--cp", dir.toString(), "--", "SleepForeverMain"), output());
+        assertTrue(err().startsWith("am2j run: main class SleepForeverMain not found on the ranks' class path " +
+            "(--cp, then am2j's own): " + dir + File.pathSeparator + classPath + "\n"), output());
+        assertTrue(err().endsWith("\nam2j run: did you mean org.am2j.spmd.SleepForeverMain?\n"), output());
     }
 
     @Test

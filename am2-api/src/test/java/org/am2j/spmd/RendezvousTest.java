@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Queue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.Callable;
@@ -23,6 +24,7 @@ import java.util.concurrent.TimeUnit;
 import org.am2j.api.AmError;
 import org.am2j.api.AmException;
 import org.am2j.spi.ProcessIdentity;
+import org.am2j.spi.Settings;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -519,14 +521,17 @@ class RendezvousTest
     @Test
     void timeoutsComeFromThePropertyElseTheVariableAndABadOneIsNamed()
     {
-        assertEquals(5, RendezvousConfig.setting("p", "5", "V", "7", 9));
-        assertEquals(7, RendezvousConfig.setting("p", null, "V", "7", 9));
-        assertEquals(9, RendezvousConfig.setting("p", null, "V", " ", 9));
+        final String property = RendezvousConfig.JOIN_TIMEOUT_PROP;
+        final String variable = RendezvousConfig.JOIN_TIMEOUT_VARIABLE;
+        assertEquals(5, new RendezvousConfig(Settings.of(Map.of(property, "5"), Map.of(variable, "7"))).joinTimeoutMs());
+        assertEquals(7, new RendezvousConfig(Settings.of(Map.of(), Map.of(variable, "7"))).joinTimeoutMs());
+        assertEquals(RendezvousConfig.DEFAULT_JOIN_TIMEOUT_MS,
+            new RendezvousConfig(Settings.of(Map.of(), Map.of(variable, " "))).joinTimeoutMs());
         final AmException ex = assertThrows(AmException.class,
-            () -> RendezvousConfig.setting("p", null, RendezvousConfig.JOIN_TIMEOUT_VARIABLE, "soon", 9));
+            () -> new RendezvousConfig(Settings.of(Map.of(), Map.of(variable, "soon"))));
         assertEquals(AmError.BAD_ARG, ex.error());
-        assertTrue(ex.detail().startsWith("environment variable AM2J_JOIN_TIMEOUT_MS = 'soon' is not a number of " +
-            "milliseconds"), ex.getMessage());
+        assertEquals("AM2J_JOIN_TIMEOUT_MS = 'soon' must be a whole number in [1, 86400000] (system property " +
+            "am2j.spmd.join.timeout.ms or environment variable AM2J_JOIN_TIMEOUT_MS; the property wins)", ex.detail());
     }
 
     @Test
@@ -538,6 +543,23 @@ class RendezvousTest
             new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 0, 2, JOB, config().connectTimeoutMs(300)));
 
         assertNames(ex, "rank 0 could not connect to the rendezvous", "within 300 ms");
+    }
+
+    @Test
+    void aRankThatCannotReachRankZerosRendezvousSaysSoBeforeItGivesUp() throws Exception
+    {
+        final int port = freePort();
+        final Queue<String> log = new ConcurrentLinkedQueue<>();
+
+        final AmException ex = assertThrows(AmException.class, () -> RendezvousClient.connect(
+            new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 1, 2, JOB,
+            config().connectTimeoutMs(600).log(log::add), 0, (rank, processId) -> { }));
+
+        assertNames(ex, "rank 1 could not connect to the rendezvous", "within 600 ms (AM2J_CONNECT_TIMEOUT_MS)",
+            "rank 0 serves it: is rank 0 running, and does AM2J_BOOTSTRAP name an address of its machine?");
+        assertTrue(log.stream().anyMatch(m -> m.startsWith("rank 1 cannot reach the rendezvous at ") &&
+            m.contains(":" + port + " yet after ") && m.contains("it keeps trying until 0.6 s (AM2J_CONNECT_TIMEOUT_MS)" +
+            "; rank 0 serves it")), log.toString());
     }
 
     @Test

@@ -127,26 +127,25 @@ class SpmdEnvironmentTest
         "AM2J_RANK|x|[0, AM2J_SIZE - 1 = 3]",
         "AM2J_RANK|-1|[0, AM2J_SIZE - 1 = 3]",
         "AM2J_RANK|4|[0, AM2J_SIZE - 1 = 3]",
-        "AM2J_RANK|' 1'|[0, AM2J_SIZE - 1 = 3]",
+        "AM2J_RANK|+1|[0, AM2J_SIZE - 1 = 3]",
+        "AM2J_RANK|1.0|[0, AM2J_SIZE - 1 = 3]",
         "AM2J_SIZE|0|[1, 4096]",
         "AM2J_SIZE|4097|[1, 4096]",
         "AM2J_SIZE|99999999999999999999|[1, 4096]",
         "AM2J_NODE|2|[0, AM2J_NODES - 1 = 1]",
         "AM2J_NODES|0|[1, AM2J_SIZE = 4]",
         "AM2J_NODES|5|[1, AM2J_SIZE = 4]",
-        "AM2J_NODE_ID|''|UTF-8 bytes without control characters",
         "AM2J_JOB|a/b|[A-Za-z0-9._-]",
-        "AM2J_JOB|''|[A-Za-z0-9._-]",
         "AM2J_JOB|'x y'|[A-Za-z0-9._-]",
         "AM2J_BOOTSTRAP|localhost|host:port",
         "AM2J_BOOTSTRAP|localhost:|host:port",
         "AM2J_BOOTSTRAP|:4000|host:port",
-        "AM2J_BOOTSTRAP|localhost:0|allowed 1 to 65535",
-        "AM2J_BOOTSTRAP|localhost:65536|allowed 1 to 65535",
-        "AM2J_BOOTSTRAP|localhost:http|allowed 1 to 65535",
+        "AM2J_BOOTSTRAP|localhost:0|the port 0 is outside 1 to 65535",
+        "AM2J_BOOTSTRAP|localhost:65536|the port 65536 is outside 1 to 65535",
+        "AM2J_BOOTSTRAP|localhost:http|the port 'http' is not a number from 1 to 65535",
         "AM2J_BOOTSTRAP|::1:4000|in brackets",
-        "AM2J_BOOTSTRAP|[::1:4000|host:port",
-        "AM2J_BOOTSTRAP|'my host:4000'|bad character",
+        "AM2J_BOOTSTRAP|[::1:4000|no closing bracket",
+        "AM2J_BOOTSTRAP|'my host:4000'|the host holds the character ' '",
         "AM2J_LAUNCHER_PID|0|a pid, 1 or more",
         "AM2J_LAUNCHER_PID|abc|a pid, 1 or more",
         "AM2J_LAUNCHER_START|-5|0 or more" })
@@ -159,6 +158,82 @@ class SpmdEnvironmentTest
 
         assertTrue(ex.getMessage().contains(variable), ex.getMessage());
         assertTrue(ex.getMessage().contains(allowed), ex.getMessage());
+    }
+
+    @Test
+    void everyMissingVariableOfTheLauncherIsNamedAtOnce()
+    {
+        final AmException ex = badArg(Map.of("AM2J_RANK", "1", "AM2J_SIZE", "2", "AM2J_LAUNCHER_PID", "777"));
+
+        assertTrue(ex.detail().startsWith("AM2J_NODES, AM2J_NODE, AM2J_JOB, AM2J_BOOTSTRAP and AM2J_LAUNCHER_START " +
+            "are missing: bin/am2j run gives each rank "), ex.getMessage());
+        assertTrue(ex.detail().contains("without a launcher set only AM2J_RANK, AM2J_SIZE and AM2J_BOOTSTRAP"),
+            ex.getMessage());
+    }
+
+    @Test
+    void missingAndMalformedVariablesAreNamedInOneError()
+    {
+        final Map<String, String> env = am2jEnvironment();
+        env.remove("AM2J_JOB");
+        env.put("AM2J_RANK", "x");
+        env.put("AM2J_BOOTSTRAP", "localhost");
+
+        final String detail = badArg(env).detail();
+
+        assertTrue(detail.startsWith("AM2J_JOB is missing: bin/am2j run gives each rank"), detail);
+        assertTrue(detail.endsWith("; AM2J_RANK = 'x' must be a whole number in [0, AM2J_SIZE - 1 = 3]; " +
+            "AM2J_BOOTSTRAP = 'localhost' is not host:port or [ipv6-address]:port with port 1 to 65535: no port " +
+            "(add :port)"), detail);
+    }
+
+    @Test
+    void rankAndSizeAndBootstrapAloneAreAJobWithoutALauncher()
+    {
+        final SpmdEnvironment env = SpmdEnvironment.parse(
+            Map.of("AM2J_RANK", "1", "AM2J_SIZE", "2", "AM2J_BOOTSTRAP", "127.0.0.1:7400"), HOST, PID);
+
+        assertEquals(LauncherKind.MANUAL, env.launcher());
+        assertTrue(env.launcher().rankZeroServes());
+        assertEquals(1, env.rank());
+        assertEquals(2, env.size());
+        assertEquals(SpmdEnvironment.UNKNOWN_NODE, env.node());
+        assertEquals(SpmdEnvironment.UNKNOWN_NODE, env.nodes());
+        assertEquals(HOST, env.nodeId());
+        assertEquals("boot-127.0.0.1-7400", env.jobId());
+        assertEquals(7400, env.bootstrap().getPort());
+        assertEquals(0, env.launcherPid());
+        assertEquals("myjob", SpmdEnvironment.parse(Map.of("AM2J_RANK", "0", "AM2J_SIZE", "2",
+            "AM2J_BOOTSTRAP", "127.0.0.1:7400", "AM2J_JOB", "myjob"), HOST, PID).jobId());
+    }
+
+    @Test
+    void withoutALauncherWhatIsMissingIsNamedWithWhatToSet()
+    {
+        final String noBootstrap = badArg(Map.of("AM2J_RANK", "0", "AM2J_SIZE", "2")).detail();
+        assertTrue(noBootstrap.startsWith("AM2J_BOOTSTRAP is missing: without a launcher every process needs " +
+            "AM2J_RANK (0 to AM2J_SIZE - 1) and AM2J_SIZE (1 to 4096), and with more than one rank AM2J_BOOTSTRAP"),
+            noBootstrap);
+
+        final String noSize = badArg(Map.of("AM2J_RANK", "0", "AM2J_BOOTSTRAP", "h:1")).detail();
+        assertTrue(noSize.startsWith("AM2J_SIZE is missing: without a launcher"), noSize);
+
+        final String rankTooLarge = badArg(Map.of("AM2J_RANK", "2", "AM2J_SIZE", "2", "AM2J_BOOTSTRAP", "h:1")).detail();
+        assertEquals("AM2J_RANK = '2' must be a whole number in [0, AM2J_SIZE - 1 = 1]", rankTooLarge);
+    }
+
+    @Test
+    void blankVariablesCountAsNotSet()
+    {
+        final Map<String, String> env = new HashMap<>(Map.of("AM2J_RANK", " ", "AM2J_SIZE", "", "AM2J_NODE_ID", " "));
+        final SpmdEnvironment single = SpmdEnvironment.parse(env, HOST, PID);
+        assertEquals(LauncherKind.NONE, single.launcher());
+        assertEquals(HOST, single.nodeId());
+
+        env.put("AM2J_RANK", " 1 ");
+        env.put("AM2J_SIZE", "2");
+        env.put("AM2J_BOOTSTRAP", " h:1 ");
+        assertEquals(1, SpmdEnvironment.parse(env, HOST, PID).rank());
     }
 
     @Test
@@ -283,12 +358,14 @@ class SpmdEnvironmentTest
         assertTrue(ex.getMessage().contains("host:port"), ex.getMessage());
     }
 
-    @Test
-    void externalLauncherWithOneRankNeedsNoBootstrap()
+    @ParameterizedTest
+    @CsvSource({"PMI_RANK,PMI_SIZE,PMI", "AM2J_RANK,AM2J_SIZE,MANUAL"})
+    void oneRankUnderAnExternalLauncherOrNoneNeedsNoBootstrap(final String rankVariable, final String sizeVariable,
+        final LauncherKind kind)
     {
-        final SpmdEnvironment parsed = SpmdEnvironment.parse(Map.of("PMI_RANK", "0", "PMI_SIZE", "1"), HOST, PID);
+        final SpmdEnvironment parsed = SpmdEnvironment.parse(Map.of(rankVariable, "0", sizeVariable, "1"), HOST, PID);
 
-        assertEquals(LauncherKind.PMI, parsed.launcher());
+        assertEquals(kind, parsed.launcher());
         assertEquals(0, parsed.node());
         assertEquals(1, parsed.nodes());
         assertNull(parsed.bootstrap());

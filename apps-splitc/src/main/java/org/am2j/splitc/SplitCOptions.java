@@ -1,6 +1,8 @@
 package org.am2j.splitc;
 
 import org.am2j.api.Am;
+import org.am2j.spi.Setting;
+import org.am2j.spi.Settings;
 
 /**
  * Settings of a {@link SplitC} runtime, fluent: {@code new SplitCOptions().segmentBytes(1 << 20)}.
@@ -49,21 +51,14 @@ public final class SplitCOptions
     {
     }
 
+    /**
+     * @return {@value #STALL_PROPERTY} in milliseconds, else the default.
+     * @throws org.am2j.api.AmException naming the property when it is not a whole number of seconds in [0, a year].
+     */
     private static long defaultStallMillis()
     {
-        final String value = System.getProperty(STALL_PROPERTY);
-        if (null == value)
-        {
-            return DEFAULT_STALL_SECONDS * 1000;
-        }
-        try
-        {
-            return Math.max(0, Long.parseLong(value.trim())) * 1000;
-        }
-        catch (final NumberFormatException ex)
-        {
-            throw new IllegalArgumentException(STALL_PROPERTY + "=" + value + " is not a number of seconds", ex);
-        }
+        return Settings.system().longValue(Setting.property(STALL_PROPERTY), DEFAULT_STALL_SECONDS, 0, 31_536_000) *
+            1000;
     }
 
     /**

@@ -9,9 +9,13 @@ import java.net.NetworkInterface;
 import java.net.SocketException;
 import java.net.UnknownHostException;
 import java.util.Enumeration;
+import java.util.Locale;
 
 import org.am2j.api.AmError;
 import org.am2j.api.AmException;
+import org.am2j.spi.HostPort;
+import org.am2j.spi.Setting;
+import org.am2j.spi.Settings;
 import org.am2j.spi.TransportContext;
 
 /**
@@ -63,6 +67,12 @@ final class NetConfig
 {
     /** The rendezvous address of an SPMD job, {@code host:port}: the default host is the one that routes to it. */
     static final String BOOTSTRAP_VARIABLE = "AM2J_BOOTSTRAP";
+    /** The NIC mode's setting besides {@code am2j.net.nic}, which the launcher's {@code --nic} sets. */
+    static final Setting NIC_SETTING = new Setting("am2j.nic", "AM2J_NIC");
+    /** The wire mode ({@link WireMode}). */
+    static final Setting WIRE = Setting.of(NetTransport.NAME, "wire");
+    /** The older setting of the wire mode: {@code false} is {@link WireMode#OFF}. */
+    static final Setting AUTHENTICATE = Setting.of(NetTransport.NAME, "authenticate");
     /** IPv4 and UDP headers: what an MTU leaves for a datagram. */
     static final int IP_UDP_HEADERS = 28;
     /** Smallest MTU accepted: IPv4's minimum reassembly size. */
@@ -121,59 +131,77 @@ final class NetConfig
      */
     NetConfig(final TransportContext context, final int processors)
     {
-        final String nic = context.property("net", "nic", setting("am2j.nic", "AM2J_NIC", "inline"));
-        this.requestedMode = NicMode.parse(nic);
+        final Settings settings = context.settings();
+        final String nic = settings.choice(settings.firstSet(Setting.of(NetTransport.NAME, "nic"), NIC_SETTING),
+            "inline", "inline", "thread");
+        this.requestedMode = NicMode.valueOf(nic.toUpperCase(Locale.ROOT));
         // The NIC's own thread needs a processor of its own: on one CPU (a rank pinned with taskset) it would only
         // run when the host's polling thread gives the CPU up, and every message would wait for a time slice.
         this.mode = NicMode.THREAD == requestedMode && processors < 2 ? NicMode.INLINE : requestedMode;
-        final String hostText = context.property("net", "host", "");
-        this.hostSetting = hostText.isEmpty() ? null : context.settingName("net", "host");
-        this.host = hostText.isEmpty() ? defaultHost(System.getenv(BOOTSTRAP_VARIABLE)) :
-            address(hostSetting, hostText);
-        final String bindText = context.property("net", "bind", "");
-        this.bindSetting = bindText.isEmpty() ? null : context.settingName("net", "bind");
-        this.bind = bindText.isEmpty() ? host : address(bindSetting, bindText);
-        this.portSetting = context.settingName("net", "port");
-        this.port = intSetting(context, "port", 0, 0, 65535);
-        final int mtu = intSetting(context, "mtu", 0, 0, 65536 + IP_UDP_HEADERS);
+        final Setting hostName = Setting.of(NetTransport.NAME, "host");
+        this.hostSetting = settings.isSet(hostName) ? settings.givenName(hostName) : null;
+        this.host = null == hostSetting ? defaultHost(settings.value(Setting.variable(BOOTSTRAP_VARIABLE))) :
+            address(settings, hostName);
+        final Setting bindName = Setting.of(NetTransport.NAME, "bind");
+        this.bindSetting = settings.isSet(bindName) ? settings.givenName(bindName) : null;
+        this.bind = null == bindSetting ? host : address(settings, bindName);
+        this.portSetting = settings.givenName(Setting.of(NetTransport.NAME, "port"));
+        this.port = settings.intValue(Setting.of(NetTransport.NAME, "port"), 0, 0, 65535);
+        final Setting mtuName = Setting.of(NetTransport.NAME, "mtu");
+        final int mtu = settings.intValue(mtuName, 0, 0, 65536 + IP_UDP_HEADERS);
         if (0 != mtu && mtu < MIN_MTU)
         {
-            throw new AmException(AmError.BAD_ARG, context.settingName("net", "mtu") + " = " + mtu +
-                " must be 0 (auto) or at least " + MIN_MTU);
+            throw settings.invalid(mtuName, "0 (the interface's) or a whole number in [" + MIN_MTU + ", " +
+                (65536 + IP_UDP_HEADERS) + "]");
         }
         final int pathMtu = 0 != mtu ? mtu : interfaceMtu(host);
         this.datagramLimit = Math.min(MAX_DATAGRAM, Math.min(65507, pathMtu - IP_UDP_HEADERS));
-        this.depth = intSetting(context, "depth", 32, 2, 64);
-        this.queueBytes = intSetting(context, "queueBytes", 262144, MIN_QUEUE_BYTES, 1 << 28);
+        this.depth = settings.intValue(Setting.of(NetTransport.NAME, "depth"), 32, 2, 64);
+        final Setting queueName = Setting.of(NetTransport.NAME, "queueBytes");
+        this.queueBytes = settings.intValue(queueName, 262144, MIN_QUEUE_BYTES, 1 << 28);
         if (Integer.bitCount(queueBytes) != 1)
         {
-            throw new AmException(AmError.BAD_ARG, context.settingName("net", "queueBytes") + " = " + queueBytes +
-                " must be a power of two");
+            throw settings.invalid(queueName, "a power of two in [" + MIN_QUEUE_BYTES + ", " + (1 << 28) + "]");
         }
-        this.timeoutNanos = intSetting(context, "timeoutMs", 10_000, 10, 3_600_000) * 1_000_000L;
+        this.timeoutNanos = settings.intValue(Setting.of(NetTransport.NAME, "timeoutMs"), 10_000, 10, 3_600_000) * 1_000_000L;
         this.node = context.node();
-        final String wireText = context.property("net", "wire", "").trim();
-        final String authenticate = context.property("net", "authenticate", "").trim();
-        this.wire = wireMode(wireText, context.settingName("net", "wire"), authenticate,
-            context.settingName("net", "authenticate"));
-        this.wireSetting = !wireText.isEmpty() ? context.settingName("net", "wire") + "=" + wireText :
-            !authenticate.isEmpty() ? context.settingName("net", "authenticate") + "=" + authenticate : "the default";
-        this.rekeyBytes = intSetting(context, "rekeyKiB", 64 << 20, 16, Integer.MAX_VALUE) * 1024L;
-        this.rtoMinNanos = intSetting(context, "rtoMinUs", 2000, 10, 10_000_000) * 1_000L;
-        this.rtoMaxNanos = intSetting(context, "rtoMaxMs", 200, 1, 600_000) * 1_000_000L;
-        this.rtoInitialNanos = intSetting(context, "rtoInitialMs", 10, 1, 600_000) * 1_000_000L;
+        this.wire = wireMode(settings);
+        this.wireSetting = settings.isSet(WIRE) ? settings.givenName(WIRE) + "=" + settings.value(WIRE) :
+            settings.isSet(AUTHENTICATE) ? settings.givenName(AUTHENTICATE) + "=" + settings.value(AUTHENTICATE) :
+            "the default";
+        this.rekeyBytes = settings.longValue(Setting.of(NetTransport.NAME, "rekeyKiB"), 64L << 20, 16, 1L << 40) * 1024L;
+        this.rtoMinNanos = settings.intValue(Setting.of(NetTransport.NAME, "rtoMinUs"), 2000, 10, 10_000_000) * 1_000L;
+        this.rtoMaxNanos = settings.intValue(Setting.of(NetTransport.NAME, "rtoMaxMs"), 200, 1, 600_000) * 1_000_000L;
+        this.rtoInitialNanos = settings.intValue(Setting.of(NetTransport.NAME, "rtoInitialMs"), 10, 1, 600_000) * 1_000_000L;
         if (rtoMinNanos > rtoMaxNanos)
         {
-            throw new AmException(AmError.BAD_ARG, context.settingName("net", "rtoMinUs") + " must not exceed " +
-                context.settingName("net", "rtoMaxMs"));
+            throw new AmException(AmError.BAD_ARG, settings.givenName(Setting.of(NetTransport.NAME, "rtoMinUs")) +
+                " must not exceed " + settings.givenName(Setting.of(NetTransport.NAME, "rtoMaxMs")));
         }
-        this.ackDelayNanos = intSetting(context, "ackDelayUs", 200, 0, 1_000_000) * 1_000L;
-        this.maxPeers = intSetting(context, "maxPeers", 1024, 1, 1 << 20);
-        this.reassemblySlots = intSetting(context, "reassembly", 8, 1, 64);
-        this.socketBytes = intSetting(context, "socketBytes", 4 << 20, 65536, 1 << 30);
-        this.connectedPeers = intSetting(context, "connectedPeers", 64, 0, 1 << 16);
-        this.keeperNanos = intSetting(context, "keeperUs", 1000, 0, 1_000_000) * 1_000L;
-        this.linkRateMBps = intSetting(context, "linkRateMBps", 0, 0, 1_000_000);
+        this.ackDelayNanos = settings.intValue(Setting.of(NetTransport.NAME, "ackDelayUs"), 200, 0, 1_000_000) * 1_000L;
+        this.maxPeers = settings.intValue(Setting.of(NetTransport.NAME, "maxPeers"), 1024, 1, 1 << 20);
+        this.reassemblySlots = settings.intValue(Setting.of(NetTransport.NAME, "reassembly"), 8, 1, 64);
+        this.socketBytes = settings.intValue(Setting.of(NetTransport.NAME, "socketBytes"), 4 << 20, 65536, 1 << 30);
+        this.connectedPeers = settings.intValue(Setting.of(NetTransport.NAME, "connectedPeers"), 64, 0, 1 << 16);
+        this.keeperNanos = settings.intValue(Setting.of(NetTransport.NAME, "keeperUs"), 1000, 0, 1_000_000) * 1_000L;
+        this.linkRateMBps = settings.intValue(Setting.of(NetTransport.NAME, "linkRateMBps"), 0, 0, 1_000_000);
+    }
+
+    /**
+     * The wire mode of the {@code wire} setting and the older {@code authenticate}: {@code wire} wins when given;
+     * {@code authenticate=false} alone means {@link WireMode#OFF}, {@code true} the default.
+     *
+     * @param settings of the process.
+     * @return the mode.
+     * @throws AmException {@link AmError#BAD_ARG} when either has a value it cannot have ({@code authenticate} is
+     *                     checked even when {@code wire} wins).
+     */
+    static WireMode wireMode(final Settings settings)
+    {
+        final boolean authenticate = settings.flag(AUTHENTICATE, true);
+        final String mode = settings.choice(WIRE, null, WireMode.ENCRYPT.text, WireMode.AUTHENTICATE.text,
+            WireMode.OFF.text);
+        return null != mode ? WireMode.named(mode) : authenticate ? WireMode.DEFAULT : WireMode.OFF;
     }
 
     /**
@@ -184,85 +212,15 @@ final class NetConfig
         return datagramLimit - WireDescriptor.HEADER_LENGTH - WireDescriptor.TAG_LENGTH;
     }
 
-    /**
-     * The wire mode of {@code wire} and the older {@code authenticate} setting: {@code wire} wins when given;
-     * {@code authenticate=false} alone means {@link WireMode#OFF}, {@code true} the default.
-     *
-     * @param wireText         the wire setting, or empty.
-     * @param wireName         its name as the user gave it.
-     * @param authenticate     the authenticate setting, or empty.
-     * @param authenticateName its name as the user gave it.
-     * @return the mode.
-     * @throws AmException {@link AmError#BAD_ARG} when a setting has a value it cannot have.
-     */
-    static WireMode wireMode(final String wireText, final String wireName, final String authenticate,
-        final String authenticateName)
-    {
-        if (!authenticate.isEmpty() && !"true".equalsIgnoreCase(authenticate) && !"false".equalsIgnoreCase(authenticate))
-        {
-            throw new AmException(AmError.BAD_ARG, authenticateName + " = '" + authenticate + "' must be true or " +
-                "false (" + wireName + " chooses the wire mode)");
-        }
-        return !wireText.isEmpty() ? WireMode.parse(wireText, wireName) :
-            "false".equalsIgnoreCase(authenticate) ? WireMode.OFF : WireMode.DEFAULT;
-    }
-
-    /**
-     * @return the wire mode of this process's settings, read as a NIC reads them (the system property, then the
-     *         environment variable).
-     */
-    static WireMode processWireMode()
-    {
-        final String wire = setting("am2j.net.wire", "AM2J_NET_WIRE", "").trim();
-        final String authenticate = setting("am2j.net.authenticate", "AM2J_NET_AUTHENTICATE", "").trim();
-        return wireMode(wire, null != System.getProperty("am2j.net.wire") ? "am2j.net.wire" : "AM2J_NET_WIRE",
-            authenticate, null != System.getProperty("am2j.net.authenticate") ? "am2j.net.authenticate" :
-            "AM2J_NET_AUTHENTICATE");
-    }
-
-    private static String setting(final String property, final String variable, final String defaultValue)
-    {
-        final String fromProperty = System.getProperty(property);
-        if (null != fromProperty && !fromProperty.isEmpty())
-        {
-            return fromProperty;
-        }
-        final String fromEnv = System.getenv(variable);
-        return null != fromEnv && !fromEnv.isEmpty() ? fromEnv : defaultValue;
-    }
-
-    private static int intSetting(
-        final TransportContext context, final String key, final int defaultValue, final int min, final int max)
-    {
-        final String value = context.property("net", key, Integer.toString(defaultValue));
-        final int parsed;
-        try
-        {
-            parsed = Integer.parseInt(value.trim());
-        }
-        catch (final NumberFormatException ex)
-        {
-            throw new AmException(AmError.BAD_ARG, context.settingName("net", key) + " = '" + value +
-                "' is not an integer");
-        }
-        if (parsed < min || parsed > max)
-        {
-            throw new AmException(AmError.BAD_ARG, context.settingName("net", key) + " = " + parsed + " must be in [" +
-                min + ", " +
-                max + "]");
-        }
-        return parsed;
-    }
-
-    private static InetAddress address(final String setting, final String text)
+    private static InetAddress address(final Settings settings, final Setting setting)
     {
         try
         {
-            return InetAddress.getByName(text.trim());
+            return InetAddress.getByName(settings.value(setting));
         }
         catch (final UnknownHostException ex)
         {
-            throw new AmException(AmError.BAD_ARG, setting + " = '" + text + "' is not a known address", ex);
+            throw settings.rejected(setting, "not a known address");
         }
     }
 
@@ -304,32 +262,14 @@ final class NetConfig
      */
     static InetAddress localAddressTowards(final String bootstrap)
     {
-        final int colon = bootstrap.lastIndexOf(':');
-        if (colon <= 0)
-        {
-            return null;
-        }
-        String host = bootstrap.substring(0, colon).trim();
-        if (host.startsWith("[") && host.endsWith("]"))
-        {
-            host = host.substring(1, host.length() - 1);
-        }
-        final int port;
-        try
-        {
-            port = Integer.parseInt(bootstrap.substring(colon + 1).trim());
-        }
-        catch (final NumberFormatException ex)
-        {
-            return null;
-        }
-        if (port < 1 || port > 65535)
+        final InetSocketAddress address = HostPort.tryParse(bootstrap);
+        if (null == address)
         {
             return null;
         }
         try (DatagramSocket probe = new DatagramSocket())
         {
-            probe.connect(new InetSocketAddress(InetAddress.getByName(host), port));
+            probe.connect(new InetSocketAddress(InetAddress.getByName(address.getHostString()), address.getPort()));
             final InetAddress local = probe.getLocalAddress();
             return local instanceof Inet4Address && !local.isAnyLocalAddress() ? local : null;
         }

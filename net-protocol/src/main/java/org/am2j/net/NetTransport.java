@@ -28,7 +28,7 @@ public final class NetTransport implements Transport
      */
     public static String wireMode()
     {
-        return NetConfig.processWireMode().text;
+        return NetConfig.wireMode(org.am2j.spi.Settings.system()).text;
     }
 
     private static final System.Logger LOGGER = System.getLogger("org.am2j.net");

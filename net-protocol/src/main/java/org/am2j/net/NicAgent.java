@@ -8,6 +8,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.am2j.net.auth.NicKeys;
+import org.am2j.spi.HostPort;
 
 /**
  * The emulated intelligent NIC of one process, serving all its endpoints (virtual networks multiplexed on one
@@ -81,7 +82,7 @@ final class NicAgent implements Agent
         this.wire = wire;
         this.nicId = nicId;
         this.inline = config.mode == NicMode.INLINE;
-        this.address = format(wire.localAddress());
+        this.address = HostPort.format(wire.localAddress());
         this.peers = new PeerTable(config, wire, nicId, keys, counters);
         final WireSeal seal = new WireSeal(config.wire, config.rekeyBytes, counters);
         this.writer = new FrameWriter(config, wire, nicId, counters, keys, clock, seal);
@@ -96,12 +97,6 @@ final class NicAgent implements Agent
         this.directSends = new DirectSends(inline && config.linkRateMBps <= 0, lock, sendQueues, writer, counters,
             clock);
         this.receiver = new DatagramReceiver(wire, counters, received, reader, this::onWakeDatagram);
-    }
-
-    private static String format(final InetSocketAddress address)
-    {
-        final String host = address.getAddress().getHostAddress();
-        return (host.indexOf(':') >= 0 ? "[" + host + "]" : host) + ":" + address.getPort();
     }
 
     // ----------------------------------------------------------------------------------------------------------

@@ -1,14 +1,13 @@
 package org.am2j.net;
 
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.UnknownHostException;
 import java.util.Arrays;
 import java.util.Base64;
 
 import org.agrona.collections.Long2ObjectHashMap;
 import org.am2j.net.auth.LinkSecret;
 import org.am2j.net.auth.NicKeys;
+import org.am2j.spi.HostPort;
 
 /**
  * The peers a NIC knows, each keyed ({@link Peer}): made when a host maps an endpoint of theirs or from a HELLO that
@@ -198,30 +197,8 @@ final class PeerTable
     static InetSocketAddress parse(final String published)
     {
         final int key = published.indexOf(KEY_SEPARATOR);
-        final String text = key < 0 ? published : published.substring(0, key);
-        final int colon = text.lastIndexOf(':');
-        if (colon <= 0 || colon == text.length() - 1)
-        {
-            return null;
-        }
-        String host = text.substring(0, colon);
-        if (host.startsWith("[") && host.endsWith("]"))
-        {
-            host = host.substring(1, host.length() - 1);
-        }
-        try
-        {
-            final int port = Integer.parseInt(text.substring(colon + 1));
-            if (port <= 0 || port > 65535)
-            {
-                return null;
-            }
-            return new InetSocketAddress(InetAddress.getByName(host), port);
-        }
-        catch (final NumberFormatException | UnknownHostException ex)
-        {
-            return null;
-        }
+        final InetSocketAddress address = HostPort.tryParse(key < 0 ? published : published.substring(0, key));
+        return null == address ? null : HostPort.resolve(address);
     }
 
     /**

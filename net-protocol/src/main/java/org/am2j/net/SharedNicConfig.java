@@ -2,8 +2,8 @@ package org.am2j.net;
 
 import java.nio.file.Path;
 
-import org.am2j.api.AmError;
-import org.am2j.api.AmException;
+import org.am2j.spi.Setting;
+import org.am2j.spi.Settings;
 import org.am2j.spi.ShmDirectories;
 import org.am2j.spi.TransportContext;
 
@@ -50,18 +50,29 @@ final class SharedNicConfig
      */
     static SharedNicConfig of(final TransportContext context)
     {
-        final int nics = number(context, "nicsPerNode", "AM2J_NICS_PER_NODE", 0, 0, 64);
+        final Settings settings = context.settings();
+        final int nics = settings.intValue(setting(settings, "nicsPerNode", "AM2J_NICS_PER_NODE"), 0, 0, 64);
         if (0 == nics)
         {
             return new SharedNicConfig(0, 0, null, 0, false);
         }
-        final int index = setting(context, "nicIndex", "AM2J_NIC_INDEX", "").isEmpty() ?
-            fromLocalRank(System.getenv(), nics) : number(context, "nicIndex", "AM2J_NIC_INDEX", 0, 0, nics - 1);
-        final String dir = setting(context, "nicDir", "AM2J_NIC_DIR", "");
+        final Setting indexSetting = setting(settings, "nicIndex", "AM2J_NIC_INDEX");
+        final int index = settings.isSet(indexSetting) ? settings.intValue(indexSetting, 0, 0, nics - 1) :
+            fromLocalRank(System.getenv(), nics);
+        final String dir = settings.text(setting(settings, "nicDir", "AM2J_NIC_DIR"), "");
         final Path directory = dir.isEmpty() ? defaultDirectory(context.job()) : Path.of(dir);
-        final long waitMs = number(context, "nicWaitMs", "AM2J_NIC_WAIT_MS", 10_000, 1, 600_000);
-        final boolean autostart = !"false".equals(setting(context, "nicAutostart", "AM2J_NIC_AUTOSTART", "true"));
+        final long waitMs = settings.longValue(setting(settings, "nicWaitMs", "AM2J_NIC_WAIT_MS"), 10_000, 1, 600_000);
+        final boolean autostart = settings.flag(setting(settings, "nicAutostart", "AM2J_NIC_AUTOSTART"), true);
         return new SharedNicConfig(nics, index, directory.toAbsolutePath().normalize(), waitMs, autostart);
+    }
+
+    /**
+     * @return the setting {@code am2j.net.<key>} / {@code AM2J_NET_<KEY>} when that is set, else the documented
+     * {@code am2j.net.<key>} / {@code variable}.
+     */
+    private static Setting setting(final Settings settings, final String key, final String variable)
+    {
+        return settings.firstSet(Setting.of(NetTransport.NAME, key), new Setting("am2j.net." + key, variable));
     }
 
     /**
@@ -115,39 +126,5 @@ final class SharedNicConfig
     static Path defaultDirectory(final String job)
     {
         return ShmDirectories.userRoot().resolve("nics-" + job.replaceAll("[^A-Za-z0-9._-]", "_"));
-    }
-
-    private static String setting(final TransportContext context, final String key, final String variable,
-        final String defaultValue)
-    {
-        final String value = context.property("net", key, "");
-        if (!value.isEmpty())
-        {
-            return value;
-        }
-        final String fromEnv = System.getenv(variable);
-        return null != fromEnv && !fromEnv.isEmpty() ? fromEnv.trim() : defaultValue;
-    }
-
-    private static int number(final TransportContext context, final String key, final String variable,
-        final int defaultValue, final int min, final int max)
-    {
-        final String text = setting(context, key, variable, Integer.toString(defaultValue));
-        final int value;
-        try
-        {
-            value = Integer.parseInt(text.trim());
-        }
-        catch (final NumberFormatException ex)
-        {
-            throw new AmException(AmError.BAD_ARG, context.settingName("net", key) + " (or " + variable + ") = '" +
-                text + "' is not a number");
-        }
-        if (value < min || value > max)
-        {
-            throw new AmException(AmError.BAD_ARG, context.settingName("net", key) + " (or " + variable + ") = " +
-                value + " must be in [" + min + ", " + max + "]");
-        }
-        return value;
     }
 }

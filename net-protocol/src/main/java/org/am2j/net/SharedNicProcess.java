@@ -18,8 +18,11 @@ import org.am2j.api.AmException;
 import org.am2j.idle.CpuShare;
 import org.am2j.spi.NodeIdentity;
 import org.am2j.spi.ProcessIdentity;
+import org.am2j.spi.Setting;
+import org.am2j.spi.Settings;
 import org.am2j.spi.ShmDirectories;
 import org.am2j.spi.TransportContext;
+import org.am2j.spmd.SpmdEnvironment;
 
 import static org.am2j.net.NicFileDescriptor.*;
 
@@ -193,19 +196,18 @@ public final class SharedNicProcess implements AutoCloseable
         }
     }
 
+    /**
+     * @return a watch of the launcher that started this NIC process ({@code AM2J_LAUNCHER_PID} and
+     * {@code AM2J_LAUNCHER_START}), or null when no launcher did.
+     * @throws org.am2j.api.AmException naming the variable when one is set but malformed.
+     */
     private static java.util.function.BooleanSupplier launcherWatch()
     {
-        final String pid = System.getenv("AM2J_LAUNCHER_PID");
-        final String start = System.getenv("AM2J_LAUNCHER_START");
-        try
-        {
-            return null == pid ? null : ProcessIdentity.watch(Long.parseLong(pid),
-                null == start ? ProcessIdentity.UNKNOWN_START_TIME : Long.parseLong(start));
-        }
-        catch (final NumberFormatException ex)
-        {
-            return null;
-        }
+        final Settings settings = Settings.system();
+        final long pid = settings.longValue(Setting.variable(SpmdEnvironment.AM2J_LAUNCHER_PID), 0, 1, Long.MAX_VALUE);
+        final long start = settings.longValue(Setting.variable(SpmdEnvironment.AM2J_LAUNCHER_START),
+            ProcessIdentity.UNKNOWN_START_TIME, 0, Long.MAX_VALUE);
+        return 0 == pid ? null : ProcessIdentity.watch(pid, start);
     }
 
     /**
@@ -365,20 +367,7 @@ public final class SharedNicProcess implements AutoCloseable
         @Override
         public String job()
         {
-            final String job = System.getProperty("am2j.job", System.getenv("AM2J_JOB"));
-            return null == job ? "default" : job;
-        }
-
-        @Override
-        public String property(final String transport, final String key, final String defaultValue)
-        {
-            final String property = System.getProperty(TransportContext.propertyName(transport, key));
-            if (null != property && !property.isEmpty())
-            {
-                return property;
-            }
-            final String variable = System.getenv(TransportContext.environmentName(transport, key));
-            return null != variable && !variable.isEmpty() ? variable : defaultValue;
+            return Settings.system().text(new Setting("am2j.job", SpmdEnvironment.AM2J_JOB), "default");
         }
     }
 }

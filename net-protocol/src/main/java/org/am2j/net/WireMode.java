@@ -1,8 +1,5 @@
 package org.am2j.net;
 
-import org.am2j.api.AmError;
-import org.am2j.api.AmException;
-
 /**
  * What the NIC does to every datagram of a session between its handshake and the socket ({@link WireSeal}). Both ends
  * of a link must run the same mode: it travels in the handshake and goes into the session's keys, so a HELLO whose
@@ -36,21 +33,19 @@ enum WireMode
     }
 
     /**
-     * @param text    a mode's name, any case.
-     * @param setting where it came from, for the error.
+     * @param text a mode's name, as {@link #text} spells it.
      * @return the mode.
-     * @throws AmException {@link AmError#BAD_ARG} for any other text.
      */
-    static WireMode parse(final String text, final String setting)
+    static WireMode named(final String text)
     {
         for (final WireMode mode : values())
         {
-            if (mode.text.equalsIgnoreCase(text.trim()))
+            if (mode.text.equals(text))
             {
                 return mode;
             }
         }
-        throw new AmException(AmError.BAD_ARG, setting + " = '" + text + "' must be encrypt, authenticate or off");
+        throw new IllegalArgumentException("no wire mode " + text);
     }
 
     /**

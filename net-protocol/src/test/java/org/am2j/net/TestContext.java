@@ -3,6 +3,7 @@ package org.am2j.net;
 import java.util.HashMap;
 import java.util.Map;
 
+import org.am2j.spi.Settings;
 import org.am2j.spi.TransportContext;
 
 /**
@@ -11,7 +12,7 @@ import org.am2j.spi.TransportContext;
  */
 class TestContext implements TransportContext
 {
-    private final Map<String, String> settings = new HashMap<>();
+    final Map<String, String> settings = new HashMap<>();
     private final long processId;
 
     TestContext(final long processId, final String... keyValues)
@@ -48,9 +49,13 @@ class TestContext implements TransportContext
         return "test";
     }
 
+    /**
+     * @return the settings of the map as system properties ({@code am2j.net.<key>}), no environment variables.
+     */
     @Override
-    public String property(final String transport, final String key, final String defaultValue)
+    public Settings settings()
     {
-        return settings.getOrDefault(key, defaultValue);
+        return new Settings(property -> settings.get(property.substring(property.lastIndexOf('.') + 1)),
+            variable -> null);
     }
 }

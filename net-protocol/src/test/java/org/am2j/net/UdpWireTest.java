@@ -81,11 +81,16 @@ class UdpWireTest
             final Destination to = wire.destination(address);
             gone.close();
             // Each send to the closed port brings an ICMP "port unreachable" back, which a connected socket reports
-            // on its next write: none of them may fail.
-            for (int i = 0; i < 20; i++)
+            // on its next write: each send waits until the last one's report is pending, so every send after the first
+            // meets one, and none may fail.
+            try (Selector reports = errorReports(to))
             {
-                assertTrue(wire.send(datagram(i), to));
-                Thread.sleep(1);
+                for (int i = 0; i < 5; i++)
+                {
+                    assertTrue(wire.send(datagram(i), to));
+                    reports.select(); // no timeout: the class's @Timeout bounds it
+                    reports.selectedKeys().clear();
+                }
             }
             try (Receiver back = new Receiver(address))
             {
@@ -120,6 +125,20 @@ class UdpWireTest
     /**
      * A plain socket that waits for one datagram with a marker.
      */
+    /**
+     * @param to a destination with a connected socket of its own.
+     * @return a selector on that socket that selects it once an error (an ICMP report) is pending on it: a socket
+     *         error wakes a selector whatever the interest set.
+     */
+    private static Selector errorReports(final Destination to) throws Exception
+    {
+        final java.lang.reflect.Field field = to.getClass().getDeclaredField("channel");
+        field.setAccessible(true);
+        final Selector selector = Selector.open();
+        ((DatagramChannel)field.get(to)).register(selector, SelectionKey.OP_READ);
+        return selector;
+    }
+
     private static final class Receiver implements AutoCloseable
     {
         private final DatagramChannel channel;

@@ -3,7 +3,6 @@ package org.am2j.perf;
 import java.nio.ByteBuffer;
 
 import org.HdrHistogram.Histogram;
-import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.am2j.api.Am;
 import org.am2j.api.Bundle;
@@ -24,9 +23,10 @@ import org.am2j.api.Token;
  * <tr><td>{@value #ECHO}</td><td>responder</td><td>short reply to {@value #ECHO_REPLY} with argument 0</td></tr>
  * <tr><td>{@value #ECHO_REPLY}</td><td>initiator</td><td>counts the reply</td></tr>
  * <tr><td>{@value #MEDIUM_ECHO}</td><td>responder</td><td>checksums every byte of the data (read in place, where the
- * transport delivered it), then a medium reply to {@value #MEDIUM_REPLY} with the data it got</td></tr>
+ * transport delivered it) against the pattern of the round in argument 0 ({@link MediumPattern}), then a medium
+ * reply to {@value #MEDIUM_REPLY} with the data it got</td></tr>
  * <tr><td>{@value #MEDIUM_REPLY}</td><td>initiator</td><td>counts the reply, checks its length and the checksum of
- * every byte</td></tr>
+ * every byte against its round's pattern</td></tr>
  * <tr><td>{@value #SINK}</td><td>responder</td><td>copies the data into a receive buffer at the offset of argument 0
  * (the data must be the chunk of a transfer of argument 2 bytes that starts there: up to {@value #BW_BYTES} bytes);
  * at the last message of a run (argument 1 messages counted) replies to {@value #SINK_REPLY} with the count</td></tr>
@@ -75,9 +75,8 @@ final class AmMessaging
     private int expectedMediumLength;
     private long badMediumReplies;
     private long badMediumRequests;
-    /** The length {@link #checksumLength} was computed for, and the checksum of the send pattern's first bytes. */
-    private int checksumLength = -1;
-    private long patternChecksum;
+    /** The medium round trip under way: its data is this round's {@link MediumPattern}. */
+    private int mediumRound;
     private long sinkReplies;
     private int sinkCount;
     private boolean doneReplied;
@@ -88,6 +87,7 @@ final class AmMessaging
     private long badSinkLengths;
 
     // both
+    private final MediumPattern pattern = new MediumPattern();
     private long returned;
     private String firstReturned;
 
@@ -139,7 +139,7 @@ final class AmMessaging
     private void onMediumEcho(final Token token, final Message msg)
     {
         // Every byte is read, as a real handler would: the figures include what reading the payload costs.
-        if (checksum(msg.data(), msg.dataLength()) != patternChecksum(msg.dataLength()))
+        if (!pattern.matches(msg.data(), msg.dataLength(), msg.arg(0)))
         {
             badMediumRequests++;
         }
@@ -148,44 +148,11 @@ final class AmMessaging
 
     private void onMediumReply(final Token token, final Message msg)
     {
-        if (msg.dataLength() != expectedMediumLength ||
-            checksum(msg.data(), msg.dataLength()) != patternChecksum(expectedMediumLength))
+        if (msg.dataLength() != expectedMediumLength || !pattern.matches(msg.data(), msg.dataLength(), mediumRound))
         {
             badMediumReplies++;
         }
         mediumReplies++;
-    }
-
-    /**
-     * @return the checksum of the first {@code length} bytes of the send pattern (both ranks fill it alike), kept for
-     * the last length asked.
-     */
-    private long patternChecksum(final int length)
-    {
-        if (length != checksumLength)
-        {
-            patternChecksum = checksum(sendBuffer, length);
-            checksumLength = length;
-        }
-        return patternChecksum;
-    }
-
-    /**
-     * @return a checksum of every byte of {@code buffer}'s first {@code length} bytes: eight at a time, then the rest.
-     */
-    static long checksum(final DirectBuffer buffer, final int length)
-    {
-        long sum = 0;
-        int i = 0;
-        for (; i + 8 <= length; i += 8)
-        {
-            sum = sum * 31 + buffer.getLong(i);
-        }
-        for (; i < length; i++)
-        {
-            sum = sum * 31 + buffer.getByte(i);
-        }
-        return sum;
     }
 
     private void onSink(final Token token, final Message msg)
@@ -309,7 +276,8 @@ final class AmMessaging
     }
 
     /**
-     * Initiator: medium request/reply round trips (the reply echoes the data), each timed.
+     * Initiator: medium request/reply round trips (the reply echoes the data), each timed; before each, untimed, the
+     * round's pattern is written into the send buffer.
      *
      * @param n         round trips.
      * @param size      data bytes of the request and of the reply, 0 to {@link Am#MAX_MEDIUM}.
@@ -321,8 +289,9 @@ final class AmMessaging
         for (int i = 0; i < n; i++)
         {
             final long expected = mediumReplies + 1;
+            MediumPattern.fill(sendBuffer, size, ++mediumRound);
             final long start = System.nanoTime();
-            endpoint.requestMedium(peer, MEDIUM_ECHO, sendBuffer, 0, size);
+            endpoint.requestMedium(peer, MEDIUM_ECHO, sendBuffer, 0, size, mediumRound);
             while (mediumReplies != expected)
             {
                 idle();

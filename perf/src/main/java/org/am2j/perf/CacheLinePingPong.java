@@ -14,6 +14,8 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.util.concurrent.atomic.AtomicLong;
 
 import org.HdrHistogram.Histogram;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.am2j.api.Am;
 
 /**
  * The machine's limit for a round trip between two processes: a cache-line ping-pong over a memory-mapped file,
@@ -30,18 +32,24 @@ import org.HdrHistogram.Histogram;
  * the next session starts there, so the line never needs resetting. The two sides must run sessions of the same
  * lengths in the same order.
  * <p>
+ * The limit of a medium round trip of B bytes ({@link #mediumRoundTrips}) passes the data page back and forth: each
+ * side writes the B bytes of its round's {@link MediumPattern} there before it writes the sequence number, and the
+ * other checksums all B bytes after it has seen it, as the AM ranks' medium handlers do.
+ * <p>
  * File layout ({@value #FILE_LENGTH} bytes, created zero-filled, mode 0600):
  * <pre>
- *   0        8                                                    4096
- *   +--------+-------------------------------------------------------+
- *   |sequence|  unused (the rest of the cache line and the page)     |
- *   +--------+-------------------------------------------------------+
+ *   0        8                                       4096                           4096 + Am.MAX_MEDIUM
+ *   +--------+---------------------------------------+------------------------------+
+ *   |sequence|  unused (the rest of the line, page)  |  data of a medium round trip |
+ *   +--------+---------------------------------------+------------------------------+
  * </pre>
  */
 final class CacheLinePingPong implements AutoCloseable
 {
-    /** Length of the mapped file: one page. */
-    static final int FILE_LENGTH = 4096;
+    /** Offset of the data of a medium round trip: the second page. */
+    static final int DATA_OFFSET = 4096;
+    /** Length of the mapped file: a page, then the largest medium message's data. */
+    static final int FILE_LENGTH = DATA_OFFSET + Am.MAX_MEDIUM;
     /** Offset of the sequence number: the start of the first cache line. */
     static final int SEQUENCE_OFFSET = 0;
 
@@ -52,12 +60,15 @@ final class CacheLinePingPong implements AutoCloseable
 
     private final FileChannel channel;
     private final ByteBuffer line;
+    private final UnsafeBuffer data;
+    private final MediumPattern pattern = new MediumPattern();
     private long sequence;
 
     private CacheLinePingPong(final FileChannel channel, final ByteBuffer line)
     {
         this.channel = channel;
         this.line = line;
+        this.data = new UnsafeBuffer(line, DATA_OFFSET, Am.MAX_MEDIUM);
     }
 
     /**
@@ -169,6 +180,78 @@ final class CacheLinePingPong implements AutoCloseable
             SEQUENCE.setRelease(line, SEQUENCE_OFFSET, s);
         }
         sequence = s;
+    }
+
+    /**
+     * The initiator's side of a session of n medium round trips, each timed: write the data of round s + 1, then
+     * s + 1; spin until s + 2, then check the data of round s + 2.
+     *
+     * @param n         round trips.
+     * @param size      bytes of the data each way, 0 to {@link Am#MAX_MEDIUM}.
+     * @param histogram receives the time of each round trip in ns.
+     * @throws IllegalStateException when the data of a round did not hold its pattern.
+     */
+    void mediumRoundTrips(final int n, final int size, final Histogram histogram)
+    {
+        final ByteBuffer line = this.line;
+        long s = sequence;
+        int bad = 0;
+        for (int i = 0; i < n; i++)
+        {
+            final long ping = s + 1;
+            final long pong = s + 2;
+            final long start = System.nanoTime();
+            MediumPattern.fill(data, size, (int)ping);
+            // Release: whoever reads this sequence number reads the data written before it.
+            SEQUENCE.setRelease(line, SEQUENCE_OFFSET, ping);
+            while ((long)SEQUENCE.getAcquire(line, SEQUENCE_OFFSET) != pong)
+            {
+                Thread.onSpinWait();
+            }
+            bad += pattern.matches(data, size, (int)pong) ? 0 : 1;
+            LatencySummary.record(histogram, System.nanoTime() - start);
+            s = pong;
+        }
+        sequence = s;
+        checkData(bad, n);
+    }
+
+    /**
+     * The responder's side of a session of n medium round trips: spin until s + 1, check the data of round s + 1,
+     * write the data of round s + 2, then s + 2.
+     *
+     * @param n    round trips.
+     * @param size bytes of the data each way, as the initiator's.
+     * @throws IllegalStateException when the data of a round did not hold its pattern.
+     */
+    void respondMedium(final int n, final int size)
+    {
+        final ByteBuffer line = this.line;
+        long s = sequence;
+        int bad = 0;
+        for (int i = 0; i < n; i++)
+        {
+            final long ping = s + 1;
+            while ((long)SEQUENCE.getAcquire(line, SEQUENCE_OFFSET) != ping)
+            {
+                Thread.onSpinWait();
+            }
+            bad += pattern.matches(data, size, (int)ping) ? 0 : 1;
+            s = ping + 1;
+            MediumPattern.fill(data, size, (int)s);
+            // Release, as the initiator's: the data is there for whoever reads this sequence number.
+            SEQUENCE.setRelease(line, SEQUENCE_OFFSET, s);
+        }
+        sequence = s;
+        checkData(bad, n);
+    }
+
+    private static void checkData(final int bad, final int n)
+    {
+        if (0 != bad)
+        {
+            throw new IllegalStateException(bad + " of " + n + " medium round trips did not find their round's data");
+        }
     }
 
     /**

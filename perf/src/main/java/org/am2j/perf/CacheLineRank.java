@@ -1,6 +1,7 @@
 package org.am2j.perf;
 
 import java.io.IOException;
+import java.util.function.IntConsumer;
 import java.util.function.LongConsumer;
 
 import org.HdrHistogram.Histogram;
@@ -12,7 +13,8 @@ import org.am2j.spmd.Spmd;
  * {@link CacheLinePingPong} between two JVMs pinned like the AM ranks, with no AM layer (the job's rendezvous only
  * carries the commands between measurements). Rank 0 times {@code --warmup} then {@code --rounds} round trips inside
  * an {@link EpochGuard} and writes {@code limit_rtt_*}, the guard's results and {@code probe_fastest_p50_ns} to
- * {@code --out}; rank 1 answers.
+ * {@code --out}; with {@code --size B} then the same for medium round trips of B bytes on the pair's data page
+ * ({@link CacheLinePingPong#mediumRoundTrips}), {@code limit_medium_rtt_*}; rank 1 answers.
  */
 public final class CacheLineRank
 {
@@ -40,7 +42,15 @@ public final class CacheLineRank
             }
             else
             {
-                AmPingPongRank.respond(null, line, channel);
+                channel.follow(line, (type, count) ->
+                {
+                    if (PhaseChannel.RESPOND_MEDIUM != type)
+                    {
+                        return false;
+                    }
+                    line.respondMedium(count, config.size());
+                    return true;
+                });
             }
         }
     }
@@ -60,19 +70,47 @@ public final class CacheLineRank
         final Results results = new Results();
         final EpochGuard guard = AmPingPongRank.guard(config, line, channel, pause);
         final Histogram histogram = LatencySummary.newHistogram();
-        // Before the guard: its probe then comes right before the timed round trips, and a retry is not warmed again.
-        results.put("limit_rtt_warmup_rounds", WarmUp.run(config.warmup(), n ->
+        measure("limit_rtt", config, guard, results, histogram, n ->
         {
             channel.command(PhaseChannel.RESPOND, n);
             line.roundTrips(n, histogram);
-        }));
-        guard.measure("limit_rtt", () ->
+        });
+        if (config.size() > 0)
         {
-            channel.command(PhaseChannel.RESPOND, config.rounds());
-            histogram.reset();
-            line.roundTrips(config.rounds(), histogram);
-            LatencySummary.of(histogram).putInto(results, "limit_rtt");
-        }, results);
+            measure("limit_medium_rtt", config, guard, results, histogram, n ->
+            {
+                channel.command(PhaseChannel.RESPOND_MEDIUM, n);
+                line.mediumRoundTrips(n, config.size(), histogram);
+            });
+        }
         return AmPingPongRank.end(channel, guard, results);
+    }
+
+    /**
+     * Warm up, then time {@code --rounds} round trips inside the guard into {@code NAME_*}.
+     *
+     * @param name       of the measurement.
+     * @param config     of the run.
+     * @param guard      of rank 0's measurements.
+     * @param results    where.
+     * @param histogram  that {@code roundTrips} records into.
+     * @param roundTrips commands rank 1 and runs the given number of round trips.
+     */
+    private static void measure(
+        final String name,
+        final RankConfig config,
+        final EpochGuard guard,
+        final Results results,
+        final Histogram histogram,
+        final IntConsumer roundTrips)
+    {
+        // Before the guard: its probe then comes right before the timed round trips, and a retry is not warmed again.
+        results.put(name + "_warmup_rounds", WarmUp.run(config.warmup(), roundTrips));
+        guard.measure(name, () ->
+        {
+            histogram.reset();
+            roundTrips.accept(config.rounds());
+            LatencySummary.of(histogram).putInto(results, name);
+        }, results);
     }
 }

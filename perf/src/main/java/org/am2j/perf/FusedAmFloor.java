@@ -19,10 +19,13 @@ import org.am2j.perf.QueueFloor.Queue;
  * scheduler and every other transport. Set beside am2j's own round trip ({@code bin/am2j pingpong}) it says how much of
  * that round trip is the AM layer's structure rather than the protocol or the machine.
  * <p>
+ * The same layer on one thread, two endpoints polled in turn, is the floor of {@code bin/am2j jmh}'s
+ * {@code MessagingBenchmark} ({@code org.am2j.perf.jmh.FloorBenchmark}): no cache line moves between cores there.
+ * <p>
  * Header word of a packet (at {@link Queue#HEADER_OFFSET}): opcode in bits 0-7, handler index in bits 8-15, argument
  * count in bits 16-23.
  */
-final class FusedAmFloor
+public final class FusedAmFloor
 {
     private static final int REQUEST = 1;
     private static final int REPLY = 2;
@@ -39,13 +42,17 @@ final class FusedAmFloor
     }
 
     /** A handler, called with the token that is also the message. */
-    interface Handler
+    @FunctionalInterface
+    public interface Handler
     {
+        /**
+         * @param token of the message, valid only during the call.
+         */
         void onMessage(Token token);
     }
 
     /** The flyweight a handler gets: valid only during its call. */
-    static final class Token
+    public static final class Token
     {
         private Endpoint endpoint;
         private Queue queue;
@@ -55,7 +62,11 @@ final class FusedAmFloor
         private boolean active;
         private boolean replied;
 
-        int arg(final int index)
+        /**
+         * @param index of an argument.
+         * @return its value.
+         */
+        public int arg(final int index)
         {
             if (!active || index < 0 || index >= argCount)
             {
@@ -64,7 +75,14 @@ final class FusedAmFloor
             return queue.buffer.getInt(packet + Queue.ARGS_OFFSET + index * Integer.BYTES);
         }
 
-        void reply(final int handler, final int a0)
+        /**
+         * Reply from the handler, once, to a request: a short message of one argument into the requester's reply
+         * queue.
+         *
+         * @param handler index at the requester.
+         * @param a0      the argument.
+         */
+        public void reply(final int handler, final int a0)
         {
             if (!active || !request || replied)
             {
@@ -76,10 +94,10 @@ final class FusedAmFloor
     }
 
     /** One side: its two queues, its handler table and tag, the peer it talks to. */
-    static final class Endpoint
+    public static final class Endpoint
     {
-        final Queue requests = new Queue("claim-word");
-        final Queue replies = new Queue("claim-word");
+        final Queue requests;
+        final Queue replies;
         final Handler[] handlers = new Handler[256];
         final Token token = new Token();
         Endpoint peer;
@@ -88,9 +106,59 @@ final class FusedAmFloor
         long repliesRun;
 
         /**
+         * @param queues the send steps of both queues, a {@link QueueFloor#VARIANTS} name: {@code plain} for one
+         *               writer (no CAS, as the shm protocol's fast boxes), {@code claim-word} for several (as its
+         *               packet queues).
+         */
+        public Endpoint(final String queues)
+        {
+            requests = new Queue(queues);
+            replies = new Queue(queues);
+        }
+
+        /**
+         * @param index   in the handler table.
+         * @param handler to run for messages to that index.
+         */
+        public void handler(final int index, final Handler handler)
+        {
+            handlers[index] = handler;
+        }
+
+        /**
+         * Make two endpoints each other's peer.
+         *
+         * @param other the other endpoint.
+         */
+        public void connect(final Endpoint other)
+        {
+            peer = other;
+            other.peer = this;
+        }
+
+        /**
+         * Send a short request of one argument into the peer's request queue.
+         *
+         * @param handler index at the peer.
+         * @param a0      the argument.
+         */
+        public void request(final int handler, final int a0)
+        {
+            peer.requests.send(header(REQUEST, handler, 1), TAG, a0);
+        }
+
+        /**
+         * @return messages dropped by the checks here.
+         */
+        public long drops()
+        {
+            return drops;
+        }
+
+        /**
          * @return messages handled: 0 or 1 from each queue, replies first.
          */
-        int poll()
+        public int poll()
         {
             return poll(replies) + poll(requests);
         }
@@ -157,8 +225,7 @@ final class FusedAmFloor
         maker.start();
         maker.join();
         final Endpoint responder = made[0];
-        initiator.peer = responder;
-        responder.peer = initiator;
+        initiator.connect(responder);
 
         final Thread thread = new Thread(() ->
         {
@@ -199,11 +266,11 @@ final class FusedAmFloor
 
     private static Endpoint newEndpoint()
     {
-        final Endpoint endpoint = new Endpoint();
-        endpoint.handlers[ECHO] = token -> token.reply(ECHO_REPLY, token.arg(0));
-        endpoint.handlers[ECHO_REPLY] = token -> token.endpoint.repliesRun++;
-        endpoint.handlers[SINK] = token -> token.reply(ECHO_REPLY, 0);
-        endpoint.handlers[SUM] = token -> token.reply(ECHO_REPLY, token.arg(0) + 1);
+        final Endpoint endpoint = new Endpoint("claim-word");
+        endpoint.handler(ECHO, token -> token.reply(ECHO_REPLY, token.arg(0)));
+        endpoint.handler(ECHO_REPLY, token -> token.endpoint.repliesRun++);
+        endpoint.handler(SINK, token -> token.reply(ECHO_REPLY, 0));
+        endpoint.handler(SUM, token -> token.reply(ECHO_REPLY, token.arg(0) + 1));
         return endpoint;
     }
 
@@ -214,7 +281,7 @@ final class FusedAmFloor
         final Endpoint initiator, final Endpoint responder, final int handler, final int value, final Thread thread)
     {
         final long expected = initiator.repliesRun + 1;
-        responder.requests.send(header(REQUEST, handler, 1), TAG, value);
+        initiator.request(handler, value);
         int spins = 0;
         while (initiator.repliesRun != expected)
         {

@@ -96,8 +96,7 @@ public final class LogP
         }
         if (options.help())
         {
-            out.println(LogPOptions.USAGE);
-            out.println(LogPOptions.HELP);
+            out.print(LogPOptions.HELP);
             return 0;
         }
         if (!pairs.jsonWritable(options.json()))
@@ -143,7 +142,7 @@ public final class LogP
         try
         {
             final Fastest fastest = new Fastest();
-            final Results limitShm = fastest.of(pairs.measureLimit(scale.rounds(), scale.warmup(), fastest.ns));
+            final Results limitShm = fastest.of(pairs.measureLimit(scale.rounds(), scale.warmup(), 0, fastest.ns));
             final Results aeronIpc = fastest.of(measureAeron(AeronPingPong.Kind.IPC, scale, fastest.ns));
             final Map<Protocol, Results> am = new LinkedHashMap<>();
             for (final Protocol protocol : LogPReport.CONFIGS)

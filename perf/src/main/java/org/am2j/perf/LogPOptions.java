@@ -2,8 +2,13 @@ package org.am2j.perf;
 
 import java.nio.file.Path;
 
+import org.am2j.splitc.app.CommandLines;
+import org.am2j.splitc.app.CommandLines.Range;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
 /**
- * The command line of {@link LogP}, parsed and checked: {@value #USAGE}.
+ * The command line of {@link LogP}, parsed and checked (see {@link #HELP}).
  * <p>
  * The amount of work of each measurement is a {@link Scale}: {@link #FULL} by default, {@link #QUICK} with
  * {@code --quick}; {@code --rounds N} sets the round trips of every ping-pong (with a fifth as many warm-up ones)
@@ -78,29 +83,51 @@ record LogPOptions(boolean help, boolean quick, LogPOptions.Scale scale, Path js
      * the four longest bursts, whose slopes give g, must all be well past that.
      */
     static final int LONGEST_NET_BURST = 1024;
+    /** Repetitions of each signature burst by default. */
+    private static final int FULL_REPS = 50;
+    /** Repetitions of each signature burst with {@code --quick}. */
+    private static final int QUICK_REPS = 10;
+    /** The fewest transfers of each size of the bandwidth curve by default. */
+    private static final int FULL_TRANSFERS = 32;
+    /** The fewest transfers of each size of the bandwidth curve with {@code --quick}. */
+    private static final int QUICK_TRANSFERS = 8;
     /** The default scale. */
-    static final Scale FULL = new Scale(
-        1_000_000, 200_000, 50, 5, LONGEST_BURST, LONGEST_NET_BURST, 1 << 20, 32, 16_384);
+    static final Scale FULL = new Scale(PingPongOptions.DEFAULT_ROUNDS, PingPongOptions.DEFAULT_WARMUP, FULL_REPS, 5,
+        LONGEST_BURST, LONGEST_NET_BURST, 1 << 20, FULL_TRANSFERS, 16_384);
     /** The scale of {@code --quick}. */
-    static final Scale QUICK = new Scale(
-        100_000, 20_000, 10, 3, LONGEST_BURST, LONGEST_NET_BURST, 1 << 20, 8, PingPongOptions.MIN_BW_MESSAGES);
+    static final Scale QUICK = new Scale(PingPongOptions.QUICK_ROUNDS, PingPongOptions.QUICK_WARMUP, QUICK_REPS, 3,
+        LONGEST_BURST, LONGEST_NET_BURST, 1 << 20, QUICK_TRANSFERS, PingPongOptions.MIN_BW_MESSAGES);
 
-    /** The usage line. */
-    static final String USAGE = "usage: am2j logp [--quick] [--rounds N] [--nics-per-node K] [--json FILE] " +
-        "[--plots DIR]";
+    /** The usage line, printed after an error. */
+    static final String USAGE = CommandLines.usage(new Arguments());
+    /** The usage line and what each option means. */
+    static final String HELP = CommandLines.help(new Arguments());
 
-    /** What each option means. */
-    static final String HELP = String.join(System.lineSeparator(),
-        "  --quick        " + QUICK.rounds() + " round trips per ping-pong (default " + FULL.rounds() + "), " +
-        QUICK.signatureReps() + " repetitions of each signature burst (default " + FULL.signatureReps() + "), " +
-        QUICK.fewestTransfers() + " or more transfers of each size (default " + FULL.fewestTransfers() + ")",
-        "  --rounds N     timed round trips of every ping-pong, with at least N/5 warm-up ones (each warm-up goes on",
-        "                 for at least 0.5 s, until the JIT has settled, at most 5 s)",
-        "  --nics-per-node K  the network configurations (multi-net, net) and the poll-cost pairs: K shared NIC",
-        "                 processes on each rank's emulated node serve the ranks instead of their in-process NICs",
-        "                 ('am2j run --nics-per-node K'); 0, the default, keeps the in-process NIC",
-        "  --json FILE    also write the results as a JSON object to FILE",
-        "  --plots DIR    draw the signature of each configuration and the bandwidth curves as PNG files in DIR");
+    /** The command line as given. */
+    @Command(name = "am2j logp")
+    private static final class Arguments
+    {
+        @Option(names = { "-h", "--help" }, usageHelp = true, description = "this help")
+        boolean help;
+        @Option(names = "--quick", description = PingPongOptions.QUICK_ROUNDS + " round trips per ping-pong (default " +
+            PingPongOptions.DEFAULT_ROUNDS + "), " + QUICK_REPS + " repetitions of each signature burst (default " +
+            FULL_REPS + "), " + QUICK_TRANSFERS + " or more transfers of each size (default " + FULL_TRANSFERS + ")")
+        boolean quick;
+        @Option(names = "--rounds", paramLabel = "N", description = "timed round trips of every ping-pong, with at " +
+            "least N/5 warm-up ones (each warm-up goes on for at least 0.5 s, until the JIT has settled, at most 5 s)")
+        @Range(min = 1, max = PingPongOptions.MAX_ROUNDS, meaning = "timed round trips")
+        int rounds;
+        @Option(names = "--nics-per-node", paramLabel = "K", description = "the network configurations (multi-net, " +
+            "net) and the poll-cost pairs: K shared NIC processes on each rank's emulated node serve the ranks " +
+            "instead of their in-process NICs ('am2j run --nics-per-node K'); 0, the default, keeps the in-process NIC")
+        @Range(min = 0, max = PingPongOptions.MAX_NICS_PER_NODE, meaning = PingPongOptions.NICS_PER_NODE)
+        int nicsPerNode;
+        @Option(names = "--json", paramLabel = "FILE", description = "also write the results as a JSON object to FILE")
+        Path json;
+        @Option(names = "--plots", paramLabel = "DIR", description = "draw the signature of each configuration and " +
+            "the bandwidth curves as PNG files in DIR")
+        Path plots;
+    }
 
     /**
      * @param protocol a configuration.
@@ -119,47 +146,13 @@ record LogPOptions(boolean help, boolean quick, LogPOptions.Scale scale, Path js
      */
     static LogPOptions parse(final String[] args)
     {
-        boolean quick = false;
-        int rounds = -1;
-        Path json = null;
-        Path plots = null;
-        int nicsPerNode = 0;
-        int i = 0;
-        while (i < args.length)
+        final Arguments given = CommandLines.parse(new Arguments(), args);
+        if (given.help)
         {
-            final String arg = args[i];
-            switch (arg)
-            {
-                case "-h":
-                case "--help":
-                    return new LogPOptions(true, false, null, null, null, 0);
-                case "--quick":
-                    quick = true;
-                    i++;
-                    continue;
-                case "--rounds":
-                    rounds = PingPongOptions.number(arg, PingPongOptions.value(args, i), 1,
-                        PingPongOptions.MAX_ROUNDS, "timed round trips");
-                    break;
-                case "--json":
-                    json = PingPongOptions.file(arg, PingPongOptions.value(args, i));
-                    break;
-                case "--plots":
-                    plots = PingPongOptions.file(arg, PingPongOptions.value(args, i));
-                    break;
-                case "--nics-per-node":
-                    nicsPerNode = PingPongOptions.nicsPerNode(arg, PingPongOptions.value(args, i));
-                    break;
-                default:
-                    throw new IllegalArgumentException("unknown argument '" + arg + "'");
-            }
-            i += 2;
+            return new LogPOptions(true, false, null, null, null, 0);
         }
-        Scale scale = quick ? QUICK : FULL;
-        if (rounds > 0)
-        {
-            scale = scale.withRounds(rounds);
-        }
-        return new LogPOptions(false, quick, scale, json, plots, nicsPerNode);
+        final Scale scale = given.quick ? QUICK : FULL;
+        return new LogPOptions(false, given.quick, given.rounds > 0 ? scale.withRounds(given.rounds) : scale, given.json,
+            given.plots, given.nicsPerNode);
     }
 }

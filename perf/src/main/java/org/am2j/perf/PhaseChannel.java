@@ -27,6 +27,8 @@ interface PhaseChannel
     int UDP_SINK = 6;
     /** Answer {@code count} pings of the Aeron ping-pong ({@link AeronPingPong#respond(int)}). */
     int AERON_ECHO = 7;
+    /** Answer {@code count} medium round trips on the pair's data page ({@link CacheLinePingPong#respondMedium}). */
+    int RESPOND_MEDIUM = 8;
 
     /**
      * The commands a responder knows beyond {@link #RESPOND} and {@link #EXIT}, for {@link #follow}.
@@ -77,9 +79,9 @@ interface PhaseChannel
      * Initiator: hand the next command to the responder.
      *
      * @param type  {@link #RESPOND}, {@link #SERVE}, {@link #SERVE_ASLEEP}, {@link #UDP_ECHO}, {@link #UDP_SINK},
-     *              {@link #AERON_ECHO} or {@link #EXIT}.
-     * @param count round trips for {@link #RESPOND}, {@link #UDP_ECHO} and {@link #AERON_ECHO}, datagrams for
-     *              {@link #UDP_SINK}, else 0.
+     *              {@link #AERON_ECHO}, {@link #RESPOND_MEDIUM} or {@link #EXIT}.
+     * @param count round trips for {@link #RESPOND}, {@link #UDP_ECHO}, {@link #AERON_ECHO} and
+     *              {@link #RESPOND_MEDIUM}, datagrams for {@link #UDP_SINK}, else 0.
      */
     void command(int type, int count);
 

@@ -109,8 +109,7 @@ public final class PingPong
         }
         if (options.help())
         {
-            out.println(PingPongOptions.USAGE);
-            out.println(PingPongOptions.HELP);
+            out.print(PingPongOptions.HELP);
             return 0;
         }
         final Protocol protocol = options.protocol();
@@ -156,7 +155,7 @@ public final class PingPong
                 }
             }
             final Results limit = pairs.measureLimit(
-                options.rounds(), options.warmup(), am.getLong("probe_fastest_p50_ns"));
+                options.rounds(), options.warmup(), options.size(), am.getLong("probe_fastest_p50_ns"));
             if (null == limit)
             {
                 return FAILURE_STATUS;

@@ -1,11 +1,17 @@
 package org.am2j.perf;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.stream.Stream;
 
 import org.am2j.api.Am;
+import org.am2j.splitc.app.CommandLines;
+import org.am2j.splitc.app.CommandLines.Range;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /**
- * The command line of {@link PingPong}, parsed and checked: {@value #USAGE}.
+ * The command line of {@link PingPong}, parsed and checked (see {@link #HELP}).
  * <p>
  * Defaults: {@value #DEFAULT_ROUNDS} timed round trips after at least {@value #DEFAULT_WARMUP} warm-up ones (and at
  * least as many as {@link WarmUp} takes to settle);
@@ -14,6 +20,7 @@ import org.am2j.api.Am;
  * o_s is measured over {@code rounds / 64} bursts of {@value #OS_BURST} requests, and each bandwidth run sends
  * {@code rounds / 4} medium messages of 8 KiB, kept within [{@value #MIN_BW_MESSAGES}, {@value #MAX_BW_MESSAGES}].
  */
+@Command(name = "am2j pingpong")
 final class PingPongOptions
 {
     /** Timed round trips by default. */
@@ -36,66 +43,55 @@ final class PingPongOptions
     static final int BW_REPEATS = 5;
     /** Most shared NIC processes per emulated node ({@code --nics-per-node}), the launcher's limit. */
     static final int MAX_NICS_PER_NODE = 64;
+    /** What {@code --nics-per-node} counts, for its errors. */
+    static final String NICS_PER_NODE = "shared NIC processes per node, 0 for in-process NICs";
     /** {@link #nicKind()} of ranks that each run their own NIC in-process. */
     static final String IN_PROCESS_NIC = "in-process";
     /** {@link #nicKind()} of ranks served by shared NIC processes. */
     static final String SHARED_NIC = "shared";
 
-    /** The usage line. */
-    static final String USAGE = "usage: am2j pingpong --protocol " + Protocol.choices() +
-        " [--size BYTES] [--rounds N] [--warmup N] [--poll NAME] [--nic inline|thread] [--nics-per-node K] [--json FILE]" +
-        " [--quick]";
+    /** The usage line, printed after an error. */
+    static final String USAGE = CommandLines.usage(new PingPongOptions());
+    /** The usage line and what each option means. */
+    static final String HELP = CommandLines.help(new PingPongOptions());
 
-    /** What each option means. */
-    static final String HELP = String.join(System.lineSeparator(),
-        "  --protocol P   the protocol between the two ranks (shm: two JVMs of one node over shared memory)",
-        "  --size BYTES   also measure round trips of medium messages of BYTES, 1 to " + Am.MAX_MEDIUM +
-        " (the reply echoes them)",
-        "  --rounds N     timed round trips of each latency measurement (default " + DEFAULT_ROUNDS + ")",
-        "  --warmup N     at least N untimed round trips before them (default " + DEFAULT_WARMUP + "), and on for at",
-        "                 least 0.5 s, until the JIT has settled (at most 5 s)",
-        "  --poll NAME    poll scheduler of the ranks (am2j.poll: every, fractional:K, adaptive, calibrated, ...)",
-        "  --nic MODE     NIC agent mode of the ranks for the network protocols: inline (default) or thread",
-        "  --nics-per-node K  network protocols: K shared NIC processes on each rank's emulated node serve the",
-        "                 ranks instead of their in-process NICs, started and stopped with each pair as",
-        "                 'am2j run --nics-per-node K' does; 0, the default, keeps the in-process NIC",
-        "  --json FILE    also write the results as a JSON object to FILE",
-        "  --quick        " + QUICK_ROUNDS + " round trips after at least " + QUICK_WARMUP + " warm-up ones, for " +
-        "quick checks");
+    @Option(names = { "-h", "--help" }, usageHelp = true, description = "this help")
+    private boolean help;
+    @Option(names = "--protocol", paramLabel = "P", completionCandidates = ProtocolNames.class, description = "the " +
+        "protocol between the two ranks, one of ${COMPLETION-CANDIDATES} (shm: two JVMs of one node over shared memory)")
+    private Protocol protocol;
+    @Option(names = "--size", paramLabel = "BYTES", description = "also measure round trips of medium messages of " +
+        "BYTES, 1 to " + Am.MAX_MEDIUM + " (the reply echoes them), and their limit: BYTES passed back and forth " +
+        "between the limit's two JVMs")
+    @Range(min = 1, max = Am.MAX_MEDIUM, meaning = "medium message bytes")
+    private int size;
+    @Option(names = "--rounds", paramLabel = "N", description = "timed round trips of each latency measurement " +
+        "(default " + DEFAULT_ROUNDS + ")")
+    @Range(min = 1, max = MAX_ROUNDS, meaning = "timed round trips")
+    private int rounds = -1;
+    @Option(names = "--warmup", paramLabel = "N", description = "at least N untimed round trips before them (default " +
+        DEFAULT_WARMUP + "), and on for at least 0.5 s, until the JIT has settled (at most 5 s)")
+    @Range(min = 0, max = MAX_ROUNDS, meaning = "warm-up round trips")
+    private int warmup = -1;
+    @Option(names = "--poll", paramLabel = "NAME", description = "poll scheduler of the ranks (am2j.poll: every, " +
+        "fractional:K, adaptive, calibrated, ...)")
+    private String poll;
+    @Option(names = "--nic", paramLabel = "MODE", description = "NIC agent mode of the ranks for the network " +
+        "protocols: inline (default) or thread")
+    private String nic;
+    @Option(names = "--nics-per-node", paramLabel = "K", description = "network protocols: K shared NIC processes on " +
+        "each rank's emulated node serve the ranks instead of their in-process NICs, started and stopped with each " +
+        "pair as 'am2j run --nics-per-node K' does; 0, the default, keeps the in-process NIC")
+    @Range(min = 0, max = MAX_NICS_PER_NODE, meaning = NICS_PER_NODE)
+    private int nicsPerNode;
+    @Option(names = "--json", paramLabel = "FILE", description = "also write the results as a JSON object to FILE")
+    private Path json;
+    @Option(names = "--quick", description = QUICK_ROUNDS + " round trips after at least " + QUICK_WARMUP +
+        " warm-up ones, for quick checks")
+    private boolean quick;
 
-    private final boolean help;
-    private final Protocol protocol;
-    private final int size;
-    private final int rounds;
-    private final int warmup;
-    private final Path json;
-    private final boolean quick;
-    private final String poll;
-    private final String nic;
-    private final int nicsPerNode;
-
-    private PingPongOptions(
-        final boolean help,
-        final Protocol protocol,
-        final int size,
-        final int rounds,
-        final int warmup,
-        final Path json,
-        final boolean quick,
-        final String poll,
-        final String nic,
-        final int nicsPerNode)
+    private PingPongOptions()
     {
-        this.help = help;
-        this.protocol = protocol;
-        this.size = size;
-        this.rounds = rounds;
-        this.warmup = warmup;
-        this.json = json;
-        this.quick = quick;
-        this.poll = poll;
-        this.nic = nic;
-        this.nicsPerNode = nicsPerNode;
     }
 
     /**
@@ -105,95 +101,50 @@ final class PingPongOptions
      */
     static PingPongOptions parse(final String[] args)
     {
-        Protocol protocol = null;
-        int size = 0;
-        int rounds = -1;
-        int warmup = -1;
-        Path json = null;
-        boolean quick = false;
-        String poll = null;
-        String nic = null;
-        int nicsPerNode = 0;
-        int i = 0;
-        while (i < args.length)
+        final PingPongOptions options = new PingPongOptions();
+        CommandLines.parse(CommandLines.of(options).registerConverter(Protocol.class, Protocol::byName), args);
+        if (options.help)
         {
-            final String arg = args[i];
-            switch (arg)
-            {
-                case "-h":
-                case "--help":
-                    return new PingPongOptions(true, null, 0, 0, 0, null, false, null, null, 0);
-                case "--quick":
-                    quick = true;
-                    i++;
-                    continue;
-                case "--protocol":
-                    protocol = Protocol.byName(value(args, i));
-                    break;
-                case "--size":
-                    size = number(arg, value(args, i), 1, Am.MAX_MEDIUM, "medium message bytes");
-                    break;
-                case "--rounds":
-                    rounds = number(arg, value(args, i), 1, MAX_ROUNDS, "timed round trips");
-                    break;
-                case "--warmup":
-                    warmup = number(arg, value(args, i), 0, MAX_ROUNDS, "warm-up round trips");
-                    break;
-                case "--json":
-                    json = file(arg, value(args, i));
-                    break;
-                case "--poll":
-                    poll = value(args, i);
-                    if (poll.isBlank())
-                    {
-                        throw new IllegalArgumentException("--poll needs a scheduler name");
-                    }
-                    break;
-                case "--nic":
-                    nic = value(args, i);
-                    if (!"inline".equals(nic) && !"thread".equals(nic))
-                    {
-                        throw new IllegalArgumentException("--nic '" + nic + "' must be inline or thread");
-                    }
-                    break;
-                case "--nics-per-node":
-                    nicsPerNode = nicsPerNode(arg, value(args, i));
-                    break;
-                default:
-                    throw new IllegalArgumentException("unknown argument '" + arg + "'");
-            }
-            i += 2;
+            return options;
         }
-        if (null == protocol)
+        if (null == options.protocol)
         {
             throw new IllegalArgumentException("missing --protocol " + Protocol.choices());
         }
-        if (nicsPerNode > 0 && !protocol.overNetwork())
+        if (null != options.poll && options.poll.isBlank())
         {
-            throw new IllegalArgumentException("--nics-per-node " + nicsPerNode + " needs a network protocol (" +
+            throw new IllegalArgumentException("--poll needs a scheduler name");
+        }
+        if (null != options.nic && !"inline".equals(options.nic) && !"thread".equals(options.nic))
+        {
+            throw new IllegalArgumentException("--nic '" + options.nic + "' must be inline or thread");
+        }
+        if (options.nicsPerNode > 0 && !options.protocol.overNetwork())
+        {
+            throw new IllegalArgumentException("--nics-per-node " + options.nicsPerNode + " needs a network protocol (" +
                 Protocol.NET.cliName() + " or " + Protocol.MULTI_NET.cliName() + "): the ranks of --protocol " +
-                protocol.cliName() + " do not reach each other through a NIC");
+                options.protocol.cliName() + " do not reach each other through a NIC");
         }
-        if (rounds < 0)
+        if (options.rounds < 0)
         {
-            rounds = quick ? QUICK_ROUNDS : DEFAULT_ROUNDS;
+            options.rounds = options.quick ? QUICK_ROUNDS : DEFAULT_ROUNDS;
         }
-        if (warmup < 0)
+        if (options.warmup < 0)
         {
-            warmup = quick ? QUICK_WARMUP : DEFAULT_WARMUP;
+            options.warmup = options.quick ? QUICK_WARMUP : DEFAULT_WARMUP;
         }
-        return new PingPongOptions(false, protocol, size, rounds, warmup, json, quick, poll, nic, nicsPerNode);
+        return options;
     }
 
-    /**
-     * @param option the option.
-     * @param value  its value.
-     * @return the NIC processes per emulated node it asks for.
-     * @throws IllegalArgumentException when it is not a number in [0, {@value #MAX_NICS_PER_NODE}].
-     */
-    static int nicsPerNode(final String option, final String value)
+    /** The names {@code --protocol} takes, for the help. */
+    static final class ProtocolNames extends ArrayList<String>
     {
-        return number(option, value, 0, MAX_NICS_PER_NODE, "shared NIC processes per node, 0 for in-process NICs");
+        private static final long serialVersionUID = 1L;
+
+        ProtocolNames()
+        {
+            super(Stream.of(Protocol.values()).map(Protocol::cliName).toList());
+        }
     }
 
     /**
@@ -203,66 +154,6 @@ final class PingPongOptions
     static String nicKind(final int nicsPerNode)
     {
         return nicsPerNode > 0 ? SHARED_NIC : IN_PROCESS_NIC;
-    }
-
-    /**
-     * @param args a command line.
-     * @param i    index of an option that takes a value.
-     * @return the value.
-     * @throws IllegalArgumentException when there is none.
-     */
-    static String value(final String[] args, final int i)
-    {
-        if (i + 1 >= args.length)
-        {
-            throw new IllegalArgumentException(args[i] + " needs a value");
-        }
-        return args[i + 1];
-    }
-
-    /**
-     * @param option the option.
-     * @param value  its value.
-     * @return the value as a path.
-     * @throws IllegalArgumentException when it is empty.
-     */
-    static Path file(final String option, final String value)
-    {
-        if (value.isEmpty())
-        {
-            throw new IllegalArgumentException(option + " needs a file name");
-        }
-        return Path.of(value);
-    }
-
-    /**
-     * @param option  the option.
-     * @param value   its value.
-     * @param min     the smallest allowed.
-     * @param max     the largest allowed.
-     * @param meaning what the number is, for the error.
-     * @return the value as a number.
-     * @throws IllegalArgumentException when it is not a number in [min, max].
-     */
-    static int number(
-        final String option, final String value, final int min, final int max, final String meaning)
-    {
-        final int n;
-        try
-        {
-            n = Integer.parseInt(value);
-        }
-        catch (final NumberFormatException ex)
-        {
-            throw new IllegalArgumentException(option + " '" + value + "' is not a number (" + meaning + ", " + min +
-                " to " + max + ")");
-        }
-        if (n < min || n > max)
-        {
-            throw new IllegalArgumentException(option + " " + n + " is outside [" + min + ", " + max + "] (" +
-                meaning + ")");
-        }
-        return n;
     }
 
     /**

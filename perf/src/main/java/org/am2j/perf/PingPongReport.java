@@ -23,6 +23,8 @@ final class PingPongReport
 {
     private static final String[] AM_MEASUREMENTS = { "rtt", "medium_rtt", "wake_rtt", "os", "bw_8k" };
     private static final String LIMIT_MEASUREMENT = "limit_rtt";
+    /** The limit of the medium round trips: {@code --size} bytes each way on the limit pair's data page. */
+    private static final String MEDIUM_LIMIT_MEASUREMENT = "limit_medium_rtt";
     /** The short round trips of a multi-protocol run's single protocol, measured in the same run. */
     private static final String SINGLE_MEASUREMENT = "single_protocol_rtt";
     private static final String[] UDP_MEASUREMENTS = { "limit_udp_rtt", "udp_bw_8k" };
@@ -85,6 +87,10 @@ final class PingPongReport
             }
         }
         measurements.add(LIMIT_MEASUREMENT);
+        if (mediumLimit())
+        {
+            measurements.add(MEDIUM_LIMIT_MEASUREMENT);
+        }
         if (this.udp)
         {
             measurements.addAll(List.of(UDP_MEASUREMENTS));
@@ -146,6 +152,22 @@ final class PingPongReport
     double ratioP50CacheLine()
     {
         return ratio(results.getLong("rtt_p50_ns"), results.getLong("limit_rtt_p50_ns"));
+    }
+
+    /**
+     * @return true when the limit pair measured medium round trips ({@code --size}).
+     */
+    boolean mediumLimit()
+    {
+        return results.has(MEDIUM_LIMIT_MEASUREMENT + "_p50_ns");
+    }
+
+    /**
+     * @return median medium round trip over the median of the limit's medium round trips of the same size.
+     */
+    double ratioP50Medium()
+    {
+        return ratio(results.getLong("medium_rtt_p50_ns"), results.getLong(MEDIUM_LIMIT_MEASUREMENT + "_p50_ns"));
     }
 
     /**
@@ -216,6 +238,10 @@ final class PingPongReport
             latencyRow(out, "  am2j short (" + options.protocol().single().cliName() + " alone)", SINGLE_MEASUREMENT);
         }
         latencyRow(out, "  limit: cache line", "limit_rtt");
+        if (mediumLimit())
+        {
+            latencyRow(out, "  limit: " + options.size() + " B each way", MEDIUM_LIMIT_MEASUREMENT);
+        }
         if (interleaved())
         {
             latencyRow(out, "  limit: line, interleaved", "limit_interleaved_rtt");
@@ -240,6 +266,10 @@ final class PingPongReport
         if (interleaved())
         {
             interleavedRow(out, "ratio p50, interleaved", InterleavedRoundTrips.LINE_RATIO, "the line");
+        }
+        if (mediumLimit())
+        {
+            out.printf(Locale.ROOT, "%-28s %.2f%n", "ratio p50 medium / limit", ratioP50Medium());
         }
         if (interleavedUdp())
         {
@@ -348,6 +378,10 @@ final class PingPongReport
             json.name("ratio_p50_single_protocol").value(round(ratioP50Single(), 1000));
         }
         latency(json, "limit_rtt");
+        if (mediumLimit())
+        {
+            latency(json, MEDIUM_LIMIT_MEASUREMENT);
+        }
         if (udp)
         {
             latency(json, "limit_udp_rtt");
@@ -357,6 +391,10 @@ final class PingPongReport
         json.name("limit").value(limit());
         json.name("ratio_p50").value(round(ratioP50(), 1000));
         json.name("ratio_p50_cache_line").value(round(ratioP50CacheLine(), 1000));
+        if (mediumLimit())
+        {
+            json.name("ratio_p50_medium").value(round(ratioP50Medium(), 1000));
+        }
         if (udp)
         {
             json.name("ratio_p50_udp").value(round(ratioP50Udp(), 1000));

@@ -72,6 +72,11 @@ public final class QueueFloor
         Queue(final String variant)
         {
             this.variant = Arrays.asList(VARIANTS).indexOf(variant);
+            if (this.variant < PLAIN || this.variant > CLAIM_WORD)
+            {
+                throw new IllegalArgumentException("a queue's send steps are plain, tail-cas, packet-claim or " +
+                    "claim-word, not '" + variant + "'");
+            }
         }
 
         static long free(final long sequence)

@@ -138,21 +138,26 @@ final class RankPairs
     }
 
     /**
-     * Measure the machine's limit: the cache-line ping-pong between two rank JVMs pinned like the AM ranks.
+     * Measure the machine's limit: the cache-line ping-pong between two rank JVMs pinned like the AM ranks, and with
+     * a size, medium round trips of that many bytes on the pair's data page ({@link CacheLineRank}).
      *
-     * @param rounds         timed round trips.
+     * @param rounds         timed round trips of each.
      * @param warmup         untimed round trips before them.
+     * @param size           bytes of the medium round trips, 0 for none.
      * @param fastestProbeNs fastest probe of the run so far, or {@link EpochGuard#NO_PROBE}.
-     * @return the results ({@code limit_rtt_*}, the probe's), or {@code null} when the ranks failed.
+     * @return the results ({@code limit_rtt_*}, {@code limit_medium_rtt_*} with a size, the probe's), or
+     * {@code null} when the ranks failed.
      * @throws IOException          when the files of the pair cannot be made.
      * @throws InterruptedException when interrupted (the ranks are destroyed first).
      */
-    Results measureLimit(final int rounds, final int warmup, final long fastestProbeNs)
+    Results measureLimit(final int rounds, final int warmup, final int size, final long fastestProbeNs)
         throws IOException, InterruptedException
     {
-        err.println(command + ": measuring the machine's limit (cache-line ping-pong between two JVMs)");
+        err.println(command + ": measuring the machine's limit (cache-line ping-pong between two JVMs" +
+            (size > 0 ? ", and " + size + " bytes each way" : "") + ")");
         return measure("limit", CacheLineRank.class.getName(), (line, results) -> new RankConfig(
-            "-", rounds, warmup, 0, 0, 0, 0, 0, fastestProbeNs, line, results), Map.of(), 1, (long)rounds + warmup);
+            "-", rounds, warmup, size, 0, 0, 0, 0, fastestProbeNs, line, results), Map.of(), 1,
+            (size > 0 ? 2L : 1L) * (rounds + warmup));
     }
 
     /**

@@ -56,8 +56,7 @@ public final class Scale
         }
         if (options.help)
         {
-            out.println(ScaleOptions.USAGE);
-            out.println(ScaleOptions.HELP);
+            out.print(ScaleOptions.HELP);
             return 0;
         }
         final ScaleReport report = new ScaleReport("bin/am2j scale " + String.join(" ", args),

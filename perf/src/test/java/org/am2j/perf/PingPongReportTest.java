@@ -165,6 +165,39 @@ class PingPongReportTest
     }
 
     @Test
+    void aMediumRoundTripIsHeldAgainstTheLimitOfItsSize()
+    {
+        final Results am = am("shm");
+        latency(am, "medium_rtt", 3_000);
+        machine(am, "medium_rtt");
+        final Results limit = limit();
+        latency(limit, "limit_medium_rtt", 2_000);
+        machine(limit, "limit_medium_rtt");
+        limit.put("limit_medium_rtt_warmup_rounds", 4_321L);
+        final PingPongReport report = report(am, limit, null, "--protocol", "shm", "--size", "8192");
+        assertTrue(report.mediumLimit());
+        assertEquals(1.5, report.ratioP50Medium(), 1e-12);
+
+        final String table = table(report);
+        assertTrue(table.matches("(?s).*\n  am2j medium 8192 B +3000 .*\n  limit: 8192 B each way +2000 .*"), table);
+        assertTrue(table.contains("ratio p50 medium / limit     1.50"), table);
+        assertTrue(table.contains("  limit_medium_rtt "), table);
+
+        final String json = report.json();
+        assertEquals(3_000, number(json, "medium_rtt_p50_ns"));
+        assertEquals(2_000, number(json, "limit_medium_rtt_p50_ns"));
+        assertEquals(4_321, number(json, "limit_medium_rtt_warmup_rounds"));
+        assertEquals(1.5, number(json, "ratio_p50_medium"));
+        assertTrue(json.contains("\"limit_medium_rtt\": {"), json);
+        // the short round trip's figures keep their meaning
+        assertEquals(780, number(json, "limit_rtt_p50_ns"));
+        assertEquals(6.0, number(json, "ratio_p50"));
+
+        assertFalse(report("shm", null).mediumLimit());
+        assertFalse(report("shm", null).json().contains("medium"), report("shm", null).json());
+    }
+
+    @Test
     void theUdpPairsProbesCountTowardsTheFastestOfTheRun()
     {
         final Results udp = udp(8_000, 2.0);
@@ -247,11 +280,8 @@ class PingPongReportTest
             inProcess.json());
         assertTrue(table(inProcess).contains(", in-process NIC, "), table(inProcess));
 
-        final PingPongOptions options = PingPongOptions.parse(
-            new String[]{ "--protocol", "net", "--nics-per-node", "1", "--rounds", "4000", "--warmup", "100" });
-        final PingPongReport shared = new PingPongReport(options, "am2j pingpong --protocol net --nics-per-node 1",
-            "2026-01-01T00:00:00Z", CpuPinning.detect(), new MachineState(1.0, 2.0, 3.0, 2400.0), am("net"), null,
-            limit(), udp(8_000, 2.0));
+        final PingPongReport shared = report(am("net"), limit(), udp(8_000, 2.0), "--protocol", "net",
+            "--nics-per-node", "1");
         assertTrue(shared.json().contains("\"nic_kind\": \"shared\""), shared.json());
         assertTrue(shared.json().contains("\"nics_per_node\": 1"), shared.json());
         // the figures keep their keys whichever NIC carried them
@@ -276,6 +306,19 @@ class PingPongReportTest
             new String[]{ "--protocol", protocol, "--rounds", "4000", "--warmup", "100" });
         return new PingPongReport(options, "am2j pingpong --protocol " + protocol, "2026-01-01T00:00:00Z",
             CpuPinning.detect(), new MachineState(1.0, 2.0, 3.0, 2400.0), am, single, limit(), udp);
+    }
+
+    /**
+     * @return the report of a single-protocol run with these options, 4,000 round trips after 100.
+     */
+    private static PingPongReport report(
+        final Results am, final Results limit, final Results udp, final String... options)
+    {
+        final String[] args = java.util.Arrays.copyOf(options, options.length + 4);
+        System.arraycopy(new String[]{ "--rounds", "4000", "--warmup", "100" }, 0, args, options.length, 4);
+        return new PingPongReport(PingPongOptions.parse(args), "am2j pingpong " + String.join(" ", options),
+            "2026-01-01T00:00:00Z", CpuPinning.detect(), new MachineState(1.0, 2.0, 3.0, 2400.0), am, null, limit,
+            udp);
     }
 
     private static Results am(final String protocol)

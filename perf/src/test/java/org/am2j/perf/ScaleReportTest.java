@@ -162,11 +162,11 @@ class ScaleReportTest
             .getMessage());
         assertEquals("--poll-peers 8,1: must be ascending", assertThrows(IllegalArgumentException.class,
             () -> ScaleOptions.parse(new String[] {"--poll-peers", "8,1"})).getMessage());
-        assertEquals("--nodes x: not a whole number", assertThrows(IllegalArgumentException.class,
+        assertEquals("--nodes 'x' is not a number (1 to 1024)", assertThrows(IllegalArgumentException.class,
             () -> ScaleOptions.parse(new String[] {"--nodes", "x"})).getMessage());
         assertEquals("--nodes needs a value", assertThrows(IllegalArgumentException.class,
             () -> ScaleOptions.parse(new String[] {"--nodes"})).getMessage());
-        assertEquals("unknown option '--fast'", assertThrows(IllegalArgumentException.class,
+        assertEquals("unknown argument '--fast'", assertThrows(IllegalArgumentException.class,
             () -> ScaleOptions.parse(new String[] {"--fast", "1"})).getMessage());
     }
 

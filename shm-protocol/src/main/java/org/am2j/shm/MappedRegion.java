@@ -51,12 +51,13 @@ final class MappedRegion
      *
      * @param path   of the new file; it must not exist.
      * @param length in bytes.
+     * @param sealed false for a file {@code path} even where sealed memory files work ({@link ShmConfig#sealed}).
      * @return the mapping.
      * @throws AmException {@link AmError#RESOURCE} naming the path and size when the file cannot be created.
      */
-    static MappedRegion create(final Path path, final int length)
+    static MappedRegion create(final Path path, final int length, final boolean sealed)
     {
-        return null == SealedMemory.unavailable() ?
+        return sealed && null == SealedMemory.unavailable() ?
             createSealed(path.getFileName().toString(), length) : createFile(path, length);
     }
 

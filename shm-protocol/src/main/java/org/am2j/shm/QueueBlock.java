@@ -179,6 +179,11 @@ final class QueueBlock
         return buffer.getLong(OWNER_START_OFFSET);
     }
 
+    long ownerProcessId()
+    {
+        return buffer.getLong(OWNER_PROCESS_ID_OFFSET);
+    }
+
     long tag()
     {
         return UnsafeApi.getLongVolatile(array, address + TAG_OFFSET);

@@ -32,7 +32,7 @@ final class SealedMemory
     static final int SEALS = F_SEAL_SEAL | F_SEAL_SHRINK | F_SEAL_GROW;
     /**
      * The system property that turns sealed files off with {@code false} (files in the job directory instead): for
-     * diagnosis, and for processes that cannot open each other's {@code /proc/<pid>/fd}.
+     * diagnosis, and for processes that cannot open each other's {@code /proc/<pid>/fd}. Read by {@link ShmConfig}.
      */
     static final String DISABLE_PROPERTY = "am2j.shm.sealed";
     /** The environment variable read when {@value #DISABLE_PROPERTY} is not set. */
@@ -48,11 +48,6 @@ final class SealedMemory
         {
             problem = new UnsupportedOperationException("sealed memory files need Linux, not " +
                 System.getProperty("os.name"));
-        }
-        else if ("false".equalsIgnoreCase(System.getProperty(DISABLE_PROPERTY,
-            null == System.getenv(DISABLE_VARIABLE) ? "true" : System.getenv(DISABLE_VARIABLE)).trim()))
-        {
-            problem = new UnsupportedOperationException(DISABLE_PROPERTY + "=false");
         }
         else
         {

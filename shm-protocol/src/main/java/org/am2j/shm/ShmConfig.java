@@ -2,7 +2,8 @@ package org.am2j.shm;
 
 import org.am2j.api.AmError;
 import org.am2j.api.AmException;
-import org.am2j.spi.TransportContext;
+import org.am2j.spi.Setting;
+import org.am2j.spi.Settings;
 
 /**
  * Settings of the shared-memory transport, read from {@code am2j.shm.<key>} system properties or
@@ -17,6 +18,8 @@ import org.am2j.spi.TransportContext;
  *       of that many sending endpoints gets a single-producer ring of its own in the receiver's queue block; the
  *       others, and every pair's overflow, use the shared queues ({@link FastBoxDescriptor});</li>
  *   <li>{@code boxDepth}: packets per fast box ring, a power of two in [2, 4096] (default 64);</li>
+ *   <li>{@code sealed}: {@code true} (default) for sealed memory files where the kernel has them, {@code false} for
+ *       named files in the job directory ({@link SealedMemory});</li>
  *   <li>{@code dir}: directory of the queue block files (default {@code /dev/shm/am2j-<user>/<job>}).</li>
  * </ul>
  * Defaults are in {@code docs/shm-protocol.md} with the measurements behind them.
@@ -38,15 +41,17 @@ final class ShmConfig
     final long livenessNanos;
     final int boxes;
     final int boxDepth;
+    /** Sealed memory files where the kernel has them ({@link SealedMemory}); false: named files in the directory. */
+    final boolean sealed;
 
     ShmConfig(final int requestDepth, final int replyDepth, final int bulkDepth, final int slots, final long livenessMs)
     {
-        this(requestDepth, replyDepth, bulkDepth, slots, livenessMs, 0, DEFAULT_BOX_DEPTH);
+        this(requestDepth, replyDepth, bulkDepth, slots, livenessMs, 0, DEFAULT_BOX_DEPTH, true);
     }
 
     ShmConfig(
         final int requestDepth, final int replyDepth, final int bulkDepth, final int slots, final long livenessMs,
-        final int boxes, final int boxDepth)
+        final int boxes, final int boxDepth, final boolean sealed)
     {
         check("requestDepth", requestDepth, validDepth(requestDepth), "a power of two in [2, 65536]");
         check("replyDepth", replyDepth, validDepth(replyDepth), "a power of two in [2, 65536]");
@@ -58,6 +63,7 @@ final class ShmConfig
         check("boxDepth", boxDepth, validBoxDepth(boxDepth), "a power of two in [2, 4096]");
         this.boxes = boxes;
         this.boxDepth = boxDepth;
+        this.sealed = sealed;
         this.requestDepth = requestDepth;
         this.replyDepth = replyDepth;
         this.bulkDepth = bulkDepth;
@@ -65,16 +71,31 @@ final class ShmConfig
         this.livenessNanos = livenessMs * 1_000_000L;
     }
 
-    static ShmConfig from(final TransportContext context)
+    /**
+     * @param settings where to read {@code am2j.shm.<key>} / {@code AM2J_SHM_<KEY>}, e.g. the transport context's.
+     * @return the configuration.
+     * @throws AmException {@link AmError#BAD_ARG} naming the setting when a value does not parse or is out of range.
+     */
+    static ShmConfig from(final Settings settings)
     {
+        final int requestDepth = powerOfTwo(settings, "requestDepth", DEFAULT_REQUEST_DEPTH, 65536);
+        final int replyDepth = powerOfTwo(settings, "replyDepth", DEFAULT_REPLY_DEPTH, 65536);
+        final Setting bulk = Setting.of(ShmTransport.NAME, "bulkDepth");
+        final int bulkDepth = settings.intValue(bulk, DEFAULT_BULK_DEPTH, 1, 4096);
+        if (bulkDepth > Math.min(requestDepth, replyDepth))
+        {
+            throw settings.invalid(bulk, "in [1, 4096] and at most the packet depths (" + requestDepth + ", " +
+                replyDepth + ")");
+        }
         return new ShmConfig(
-            intSetting(context, "requestDepth", DEFAULT_REQUEST_DEPTH),
-            intSetting(context, "replyDepth", DEFAULT_REPLY_DEPTH),
-            intSetting(context, "bulkDepth", DEFAULT_BULK_DEPTH),
-            intSetting(context, "slots", DEFAULT_SLOTS),
-            intSetting(context, "livenessMs", (int)DEFAULT_LIVENESS_MS),
-            intSetting(context, "boxes", DEFAULT_BOXES),
-            intSetting(context, "boxDepth", DEFAULT_BOX_DEPTH));
+            requestDepth,
+            replyDepth,
+            bulkDepth,
+            settings.intValue(Setting.of(ShmTransport.NAME, "slots"), DEFAULT_SLOTS, 1, 4096),
+            settings.longValue(Setting.of(ShmTransport.NAME, "livenessMs"), DEFAULT_LIVENESS_MS, 1, 3_600_000),
+            settings.intValue(Setting.of(ShmTransport.NAME, "boxes"), DEFAULT_BOXES, 0, FastBoxDescriptor.MAX_BOXES),
+            powerOfTwo(settings, "boxDepth", DEFAULT_BOX_DEPTH, 4096),
+            settings.flag(Setting.of(ShmTransport.NAME, "sealed"), true));
     }
 
     static boolean validDepth(final int depth)
@@ -102,17 +123,18 @@ final class ShmConfig
         return slots >= 1 && slots <= 4096;
     }
 
-    private static int intSetting(final TransportContext context, final String key, final int defaultValue)
+    /**
+     * @return the setting {@code am2j.shm.<key>}: a power of two in [2, max].
+     */
+    private static int powerOfTwo(final Settings settings, final String key, final int defaultValue, final int max)
     {
-        final String value = context.property(ShmTransport.NAME, key, Integer.toString(defaultValue));
-        try
+        final Setting setting = Setting.of(ShmTransport.NAME, key);
+        final int value = settings.intValue(setting, defaultValue, 2, max);
+        if (Integer.bitCount(value) != 1)
         {
-            return Integer.parseInt(value);
+            throw settings.invalid(setting, "a power of two in [2, " + max + "]");
         }
-        catch (final NumberFormatException ex)
-        {
-            throw new AmException(AmError.BAD_ARG, "am2j.shm." + key + " = '" + value + "' is not an integer");
-        }
+        return value;
     }
 
     private static void check(final String key, final long value, final boolean valid, final String allowed)

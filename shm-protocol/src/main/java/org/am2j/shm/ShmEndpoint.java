@@ -40,6 +40,8 @@ final class ShmEndpoint implements TransportEndpoint
     private final ShmReceiveQueues receiveQueues;
     private final TransportCounters counters;
     private final List<ShmRoute> routes = new ArrayList<>();
+    /** Finds dead peer processes among the routes' destinations and hands back what was sent to them. */
+    private final DeadPeers deadPeers;
     /** How long a sender whose route back could not be made is answered by a dead route before trying again. */
     private static final long DEAD_ROUTE_RETRY_NANOS = 50_000_000L;
     private final Route unknownSender = new DeadRoute(null, ShmTransport.NAME);
@@ -62,20 +64,21 @@ final class ShmEndpoint implements TransportEndpoint
             transport.pid + "-" + transport.startMs + "-" + host.endpointId() + ".qb");
         this.region = MappedRegion.create(file,
             QueueBlockDescriptor.length(config.slots, config.requestDepth, config.replyDepth, config.bulkDepth,
-                config.boxes, config.boxDepth));
+                config.boxes, config.boxDepth), config.sealed);
         this.path = region.path.toString();
         this.block = QueueBlock.format(region.buffer, config, transport.pid, transport.startMs, transport.processId,
             host.endpointId(), transport.doorbellPath());
         this.block.tag(host.tag());
         this.peers = new ShmPeer[config.slots];
         this.counters = host.counters(ShmTransport.NAME);
+        this.deadPeers = new DeadPeers(transport, host, routes, counters);
         this.boxes = new FastBoxReceiver(block, new ShmInbound(this, block.requests),
             new ShmInbound(this, block.replies), counters, config.livenessNanos, transport.pid);
         this.requests = new PacketReceiver(block, block.requests, new ShmInbound(this, block.requests), counters,
             config.livenessNanos, transport.pid, boxes, REQUESTS);
         this.replies = new PacketReceiver(block, block.replies, new ShmInbound(this, block.replies), counters,
             config.livenessNanos, transport.pid, boxes, REPLIES);
-        this.receiveQueues = new ShmReceiveQueues(replies, requests, boxes, transport.rings);
+        this.receiveQueues = new ShmReceiveQueues(replies, requests, boxes, transport.rings, deadPeers);
         transport.register(host.endpointId(), this);
     }
 
@@ -148,7 +151,7 @@ final class ShmEndpoint implements TransportEndpoint
             {
                 // Without the doorbell the destination's waitSema() finds our messages within its sleep slice.
             }
-            return new ShmRoute(transport, mapped, destinationBlock, destination, inverse, doorbell);
+            return new ShmRoute(transport, mapped, destinationBlock, destination, inverse, doorbell, deadPeers);
         }
         catch (final RuntimeException ex)
         {
@@ -251,7 +254,7 @@ final class ShmEndpoint implements TransportEndpoint
     {
         // The boxes' stamps are read after the sleeping flag's volatile store, as the tails are: a box sender
         // fences between its stamp and its read of the flag (ShmRoute.publishBoxed).
-        return boxes.hasPending() || pending(block.replies) || pending(block.requests);
+        return boxes.hasPending() || pending(block.replies) || pending(block.requests) || deadPeers.pending();
     }
 
     private static boolean pending(final PacketQueue queue)
@@ -268,6 +271,8 @@ final class ShmEndpoint implements TransportEndpoint
         {
             // Before each sleep slice: a header overwritten meanwhile would keep every sender refusing until a poll.
             block.checkHeader();
+            // And a peer that died while we wait for its answers: found within the liveness timeout, asleep or not.
+            deadPeers.watch();
             // Before the sleep, not after it: a peer kept waiting for our ring could be the one we wait for.
             transport.rings.flush();
         }
@@ -301,7 +306,7 @@ final class ShmEndpoint implements TransportEndpoint
         final Path file = transport.directory().resolve(
             transport.pid + "-" + transport.startMs + "-" + host.endpointId() + "-" + (segments++) + ".seg");
         final MappedRegion previous = segmentRegion;
-        segmentRegion = MappedRegion.create(file, length);
+        segmentRegion = MappedRegion.create(file, length, transport.config.sealed);
         if (null != previous)
         {
             block.segment(null, 0);
@@ -332,6 +337,14 @@ final class ShmEndpoint implements TransportEndpoint
     }
 
     /**
+     * A peer process was found dead: the next poll hands back what this endpoint's routes sent it. Any thread.
+     */
+    void peerDied()
+    {
+        deadPeers.peerDied();
+    }
+
+    /**
      * Close the queue block to senders, then hand over every message up to the last assignment any sender took before
      * it saw the block closed (docs/shm-protocol.md, "Closing an endpoint", has the argument). The queue block's
      * volatile store of CLOSED comes before the read of each queue's tail, and a sender reads the state again after
@@ -358,7 +371,9 @@ final class ShmEndpoint implements TransportEndpoint
             requestsEnd = block.requests.tail();
         }
         // Called again after a handler 0 run for a message handed over threw: goes on from where that stopped.
-        return boxes.drain(returns) + replies.drain(repliesEnd, returns) + requests.drain(requestsEnd, returns);
+        // What our routes sent to processes already found dead comes back first, since they go with the endpoint.
+        return deadPeers.settle(returns) + boxes.drain(returns) + replies.drain(repliesEnd, returns) +
+            requests.drain(requestsEnd, returns);
     }
 
     @Override

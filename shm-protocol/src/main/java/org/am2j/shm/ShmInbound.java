@@ -10,7 +10,6 @@ import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.am2j.api.EndpointName;
 import org.am2j.api.Opcode;
-import org.am2j.spi.InboundMessage;
 import org.am2j.spi.Route;
 
 /**
@@ -19,15 +18,13 @@ import org.am2j.spi.Route;
  * or, for a long message, the segment it was deposited in. A long message that came through the bulk queue is copied
  * into the segment here, before its handler runs.
  */
-final class ShmInbound implements InboundMessage
+final class ShmInbound extends PacketView
 {
     private static final byte[] NONE = new byte[0];
 
     private final ShmEndpoint endpoint;
-    private final PacketQueue queue;
     private final UnsafeBuffer buffer;
     private final UnsafeBuffer bulkView = new UnsafeBuffer(NONE);
-    private int packet;
     /**
      * The packet's inverse mapping (slot, generation) as read when the packet was wrapped: the reply route and the
      * source name are resolved from this copy, so a writer that changes the packet while its handler runs cannot
@@ -136,39 +133,9 @@ final class ShmInbound implements InboundMessage
     }
 
     @Override
-    public int opcode()
-    {
-        return queue.packetByte(packet, OPCODE_OFFSET);
-    }
-
-    @Override
     public int returnStatus()
     {
         return queue.packetByte(packet, RETURN_STATUS_OFFSET);
-    }
-
-    @Override
-    public int handler()
-    {
-        return queue.packetByte(packet, HANDLER_OFFSET);
-    }
-
-    @Override
-    public long tag()
-    {
-        return queue.packetTag(packet);
-    }
-
-    @Override
-    public int argCount()
-    {
-        return queue.packetByte(packet, ARG_COUNT_OFFSET);
-    }
-
-    @Override
-    public int arg(final int index)
-    {
-        return queue.packetArg(packet, index);
     }
 
     @Override

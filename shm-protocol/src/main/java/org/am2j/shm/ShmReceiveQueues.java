@@ -35,14 +35,17 @@ final class ShmReceiveQueues extends ReceiveQueues
     private int sweepCountdown = SWEEP_RECEIVES;
     private int emptyReceives;
     private final DeferredRings rings;
+    /** The endpoint's watch of dead peers: its settling runs here, and its watch on the periodic path. */
+    private final DeadPeers deadPeers;
     /** Set when the endpoint is being freed: nothing is handed over from then on (the drain does that). */
     private volatile boolean closed;
 
     ShmReceiveQueues(
         final PacketReceiver replies, final PacketReceiver requests, final FastBoxReceiver boxes,
-        final DeferredRings rings)
+        final DeferredRings rings, final DeadPeers deadPeers)
     {
         this.rings = rings;
+        this.deadPeers = deadPeers;
         this.replies = replies;
         this.requests = requests;
         this.boxes = boxes;
@@ -83,6 +86,17 @@ final class ShmReceiveQueues extends ReceiveQueues
         {
             sweepCountdown = SWEEP_RECEIVES;
             boxes.sweep();
+            deadPeers.watch();
+        }
+        else if (0 == handled && !closed)
+        {
+            // The periodic call of idle queues (about once in 1024 polls): the watch itself looks at the clock.
+            deadPeers.watch();
+        }
+        // What was sent to a dead process comes back here, after the messages that were waiting.
+        if (deadPeers.pending() && !closed)
+        {
+            handled += deadPeers.settle(sink);
         }
         return handled;
     }

@@ -19,10 +19,12 @@ import org.am2j.api.MessageCategory;
 import org.am2j.api.Opcode;
 import org.am2j.api.ReturnStatus;
 import org.am2j.api.Tags;
+import org.am2j.spi.MessageSink;
 import org.am2j.spi.OutboundMessage;
 import org.am2j.spi.ProcessIdentity;
 import org.am2j.spi.Route;
 import org.am2j.spi.SegmentBounds;
+import org.am2j.spi.TransportCounters;
 
 /**
  * The path from this process into one queue block of another endpoint on the node: a translation table entry's
@@ -58,6 +60,8 @@ final class ShmRoute implements Route
     private static final int CLAIM_LOST = -2;
     /** {@link #takePacket}: the queue block was closed; the packet was withdrawn. */
     private static final int CLOSED = -3;
+    /** {@link #takePacket}: the queue block's owner was found dead; the packet was withdrawn. */
+    private static final int OWNER_DEAD = -4;
     /** Sends without a box between two attempts to claim one (all were taken). */
     private static final int CLAIM_RETRY_SENDS = 4096;
 
@@ -72,8 +76,10 @@ final class ShmRoute implements Route
     private final long readyBulkState;
     private final long readyPacketState;
     private final long withdrawnPacketState;
-    private final long ownerPid;
-    private final long ownerStartMs;
+    /** The process that owns the destination's queue block, and whether it is dead. */
+    private final PeerProcess owner;
+    /** The destination endpoint's watch of dead peers: told when a box message was published to a dead owner. */
+    private final DeadPeers deadPeers;
     private final long livenessNanos;
     private final FastBoxTable boxes;
 
@@ -93,11 +99,14 @@ final class ShmRoute implements Route
     private final PeerSegment segment;
     private int bulkHint;
     private long fullSince;
-    private boolean ownerDead;
+    /** What was sent into the block of a dead owner, handed back; null until the owner is found dead. */
+    private DeadPeerReturns returns;
+    /** The owner's heads as the last stall check summed them ({@link #stalled()}). */
+    private long lastProgress = -1;
 
     ShmRoute(
         final ShmTransport transport, final MappedRegion region, final QueueBlock block, final EndpointName peer,
-        final int inverse, final Doorbell doorbell)
+        final int inverse, final Doorbell doorbell, final DeadPeers deadPeers)
     {
         this.transport = transport;
         this.region = region;
@@ -111,8 +120,8 @@ final class ShmRoute implements Route
         this.readyBulkState = state(BULK_READY, pid);
         this.readyPacketState = state(READY, pid);
         this.withdrawnPacketState = state(WITHDRAWN, pid);
-        this.ownerPid = block.ownerPid();
-        this.ownerStartMs = block.ownerStartMs();
+        this.owner = transport.peers.acquire(block.ownerProcessId(), block.ownerPid(), block.ownerStartMs());
+        this.deadPeers = deadPeers;
         this.livenessNanos = transport.config.livenessNanos;
         this.boxes = block.boxes;
         this.segment = new PeerSegment(block, transport.mappedFiles);
@@ -124,36 +133,60 @@ final class ShmRoute implements Route
         final Opcode opcode = Opcode.fromCode(message.opcode());
         final boolean returned = 0 != message.returnStatus();
         final boolean request = opcode.isRequest() && !returned;
-        final int refused = refusal(opcode.isRequest(), request, message.tag());
+        final int refused = refusal(opcode.isRequest(), returned, message.tag());
         if (0 != refused)
         {
-            return refused;
+            return countDeadOwner(refused);
         }
         final PacketQueue queue = request ? block.requests : block.replies;
         final int length = message.dataLength();
         // A message without data (a short one, the common case) needs neither a bulk block nor the segment; the
         // send is split so that this path is small enough for the compiler to inline into the core's send.
-        return 0 == length ?
+        return countDeadOwner(0 == length ?
             enqueue(message, queue, MessageCategory.LONG == opcode.category() && !returned, 0, NO_BULK, null) :
-            sendData(message, opcode, returned, queue, length);
+            sendData(message, opcode, returned, queue, length));
     }
 
     /**
-     * What the destination's queue block says before anything is taken: a closed endpoint, and step 1, the tag copy.
+     * Count a send refused because the owner is dead. Here, on the frame path, only: every message a short send did
+     * not send comes here next ({@link #sendShort}), so each refusal is counted once.
+     *
+     * @param result what the send answers.
+     * @return {@code result}.
+     */
+    private int countDeadOwner(final int result)
+    {
+        // EUNREACHABLE is this route's answer for a dead owner alone.
+        if (ReturnStatus.EUNREACHABLE.code() == result)
+        {
+            transport.deadPeerCounters.refused.increment();
+        }
+        return result;
+    }
+
+    /**
+     * What the destination's queue block says before anything is taken: a closed endpoint, a dead owner, and step 1,
+     * the tag copy.
      *
      * @param requestOpcode the message has a request opcode (returned or not): a closed endpoint refuses it as such.
-     * @param checkTag      the message is a request that is not a returned one, so its tag must match.
+     * @param returned      the message is a returned one; a request that is not must carry a matching tag.
      * @param tag           the message's tag.
      * @return 0 when the destination takes the message, else the return status it comes back with.
      */
-    private int refusal(final boolean requestOpcode, final boolean checkTag, final long tag)
+    private int refusal(final boolean requestOpcode, final boolean returned, final long tag)
     {
         if (STATE_OPEN != block.state())
         {
             return requestOpcode ? ReturnStatus.EBADENDPOINT.code() : ReturnStatus.EREPLYREJECTED.code();
         }
+        if (owner.isDead())
+        {
+            // Nothing is written into a dead process's block: the message comes back at once (a returned one is
+            // dropped by the core, as every returned message that cannot go back is).
+            return ReturnStatus.EUNREACHABLE.code();
+        }
         // Step 1: the tag copy in the queue block.
-        if (checkTag && !Tags.accepts(block.tag(), tag))
+        if (requestOpcode && !returned && !Tags.accepts(block.tag(), tag))
         {
             return ReturnStatus.EBADTAG.code();
         }
@@ -265,7 +298,7 @@ final class ShmRoute implements Route
             return Route.super.sendShort(scratch, opcode, handler, tag, source, argCount, a0, a1, a2, a3, a4, a5,
                 a6, a7);
         }
-        final int refused = refusal(request, request, tag);
+        final int refused = refusal(request, false, tag);
         if (0 != refused)
         {
             return refused;
@@ -342,6 +375,14 @@ final class ShmRoute implements Route
             queue.stateRelease(packet, withdrawnPacketState);
             return CLOSED;
         }
+        // The owner's death, read after the tail CAS: the Dekker pair with a settling thread, which reads the owner
+        // dead and then the tail (DeadPeerReturns). Either that tail includes this assignment and the settling
+        // waits for the packet, or we see the death here: withdrawn unwritten (it never ran) and refused.
+        if (owner.isDead())
+        {
+            queue.stateRelease(packet, withdrawnPacketState);
+            return OWNER_DEAD;
+        }
         if (0 != fullSince)
         {
             // A hint shared by the threads of a PAR bundle: stored only when it changes, not on every send.
@@ -365,6 +406,10 @@ final class ShmRoute implements Route
         if (CLOSED == result)
         {
             return request ? ReturnStatus.EBADENDPOINT.code() : ReturnStatus.EREPLYREJECTED.code();
+        }
+        if (OWNER_DEAD == result)
+        {
+            return ReturnStatus.EUNREACHABLE.code();
         }
         return FULL;
     }
@@ -427,6 +472,13 @@ final class ShmRoute implements Route
         {
             releaseBulk(queue, bulk);
             return request ? ReturnStatus.EBADENDPOINT.code() : ReturnStatus.EREPLYREJECTED.code();
+        }
+        // The owner's death, read after the fence: the Dekker pair with a settling thread, which reads the owner dead
+        // and then the box's stamps (DeadPeerReturns). Either it sees this stamp, or we see the death here and ask
+        // for another pass, which hands the message back EOUTCOMEUNKNOWN (the owner may have run it before it died).
+        if (owner.isDead())
+        {
+            deadPeers.peerDied();
         }
         if (null != doorbell && block.takeRing())
         {
@@ -607,28 +659,33 @@ final class ShmRoute implements Route
         // The sender backs off or gives up next: what it owes sleeping peers goes now (the owner of this queue may
         // be one of them).
         transport.rings.flush();
-        if (ownerDead)
+        if (!owner.isDead())
         {
-            return ReturnStatus.EUNREACHABLE.code();
-        }
-        final long now = System.nanoTime();
-        if (0 == fullSince)
-        {
-            fullSince = now;
-        }
-        else if (now - fullSince > livenessNanos)
-        {
-            fullSince = now;
-            if (!ProcessIdentity.isAlive(ownerPid, ownerStartMs))
+            final long now = System.nanoTime();
+            if (0 == fullSince)
             {
-                // A dead owner stays dead: every later message that finds its queue full comes back at once,
-                // instead of costing one liveness timeout each.
-                ownerDead = true;
-                return ReturnStatus.EUNREACHABLE.code();
+                fullSince = now;
+                return FULL;
             }
-            reclaimBulkOfDeadSenders();
+            if (now - fullSince <= livenessNanos)
+            {
+                return FULL;
+            }
+            fullSince = now;
+            // A queue full for the liveness timeout: look whether its owner is alive. A dead owner stays dead: every
+            // later message comes back at once instead of costing one liveness timeout each, and what was sent into
+            // its block is handed back (DeadPeerReturns).
+            if (owner.check(now))
+            {
+                transport.peerDied(owner);
+            }
+            if (!owner.isDead())
+            {
+                reclaimBulkOfDeadSenders();
+                return FULL;
+            }
         }
-        return FULL;
+        return ReturnStatus.EUNREACHABLE.code();
     }
 
     /**
@@ -639,6 +696,76 @@ final class ShmRoute implements Route
     {
         BulkBlocks.freeClaimedByDead(block.requests, pid);
         BulkBlocks.freeClaimedByDead(block.replies, pid);
+    }
+
+    /**
+     * @return the process that owns the destination's queue block.
+     */
+    PeerProcess owner()
+    {
+        return owner;
+    }
+
+    /**
+     * The owner is dead (read so by the caller): hand back to the sink, as returned messages, what this route sent into
+     * its block and the owner did not finish with, from where the last call stopped ({@link DeadPeerReturns}).
+     *
+     * @param sink  the endpoint's dispatcher.
+     * @param drops the endpoint's transport counters.
+     * @return messages handed back.
+     */
+    int settle(final MessageSink sink, final TransportCounters drops)
+    {
+        final int ownBox;
+        synchronized (this)
+        {
+            // Under the monitor claimBox() stores the box under: a box another thread of a PAR bundle claimed is seen.
+            ownBox = null == requestBox ? -1 : box;
+        }
+        if (null == returns)
+        {
+            returns = new DeadPeerReturns(this, block, inverse, pid, transport.deadPeerCounters, livenessNanos);
+        }
+        return returns.settle(sink, drops, ownBox);
+    }
+
+    /**
+     * @return true when {@link #settle} has run and found nothing of this process's still being written.
+     */
+    boolean settled()
+    {
+        return null != returns && returns.done();
+    }
+
+    /**
+     * The stall check of the dead-peer watch: the owner's queues hold messages (anyone's in its shared queues, ours in
+     * our box) and none of its published heads moved since the last call. Reads lines the senders and the owner
+     * write, so it is called only now and then (about four times per liveness timeout).
+     *
+     * @return true when the owner's queues stalled since the last call.
+     */
+    boolean stalled()
+    {
+        final PacketQueue requests = block.requests;
+        final PacketQueue replies = block.replies;
+        final long requestsHead = requests.buffer.getLongVolatile(requests.headOffset);
+        final long repliesHead = replies.buffer.getLongVolatile(replies.headOffset);
+        long progress = requestsHead + repliesHead;
+        boolean waiting = requests.tail() != requestsHead || replies.tail() != repliesHead;
+        final int ownBox = null == requestBox ? -1 : box;
+        if (ownBox >= 0)
+        {
+            for (int kind = 0; kind < 2; kind++)
+            {
+                final long head = boxes.getAcquire(boxes.headOffset(ownBox, kind));
+                progress += head;
+                waiting |= FastBoxDescriptor.ready(head) ==
+                    boxes.stamp(boxes.packetOffset(boxes.ringOffset(ownBox, kind), head));
+            }
+        }
+        final boolean stalled = waiting && progress == lastProgress;
+        lastProgress = progress;
+        return stalled;
     }
 
     /**
@@ -653,6 +780,7 @@ final class ShmRoute implements Route
             boxes.releasedRelease(box, true);
         }
         ConnectionTable.release(block, inverse & 0xFFFF, inverse >>> 16);
+        transport.peers.release(owner);
         segment.close();
         if (null != doorbell)
         {

@@ -11,6 +11,7 @@ import org.am2j.api.EndpointName;
 import org.am2j.idle.CpuShare;
 import org.am2j.spi.EndpointHost;
 import org.am2j.spi.ProcessIdentity;
+import org.am2j.spi.Setting;
 import org.am2j.spi.ShmDirectories;
 import org.am2j.spi.Transport;
 import org.am2j.spi.TransportContext;
@@ -40,6 +41,9 @@ public final class ShmTransport implements Transport
     private final Map<Integer, ShmEndpoint> endpoints = new ConcurrentHashMap<>();
     /** Rings owed to sleeping peers while the CPUs are oversubscribed. */
     final DeferredRings rings;
+    /** The processes whose queue blocks this process's routes send into, and whether they are dead. */
+    final PeerProcesses peers = new PeerProcesses();
+    final DeadPeerCounters deadPeerCounters;
 
     ShmTransport(final TransportContext context)
     {
@@ -53,11 +57,12 @@ public final class ShmTransport implements Transport
     ShmTransport(final TransportContext context, final CpuShare share)
     {
         this.rings = new DeferredRings(share);
-        this.config = ShmConfig.from(context);
+        this.config = ShmConfig.from(context.settings());
+        this.deadPeerCounters = new DeadPeerCounters(context);
         this.node = context.node();
         this.processId = context.processId();
         final Path userRoot = ShmDirectories.userRoot();
-        final String configured = context.property(NAME, "dir", "");
+        final String configured = context.settings().text(Setting.of(NAME, "dir"), "");
         this.directory = configured.isEmpty() ? userRoot.resolve(sanitise(context.job())) : Path.of(configured);
         // The root and the job directory are checked (the user's own, private, not symbolic links) before anything
         // in them is swept or made.
@@ -67,7 +72,7 @@ public final class ShmTransport implements Transport
         {
             StaleFiles.sweepDirectory(directory);
         }
-        this.doorbell = new Doorbell(createDoorbell(directory.resolve(pid + "-" + startMs + ".bell")));
+        this.doorbell = new Doorbell(createDoorbell(directory.resolve(pid + "-" + startMs + ".bell"), config.sealed));
         final Throwable futexProblem = Futex.unavailable();
         this.canBlock = null == futexProblem;
         if (!canBlock)
@@ -150,6 +155,41 @@ public final class ShmTransport implements Transport
         }
     }
 
+    /**
+     * The job's rendezvous lost a rank, or its launcher reaped it: look whether that process is dead (a notice is not
+     * proof: the pid must be gone or given to another process). If it is, every endpoint is told to hand back what
+     * was sent into its blocks; if it is not yet (a killed process is torn down after its sockets close), the
+     * endpoints' watch looks again until it is.
+     */
+    @Override
+    public void processGone(final long processId)
+    {
+        final PeerProcess peer = peers.find(processId);
+        if (null != peer)
+        {
+            peer.suspect();
+            if (peer.check(System.nanoTime()))
+            {
+                peerDied(peer);
+            }
+        }
+    }
+
+    /**
+     * A peer process was found dead (once per process): every endpoint looks for routes into its blocks at its next
+     * poll, and a sleeping one is woken for it.
+     */
+    void peerDied(final PeerProcess peer)
+    {
+        deadPeerCounters.peersDied.increment();
+        LOGGER.log(Level.INFO, () -> "am2j shm: " + peer + " is dead; messages sent to it come back to handler 0: " +
+            "EUNREACHABLE what it never took, EOUTCOMEUNKNOWN what it may have run");
+        for (final ShmEndpoint endpoint : endpoints.values())
+        {
+            endpoint.peerDied();
+        }
+    }
+
     @Override
     public void close()
     {
@@ -164,7 +204,7 @@ public final class ShmTransport implements Transport
      * while the process lives. Another process that leaves the directory empty may remove it between our creating
      * it and our file: then make it again.
      */
-    private static MappedRegion createDoorbell(final Path path)
+    private static MappedRegion createDoorbell(final Path path, final boolean sealed)
     {
         for (int attempt = 0; ; attempt++)
         {
@@ -173,7 +213,7 @@ public final class ShmTransport implements Transport
                 // Inside the try: the directory can vanish between its creation and the check of its owner and mode
                 // too, when another process that left it empty removes it.
                 ShmDirectories.create(path.getParent());
-                return MappedRegion.create(path, Doorbell.LENGTH);
+                return MappedRegion.create(path, Doorbell.LENGTH, sealed);
             }
             catch (final AmException ex)
             {

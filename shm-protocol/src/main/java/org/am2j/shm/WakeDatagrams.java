@@ -1,11 +1,11 @@
 package org.am2j.shm;
 
 import java.io.IOException;
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.UnknownHostException;
 import java.nio.ByteBuffer;
 import java.nio.channels.DatagramChannel;
+
+import org.am2j.spi.HostPort;
 
 /**
  * Sends the one-byte datagrams that wake a process asleep in its network transport's selector (when the network
@@ -25,30 +25,14 @@ final class WakeDatagrams
     }
 
     /**
-     * @param text {@code host:port}.
-     * @return the address, or null when the text is not one.
+     * @param text {@code host:port} or {@code [ipv6-address]:port}, as a doorbell publishes it ({@link HostPort}).
+     * @return the address, resolved, or null when the text is not one (the doorbell's owner wrote it, not this
+     * process: the sleeper then wakes at the end of its slice).
      */
     static InetSocketAddress parse(final String text)
     {
-        final int colon = text.lastIndexOf(':');
-        if (colon <= 0)
-        {
-            return null;
-        }
-        String host = text.substring(0, colon);
-        if (host.startsWith("[") && host.endsWith("]"))
-        {
-            host = host.substring(1, host.length() - 1);
-        }
-        try
-        {
-            final int port = Integer.parseInt(text.substring(colon + 1));
-            return port > 0 && port <= 65535 ? new InetSocketAddress(InetAddress.getByName(host), port) : null;
-        }
-        catch (final NumberFormatException | UnknownHostException ex)
-        {
-            return null;
-        }
+        final InetSocketAddress address = HostPort.tryParse(text);
+        return null == address ? null : HostPort.resolve(address);
     }
 
     /**

@@ -8,6 +8,7 @@ import java.util.UUID;
 import java.util.concurrent.atomic.AtomicLong;
 
 import org.agrona.concurrent.AtomicBuffer;
+import org.agrona.concurrent.status.AtomicCounter;
 import org.am2j.api.EndpointName;
 import org.am2j.api.Tags;
 import org.am2j.idle.CpuShare;
@@ -16,6 +17,7 @@ import org.am2j.spi.EndpointHost;
 import org.am2j.spi.InboundMessage;
 import org.am2j.spi.MessageSink;
 import org.am2j.spi.ProcessIdentity;
+import org.am2j.spi.Settings;
 import org.am2j.spi.TransportContext;
 import org.am2j.spi.TransportCounters;
 
@@ -27,6 +29,8 @@ final class Fixture implements AutoCloseable
 {
     final String job = "unit-" + UUID.randomUUID();
     final Map<String, String> settings = new HashMap<>();
+    /** The transport's process-wide counters, by name. */
+    final Map<String, AtomicCounter> counters = new HashMap<>();
     final ShmTransport transport;
     private final List<ShmEndpoint> endpoints = new ArrayList<>();
     private int nextId;
@@ -80,9 +84,18 @@ final class Fixture implements AutoCloseable
             }
 
             @Override
-            public String property(final String transport, final String key, final String defaultValue)
+            public Settings settings()
             {
-                return settings.getOrDefault(key, defaultValue);
+                return new Settings(property -> settings.get(property.substring(property.lastIndexOf('.') + 1)),
+                    variable -> null);
+            }
+
+            @Override
+            public AtomicCounter counter(final String transport, final String name)
+            {
+                final AtomicCounter counter = TransportContext.privateCounter();
+                counters.put(name, counter);
+                return counter;
             }
         }, new CpuShare(cpus, RunnableProbe.fixed(RunnableProbe.UNKNOWN, 1), () -> 0L, 1L));
     }
@@ -209,6 +222,16 @@ final class Fixture implements AutoCloseable
     Ep endpoint()
     {
         return new Ep();
+    }
+
+    /**
+     * @param name a process-wide counter of the transport, e.g. {@code "peers_died"}.
+     * @return its value, 0 when the transport made no such counter.
+     */
+    long count(final String name)
+    {
+        final AtomicCounter counter = counters.get(name);
+        return null == counter ? 0 : counter.get();
     }
 
     /** A sink that reads every field, as the core does, and keeps copies. */

@@ -592,6 +592,10 @@ class ShmTransportTest
         }
     }
 
+    /**
+     * The sleeps below last an hour, far beyond the class's {@code @Timeout}: a {@code block()} that returns was woken
+     * by the doorbell, and one that is never woken fails the test by its timeout (which interrupts the join).
+     */
     @Test
     void aSleepingReceiverIsWokenThroughItsDoorbell() throws Exception
     {
@@ -604,30 +608,36 @@ class ShmTransportTest
             final long ticket = f.transport.prepareBlock();
             b.shm.sleeping(true);
             assertFalse(b.shm.hasPending());
-            final Thread sender = new Thread(() ->
+            final Thread sleeper = blockFarBeyondTheTimeout(f.transport, ticket);
+            try
             {
-                try
-                {
-                    Thread.sleep(100);
-                }
-                catch (final InterruptedException ignore)
-                {
-                    Thread.currentThread().interrupt();
-                }
-                ab.send(frame(Opcode.REQUEST_SHORT, 5, b.host.tag));
-            });
-            sender.start();
-            f.transport.block(ticket, 20_000_000_000L);
-            assertTrue(b.shm.hasPending(), "woken by the message, not by the 20 s timeout");
-            b.shm.sleeping(false);
-            sender.join();
-            // a ticket taken before a ring does not sleep at all
-            final long old = f.transport.prepareBlock();
-            f.transport.wakeup();
-            final long t0 = System.nanoTime();
-            f.transport.block(old, 20_000_000_000L);
-            assertTrue(System.nanoTime() - t0 < 10_000_000_000L);
+                ThreadWaits.awaitInside(sleeper, Futex.class, "syscall"); // in the futex: the ring must wake it
+                assertEquals(Route.SENT, ab.send(frame(Opcode.REQUEST_SHORT, 5, b.host.tag)));
+                sleeper.join();
+                assertTrue(b.shm.hasPending());
+                b.shm.sleeping(false);
+
+                // a ticket taken before a ring does not sleep at all
+                final long old = f.transport.prepareBlock();
+                f.transport.wakeup();
+                final Thread late = blockFarBeyondTheTimeout(f.transport, old);
+                late.join();
+            }
+            finally
+            {
+                f.transport.wakeup(); // frees a sleeper left behind by a failure
+            }
         }
+    }
+
+    private static Thread blockFarBeyondTheTimeout(final ShmTransport transport, final long ticket)
+    {
+        // A thread of its own: a futex sleep does not answer the interrupt of the test's @Timeout, a join does.
+        final Thread sleeper = new Thread(() -> transport.block(ticket, java.util.concurrent.TimeUnit.HOURS.toNanos(1)),
+            "doorbell-sleeper");
+        sleeper.setDaemon(true);
+        sleeper.start();
+        return sleeper;
     }
 
     @Test

@@ -4,12 +4,12 @@ import java.util.Arrays;
 
 import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
-import org.am2j.api.AmError;
-import org.am2j.api.AmException;
 import org.am2j.api.EndpointName;
 import org.am2j.spi.DeadRoute;
 import org.am2j.spi.EndpointHost;
 import org.am2j.spi.Route;
+import org.am2j.spi.Setting;
+import org.am2j.spi.Settings;
 import org.am2j.spi.Transport;
 import org.am2j.spi.TransportContext;
 import org.am2j.spi.TransportEndpoint;
@@ -45,28 +45,14 @@ public final class InProcessTransport implements Transport
     InProcessTransport(final TransportContext context)
     {
         this.context = context;
-        final String setting = context.property(NAME, "queueBytes", Integer.toString(DEFAULT_QUEUE_BYTES));
-        final int bytes;
-        try
+        final Settings settings = context.settings();
+        final Setting queueSetting = Setting.of(NAME, "queueBytes");
+        this.queueBytes = settings.intValue(queueSetting, DEFAULT_QUEUE_BYTES, MIN_QUEUE_BYTES, 1 << 30);
+        if (Integer.bitCount(queueBytes) != 1)
         {
-            bytes = Integer.parseInt(setting);
+            throw settings.invalid(queueSetting, "a power of two in [" + MIN_QUEUE_BYTES + ", " + (1 << 30) + "]");
         }
-        catch (final NumberFormatException ex)
-        {
-            throw new AmException(AmError.BAD_ARG, "am2j.inproc.queueBytes = '" + setting + "' is not an integer");
-        }
-        if (bytes < MIN_QUEUE_BYTES || Integer.bitCount(bytes) != 1 || bytes > (1 << 30))
-        {
-            throw new AmException(AmError.BAD_ARG, "am2j.inproc.queueBytes = " + bytes +
-                " must be a power of two in [" + MIN_QUEUE_BYTES + ", " + (1 << 30) + "]");
-        }
-        this.queueBytes = bytes;
-        final String self = context.property(NAME, "selfOnly", "false");
-        if (!"true".equalsIgnoreCase(self) && !"false".equalsIgnoreCase(self))
-        {
-            throw new AmException(AmError.BAD_ARG, "am2j.inproc.selfOnly = '" + self + "' must be true or false");
-        }
-        this.selfOnly = "true".equalsIgnoreCase(self);
+        this.selfOnly = settings.flag(Setting.of(NAME, "selfOnly"), false);
     }
 
     @Override

@@ -1,6 +1,8 @@
 package org.am2j.core.stats;
 
 import org.am2j.spi.ProcessIdentity;
+import org.am2j.spi.Setting;
+import org.am2j.spi.Settings;
 import org.am2j.spi.ShmDirectories;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -149,19 +151,8 @@ public final class CountersFile implements AutoCloseable
      */
     public static Path defaultDirectory()
     {
-        final String property = System.getProperty(DIRECTORY_PROP_NAME);
-        if (null != property && !property.isBlank())
-        {
-            return Paths.get(property);
-        }
-
-        final String env = System.getenv(DIRECTORY_ENV_NAME);
-        if (null != env && !env.isBlank())
-        {
-            return Paths.get(env);
-        }
-
-        return ShmDirectories.userRoot().resolve("counters");
+        final String configured = Settings.system().value(new Setting(DIRECTORY_PROP_NAME, DIRECTORY_ENV_NAME));
+        return null != configured ? Paths.get(configured) : ShmDirectories.userRoot().resolve("counters");
     }
 
     /**

@@ -54,8 +54,11 @@ public final class CountersFileDescriptor
     /** "AM2JCNTR" read as a little-endian long. */
     public static final long MAGIC = 0x52544E434A324D41L;
 
-    /** Version of this layout; a reader refuses any other. */
-    public static final int LAYOUT_VERSION = 1;
+    /**
+     * Version of this layout; a reader refuses any other. Version 2 keeps each endpoint's rank and job in its identity
+     * counter's key ({@link EndpointCounterDescriptor#RANK_OFFSET}), where version 1 left zeros.
+     */
+    public static final int LAYOUT_VERSION = 2;
 
     /** Alignment of the header and of both sections. */
     public static final int CACHE_LINE_LENGTH = 64;

@@ -211,6 +211,8 @@ public final class CountersFileReader implements AutoCloseable
         int endpointId = -1;
         int counterIndex = -1;
         String transport = "";
+        int rank = EndpointCounterDescriptor.NO_RANK;
+        String job = "";
         if (EndpointCounterDescriptor.isEndpointCounterType(typeId))
         {
             keyView.wrap(metadata, recordOffset + CountersReader.KEY_OFFSET, CountersReader.MAX_KEY_LENGTH);
@@ -221,10 +223,17 @@ public final class CountersFileReader implements AutoCloseable
                 counterIndex = EndpointCounterDescriptor.counterIndex(keyView);
                 transport = name;
             }
+            final String jobId = EndpointCounterDescriptor.ENDPOINT_TYPE_ID == typeId ?
+                EndpointCounterDescriptor.job(keyView) : null;
+            if (null != jobId)
+            {
+                rank = EndpointCounterDescriptor.rank(keyView);
+                job = jobId;
+            }
         }
 
         final long value = values.getLongVolatile(CountersReader.counterOffset(counterId));
-        return new CounterSnapshot(counterId, typeId, endpointId, counterIndex, transport, label, value);
+        return new CounterSnapshot(counterId, typeId, endpointId, counterIndex, transport, label, value, rank, job);
     }
 
     private void checkOpen()

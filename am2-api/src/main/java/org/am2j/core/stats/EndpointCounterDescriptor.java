@@ -40,6 +40,30 @@ import org.agrona.concurrent.status.CountersReader;
  * ...                                                              |
  *  +---------------------------------------------------------------+  112
  * </pre>
+ * An endpoint's identity counter ({@link #ENDPOINT_TYPE_ID}) has no transport (name length 0) and keeps, where a
+ * transport's name would be, the rank and job the endpoint belongs to, so that {@code bin/am2j stat} shows them per
+ * endpoint (a process may hold several ranks):
+ * <pre>
+ *   0                   1                   2                   3
+ *   0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1
+ *  +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
+ *  |                         Endpoint Id                           |  0
+ *  +---------------------------------------------------------------+
+ *  |                     Counter Index (0)                         |  4
+ *  +---------------------------------------------------------------+
+ *  |                  Transport Name Length (0)                    |  8
+ *  +---------------------------------------------------------------+
+ *  |             Rank ({@link #NO_RANK} when of no rank)           |  12
+ *  +---------------------------------------------------------------+
+ *  |                 Job Id Length (0 when none)                   |  16
+ *  +---------------------------------------------------------------+
+ *  |                Job Id (ASCII, up to 64 bytes)                ...  20
+ * ...                                                              |
+ *  +---------------------------------------------------------------+
+ *  |                   28 bytes unused, zero                      ...  84
+ * ...                                                              |
+ *  +---------------------------------------------------------------+  112
+ * </pre>
  */
 public final class EndpointCounterDescriptor
 {
@@ -76,9 +100,25 @@ public final class EndpointCounterDescriptor
     /** Longest transport name, in ASCII characters. */
     public static final int MAX_TRANSPORT_NAME_LENGTH = 64;
 
+    /** Offset in an identity counter's key of the endpoint's rank, an int. */
+    public static final int RANK_OFFSET = 12;
+
+    /** Offset in an identity counter's key of the length of the endpoint's job id, an int. */
+    public static final int JOB_LENGTH_OFFSET = 16;
+
+    /** Offset in an identity counter's key of the job id's bytes. */
+    public static final int JOB_OFFSET = 20;
+
+    /** Longest job id kept, in ASCII characters (a longer one is cut). */
+    public static final int MAX_JOB_LENGTH = 64;
+
+    /** The rank of an endpoint that belongs to no rank of a job. */
+    public static final int NO_RANK = -1;
+
     static
     {
-        if (TRANSPORT_NAME_OFFSET + MAX_TRANSPORT_NAME_LENGTH > CountersReader.MAX_KEY_LENGTH)
+        if (TRANSPORT_NAME_OFFSET + MAX_TRANSPORT_NAME_LENGTH > CountersReader.MAX_KEY_LENGTH ||
+            JOB_OFFSET + MAX_JOB_LENGTH > CountersReader.MAX_KEY_LENGTH)
         {
             throw new ExceptionInInitializerError("endpoint counter key does not fit a counter's key space");
         }
@@ -116,6 +156,42 @@ public final class EndpointCounterDescriptor
     }
 
     /**
+     * Write the key of an endpoint's identity counter.
+     *
+     * @param key        the key space of the counter's metadata record.
+     * @param endpointId the endpoint's id.
+     * @param rank       the rank the endpoint belongs to, or {@link #NO_RANK}.
+     * @param job        the job's id, or ""; cut to {@link #MAX_JOB_LENGTH} characters, any non-ASCII one as '?'.
+     */
+    public static void writeIdentityKey(
+        final MutableDirectBuffer key, final int endpointId, final int rank, final String job)
+    {
+        writeKey(key, endpointId, 0, "");
+        key.putInt(RANK_OFFSET, rank);
+        final int length = key.putStringWithoutLengthAscii(JOB_OFFSET, job, 0, MAX_JOB_LENGTH);
+        key.putInt(JOB_LENGTH_OFFSET, length);
+    }
+
+    /**
+     * @param key the key of an endpoint's identity counter.
+     * @return the rank it belongs to, or {@link #NO_RANK}.
+     */
+    public static int rank(final DirectBuffer key)
+    {
+        final int rank = key.getInt(RANK_OFFSET);
+        return rank < 0 ? NO_RANK : rank;
+    }
+
+    /**
+     * @param key the key of an endpoint's identity counter, possibly written by a faulty process.
+     * @return the job id, "" when there is none, or {@code null} when the recorded length is out of range.
+     */
+    public static String job(final DirectBuffer key)
+    {
+        return ascii(key, JOB_LENGTH_OFFSET, JOB_OFFSET, MAX_JOB_LENGTH);
+    }
+
+    /**
      * @param key the key of an endpoint counter.
      * @return the endpoint id.
      */
@@ -139,14 +215,19 @@ public final class EndpointCounterDescriptor
      */
     public static String transportName(final DirectBuffer key)
     {
-        final int length = key.getInt(TRANSPORT_NAME_LENGTH_OFFSET);
-        if (length < 0 || length > MAX_TRANSPORT_NAME_LENGTH)
+        return ascii(key, TRANSPORT_NAME_LENGTH_OFFSET, TRANSPORT_NAME_OFFSET, MAX_TRANSPORT_NAME_LENGTH);
+    }
+
+    private static String ascii(final DirectBuffer key, final int lengthOffset, final int offset, final int maxLength)
+    {
+        final int length = key.getInt(lengthOffset);
+        if (length < 0 || length > maxLength)
         {
             return null;
         }
 
         final byte[] bytes = new byte[length];
-        key.getBytes(TRANSPORT_NAME_OFFSET, bytes);
+        key.getBytes(offset, bytes);
         return new String(bytes, StandardCharsets.US_ASCII);
     }
 }

@@ -66,9 +66,31 @@ public final class EndpointCounters implements EndpointStatistics, AutoCloseable
      */
     public EndpointCounters(final CountersManager countersManager, final int endpointId, final String label)
     {
+        this(countersManager, endpointId, label, EndpointCounterDescriptor.NO_RANK, "");
+    }
+
+    /**
+     * Allocate the identity and returned-message counters of an endpoint of a rank of a job.
+     *
+     * @param countersManager to allocate from; its allocation must be thread-safe if endpoints are created on
+     *                        several threads (as {@link CountersFile#countersManager()} is).
+     * @param endpointId      the endpoint's id, 0 or more, used in every label.
+     * @param label           a description of the endpoint shown by {@code bin/am2j stat}, e.g. its name; not null.
+     * @param rank            the rank the endpoint belongs to, or {@link EndpointCounterDescriptor#NO_RANK}; shown by
+     *                        {@code bin/am2j stat}.
+     * @param job             the id of the job the endpoint belongs to, or ""; shown by {@code bin/am2j stat}.
+     * @throws AmException {@link AmError#BAD_ARG} for a bad argument, {@link AmError#RESOURCE} when the file is full,
+     *                     {@link AmError#NOT_INIT} when it is closed.
+     */
+    public EndpointCounters(
+        final CountersManager countersManager, final int endpointId, final String label, final int rank,
+        final String job)
+    {
         AmException.checkNotNull("countersManager", countersManager);
         AmException.checkRange("endpointId", endpointId, 0, Integer.MAX_VALUE + 1L);
         AmException.checkNotNull("label", label);
+        AmException.checkRange("rank", rank, EndpointCounterDescriptor.NO_RANK, Integer.MAX_VALUE + 1L);
+        AmException.checkNotNull("job", job);
 
         this.countersManager = countersManager;
         this.endpointId = endpointId;
@@ -81,7 +103,7 @@ public final class EndpointCounters implements EndpointStatistics, AutoCloseable
             identityCounter = countersManager.newCounter(
                 label.isEmpty() ? "ep " + endpointId + " endpoint" : "ep " + endpointId + " endpoint " + label,
                 EndpointCounterDescriptor.ENDPOINT_TYPE_ID,
-                (key) -> EndpointCounterDescriptor.writeKey(key, endpointId, 0, ""));
+                (key) -> EndpointCounterDescriptor.writeIdentityKey(key, endpointId, rank, job));
 
             for (final ReturnStatus status : ReturnStatus.values())
             {

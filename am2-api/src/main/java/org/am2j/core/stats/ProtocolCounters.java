@@ -15,8 +15,8 @@ import org.am2j.spi.TransportCounters;
  * The {@code on...} methods are for the core's send, dispatch and poll paths and allocate nothing. Under
  * {@linkplain #singleWriter(boolean) single-writer} mode (a SEQ bundle: one thread at a time counts) they add to plain
  * fields of this object, which {@link #publish()} copies into the counters file with release stores: the bundle
- * publishes at the end of a poll that handled something and at least once in
- * {@link #PUBLISH_INTERVAL} polls and sends, so a reader of the file lags by at most that many. {@link #get} on the
+ * publishes at least once in {@link #PUBLISH_INTERVAL} polls and sends and when it goes idle ({@link #IDLE_POLLS}
+ * empty polls after a busy one), never per message, so a reader of the file lags by at most that many. {@link #get} on the
  * counting thread sees every count at once. Otherwise (a PAR bundle) they increment the file's counters atomically.
  * The {@link TransportCounters} methods are called by transports, possibly from their own threads (a NIC agent), and
  * always increment the file's counters atomically; they count rare events.
@@ -28,10 +28,16 @@ public final class ProtocolCounters implements TransportCounters
 {
     /**
      * Most polls and sends of a SEQ bundle between two publications of its counts: {@code bin/am2j stat} (a reader of
-     * the counters file) lags its endpoints' counts by at most this many polls and sends, and by nothing once a poll
-     * has handled a message.
+     * the counters file) lags its endpoints' counts by fewer than this many polls and sends.
      */
     public static final int PUBLISH_INTERVAL = 4096;
+
+    /**
+     * Empty polls in a row, after a poll that handled a message, at which a SEQ bundle publishes its counts: a bundle
+     * that stopped after a burst is shown within this many polls, and a busy one is not published per message (in a
+     * ping-pong the polls between two messages are fewer).
+     */
+    public static final int IDLE_POLLS = 256;
 
     private static final EndpointStatistics.Counter[] COUNTERS = EndpointStatistics.Counter.values();
 

@@ -19,6 +19,9 @@ public final class StatRenderer
 {
     private static final String INDENT = "  ";
     private static final String GAP = "  ";
+    private static final String NONE = "-";
+    /** Which columns of the listing are left-aligned (text), the others right-aligned (numbers). */
+    private static final boolean[] LISTING_LEFT_ALIGNED = { false, false, true, false, true, false, true };
 
     /** The transports in the order their counters are printed, cheapest first; any other after them, by name. */
     private static final List<String> TRANSPORT_ORDER = List.of("inproc", "shm", "net");
@@ -50,9 +53,27 @@ public final class StatRenderer
      * @param owner       the process.
      * @param counters    how many counters it has allocated.
      * @param maxCounters how many its file holds.
+     * @param endpoints   the identity counters of its endpoints (their rank and job), by endpoint id.
      */
-    public record ProcessEntry(Path file, CountersFileOwner owner, int counters, int maxCounters)
+    public record ProcessEntry(
+        Path file, CountersFileOwner owner, int counters, int maxCounters, List<CounterSnapshot> endpoints)
     {
+        /**
+         * @param file     a counters file.
+         * @param owner    its process.
+         * @param counters every counter it holds, as {@link CountersFileReader#snapshot()} returns them.
+         * @param maxCounters how many it holds.
+         * @return the entry.
+         */
+        public static ProcessEntry of(
+            final Path file, final CountersFileOwner owner, final List<CounterSnapshot> counters, final int maxCounters)
+        {
+            return new ProcessEntry(file, owner, counters.size(), maxCounters, counters.stream()
+                .filter((counter) -> EndpointCounterDescriptor.ENDPOINT_TYPE_ID == counter.typeId() &&
+                    counter.isEndpointCounter())
+                .sorted(Comparator.comparingInt(CounterSnapshot::endpointId))
+                .toList());
+        }
     }
 
     private StatRenderer()
@@ -116,7 +137,8 @@ public final class StatRenderer
             out.println();
             final CounterSnapshot identity = identities.get(entry.getKey());
             out.println(null != identity ?
-                identity.label() + " (" + identity.value() + (1 == identity.value() ? " transport)" : " transports)") :
+                identity.label() + " (" + identity.value() + (1 == identity.value() ? " transport)" : " transports)") +
+                    membership(identity) :
                 "ep " + entry.getKey());
 
             final List<CounterSnapshot> rows = entry.getValue();
@@ -134,7 +156,9 @@ public final class StatRenderer
     }
 
     /**
-     * Print the processes that have counters files in a directory.
+     * Print the processes that have counters files in a directory: a row per endpoint, with the rank and job it
+     * belongs to beside the pid (a process may hold endpoints of several ranks), or one row for a process without
+     * endpoints; {@code -} where there is nothing to show.
      *
      * @param directory the counters directory.
      * @param processes the live processes found there.
@@ -149,24 +173,56 @@ public final class StatRenderer
             return;
         }
 
-        int pidWidth = "PID".length();
-        int startWidth = "STARTED".length();
-        int countersWidth = "COUNTERS".length();
+        final List<String[]> rows = new ArrayList<>();
+        rows.add(new String[]{ "PID", "RANK", "JOB", "EP", "STARTED", "COUNTERS", "COMMAND" });
         for (final ProcessEntry process : processes)
         {
-            pidWidth = Math.max(pidWidth, Long.toString(process.owner().pid()).length());
-            startWidth = Math.max(startWidth, formatStart(process.owner().startTimeMs()).length());
-            countersWidth = Math.max(countersWidth, Integer.toString(process.counters()).length());
+            final String[] common = { Long.toString(process.owner().pid()), NONE, NONE, NONE,
+                formatStart(process.owner().startTimeMs()), Integer.toString(process.counters()),
+                process.owner().label() };
+            if (process.endpoints().isEmpty())
+            {
+                rows.add(common);
+            }
+            for (final CounterSnapshot endpoint : process.endpoints())
+            {
+                final String[] row = common.clone();
+                row[1] = EndpointCounterDescriptor.NO_RANK == endpoint.rank() ? NONE : Integer.toString(endpoint.rank());
+                row[2] = endpoint.job().isEmpty() ? NONE : endpoint.job();
+                row[3] = Integer.toString(endpoint.endpointId());
+                rows.add(row);
+            }
         }
 
-        out.println(INDENT + padLeft("PID", pidWidth) + GAP + padRight("STARTED", startWidth) + GAP +
-            padLeft("COUNTERS", countersWidth) + GAP + "COMMAND");
-        for (final ProcessEntry process : processes)
+        final int[] widths = new int[LISTING_LEFT_ALIGNED.length];
+        for (final String[] row : rows)
         {
-            out.println(INDENT + padLeft(Long.toString(process.owner().pid()), pidWidth) + GAP +
-                padRight(formatStart(process.owner().startTimeMs()), startWidth) + GAP +
-                padLeft(Integer.toString(process.counters()), countersWidth) + GAP + process.owner().label());
+            for (int column = 0; column < widths.length; column++)
+            {
+                widths[column] = Math.max(widths[column], row[column].length());
+            }
         }
+        for (final String[] row : rows)
+        {
+            final StringBuilder line = new StringBuilder(INDENT);
+            for (int column = 0; column < widths.length; column++)
+            {
+                final boolean last = column == widths.length - 1;
+                line.append(column > 0 ? GAP : "").append(last ? row[column] : LISTING_LEFT_ALIGNED[column] ?
+                    padRight(row[column], widths[column]) : padLeft(row[column], widths[column]));
+            }
+            out.println(line);
+        }
+    }
+
+    /**
+     * @param identity an endpoint's identity counter.
+     * @return {@code "  rank R  job J"}, either part left out when not recorded.
+     */
+    private static String membership(final CounterSnapshot identity)
+    {
+        return (EndpointCounterDescriptor.NO_RANK == identity.rank() ? "" : GAP + "rank " + identity.rank()) +
+            (identity.job().isEmpty() ? "" : GAP + "job " + identity.job());
     }
 
     /**

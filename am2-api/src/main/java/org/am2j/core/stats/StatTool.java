@@ -149,8 +149,8 @@ public final class StatTool
                 {
                     if (reader.isOwnerAlive())
                     {
-                        processes.add(new StatRenderer.ProcessEntry(
-                            file, reader.owner(), reader.snapshot().size(), reader.maxCounters()));
+                        processes.add(StatRenderer.ProcessEntry.of(
+                            file, reader.owner(), reader.snapshot(), reader.maxCounters()));
                     }
                 }
                 catch (final AmException ex)

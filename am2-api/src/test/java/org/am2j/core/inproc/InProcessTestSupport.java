@@ -6,6 +6,7 @@ import org.agrona.concurrent.AtomicBuffer;
 import org.am2j.api.EndpointName;
 import org.am2j.api.Tags;
 import org.am2j.spi.EndpointHost;
+import org.am2j.spi.Settings;
 import org.am2j.spi.TransportContext;
 import org.am2j.spi.TransportCounters;
 
@@ -55,9 +56,9 @@ final class InProcessTestSupport
             }
 
             @Override
-            public String property(final String transport, final String key, final String defaultValue)
+            public Settings settings()
             {
-                return "selfOnly".equals(key) && null != selfOnly ? selfOnly : defaultValue;
+                return Settings.of(null == selfOnly ? Map.of() : Map.of("am2j.inproc.selfOnly", selfOnly), Map.of());
             }
         };
     }

@@ -32,6 +32,33 @@ class CountersFileReaderTest
     Path tempDir;
 
     @Test
+    void anEndpointsIdentityCounterKeepsItsRankAndJob()
+    {
+        final String longJob = "j".repeat(EndpointCounterDescriptor.MAX_JOB_LENGTH + 10);
+        try (CountersFile file = CountersFile.create(tempDir, 128);
+            EndpointCounters ofRank = new EndpointCounters(file.countersManager(), 0, "", 7, "j42-abc");
+            EndpointCounters ofNoRank = new EndpointCounters(file, 1, "");
+            EndpointCounters longJobId = new EndpointCounters(file.countersManager(), 2, "", 0, longJob);
+            CountersFileReader reader = CountersFileReader.open(file.path()))
+        {
+            final Map<Integer, CounterSnapshot> identities = reader.snapshot().stream()
+                .filter(counter -> EndpointCounterDescriptor.ENDPOINT_TYPE_ID == counter.typeId())
+                .collect(Collectors.toMap(CounterSnapshot::endpointId, Function.identity()));
+
+            assertEquals(7, identities.get(0).rank());
+            assertEquals("j42-abc", identities.get(0).job());
+            assertEquals("", identities.get(0).transport());
+            assertEquals(EndpointCounterDescriptor.NO_RANK, identities.get(1).rank());
+            assertEquals("", identities.get(1).job());
+            assertEquals(0, identities.get(2).rank());
+            assertEquals(longJob.substring(0, EndpointCounterDescriptor.MAX_JOB_LENGTH), identities.get(2).job());
+            assertTrue(reader.snapshot().stream()
+                .filter(counter -> EndpointCounterDescriptor.ENDPOINT_TYPE_ID != counter.typeId())
+                .allMatch(counter -> EndpointCounterDescriptor.NO_RANK == counter.rank() && counter.job().isEmpty()));
+        }
+    }
+
+    @Test
     void readsLabelsValuesAndKeysOfTwoTransports()
     {
         try (CountersFile file = CountersFile.create(tempDir, 128);

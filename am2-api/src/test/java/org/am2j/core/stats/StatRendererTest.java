@@ -98,6 +98,35 @@ class StatRendererTest
         }
     }
 
+    @Test
+    void theListingHasARowPerEndpointWithItsRankAndJobBesideThePid()
+    {
+        final List<CounterSnapshot> twoRanks = List.of(
+            identity(3, 1, "j9-a"),
+            endpoint(TRANSPORT_COUNTER_TYPE_ID, 0, "inproc", "ep 1 [inproc] requests sent", 1),
+            identity(0, 12, "j9-a"));
+        final List<StatRenderer.ProcessEntry> processes = List.of(
+            StatRenderer.ProcessEntry.of(Path.of("/d/42.counters"), OWNER, twoRanks, 64),
+            StatRenderer.ProcessEntry.of(Path.of("/d/1234.counters"), new CountersFileOwner(1234, 0, "nic"),
+                List.of(other(PROCESS_TRANSPORT_TYPE_ID, "net nic drops")), 64));
+
+        final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        StatRenderer.renderListing(Path.of("/d"), processes, new PrintStream(bytes, true, StandardCharsets.UTF_8));
+
+        assertEquals(List.of(
+            "2 live processes have counters in /d",
+            "   PID  RANK  JOB   EP  STARTED  COUNTERS  COMMAND",
+            "    42    12  j9-a   0  unknown         3  test",
+            "    42     1  j9-a   3  unknown         3  test",
+            "  1234     -  -      -  unknown         1  nic"), bytes.toString(StandardCharsets.UTF_8).lines().toList());
+    }
+
+    private static CounterSnapshot identity(final int endpointId, final int rank, final String job)
+    {
+        return new CounterSnapshot(-1, ENDPOINT_TYPE_ID, endpointId, 0, "", "ep " + endpointId + " endpoint", 1, rank,
+            job);
+    }
+
     private static String render(final List<CounterSnapshot> counters)
     {
         final ByteArrayOutputStream bytes = new ByteArrayOutputStream();

@@ -98,16 +98,23 @@ class StatToolTest
     {
         CountersFileTest.writeHeaderOnlyFile(tempDir, CountersFileTest.DEAD_PID, CountersFileTest.DEAD_PID, 1000);
         try (CountersFile file = CountersFile.create(tempDir, 64);
-            EndpointCounters endpoint = new EndpointCounters(file, 2, "self"))
+            EndpointCounters endpoint = new EndpointCounters(file.countersManager(), 2, "self", 5, "j7-x");
+            EndpointCounters another = new EndpointCounters(file.countersManager(), 4, "", 6, "j7-x"))
         {
             CountersFileTest.writeHeaderOnlyFile(tempDir, CountersFileTest.DEAD_PID, CountersFileTest.DEAD_PID, 1000);
             endpoint.transport("inproc").onReplySent();
 
             final Result result = run("--once", "--dir=" + tempDir);
             assertEquals(StatTool.EXIT_OK, result.status, result.err);
-            assertTrue(result.out.startsWith("1 live process has counters in " + tempDir), result.out);
-            assertTrue(Pattern.compile("(?m)^\\s+" + PID + "\\s+\\S+\\s+22\\s").matcher(result.out).find(),
+            final List<String> lines = result.out.lines().toList();
+            assertEquals("1 live process has counters in " + tempDir, lines.get(0), result.out);
+            assertTrue(lines.get(1).matches("\\s+PID\\s+RANK\\s+JOB\\s+EP\\s+STARTED\\s+COUNTERS\\s+COMMAND"),
                 result.out);
+            // a row per endpoint, its rank and job beside the pid
+            assertTrue(lines.get(2).matches("\\s+" + PID + "\\s+5\\s+j7-x\\s+2\\s+\\S+\\s+34\\s.*"), result.out);
+            assertTrue(lines.get(3).matches("\\s+" + PID + "\\s+6\\s+j7-x\\s+4\\s+\\S+\\s+34\\s.*"), result.out);
+            assertTrue(result.out.contains("\nep 2 endpoint self (1 transport)  rank 5  job j7-x\n"), result.out);
+            assertTrue(result.out.contains("\nep 4 endpoint (0 transports)  rank 6  job j7-x\n"), result.out);
             assertEquals(1, valueOf(result.out, "ep 2 [inproc] replies sent"));
         }
     }

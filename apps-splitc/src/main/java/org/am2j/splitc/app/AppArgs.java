@@ -7,6 +7,12 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import org.am2j.splitc.app.CommandLines.Range;
+import picocli.CommandLine;
+import picocli.CommandLine.Model.OptionSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParseResult;
+
 /**
  * The options of one application run:
  * {@code APP [--preset NAME] [--warmup N] [--timed K] [--json FILE] [--PARAM VALUE]...},
@@ -24,22 +30,23 @@ public final class AppArgs
     public static final int MAX_TIMED = 1000;
 
     private final SplitCApp app;
-    private final String preset;
-    private final Path json;
-    private final Map<String, String> overrides;
-    private final Warmup warmup;
-    private final int timed;
+    private final Map<String, String> overrides = new LinkedHashMap<>();
+    @Option(names = "--preset", paramLabel = "NAME", description = "the runs to make (default ${DEFAULT-VALUE})")
+    private String preset = DEFAULT_PRESET;
+    @Option(names = "--warmup", paramLabel = "W", description = "run each run W times untimed first, in the same " +
+        "JVMs (default ${DEFAULT-VALUE}); auto[:MAX]: until the JIT is quiet (no rank compiled for over " +
+        Warmup.QUIET_PERCENT + "%% of a run), at most MAX (" + Warmup.DEFAULT_AUTO_MAX + ")")
+    private Warmup warmup = Warmup.fixed(0);
+    @Option(names = "--timed", paramLabel = "K", description = "then time each run K times (default " +
+        "${DEFAULT-VALUE}); the printed report is the median run's, the JSON has every timed run")
+    @Range(min = 1, max = MAX_TIMED, meaning = "timed runs")
+    private int timed = 1;
+    @Option(names = "--json", paramLabel = "FILE", description = "write the reports as JSON (rank 0 writes it)")
+    private Path json;
 
-    private AppArgs(
-        final SplitCApp app, final String preset, final Path json, final Map<String, String> overrides,
-        final Warmup warmup, final int timed)
+    private AppArgs(final SplitCApp app)
     {
-        this.timed = timed;
         this.app = app;
-        this.preset = preset;
-        this.json = json;
-        this.warmup = warmup;
-        this.overrides = Collections.unmodifiableMap(overrides);
     }
 
     /**
@@ -53,81 +60,43 @@ public final class AppArgs
         {
             throw new IllegalArgumentException("no application named");
         }
-        final SplitCApp app = Apps.byName(args.get(0));
-        String preset = DEFAULT_PRESET;
-        Path json = null;
-        Warmup warmup = Warmup.fixed(0);
-        int timed = 1;
-        final Map<String, String> overrides = new LinkedHashMap<>();
-        for (int i = 1; i < args.size(); i += 2)
+        final AppArgs options = new AppArgs(Apps.byName(args.get(0)));
+        final CommandLine line = CommandLines.of(options).registerConverter(Warmup.class, Warmup::parse)
+            .setUnmatchedArgumentsAllowed(true);
+        for (final String option : options(options.app))
         {
-            final String option = args.get(i);
-            if (!option.startsWith("--") || option.length() < 3)
+            line.getCommandSpec().addOption(OptionSpec.builder(option).paramLabel("VALUE").type(String.class).build());
+        }
+        final ParseResult parsed = CommandLines.parse(line, args.subList(1, args.size()).toArray(new String[0]));
+        if (!line.getUnmatchedArguments().isEmpty())
+        {
+            final String unknown = line.getUnmatchedArguments().get(0);
+            throw new IllegalArgumentException(!unknown.startsWith("-") ? "expected an option, got '" + unknown + "'" :
+                options.app.name() + " has no option " + unknown + "; its options: " +
+                String.join(", ", options(options.app)) + " (and --preset, --warmup, --timed, --json)");
+        }
+        for (final String parameter : options.app.parameterNames())
+        {
+            final String value = parsed.matchedOptionValue("--" + options.app.optionOf(parameter), null);
+            if (null != value)
             {
-                throw new IllegalArgumentException("expected an option, got '" + option + "'");
-            }
-            if (i + 1 >= args.size())
-            {
-                throw new IllegalArgumentException(option + " needs a value");
-            }
-            final String value = args.get(i + 1);
-            final String name = option.substring(2);
-            if ("preset".equals(name))
-            {
-                preset = value;
-            }
-            else if ("json".equals(name))
-            {
-                json = Path.of(value);
-            }
-            else if ("warmup".equals(name))
-            {
-                warmup = Warmup.parse(value);
-            }
-            else if ("timed".equals(name))
-            {
-                timed = parseTimed(value);
-            }
-            else if (app.parameterNames().contains(name))
-            {
-                overrides.put(name, value);
-            }
-            else
-            {
-                throw new IllegalArgumentException(app.name() + " has no option " + option + "; its parameters: " +
-                    String.join(", ", app.parameterNames()) + " (and --preset, --warmup, --timed, --json)");
+                options.overrides.put(parameter, value);
             }
         }
-        if (app.preset(preset).isEmpty())
+        if (options.app.preset(options.preset).isEmpty())
         {
-            throw new IllegalArgumentException(app.name() + " has no preset '" + preset + "'; presets: " +
-                String.join(", ", app.presets()));
+            throw new IllegalArgumentException(options.app.name() + " has no preset '" + options.preset +
+                "'; presets: " + String.join(", ", options.app.presets()));
         }
-        return new AppArgs(app, preset, json, overrides, warmup, timed);
+        return options;
     }
 
     /**
-     * @param value the value of {@code --timed}.
-     * @return the timed runs it asks for.
-     * @throws IllegalArgumentException when it is not a whole number from 1 to {@value #MAX_TIMED}.
+     * @return options to show in a help: {@code --preset}, {@code --warmup}, {@code --timed} and {@code --json}.
      */
-    public static int parseTimed(final String value)
+    static Object help()
     {
-        final int timed;
-        try
-        {
-            timed = Integer.parseInt(value.trim());
-        }
-        catch (final NumberFormatException ex)
-        {
-            throw new IllegalArgumentException("--timed takes a whole number of runs, 1 to " + MAX_TIMED + ", not '" +
-                value + "'");
-        }
-        if (timed < 1 || timed > MAX_TIMED)
-        {
-            throw new IllegalArgumentException("--timed takes 1 to " + MAX_TIMED + " runs, not " + timed);
-        }
-        return timed;
+        return new AppArgs(null);
     }
 
     /**
@@ -176,7 +145,21 @@ public final class AppArgs
      */
     public Map<String, String> overrides()
     {
-        return overrides;
+        return Collections.unmodifiableMap(overrides);
+    }
+
+    /**
+     * @param app an application.
+     * @return the options that set its parameters, with their dashes, in the parameters' order.
+     */
+    public static List<String> options(final SplitCApp app)
+    {
+        final List<String> options = new ArrayList<>();
+        for (final String parameter : app.parameterNames())
+        {
+            options.add("--" + app.optionOf(parameter));
+        }
+        return options;
     }
 
     /**
@@ -217,7 +200,7 @@ public final class AppArgs
         }
         overrides.forEach((k, v) ->
         {
-            args.add("--" + k);
+            args.add("--" + app.optionOf(k));
             args.add(v);
         });
         return args;

@@ -4,9 +4,16 @@ import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 
 import org.am2j.spmd.Am2Run;
+import org.am2j.splitc.app.CommandLines.Range;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.OptionSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParseResult;
 
 /**
  * The front end {@code bin/am2j app}:
@@ -21,10 +28,8 @@ import org.am2j.spmd.Am2Run;
  */
 public final class AppCommand
 {
-    /** The usage line. */
-    public static final String USAGE = "usage: am2j app fft3d|con|em3d [--preset NAME] [-n P] [--nodes N] [--poll S]" +
-        " [--pin] [--timeout S] [--jvm-opt OPT]... [--nic M] [--nics-per-node K] [--warmup W] [--timed K]" +
-        " [--json FILE] [--PARAM VALUE]...";
+    /** The usage line, printed after an error. */
+    public static final String USAGE = CommandLines.usage(new LaunchOptions());
 
     private final PrintStream out;
     private final PrintStream err;
@@ -60,82 +65,10 @@ public final class AppCommand
      */
     public int run(final String[] args)
     {
-        final List<String> launch = new ArrayList<>();
-        final List<String> appArgs = new ArrayList<>();
-        int ranks = 1;
-        int nodes = 1;
+        final List<String> launch;
         try
         {
-            for (int i = 0; i < args.length; i++)
-            {
-                final String arg = args[i];
-                switch (arg)
-                {
-                    case "-h":
-                    case "--help":
-                        help();
-                        return 0;
-                    case "--pin":
-                        launch.add(arg);
-                        break;
-                    case "-n":
-                    case "--nodes":
-                    case "--poll":
-                    case "--timeout":
-                    case "--jvm-opt":
-                    case "--nic":
-                    case "--nics-per-node":
-                    {
-                        if (i + 1 >= args.length)
-                        {
-                            throw new IllegalArgumentException(arg + " needs a value");
-                        }
-                        final String value = args[++i];
-                        if ("-n".equals(arg))
-                        {
-                            ranks = positive(arg, value);
-                        }
-                        else if ("--nodes".equals(arg))
-                        {
-                            nodes = positive(arg, value);
-                        }
-                        launch.add(arg);
-                        launch.add(value);
-                        break;
-                    }
-                    default:
-                        appArgs.add(arg);
-                        break;
-                }
-            }
-            if (nodes > ranks)
-            {
-                throw new IllegalArgumentException("--nodes " + nodes + " is more than -n " + ranks);
-            }
-            final AppArgs options = AppArgs.parse(appArgs);
-            for (final RunSpec spec : options.runs())
-            {
-                options.app().check(spec, ranks, nodes);
-            }
-            if (null != options.json())
-            {
-                final Path dir = options.json().toAbsolutePath().getParent();
-                if (null == dir || !Files.isDirectory(dir) || !Files.isWritable(dir))
-                {
-                    throw new IllegalArgumentException("--json " + options.json() + ": " + dir +
-                        " is not a writable directory");
-                }
-            }
-            if (!launch.contains("-n"))
-            {
-                launch.add("-n");
-                launch.add("1");
-            }
-            launch.add("--cp");
-            launch.add(System.getProperty("java.class.path"));
-            launch.add("--");
-            launch.add(AppMain.class.getName());
-            launch.addAll(options.toArgs());
+            launch = launchArguments(args);
         }
         catch (final IllegalArgumentException ex)
         {
@@ -143,42 +76,74 @@ public final class AppCommand
             err.println(USAGE);
             return AppMain.USAGE;
         }
+        if (null == launch)
+        {
+            help();
+            return 0;
+        }
         return launcher.run(launch.toArray(new String[0]));
     }
 
-    private static int positive(final String option, final String value)
+    /**
+     * @param args the command line after {@code app}.
+     * @return the launcher's command line that runs them: the launcher's options as given ({@code -n} always), this
+     * process's class path, then {@link AppMain} with the application's options; {@code null} when help was asked for.
+     * @throws IllegalArgumentException naming what is wrong, before anything is launched.
+     */
+    static List<String> launchArguments(final String[] args)
     {
-        try
+        final LaunchOptions given = new LaunchOptions();
+        final CommandLine line = CommandLines.of(given).setUnmatchedArgumentsAllowed(true);
+        final ParseResult parsed = CommandLines.parse(line, args);
+        if (given.help)
         {
-            final int n = Integer.parseInt(value);
-            if (n >= 1)
+            return null;
+        }
+        if (given.nodes > given.ranks)
+        {
+            throw new IllegalArgumentException("--nodes " + given.nodes + " is more than -n " + given.ranks);
+        }
+        final AppArgs options = AppArgs.parse(line.getUnmatchedArguments());
+        for (final RunSpec spec : options.runs())
+        {
+            options.app().check(spec, given.ranks, given.nodes);
+        }
+        if (null != options.json())
+        {
+            final Path dir = options.json().toAbsolutePath().getParent();
+            if (null == dir || !Files.isDirectory(dir) || !Files.isWritable(dir))
             {
-                return n;
+                throw new IllegalArgumentException("--json " + options.json() + ": " + dir +
+                    " is not a writable directory");
             }
         }
-        catch (final NumberFormatException ignored)
+        final List<String> launch = new ArrayList<>(List.of("-n", Integer.toString(given.ranks)));
+        for (final OptionSpec option : new LinkedHashSet<>(parsed.matchedOptions()))
         {
-            // reported below
+            if (0 == option.arity().max())
+            {
+                launch.add(option.longestName());
+            }
+            else if (!"-n".equals(option.longestName()))
+            {
+                option.originalStringValues().forEach(value -> launch.addAll(List.of(option.longestName(), value)));
+            }
         }
-        throw new IllegalArgumentException(option + " " + value + " must be a positive integer");
+        launch.addAll(List.of("--cp", System.getProperty("java.class.path"), "--", AppMain.class.getName()));
+        launch.addAll(options.toArgs());
+        return launch;
     }
 
     private void help()
     {
-        out.println(USAGE);
-        out.println("  -n P, --nodes N, --poll S, --pin, --timeout S, --jvm-opt OPT, --nic M, --nics-per-node K: as for am2j run");
-        out.println("  --preset NAME     the runs to make (default " + AppArgs.DEFAULT_PRESET + ")");
-        out.println("  --warmup W        run each run W times untimed first, in the same JVMs (default 0); auto[:MAX]:");
-        out.println("                    until the JIT is quiet (no rank compiled for over 2% of a run), at most MAX (20)");
-        out.println("  --timed K         then time each run K times (default 1); the printed report is the median" +
-            " run's,");
-        out.println("                    the JSON has every timed run");
-        out.println("  --json FILE       write the reports as JSON (rank 0 writes it)");
-        out.println("  --PARAM VALUE     override a parameter of every run of the preset");
+        final CommandLine line = CommandLines.of(new LaunchOptions()).addMixin("app", AppArgs.help());
+        line.getCommandSpec().addOption(OptionSpec.builder("--PARAM").paramLabel("VALUE").type(String.class)
+            .description("override a parameter of every run of the preset").build());
+        out.print(CommandLines.help(line));
         for (final SplitCApp app : Apps.all())
         {
             out.println();
-            out.println(app.name() + ": parameters " + String.join(", ", app.parameterNames()));
+            out.println(app.name() + ": parameters " + String.join(", ", AppArgs.options(app)));
             for (final String preset : app.presets())
             {
                 for (final RunSpec spec : app.preset(preset))
@@ -187,5 +152,34 @@ public final class AppCommand
                 }
             }
         }
+    }
+
+    /** The options of the launcher that {@code am2j app} takes, handed on to it as given. */
+    @Command(name = "am2j app", customSynopsis = "am2j app fft3d|con|em3d [--preset NAME] [-n P] [--nodes N] " +
+        "[--poll S] [--pin] [--timeout S] [--jvm-opt OPT]... [--nic M] [--nics-per-node K] [--warmup W] [--timed K] " +
+        "[--json FILE] [--PARAM VALUE]...")
+    private static final class LaunchOptions
+    {
+        @Option(names = { "-h", "--help" }, usageHelp = true, description = "this help")
+        boolean help;
+        @Option(names = "-n", paramLabel = "P", description = "ranks, as for am2j run (default ${DEFAULT-VALUE})")
+        @Range(min = 1)
+        int ranks = 1;
+        @Option(names = "--nodes", paramLabel = "N", description = "emulated nodes, as for am2j run (default " +
+            "${DEFAULT-VALUE})")
+        @Range(min = 1)
+        int nodes = 1;
+        @Option(names = "--poll", paramLabel = "S", description = "as for am2j run")
+        String poll;
+        @Option(names = "--pin", description = "as for am2j run")
+        boolean pin;
+        @Option(names = "--timeout", paramLabel = "S", description = "as for am2j run")
+        String timeout;
+        @Option(names = "--jvm-opt", paramLabel = "OPT", description = "as for am2j run")
+        List<String> jvmOptions;
+        @Option(names = "--nic", paramLabel = "M", description = "as for am2j run")
+        String nic;
+        @Option(names = "--nics-per-node", paramLabel = "K", description = "as for am2j run")
+        String nicsPerNode;
     }
 }

@@ -77,7 +77,7 @@ public final class RunSpec
         }
         catch (final NumberFormatException ex)
         {
-            throw new IllegalArgumentException("--" + name + " " + get(name) + " is not an integer", ex);
+            throw new IllegalArgumentException(option(name) + " " + get(name) + " is not an integer", ex);
         }
     }
 
@@ -93,7 +93,7 @@ public final class RunSpec
         }
         catch (final NumberFormatException ex)
         {
-            throw new IllegalArgumentException("--" + name + " " + get(name) + " is not an integer", ex);
+            throw new IllegalArgumentException(option(name) + " " + get(name) + " is not an integer", ex);
         }
     }
 
@@ -109,7 +109,7 @@ public final class RunSpec
         }
         catch (final NumberFormatException ex)
         {
-            throw new IllegalArgumentException("--" + name + " " + get(name) + " is not a number", ex);
+            throw new IllegalArgumentException(option(name) + " " + get(name) + " is not a number", ex);
         }
     }
 
@@ -119,5 +119,14 @@ public final class RunSpec
         final StringBuilder text = new StringBuilder(label).append(':');
         parameters.forEach((k, v) -> text.append(' ').append(k).append('=').append(v));
         return text.toString();
+    }
+
+    /**
+     * @param name of a parameter.
+     * @return the command-line option that sets it, with its dashes.
+     */
+    private String option(final String name)
+    {
+        return "--" + Apps.byName(app).optionOf(name);
     }
 }

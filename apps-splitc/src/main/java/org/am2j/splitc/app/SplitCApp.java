@@ -21,6 +21,17 @@ public interface SplitCApp
     List<String> parameterNames();
 
     /**
+     * @param parameter one of {@link #parameterNames()}.
+     * @return the command-line option that sets it, without its dashes: the parameter's name, unless that name is
+     * also a launcher option (EM3D's {@code nodes} is set with {@code --graph-nodes}, {@code --nodes} being the
+     * launcher's emulated nodes).
+     */
+    default String optionOf(final String parameter)
+    {
+        return parameter;
+    }
+
+    /**
      * @param preset name of a preset.
      * @return the runs of the preset, or an empty list when the application has no such preset.
      */

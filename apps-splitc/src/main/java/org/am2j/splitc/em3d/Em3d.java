@@ -54,6 +54,12 @@ public final class Em3d implements SplitCApp
     }
 
     @Override
+    public String optionOf(final String parameter)
+    {
+        return "nodes".equals(parameter) ? "graph-nodes" : parameter;
+    }
+
+    @Override
     public List<String> presets()
     {
         return List.of("paper", "paper-naive", "paper-good", "small");
@@ -109,7 +115,7 @@ public final class Em3d implements SplitCApp
         }
         if (16L * spec.getInt("nodes") > Integer.MAX_VALUE - 8)
         {
-            throw new IllegalArgumentException("--nodes " + spec.getInt("nodes") + " is too large");
+            throw new IllegalArgumentException("--graph-nodes " + spec.getInt("nodes") + " is too large");
         }
     }
 

@@ -52,7 +52,7 @@ public final class Em3dGraph
     {
         if (n < 1 || degree < 1)
         {
-            throw new IllegalArgumentException("--nodes " + n + " and --degree " + degree + " must be 1 or more");
+            throw new IllegalArgumentException("--graph-nodes " + n + " and --degree " + degree + " must be 1 or more");
         }
         if (!(remote >= 0 && remote <= 1))
         {
@@ -60,7 +60,7 @@ public final class Em3dGraph
         }
         if ((long)n * degree > Integer.MAX_VALUE / 2)
         {
-            throw new IllegalArgumentException("--nodes " + n + " x --degree " + degree + " is too large");
+            throw new IllegalArgumentException("--graph-nodes " + n + " x --degree " + degree + " is too large");
         }
         this.procs = procs;
         this.grid = Grid.balanced(procs, 3);

@@ -1,6 +1,7 @@
 package org.am2j.splitc.app;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -91,11 +92,26 @@ class AppArgsTest
         assertTrue(assertThrows(IllegalArgumentException.class,
             () -> AppArgs.parse(List.of("con", "--preset", "huge"))).getMessage().contains("paper-comm"));
         assertTrue(assertThrows(IllegalArgumentException.class,
-            () -> AppArgs.parse(List.of("em3d", "--side", "3"))).getMessage().contains("nodes, degree"));
-        assertThrows(IllegalArgumentException.class, () -> AppArgs.parse(List.of("em3d", "--nodes")));
+            () -> AppArgs.parse(List.of("em3d", "--side", "3"))).getMessage().contains("--graph-nodes, --degree"));
+        assertThrows(IllegalArgumentException.class, () -> AppArgs.parse(List.of("em3d", "--graph-nodes")));
         assertTrue(assertThrows(IllegalArgumentException.class,
-            () -> AppArgs.parse(List.of("em3d", "--nodes", "x")).runs().get(0).getInt("nodes")).getMessage()
-            .contains("--nodes x"));
+            () -> AppArgs.parse(List.of("em3d", "--graph-nodes", "x")).runs().get(0).getInt("nodes")).getMessage()
+            .contains("--graph-nodes x"));
+    }
+
+    /**
+     * EM3D's graph size has an option of its own, since {@code --nodes} is the launcher's; the run's parameter (and
+     * so its JSON) keeps the name {@code nodes}, and the options given back to the ranks use the option's name.
+     */
+    @Test
+    void em3dsGraphSizeIsSetWithGraphNodes()
+    {
+        final AppArgs args = AppArgs.parse(List.of("em3d", "--preset", "small", "--graph-nodes", "120"));
+        assertTrue(args.runs().stream().allMatch((run) -> "120".equals(run.get("nodes"))), args.runs().toString());
+        assertTrue(args.toArgs().containsAll(List.of("--graph-nodes", "120")), args.toArgs().toString());
+        assertEquals(args.runs().toString(), AppArgs.parse(args.toArgs()).runs().toString());
+        assertThrows(IllegalArgumentException.class, () -> AppArgs.parse(List.of("em3d", "--nodes", "120")),
+            "--nodes is the launcher's, not EM3D's");
     }
 
     private static int command(final String... args)
@@ -115,6 +131,24 @@ class AppArgsTest
         assertEquals(AppMain.USAGE, command("con", "-n", "2", "--json", "/nonexistent-dir/x.json"));
         assertEquals(AppMain.USAGE, command("con", "--dim", "4"));
         assertEquals(0, command("--help"));
+    }
+
+    /**
+     * The front end hands the launcher's options on as given, in the order first given, each value of a repeated one
+     * too, and {@code -n} always; everything else is the application's.
+     */
+    @Test
+    void theFrontEndHandsTheLaunchersOptionsOnAsGiven()
+    {
+        assertEquals(List.of("-n", "2", "--pin", "--jvm-opt", "-Da=1", "--jvm-opt", "-Db=2", "--nodes", "2", "--poll",
+            "every", "--nics-per-node", "1", "--cp", System.getProperty("java.class.path"), "--",
+            AppMain.class.getName(), "con", "--preset", "small", "--seed", "9"),
+            AppCommand.launchArguments(new String[]{ "con", "--pin", "-n", "2", "--jvm-opt", "-Da=1", "--seed", "9",
+                "--nodes", "2", "--jvm-opt", "-Db=2", "--pin", "--poll", "every", "--nics-per-node", "1" }));
+        assertEquals(List.of("-n", "1", "--cp", System.getProperty("java.class.path"), "--", AppMain.class.getName(),
+            "em3d", "--preset", "paper-good", "--seed", "-5"),
+            AppCommand.launchArguments(new String[]{ "em3d", "--preset", "paper-good", "--seed", "-5" }));
+        assertNull(AppCommand.launchArguments(new String[]{ "con", "--help" }), "help, no launch");
     }
 
     @Test

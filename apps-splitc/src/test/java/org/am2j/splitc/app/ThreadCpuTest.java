@@ -39,9 +39,9 @@ class ThreadCpuTest
     void countsAnotherThreadsCpuTimeAmongTheOthers() throws Exception
     {
         final ThreadCpu before = ThreadCpu.now();
-        assumeTrue(before.known(), "Linux per-thread files");
+        assumeTrue(before.known(), "no Linux per-thread CPU files (/proc/self/task) to read here");
         final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
-        assumeTrue(threads.isCurrentThreadCpuTimeSupported());
+        assumeTrue(threads.isCurrentThreadCpuTimeSupported(), "this JVM cannot measure a thread's CPU time");
         final CountDownLatch spun = new CountDownLatch(1);
         final CountDownLatch read = new CountDownLatch(1);
         final Thread spinner = new Thread(() ->

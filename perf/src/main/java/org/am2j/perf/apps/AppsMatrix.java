@@ -16,6 +16,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Stream;
 
+import org.am2j.spi.Setting;
+import org.am2j.spi.Settings;
 import org.am2j.splitc.app.AppArgs;
 import org.am2j.splitc.app.AppMain;
 import org.am2j.splitc.app.RunSpec;
@@ -139,7 +141,7 @@ public final class AppsMatrix
         }
         if (options.help)
         {
-            MatrixHelp.print(out);
+            out.print(MatrixOptions.help());
             return 0;
         }
 
@@ -537,8 +539,8 @@ public final class AppsMatrix
      */
     private boolean joinTimeoutForPaperScale(final int jobTimeoutSeconds)
     {
-        if (null == System.getProperty(RendezvousConfig.JOIN_TIMEOUT_PROP) &&
-            null == System.getenv(RendezvousConfig.JOIN_TIMEOUT_VARIABLE))
+        if (!Settings.system().isSet(
+            new Setting(RendezvousConfig.JOIN_TIMEOUT_PROP, RendezvousConfig.JOIN_TIMEOUT_VARIABLE)))
         {
             final long ms = Math.min(PAPER_SCALE_JOIN_TIMEOUT_MS, jobTimeoutSeconds * 1000L);
             System.setProperty(RendezvousConfig.JOIN_TIMEOUT_PROP, Long.toString(ms));

@@ -15,14 +15,18 @@ import org.knowm.xchart.style.Styler;
 
 /**
  * The bar chart of a matrix (XChart, PNG): for every run, one bar per configuration with its median total time under
- * the main poll scheduler. A cell without verified numbers gets a bar of 0 (the Markdown says why).
+ * the main poll scheduler. A cell without verified numbers gets a bar of 0 (the Markdown says why). The legend sits
+ * below the plot, where it covers no bar, and the value axis reaches {@link #HEADROOM} times the tallest bar, so the
+ * value written above each bar stays inside the plot.
  */
 final class MatrixChart
 {
     /** Width of the picture, pixels. */
     static final int WIDTH = 1100;
     /** Height of the picture, pixels. */
-    static final int HEIGHT = 620;
+    static final int HEIGHT = 720;
+    /** The value axis's top over the tallest bar: room for the bar's label, written upwards from its top. */
+    static final double HEADROOM = 1.25;
 
     private MatrixChart()
     {
@@ -45,17 +49,19 @@ final class MatrixChart
             .xAxisTitle("application run")
             .yAxisTitle("time (s), slowest rank, timed phases")
             .build();
-        chart.getStyler().setLegendPosition(Styler.LegendPosition.InsideNW);
+        chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideS);
+        chart.getStyler().setLegendLayout(Styler.LegendLayout.Vertical);
         chart.getStyler().setLabelsVisible(true);
         chart.getStyler().setLabelsRotation(90);
         chart.getStyler().setLabelsFontColorAutomaticEnabled(false);
         chart.getStyler().setLabelsPosition(1.0);
         chart.getStyler().setLabelsFont(chart.getStyler().getLabelsFont().deriveFont(10f));
-        chart.getStyler().setDecimalPattern("0.000");
+        chart.getStyler().setDecimalPattern("0.00");
         chart.getStyler().setAvailableSpaceFill(0.8);
         chart.getStyler().setOverlapped(false);
         chart.getStyler().setChartBackgroundColor(java.awt.Color.WHITE);
         final List<String> runs = new ArrayList<>(result.labels());
+        double tallest = 0;
         for (final MatrixConfig config : result.configs())
         {
             final List<Double> seconds = new ArrayList<>();
@@ -63,8 +69,13 @@ final class MatrixChart
             {
                 final double s = result.cell(config, label).medianTotal();
                 seconds.add(Double.isNaN(s) ? 0.0 : s);
+                tallest = Double.isNaN(s) ? tallest : Math.max(tallest, s);
             }
             chart.addSeries(config.cliName() + " (" + config.description() + ")", runs, seconds);
+        }
+        if (tallest > 0)
+        {
+            chart.getStyler().setYAxisMax(HEADROOM * tallest);
         }
         return chart;
     }

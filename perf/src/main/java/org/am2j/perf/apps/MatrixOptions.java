@@ -2,24 +2,27 @@ package org.am2j.perf.apps;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Collections;
+import java.util.HashSet;
 import java.util.List;
 
+import org.am2j.spmd.RendezvousConfig;
 import org.am2j.splitc.app.AppArgs;
-import org.am2j.splitc.app.Warmup;
 import org.am2j.splitc.app.Apps;
+import org.am2j.splitc.app.CommandLines;
+import org.am2j.splitc.app.CommandLines.Range;
 import org.am2j.splitc.app.SplitCApp;
+import org.am2j.splitc.app.Warmup;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParseResult;
 
 /**
- * The options of {@code bin/am2j apps-matrix} ({@link #USAGE}).
+ * The options of {@code bin/am2j apps-matrix} ({@link #USAGE}); {@link #help()} gives every option with its default,
+ * and every configuration with the {@code am2j run} options of its jobs.
  */
+@Command(name = "am2j apps-matrix")
 final class MatrixOptions
 {
-    /** The usage line. */
-    static final String USAGE = "usage: am2j apps-matrix [--preset NAME] [--out FILE] [--ranks P] [--repeat R]" +
-        " [--warmup W] [--timed K] [--poll S]... [--apps A,B] [--configs C,D] [--chart FILE] [--timeout S]" +
-        " [--time-limit S] [--em3d-iterations N] [--pin] [--keep DIR]";
-
     /** Ranks of every job unless {@code --ranks} says otherwise. */
     static final int DEFAULT_RANKS = 4;
     /**
@@ -52,7 +55,9 @@ final class MatrixOptions
      * Warm-up runs of every job when a configuration at the paper's scale runs, unless {@code --warmup} says
      * otherwise: one, since each run of 32 ranks on a few CPUs lasts long enough to compile most of the code.
      */
-    static final Warmup PAPER_SCALE_WARMUP = Warmup.fixed(1);
+    static final int PAPER_SCALE_WARMUP_RUNS = 1;
+    /** {@link #PAPER_SCALE_WARMUP_RUNS} as a warm-up. */
+    static final Warmup PAPER_SCALE_WARMUP = Warmup.fixed(PAPER_SCALE_WARMUP_RUNS);
     /** Timed runs of every run when a configuration at the paper's scale runs, unless {@code --timed} says otherwise. */
     static final int PAPER_SCALE_TIMED = 1;
     /** The application whose iterations {@code --em3d-iterations} sets. */
@@ -60,60 +65,70 @@ final class MatrixOptions
     /** The main poll scheduler's name when {@code --poll} is not given (the ranks' default). */
     static final String DEFAULT_POLL = "follow";
 
-    final String preset;
-    final Path out;
-    final Path chart;
-    final int ranks;
-    final int repeat;
-    final Warmup warmup;
-    final int timed;
-    final List<String> polls;
-    final boolean pollGiven;
-    final List<SplitCApp> apps;
-    final List<MatrixConfig> configs;
-    final int timeoutSeconds;
-    final int timeLimitSeconds;
-    final int em3dIterations;
-    final boolean pin;
-    final Path keep;
-    final boolean help;
+    /** The usage line, printed after an error. */
+    static final String USAGE = CommandLines.usage(new MatrixOptions());
 
-    private MatrixOptions(
-        final String preset,
-        final Path out,
-        final Path chart,
-        final int ranks,
-        final int repeat,
-        final Warmup warmup,
-        final int timed,
-        final List<String> polls,
-        final boolean pollGiven,
-        final List<SplitCApp> apps,
-        final List<MatrixConfig> configs,
-        final int timeoutSeconds,
-        final int timeLimitSeconds,
-        final int em3dIterations,
-        final boolean pin,
-        final Path keep,
-        final boolean help)
+    @Option(names = { "-h", "--help" }, usageHelp = true, description = "this help")
+    boolean help;
+    @Option(names = "--preset", paramLabel = "NAME", description = "the applications' preset (default " +
+        AppArgs.DEFAULT_PRESET + "); with '" + MatrixConfig.PAPER_PRESET + "' and no --ranks, the default " +
+        "configurations are those at the paper's scale")
+    String preset = AppArgs.DEFAULT_PRESET;
+    @Option(names = "--out", paramLabel = "FILE", description = "the Markdown results (default ${DEFAULT-VALUE}); the " +
+        "chart goes beside it as .png")
+    Path out = Path.of("apps-matrix.md");
+    @Option(names = { "--ranks", "-n" }, paramLabel = "P", description = "ranks of the configurations that take " +
+        "them, shm-only, multi, net and clump (default ${DEFAULT-VALUE}); the others fix their own")
+    @Range(min = 1)
+    int ranks = DEFAULT_RANKS;
+    @Option(names = "--repeat", paramLabel = "R", description = "jobs of every cell; the tables give medians " +
+        "(default ${DEFAULT-VALUE})")
+    @Range(min = 1)
+    int repeat = 1;
+    @Option(names = "--timed", paramLabel = "K", description = "timed runs of every run in every job, after its " +
+        "warm-ups: a cell has R x K samples (default " + DEFAULT_TIMED + ", " + PAPER_SCALE_TIMED + " with a " +
+        "configuration at the paper's scale); each adds a run and a settle to the job's time, which --timeout bounds")
+    @Range(min = 1, max = AppArgs.MAX_TIMED, meaning = "timed runs")
+    int timed;
+    @Option(names = "--warmup", paramLabel = "W", description = "untimed runs of each job's application before its " +
+        "timed runs, in the same JVMs: a number, or auto[:MAX] for runs until the JIT is quiet (default auto:" +
+        Warmup.DEFAULT_AUTO_MAX + ", " + PAPER_SCALE_WARMUP_RUNS + " with a configuration at the paper's scale)")
+    Warmup warmup;
+    @Option(names = "--poll", paramLabel = "S", description = "poll scheduler of the ranks (default: theirs, " +
+        DEFAULT_POLL + "); given again, each further one runs right after the first and is compared with it")
+    List<String> polls = new ArrayList<>();
+    boolean pollGiven;
+    @Option(names = "--apps", paramLabel = "A,B", split = ",", hideParamSyntax = true, completionCandidates =
+        AppNames.class, description = "applications (default ${COMPLETION-CANDIDATES})")
+    List<SplitCApp> apps = Apps.all();
+    @Option(names = "--configs", paramLabel = "C,D", split = ",", hideParamSyntax = true, description =
+        "configurations, of those below")
+    List<MatrixConfig> configs;
+    @Option(names = "--chart", paramLabel = "FILE", description = "the bar chart PNG (default: --out with .png)")
+    Path chart;
+    @Option(names = "--timeout", paramLabel = "S", description = "time limit of one job (default " + DEFAULT_TIMEOUT_S +
+        ", " + PAPER_SCALE_TIMEOUT_S + " with a configuration at the paper's scale)")
+    @Range(min = 1)
+    int timeoutSeconds;
+    @Option(names = "--time-limit", paramLabel = "S", description = "time limit of the whole matrix (default " +
+        DEFAULT_TIME_LIMIT_S + " = " + DEFAULT_TIME_LIMIT_S / 3600 + " h): no job starts with less than " +
+        AppsMatrix.MIN_JOB_SECONDS + " s left, a job's limit is cut to what is left, and the jobs not run count as " +
+        "failed")
+    @Range(min = 1)
+    int timeLimitSeconds = DEFAULT_TIME_LIMIT_S;
+    @Option(names = "--em3d-iterations", paramLabel = "N", description = "EM3D's iterations instead of the preset's " +
+        "(the paper preset runs " + PaperTable4.EM3D_ITERATIONS + ", minutes at 32 ranks on 2 CPUs); Table 4 then " +
+        "scales the paper's EM3D counts by N/" + PaperTable4.EM3D_ITERATIONS)
+    @Range(min = 1)
+    int em3dIterations;
+    @Option(names = "--pin", description = "pin rank R to CPU R mod CPUs (taskset), as am2j run --pin")
+    boolean pin;
+    @Option(names = "--keep", paramLabel = "DIR", description = "keep every job's log and JSON report in DIR (kept " +
+        "anyway, in a temporary directory, when a job fails)")
+    Path keep;
+
+    private MatrixOptions()
     {
-        this.preset = preset;
-        this.out = out;
-        this.chart = chart;
-        this.ranks = ranks;
-        this.repeat = repeat;
-        this.warmup = warmup;
-        this.timed = timed;
-        this.polls = Collections.unmodifiableList(polls);
-        this.pollGiven = pollGiven;
-        this.apps = Collections.unmodifiableList(apps);
-        this.configs = Collections.unmodifiableList(configs);
-        this.timeoutSeconds = timeoutSeconds;
-        this.timeLimitSeconds = timeLimitSeconds;
-        this.em3dIterations = em3dIterations;
-        this.pin = pin;
-        this.keep = keep;
-        this.help = help;
     }
 
     /**
@@ -123,148 +138,55 @@ final class MatrixOptions
      */
     static MatrixOptions parse(final String[] args)
     {
-        String preset = AppArgs.DEFAULT_PRESET;
-        Path out = Path.of("apps-matrix.md");
-        Path chart = null;
-        int ranks = DEFAULT_RANKS;
-        boolean ranksGiven = false;
-        int repeat = 1;
-        Warmup warmup = null;
-        int timed = 0;
-        final List<String> polls = new ArrayList<>();
-        List<SplitCApp> apps = Apps.all();
-        List<MatrixConfig> configs = null;
-        int timeout = 0;
-        int timeLimit = DEFAULT_TIME_LIMIT_S;
-        int em3dIterations = 0;
-        boolean pin = false;
-        Path keep = null;
-        for (int i = 0; i < args.length; i++)
+        final MatrixOptions options = new MatrixOptions();
+        final ParseResult parsed = CommandLines.parse(CommandLines.of(options)
+            .registerConverter(Warmup.class, Warmup::parse)
+            .registerConverter(SplitCApp.class, Apps::byName)
+            .registerConverter(MatrixConfig.class, MatrixConfig::byName), args);
+        once("--poll", options.polls);
+        once("--apps", options.apps);
+        if (null == options.configs)
         {
-            final String arg = args[i];
-            switch (arg)
-            {
-                case "-h":
-                case "--help":
-                    return new MatrixOptions(preset, out, out, ranks, repeat, DEFAULT_WARMUP, DEFAULT_TIMED,
-                        List.of(DEFAULT_POLL), false, apps, MatrixConfig.defaults(preset, ranksGiven),
-                        DEFAULT_TIMEOUT_S, timeLimit, em3dIterations, pin, keep, true);
-                case "--pin":
-                    pin = true;
-                    continue;
-                default:
-                    break;
-            }
-            if (i + 1 >= args.length)
-            {
-                throw new IllegalArgumentException(arg.startsWith("-") ? arg + " needs a value" :
-                    "unexpected argument '" + arg + "'");
-            }
-            final String value = args[++i];
-            switch (arg)
-            {
-                case "--preset":
-                    preset = value;
-                    break;
-                case "--out":
-                    out = Path.of(value);
-                    break;
-                case "--chart":
-                    chart = Path.of(value);
-                    break;
-                case "-n":
-                case "--ranks":
-                    ranks = positive(arg, value);
-                    ranksGiven = true;
-                    break;
-                case "--repeat":
-                    repeat = positive(arg, value);
-                    break;
-                case "--warmup":
-                    warmup = Warmup.parse(value);
-                    break;
-                case "--timed":
-                    timed = AppArgs.parseTimed(value);
-                    break;
-                case "--poll":
-                    if (value.isEmpty() || polls.contains(value))
-                    {
-                        throw new IllegalArgumentException("--poll '" + value + "' is empty or given twice");
-                    }
-                    polls.add(value);
-                    break;
-                case "--apps":
-                    apps = new ArrayList<>();
-                    for (final String name : list(arg, value))
-                    {
-                        apps.add(Apps.byName(name));
-                    }
-                    break;
-                case "--configs":
-                    configs = new ArrayList<>();
-                    for (final String name : list(arg, value))
-                    {
-                        configs.add(MatrixConfig.byName(name));
-                    }
-                    break;
-                case "--timeout":
-                    timeout = positive(arg, value);
-                    break;
-                case "--time-limit":
-                    timeLimit = positive(arg, value);
-                    break;
-                case "--em3d-iterations":
-                    em3dIterations = positive(arg, value);
-                    break;
-                case "--keep":
-                    keep = Path.of(value);
-                    break;
-                default:
-                    throw new IllegalArgumentException("unknown option '" + arg + "'");
-            }
+            options.configs = MatrixConfig.defaults(options.preset, parsed.hasMatchedOption("--ranks"));
         }
-        if (null == configs)
+        once("--configs", options.configs);
+        final boolean paperScale = options.configs.stream().anyMatch(MatrixConfig::fixesRanks);
+        if (null == options.warmup)
         {
-            configs = MatrixConfig.defaults(preset, ranksGiven);
+            options.warmup = paperScale ? PAPER_SCALE_WARMUP : DEFAULT_WARMUP;
         }
-        final boolean paperScale = configs.stream().anyMatch(MatrixConfig::fixesRanks);
-        if (null == warmup)
+        if (0 == options.timed)
         {
-            warmup = paperScale ? PAPER_SCALE_WARMUP : DEFAULT_WARMUP;
+            options.timed = paperScale ? PAPER_SCALE_TIMED : DEFAULT_TIMED;
         }
-        if (0 == timed)
+        if (0 == options.timeoutSeconds)
         {
-            timed = paperScale ? PAPER_SCALE_TIMED : DEFAULT_TIMED;
+            options.timeoutSeconds = paperScale ? PAPER_SCALE_TIMEOUT_S : DEFAULT_TIMEOUT_S;
         }
-        if (0 == timeout)
-        {
-            timeout = paperScale ? PAPER_SCALE_TIMEOUT_S : DEFAULT_TIMEOUT_S;
-        }
-        if (em3dIterations > 0 && apps.stream().noneMatch(app -> EM3D.equals(app.name())))
+        if (options.em3dIterations > 0 && options.apps.stream().noneMatch(app -> EM3D.equals(app.name())))
         {
             throw new IllegalArgumentException("--em3d-iterations: the matrix runs no " + EM3D);
         }
-        for (final SplitCApp app : apps)
+        for (final SplitCApp app : options.apps)
         {
-            if (app.preset(preset).isEmpty())
+            if (app.preset(options.preset).isEmpty())
             {
-                throw new IllegalArgumentException(app.name() + " has no preset '" + preset + "'; presets: " +
+                throw new IllegalArgumentException(app.name() + " has no preset '" + options.preset + "'; presets: " +
                     String.join(", ", app.presets()));
             }
         }
-        if (null == chart)
+        if (null == options.chart)
         {
-            final String name = out.getFileName().toString();
+            final String name = options.out.getFileName().toString();
             final int dot = name.lastIndexOf('.');
-            chart = out.resolveSibling((dot > 0 ? name.substring(0, dot) : name) + ".png");
+            options.chart = options.out.resolveSibling((dot > 0 ? name.substring(0, dot) : name) + ".png");
         }
-        final boolean pollGiven = !polls.isEmpty();
-        if (!pollGiven)
+        options.pollGiven = !options.polls.isEmpty();
+        if (!options.pollGiven)
         {
-            polls.add(DEFAULT_POLL);
+            options.polls.add(DEFAULT_POLL);
         }
-        return new MatrixOptions(preset, out, chart, ranks, repeat, warmup, timed, polls, pollGiven, apps, configs,
-            timeout, timeLimit, em3dIterations, pin, keep, false);
+        return options;
     }
 
     /**
@@ -278,34 +200,56 @@ final class MatrixOptions
             Integer.toString(em3dIterations)) : List.of();
     }
 
-    private static List<String> list(final String option, final String value)
+    /**
+     * @return the help: every option with its default, then every configuration with the {@code am2j run} options of
+     * its jobs.
+     */
+    static String help()
     {
-        final List<String> names = new ArrayList<>();
-        for (final String name : value.split(","))
+        final StringBuilder help = new StringBuilder(CommandLines.help(new MatrixOptions()));
+        help.append("Configurations (--configs; default ").append(names(MatrixConfig.defaults("small", false)))
+            .append("; with --preset ").append(MatrixConfig.PAPER_PRESET).append(" and no --ranks ")
+            .append(names(MatrixConfig.defaults(MatrixConfig.PAPER_PRESET, false))).append("):\n");
+        for (final MatrixConfig config : MatrixConfig.values())
         {
-            if (name.isBlank() || names.contains(name.trim()))
-            {
-                throw new IllegalArgumentException(option + " " + value + ": an empty or repeated name");
-            }
-            names.add(name.trim());
+            help.append("  ").append(config.cliName()).append(": ").append(config.description()).append("; am2j run ")
+                .append(String.join(" ", config.runOptions(config.fixesRanks() ? 0 : DEFAULT_RANKS)))
+                .append(config.fixesRanks() ? "" : " (P = " + DEFAULT_RANKS + ")").append('\n');
         }
-        return names;
+        return help.append("At the paper's scale the launcher waits up to ")
+            .append(AppsMatrix.PAPER_SCALE_JOIN_TIMEOUT_MS / 1000).append(" s for the ranks of a job to join unless -D")
+            .append(RendezvousConfig.JOIN_TIMEOUT_PROP).append(" or ").append(RendezvousConfig.JOIN_TIMEOUT_VARIABLE)
+            .append(" says otherwise.\n").toString();
     }
 
-    private static int positive(final String option, final String value)
+    private static String names(final List<MatrixConfig> configs)
     {
-        try
+        return String.join(",", configs.stream().map(MatrixConfig::cliName).toList());
+    }
+
+    /**
+     * @throws IllegalArgumentException when a value of the option is empty or given twice.
+     */
+    private static void once(final String option, final List<?> values)
+    {
+        final HashSet<Object> seen = new HashSet<>();
+        for (final Object value : values)
         {
-            final int n = Integer.parseInt(value);
-            if (n >= 1)
+            if (!seen.add(value) || "".equals(value))
             {
-                return n;
+                throw new IllegalArgumentException(option + " '" + value + "' is empty or given twice");
             }
         }
-        catch (final NumberFormatException ignored)
+    }
+
+    /** The applications' names, for the help. */
+    static final class AppNames extends ArrayList<String>
+    {
+        private static final long serialVersionUID = 1L;
+
+        AppNames()
         {
-            // reported below
+            super(Apps.all().stream().map(SplitCApp::name).toList());
         }
-        throw new IllegalArgumentException(option + " " + value + " must be a positive integer");
     }
 }

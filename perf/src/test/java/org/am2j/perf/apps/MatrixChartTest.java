@@ -17,6 +17,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.knowm.xchart.CategoryChart;
+import org.knowm.xchart.style.Styler;
 
 @Timeout(60)
 class MatrixChartTest
@@ -34,6 +35,11 @@ class MatrixChartTest
         assertEquals("application run", chart.getXAxisTitle());
         assertTrue(chart.getYAxisTitle().startsWith("time (s)"), chart.getYAxisTitle());
         assertTrue(chart.getStyler().isLegendVisible());
+        assertEquals(Styler.LegendPosition.OutsideS, chart.getStyler().getLegendPosition(), "the legend covers no bar");
+        final double tallest = chart.getSeriesMap().values().stream()
+            .flatMap((series) -> series.getYData().stream()).mapToDouble(Number::doubleValue).max().orElseThrow();
+        assertEquals(MatrixChart.HEADROOM * tallest, chart.getStyler().getYAxisMax(), 1e-9,
+            "the axis reaches above the tallest bar (" + tallest + " s), so its label is not clipped");
         assertEquals(List.of("shm-only (one node, shared memory only)", "multi (one node, multi-protocol)",
             "net (all network, one rank per node)", "clump (clump of 2 nodes, multi-protocol)"),
             List.copyOf(chart.getSeriesMap().keySet()));
