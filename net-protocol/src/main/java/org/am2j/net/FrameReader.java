@@ -9,7 +9,6 @@ import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.ringbuffer.OneToOneRingBuffer;
 import org.am2j.api.Am;
-import org.am2j.api.EndpointName;
 import org.am2j.api.MessageCategory;
 import org.am2j.api.Opcode;
 import org.am2j.api.ReturnStatus;
@@ -53,8 +52,7 @@ final class FrameReader
     private ByteBuffer receivedTwin;
     private final WireSeal seal;
     private final Handshakes handshakes;
-    /** A HELLO of another wire version was reported on stderr (once per NIC). */
-    private boolean otherVersionReported;
+    private final NameAnnouncements names;
     /** The polling host's offer for the datagram being read (inline mode), else null. */
     private DirectDelivery direct;
 
@@ -74,6 +72,7 @@ final class FrameReader
         this.timers = timers;
         this.received = received;
         this.handshakes = new Handshakes(config, nicId, counters, keys, clock, peers, writer, timers, received);
+        this.names = new NameAnnouncements(counters, endpoints, peers);
     }
 
     /**
@@ -119,7 +118,7 @@ final class FrameReader
             counters.increment(NicEvent.BAD_HEADER);
             if (d.getShort(WireDescriptor.MAGIC_OFFSET) == WireDescriptor.MAGIC && type == WireDescriptor.TYPE_HELLO)
             {
-                otherVersion(from, d.getByte(WireDescriptor.VERSION_OFFSET) & 0xFF);
+                handshakes.otherVersion(from, d.getByte(WireDescriptor.VERSION_OFFSET) & 0xFF);
             }
             return;
         }
@@ -299,22 +298,6 @@ final class FrameReader
     }
 
     /**
-     * A HELLO of another wire version (every version keeps the magic, version and type where they are): say once what
-     * is wrong, since the two NICs will never talk. Believed from nobody in particular, so it changes nothing else.
-     */
-    private void otherVersion(final InetSocketAddress from, final int version)
-    {
-        counters.increment(NicEvent.WIRE_MISMATCHES);
-        if (!otherVersionReported)
-        {
-            otherVersionReported = true;
-            System.err.println("am2j: a NIC at " + from + " speaks wire version " + version + ", and this NIC speaks " +
-                "version " + WireDescriptor.VERSION + ": every process of a job must run the same am2j; its " +
-                "datagrams are refused (counted as bad_header).");
-        }
-    }
-
-    /**
      * @return true when the sequence is new; a duplicate is answered at once, one outside the window counted.
      */
     private boolean isNew(final ReceiveChannel in, final long sequence)
@@ -458,7 +441,7 @@ final class FrameReader
         }
         if (MessageDescriptor.OPCODE_NAME == code)
         {
-            learnName(peer, replyChannel, buffer, body, sourceEndpoint, dataLength);
+            names.onAnnouncement(peer, replyChannel, buffer, body, sourceEndpoint, dataLength);
             return TAKEN;
         }
         final int status = buffer.getByte(body + MessageDescriptor.RETURN_STATUS_OFFSET) & 0xFF;
@@ -493,14 +476,10 @@ final class FrameReader
             // is retransmitted, so that its token always names its source. This request's tag vouches for a name
             // held for a tag the destination did not accept. A peer over its names' budget has its announcements
             // refused: its requests from endpoints not named are refused too.
-            if (!peer.names.vouch(sourceEndpoint, peers))
+            if (!names.vouched(peer, sourceEndpoint))
             {
                 return peer.names.overBudget ?
                     refuse(peer, buffer, body, bodyLength, ReturnStatus.EBADENDPOINT.code()) : NOT_YET;
-            }
-            if (null == peer.someName)
-            {
-                peer.someName = peer.name(sourceEndpoint);
             }
         }
         // Handed over (DirectDelivery) when the polling host offered it and the queue is empty: the host, our caller's
@@ -614,61 +593,5 @@ final class FrameReader
                 sameNicLogPosition);
         }
         return writer.sendBack(peer, buffer, body, bodyLength, status, false);
-    }
-
-    /**
-     * A name announcement: kept when its destination is an open endpoint whose tag accepts the announcement's (the tag
-     * of the requests that follow it) and the budgets allow ({@link PeerNames}); held, when the tag is not accepted,
-     * until a request vouches for it; refused and counted otherwise. Either way the announcement is taken.
-     */
-    void learnName(final Peer peer, final boolean replyChannel, final DirectBuffer buffer, final int body,
-        final int sourceEndpoint, final int dataLength)
-    {
-        if (replyChannel || dataLength > EndpointName.MAX_ENCODED_LENGTH)
-        {
-            counters.increment(NicEvent.MALFORMED);
-            return;
-        }
-        if (peer.names.knows(sourceEndpoint))
-        {
-            return;
-        }
-        final ServedEndpoint destination =
-            endpoints.byId(buffer.getInt(body + MessageDescriptor.DESTINATION_ENDPOINT_OFFSET));
-        if (null == destination || destination.isClosed())
-        {
-            counters.increment(NicEvent.NAMES_REFUSED);
-            return;
-        }
-        final byte[] bytes = new byte[dataLength];
-        buffer.getBytes(body + MessageDescriptor.HEADER_LENGTH, bytes);
-        final EndpointName name;
-        try
-        {
-            name = EndpointName.fromBytes(bytes);
-        }
-        catch (final RuntimeException ex)
-        {
-            counters.increment(NicEvent.MALFORMED);
-            return;
-        }
-        if (!Tags.accepts(destination.tag(), buffer.getLong(body + MessageDescriptor.TAG_OFFSET)))
-        {
-            // Held until a request with a tag the destination accepts vouches for it.
-            if (PeerNames.HELD_NOW != peer.names.hold(sourceEndpoint, bytes, peers))
-            {
-                counters.increment(NicEvent.NAMES_REFUSED);
-            }
-            return;
-        }
-        if (!peer.names.announced(sourceEndpoint, bytes, peers))
-        {
-            counters.increment(NicEvent.NAMES_REFUSED);
-            return;
-        }
-        if (null == peer.someName)
-        {
-            peer.someName = name;
-        }
     }
 }

@@ -38,6 +38,8 @@ final class Handshakes
     private final FrameWriter writer;
     private final NicTimers timers;
     private final UnsafeBuffer received;
+    /** A HELLO of another wire version was reported on stderr (once per NIC). */
+    private boolean otherVersionReported;
 
     Handshakes(final NetConfig config, final long nicId, final NicCounters counters, final NicKeys keys,
         final NicClock clock, final PeerTable peers, final FrameWriter writer, final NicTimers timers,
@@ -257,6 +259,22 @@ final class Handshakes
             timers.restart(peer);
         }
         writer.sendHeld(peer);
+    }
+
+    /**
+     * A HELLO of another wire version (every version keeps the magic, version and type where they are): say once what
+     * is wrong, since the two NICs will never talk. Believed from nobody in particular, so it changes nothing else.
+     */
+    void otherVersion(final InetSocketAddress from, final int version)
+    {
+        counters.increment(NicEvent.WIRE_MISMATCHES);
+        if (!otherVersionReported)
+        {
+            otherVersionReported = true;
+            System.err.println("am2j: a NIC at " + from + " speaks wire version " + version + ", and this NIC speaks " +
+                "version " + WireDescriptor.VERSION + ": every process of a job must run the same am2j; its " +
+                "datagrams are refused (counted as bad_header).");
+        }
     }
 
     /**
