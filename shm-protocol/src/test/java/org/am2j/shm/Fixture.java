@@ -108,7 +108,7 @@ final class Fixture implements AutoCloseable
         AtomicBuffer segment;
         EndpointName name;
         final AtomicLong arrivals = new AtomicLong();
-        final long[] counts = new long[3];
+        final long[] counts = new long[4];
 
         Host(final int id)
         {
@@ -173,12 +173,23 @@ final class Fixture implements AutoCloseable
                 {
                     counts[2]++;
                 }
+
+                @Override
+                public void unsettled()
+                {
+                    counts[3]++;
+                }
             };
         }
 
         long drops()
         {
             return counts[2];
+        }
+
+        long unsettled()
+        {
+            return counts[3];
         }
 
         @Override

@@ -176,7 +176,9 @@ class ShmCloseTest
             queue.buffer.putInt(packet + PacketDescriptor.ARGS_OFFSET, 0);
             queue.buffer.putLongRelease(packet, QueueBlockDescriptor.state(PacketDescriptor.READY, pid));
             assertFalse(done.await(100, TimeUnit.MILLISECONDS), "packet 1 is still held");
-            // The holder of 1 found it closed: it withdraws its packet unwritten.
+            // The holder of 1 found it closed (and its file gone): it withdraws its packet unwritten, with the mark.
+            queue.buffer.putByte(queue.packetOffset(1) + PacketDescriptor.OPCODE_OFFSET,
+                (byte)ShmRoute.WITHDRAWN_OPCODE);
             queue.buffer.putLongRelease(queue.packetOffset(1),
                 QueueBlockDescriptor.state(PacketDescriptor.WITHDRAWN, pid));
             assertTrue(done.await(10, TimeUnit.SECONDS), "the drain ends once no claimed packet remains");
