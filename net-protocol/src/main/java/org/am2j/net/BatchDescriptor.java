@@ -24,7 +24,7 @@ import org.agrona.MutableDirectBuffer;
  *  +---------------------------------------------------------------+
  *  |   entry 2 ... entry k, laid out the same way                  |
  *  +---------------------------------------------------------------+
- *  |   tag: SipHash-2-4 of every byte before it (64 bits)          | end - 8
+ *  |   tag (128 bits, {@link WireSeal})                              | end - 16
  * </pre>
  * Entry flags: {@link WireDescriptor#FLAG_REPLY_CHANNEL} (the entry's message travels on the reply channel), 16 bits
  * with the reserved bytes, all else zero. The entries fill the datagram exactly: the tag follows the padding of

@@ -20,6 +20,7 @@ final class BatchWriter
     private final NicCounters counters;
     private final int limit;
     private final ByteBuffer batchBuffer;
+    private final ByteBuffer batchTwin;
     private final UnsafeBuffer batch;
     /** Peers with held messages, in the order they got their first. */
     private Peer[] listed = new Peer[16];
@@ -31,6 +32,7 @@ final class BatchWriter
         this.counters = counters;
         this.limit = writer.datagramLimit();
         this.batchBuffer = FrameWriter.direct(limit);
+        this.batchTwin = FrameWriter.twin(batchBuffer);
         this.batch = new UnsafeBuffer(batchBuffer);
     }
 
@@ -106,7 +108,17 @@ final class BatchWriter
             writer.transmit(peer, replyChannel, slot);
             return;
         }
-        writer.helloIfUnaccepted(peer);
+        if (null == peer.session)
+        {
+            // No session yet: the messages wait in their slots (their timers armed) for the handshake to complete.
+            writer.handshake(peer);
+            for (int i = 0; i < count; i++)
+            {
+                writer.sent(peer, pending.slots[i]);
+            }
+            pending.clear();
+            return;
+        }
         writer.writeHeader(batch, WireDescriptor.TYPE_BATCH, 0, peer, 0);
         batch.putInt(BatchDescriptor.COUNT_OFFSET, count);
         batch.putInt(WireDescriptor.FRAGMENT_OFFSET_OFFSET, 0);
@@ -117,10 +129,11 @@ final class BatchWriter
             offset = BatchDescriptor.putEntry(batch, offset, slot.sequence, pending.replyChannel[i], slot.view,
                 WireDescriptor.HEADER_LENGTH, slot.bodyLength);
         }
-        writer.send(batchBuffer, batch, offset, peer);
+        writer.send(batchBuffer, batchTwin, batch, offset, peer);
         counters.increment(NicEvent.BATCHES_SENT);
         for (int i = 0; i < count; i++)
         {
+            pending.slots[i].sentIn = peer.session;
             writer.sent(peer, pending.slots[i]);
             counters.increment(NicEvent.BATCHED_MESSAGES);
         }

@@ -2,14 +2,13 @@ package org.am2j.net;
 
 import java.lang.invoke.VarHandle;
 import java.net.InetSocketAddress;
-import java.util.Arrays;
+import java.nio.ByteBuffer;
 
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.ringbuffer.OneToOneRingBuffer;
 import org.am2j.api.Am;
-import org.am2j.api.EndpointName;
 import org.am2j.api.MessageCategory;
 import org.am2j.api.Opcode;
 import org.am2j.api.ReturnStatus;
@@ -18,9 +17,9 @@ import org.am2j.spi.SegmentBounds;
 import org.am2j.net.auth.NicKeys;
 
 /**
- * The NIC's receive path, by frame type: it checks every datagram's header and tag (and a batch's whole layout),
- * applies the acknowledgement state and floors it carries, answers HELLOs ({@link Introductions}: a cookie, or a
- * peer) and give-ups, walks the messages of a batch in order, recognises duplicates, reassembles fragments, checks
+ * The NIC's receive path, by frame type: it checks every datagram's header, session and tag (and a batch's whole
+ * layout), applies the acknowledgement state and floors it carries, hands handshakes to {@link Handshakes}, answers
+ * give-ups, walks the messages of a batch in order, recognises duplicates, reassembles fragments, checks
  * each message against its destination endpoint (exists, tag, handler, lengths, segment range) and puts it into the
  * endpoint's receive queue (or hands it to the polling host, {@link DirectDelivery}) or sends it back to its sender.
  * Agent thread.
@@ -48,14 +47,20 @@ final class FrameReader
     private final FrameWriter writer;
     private final NicTimers timers;
     private final UnsafeBuffer received;
-    private final Introductions introductions;
+    /** The buffer {@link #received} views, and its twin for the cipher ({@link FrameWriter#twin}). */
+    private ByteBuffer receivedBuffer;
+    private ByteBuffer receivedTwin;
+    private final WireSeal seal;
+    private final Handshakes handshakes;
+    private final NameAnnouncements names;
     /** The polling host's offer for the datagram being read (inline mode), else null. */
     private DirectDelivery direct;
 
     FrameReader(final NetConfig config, final long nicId, final NicCounters counters, final NicKeys keys,
         final NicClock clock, final PeerTable peers, final EndpointTable endpoints, final FrameWriter writer,
-        final NicTimers timers, final UnsafeBuffer received)
+        final NicTimers timers, final UnsafeBuffer received, final WireSeal seal)
     {
+        this.seal = seal;
         this.config = config;
         this.nicId = nicId;
         this.counters = counters;
@@ -66,7 +71,20 @@ final class FrameReader
         this.writer = writer;
         this.timers = timers;
         this.received = received;
-        this.introductions = new Introductions(config, nicId, counters, keys, clock, peers, writer, received);
+        this.handshakes = new Handshakes(config, nicId, counters, keys, clock, peers, writer, timers, received);
+        this.names = new NameAnnouncements(counters, endpoints, peers);
+    }
+
+    /**
+     * The receive buffer's view now shows another buffer (the receive buffer is lent to a host, or given back).
+     *
+     * @param buffer the buffer datagrams are read into.
+     * @param twin   a second buffer over its memory.
+     */
+    void receivingInto(final ByteBuffer buffer, final ByteBuffer twin)
+    {
+        this.receivedBuffer = buffer;
+        this.receivedTwin = twin;
     }
 
     /**
@@ -98,6 +116,10 @@ final class FrameReader
             type < WireDescriptor.TYPE_DATA || type > WireDescriptor.LAST_TYPE)
         {
             counters.increment(NicEvent.BAD_HEADER);
+            if (d.getShort(WireDescriptor.MAGIC_OFFSET) == WireDescriptor.MAGIC && type == WireDescriptor.TYPE_HELLO)
+            {
+                handshakes.otherVersion(from, d.getByte(WireDescriptor.VERSION_OFFSET) & 0xFF);
+            }
             return;
         }
         if (d.getLong(WireDescriptor.DESTINATION_NIC_OFFSET) != nicId)
@@ -109,24 +131,38 @@ final class FrameReader
         final Peer peer = peers.byNic(sourceNic);
         if (type == WireDescriptor.TYPE_COOKIE)
         {
-            introductions.onCookie(peer, datagramLength);
+            handshakes.onCookie(peer, datagramLength);
             return;
         }
         final int length = datagramLength - WireDescriptor.TAG_LENGTH;
+        if (type == WireDescriptor.TYPE_HELLO)
+        {
+            handshakes.onHello(from, sourceNic, peer, length);
+            return;
+        }
+        if (type == WireDescriptor.TYPE_ANSWER)
+        {
+            handshakes.onAnswer(peer, length);
+            return;
+        }
         if (null == peer)
         {
             // Nothing from an unknown NIC is believed or answered, but a HELLO: it gets a cookie, or a peer.
-            if (type == WireDescriptor.TYPE_HELLO && length == WireDescriptor.HELLO_LENGTH)
-            {
-                introductions.onHelloFromUnknown(from, sourceNic, length);
-            }
-            else
-            {
-                counters.increment(NicEvent.UNKNOWN_PEER);
-            }
+            counters.increment(NicEvent.UNKNOWN_PEER);
             return;
         }
-        if (config.authenticate && d.getLong(length) != peer.receiveKey.hash(d, 0, length))
+        // The session the datagram names: the one in use, or the one this NIC answered a HELLO for.
+        final int sessionId = d.getInt(WireDescriptor.SESSION_OFFSET);
+        final LinkSession current = peer.session;
+        final LinkSession session = null != current && current.id == sessionId ? current :
+            null != peer.answered && peer.answered.id == sessionId ? peer.answered : null;
+        if (null == session)
+        {
+            // Of a session this NIC does not hold (an earlier one, or made up): it changes nothing.
+            counters.increment(NicEvent.UNKNOWN_SESSION);
+            return;
+        }
+        if (!seal.open(receivedBuffer, receivedTwin, d, length, session))
         {
             // Forged, spoiled, or from another incarnation: it changes nothing.
             counters.increment(NicEvent.AUTH_FAILED);
@@ -140,12 +176,17 @@ final class FrameReader
             counters.increment(NicEvent.TRUNCATED);
             return;
         }
-        if (!peer.accepted)
+        if (!session.anchored)
         {
-            // The peer knows us: stop introducing ourselves, and resend at once what it dropped while it did not.
-            peer.accepted = true;
-            timers.retransmitSoon(peer.requestsOut);
-            timers.retransmitSoon(peer.repliesOut);
+            // The first datagram of the session from the peer: our receive state starts at its floors.
+            session.anchored = true;
+            peer.requestsIn.anchor(d.getLong(WireDescriptor.REQUEST_FLOOR_OFFSET));
+            peer.repliesIn.anchor(d.getLong(WireDescriptor.REPLY_FLOOR_OFFSET));
+        }
+        if (session != current)
+        {
+            // The peer got our ANSWER and uses the session: it replaces the one in use, if any.
+            handshakes.takeUp(peer);
         }
         if (clock.nowNanos - peer.lastHeardNanos > config.timeoutNanos / 2)
         {
@@ -174,17 +215,6 @@ final class FrameReader
         }
         if (type == WireDescriptor.TYPE_ACK)
         {
-            return;
-        }
-        if (type == WireDescriptor.TYPE_HELLO)
-        {
-            // From a peer we know: it does not know yet that we know it. Any tagged datagram tells it.
-            if (length != WireDescriptor.HELLO_LENGTH || !Arrays.equals(peer.publicKey, Introductions.helloKey(d)))
-            {
-                counters.increment(NicEvent.MALFORMED);
-                return;
-            }
-            writer.sendAck(peer);
             return;
         }
         if (type == WireDescriptor.TYPE_BATCH)
@@ -411,7 +441,7 @@ final class FrameReader
         }
         if (MessageDescriptor.OPCODE_NAME == code)
         {
-            learnName(peer, replyChannel, buffer, body, sourceEndpoint, dataLength);
+            names.onAnnouncement(peer, replyChannel, buffer, body, sourceEndpoint, dataLength);
             return TAKEN;
         }
         final int status = buffer.getByte(body + MessageDescriptor.RETURN_STATUS_OFFSET) & 0xFF;
@@ -443,8 +473,14 @@ final class FrameReader
         if (0 == status && opcode.isRequest() && !endpoint.routeNamed(route))
         {
             // The sender's name announcement (an earlier sequence) has not arrived yet: take the request when it
-            // is retransmitted, so that its token always names its source.
-            return NOT_YET;
+            // is retransmitted, so that its token always names its source. This request's tag vouches for a name
+            // held for a tag the destination did not accept. A peer over its names' budget has its announcements
+            // refused: its requests from endpoints not named are refused too.
+            if (!names.vouched(peer, sourceEndpoint))
+            {
+                return peer.names.overBudget ?
+                    refuse(peer, buffer, body, bodyLength, ReturnStatus.EBADENDPOINT.code()) : NOT_YET;
+            }
         }
         // Handed over (DirectDelivery) when the polling host offered it and the queue is empty: the host, our caller's
         // thread and the queue's only reader, runs earlier records before it polls the socket again.
@@ -557,30 +593,5 @@ final class FrameReader
                 sameNicLogPosition);
         }
         return writer.sendBack(peer, buffer, body, bodyLength, status, false);
-    }
-
-    void learnName(final Peer peer, final boolean replyChannel, final DirectBuffer buffer, final int body,
-        final int sourceEndpoint, final int dataLength)
-    {
-        if (replyChannel || dataLength > EndpointName.MAX_ENCODED_LENGTH)
-        {
-            counters.increment(NicEvent.MALFORMED);
-            return;
-        }
-        final EndpointName known = peer.name(sourceEndpoint);
-        if (null != known)
-        {
-            return;
-        }
-        final byte[] bytes = new byte[dataLength];
-        buffer.getBytes(body + MessageDescriptor.HEADER_LENGTH, bytes);
-        try
-        {
-            peer.learnName(sourceEndpoint, EndpointName.fromBytes(bytes));
-        }
-        catch (final RuntimeException ex)
-        {
-            counters.increment(NicEvent.MALFORMED);
-        }
     }
 }

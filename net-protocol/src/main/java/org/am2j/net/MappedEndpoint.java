@@ -195,7 +195,7 @@ final class MappedEndpoint implements ServedEndpoint
     @Override
     public boolean routeNamed(final int route)
     {
-        return null != routePeers[route].name(routeRemoteIds[route]);
+        return routePeers[route].names.knows(routeRemoteIds[route]);
     }
 
     @Override

@@ -27,12 +27,13 @@ import org.am2j.api.Am;
  *  |                         data ...                              | 64
  * </pre>
  * The opcode is an {@code org.am2j.api.Opcode} code, or {@link #OPCODE_NAME} for the NIC's own announcement of an
- * endpoint's name (its encoded {@code EndpointName} is the data). A long message's data travels inline and the
+ * endpoint's name (its encoded {@code EndpointName} is the data, and its tag the tag of the request it goes before:
+ * the receiving NIC keeps the name only when the destination accepts it). A long message's data travels inline and the
  * receiving NIC writes it into the destination's segment.
  */
 final class MessageDescriptor
 {
-    /** Opcode of a name announcement: data = the source endpoint's encoded name. */
+    /** Opcode of a name announcement: data = the source endpoint's encoded name, tag = its first request's. */
     static final int OPCODE_NAME = 0x7F;
 
     static final int OPCODE_OFFSET = 0;

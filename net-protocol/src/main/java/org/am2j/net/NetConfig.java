@@ -43,8 +43,13 @@ import org.am2j.spi.TransportContext;
  *       asks the peer to give it up; it comes back to its sender's handler 0 only if the peer answers that it did
  *       (default 10000). A peer that answers "busy" (its receive queue is full) restarts the clock; a silent peer
  *       stops it (its messages stay outstanding until it answers or is known dead);</li>
- *   <li>{@code authenticate}: tag and check every datagram with the link's key (default true; false is for
- *       measuring the check's cost only);</li>
+ *   <li>{@code wire}: what the NIC does to every datagram ({@link WireMode}): {@code encrypt} (the default: AES-GCM
+ *       seals what carries messages), {@code authenticate} (a tag on every datagram) or {@code off} (nothing; for
+ *       measuring and trusted fabrics only); both ends of a link must agree. {@code authenticate=false} (the older
+ *       setting) means {@code off} and {@code authenticate=true} the default, unless {@code wire} is given, which
+ *       wins; any other value of {@code authenticate} is an error;</li>
+ *   <li>{@code rekeyKiB}: the most KiB one key seals before its direction moves to the next key epoch (default
+ *       67108864, 64 GiB: well below AES-GCM's data limit per key);</li>
  *   <li>{@code rtoMinUs}, {@code rtoMaxMs}, {@code rtoInitialMs}: bounds and start of the retransmission timeout
  *       (defaults 2000 us, 200 ms, 10 ms);</li>
  *   <li>{@code ackDelayUs}: longest wait for a reply or request to carry an acknowledgement before the NIC sends an
@@ -64,6 +69,10 @@ final class NetConfig
     static final String BOOTSTRAP_VARIABLE = "AM2J_BOOTSTRAP";
     /** The NIC mode's setting besides {@code am2j.net.nic}, which the launcher's {@code --nic} sets. */
     static final Setting NIC_SETTING = new Setting("am2j.nic", "AM2J_NIC");
+    /** The wire mode ({@link WireMode}). */
+    static final Setting WIRE = Setting.of(NetTransport.NAME, "wire");
+    /** The older setting of the wire mode: {@code false} is {@link WireMode#OFF}. */
+    static final Setting AUTHENTICATE = Setting.of(NetTransport.NAME, "authenticate");
     /** IPv4 and UDP headers: what an MTU leaves for a datagram. */
     static final int IP_UDP_HEADERS = 28;
     /** Smallest MTU accepted: IPv4's minimum reassembly size. */
@@ -102,11 +111,12 @@ final class NetConfig
     final long keeperNanos;
     /** The NIC's link rate in MB/s ({@link LinkRate}), 0 for none. */
     final int linkRateMBps;
-    /**
-     * Tag and check every datagram (default). {@code am2j.net.authenticate=false} is for measuring what the check
-     * costs, nothing else: the wire then believes anyone who can send it a datagram.
-     */
-    final boolean authenticate;
+    /** What the NIC does to every datagram ({@link WireMode}). */
+    final WireMode wire;
+    /** The setting the wire mode came from, as the user gave it, for messages. */
+    final String wireSetting;
+    /** The most bytes one key seals before its direction moves to the next key epoch. */
+    final long rekeyBytes;
     /** This process's node identity (for the liveness check of peers on this machine), or null when unknown. */
     final String node;
 
@@ -155,7 +165,11 @@ final class NetConfig
         }
         this.timeoutNanos = settings.intValue(Setting.of(NetTransport.NAME, "timeoutMs"), 10_000, 10, 3_600_000) * 1_000_000L;
         this.node = context.node();
-        this.authenticate = settings.flag(Setting.of(NetTransport.NAME, "authenticate"), true);
+        this.wire = wireMode(settings);
+        this.wireSetting = settings.isSet(WIRE) ? settings.givenName(WIRE) + "=" + settings.value(WIRE) :
+            settings.isSet(AUTHENTICATE) ? settings.givenName(AUTHENTICATE) + "=" + settings.value(AUTHENTICATE) :
+            "the default";
+        this.rekeyBytes = settings.longValue(Setting.of(NetTransport.NAME, "rekeyKiB"), 64L << 20, 16, 1L << 40) * 1024L;
         this.rtoMinNanos = settings.intValue(Setting.of(NetTransport.NAME, "rtoMinUs"), 2000, 10, 10_000_000) * 1_000L;
         this.rtoMaxNanos = settings.intValue(Setting.of(NetTransport.NAME, "rtoMaxMs"), 200, 1, 600_000) * 1_000_000L;
         this.rtoInitialNanos = settings.intValue(Setting.of(NetTransport.NAME, "rtoInitialMs"), 10, 1, 600_000) * 1_000_000L;
@@ -171,6 +185,23 @@ final class NetConfig
         this.connectedPeers = settings.intValue(Setting.of(NetTransport.NAME, "connectedPeers"), 64, 0, 1 << 16);
         this.keeperNanos = settings.intValue(Setting.of(NetTransport.NAME, "keeperUs"), 1000, 0, 1_000_000) * 1_000L;
         this.linkRateMBps = settings.intValue(Setting.of(NetTransport.NAME, "linkRateMBps"), 0, 0, 1_000_000);
+    }
+
+    /**
+     * The wire mode of the {@code wire} setting and the older {@code authenticate}: {@code wire} wins when given;
+     * {@code authenticate=false} alone means {@link WireMode#OFF}, {@code true} the default.
+     *
+     * @param settings of the process.
+     * @return the mode.
+     * @throws AmException {@link AmError#BAD_ARG} when either has a value it cannot have ({@code authenticate} is
+     *                     checked even when {@code wire} wins).
+     */
+    static WireMode wireMode(final Settings settings)
+    {
+        final boolean authenticate = settings.flag(AUTHENTICATE, true);
+        final String mode = settings.choice(WIRE, null, WireMode.ENCRYPT.text, WireMode.AUTHENTICATE.text,
+            WireMode.OFF.text);
+        return null != mode ? WireMode.named(mode) : authenticate ? WireMode.DEFAULT : WireMode.OFF;
     }
 
     /**

@@ -23,7 +23,11 @@ final class NetRoute implements Route
     final Peer peer;
     final int remoteEndpointId;
     private volatile EndpointName peerName;
-    private volatile boolean announced;
+    /**
+     * The peer's {@link Peer#restarts} when this route announced its endpoint's name, or -1 before: after a restart
+     * the peer knows the name no more, and the route announces it again.
+     */
+    private volatile int announcedIn = -1;
     /** Position in the owning endpoint's inverse-route table; -1 for translation-table routes. */
     int index = -1;
 
@@ -43,14 +47,15 @@ final class NetRoute implements Route
         final boolean replyChannel = null == opcode || !opcode.isRequest() || 0 != message.returnStatus();
         final SendChannel channel = peer.out(replyChannel);
         final ManyToOneRingBuffer queue = endpoint.sendQueue(replyChannel);
-        final boolean announce = !replyChannel && !announced;
+        final int restarts = peer.restarts;
+        final boolean announce = !replyChannel && announcedIn != restarts;
         if (!channel.tryAcquire(announce ? 2 : 1))
         {
             // Held sends hold credits: they must leave for the window to open again.
             nic.directSends().flushHeld();
             return FULL;
         }
-        if (announce && !queueName(queue))
+        if (announce && !queueName(queue, restarts, message.tag()))
         {
             channel.release(2);
             return FULL;
@@ -151,24 +156,30 @@ final class NetRoute implements Route
         }
     }
 
-    private boolean queueName(final ManyToOneRingBuffer queue)
+    private boolean queueName(final ManyToOneRingBuffer queue, final int restarts, final long tag)
     {
-        announced = queueName(queue, peer.index, endpoint.id(), remoteEndpointId, endpoint.encodedName());
-        return announced;
+        if (!queueName(queue, peer.index, endpoint.id(), remoteEndpointId, endpoint.encodedName(), tag))
+        {
+            return false;
+        }
+        announcedIn = restarts;
+        return true;
     }
 
     /**
-     * Queue a name announcement record (the sending endpoint's encoded name) in a send queue.
+     * Queue a name announcement record (the sending endpoint's encoded name) in a send queue. It carries the tag of
+     * the request it goes before: the receiving NIC keeps the name only when the destination accepts that tag.
      *
      * @param queue            the send queue.
      * @param peerIndex        the destination's NIC in the NIC's peer table.
      * @param sourceEndpointId the announcing endpoint's wire id.
      * @param remoteEndpointId the destination's wire id.
      * @param name             the encoded name.
+     * @param tag              the tag of the request that follows it.
      * @return false when the queue had no room.
      */
     static boolean queueName(final ManyToOneRingBuffer queue, final int peerIndex, final int sourceEndpointId,
-        final int remoteEndpointId, final byte[] name)
+        final int remoteEndpointId, final byte[] name, final long tag)
     {
         final int index = queue.tryClaim(QueueRecordDescriptor.MESSAGE_TYPE,
             QueueRecordDescriptor.BODY_OFFSET + MessageDescriptor.HEADER_LENGTH + name.length);
@@ -185,6 +196,7 @@ final class NetRoute implements Route
         buffer.putInt(body + MessageDescriptor.DESTINATION_ENDPOINT_OFFSET, remoteEndpointId);
         buffer.putInt(body + MessageDescriptor.DATA_LENGTH_OFFSET, name.length);
         buffer.putLong(body + MessageDescriptor.SEGMENT_OFFSET_OFFSET, -1L);
+        buffer.putLong(body + MessageDescriptor.TAG_OFFSET, tag);
         buffer.putBytes(body + MessageDescriptor.HEADER_LENGTH, name);
         // Ordered store of the record length, as for every record.
         queue.commit(index);

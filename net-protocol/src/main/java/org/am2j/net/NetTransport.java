@@ -20,6 +20,17 @@ public final class NetTransport implements Transport
     /** The transport's name. */
     public static final String NAME = "net";
 
+    /**
+     * @return the wire mode the NICs of this process run ({@code encrypt}, {@code authenticate} or {@code off}), from
+     *         {@code am2j.net.wire} / {@code AM2J_NET_WIRE} and the older {@code am2j.net.authenticate} /
+     *         {@code AM2J_NET_AUTHENTICATE}, as a report records it.
+     * @throws org.am2j.api.AmException when a setting has a value it cannot have.
+     */
+    public static String wireMode()
+    {
+        return NetConfig.wireMode(org.am2j.spi.Settings.system()).text;
+    }
+
     private static final System.Logger LOGGER = System.getLogger("org.am2j.net");
 
     private final NetConfig config;

@@ -84,11 +84,12 @@ final class NicAgent implements Agent
         this.inline = config.mode == NicMode.INLINE;
         this.address = HostPort.format(wire.localAddress());
         this.peers = new PeerTable(config, wire, nicId, keys, counters);
-        this.writer = new FrameWriter(config, wire, nicId, counters, keys, clock);
+        final WireSeal seal = new WireSeal(config.wire, config.rekeyBytes, counters);
+        this.writer = new FrameWriter(config, wire, nicId, counters, keys, clock, seal);
         this.timers = new NicTimers(config, counters, liveness, clock, peers, endpoints, writer);
         final UnsafeBuffer received = new UnsafeBuffer(0, 0);
         this.reader = new FrameReader(config, nicId, counters, keys, clock, peers, endpoints, writer, timers,
-            received);
+            received, seal);
         this.sendQueues = new SendQueues(counters, peers, endpoints, writer, timers, clock,
             config.linkRateMBps > 0 ? new LinkRate(config.linkRateMBps) : null, reader);
         this.lock = new NicLock(inline, endpoints, sendQueues, clock);
@@ -550,6 +551,27 @@ final class NicAgent implements Agent
         final boolean busy = traffic != keeperSeenTraffic || hasTimers();
         keeperSeenTraffic = traffic;
         return busy;
+    }
+
+    /**
+     * For tests: start the handshake with a peer now, as its first message would.
+     *
+     * @param peer without a session.
+     */
+    void handshake(final Peer peer)
+    {
+        if (tryLock())
+        {
+            try
+            {
+                clock.nowNanos = System.nanoTime();
+                writer.handshake(peer);
+            }
+            finally
+            {
+                unlock();
+            }
+        }
     }
 
     /**

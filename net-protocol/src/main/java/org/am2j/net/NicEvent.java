@@ -61,6 +61,30 @@ enum NicEvent
     HELLOS_SENT,
     /** Cookies sent in answer to HELLOs from unknown NICs (one hash each, nothing kept). */
     COOKIES_SENT,
+    /** ANSWERs sent to HELLOs (repeats of a lost one included). */
+    ANSWERS_SENT,
+    /** HELLOs from a peer this NIC was sending its own HELLO to, left unanswered: the lower NIC's handshake goes on. */
+    HELLOS_CROSSED,
+    /** ANSWERs for a HELLO this NIC no longer sends (repeats, or replays): they change nothing. */
+    STALE_HANDSHAKES,
+    /** Sessions made by handshakes (each with keys of its own). */
+    SESSIONS,
+    /**
+     * Sessions that replaced one in use: the peer had forgotten this NIC (it evicted it from a full table) and made a
+     * new one. Messages sent in the old session and unresolved came back EOUTCOMEUNKNOWN.
+     */
+    SESSIONS_RESTARTED,
+    /** Datagrams of a session this NIC does not hold (an earlier one's, or made up): dropped. */
+    UNKNOWN_SESSION,
+    /** Key epochs this NIC's sending directions moved to: each key sealed what it may, and the next took over. */
+    REKEYS,
+    /** Handshakes refused because the peer runs another wire mode or version (reported once on stderr). */
+    WIRE_MISMATCHES,
+    /**
+     * Name announcements not kept: for an endpoint that does not exist or does not accept their tag, or over the
+     * announcing peer's budget of names (or all peers'); such a peer's requests from endpoints not named are refused.
+     */
+    NAMES_REFUSED,
     /** Peers made from HELLOs with a valid cookie and tag. */
     PEERS_ACCEPTED,
     /** Idle peers that no route led to, evicted from a full table for a new one. */

@@ -97,6 +97,16 @@ final class NicTimers
                     died(peer);
                 }
             }
+            if (peer.handshaking())
+            {
+                writer.handshakeTimer(peer);
+                work++;
+            }
+            if (null == peer.session && !peer.unreachable())
+            {
+                // Nothing leaves before the handshake completes: its messages wait, unsent, and time nothing out.
+                continue;
+            }
             work += scan(peer, peer.requestsOut, false);
             work += scan(peer, peer.repliesOut, true);
             if (peer.requestsIn.ackDue(clock.nowNanos) || peer.repliesIn.ackDue(clock.nowNanos) || peer.busyOwed)
@@ -200,6 +210,7 @@ final class NicTimers
             return;
         }
         peer.died = true;
+        peer.helloRandom = null;
         counters.increment(NicEvent.PEERS_DIED);
         resolveAll(peer, peer.requestsOut);
         resolveAll(peer, peer.repliesOut);
@@ -214,14 +225,82 @@ final class NicTimers
             final WindowSlot slot = channel.inFlight(sequence);
             if (null != slot && 0 == slot.returnStatus)
             {
-                counters.increment(NicEvent.OUTCOME_UNKNOWN);
-                slot.returnStatus = ReturnStatus.EOUTCOMEUNKNOWN.code();
-                if (returnLocally(peer, slot, slot.returnStatus))
-                {
-                    channel.complete(slot);
-                }
+                resolve(peer, channel, slot, null == slot.sentIn ? NicEvent.UNREACHABLE : NicEvent.OUTCOME_UNKNOWN);
             }
         }
+    }
+
+    /**
+     * Return an unresolved message: EUNREACHABLE when it never left, else EOUTCOMEUNKNOWN (it may have run).
+     */
+    private void resolve(final Peer peer, final SendChannel channel, final WindowSlot slot, final NicEvent event)
+    {
+        counters.increment(event);
+        slot.returnStatus = (NicEvent.UNREACHABLE == event ? ReturnStatus.EUNREACHABLE :
+            ReturnStatus.EOUTCOMEUNKNOWN).code();
+        if (returnLocally(peer, slot, slot.returnStatus))
+        {
+            channel.complete(slot);
+        }
+    }
+
+    /**
+     * The peer runs another wire mode: nothing will ever be sent to it, and what waited for the handshake comes back
+     * EUNREACHABLE.
+     *
+     * @param peer refused.
+     */
+    void refuseAll(final Peer peer)
+    {
+        peer.pending.clear();
+        resolveAll(peer, peer.requestsOut);
+        resolveAll(peer, peer.repliesOut);
+        peer.reassembly.clear();
+    }
+
+    /**
+     * A session replaced the one in use: the peer forgot this NIC, and what it received in the old session with it.
+     * The messages that left in the old session and are unresolved come back EOUTCOMEUNKNOWN (the peer may have
+     * taken them before it forgot); those that never left go out in the new one, whose sequences start after the
+     * last that left. Routes announce their endpoints' names again.
+     *
+     * @param peer whose session was replaced.
+     */
+    void restart(final Peer peer)
+    {
+        peer.pending.clear();
+        restart(peer, peer.requestsOut);
+        restart(peer, peer.repliesOut);
+        peer.reassembly.clear();
+        peer.busyOwed = false;
+        // Volatile store: a host that reads it announces its endpoint's name before its next request.
+        peer.restarts++;
+        counters.increment(NicEvent.SESSIONS_RESTARTED);
+    }
+
+    private void restart(final Peer peer, final SendChannel channel)
+    {
+        // The new session starts after the last message that left in the old one: one below it that never left
+        // cannot go out in the new session (the peer's receive state starts above it), so it comes back EUNREACHABLE.
+        final long end = channel.nextSequence();
+        long base = channel.oldest();
+        for (long sequence = base; sequence < end; sequence++)
+        {
+            final WindowSlot slot = channel.inFlight(sequence);
+            if (null != slot && null != slot.sentIn)
+            {
+                base = sequence + 1;
+            }
+        }
+        for (long sequence = channel.oldest(); sequence < base; sequence++)
+        {
+            final WindowSlot slot = channel.inFlight(sequence);
+            if (null != slot && 0 == slot.returnStatus)
+            {
+                resolve(peer, channel, slot, null == slot.sentIn ? NicEvent.UNREACHABLE : NicEvent.OUTCOME_UNKNOWN);
+            }
+        }
+        channel.restart(base);
     }
 
     void postpone(final long nanos)

@@ -1,10 +1,10 @@
 package org.am2j.net;
 
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.am2j.api.EndpointName;
-import org.am2j.net.auth.SipHash;
+import org.am2j.net.auth.LinkSecret;
+import org.am2j.net.auth.Mac128;
 
 /**
  * Another process's NIC, as this NIC knows it: where it is, the two channels to it and from it (requests; replies
@@ -14,9 +14,6 @@ import org.am2j.net.auth.SipHash;
  */
 final class Peer
 {
-    /** Most endpoint names kept per peer. */
-    static final int MAX_NAMES = 1 << 16;
-
     final int index;
     final long nicId;
     /** Where its datagrams go: {@code destination.address} is its NIC's receiving socket. */
@@ -29,7 +26,8 @@ final class Peer
     final Reassembly reassembly;
     /** Messages drained for the peer and not sent yet: they go out together at the end of the drain. NIC thread. */
     final PendingBatch pending;
-    private final ConcurrentHashMap<Integer, EndpointName> names = new ConcurrentHashMap<>();
+    /** The names of its endpoints this NIC knows. */
+    final PeerNames names = new PeerNames();
 
     /**
      * The peer's process is known to be gone (it was on this machine and its pid no longer runs, or the job said
@@ -45,21 +43,40 @@ final class Peer
     long lastHeardNanos;
     /** When the NIC last looked for evidence that the silent peer's process is gone. NIC thread. */
     long livenessCheckedNanos;
-    /** Key of the datagrams to the peer. */
-    final SipHash transmitKey;
-    /** Key of the datagrams from the peer. */
-    final SipHash receiveKey;
+    /** The link's secret, every key of it derives from; null for the peer that stands for this NIC. */
+    final LinkSecret secret;
+    /** Key of the handshake datagrams to the peer. */
+    final Mac128 helloTransmit = new Mac128();
+    /** Key of the handshake datagrams from the peer. */
+    final Mac128 helloReceive = new Mac128();
     /** The peer's public key (RFC 7748 bytes): a peer claiming this NIC id with another key is refused. */
     final byte[] publicKey;
+    /** The session datagrams go out in, or null before the first handshake completes. NIC thread. */
+    LinkSession session;
     /**
-     * A datagram tagged with the peer's key arrived: it knows us and checks our tags. Until then the NIC introduces
-     * itself with HELLOs. NIC thread.
+     * A session this NIC answered a HELLO for: it becomes {@link #session} when a datagram of it from the peer checks
+     * (the peer got the ANSWER and holds the keys). Until then the current session, if any, goes on. NIC thread.
      */
-    boolean accepted;
+    LinkSession answered;
+    /** The random of the HELLO this NIC is sending to start a session, or null. NIC thread. */
+    byte[] helloRandom;
     /** The last cookie the peer gave us for our HELLO, or 0. NIC thread. */
     long cookie;
-    /** When the last HELLO went out. NIC thread. */
+    /** When the last HELLO (or, until the peer answers in the new session, its confirmation) went out. NIC thread. */
     long helloSentNanos;
+    /**
+     * Sessions that replaced an earlier one (the peer had forgotten this NIC and introduced itself again): the peer
+     * knows none of our names then, so a route that announced its endpoint's name in an earlier session announces it
+     * again. Written by the NIC thread, read by hosts.
+     */
+    volatile int restarts;
+    /**
+     * The peer runs another wire mode: both ends logged why, and nothing is sent to it (what was queued comes back
+     * EUNREACHABLE: it never left).
+     */
+    volatile boolean wireRefused;
+    /** The peer's other wire mode was reported on stderr. NIC thread. */
+    boolean mismatchReported;
     /** Routes (of hosts' translation tables, or endpoints' inverse mappings) that lead to this peer. */
     final AtomicInteger routes = new AtomicInteger();
     /**
@@ -70,11 +87,14 @@ final class Peer
     boolean sameNic;
 
     Peer(final int index, final long nicId, final Destination destination, final NetConfig config,
-        final long nowNanos, final byte[] publicKey, final SipHash transmitKey, final SipHash receiveKey)
+        final long nowNanos, final byte[] publicKey, final LinkSecret secret)
     {
         this.publicKey = publicKey;
-        this.transmitKey = transmitKey;
-        this.receiveKey = receiveKey;
+        this.secret = secret;
+        if (null != secret)
+        {
+            secret.helloKeys(helloTransmit, helloReceive);
+        }
         this.index = index;
         this.nicId = nicId;
         this.destination = destination;
@@ -87,16 +107,14 @@ final class Peer
     }
 
     /**
+     * A local endpoint maps an endpoint of the peer's process: its name is known from then on.
+     *
      * @param endpointId id of an endpoint of the peer's process.
      * @param name       its name.
      */
     void learnName(final int endpointId, final EndpointName name)
     {
-        // Bounded: a peer that announces endpoint after endpoint cannot make this NIC keep names without end.
-        if (names.size() < MAX_NAMES || names.containsKey(endpointId))
-        {
-            names.put(endpointId, name);
-        }
+        names.mapped(endpointId, name);
         if (null == someName)
         {
             someName = name;
@@ -136,7 +154,24 @@ final class Peer
     boolean hasTimers()
     {
         return requestsOut.hasInFlight() || repliesOut.hasInFlight() || requestsIn.ackOwed() || repliesIn.ackOwed() ||
-            busyOwed || reassembly.busy();
+            busyOwed || reassembly.busy() || handshaking();
+    }
+
+    /**
+     * @return true while this NIC sends HELLOs, or has a session the peer has not shown it holds yet (the
+     *         confirmation of a session this NIC started is sent again until it does).
+     */
+    boolean handshaking()
+    {
+        return null != helloRandom || (null != session && session.initiator && !session.anchored);
+    }
+
+    /**
+     * @return true when nothing may be sent to the peer: its process is gone, or it runs another wire mode.
+     */
+    boolean unreachable()
+    {
+        return died || wireRefused;
     }
 
     @Override

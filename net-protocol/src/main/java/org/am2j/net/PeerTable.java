@@ -5,8 +5,8 @@ import java.util.Arrays;
 import java.util.Base64;
 
 import org.agrona.collections.Long2ObjectHashMap;
+import org.am2j.net.auth.LinkSecret;
 import org.am2j.net.auth.NicKeys;
-import org.am2j.net.auth.SipHash;
 import org.am2j.spi.HostPort;
 
 /**
@@ -20,6 +20,8 @@ final class PeerTable
     static final char KEY_SEPARATOR = '#';
     /** A peer no route leads to, silent for this many timeouts, may give its place in a full table up. */
     static final long IDLE_PEER_TIMEOUTS = 3;
+    /** Bytes of announced endpoint names all peers together may make this NIC keep ({@link PeerNames}). */
+    static final long NAME_BYTES = 16L << 20;
 
     private final NetConfig config;
     private final Wire wire;
@@ -31,6 +33,8 @@ final class PeerTable
     private volatile Long2ObjectHashMap<Peer> peersByNic = new Long2ObjectHashMap<>();
     /** The peer standing for this NIC itself, made on first use; never in {@link #peersByNic}. */
     private Peer self;
+    /** Bytes charged for announced names, all peers ({@link PeerNames}); an evicted peer's are given back. */
+    private final java.util.concurrent.atomic.AtomicLong nameBytes = new java.util.concurrent.atomic.AtomicLong();
 
     PeerTable(final NetConfig config, final Wire wire, final long nicId, final NicKeys keys, final NicCounters counters)
     {
@@ -70,12 +74,11 @@ final class PeerTable
      * @return the peer, or null when the id is known or no more peers fit.
      */
     Peer addIfAbsent(final long peerNicId, final InetSocketAddress socketAddress, final byte[] publicKey,
-        final SipHash transmit, final SipHash receive)
+        final LinkSecret secret)
     {
         synchronized (registry)
         {
-            return null != peersByNic.get(peerNicId) ? null :
-                addPeer(peerNicId, socketAddress, publicKey, transmit, receive);
+            return null != peersByNic.get(peerNicId) ? null : addPeer(peerNicId, socketAddress, publicKey, secret);
         }
     }
 
@@ -114,17 +117,16 @@ final class PeerTable
             }
             else
             {
-                final SipHash transmit = new SipHash();
-                final SipHash receive = new SipHash();
+                final LinkSecret secret;
                 try
                 {
-                    keys.deriveLinkKeys(nicId, peerNicId, publicKey, transmit, receive);
+                    secret = keys.linkSecret(nicId, peerNicId, publicKey);
                 }
                 catch (final IllegalArgumentException ex)
                 {
                     return null;
                 }
-                peer = addPeer(peerNicId, socketAddress, publicKey, transmit, receive);
+                peer = addPeer(peerNicId, socketAddress, publicKey, secret);
             }
             if (null != peer)
             {
@@ -163,11 +165,8 @@ final class PeerTable
             if (null == self)
             {
                 final Peer[] current = peers;
-                // Never used to sign or check a datagram: random keys, so that nothing could be made to pass them.
-                final java.util.concurrent.ThreadLocalRandom random = java.util.concurrent.ThreadLocalRandom.current();
-                final Peer peer = new Peer(current.length, nicId, null, config, System.nanoTime(), publicKey,
-                    new SipHash(random.nextLong(), random.nextLong()), new SipHash(random.nextLong(),
-                    random.nextLong()));
+                // No secret: it never has a session, so no datagram is ever sent to it or taken from it.
+                final Peer peer = new Peer(current.length, nicId, null, config, System.nanoTime(), publicKey, null);
                 peer.sameNic = true;
                 // A route count that never drops to 0: the peer is never evictable.
                 peer.routes.incrementAndGet();
@@ -207,7 +206,7 @@ final class PeerTable
      * with nothing in flight, silent for {@link #IDLE_PEER_TIMEOUTS} timeouts, gives its place up.
      */
     Peer addPeer(final long peerNicId, final InetSocketAddress socketAddress, final byte[] publicKey,
-        final SipHash transmit, final SipHash receive)
+        final LinkSecret secret)
     {
         final Peer[] current = peers;
         int index = current.length;
@@ -220,12 +219,13 @@ final class PeerTable
             }
         }
         final Peer peer = new Peer(index, peerNicId, wire.destination(socketAddress), config, System.nanoTime(),
-            publicKey, transmit, receive);
+            publicKey, secret);
         final Long2ObjectHashMap<Peer> byNic = new Long2ObjectHashMap<>(peersByNic);
         final Peer[] table = index < current.length ? current.clone() : Arrays.copyOf(current, current.length + 1);
         if (index < current.length)
         {
             byNic.remove(current[index].nicId);
+            releaseNames(current[index].names.announcedBytes());
             counters.increment(NicEvent.PEERS_EVICTED);
         }
         byNic.put(peerNicId, peer);
@@ -234,6 +234,45 @@ final class PeerTable
         peers = table;
         peersByNic = byNic;
         return peer;
+    }
+
+    /**
+     * Charge an announced name to the budget of all peers.
+     *
+     * @param cost its cost ({@link PeerNames#cost}).
+     * @return false when it does not fit (nothing charged).
+     */
+    boolean chargeNames(final long cost)
+    {
+        while (true)
+        {
+            final long charged = nameBytes.get();
+            if (charged + cost > NAME_BYTES)
+            {
+                return false;
+            }
+            // CAS: the charges never exceed the budget (hosts give an evicted peer's back concurrently).
+            if (nameBytes.compareAndSet(charged, charged + cost))
+            {
+                return true;
+            }
+        }
+    }
+
+    /**
+     * @param cost of names no longer kept.
+     */
+    void releaseNames(final long cost)
+    {
+        nameBytes.getAndAdd(-cost);
+    }
+
+    /**
+     * @return bytes charged for announced names, all peers.
+     */
+    long nameBytes()
+    {
+        return nameBytes.get();
     }
 
     int evictable(final Peer[] table, final long now)

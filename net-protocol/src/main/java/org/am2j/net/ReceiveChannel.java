@@ -130,6 +130,22 @@ final class ReceiveChannel
     }
 
     /**
+     * The first datagram of a new session arrived: everything below the sender's floor it carried was resolved before
+     * the session began, and what this side remembers of earlier sessions does not apply to this one.
+     *
+     * @param senderFloor the floor in that datagram.
+     */
+    void anchor(final long senderFloor)
+    {
+        next = senderFloor;
+        bits = 0;
+        floor = senderFloor;
+        givenUp = 0;
+        ackOwed = false;
+        owedCount = 0;
+    }
+
+    /**
      * Advance {@link #next()} by one.
      *
      * @return whether the new next sequence has been taken already (bit 0 before the shift).

@@ -19,6 +19,8 @@ final class SendChannel
     private final AtomicInteger credits;
     private long nextSequence;
     private long oldest;
+    /** The first sequence of the current session: everything below was resolved, or is being returned, before it. */
+    private long sessionBase;
 
     SendChannel(final int depth)
     {
@@ -88,6 +90,7 @@ final class SendChannel
         slot.returnStatus = 0;
         slot.retransmits = 0;
         slot.log = null;
+        slot.sentIn = null;
         return slot;
     }
 
@@ -121,8 +124,9 @@ final class SendChannel
             {
                 final WindowSlot slot = slots[(int)(sequence % depth)];
                 // A slot being given up is resolved by the peer's answer alone: the peer marks a sequence it gives
-                // up as taken, so an acknowledgement cannot tell whether the message ran there.
-                if (slot.inFlight && slot.sequence == sequence && !slot.givingUp)
+                // up as taken, so an acknowledgement cannot tell whether the message ran there. One resolved as
+                // returned (waiting for room in its sender's queue) is not the peer's to acknowledge.
+                if (slot.inFlight && slot.sequence == sequence && !slot.givingUp && 0 == slot.returnStatus)
                 {
                     if (0 == slot.retransmits)
                     {
@@ -192,6 +196,27 @@ final class SendChannel
     long oldest()
     {
         return oldest;
+    }
+
+    /**
+     * @return the channel's floor, as every datagram carries it: its oldest unresolved sequence of the current session
+     *         (the peer's receive state of a new session starts there).
+     */
+    long floor()
+    {
+        return Math.max(oldest, sessionBase);
+    }
+
+    /**
+     * A new session replaced the one the in-flight messages were sent in: the peer knows nothing of them. The caller
+     * has resolved everything below the new session's first sequence (the messages above it never left, and go out
+     * in the new session).
+     *
+     * @param base the first sequence of the new session.
+     */
+    void restart(final long base)
+    {
+        sessionBase = base;
     }
 
     long nextSequence()

@@ -201,7 +201,7 @@ final class SendQueues
         final int code = buffer.getByte(body + MessageDescriptor.OPCODE_OFFSET) & 0xFF;
         final Opcode opcode = Opcode.fromCode(code);
         final Peer routePeer = closing.routePeer(buffer.getInt(index + QueueRecordDescriptor.ROUTE_OFFSET));
-        if (null == opcode || 0 != buffer.getByte(body + MessageDescriptor.RETURN_STATUS_OFFSET) || routePeer.died)
+        if (null == opcode || 0 != buffer.getByte(body + MessageDescriptor.RETURN_STATUS_OFFSET) || routePeer.unreachable())
         {
             counters.increment(NicEvent.UNDELIVERED_DROPPED);
             return ControlledMessageHandler.Action.CONTINUE;
@@ -526,12 +526,12 @@ final class SendQueues
     }
 
     /**
-     * @return true when the peer is known dead and the message was returned (or will be, when the sender's reply
-     *         queue has room) with EUNREACHABLE, without leaving.
+     * @return true when the peer is known dead (or runs another wire mode) and the message was returned (or will be,
+     *         when the sender's reply queue has room) with EUNREACHABLE, without leaving.
      */
     private boolean returnedUnsent(final Peer peer, final SendChannel channel, final WindowSlot slot)
     {
-        if (!peer.died)
+        if (!peer.unreachable())
         {
             return false;
         }

@@ -46,7 +46,7 @@ final class SharedNicRoute implements Route
         final Opcode opcode = Opcode.fromCode(message.opcode());
         final boolean replyChannel = null == opcode || !opcode.isRequest() || 0 != message.returnStatus();
         final ManyToOneRingBuffer queue = endpoint.sendQueue(replyChannel);
-        if (!replyChannel && !announced && !queueName(queue))
+        if (!replyChannel && !announced && !queueName(queue, message.tag()))
         {
             return FULL;
         }
@@ -71,13 +71,14 @@ final class SharedNicRoute implements Route
         return SENT;
     }
 
-    private synchronized boolean queueName(final ManyToOneRingBuffer queue)
+    private synchronized boolean queueName(final ManyToOneRingBuffer queue, final long tag)
     {
         if (announced)
         {
             return true;
         }
-        announced = NetRoute.queueName(queue, peerIndex, endpoint.wireId(), remoteEndpointId, endpoint.encodedName());
+        announced = NetRoute.queueName(queue, peerIndex, endpoint.wireId(), remoteEndpointId, endpoint.encodedName(),
+            tag);
         return announced;
     }
 

@@ -18,6 +18,8 @@ final class WindowSlot
         WireDescriptor.HEADER_LENGTH + MessageDescriptor.HEADER_LENGTH + 256 + WireDescriptor.TAG_LENGTH;
 
     ByteBuffer datagram;
+    /** A second buffer over {@link #datagram}'s memory, for the cipher ({@link FrameWriter#twin}). */
+    ByteBuffer twin;
     final UnsafeBuffer view = new UnsafeBuffer(0, 0);
     long sequence = -1;
     /** The slot holds a message of the window: sent and not resolved (acknowledged, or given up and answered). */
@@ -37,6 +39,8 @@ final class WindowSlot
     int localEndpointId;
     /** A shared NIC's copy of the message in its endpoint's block ({@link InFlightLog}), or null. */
     InFlightLog log;
+    /** The session the message last left in, or null while it has not left (it waits for a handshake). */
+    LinkSession sentIn;
     /** The copy's position in {@link #log}. */
     long logPosition;
     int retransmits;
@@ -71,6 +75,7 @@ final class WindowSlot
                 FIRST_CAPACITY : NetConfig.MAX_DATAGRAM;
             datagram = BufferUtil.allocateDirectAligned(org.agrona.BitUtil.align(capacity, 64), 64)
                 .order(ByteOrder.LITTLE_ENDIAN);
+            twin = FrameWriter.twin(datagram);
             view.wrap(datagram);
         }
     }

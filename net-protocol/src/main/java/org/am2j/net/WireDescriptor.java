@@ -32,15 +32,25 @@ package org.am2j.net;
  *  |            body length (whole message, all fragments)         | 80
  *  +---------------------------------------------------------------+
  *  |            offset of this fragment's bytes in the body        | 84
- *  +-------------------------------+-------------------------------+
- *  |  port of the sender's socket  |           reserved (0)        | 88
- *  +-------------------------------+-------------------------------+
- *  |                          reserved (0)                         | 92
+ *  +-------------------------------+---------------+---------------+
+ *  |  port of the sender's socket  |   key epoch   |  reserved (0) | 88
+ *  +-------------------------------+---------------+---------------+
+ *  |                 session id (handshake's, 32 bits)             | 92
  *  +---------------------------------------------------------------+
- *  |          fragment bytes: a slice of the message body ...      | 96
+ *  |          transmission number under the epoch's key (64 bits)  | 96
  *  +---------------------------------------------------------------+
- *  |          tag: SipHash-2-4 of every byte before it (64 bits)   | end - 8
+ *  |          fragment bytes: a slice of the message body ...      | 104
+ *  +---------------------------------------------------------------+
+ *  |          tag (128 bits)                                       | end - 16
  * </pre>
+ * The tag is AES-128-GCM's, with the header as associated data, of a DATA or BATCH datagram in {@code encrypt} mode
+ * (its fragment bytes are encrypted); the {@code Mac128} of every byte before it otherwise; zeros in {@code off} mode
+ * ({@link WireSeal}).
+ * The session id names the handshake whose keys the datagram is under (both ends derive it with the keys,
+ * {@code org.am2j.net.auth.LinkSecret}); a receiver checks a datagram only against the session it names, and takes
+ * nothing from one of a session it does not hold. The key epoch and transmission number are those of the datagram's
+ * key; handshake datagrams ({@link #TYPE_HELLO}, {@link #TYPE_ANSWER}, {@link #TYPE_COOKIE}) carry zeros there and no
+ * acknowledgement state or floors.
  * Every datagram carries the sender's acknowledgement state of both channels it receives from the destination
  * (piggybacked acknowledgements), and the floors of both channels it sends on (its oldest unresolved sequence: the
  * receiver forgets what it gave up below it); an {@link #TYPE_ACK} datagram carries nothing else, a
@@ -61,7 +71,7 @@ final class WireDescriptor
     /** Magic number: "AM" little-endian. */
     static final short MAGIC = 0x4D41;
     /** Version of this layout. */
-    static final byte VERSION = 5;
+    static final byte VERSION = 7;
 
     /** A fragment of a message. */
     static final int TYPE_DATA = 1;
@@ -77,11 +87,13 @@ final class WireDescriptor
     /** The answer to a {@link #TYPE_GIVE_UP}, for the same sequence and channel: given up, or delivered before. */
     static final int TYPE_GIVE_UP_ANSWER = 4;
     /**
-     * The sender introduces itself to a NIC that may not know it: its public key at {@link #HELLO_KEY_OFFSET} and,
-     * with {@link #FLAG_HAS_COOKIE}, the cookie the receiver gave it at {@link #HELLO_COOKIE_OFFSET}. Tagged with the
-     * link key both derive from their key pairs: a receiver that knows the sender checks it at once; one that does
-     * not answers a HELLO without a valid cookie with {@link #TYPE_COOKIE} (one hash, no state), and one with a
-     * valid cookie by deriving the key and checking the tag, then makes the peer.
+     * The sender starts a session (a handshake): its public key at {@link #HELLO_KEY_OFFSET}, its random for this
+     * handshake at {@link #HELLO_RANDOM_OFFSET}, its wire mode at {@link #HELLO_MODE_OFFSET} and, with
+     * {@link #FLAG_HAS_COOKIE}, the cookie the receiver gave it at {@link #HELLO_COOKIE_OFFSET}. Tagged with the
+     * handshake key both derive from their key pairs: a receiver that knows the sender checks it at once; one that
+     * does not answers a HELLO without a valid cookie with {@link #TYPE_COOKIE} (one hash, no state), and one with a
+     * valid cookie by deriving the key and checking the tag, then makes the peer. Either answers with a
+     * {@link #TYPE_ANSWER}.
      */
     static final int TYPE_HELLO = 5;
     /**
@@ -94,8 +106,14 @@ final class WireDescriptor
      * a sender that drains several messages for one peer at once sends them in one datagram, up to its size limit.
      */
     static final int TYPE_BATCH = 7;
+    /**
+     * The answer to a {@link #TYPE_HELLO}: the random of the HELLO it answers at {@link #ANSWER_INITIATOR_RANDOM_OFFSET},
+     * the answerer's own at {@link #ANSWER_RESPONDER_RANDOM_OFFSET}, its wire mode at {@link #ANSWER_MODE_OFFSET}, and,
+     * with {@link #FLAG_WIRE_MISMATCH}, no session: the two ends run different wire modes. Tagged with the handshake key.
+     */
+    static final int TYPE_ANSWER = 8;
     /** The highest type number. */
-    static final int LAST_TYPE = TYPE_BATCH;
+    static final int LAST_TYPE = TYPE_ANSWER;
 
     /**
      * DATA: the message travels on the reply channel (replies and returned messages), else the request channel. Also
@@ -114,6 +132,8 @@ final class WireDescriptor
     static final int FLAG_GIVEN_UP = 0x4;
     /** HELLO: a cookie follows the public key. */
     static final int FLAG_HAS_COOKIE = 0x8;
+    /** ANSWER: the answerer runs another wire mode than the HELLO's; no session is made. */
+    static final int FLAG_WIRE_MISMATCH = 0x10;
 
     static final int MAGIC_OFFSET = 0;
     static final int VERSION_OFFSET = 2;
@@ -132,25 +152,43 @@ final class WireDescriptor
     static final int REPLY_FLOOR_OFFSET = 72;
     static final int BODY_LENGTH_OFFSET = 80;
     static final int FRAGMENT_OFFSET_OFFSET = 84;
-    /** Unsigned 16 bits, followed by 6 reserved bytes written as zero. */
+    /** Unsigned 16 bits. */
     static final int SOURCE_PORT_OFFSET = 88;
+    /** The key epoch of the datagram's key, 8 bits, followed by a reserved byte written as zero. */
+    static final int KEY_EPOCH_OFFSET = 90;
+    /** The session (handshake) the datagram belongs to, 32 bits. */
+    static final int SESSION_OFFSET = 92;
+    /** The datagram's transmission number under its key, 64 bits. */
+    static final int TRANSMISSION_OFFSET = 96;
 
     /** Length of the header; the fragment bytes follow. */
-    static final int HEADER_LENGTH = 96;
+    static final int HEADER_LENGTH = 104;
 
     /**
-     * Every datagram but a wake-up and a {@link #TYPE_COOKIE} ends with this many bytes: the SipHash-2-4 tag of all
-     * the bytes before it, under the key of the link (sender to receiver, see {@code org.am2j.net.auth.NicKeys}). A
-     * datagram whose tag does not check changes nothing at the receiver.
+     * Every datagram but a wake-up and a {@link #TYPE_COOKIE} ends with this many bytes: its tag under the key of its
+     * direction and epoch in its session ({@link WireSeal}), or, for a HELLO or ANSWER, under the link's handshake
+     * key. A datagram whose tag does not check changes nothing at the receiver.
      */
-    static final int TAG_LENGTH = 8;
+    static final int TAG_LENGTH = 16;
 
     /** HELLO: the sender's X25519 public key (32 bytes). */
     static final int HELLO_KEY_OFFSET = HEADER_LENGTH;
     /** HELLO: the cookie (8 bytes), with {@link #FLAG_HAS_COOKIE}. */
     static final int HELLO_COOKIE_OFFSET = HELLO_KEY_OFFSET + 32;
+    /** HELLO: the sender's random for this handshake (16 bytes). */
+    static final int HELLO_RANDOM_OFFSET = HELLO_COOKIE_OFFSET + 8;
+    /** HELLO: the sender's wire mode (8 bits), followed by 7 reserved bytes written as zero. */
+    static final int HELLO_MODE_OFFSET = HELLO_RANDOM_OFFSET + 16;
     /** Length of a HELLO before its tag. */
-    static final int HELLO_LENGTH = HELLO_COOKIE_OFFSET + 8;
+    static final int HELLO_LENGTH = HELLO_MODE_OFFSET + 8;
+    /** ANSWER: the random of the HELLO it answers (16 bytes). */
+    static final int ANSWER_INITIATOR_RANDOM_OFFSET = HEADER_LENGTH;
+    /** ANSWER: the answerer's random (16 bytes). */
+    static final int ANSWER_RESPONDER_RANDOM_OFFSET = ANSWER_INITIATOR_RANDOM_OFFSET + 16;
+    /** ANSWER: the answerer's wire mode (8 bits), followed by 7 reserved bytes written as zero. */
+    static final int ANSWER_MODE_OFFSET = ANSWER_RESPONDER_RANDOM_OFFSET + 16;
+    /** Length of an ANSWER before its tag. */
+    static final int ANSWER_LENGTH = ANSWER_MODE_OFFSET + 8;
     /** COOKIE: the cookie (8 bytes). */
     static final int COOKIE_OFFSET = HEADER_LENGTH;
     /** Length of a COOKIE (no tag). */

@@ -247,8 +247,9 @@ class BatchFramesTest
             final int side = made[0]++;
             lossy[side] = new LossyWire(w, 23 + side, 0.1, 0.05, 0.1);
             return 0 == side ? (wire[0] = new BurstWire(lossy[side])) : lossy[side];
-        }, "keeperUs", "0", "timeoutMs", "60000"))
+        }, "keeperUs", "0", "timeoutMs", "60000", "wire", "authenticate"))
         {
+            // (Tags, not encryption: the BurstWire reads the batches' entries.)
             warmUp(pair);
             final int bursts = 100;
             final int size = 16;
@@ -382,10 +383,17 @@ class BatchFramesTest
         }
     }
 
+    /**
+     * A pair whose NIC A sends through a {@link BurstWire}. The tests read the entries of the batches on the wire: the
+     * NICs tag their datagrams ({@code authenticate}) rather than encrypt them.
+     */
     private static NicPair pair(final BurstWire[] wire, final String... settings)
     {
         final int[] made = {0};
-        return new NicPair((w) -> 0 == made[0]++ ? (wire[0] = new BurstWire(w)) : w, settings);
+        final String[] all = java.util.Arrays.copyOf(settings, settings.length + 2);
+        all[settings.length] = "wire";
+        all[settings.length + 1] = "authenticate";
+        return new NicPair((w) -> 0 == made[0]++ ? (wire[0] = new BurstWire(w)) : w, all);
     }
 
     /** One request both ways, so both NICs know each other and A's route has announced its endpoint. */
@@ -470,9 +478,17 @@ class BatchFramesTest
         }
     }
 
+    /**
+     * Seal a made-up datagram as A's NIC would (a new transmission in its session with B).
+     */
     private static UnsafeBuffer tag(final NicPair pair, final UnsafeBuffer datagram, final int length)
     {
-        datagram.putLong(length, pair.a.nic().peer(NIC_B).transmitKey.hash(datagram, 0, length));
+        final java.nio.ByteBuffer direct = FrameWriter.direct(length + WireDescriptor.TAG_LENGTH);
+        final UnsafeBuffer view = new UnsafeBuffer(direct);
+        view.putBytes(0, datagram, 0, length);
+        new WireSeal(WireMode.AUTHENTICATE, Long.MAX_VALUE, new NicCounters()).seal(direct, FrameWriter.twin(direct), view,
+            length, pair.a.nic().peer(NIC_B).session, false);
+        datagram.putBytes(0, view, 0, length + WireDescriptor.TAG_LENGTH);
         return datagram;
     }
 

@@ -35,6 +35,9 @@ class ForgedFramesTest
             raw.bind(new InetSocketAddress(atB.getAddress(), 0));
             final Random random = new Random(7);
             final ByteBuffer forged = ByteBuffer.allocate(512).order(ByteOrder.LITTLE_ENDIAN);
+            // The attacker reads the live session's id on the wire.
+            pair.handshake();
+            final int session = pair.b.nic().peer(1).session.id;
             int sent = 0;
             int forgedCount = 0;
             while (count(pair.sinkB) < REQUESTS)
@@ -46,6 +49,7 @@ class ForgedFramesTest
                 // Between the real ones: forged frames "from A" with every type and the state fields an attacker
                 // would pick (everything acknowledged, floors far ahead, the next sequences, BUSY).
                 forge(forged, 1 + forgedCount % WireDescriptor.TYPE_HELLO, random);
+                forged.putInt(WireDescriptor.SESSION_OFFSET, session);
                 forged.position(0).limit(WireDescriptor.HEADER_LENGTH + 64 + WireDescriptor.TAG_LENGTH);
                 raw.send(forged, atB);
                 forgedCount++;

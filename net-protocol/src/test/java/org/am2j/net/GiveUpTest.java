@@ -103,6 +103,8 @@ class GiveUpTest
         }, "timeoutMs", TIMEOUT_MS, "rtoInitialMs", "5", "rtoMaxMs", "50"))
         {
             exchangeOne(pair);
+            // The wire knows the marked request by its sequence number, which travels in clear in every mode.
+            drop[0].sequence = pair.a.nic().peer(2).requestsOut.nextSequence();
             assertEquals(Route.SENT, pair.aToB.send(request(DropMarked.MARK)));
             // B keeps talking to A, so A knows B runs, while every copy of the marked request is lost.
             int beat = 0;
@@ -311,12 +313,14 @@ class GiveUpTest
         return text.toString();
     }
 
-    /** Loses every datagram of a request whose first argument is {@link #MARK}, keeping a copy to replay. */
+    /** Loses every datagram of the marked request (the test names its sequence), keeping a copy to replay. */
     private static final class DropMarked extends ForwardingWire
     {
         static final int MARK = 4242;
         private final List<byte[]> dropped = new ArrayList<>();
         private Destination lastTo;
+        /** The request channel's sequence of the marked request, or -1 before the test names it. */
+        volatile long sequence = -1;
 
         DropMarked(final Wire wire)
         {
@@ -330,7 +334,8 @@ class GiveUpTest
             final int start = view.position();
             if (view.remaining() >= WireDescriptor.HEADER_LENGTH + MessageDescriptor.HEADER_LENGTH &&
                 view.get(start + WireDescriptor.TYPE_OFFSET) == WireDescriptor.TYPE_DATA &&
-                view.getInt(start + WireDescriptor.HEADER_LENGTH + MessageDescriptor.ARGS_OFFSET) == MARK)
+                0 == (view.getShort(start + WireDescriptor.FLAGS_OFFSET) & WireDescriptor.FLAG_REPLY_CHANNEL) &&
+                view.getLong(start + WireDescriptor.SEQUENCE_OFFSET) == sequence)
             {
                 final byte[] copy = new byte[view.remaining()];
                 view.get(copy);

@@ -180,10 +180,17 @@ class HeldSendsTest
         return data;
     }
 
+    /**
+     * A pair whose NIC A sends through a {@link BurstWire}. The tests read the entries of the batches on the wire: the
+     * NICs tag their datagrams ({@code authenticate}) rather than encrypt them.
+     */
     private static NicPair pair(final BurstWire[] wire, final String... settings)
     {
         final int[] made = {0};
-        return new NicPair((w) -> 0 == made[0]++ ? (wire[0] = new BurstWire(w)) : w, settings);
+        final String[] all = java.util.Arrays.copyOf(settings, settings.length + 2);
+        all[settings.length] = "wire";
+        all[settings.length + 1] = "authenticate";
+        return new NicPair((w) -> 0 == made[0]++ ? (wire[0] = new BurstWire(w)) : w, all);
     }
 
     private static void warmUp(final NicPair pair)

@@ -74,7 +74,7 @@ class NetConfigErrorsTest
 
         assertEquals("AM2J_NET_AUTHENTICATE = 'no' must be true or false (system property am2j.net.authenticate or " +
             "environment variable AM2J_NET_AUTHENTICATE; the property wins)", ex.detail());
-        assertFalse(new NetConfig(new FromEnvironment("authenticate", "FALSE")).authenticate);
+        assertEquals(WireMode.OFF, new NetConfig(new FromEnvironment("authenticate", "FALSE")).wire);
     }
 
     @Test
@@ -133,5 +133,26 @@ class NetConfigErrorsTest
         assertTrue(new NetConfig(new FromEnvironment()).socketAdvice().contains("check AM2J_NET_HOST"));
         final NetConfig chosen = new NetConfig(new FromEnvironment("host", ""));
         assertTrue(chosen.socketAdvice().contains("set AM2J_NET_HOST (or -Dam2j.net.host)"), chosen.socketAdvice());
+    }
+
+    @Test
+    void theWireModeAndTheOlderAuthenticateSettingAndWhichWins()
+    {
+        assertEquals(WireMode.DEFAULT, new NetConfig(new TestContext(1)).wire);
+        assertEquals(WireMode.ENCRYPT, new NetConfig(new FromEnvironment("wire", "ENCRYPT")).wire);
+        assertEquals(WireMode.AUTHENTICATE, new NetConfig(new FromEnvironment("wire", "authenticate")).wire);
+        assertEquals(WireMode.OFF, new NetConfig(new FromEnvironment("wire", "off")).wire);
+        // authenticate=false alone means off, authenticate=true the default; wire wins when both are given.
+        assertEquals(WireMode.OFF, new NetConfig(new FromEnvironment("authenticate", "false")).wire);
+        assertEquals(WireMode.DEFAULT, new NetConfig(new FromEnvironment("authenticate", "true")).wire);
+        assertEquals(WireMode.ENCRYPT, new NetConfig(new FromEnvironment("authenticate", "false", "wire", "encrypt")).wire);
+        assertEquals("AM2J_NET_AUTHENTICATE=false", new NetConfig(new FromEnvironment("authenticate", "false")).wireSetting);
+
+        final AmException wire = assertThrows(AmException.class,
+            () -> new NetConfig(new FromEnvironment("wire", "sealed")));
+        assertTrue(wire.detail().startsWith("AM2J_NET_WIRE = 'sealed' must be encrypt, authenticate or off"),
+            wire.getMessage());
+        // authenticate is checked even when wire wins.
+        assertThrows(AmException.class, () -> new NetConfig(new FromEnvironment("authenticate", "no", "wire", "off")));
     }
 }

@@ -43,10 +43,24 @@ final class NicPair implements AutoCloseable
         return new NicPair(null, false, settings);
     }
 
+    /**
+     * @return a pair whose NICs have settings of their own (a test of two ends that disagree).
+     */
+    static NicPair eachWith(final String[] settingsA, final String[] settingsB)
+    {
+        return new NicPair(null, true, settingsA, settingsB);
+    }
+
     private NicPair(final java.util.function.UnaryOperator<Wire> wrap, final boolean mapBack, final String... settings)
     {
-        final NetConfig configA = new NetConfig(new TestContext(1, settings));
-        final NetConfig configB = new NetConfig(new TestContext(2, settings));
+        this(wrap, mapBack, settings, settings);
+    }
+
+    private NicPair(final java.util.function.UnaryOperator<Wire> wrap, final boolean mapBack, final String[] settingsA,
+        final String[] settingsB)
+    {
+        final NetConfig configA = new NetConfig(new TestContext(1, settingsA));
+        final NetConfig configB = new NetConfig(new TestContext(2, settingsB));
         final Wire wireA = new UdpWire(configA.bind, configA.host, 0, configA.socketBytes, configA.connectedPeers);
         final Wire wireB = new UdpWire(configB.bind, configB.host, 0, configB.socketBytes, configB.connectedPeers);
         a = new NetTransport(configA, null == wrap ? wireA : wrap.apply(wireA), 1);
@@ -87,6 +101,20 @@ final class NicPair implements AutoCloseable
             pump();
         }
         return true;
+    }
+
+    /**
+     * Make the sessions between the two NICs (the handshake a first message would start), polling both sides: for
+     * tests that then drive one side only.
+     */
+    void handshake()
+    {
+        final Peer peer = a.nic().peer(2);
+        a.nic().handshake(peer);
+        if (!pumpUntil(() -> null != peer.session && peer.session.anchored, 10_000))
+        {
+            throw new AssertionError("no session between the NICs: " + a.nic().counters() + " " + b.nic().counters());
+        }
     }
 
     void pump()

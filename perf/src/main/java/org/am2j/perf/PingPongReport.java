@@ -350,6 +350,7 @@ final class PingPongReport
         json.put("nic", null == options.nic() ? "default" : options.nic());
         json.put("nic_kind", options.nicKind());
         json.put("nics_per_node", options.nicsPerNode());
+        json.put("wire", org.am2j.net.NetTransport.wireMode());
         json.put("command", command);
         json.put("timestamp", timestamp);
         json.put("rounds", options.rounds());

@@ -267,6 +267,8 @@ class PingPongReportTest
         final JsonNode inProcessJson = ReportJson.read(inProcess.json());
         assertEquals("in-process", inProcessJson.get("nic_kind").asText());
         assertEquals(0, number(inProcessJson, "nics_per_node"));
+        // The wire mode of this process's settings (none given here: the default).
+        assertEquals(org.am2j.net.NetTransport.wireMode(), inProcessJson.get("wire").asText());
         assertTrue(table(inProcess).contains(", in-process NIC, "), table(inProcess));
 
         final PingPongReport shared = report(am("net"), limit(), udp(8_000, 2.0), "--protocol", "net",

@@ -21,24 +21,26 @@ import org.agrona.MutableDirectBuffer;
  * <h2>Threat model</h2>
  * The attacker reads every datagram between the nodes and injects datagrams of its choosing, with any source address,
  * port and contents (an off-path or on-path host of the network; not a process on the nodes themselves, which could
- * read the keys from memory). It must not be able to make a NIC accept a datagram its peer did not send: every
- * datagram carries a SipHash-2-4 tag ({@link SipHash}) under a key only the two NICs of the link hold, one key per
- * direction.
+ * read the keys from memory). It must not be able to make a NIC accept a datagram its peer did not send, in this
+ * session or any earlier one: every datagram carries a tag under a key only the two NICs of the link hold, one key per
+ * direction and per session ({@link LinkSecret}).
  * <ul>
  *   <li>Those keys derive from nothing ever sent in clear. Each NIC makes its key pair in its own process
  *       ({@link #generate()}); the private key never leaves the process (no method returns or prints it). What travels
- *       in clear: public keys, NIC ids, tags, and the datagrams themselves (the wire authenticates, it does not
- *       encrypt).</li>
+ *       in clear: public keys, NIC ids, session ids, handshake randoms, tags.</li>
  *   <li>The two NICs of a link each compute the X25519 shared secret of their private key and the other's public key
- *       (RFC 7748), then HKDF-SHA256 (RFC 5869) turns it into two 128-bit SipHash keys, bound to both NIC ids and both
- *       public keys ({@link LinkKeyDescriptor}). Reading the public keys does not give the secret (the elliptic curve
+ *       (RFC 7748), then HKDF-SHA256 (RFC 5869) turns it into the link's secret ({@link #linkSecret}), bound to both
+ *       NIC ids and both public keys. Reading the public keys does not give the secret (the elliptic curve
  *       Diffie-Hellman problem).</li>
+ *   <li>Every handshake makes a session whose keys also derive from a random of each NIC: no two sessions of a link
+ *       share a key, so a datagram of an earlier session fails in a later one, however often the link is made
+ *       again.</li>
  *   <li>Direction separation: the key of datagrams A to B differs from the key of B to A, so a datagram captured on
  *       its way to B and sent back to A fails A's check rather than passing for one of B's.</li>
  *   <li>Small-order public keys, which would force a shared secret every attacker knows (all zero), are refused.</li>
- *   <li>A tag makes a datagram authentic, not fresh: an attacker may replay a datagram it saw, whole. The protocol
- *       above must take a replayed datagram as a duplicate (sequence numbers, acknowledgement state and floors that
- *       only move forward).</li>
+ *   <li>A tag makes a datagram authentic, not fresh: an attacker may replay a datagram it saw, whole, within its
+ *       session. The protocol above must take a replayed datagram as a duplicate (sequence numbers, acknowledgement
+ *       state and floors that only move forward).</li>
  *   <li>X25519 alone does not say whose public key one holds: an attacker that substitutes its own public key for a
  *       peer's in the exchange sits in the middle. A NIC must therefore learn its peer's public key over a channel the
  *       attacker cannot alter (the launcher's rendezvous, or endpoint names the application exchanged itself), not
@@ -50,7 +52,7 @@ import org.agrona.MutableDirectBuffer;
  *
  * <h2>Use</h2>
  * Instances are immutable and thread-safe. Key agreement runs once per link, on its set-up path, and allocates; the
- * per-datagram work is {@link SipHash#hash}, which does not.
+ * per-datagram work (a tag under a session's key) does not.
  */
 public final class NicKeys
 {
@@ -131,101 +133,70 @@ public final class NicKeys
     }
 
     /**
-     * Derive the keys of the link between this NIC and a peer NIC. The peer, calling this with its own keys, its own
-     * id as {@code localNicId} and this NIC's id and public key, derives the same two keys with the roles swapped: its
-     * {@code transmit} equals this NIC's {@code receive} and the other way round.
+     * The secret of the link between this NIC and a peer NIC, every key of the link derives from: the handshake keys
+     * and, per handshake, the session's ({@link LinkSecret}). The peer, calling this with its own keys, its own id as
+     * {@code localNicId} and this NIC's id and public key, gets the same secret with the roles swapped.
      *
      * @param localNicId    this NIC's id.
      * @param peerNicId     the peer NIC's id.
      * @param peerPublicKey the peer's public key, {@link #PUBLIC_KEY_LENGTH} bytes (RFC 7748).
-     * @param transmit      set to the key of the datagrams this NIC sends the peer.
-     * @param receive       set to the key of the datagrams this NIC receives from the peer.
+     * @return the link's secret.
      * @throws IllegalArgumentException when the peer's public key is malformed or of small order, or names this same
-     *                                  NIC; neither key is changed then.
+     *                                  NIC.
      */
-    public void deriveLinkKeys(
-        final long localNicId, final long peerNicId, final byte[] peerPublicKey,
-        final SipHash transmit, final SipHash receive)
+    public LinkSecret linkSecret(final long localNicId, final long peerNicId, final byte[] peerPublicKey)
     {
         final XECPublicKey peerKey = X25519Codec.decode(peerPublicKey);
-        derive(localNicId, peerNicId, peerKey, peerPublicKey.clone(), transmit, receive);
+        return derive(localNicId, peerNicId, peerKey, peerPublicKey.clone());
     }
 
     /**
-     * {@link #deriveLinkKeys(long, long, byte[], SipHash, SipHash)} with the peer's public key in a buffer, such as a
-     * received datagram.
+     * {@link #linkSecret(long, long, byte[])} with the peer's public key in a buffer, such as a received datagram.
      *
-     * @param localNicId    this NIC's id.
-     * @param peerNicId     the peer NIC's id.
-     * @param buffer        holding the peer's public key.
-     * @param offset        of its first byte; {@link #PUBLIC_KEY_LENGTH} bytes must follow.
-     * @param transmit      set to the key of the datagrams this NIC sends the peer.
-     * @param receive       set to the key of the datagrams this NIC receives from the peer.
+     * @param localNicId this NIC's id.
+     * @param peerNicId  the peer NIC's id.
+     * @param buffer     holding the peer's public key.
+     * @param offset     of its first byte; {@link #PUBLIC_KEY_LENGTH} bytes must follow.
+     * @return the link's secret.
      * @throws IllegalArgumentException when the peer's public key is malformed or of small order, or names this same
-     *                                  NIC; neither key is changed then.
+     *                                  NIC.
      */
-    public void deriveLinkKeys(
-        final long localNicId, final long peerNicId, final DirectBuffer buffer, final int offset,
-        final SipHash transmit, final SipHash receive)
+    public LinkSecret linkSecret(final long localNicId, final long peerNicId, final DirectBuffer buffer,
+        final int offset)
     {
         final XECPublicKey peerKey = X25519Codec.decode(buffer, offset);
         final byte[] encoded = new byte[PUBLIC_KEY_LENGTH];
         buffer.getBytes(offset, encoded);
-        derive(localNicId, peerNicId, peerKey, encoded, transmit, receive);
+        return derive(localNicId, peerNicId, peerKey, encoded);
     }
 
-    private void derive(
-        final long localNicId, final long peerNicId, final XECPublicKey peerKey, final byte[] peerEncoded,
-        final SipHash transmit, final SipHash receive)
+    private LinkSecret derive(
+        final long localNicId, final long peerNicId, final XECPublicKey peerKey, final byte[] peerEncoded)
     {
-        if (transmit == receive)
-        {
-            throw new IllegalArgumentException("transmit and receive must be two SipHash instances: the directions " +
-                "have different keys");
-        }
         final int order = compare(localNicId, encodedPublicKey, peerNicId, peerEncoded);
         if (order == 0)
         {
             throw new IllegalArgumentException("peer NIC " + Long.toHexString(peerNicId) + " has this NIC's id and " +
                 "public key: a NIC does not key a link to itself (a reflected or forged handshake); refuse it");
         }
-        final boolean localIsLower = order < 0;
-
         final byte[] shared = sharedSecret(peerKey, peerNicId);
-        byte[] prk = null;
-        byte[] okm = null;
         try
         {
-            final byte[] info = new byte[LinkKeyDescriptor.INFO_LENGTH];
-            System.arraycopy(LinkKeyDescriptor.LABEL, 0, info, LinkKeyDescriptor.LABEL_OFFSET,
-                LinkKeyDescriptor.LABEL.length);
-            putLittleEndian(info, LinkKeyDescriptor.LOWER_NIC_ID_OFFSET, localIsLower ? localNicId : peerNicId);
-            System.arraycopy(localIsLower ? encodedPublicKey : peerEncoded, 0, info,
-                LinkKeyDescriptor.LOWER_PUBLIC_KEY_OFFSET, PUBLIC_KEY_LENGTH);
-            putLittleEndian(info, LinkKeyDescriptor.HIGHER_NIC_ID_OFFSET, localIsLower ? peerNicId : localNicId);
-            System.arraycopy(localIsLower ? peerEncoded : encodedPublicKey, 0, info,
-                LinkKeyDescriptor.HIGHER_PUBLIC_KEY_OFFSET, PUBLIC_KEY_LENGTH);
-
-            prk = Hkdf.extract(null, shared);
-            okm = Hkdf.expand(prk, info, LinkKeyDescriptor.OKM_LENGTH);
-
-            final int lowerToHigher = LinkKeyDescriptor.LOWER_TO_HIGHER_KEY_OFFSET;
-            final int higherToLower = LinkKeyDescriptor.HIGHER_TO_LOWER_KEY_OFFSET;
-            transmit.key(okm, localIsLower ? lowerToHigher : higherToLower);
-            receive.key(okm, localIsLower ? higherToLower : lowerToHigher);
+            return new LinkSecret(Hkdf.extract(null, shared), order < 0, nic(localNicId, encodedPublicKey),
+                nic(peerNicId, peerEncoded));
         }
         finally
         {
             Arrays.fill(shared, (byte)0);
-            if (prk != null)
-            {
-                Arrays.fill(prk, (byte)0);
-            }
-            if (okm != null)
-            {
-                Arrays.fill(okm, (byte)0);
-            }
         }
+    }
+
+    private static byte[] nic(final long nicId, final byte[] publicKey)
+    {
+        final byte[] bytes = new byte[LinkKeyDescriptor.NIC_LENGTH];
+        LinkSecret.putLittleEndian(bytes, 0, nicId);
+        System.arraycopy(publicKey, 0, bytes, 8, PUBLIC_KEY_LENGTH);
+        return bytes;
     }
 
     private byte[] sharedSecret(final XECPublicKey peerKey, final long peerNicId)
@@ -274,14 +245,6 @@ public final class NicKeys
     {
         final int byId = Long.compareUnsigned(nicA, nicB);
         return byId != 0 ? byId : Arrays.compareUnsigned(keyA, keyB);
-    }
-
-    private static void putLittleEndian(final byte[] bytes, final int offset, final long value)
-    {
-        for (int i = 0; i < 8; i++)
-        {
-            bytes[offset + i] = (byte)(value >>> (8 * i));
-        }
     }
 
     /**

@@ -19,7 +19,7 @@ import org.agrona.MutableDirectBuffer;
  * Decoding is strict: am2j's own encoder only makes canonical encodings, so a key whose top bit is set or whose
  * u-coordinate is not below the field prime p = 2^255 - 19 did not come from an am2j NIC and is refused, where RFC 7748
  * (which must accept any 32 bytes for interoperability) would mask and reduce it. Points of small order are not
- * refused here but where they do harm, by the key agreement: see {@link NicKeys#deriveLinkKeys}.
+ * refused here but where they do harm, by the key agreement: see {@link NicKeys#linkSecret(long, long, byte[])}.
  */
 public final class X25519Codec
 {

@@ -6,14 +6,14 @@ import java.security.SecureRandom;
  * A "random" source that gives the same bytes on every call: a test's way to make the JDK generate a known X25519
  * private key (the RFC 7748 vectors) or a known cookie secret.
  */
-final class FixedRandom extends SecureRandom
+public final class FixedRandom extends SecureRandom
 {
     private static final long serialVersionUID = 1L;
 
     private final byte[] bytes;
     private int calls;
 
-    FixedRandom(final byte[] bytes)
+    public FixedRandom(final byte[] bytes)
     {
         this.bytes = bytes.clone();
     }

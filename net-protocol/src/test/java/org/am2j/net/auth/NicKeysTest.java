@@ -7,14 +7,16 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.Arrays;
 import java.util.HexFormat;
 
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 
 /**
- * A NIC's key pair and the keys of its links: RFC 7748 vectors through the JDK, the same keys at both ends, one key
- * per direction, bound to both ids and both public keys, and refusal of keys that would give a known secret.
+ * A NIC's key pair and the keys of its links: RFC 7748 vectors through the JDK, known answers for every derivation,
+ * the same keys at both ends, one key per direction, bound to both ids and both public keys, other keys for every
+ * handshake (its randoms, wire version and mode), and refusal of keys that would give a known secret.
  */
 class NicKeysTest
 {
@@ -37,6 +39,12 @@ class NicKeysTest
     };
 
     private static final long ALICE_ID = 0x1111L;
+    /**
+     * The keys of epoch 0 from Alice to Bob in the session of the known-answer test (randoms 00..0f and 10..1f, wire
+     * version 6, mode 2): AES-128 key, Mac128 key.
+     */
+    static final String EPOCH_0 =
+        "122d815bc4dd42a6285b91359e2aedc13def49276c3d0dbd36d9e2556934f9d3b196cdc1836b53b5890a9baa33db180e";
     private static final long BOB_ID = 0x2222L;
 
     private static NicKeys alice()
@@ -65,19 +73,62 @@ class NicKeysTest
     @Test
     void linkKeysAreTheHkdfOfTheRfc7748SharedSecretWithTheLowerNicFirst()
     {
-        // Expected values from an independent HKDF-SHA256 (Python hmac) over the RFC's shared secret
-        // 4a5d9d5b..161742 with the info of LinkKeyDescriptor.
-        final SipHash transmit = new SipHash();
-        final SipHash receive = new SipHash();
-        alice().deriveLinkKeys(ALICE_ID, BOB_ID, HEX.parseHex(BOB_PUBLIC), transmit, receive);
-        assertKey(0xc01acb0c3b8288deL, 0x5b798b0b3de54bf7L, transmit); // Alice is lower: her datagrams use key 0
-        assertKey(0x45a78502e6809401L, 0x8ea68ea5ed90ad1aL, receive);
+        // Expected values from an independent computation (Python's cryptography X25519 and hmac HKDF-SHA256) over
+        // the RFC's key pairs with the infos of LinkKeyDescriptor: Alice (0x1111) is the lower NIC.
+        final LinkSecret alice = alice().linkSecret(ALICE_ID, BOB_ID, HEX.parseHex(BOB_PUBLIC));
+        final LinkSecret bob = bob().linkSecret(BOB_ID, ALICE_ID, HEX.parseHex(ALICE_PUBLIC));
+        assertTrue(alice.localIsLower());
+        assertFalse(bob.localIsLower());
+        final Mac128 transmit = new Mac128();
+        final Mac128 receive = new Mac128();
+        alice.helloKeys(transmit, receive);
+        final byte[] hello = HEX.parseHex("94a44af57b05f45dd3eea8dd5a4757ae6f33e4d10ec88eb59deaa2e74d393cad" +
+            "7dc3292ca95e179118a5c5b7a51395e80900cc2aa942cb4659115e1ad3354ce0");
+        assertTrue(transmit.hasSameKey(new Mac128().key(hello, 0)), "Alice is lower: her handshakes use key 0");
+        assertTrue(receive.hasSameKey(new Mac128().key(hello, Mac128.KEY_LENGTH)));
 
-        // An id that is negative as a signed long is the higher one: the order is unsigned
-        final long aliceHigh = 0xfffffffffffffff0L;
-        alice().deriveLinkKeys(aliceHigh, BOB_ID, HEX.parseHex(BOB_PUBLIC), transmit, receive);
-        assertKey(0x37aebad9280c6907L, 0xcac331d1eac613abL, transmit);
-        assertKey(0xf5419e671e9efe28L, 0xfe266fb185737d1bL, receive);
+        final byte[] aliceRandom = HEX.parseHex("000102030405060708090a0b0c0d0e0f");
+        final byte[] bobRandom = HEX.parseHex("101112131415161718191a1b1c1d1e1f");
+        final LinkSecret.TrafficSecrets session = alice.session(6, 2, aliceRandom, bobRandom);
+        assertEquals("ed73f47d27e2bf3fe2d0de849dbb50361601549e995c7ae7f3bb716b9e58f426",
+            HEX.formatHex(session.transmit()));
+        assertEquals("991743b140c78edc7c874704bb5f1974847d27f237d8ae86ac8cffe5ad25e0f3",
+            HEX.formatHex(session.receive()));
+        assertEquals(0x1cbbc464, session.id());
+        // Bob, with the randoms as he sees them, gets the same secrets the other way round.
+        final LinkSecret.TrafficSecrets bobSession = bob.session(6, 2, bobRandom, aliceRandom);
+        assertArrayEquals(session.transmit(), bobSession.receive());
+        assertArrayEquals(session.receive(), bobSession.transmit());
+        assertEquals(session.id(), bobSession.id());
+        // Another wire mode: another session.
+        assertEquals(0xd0612c00, alice.session(6, 3, aliceRandom, bobRandom).id());
+
+        // An epoch's keys: AES-128 key, then the Mac128 key.
+        final byte[] epoch = new byte[LinkSecret.EPOCH_KEYS_LENGTH];
+        LinkSecret.epochKeys(session.transmit(), 0, epoch);
+        assertEquals(EPOCH_0, HEX.formatHex(epoch));
+        LinkSecret.epochKeys(session.transmit(), 1, epoch);
+        assertEquals("a38b7e7159734e8a15bffa0876d5251affce7599b9f4974ddd2cd8eecd20761acc1acf60afbf627d8f73e8cf098958bc",
+            HEX.formatHex(epoch));
+        LinkSecret.epochKeys(session.receive(), 0, epoch);
+        assertEquals("38f5f483ab8e33775996965725d02caa0aac3fb3f5b424834a2a87d06957febed5d27b1e21d7adcf8bdeed247a870429",
+            HEX.formatHex(epoch));
+    }
+
+    @Test
+    void everyHandshakeGivesOtherKeysAndVersionAndModeAreBound()
+    {
+        final LinkSecret secret = NicKeys.generate().linkSecret(ALICE_ID, BOB_ID, NicKeys.generate().publicKey());
+        final byte[] one = random(1);
+        final byte[] two = random(2);
+        final LinkSecret.TrafficSecrets session = secret.session(6, 2, one, two);
+        assertDifferent(session, secret.session(6, 2, one, random(3)), "the peer's random");
+        assertDifferent(session, secret.session(6, 2, random(3), two), "our random");
+        assertDifferent(session, secret.session(6, 2, two, one), "the randoms swapped");
+        assertDifferent(session, secret.session(7, 2, one, two), "the wire version");
+        assertDifferent(session, secret.session(6, 3, one, two), "the wire mode");
+        assertFalse(Arrays.equals(session.transmit(), session.receive()), "one secret per direction");
+        assertThrows(IllegalArgumentException.class, () -> secret.session(6, 2, new byte[8], two));
     }
 
     @Test
@@ -95,8 +146,13 @@ class NicKeysTest
             assertTrue(ab.receive.hasSameKey(ba.transmit), "B to A");
 
             // what one end tags, the other end checks
-            final UnsafeBuffer frame = frame(96);
-            assertEquals(ab.transmit.hash(frame, 0, 96), ba.receive.hash(frame, 0, 96));
+            final UnsafeBuffer frame = frame(96 + Mac128.TAG_LENGTH);
+            ab.transmit.tag(frame, 0, 96);
+            assertTrue(ba.receive.check(frame, 0, 96));
+            final LinkSecret.TrafficSecrets abSession = ab.secret.session(6, 2, random(1), random(2));
+            final LinkSecret.TrafficSecrets baSession = ba.secret.session(6, 2, random(2), random(1));
+            assertArrayEquals(abSession.transmit(), baSession.receive());
+            assertArrayEquals(abSession.receive(), baSession.transmit());
         }
     }
 
@@ -109,9 +165,9 @@ class NicKeysTest
         assertFalse(ab.transmit.hasSameKey(ab.receive));
 
         // A frame A sent to B, captured and sent back to A, does not carry a tag A accepts from B
-        final UnsafeBuffer frame = frame(120);
-        final long tagOnTheWayToB = ab.transmit.hash(frame, 0, 120);
-        assertNotEquals(tagOnTheWayToB, ab.receive.hash(frame, 0, 120));
+        final UnsafeBuffer frame = frame(120 + Mac128.TAG_LENGTH);
+        ab.transmit.tag(frame, 0, 120);
+        assertFalse(ab.receive.check(frame, 0, 120));
     }
 
     @Test
@@ -132,6 +188,8 @@ class NicKeysTest
         // and every link of A differs from every other
         final Link ac = Link.derive(a, ALICE_ID, c, 0x3333L);
         assertDifferent(ab, ac);
+        assertDifferent(ab.secret.session(6, 2, random(1), random(2)), ac.secret.session(6, 2, random(1), random(2)),
+            "the same randoms on another link");
     }
 
     @Test
@@ -150,27 +208,21 @@ class NicKeysTest
     void refusesToKeyALinkToItself()
     {
         final NicKeys a = NicKeys.generate();
-        final SipHash transmit = new SipHash();
-        final SipHash receive = new SipHash();
         final IllegalArgumentException ex = assertThrows(IllegalArgumentException.class,
-            () -> a.deriveLinkKeys(ALICE_ID, ALICE_ID, a.publicKey(), transmit, receive));
+            () -> a.linkSecret(ALICE_ID, ALICE_ID, a.publicKey()));
         assertTrue(ex.getMessage().contains("to itself"), ex.getMessage());
-        assertFalse(transmit.isKeyed() || receive.isKeyed());
     }
 
     @Test
-    void refusesSmallOrderPublicKeysAndLeavesTheKeysAlone()
+    void refusesSmallOrderPublicKeys()
     {
         final NicKeys a = NicKeys.generate();
-        final SipHash transmit = new SipHash(1, 2);
-        final SipHash receive = new SipHash(3, 4);
         for (final String point : SMALL_ORDER)
         {
             final IllegalArgumentException ex = assertThrows(IllegalArgumentException.class,
-                () -> a.deriveLinkKeys(ALICE_ID, BOB_ID, HEX.parseHex(point), transmit, receive), point);
+                () -> a.linkSecret(ALICE_ID, BOB_ID, HEX.parseHex(point)), point);
             assertTrue(ex.getMessage().contains("small order"), ex.getMessage());
             assertTrue(ex.getMessage().contains("2222"), "names the peer: " + ex.getMessage());
-            assertTrue(transmit.hasSameKey(new SipHash(1, 2)) && receive.hasSameKey(new SipHash(3, 4)), point);
         }
     }
 
@@ -178,29 +230,24 @@ class NicKeysTest
     void refusesMalformedPublicKeysWithAClearException()
     {
         final NicKeys a = NicKeys.generate();
-        final SipHash transmit = new SipHash();
-        final SipHash receive = new SipHash();
         final byte[] good = bob().publicKey();
 
         final IllegalArgumentException shortKey = assertThrows(IllegalArgumentException.class,
-            () -> a.deriveLinkKeys(ALICE_ID, BOB_ID, new byte[31], transmit, receive));
+            () -> a.linkSecret(ALICE_ID, BOB_ID, new byte[31]));
         assertTrue(shortKey.getMessage().contains("32 bytes"), shortKey.getMessage());
 
         final byte[] topBit = good.clone();
         topBit[31] |= (byte)0x80;
-        assertThrows(IllegalArgumentException.class, () -> a.deriveLinkKeys(ALICE_ID, BOB_ID, topBit, transmit, receive));
+        assertThrows(IllegalArgumentException.class, () -> a.linkSecret(ALICE_ID, BOB_ID, topBit));
 
         final byte[] p = HEX.parseHex("edffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f");
-        assertThrows(IllegalArgumentException.class, () -> a.deriveLinkKeys(ALICE_ID, BOB_ID, p, transmit, receive));
+        assertThrows(IllegalArgumentException.class, () -> a.linkSecret(ALICE_ID, BOB_ID, p));
 
         final UnsafeBuffer datagram = new UnsafeBuffer(new byte[40]);
         datagram.putBytes(8, good);
-        assertThrows(IllegalArgumentException.class,
-            () -> a.deriveLinkKeys(ALICE_ID, BOB_ID, datagram, 9, transmit, receive));
-        assertFalse(transmit.isKeyed() || receive.isKeyed());
-
-        assertThrows(IllegalArgumentException.class,
-            () -> a.deriveLinkKeys(ALICE_ID, BOB_ID, good, transmit, transmit));
+        assertThrows(IllegalArgumentException.class, () -> a.linkSecret(ALICE_ID, BOB_ID, datagram, 9));
+        final Mac128 both = new Mac128();
+        assertThrows(IllegalArgumentException.class, () -> a.linkSecret(ALICE_ID, BOB_ID, good).helloKeys(both, both));
     }
 
     @Test
@@ -210,9 +257,9 @@ class NicKeysTest
         final NicKeys b = NicKeys.generate();
         final UnsafeBuffer datagram = new UnsafeBuffer(new byte[64]);
         b.publicKey(datagram, 13);
-        final SipHash transmit = new SipHash();
-        final SipHash receive = new SipHash();
-        a.deriveLinkKeys(ALICE_ID, BOB_ID, datagram, 13, transmit, receive);
+        final Mac128 transmit = new Mac128();
+        final Mac128 receive = new Mac128();
+        a.linkSecret(ALICE_ID, BOB_ID, datagram, 13).helloKeys(transmit, receive);
         final Link viaArray = Link.derive(a, ALICE_ID, b, BOB_ID);
         assertTrue(transmit.hasSameKey(viaArray.transmit) && receive.hasSameKey(viaArray.receive));
     }
@@ -225,17 +272,26 @@ class NicKeysTest
         assertFalse(text.contains(ALICE_PRIVATE.substring(0, 12)), text);
     }
 
-    private static void assertKey(final long k0, final long k1, final SipHash key)
-    {
-        assertEquals(Long.toHexString(k0) + "/" + Long.toHexString(k1),
-            Long.toHexString(key.k0()) + "/" + Long.toHexString(key.k1()));
-    }
-
     private static void assertDifferent(final Link one, final Link other)
     {
         assertFalse(one.transmit.hasSameKey(other.transmit), "transmit keys");
         assertFalse(one.receive.hasSameKey(other.receive), "receive keys");
         assertFalse(one.transmit.hasSameKey(other.receive), "crossed keys");
+    }
+
+    private static void assertDifferent(final LinkSecret.TrafficSecrets one, final LinkSecret.TrafficSecrets other,
+        final String change)
+    {
+        assertFalse(Arrays.equals(one.transmit(), other.transmit()), change + ": transmit");
+        assertFalse(Arrays.equals(one.receive(), other.receive()), change + ": receive");
+        assertNotEquals(one.id(), other.id(), change + ": id");
+    }
+
+    private static byte[] random(final int seed)
+    {
+        final byte[] bytes = new byte[LinkSecret.RANDOM_LENGTH];
+        new java.util.Random(seed).nextBytes(bytes);
+        return bytes;
     }
 
     private static UnsafeBuffer frame(final int length)
@@ -248,16 +304,18 @@ class NicKeysTest
         return frame;
     }
 
-    /** The two keys one end of a link derived. */
+    /** The handshake keys one end of a link derived, and its secret. */
     private static final class Link
     {
-        final SipHash transmit = new SipHash();
-        final SipHash receive = new SipHash();
+        final Mac128 transmit = new Mac128();
+        final Mac128 receive = new Mac128();
+        LinkSecret secret;
 
         static Link derive(final NicKeys local, final long localId, final NicKeys peer, final long peerId)
         {
             final Link link = new Link();
-            local.deriveLinkKeys(localId, peerId, peer.publicKey(), link.transmit, link.receive);
+            link.secret = local.linkSecret(localId, peerId, peer.publicKey());
+            link.secret.helloKeys(link.transmit, link.receive);
             return link;
         }
     }
