@@ -5,9 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
 
 import org.am2j.api.Opcode;
@@ -53,6 +51,17 @@ class FastBoxScribbleTest
     {
         return route.sendShort(new OutboundMessage(), Opcode.REQUEST_SHORT.code(), 5, to.host.tag, 0, 1, sequence, 0,
             0, 0, 0, 0, 0, 0);
+    }
+
+    /**
+     * Send short requests {@code from} to {@code to}, each one SENT.
+     */
+    private static void sendShorts(final ShmRoute route, final Fixture.Ep to, final int from, final int last)
+    {
+        for (int i = from; i <= last; i++)
+        {
+            assertEquals(Route.SENT, sendShort(route, to, i));
+        }
     }
 
     /**
@@ -139,10 +148,7 @@ class FastBoxScribbleTest
             final Counts counts = new Counts();
             final ShmRoute ab = boundRoute(a, b, counts);
             final int box = ab.boxIndex();
-            for (int i = 1; i <= 3; i++)
-            {
-                assertEquals(Route.SENT, sendShort(ab, b, i));
-            }
+            sendShorts(ab, b, 1, 3);
             final FastBoxTable boxes = b.queueBlock().boxes;
             final int released = boxes.ringOffset(box, 0) - FastBoxDescriptor.RINGS_OFFSET +
                 FastBoxDescriptor.RELEASED_OFFSET;
@@ -178,10 +184,7 @@ class FastBoxScribbleTest
             final Counts counts = new Counts();
             final ShmRoute ab = boundRoute(a, b, counts);
             final int box = ab.boxIndex();
-            for (int i = 1; i <= 3; i++)
-            {
-                assertEquals(Route.SENT, sendShort(ab, b, i));
-            }
+            sendShorts(ab, b, 1, 3);
             final FastBoxTable boxes = b.queueBlock().boxes;
             final int ring = boxes.ringOffset(box, FastBoxDescriptor.REQUESTS);
             final long head = boxes.getAcquire(boxes.headOffset(box, FastBoxDescriptor.REQUESTS));
@@ -200,9 +203,9 @@ class FastBoxScribbleTest
 
     /**
      * The whole box table zeroed under a live pair (owner words, writing words, heads, stamps): the sender finds the
-     * box gone at its next send and uses the shared queue; the receiver lets the box go, counting as drops the
-     * messages the zeroing destroyed (its sender's writing word, written again when it found the box gone, says how
-     * many).
+     * box not its own at its next send and uses the shared queue; the receiver writes the owner word back and skips
+     * and counts the messages the zeroing destroyed (the sender's writing word, written again when it gave the box
+     * up, says how many); the sender, finding its word back, goes on in the box.
      */
     @Test
     void aZeroedBoxIsLetGoAndWhatItHeldIsCounted()
@@ -213,10 +216,7 @@ class FastBoxScribbleTest
             final Fixture.Ep b = f.endpoint();
             final Counts counts = new Counts();
             final ShmRoute ab = boundRoute(a, b, counts);
-            for (int i = 1; i <= 3; i++)
-            {
-                assertEquals(Route.SENT, sendShort(ab, b, i));
-            }
+            sendShorts(ab, b, 1, 3);
             final QueueBlock view = b.queueBlock();
             final int table = view.boxes.ringOffset(0, 0) - FastBoxDescriptor.RINGS_OFFSET -
                 FastBoxDescriptor.BOXES_OFFSET;
@@ -244,10 +244,7 @@ class FastBoxScribbleTest
             final Fixture.Ep b = f.endpoint();
             final Counts counts = new Counts();
             final ShmRoute ab = boundRoute(a, b, counts);
-            for (int i = 1; i <= 9; i++)
-            {
-                assertEquals(Route.SENT, sendShort(ab, b, i));
-            }
+            sendShorts(ab, b, 1, 9);
             assertEquals(8, ab.boxedSends(), "the box holds 8");
             assertEquals(2, ab.sharedSends(), "the first contact and the ninth, which overflowed");
             final PacketQueue queue = b.queueBlock().requests;
@@ -292,33 +289,15 @@ class FastBoxScribbleTest
             sender.reserve();
 
             final Counts returned = new Counts();
-            final AtomicReference<Throwable> failure = new AtomicReference<>();
-            final CountDownLatch done = new CountDownLatch(1);
-            final Thread closer = new Thread(() ->
-            {
-                try
-                {
-                    b.shm.returnQueued(returned);
-                }
-                catch (final Throwable ex)
-                {
-                    failure.set(ex);
-                }
-                done.countDown();
-            });
-            closer.start();
-            assertFalse(done.await(200, TimeUnit.MILLISECONDS), "a reservation is waited for");
+            final Fixture.Closing closing = new Fixture.Closing(b, returned);
+            assertFalse(closing.returnsWithin(200), "a reservation is waited for");
             assertEquals(ReturnStatus.EBADENDPOINT.code(), sendShort(ab, b, 9), "new sends are refused meanwhile");
             view.requests.putHeader(packet, Opcode.REQUEST_SHORT.code(), 5, 1, 0, 0, 0, PacketDescriptor.NO_BULK, -1,
                 b.host.tag);
             view.requests.putArgs(packet, 7, 0, 0, 0, 0, 0, 0, 0);
             sender.publish(packet);
-            assertTrue(done.await(10, TimeUnit.SECONDS), "the drain ends once the reservation is stamped");
-            closer.join();
-            if (null != failure.get())
-            {
-                fail("the drain failed", failure.get());
-            }
+            assertTrue(closing.returnsWithin(10_000), "the drain ends once the reservation is stamped");
+            closing.join();
             assertEquals(1, returned.delivered);
             assertEquals(1, returned.seen[7]);
             assertEquals(0, b.host.unsettled());

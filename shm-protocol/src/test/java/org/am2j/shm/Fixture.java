@@ -5,6 +5,9 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.AtomicLong;
 
 import org.agrona.concurrent.AtomicBuffer;
@@ -233,6 +236,51 @@ final class Fixture implements AutoCloseable
     Ep endpoint()
     {
         return new Ep();
+    }
+
+    /** An endpoint's {@code returnQueued} running on a thread of its own, as the core's free would call it. */
+    static final class Closing
+    {
+        private final CountDownLatch done = new CountDownLatch(1);
+        private final AtomicReference<Throwable> failure = new AtomicReference<>();
+        private final Thread thread;
+
+        Closing(final Ep ep, final MessageSink returns)
+        {
+            thread = new Thread(() ->
+            {
+                try
+                {
+                    ep.shm.returnQueued(returns);
+                }
+                catch (final Throwable ex)
+                {
+                    failure.set(ex);
+                }
+                done.countDown();
+            }, "closing " + ep.host.id);
+            thread.start();
+        }
+
+        /**
+         * @return true when the drain returned within {@code millis}.
+         */
+        boolean returnsWithin(final long millis) throws InterruptedException
+        {
+            return done.await(millis, TimeUnit.MILLISECONDS);
+        }
+
+        /**
+         * Wait for the thread; throw what the drain threw.
+         */
+        void join() throws InterruptedException
+        {
+            thread.join();
+            if (null != failure.get())
+            {
+                throw new AssertionError("the drain failed", failure.get());
+            }
+        }
     }
 
     /**

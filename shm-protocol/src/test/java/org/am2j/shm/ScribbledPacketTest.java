@@ -50,6 +50,25 @@ class ScribbledPacketTest
         }
     }
 
+    /**
+     * Send requests {@code first} to {@code end - 1} through {@code ab}, each until it is SENT, polling {@code b}
+     * between tries, within {@link #BOUND_NANOS} from {@code start}.
+     */
+    private static void sendWithinBound(
+        final ShmRoute ab, final Fixture.Ep b, final Fixture.Recorder recorder, final long start, final int first,
+        final int end)
+    {
+        int sent = first;
+        while (sent < end && System.nanoTime() - start < BOUND_NANOS)
+        {
+            if (Route.SENT == ab.send(request(b, sent)))
+            {
+                sent++;
+            }
+            b.shm.poll(recorder, 32, false);
+        }
+    }
+
     @Test
     void garbageOverTheStateOfAReadyPacketOfALiveSenderIsSkippedAndCounted()
     {
@@ -256,15 +275,7 @@ class ScribbledPacketTest
             final long start = System.nanoTime();
             pollWithinBound(b, recorder, start, () -> 2 == b.host.drops());
             assertEquals(2, b.host.drops(), "the two messages put below the head are counted");
-            int sent = 7;
-            while (sent < 10 && System.nanoTime() - start < BOUND_NANOS)
-            {
-                if (Route.SENT == ab.send(request(b, sent)))
-                {
-                    sent++;
-                }
-                b.shm.poll(recorder, 32, false);
-            }
+            sendWithinBound(ab, b, recorder, start, 7, 10);
             pollWithinBound(b, recorder, start, () -> recorder.headers.size() >= 8);
             assertEquals(8, recorder.headers.size(), "the queue delivers again");
             assertEquals(9, recorder.headers.get(7)[5]);
@@ -284,15 +295,7 @@ class ScribbledPacketTest
             queue.buffer.putLongVolatile(queue.tailOffset, 1003);
             final Fixture.Recorder recorder = new Fixture.Recorder();
             final long start = System.nanoTime();
-            int sent = 0;
-            while (sent < 3 && System.nanoTime() - start < BOUND_NANOS)
-            {
-                if (Route.SENT == ab.send(request(b, sent)))
-                {
-                    sent++;
-                }
-                b.shm.poll(recorder, 32, false);
-            }
+            sendWithinBound(ab, b, recorder, start, 0, 3);
             pollWithinBound(b, recorder, start, () -> recorder.headers.size() >= 3);
             assertEquals(3, recorder.headers.size(), "the queue takes and delivers messages again");
             assertTrue(queue.buffer.getLongVolatile(queue.tailOffset) < 100, "the tail was pulled back");
