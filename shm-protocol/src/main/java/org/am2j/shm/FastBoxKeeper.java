@@ -108,7 +108,7 @@ final class FastBoxKeeper
     }
 
     /**
-     * The receiver bound a box: its rings start afresh.
+     * The receiver bound a box and set its heads: its rings start afresh from them.
      */
     void bound(final int box)
     {
@@ -116,7 +116,9 @@ final class FastBoxKeeper
         {
             final int r = kind * cap + box;
             writingOffset[r] = table.writingOffset(box, kind);
-            stampedBelow[r] = 0;
+            // Nothing stamped past the head the receiver starts from, whatever number that is (a faulty writer's
+            // included): what is owed is always measured from the head, at most the ring's depth past it.
+            stampedBelow[r] = head[r];
             stuckSince[r] = 0;
             sharedGapSince[r] = 0;
         }

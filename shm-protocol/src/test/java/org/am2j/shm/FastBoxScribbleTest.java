@@ -202,6 +202,45 @@ class FastBoxScribbleTest
     }
 
     /**
+     * A box whose published head words a faulty writer overwrote with a far negative number before its sender claimed
+     * it: sender and receiver both start from that number, so the box works; the last stamp written spoiled is
+     * skipped after the timeout and counted as one drop (what its sender has stamped is measured from that head, not
+     * from 0), and the box goes on.
+     */
+    @Test
+    @Timeout(value = 20, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+    void aBoxBoundOverAnOverwrittenHeadSkipsOnlyWhatItsSenderStamped()
+    {
+        try (Fixture f = new Fixture("boxes", "1", "boxDepth", "8", "livenessMs", "20"))
+        {
+            final Fixture.Ep a = f.endpoint();
+            final Fixture.Ep b = f.endpoint();
+            final FastBoxTable boxes = b.queueBlock().boxes;
+            final long garbage = -2_241_900_783_532_603_247L;
+            for (int kind = 0; kind < 2; kind++)
+            {
+                boxes.putRelease(boxes.headOffset(0, kind), garbage);
+            }
+            final Counts counts = new Counts();
+            final ShmRoute ab = boundRoute(a, b, counts);
+            assertEquals(0, ab.boxIndex());
+            sendShorts(ab, b, 1, 3);
+            final int ring = boxes.ringOffset(0, FastBoxDescriptor.REQUESTS);
+            final long head = boxes.getAcquire(boxes.headOffset(0, FastBoxDescriptor.REQUESTS));
+            assertEquals(garbage, head, "the pair goes on from the head it found");
+            // The last packet written, with nothing ready after it.
+            boxes.buffer.putLongVolatile(boxes.packetOffset(ring, head + 2) + PacketDescriptor.STATE_OFFSET, 0);
+            pollUntil(b, counts, () -> 3 == counts.delivered && 1 == b.host.drops());
+            assertEquals(1, counts.seen[1]);
+            assertEquals(1, counts.seen[2]);
+            assertEquals(0, counts.seen[3], "the spoiled one is not delivered");
+            assertEquals(Route.SENT, sendShort(ab, b, 4));
+            pollUntil(b, counts, () -> 4 == counts.delivered);
+            assertEquals(0, ab.boxIndex(), "the box goes on");
+        }
+    }
+
+    /**
      * The whole box table zeroed under a live pair (owner words, writing words, heads, stamps): the sender finds the
      * box not its own at its next send and uses the shared queue; the receiver writes the owner word back and skips
      * and counts the messages the zeroing destroyed (the sender's writing word, written again when it gave the box
