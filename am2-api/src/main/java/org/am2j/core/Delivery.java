@@ -30,6 +30,12 @@ final class Delivery implements Token, Message
     private EndpointCore endpoint;
     private Dispatcher dispatcher;
     private InboundMessage inbound;
+    /**
+     * The route a request's reply goes by, resolved when the request was dispatched (before its handler runs): a
+     * mapping that changes while the handler runs does not redirect the reply. Left as it was by other messages,
+     * which never use it (a reference store costs a garbage collector barrier).
+     */
+    private Route replyRoute;
     private Opcode opcode;
     private ReturnStatus returnStatus;
     private int argCount;
@@ -46,6 +52,7 @@ final class Delivery implements Token, Message
         final EndpointCore endpoint,
         final Dispatcher dispatcher,
         final InboundMessage inbound,
+        final Route replyRoute,
         final Opcode opcode,
         final ReturnStatus returnStatus,
         final int argCount,
@@ -67,6 +74,10 @@ final class Delivery implements Token, Message
         if (this.inbound != inbound)
         {
             this.inbound = inbound;
+        }
+        if (null != replyRoute && this.replyRoute != replyRoute)
+        {
+            this.replyRoute = replyRoute;
         }
         if (this.opcode != opcode)
         {
@@ -104,7 +115,7 @@ final class Delivery implements Token, Message
     public EndpointName sourceName()
     {
         checkActive("sourceName");
-        return inbound.sourceName();
+        return null == returnStatus && opcode.isRequest() ? replyRoute.peer() : inbound.sourceName();
     }
 
     @Override
@@ -157,7 +168,7 @@ final class Delivery implements Token, Message
         }
         MessageChecks.check(category, handler, src, srcOffset, length, segmentOffset, argCount);
         final boolean hasData = MessageCategory.SHORT != category;
-        final Route route = inbound.replyRoute();
+        final Route route = replyRoute;
         if (!hasData && Route.SENT == route.sendShort(context.frame(), Opcode.REPLY_SHORT.code(), handler,
             inbound.tag(), endpoint.endpointId(), argCount, a0, a1, a2, a3, a4, a5, a6, a7))
         {

@@ -12,6 +12,7 @@ import org.am2j.core.stats.ProtocolCounters;
 import org.am2j.spi.InboundMessage;
 import org.am2j.spi.MessageSink;
 import org.am2j.spi.OutboundMessage;
+import org.am2j.spi.Route;
 import org.am2j.spi.SegmentBounds;
 import org.am2j.spi.TransportEndpoint;
 
@@ -164,7 +165,9 @@ final class Dispatcher implements MessageSink
             {
                 counters.onBytesReceived(dataLength);
             }
-            run(handler, message, opcode, null, argCount, dataLength);
+            // A request's way back is resolved here, once, before its handler runs (see Delivery#replyRoute).
+            run(handler, message, opcode.isRequest() ? message.replyRoute() : null, opcode, null, argCount,
+                dataLength);
         }
     }
 
@@ -212,16 +215,16 @@ final class Dispatcher implements MessageSink
             return;
         }
         endpoint.counters.onReturned(returnStatus);
-        run(endpoint.handlers.get(0), message, opcode, returnStatus, argCount, dataLength);
+        run(endpoint.handlers.get(0), message, null, opcode, returnStatus, argCount, dataLength);
     }
 
     private void run(
-        final Handler handler, final InboundMessage message, final Opcode opcode, final ReturnStatus returnStatus,
-        final int argCount, final int dataLength)
+        final Handler handler, final InboundMessage message, final Route replyRoute, final Opcode opcode,
+        final ReturnStatus returnStatus, final int argCount, final int dataLength)
     {
         final DispatchContext context = this.context;
         final Delivery delivery = context.nextDelivery();
-        delivery.begin(endpoint, this, message, opcode, returnStatus, argCount, message.dataBuffer(),
+        delivery.begin(endpoint, this, message, replyRoute, opcode, returnStatus, argCount, message.dataBuffer(),
             message.dataOffset(), dataLength);
         context.depth++;
         try

@@ -61,6 +61,9 @@ public interface InboundMessage
     long segmentOffset();
 
     /**
+     * The core asks for a request's route once, when it dispatches the request (before its handler runs), and the
+     * handler's reply goes by what it got then, whatever the transport's mapping says later.
+     *
      * @return the inverse mapping: the route replies and returned messages go back by.
      */
     Route replyRoute();

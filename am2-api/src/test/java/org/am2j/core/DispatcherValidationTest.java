@@ -27,7 +27,7 @@ import org.junit.jupiter.api.Timeout;
 class DispatcherValidationTest
 {
     /** A message with any field a peer could have written. */
-    static final class Raw implements InboundMessage, Route
+    static class Raw implements InboundMessage, Route
     {
         int opcode = Opcode.REQUEST_SHORT.code();
         int returnStatus;
@@ -38,6 +38,8 @@ class DispatcherValidationTest
         int dataOffset;
         int dataLength;
         long segmentOffset = -1;
+        /** What {@link #replyRoute()} gives: this message's own recording route, unless a test points it elsewhere. */
+        Route back = this;
         final List<int[]> sentBack = new ArrayList<>();
 
         @Override
@@ -103,7 +105,7 @@ class DispatcherValidationTest
         @Override
         public Route replyRoute()
         {
-            return this;
+            return back;
         }
 
         @Override

@@ -44,7 +44,9 @@ final class ShmEndpoint implements TransportEndpoint
     private final DeadPeers deadPeers;
     /** How long a sender whose route back could not be made is answered by a dead route before trying again. */
     private static final long DEAD_ROUTE_RETRY_NANOS = 50_000_000L;
-    private final Route unknownSender = new DeadRoute(null, ShmTransport.NAME);
+    /** The sender of a packet whose inverse mapping names no readable queue block: no pid, a dead route. */
+    private final ShmPeer unknownSender =
+        new ShmPeer(-1, null, new DeadRoute(null, ShmTransport.NAME), ShmPeer.UNKNOWN_PID, 0);
     private ShmPeer[] peers;
     private MappedRegion segmentRegion;
     private int segments;
@@ -165,11 +167,16 @@ final class ShmEndpoint implements TransportEndpoint
     }
 
     /**
-     * The inverse mapping of a received packet: the route back to the sender in {@code slot}, resolved the first time
-     * and then found by index.
+     * The inverse mapping of a received packet: the sender in {@code slot} (its pid and the route back into its queue
+     * block), resolved the first time and then found by index. Looked up once per message, when the packet is
+     * wrapped: the reply and any return go by what this gave.
+     *
+     * @return the sender, or {@link #unknownSender} (no pid, a dead route) when the mapping names no readable queue
+     * block.
      */
-    Route inverseRoute(final int slot, final int generation)
+    ShmPeer inversePeer(final int slot, final int generation)
     {
+        final ShmPeer[] peers = this.peers;
         if (slot >= peers.length)
         {
             return unknownSender;
@@ -178,24 +185,12 @@ final class ShmEndpoint implements TransportEndpoint
         if (null != peer && peer.generation == generation &&
             (0 == peer.retryAtNanos || System.nanoTime() - peer.retryAtNanos < 0))
         {
-            return peer.route;
+            return peer;
         }
         return resolve(slot, generation);
     }
 
-    /**
-     * @return the pid (low 32 bits) of the process whose queue block the inverse mapping names, as it was when the
-     * mapping was resolved, or {@link ShmPeer#UNKNOWN_PID} when it names no readable queue block.
-     */
-    long inverseSenderPid(final int slot, final int generation)
-    {
-        inverseRoute(slot, generation);
-        final ShmPeer[] peers = this.peers;
-        final ShmPeer peer = slot < peers.length ? peers[slot] : null;
-        return null != peer && peer.generation == generation ? peer.pid : ShmPeer.UNKNOWN_PID;
-    }
-
-    private Route resolve(final int slot, final int generation)
+    private ShmPeer resolve(final int slot, final int generation)
     {
         final String senderPath = ConnectionTable.path(block, slot, generation);
         if (null == senderPath)
@@ -219,7 +214,7 @@ final class ShmEndpoint implements TransportEndpoint
             {
                 transport.mappedFiles.release(mapped);
             }
-            route = null == name ? unknownSender : connect(name, 0);
+            route = null == name ? unknownSender.route : connect(name, 0);
         }
         catch (final RuntimeException ex)
         {
@@ -236,8 +231,9 @@ final class ShmEndpoint implements TransportEndpoint
         // A dead route may be a passing state (the sender's header overwritten until its owner repairs it): it is
         // tried again after a while instead of returning every later reply to that sender for good.
         final long retryAt = route instanceof ShmRoute ? 0 : (System.nanoTime() + DEAD_ROUTE_RETRY_NANOS) | 1;
-        peers[slot] = new ShmPeer(generation, name, route, pid, retryAt);
-        return route;
+        final ShmPeer peer = new ShmPeer(generation, name, route, pid, retryAt);
+        peers[slot] = peer;
+        return peer;
     }
 
     /**

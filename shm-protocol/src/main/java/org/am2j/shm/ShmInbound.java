@@ -26,11 +26,12 @@ final class ShmInbound extends PacketView
     private final UnsafeBuffer buffer;
     private final UnsafeBuffer bulkView = new UnsafeBuffer(NONE);
     /**
-     * The packet's inverse mapping (slot, generation) as read when the packet was wrapped: the reply route and the
-     * source name are resolved from this copy, so a writer that changes the packet while its handler runs cannot
-     * make the reply go to another peer than the one the handler was told about. An int: no reference store.
+     * The packet's sender, looked up from its inverse mapping (slot, generation) once, when the packet was wrapped:
+     * the reply route and the source name come from it, so neither a writer that changes the packet nor a mapping
+     * that changes while its handler runs can make the reply go to another peer than the one the handler was told
+     * about. Stored only when it changes (a reference store costs a garbage collector barrier).
      */
-    private int inverse;
+    private ShmPeer sender;
     private DirectBuffer data;
     private int dataOffset;
 
@@ -59,9 +60,12 @@ final class ShmInbound extends PacketView
     {
         this.packet = packet;
         final int inverse = queue.packetInt(packet, SLOT_OFFSET);
-        this.inverse = inverse;
-        final long senderPid = endpoint.inverseSenderPid(inverse & 0xFFFF, inverse >>> 16);
-        if (ShmPeer.UNKNOWN_PID != senderPid && senderPid != QueueBlockDescriptor.pid(packetState))
+        final ShmPeer sender = endpoint.inversePeer(inverse & 0xFFFF, inverse >>> 16);
+        if (this.sender != sender)
+        {
+            this.sender = sender;
+        }
+        if (ShmPeer.UNKNOWN_PID != sender.pid && sender.pid != QueueBlockDescriptor.pid(packetState))
         {
             return null;
         }
@@ -165,9 +169,7 @@ final class ShmInbound extends PacketView
     @Override
     public Route replyRoute()
     {
-        // Looked up from the copy taken in wrap() rather than cached as a reference: the look-up is an array element
-        // and a compare, a cached reference a store with a garbage collector barrier on every message.
-        return endpoint.inverseRoute(inverse & 0xFFFF, inverse >>> 16);
+        return sender.route;
     }
 
     @Override
