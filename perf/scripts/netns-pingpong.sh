@@ -127,14 +127,13 @@ import json, os, sys
  jvm, kernel) = sys.argv[1:16]
 
 def read(label):
+    # rank 0's results: one JSON object of strings, numbers as Java wrote them (NaN too)
     values = {}
-    for line in open(os.path.join(work, label + ".results")):
-        if "=" in line:
-            key, value = line.rstrip("\n").split("=", 1)
-            try:
-                values[key] = json.loads(value)
-            except ValueError:
-                values[key] = value
+    for key, value in json.load(open(os.path.join(work, label + ".results"))).items():
+        try:
+            values[key] = json.loads(value)
+        except ValueError:
+            values[key] = value
     return values
 
 am, udp = read("am2j"), read("udp")

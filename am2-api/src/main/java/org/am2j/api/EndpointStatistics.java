@@ -36,7 +36,13 @@ public interface EndpointStatistics
         /** Retransmissions (network transport). */
         RETRANSMITS,
         /** Messages dropped as malformed, counted and not delivered. */
-        DROPS
+        DROPS,
+        /**
+         * Messages a freed endpoint could not settle within its close bound (a sender stalled or stopped while writing
+         * one, words of its queues that make no sense): neither delivered nor returned; see docs/am2-api.md, "Freeing
+         * an endpoint loses nothing queued for it".
+         */
+        UNSETTLED
     }
 
     /**

@@ -19,4 +19,13 @@ public interface TransportCounters
      * One more message dropped as malformed.
      */
     void drop();
+
+    /**
+     * One more message a freed endpoint could not settle before its close returned (neither delivered nor returned).
+     * Counted as a drop by counters that keep no such count.
+     */
+    default void unsettled()
+    {
+        drop();
+    }
 }

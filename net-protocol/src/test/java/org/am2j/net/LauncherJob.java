@@ -167,9 +167,38 @@ final class LauncherJob
      */
     static List<Long> killMarked(final String value)
     {
+        final List<Long> killed = new ArrayList<>();
+        for (final ProcessHandle process : marked(value))
+        {
+            if (process.destroyForcibly())
+            {
+                killed.add(process.pid());
+            }
+        }
+        return killed;
+    }
+
+    /**
+     * Wait until no process carries the marker any more (one that is on its way out, such as a NIC process that has
+     * just removed its node's directory, is given the time to finish), at most {@code seconds}.
+     *
+     * @param value   the marker's value.
+     * @param seconds the bound.
+     */
+    static void awaitNoMarked(final String value, final int seconds) throws InterruptedException
+    {
+        final long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(seconds);
+        while (!marked(value).isEmpty() && System.nanoTime() - deadline < 0)
+        {
+            Thread.sleep(50);
+        }
+    }
+
+    private static List<ProcessHandle> marked(final String value)
+    {
         final byte[] entry = (MARKER + "=" + value + "\0").getBytes(StandardCharsets.UTF_8);
         final long self = ProcessHandle.current().pid();
-        final List<Long> killed = new ArrayList<>();
+        final List<ProcessHandle> marked = new ArrayList<>();
         ProcessHandle.allProcesses().filter(p -> p.pid() != self).forEach(p ->
         {
             final byte[] environ;
@@ -181,12 +210,12 @@ final class LauncherJob
             {
                 return; // gone, or another user's: not one this test started
             }
-            if (contains(environ, entry) && p.destroyForcibly())
+            if (contains(environ, entry) && p.isAlive())
             {
-                killed.add(p.pid());
+                marked.add(p);
             }
         });
-        return killed;
+        return marked;
     }
 
     private static boolean contains(final byte[] environ, final byte[] entry)

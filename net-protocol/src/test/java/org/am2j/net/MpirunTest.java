@@ -105,6 +105,8 @@ class MpirunTest
                 Thread.sleep(50);
             }
             assertTrue(!java.nio.file.Files.exists(nics), "NIC directory left: " + nics);
+            // The last NIC process removes the directory and then exits: give it the moment it takes.
+            LauncherJob.awaitNoMarked(marker, 10);
         }
         finally
         {

@@ -3,6 +3,9 @@ package org.am2j.perf;
 import java.util.Arrays;
 import java.util.Map;
 
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
 /**
  * A {@link LogPRank} pair's signature and transfer curve: read from its results (comma-separated lists under
  * {@code sig.*} and {@code xfer.*}) for {@link LogPParameters}, and written whole into the {@code details} of
@@ -56,68 +59,58 @@ final class LogPDetails
     }
 
     /**
-     * Write the {@code details} object: per configuration, its transports, round-trip percentiles, signature and
+     * Put the {@code details} object: per configuration, its transports, round-trip percentiles, signature and
      * transfer curve as measured.
      *
-     * @param json the writer, inside the run's object.
+     * @param json the run's object.
      * @param am   the results of each configuration's pair.
      */
-    static void write(final JsonWriter json, final Map<Protocol, Results> am)
+    static void putInto(final ObjectNode json, final Map<Protocol, Results> am)
     {
-        json.name("details").beginObject();
+        final ObjectNode details = json.putObject("details");
         for (final Protocol protocol : LogPReport.CONFIGS)
         {
             final Results results = am.get(protocol);
             final LogPParameters.Signature signature = signature(results);
             final LogPParameters.TransferCurve curve = transferCurve(results);
-            json.name(LogPReport.key(protocol)).beginObject();
-            json.name("transports").value(protocol.transports());
             final LatencySummary rtt = LatencySummary.from(results, "rtt");
-            json.name("rtt_p50_ns").value(rtt.p50());
-            json.name("rtt_p99_ns").value(rtt.p99());
-            json.name("rtt_p999_ns").value(rtt.p999());
-            json.name("rtt_mean_ns").value(MachineReport.round(rtt.mean(), 10));
-            json.name("signature").beginObject();
-            json.name("clock_ns").value(signature.clockNs());
-            array(json, "bursts", Arrays.stream(signature.bursts()).asDoubleStream().toArray(), 1);
-            array(json, "delays_ns", Arrays.stream(signature.delaysNs()).asDoubleStream().toArray(), 1);
-            array(json, "delay_cost_ns", signature.delayCostNs(), 10);
-            json.name("burst_median_ns").beginArray();
+            final ObjectNode config = details.putObject(LogPReport.key(protocol))
+                .put("transports", protocol.transports())
+                .put("rtt_p50_ns", rtt.p50())
+                .put("rtt_p99_ns", rtt.p99())
+                .put("rtt_p999_ns", rtt.p999())
+                .put("rtt_mean_ns", MachineReport.round(rtt.mean(), 10));
+            final ObjectNode sig = config.putObject("signature").put("clock_ns", signature.clockNs());
+            array(sig, "bursts", Arrays.stream(signature.bursts()).asDoubleStream().toArray(), 1);
+            array(sig, "delays_ns", Arrays.stream(signature.delaysNs()).asDoubleStream().toArray(), 1);
+            array(sig, "delay_cost_ns", signature.delayCostNs(), 10);
+            final ArrayNode rows = sig.putArray("burst_median_ns");
             for (final double[] row : signature.burstNs())
             {
-                json.beginArray();
-                for (final double value : row)
-                {
-                    json.value(MachineReport.round(value, 10));
-                }
-                json.endArray();
+                final ArrayNode values = rows.addArray();
+                Arrays.stream(row).forEach(value -> values.add(MachineReport.round(value, 10)));
             }
-            json.endArray();
-            json.endObject();
-            json.name("transfer").beginObject();
-            array(json, "bytes", Arrays.stream(curve.sizes()).asDoubleStream().toArray(), 1);
-            array(json, "median_ns", curve.ns(), 10);
-            array(json, "reps", doubles(results.getString("xfer.reps")), 1);
-            json.endObject();
-            json.endObject();
+            final ObjectNode transfer = config.putObject("transfer");
+            array(transfer, "bytes", Arrays.stream(curve.sizes()).asDoubleStream().toArray(), 1);
+            array(transfer, "median_ns", curve.ns(), 10);
+            array(transfer, "reps", doubles(results.getString("xfer.reps")), 1);
         }
-        json.endObject();
     }
 
-    private static void array(final JsonWriter json, final String name, final double[] values, final int scale)
+    /** Whole numbers when {@code scale} is 1, else rounded to {@code log10(scale)} decimals. */
+    private static void array(final ObjectNode json, final String name, final double[] values, final int scale)
     {
-        json.name(name).beginArray();
+        final ArrayNode array = json.putArray(name);
         for (final double value : values)
         {
             if (1 == scale)
             {
-                json.value(Math.round(value));
+                array.add(Math.round(value));
             }
             else
             {
-                json.value(MachineReport.round(value, scale));
+                array.add(MachineReport.round(value, scale));
             }
         }
-        json.endArray();
     }
 }

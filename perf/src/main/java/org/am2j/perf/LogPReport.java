@@ -7,7 +7,9 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.am2j.spmd.CpuPinning;
+import org.am2j.splitc.app.ReportJson;
 
 /**
  * The results of one {@link LogP} run, as a table for people and a JSON object for tools: the LogP parameters of the
@@ -530,111 +532,87 @@ final class LogPReport
      */
     String json()
     {
-        final StringBuilder text = new StringBuilder();
-        final JsonWriter json = new JsonWriter(text);
-        json.beginObject();
+        final ObjectNode json = ReportJson.object();
         for (final Protocol protocol : CONFIGS)
         {
-            json.name(key(protocol)).beginObject();
+            final ObjectNode config = json.putObject(key(protocol));
             for (final Row row : Row.values())
             {
-                json.name(row.key()).value(row.round(row.of(parameters.get(protocol))));
+                config.put(row.key(), row.round(row.of(parameters.get(protocol))));
             }
-            json.endObject();
         }
-        json.name("peers").beginObject();
+        final ObjectNode peers = json.putObject("peers");
         for (final Peer peer : List.of(aeronIpc, aeronUdp, limitShm, limitUdp))
         {
-            json.name(peer.key).value(MachineReport.round(peer.rttUs(), 10_000));
+            peers.put(peer.key, MachineReport.round(peer.rttUs(), 10_000));
         }
-        json.endObject();
-        json.name("ratios").beginObject();
+        final ObjectNode ratios = json.putObject("ratios");
         for (final Protocol protocol : CONFIGS)
         {
             final String peer = protocol.overNetwork() ? "aeron_udp" : "aeron_ipc";
-            json.name(key(protocol) + "_rtt_over_" + peer).value(MachineReport.round(overPeer(protocol), 1000));
+            ratios.put(key(protocol) + "_rtt_over_" + peer, MachineReport.round(overPeer(protocol), 1000));
         }
         for (final Protocol protocol : CONFIGS)
         {
             final String limit = protocol.overNetwork() ? "limit_udp" : "limit_shm";
-            json.name(key(protocol) + "_rtt_over_" + limit).value(MachineReport.round(overLimit(protocol), 1000));
+            ratios.put(key(protocol) + "_rtt_over_" + limit, MachineReport.round(overLimit(protocol), 1000));
         }
-        for (final Map.Entry<String, Double> ratio : lineNormalized().entrySet())
-        {
-            json.name(ratio.getKey()).value(MachineReport.round(ratio.getValue(), 1000));
-        }
-        json.endObject();
-        warmUps(json);
-        json.name("targets").beginObject();
-        json.name("shm_rtt_at_most_aeron_ipc").value(meetsTarget(Protocol.SHM));
-        json.name("net_rtt_at_most_aeron_udp").value(meetsTarget(Protocol.NET));
-        json.endObject();
-        json.name("paper").beginObject();
-        json.name("source").value("Lumetta, Mainwaring, Culler: Multi-Protocol Active Messages on a Cluster of " +
+        lineNormalized().forEach((name, ratio) -> ratios.put(name, MachineReport.round(ratio, 1000)));
+        warmUps(json.putObject("warmup_rounds"));
+        json.putObject("targets")
+            .put("shm_rtt_at_most_aeron_ipc", meetsTarget(Protocol.SHM))
+            .put("net_rtt_at_most_aeron_udp", meetsTarget(Protocol.NET));
+        final ObjectNode paper = json.putObject("paper");
+        paper.put("source", "Lumetta, Mainwaring, Culler: Multi-Protocol Active Messages on a Cluster of " +
             "SMP's (SC'97), Table 3; half-power points in bytes taking the paper's kB as 1000 bytes");
         for (int c = 0; c < CONFIGS.size(); c++)
         {
-            json.name(key(CONFIGS.get(c))).beginObject();
-            json.name("column").value(PAPER_COLUMNS.get(c));
+            final ObjectNode config = paper.putObject(key(CONFIGS.get(c)));
+            config.put("column", PAPER_COLUMNS.get(c));
             for (final Row row : Row.values())
             {
-                json.name(row.key()).value(row.paper(c));
+                config.put(row.key(), row.paper(c));
             }
-            json.endObject();
         }
-        json.endObject();
-        LogPDetails.write(json, am);
-        pollCost.writeJson(json);
-        json.name("nic_kind").value(PingPongOptions.nicKind(options.nicsPerNode()));
-        json.name("nics_per_node").value(options.nicsPerNode());
-        json.name("command").value(command);
-        json.name("timestamp").value(timestamp);
-        json.name("quick").value(options.quick());
+        LogPDetails.putInto(json, am);
+        pollCost.putInto(json);
+        json.put("nic_kind", PingPongOptions.nicKind(options.nicsPerNode()));
+        json.put("nics_per_node", options.nicsPerNode());
+        json.put("command", command);
+        json.put("timestamp", timestamp);
+        json.put("quick", options.quick());
         final LogPOptions.Scale scale = options.scale();
-        json.name("rounds").value(scale.rounds());
-        json.name("warmup").value(scale.warmup());
-        json.name("signature_reps").value(scale.signatureReps());
-        json.name("pinned").value(pinning.applied());
-        json.name("impossible_figures").beginArray();
-        for (final String figure : impossibleFigures())
-        {
-            json.value(figure);
-        }
-        json.endArray();
-        json.name("slow_epoch").value(slowEpoch());
-        json.name("slow_epoch_measurements").beginArray();
-        for (final String label : machine.slowMeasurements())
-        {
-            json.value(label);
-        }
-        json.endArray();
-        machine.writeJson(json);
-        json.endObject();
-        return text.append('\n').toString();
+        json.put("rounds", scale.rounds());
+        json.put("warmup", scale.warmup());
+        json.put("signature_reps", scale.signatureReps());
+        json.put("pinned", pinning.applied());
+        impossibleFigures().forEach(json.putArray("impossible_figures")::add);
+        json.put("slow_epoch", slowEpoch());
+        machine.slowMeasurements().forEach(json.putArray("slow_epoch_measurements")::add);
+        machine.putInto(json);
+        return ReportJson.write(json);
     }
 
     /**
      * The untimed round trips each pair's warm-up took ({@link WarmUp}), by configuration and peer key; a pair whose
      * results do not say is left out.
      */
-    private void warmUps(final JsonWriter json)
+    private void warmUps(final ObjectNode json)
     {
-        json.name("warmup_rounds").beginObject();
         for (final Protocol protocol : CONFIGS)
         {
             final Results results = am.get(protocol);
             if (results.has("rtt_warmup_rounds"))
             {
-                json.name(key(protocol)).value(results.getLong("rtt_warmup_rounds"));
+                json.put(key(protocol), results.getLong("rtt_warmup_rounds"));
             }
         }
         for (final Peer peer : List.of(aeronIpc, aeronUdp, limitShm, limitUdp))
         {
             if (peer.results.has(peer.prefix + "_warmup_rounds"))
             {
-                json.name(peer.key.replace("_rtt_us", "")).value(peer.results.getLong(peer.prefix + "_warmup_rounds"));
+                json.put(peer.key.replace("_rtt_us", ""), peer.results.getLong(peer.prefix + "_warmup_rounds"));
             }
         }
-        json.endObject();
     }
 }

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.am2j.spmd.CpuPinning;
 
 /**
@@ -234,53 +235,47 @@ final class MachineReport
     }
 
     /**
-     * Write the {@code machine} member: CPUs, pinning, OS, Java, the load at the start, the probe's threshold, and a
+     * Put the {@code machine} member: CPUs, pinning, OS, Java, the load at the start, the probe's threshold, and a
      * {@code measurements} object with each measurement's probes, attempts, flag and load.
      *
-     * @param json an object being written.
+     * @param json the run's object.
      */
-    void writeJson(final JsonWriter json)
+    void putInto(final ObjectNode json)
     {
-        json.name("machine").beginObject();
-        json.name("cpus").value(Runtime.getRuntime().availableProcessors());
-        json.name("cpus_allowed").value(pinning.allowed());
-        json.name("pinned_cpus");
+        final ObjectNode machine = json.putObject("machine");
+        machine.put("cpus", Runtime.getRuntime().availableProcessors());
+        machine.put("cpus_allowed", pinning.allowed());
         if (pinning.applied())
         {
-            json.beginArray().value(pinning.cpu(0)).value(pinning.cpu(1)).endArray();
+            machine.putArray("pinned_cpus").add(pinning.cpu(0)).add(pinning.cpu(1));
         }
         else
         {
-            json.nullValue();
+            machine.putNull("pinned_cpus");
         }
-        json.name("os").value(System.getProperty("os.name") + " " + System.getProperty("os.version") + " " +
+        machine.put("os", System.getProperty("os.name") + " " + System.getProperty("os.version") + " " +
             System.getProperty("os.arch"));
-        json.name("java").value(System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version"));
-        json.name("load_avg_1m").value(start.load1());
-        json.name("load_avg_5m").value(start.load5());
-        json.name("load_avg_15m").value(start.load15());
-        json.name("cpu_mhz").value(round(start.cpuMhz(), 1000));
-        json.name("probe_round_trips").value(EpochGuard.PROBE_ROUND_TRIPS);
-        json.name("probe_fastest_p50_ns").value(fastestProbeNs);
-        json.name("probe_slow_threshold_ns").value(EpochGuard.thresholdNs(fastestProbeNs));
-        json.name("slow_epoch").value(slowEpoch());
-        json.name("busy").value(!busyMeasurements().isEmpty());
-        json.name("measurements").beginObject();
+        machine.put("java", System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version"));
+        machine.put("load_avg_1m", start.load1()).put("load_avg_5m", start.load5())
+            .put("load_avg_15m", start.load15()).put("cpu_mhz", round(start.cpuMhz(), 1000));
+        machine.put("probe_round_trips", EpochGuard.PROBE_ROUND_TRIPS);
+        machine.put("probe_fastest_p50_ns", fastestProbeNs);
+        machine.put("probe_slow_threshold_ns", EpochGuard.thresholdNs(fastestProbeNs));
+        machine.put("slow_epoch", slowEpoch());
+        machine.put("busy", !busyMeasurements().isEmpty());
+        final ObjectNode measurements = machine.putObject("measurements");
         for (final Entry entry : entries)
         {
-            json.name(entry.label).beginObject();
-            json.name("probe_p50_ns").value(entry.results.getLong(entry.key("probe_p50_ns")));
-            json.name("probe_after_p50_ns").value(entry.results.getLong(entry.key("probe_after_p50_ns")));
-            json.name("attempts").value(entry.results.getLong(entry.key("attempts")));
-            json.name("slow_epoch").value(slowEpoch(entry));
-            json.name("load_avg_1m").value(entry.results.getDouble(entry.key("load_avg_1m")));
-            json.name("load_avg_5m").value(entry.results.getDouble(entry.key("load_avg_5m")));
-            json.name("load_avg_15m").value(entry.results.getDouble(entry.key("load_avg_15m")));
-            json.name("cpu_mhz").value(round(entry.results.getDouble(entry.key("cpu_mhz")), 1000));
-            json.endObject();
+            measurements.putObject(entry.label)
+                .put("probe_p50_ns", entry.results.getLong(entry.key("probe_p50_ns")))
+                .put("probe_after_p50_ns", entry.results.getLong(entry.key("probe_after_p50_ns")))
+                .put("attempts", entry.results.getLong(entry.key("attempts")))
+                .put("slow_epoch", slowEpoch(entry))
+                .put("load_avg_1m", entry.results.getDouble(entry.key("load_avg_1m")))
+                .put("load_avg_5m", entry.results.getDouble(entry.key("load_avg_5m")))
+                .put("load_avg_15m", entry.results.getDouble(entry.key("load_avg_15m")))
+                .put("cpu_mhz", round(entry.results.getDouble(entry.key("cpu_mhz")), 1000));
         }
-        json.endObject();
-        json.endObject();
     }
 
     /**

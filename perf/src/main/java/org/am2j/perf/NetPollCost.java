@@ -4,6 +4,8 @@ import java.io.PrintStream;
 import java.util.Locale;
 import java.util.Map;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
 /**
  * The cost of an empty network poll in a {@link LogP} run, measured by two {@link NetPollRank} pairs placed like the
  * network configurations (two emulated nodes) and served by the run's kind of NIC:
@@ -105,31 +107,22 @@ final class NetPollCost
     }
 
     /**
-     * Write the JSON object {@code poll_cost}.
+     * Put the JSON object {@code poll_cost}.
      *
-     * @param json where.
+     * @param json the run's object.
      */
-    void writeJson(final JsonWriter json)
+    void putInto(final ObjectNode json)
     {
-        json.name("poll_cost").beginObject();
-        json.name("nic_kind").value(PingPongOptions.nicKind(nicsPerNode));
-        json.name("nics_per_node").value(nicsPerNode);
-        json.name("network_poll_empty_ns").value(MachineReport.round(networkPollNs(), 10));
-        json.name("network_poll_empty_min_ns").value(MachineReport.round(network.getDouble("poll_empty_min_ns"), 10));
-        json.name("network_poll_empty_max_ns").value(MachineReport.round(network.getDouble("poll_empty_max_ns"), 10));
-        json.name("calibrated_ratio");
-        if (Double.isNaN(calibratedRatio()))
-        {
-            json.nullValue();
-        }
-        else
-        {
-            json.value(calibratedRatio());
-        }
-        json.name("calibrated_poll_empty_ns").value(MachineReport.round(calibrated.getDouble("poll_empty_ns"), 10));
-        json.name("calibrated_scheduler").value(calibrated.getString("poll_scheduler"));
-        json.name("block_polls").value(network.getLong("poll_block_polls"));
-        json.name("blocks").value(network.getLong("poll_blocks"));
-        json.endObject();
+        json.putObject("poll_cost")
+            .put("nic_kind", PingPongOptions.nicKind(nicsPerNode))
+            .put("nics_per_node", nicsPerNode)
+            .put("network_poll_empty_ns", MachineReport.round(networkPollNs(), 10))
+            .put("network_poll_empty_min_ns", MachineReport.round(network.getDouble("poll_empty_min_ns"), 10))
+            .put("network_poll_empty_max_ns", MachineReport.round(network.getDouble("poll_empty_max_ns"), 10))
+            .put("calibrated_ratio", calibratedRatio())
+            .put("calibrated_poll_empty_ns", MachineReport.round(calibrated.getDouble("poll_empty_ns"), 10))
+            .put("calibrated_scheduler", calibrated.getString("poll_scheduler"))
+            .put("block_polls", network.getLong("poll_block_polls"))
+            .put("blocks", network.getLong("poll_blocks"));
     }
 }

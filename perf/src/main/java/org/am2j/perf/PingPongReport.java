@@ -5,7 +5,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.am2j.spmd.CpuPinning;
+import org.am2j.splitc.app.ReportJson;
 
 /**
  * The results of one {@link PingPong} run, as a table for people and as a JSON object for tools. Every number comes
@@ -340,42 +343,32 @@ final class PingPongReport
      */
     String json()
     {
-        final StringBuilder text = new StringBuilder();
-        final JsonWriter json = new JsonWriter(text);
-        json.beginObject();
-        json.name("protocol").value(options.protocol().cliName());
-        json.name("transports").value(options.protocol().transports());
-        json.name("poll").value(null == options.poll() ? "default" : options.poll());
-        json.name("nic").value(null == options.nic() ? "default" : options.nic());
-        json.name("nic_kind").value(options.nicKind());
-        json.name("nics_per_node").value(options.nicsPerNode());
-        json.name("wire").value(org.am2j.net.NetTransport.wireMode());
-        json.name("command").value(command);
-        json.name("timestamp").value(timestamp);
-        json.name("rounds").value(options.rounds());
-        json.name("warmup").value(options.warmup());
-        json.name("size");
-        if (options.size() > 0)
-        {
-            json.value(options.size());
-        }
-        else
-        {
-            json.nullValue();
-        }
-        json.name("pinned").value(pinning.applied());
+        final ObjectNode json = ReportJson.object();
+        json.put("protocol", options.protocol().cliName());
+        json.put("transports", options.protocol().transports());
+        json.put("poll", null == options.poll() ? "default" : options.poll());
+        json.put("nic", null == options.nic() ? "default" : options.nic());
+        json.put("nic_kind", options.nicKind());
+        json.put("nics_per_node", options.nicsPerNode());
+        json.put("wire", org.am2j.net.NetTransport.wireMode());
+        json.put("command", command);
+        json.put("timestamp", timestamp);
+        json.put("rounds", options.rounds());
+        json.put("warmup", options.warmup());
+        json.put("size", options.size() > 0 ? Integer.valueOf(options.size()) : null);
+        json.put("pinned", pinning.applied());
         latency(json, "rtt");
         if (results.has("medium_rtt_p50_ns"))
         {
             latency(json, "medium_rtt");
         }
         latency(json, "wake_rtt");
-        json.name("wake_latency_ns").value(wakeLatencyNs());
+        json.put("wake_latency_ns", wakeLatencyNs());
         if (single)
         {
-            json.name("single_protocol").value(options.protocol().single().cliName());
+            json.put("single_protocol", options.protocol().single().cliName());
             latency(json, SINGLE_MEASUREMENT);
-            json.name("ratio_p50_single_protocol").value(round(ratioP50Single(), 1000));
+            json.put("ratio_p50_single_protocol", round(ratioP50Single(), 1000));
         }
         latency(json, "limit_rtt");
         if (mediumLimit())
@@ -385,19 +378,19 @@ final class PingPongReport
         if (udp)
         {
             latency(json, "limit_udp_rtt");
-            json.name("limit_udp_rtt_resends").value(results.getLong("limit_udp_rtt_resends"));
-            json.name("limit_udp_bytes").value(UdpPingPong.SHORT_BYTES);
+            json.put("limit_udp_rtt_resends", results.getLong("limit_udp_rtt_resends"));
+            json.put("limit_udp_bytes", UdpPingPong.SHORT_BYTES);
         }
-        json.name("limit").value(limit());
-        json.name("ratio_p50").value(round(ratioP50(), 1000));
-        json.name("ratio_p50_cache_line").value(round(ratioP50CacheLine(), 1000));
+        json.put("limit", limit());
+        json.put("ratio_p50", round(ratioP50(), 1000));
+        json.put("ratio_p50_cache_line", round(ratioP50CacheLine(), 1000));
         if (mediumLimit())
         {
-            json.name("ratio_p50_medium").value(round(ratioP50Medium(), 1000));
+            json.put("ratio_p50_medium", round(ratioP50Medium(), 1000));
         }
         if (udp)
         {
-            json.name("ratio_p50_udp").value(round(ratioP50Udp(), 1000));
+            json.put("ratio_p50_udp", round(ratioP50Udp(), 1000));
         }
         if (interleaved())
         {
@@ -407,71 +400,64 @@ final class PingPongReport
         if (interleavedUdp())
         {
             latency(json, InterleavedRoundTrips.UDP_LIMIT);
-            json.name(InterleavedRoundTrips.UDP_LIMIT + "_resends").value(
+            json.put(InterleavedRoundTrips.UDP_LIMIT + "_resends",
                 results.getLong(InterleavedRoundTrips.UDP_LIMIT + "_resends"));
             interleavedRatios(json, InterleavedRoundTrips.UDP_RATIO);
         }
-        json.name("os_ns").value(round(results.getDouble("os_ns"), 100));
-        json.name("os_burst_p50_ns").value(round(results.getDouble("os_burst_p50_ns"), 100));
-        json.name("os_burst").value(PingPongOptions.OS_BURST);
-        json.name("os_bursts").value(options.osBursts());
-        json.name("os_queue_full_backoffs").value(results.getLong("os_queue_full_backoffs"));
+        json.put("os_ns", round(results.getDouble("os_ns"), 100));
+        json.put("os_burst_p50_ns", round(results.getDouble("os_burst_p50_ns"), 100));
+        json.put("os_burst", PingPongOptions.OS_BURST);
+        json.put("os_bursts", options.osBursts());
+        json.put("os_queue_full_backoffs", results.getLong("os_queue_full_backoffs"));
         bandwidth(json, "bw_8k");
-        json.name("bw_8k_messages").value(options.bwMessages());
-        json.name("bw_8k_queue_full_backoffs").value(results.getLong("bw_8k_queue_full_backoffs"));
+        json.put("bw_8k_messages", options.bwMessages());
+        json.put("bw_8k_queue_full_backoffs", results.getLong("bw_8k_queue_full_backoffs"));
         if (udp)
         {
             bandwidth(json, "udp_bw_8k");
-            json.name("udp_bw_8k_datagrams").value(results.getLong("udp_bw_8k_datagrams"));
-            json.name("udp_bw_8k_send_full_spins").value(results.getLong("udp_bw_8k_send_full_spins"));
-            json.name("udp_loss").value(round(results.getDouble("udp_loss"), 1_000_000));
-            json.name("bw_ratio_udp").value(round(bwRatioUdp(), 1000));
+            json.put("udp_bw_8k_datagrams", results.getLong("udp_bw_8k_datagrams"));
+            json.put("udp_bw_8k_send_full_spins", results.getLong("udp_bw_8k_send_full_spins"));
+            json.put("udp_loss", round(results.getDouble("udp_loss"), 1_000_000));
+            json.put("bw_ratio_udp", round(bwRatioUdp(), 1000));
         }
-        json.name("slow_epoch").value(slowEpoch());
-        machine.writeJson(json);
-        json.endObject();
-        return text.append('\n').toString();
+        json.put("slow_epoch", slowEpoch());
+        machine.putInto(json);
+        return ReportJson.write(json);
     }
 
-    private void interleavedRatios(final JsonWriter json, final String ratioKey)
+    private void interleavedRatios(final ObjectNode json, final String ratioKey)
     {
-        json.name(ratioKey).value(round(results.getDouble(ratioKey), 1000));
-        json.name(ratioKey + "_min").value(round(results.getDouble(ratioKey + "_min"), 1000));
-        json.name(ratioKey + "_max").value(round(results.getDouble(ratioKey + "_max"), 1000));
-        json.name(ratioKey + "_blocks").beginArray();
+        json.put(ratioKey, round(results.getDouble(ratioKey), 1000));
+        json.put(ratioKey + "_min", round(results.getDouble(ratioKey + "_min"), 1000));
+        json.put(ratioKey + "_max", round(results.getDouble(ratioKey + "_max"), 1000));
+        final ArrayNode blocks = json.putArray(ratioKey + "_blocks");
         for (final String ratio : results.getString(ratioKey + "_blocks").split(","))
         {
-            json.value(Double.parseDouble(ratio));
+            blocks.add(Double.parseDouble(ratio));
         }
-        json.endArray();
     }
 
-    private void bandwidth(final JsonWriter json, final String prefix)
+    private void bandwidth(final ObjectNode json, final String prefix)
     {
-        json.name(prefix + "_gbps").value(round(results.getDouble(prefix + "_gbps"), 1000));
-        json.name(prefix + "_gbps_min").value(round(results.getDouble(prefix + "_gbps_min"), 1000));
-        json.name(prefix + "_gbps_max").value(round(results.getDouble(prefix + "_gbps_max"), 1000));
-        json.name(prefix + "_gbps_runs").beginArray();
+        json.put(prefix + "_gbps", round(results.getDouble(prefix + "_gbps"), 1000));
+        json.put(prefix + "_gbps_min", round(results.getDouble(prefix + "_gbps_min"), 1000));
+        json.put(prefix + "_gbps_max", round(results.getDouble(prefix + "_gbps_max"), 1000));
+        final ArrayNode runs = json.putArray(prefix + "_gbps_runs");
         for (final String run : results.getString(prefix + "_gbps_runs").split(","))
         {
-            json.value(round(Double.parseDouble(run), 1000));
+            runs.add(round(Double.parseDouble(run), 1000));
         }
-        json.endArray();
     }
 
-    private void latency(final JsonWriter json, final String prefix)
+    private void latency(final ObjectNode json, final String prefix)
     {
         final LatencySummary s = LatencySummary.from(results, prefix);
-        json.name(prefix + "_p50_ns").value(s.p50());
-        json.name(prefix + "_p99_ns").value(s.p99());
-        json.name(prefix + "_p999_ns").value(s.p999());
-        json.name(prefix + "_mean_ns").value(round(s.mean(), 10));
-        json.name(prefix + "_min_ns").value(s.min());
-        json.name(prefix + "_max_ns").value(s.max());
-        json.name(prefix + "_count").value(s.count());
+        json.put(prefix + "_p50_ns", s.p50()).put(prefix + "_p99_ns", s.p99()).put(prefix + "_p999_ns", s.p999())
+            .put(prefix + "_mean_ns", round(s.mean(), 10)).put(prefix + "_min_ns", s.min())
+            .put(prefix + "_max_ns", s.max()).put(prefix + "_count", s.count());
         if (results.has(prefix + "_warmup_rounds"))
         {
-            json.name(prefix + "_warmup_rounds").value(results.getLong(prefix + "_warmup_rounds"));
+            json.put(prefix + "_warmup_rounds", results.getLong(prefix + "_warmup_rounds"));
         }
     }
 

@@ -10,18 +10,18 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Pattern;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import org.am2j.splitc.app.ReportJson;
 
 /**
  * Named results of a benchmark, in the order they were put: how rank 0 of a rank pair hands its measurements to the
- * process that started it. The file form is one {@code key=value} line each; keys are {@code [a-z0-9_.]+}, values
- * hold no line break. Numbers are kept as the text {@link Long#toString(long)} or {@link Double#toString(double)}
- * gives, so nothing is lost on the way.
+ * process that started it, in a file holding one JSON object of strings. Numbers are kept as the text
+ * {@link Long#toString(long)} or {@link Double#toString(double)} gives (NaN and the infinities too), so nothing is
+ * lost on the way.
  */
 final class Results
 {
-    private static final Pattern KEY = Pattern.compile("[a-z0-9_.]+");
-
     private final Map<String, String> values = new LinkedHashMap<>();
 
     /**
@@ -56,7 +56,7 @@ final class Results
 
     /**
      * @param key   the name.
-     * @param value text without line breaks.
+     * @param value text.
      * @return this.
      */
     Results put(final String key, final String value)
@@ -76,14 +76,6 @@ final class Results
 
     private Results putText(final String key, final String value)
     {
-        if (!KEY.matcher(key).matches())
-        {
-            throw new IllegalArgumentException("result key '" + key + "' is not [a-z0-9_.]+");
-        }
-        if (value.indexOf('\n') >= 0 || value.indexOf('\r') >= 0)
-        {
-            throw new IllegalArgumentException("result " + key + " has a line break");
-        }
         values.put(key, value);
         return this;
     }
@@ -191,44 +183,33 @@ final class Results
      */
     void write(final Path file) throws IOException
     {
-        final StringBuilder text = new StringBuilder();
-        for (final Map.Entry<String, String> entry : values.entrySet())
-        {
-            text.append(entry.getKey()).append('=').append(entry.getValue()).append('\n');
-        }
         final Path partial = file.resolveSibling(file.getFileName() + ".partial");
-        Files.writeString(partial, text, StandardCharsets.UTF_8);
+        Files.writeString(partial, ReportJson.write(values), StandardCharsets.UTF_8);
         Files.move(partial, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     }
 
     /**
      * @param file written by {@link #write(Path)}.
      * @return its results.
-     * @throws IOException when it cannot be read or a line is not {@code key=value}.
+     * @throws IOException when it cannot be read or does not hold a JSON object.
      */
     static Results read(final Path file) throws IOException
     {
-        final Results results = new Results();
-        for (final String line : Files.readAllLines(file, StandardCharsets.UTF_8))
+        final JsonNode json;
+        try
         {
-            if (line.isEmpty())
-            {
-                continue;
-            }
-            final int equals = line.indexOf('=');
-            if (equals <= 0)
-            {
-                throw new IOException(file + ": '" + line + "' is not key=value");
-            }
-            try
-            {
-                results.putText(line.substring(0, equals), line.substring(equals + 1));
-            }
-            catch (final IllegalArgumentException ex)
-            {
-                throw new IOException(file + ": " + ex.getMessage(), ex);
-            }
+            json = ReportJson.read(Files.readString(file, StandardCharsets.UTF_8));
         }
+        catch (final IllegalArgumentException ex)
+        {
+            throw new IOException(file + ": " + ex.getMessage(), ex);
+        }
+        if (!json.isObject())
+        {
+            throw new IOException(file + " holds no JSON object of results");
+        }
+        final Results results = new Results();
+        json.properties().forEach(result -> results.putText(result.getKey(), result.getValue().asText()));
         return results;
     }
 }

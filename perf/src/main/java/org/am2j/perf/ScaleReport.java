@@ -5,6 +5,10 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import org.am2j.splitc.app.ReportJson;
+
 /**
  * The results of {@code am2j scale} and their Markdown and JSON forms: each figure next to the command of the job
  * that made it, and the machine's state (CPUs, load, clock) before and after.
@@ -230,70 +234,52 @@ final class ScaleReport
      */
     String json()
     {
-        final StringBuilder text = new StringBuilder();
-        final JsonWriter json = new JsonWriter(text);
-        json.beginObject();
-        json.name("command").value(commandLine);
-        json.name("date").value(date);
-        json.name("cpus").value(cpus);
-        json.name("java").value(java);
+        final ObjectNode json = ReportJson.object();
+        json.put("command", commandLine).put("date", date).put("cpus", cpus).put("java", java);
         machine(json, "machine_before", before);
         machine(json, "machine_after", after);
-        json.name("hello").beginArray();
+        final ArrayNode hello = json.putArray("hello");
         for (final Hello h : hellos)
         {
-            json.beginObject().name("ranks").value(h.ranks()).name("nodes").value(h.nodes())
-                .name("command").value(h.command()).name("job_wall_s").value(h.wallSeconds())
-                .name("startup_ms_median").value(h.startupMs(false)).name("startup_ms_max").value(h.startupMs(true))
-                .name("rss_kb_median").value(h.rssKb(false)).name("rss_kb_max").value(h.rssKb(true))
-                .name("hwm_kb_median").value(h.hwmKb(false)).name("hwm_kb_max").value(h.hwmKb(true))
-                .endObject();
+            hello.addObject().put("ranks", h.ranks()).put("nodes", h.nodes())
+                .put("command", h.command()).put("job_wall_s", h.wallSeconds())
+                .put("startup_ms_median", h.startupMs(false)).put("startup_ms_max", h.startupMs(true))
+                .put("rss_kb_median", h.rssKb(false)).put("rss_kb_max", h.rssKb(true))
+                .put("hwm_kb_median", h.hwmKb(false)).put("hwm_kb_max", h.hwmKb(true));
         }
-        json.endArray();
-        json.name("poll").beginArray();
+        final ArrayNode poll = json.putArray("poll");
         for (final Poll p : polls)
         {
-            json.beginObject().name("medium").value(p.medium()).name("command").value(p.command());
-            json.name("bytes_per_peer").value(p.bytesPerPeer("heap_b", "direct_b", "mapped_b"));
-            json.name("heap_bytes_per_peer").value(p.bytesPerPeer("heap_b"));
-            json.name("direct_bytes_per_peer").value(p.bytesPerPeer("direct_b"));
-            json.name("mapped_bytes_per_peer").value(p.bytesPerPeer("mapped_b"));
-            json.name("points").beginArray();
+            final ArrayNode points = poll.addObject().put("medium", p.medium()).put("command", p.command())
+                .put("bytes_per_peer", p.bytesPerPeer("heap_b", "direct_b", "mapped_b"))
+                .put("heap_bytes_per_peer", p.bytesPerPeer("heap_b"))
+                .put("direct_bytes_per_peer", p.bytesPerPeer("direct_b"))
+                .put("mapped_bytes_per_peer", p.bytesPerPeer("mapped_b"))
+                .putArray("points");
             for (final ScaleLine l : p.lines())
             {
-                json.beginObject().name("peers").value(l.longValue("peers"))
-                    .name("ns_per_poll").value(l.doubleValue("ns_per_poll"))
-                    .name("ns_per_poll_min").value(l.doubleValue("ns_per_poll_min"))
-                    .name("heap_b").value(l.longValue("heap_b")).name("direct_b").value(l.longValue("direct_b"))
-                    .name("mapped_b").value(l.longValue("mapped_b")).endObject();
+                points.addObject().put("peers", l.longValue("peers"))
+                    .put("ns_per_poll", l.doubleValue("ns_per_poll"))
+                    .put("ns_per_poll_min", l.doubleValue("ns_per_poll_min"))
+                    .put("heap_b", l.longValue("heap_b")).put("direct_b", l.longValue("direct_b"))
+                    .put("mapped_b", l.longValue("mapped_b"));
             }
-            json.endArray().endObject();
         }
-        json.endArray();
-        json.name("flood").beginArray();
+        final ArrayNode flood = json.putArray("flood");
         for (final Flood fl : floods)
         {
-            json.beginObject().name("ranks").value(fl.ranks()).name("nodes").value(fl.nodes())
-                .name("command").value(fl.command()).name("round_trips").value(fl.roundTrips())
-                .name("seconds").value(fl.seconds()).name("round_trips_per_s").value(fl.perSecond())
-                .endObject();
+            flood.addObject().put("ranks", fl.ranks()).put("nodes", fl.nodes())
+                .put("command", fl.command()).put("round_trips", fl.roundTrips())
+                .put("seconds", fl.seconds()).put("round_trips_per_s", fl.perSecond());
         }
-        json.endArray();
-        json.name("failures").beginArray();
-        for (final String failure : failures)
-        {
-            json.value(failure);
-        }
-        json.endArray();
-        json.endObject();
-        return text.append('\n').toString();
+        failures.forEach(json.putArray("failures")::add);
+        return ReportJson.write(json);
     }
 
-    private static void machine(final JsonWriter json, final String name, final MachineState state)
+    private static void machine(final ObjectNode json, final String name, final MachineState state)
     {
-        json.name(name).beginObject().name("load_avg_1m").value(state.load1()).name("load_avg_5m")
-            .value(state.load5()).name("load_avg_15m").value(state.load15()).name("cpu_mhz").value(state.cpuMhz())
-            .endObject();
+        json.putObject(name).put("load_avg_1m", state.load1()).put("load_avg_5m", state.load5())
+            .put("load_avg_15m", state.load15()).put("cpu_mhz", state.cpuMhz());
     }
 
     @Override

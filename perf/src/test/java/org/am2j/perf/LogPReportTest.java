@@ -6,20 +6,21 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 import javax.imageio.ImageIO;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.BooleanNode;
 import org.am2j.spmd.CpuPinning;
+import org.am2j.splitc.app.ReportJson;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
+import static org.am2j.perf.ResultsFixtures.names;
 import static org.am2j.perf.ResultsFixtures.number;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -44,13 +45,13 @@ class LogPReportTest
     @Test
     void theJsonHasExactlyTheKeysOfTheIssueForEachConfigurationAndThePeers()
     {
-        final String json = report(PROBE_NS).json();
+        final JsonNode json = json(report(PROBE_NS));
         for (final String config : List.of("shm", "multi_shm", "multi_net", "net"))
         {
             assertEquals(CONFIG_KEYS, keys(object(json, config)), config);
         }
         assertEquals(PEER_KEYS, keys(object(json, "peers")));
-        final List<String> top = topLevelKeys(json);
+        final List<String> top = keys(json);
         assertEquals(List.of("shm", "multi_shm", "multi_net", "net", "peers"), top.subList(0, 5), top.toString());
     }
 
@@ -62,7 +63,7 @@ class LogPReportTest
         am.get(Protocol.NET).put("rtt_warmup_rounds", 45_678L);
         final Results aeronIpc = LogPFixtures.peerResults("aeron_rtt", "aeron_ipc_rtt", 200, PROBE_NS)
             .put("aeron_rtt_warmup_rounds", 2_000_000L);
-        final String warmUps = object(report(am, aeronIpc, PROBE_NS).json(), "warmup_rounds");
+        final JsonNode warmUps = object(json(report(am, aeronIpc, PROBE_NS)), "warmup_rounds");
 
         assertEquals(List.of("shm", "net", "aeron_ipc"), keys(warmUps), "pairs whose results do not say are left out");
         assertEquals(1_234_567.0, number(warmUps, "shm"));
@@ -73,8 +74,8 @@ class LogPReportTest
     @Test
     void theJsonValuesAreTheParametersInMicroseconds()
     {
-        final String json = report(PROBE_NS).json();
-        final String shm = object(json, "shm");
+        final JsonNode json = json(report(PROBE_NS));
+        final JsonNode shm = object(json, "shm");
         assertEquals(0.32, number(shm, "rtt_us"));
         assertEquals(0.11, number(shm, "os_us"));
         assertEquals(0.06, number(shm, "or_us"));
@@ -83,23 +84,23 @@ class LogPReportTest
         assertEquals(0.00008, number(shm, "G_us_per_byte"), 1e-12);
         assertEquals(12_500, number(shm, "bw_MBps"));
         assertEquals(4_096, number(shm, "half_power_bytes"));
-        final String net = object(json, "net");
+        final JsonNode net = object(json, "net");
         assertEquals(10.5, number(net, "rtt_us"));
         assertEquals(5.3, number(net, "os_us"), 1e-9);
         assertEquals(0.85, number(net, "or_us"), 1e-9);
         assertEquals(19, number(net, "g_us"), 1e-9);
-        final String peers = object(json, "peers");
+        final JsonNode peers = object(json, "peers");
         assertEquals(0.2, number(peers, "aeron_ipc_rtt_us"));
         assertEquals(8.5, number(peers, "aeron_udp_rtt_us"));
         assertEquals(0.13, number(peers, "limit_shm_rtt_us"));
         assertEquals(7.0, number(peers, "limit_udp_rtt_us"));
-        final String ratios = object(json, "ratios");
+        final JsonNode ratios = object(json, "ratios");
         assertEquals(1.6, number(ratios, "shm_rtt_over_aeron_ipc"));
         assertEquals(10.5 / 8.5, number(ratios, "net_rtt_over_aeron_udp"), 0.001);
         assertEquals(1.5, number(ratios, "net_rtt_over_limit_udp"));
-        final String targets = object(json, "targets");
-        assertTrue(targets.contains("\"shm_rtt_at_most_aeron_ipc\": false"), targets);
-        assertTrue(targets.contains("\"net_rtt_at_most_aeron_udp\": false"), targets);
+        final JsonNode targets = object(json, "targets");
+        assertEquals(BooleanNode.FALSE, targets.get("shm_rtt_at_most_aeron_ipc"), targets.toString());
+        assertEquals(BooleanNode.FALSE, targets.get("net_rtt_at_most_aeron_udp"), targets.toString());
     }
 
     @Test
@@ -110,13 +111,13 @@ class LogPReportTest
             LogPFixtures.peerResults("aeron_rtt", "aeron_ipc_rtt", 280, PROBE_NS), PROBE_NS);
         assertTrue(table(within).matches(
             "(?s).*shm / Aeron IPC\\s+0\\.320\\s+0\\.280\\s+1\\.143\\s+<=1\\.20 met\n.*"), table(within));
-        assertTrue(object(within.json(), "targets").contains("\"shm_rtt_at_most_aeron_ipc\": true"));
+        assertEquals(BooleanNode.TRUE, object(json(within), "targets").get("shm_rtt_at_most_aeron_ipc"));
 
         final LogPReport over = report(fixtureAm(PROBE_NS),
             LogPFixtures.peerResults("aeron_rtt", "aeron_ipc_rtt", 260, PROBE_NS), PROBE_NS);
         assertTrue(table(over).matches(
             "(?s).*shm / Aeron IPC\\s+0\\.320\\s+0\\.260\\s+1\\.231\\s+<=1\\.20 NOT met\n.*"), table(over));
-        assertTrue(object(over.json(), "targets").contains("\"shm_rtt_at_most_aeron_ipc\": false"));
+        assertEquals(BooleanNode.FALSE, object(json(over), "targets").get("shm_rtt_at_most_aeron_ipc"));
     }
 
     @Test
@@ -125,7 +126,7 @@ class LogPReportTest
         // Fixtures without interleaved blocks (a build before them): no such ratios.
         final LogPReport plain = report(PROBE_NS);
         assertTrue(plain.lineNormalized().isEmpty());
-        assertFalse(plain.json().contains("interleaved"));
+        assertEquals(List.of(), names(json(plain)).stream().filter(name -> name.contains("interleaved")).toList());
         assertFalse(table(plain).contains("own machine state"));
 
         final Map<Protocol, Results> am = fixtureAm(PROBE_NS);
@@ -137,15 +138,15 @@ class LogPReportTest
         aeronIpc.put("ratio_p50_interleaved", 1.6);
         final LogPReport report = report(am, aeronIpc, PROBE_NS);
 
-        final String ratios = object(report.json(), "ratios");
+        final JsonNode ratios = object(json(report), "ratios");
         assertEquals(2.0, number(ratios, "shm_rtt_over_line_interleaved"));
         assertEquals(2.2, number(ratios, "multi_shm_rtt_over_line_interleaved"));
         assertEquals(1.6, number(ratios, "aeron_ipc_rtt_over_line_interleaved"));
         assertEquals(1.25, number(ratios, "shm_rtt_over_aeron_ipc_line_normalized"));
         assertEquals(1.375, number(ratios, "multi_shm_rtt_over_aeron_ipc_line_normalized"));
-        assertFalse(ratios.contains("net_rtt_over_line"), ratios);
+        assertTrue(keys(ratios).stream().noneMatch(key -> key.contains("net_rtt_over_line")), ratios.toString());
         // The issue's keys are untouched: the peers keep exactly their four.
-        assertEquals(PEER_KEYS, keys(object(report.json(), "peers")));
+        assertEquals(PEER_KEYS, keys(object(json(report), "peers")));
 
         final String table = table(report);
         assertTrue(table.contains("own machine state"), table);
@@ -163,13 +164,13 @@ class LogPReportTest
     void theEmptyNetworkPollAndTheCalibratedRatioAreReportedWithTheKindOfNic()
     {
         final LogPReport report = report(PROBE_NS);
-        final String poll = object(report.json(), "poll_cost");
+        final JsonNode poll = object(json(report), "poll_cost");
         assertEquals(600.0, number(poll, "network_poll_empty_ns"));
         assertEquals(38.2, number(poll, "calibrated_ratio"));
         assertEquals(25.0, number(poll, "calibrated_poll_empty_ns"));
         assertEquals(0.0, number(poll, "nics_per_node"));
-        assertTrue(poll.contains("\"nic_kind\": \"in-process\""), poll);
-        assertTrue(report.json().contains("\"nic_kind\": \"in-process\""), report.json());
+        assertEquals("in-process", poll.get("nic_kind").asText());
+        assertEquals("in-process", json(report).get("nic_kind").asText());
         final String table = table(report);
         assertTrue(table.contains("empty network poll (in-process NIC): 600.0 ns"), table);
         assertTrue(table.contains("calibrated scheduler's ratio r = 38.2"), table);
@@ -179,9 +180,9 @@ class LogPReportTest
     @Test
     void theJsonCarriesThePapersTableAsPrinted()
     {
-        final String paper = object(report(PROBE_NS).json(), "paper");
-        final String shm = object(paper, "shm");
-        assertTrue(shm.contains("\"column\": \"Shared Memory\""), shm);
+        final JsonNode paper = object(json(report(PROBE_NS)), "paper");
+        final JsonNode shm = object(paper, "shm");
+        assertEquals("Shared Memory", shm.get("column").asText());
         assertEquals(-0.3, number(shm, "L_us"));
         assertEquals(1.8, number(shm, "os_us"));
         assertEquals(1.3, number(shm, "or_us"));
@@ -190,8 +191,8 @@ class LogPReportTest
         assertEquals(166, number(shm, "bw_MBps"));
         assertEquals(5_100, number(shm, "half_power_bytes"));
         assertEquals(5.6, number(shm, "rtt_us"));
-        final String multiNet = object(paper, "multi_net");
-        assertTrue(multiNet.contains("\"column\": \"Multi-Protocol Myrinet\""), multiNet);
+        final JsonNode multiNet = object(paper, "multi_net");
+        assertEquals("Multi-Protocol Myrinet", multiNet.get("column").asText());
         assertEquals(15.5, number(multiNet, "L_us"));
         assertEquals(0.0305, number(multiNet, "G_us_per_byte"));
         assertEquals(32.8, number(multiNet, "bw_MBps"));
@@ -234,8 +235,8 @@ class LogPReportTest
         assertTrue(table.contains("verdict                      quiet machine, no slow epoch, no impossible figure: " +
             "the figures stand"), table);
         assertFalse(table.contains("compare with care"), table);
-        assertTrue(report.json().contains("\"impossible_figures\": []"), report.json());
-        assertTrue(report.json().contains("\"busy\": false"), report.json());
+        assertEquals(ReportJson.read("[]"), json(report).get("impossible_figures"));
+        assertEquals(BooleanNode.FALSE, json(report).at("/machine/busy"));
     }
 
     @Test
@@ -252,7 +253,9 @@ class LogPReportTest
         assertTrue(table.contains("compare with care:"), table);
         assertTrue(table.contains("impossible figure: net L = -0.900 us < 0"), table);
         assertFalse(table.contains("impossible figure: shm"), table);
-        assertTrue(report.json().contains("\"impossible_figures\": [\n    \"net L = -0.900 us < 0"), report.json());
+        final JsonNode impossible = json(report).get("impossible_figures");
+        assertEquals(1, impossible.size(), impossible.toString());
+        assertTrue(impossible.get(0).asText().startsWith("net L = -0.900 us < 0"), impossible.toString());
     }
 
     @Test
@@ -270,7 +273,7 @@ class LogPReportTest
             "its %d CPUs during: multi_net.rtt (other processes", load, Runtime.getRuntime().availableProcessors())),
             table);
         assertFalse(table.contains("impossible figure"), table);
-        assertTrue(report.json().contains("\"busy\": true"), report.json());
+        assertEquals(BooleanNode.TRUE, json(report).at("/machine/busy"));
     }
 
     @Test
@@ -278,7 +281,7 @@ class LogPReportTest
     {
         final LogPReport report = report(PROBE_NS, 40);
         assertTrue(report.slowEpoch());
-        assertTrue(report.json().contains("\"slow_epoch\": true"));
+        assertEquals(BooleanNode.TRUE, json(report).get("slow_epoch"));
         assertTrue(table(report).contains("SLOW EPOCH"));
     }
 
@@ -307,6 +310,27 @@ class LogPReportTest
     static LogPReport report(final long probeNs)
     {
         return report(probeNs, probeNs);
+    }
+
+    /**
+     * @return a report with every optional part: each pair's warm-up, the line-normalized ratios of the pairs that
+     * interleaved with their cache line, an impossible figure and a slow epoch.
+     */
+    static LogPReport fullestReport()
+    {
+        final Map<Protocol, Results> am = fixtureAm(PROBE_NS);
+        am.values().forEach(results -> results.put("rtt_warmup_rounds", 1_000L));
+        am.get(Protocol.SHM).put("ratio_p50_interleaved", 2.0);
+        am.get(Protocol.MULTI_SHM).put("ratio_p50_interleaved", 2.2);
+        final Results aeronIpc = LogPFixtures.peerResults("aeron_rtt", "aeron_ipc_rtt", 200, PROBE_NS)
+            .put("aeron_rtt_warmup_rounds", 1_000L).put("ratio_p50_interleaved", 1.6);
+        final Results aeronUdp = LogPFixtures.peerResults("aeron_rtt", "aeron_udp_rtt", 8_500, PROBE_NS)
+            .put("aeron_rtt_warmup_rounds", 1_000L).put("probe_fastest_p50_ns", 40L);
+        return new LogPReport(LogPOptions.parse(new String[]{ "--quick" }), "am2j logp --quick",
+            "2026-01-01T00:00:00Z", CpuPinning.detect(), new MachineState(1.0, 2.0, 3.0, 2400.0), am,
+            aeronIpc, aeronUdp, LogPFixtures.peerResults("limit_rtt", "limit_rtt", 130, PROBE_NS)
+            .put("limit_rtt_warmup_rounds", 1_000L), udpLimit(PROBE_NS).put("limit_udp_rtt_warmup_rounds", 1_000L),
+            LogPFixtures.pollCost(0, PROBE_NS));
     }
 
     private static LogPReport report(final long probeNs, final long fastestOfAeronUdp)
@@ -367,58 +391,32 @@ class LogPReportTest
     }
 
     /**
-     * @param json a JSON text.
-     * @param name of an object member.
-     * @return the text of the first object of that name, braces included.
+     * @param report a run's report.
+     * @return its JSON.
      */
-    static String object(final String json, final String name)
+    static JsonNode json(final LogPReport report)
     {
-        final int start = json.indexOf("\"" + name + "\": {");
-        assertTrue(start >= 0, "no object " + name + " in " + json);
-        final int open = json.indexOf('{', start);
-        int depth = 0;
-        for (int i = open; i < json.length(); i++)
-        {
-            if (json.charAt(i) == '{')
-            {
-                depth++;
-            }
-            else if (json.charAt(i) == '}' && --depth == 0)
-            {
-                return json.substring(open, i + 1);
-            }
-        }
-        throw new AssertionError("unclosed object " + name);
+        return ReportJson.read(report.json());
     }
 
     /**
-     * @param object the text of a JSON object.
-     * @return the names of its direct members, in order.
+     * @param json a JSON object.
+     * @param name of one of its members.
+     * @return that member, an object.
      */
-    static List<String> keys(final String object)
+    static JsonNode object(final JsonNode json, final String name)
     {
-        final List<String> keys = new ArrayList<>();
-        int depth = 0;
-        final Matcher name = Pattern.compile("\"([^\"]+)\": ").matcher(object);
-        int at = 0;
-        while (name.find())
-        {
-            for (int i = at; i < name.start(); i++)
-            {
-                final char c = object.charAt(i);
-                depth += c == '{' || c == '[' ? 1 : c == '}' || c == ']' ? -1 : 0;
-            }
-            at = name.start();
-            if (1 == depth)
-            {
-                keys.add(name.group(1));
-            }
-        }
-        return keys;
+        final JsonNode object = json.get(name);
+        assertTrue(null != object && object.isObject(), "no object " + name + " in " + json);
+        return object;
     }
 
-    private static List<String> topLevelKeys(final String json)
+    /**
+     * @param object a JSON object.
+     * @return the names of its members, in order.
+     */
+    static List<String> keys(final JsonNode object)
     {
-        return keys(json);
+        return object.properties().stream().map(Map.Entry::getKey).toList();
     }
 }

@@ -14,6 +14,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import org.am2j.splitc.app.ReportJson;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -91,7 +93,7 @@ class PingPongEndToEndTest
             "--protocol", "net", "--rounds", "2000", "--warmup", "1000", "--json", json.toString() });
         assertEquals(0, status, err.toString(StandardCharsets.UTF_8));
 
-        final String text = Files.readString(json);
+        final JsonNode text = ReportJson.read(Files.readString(json));
         for (final String field : new String[]{
             "rtt_p50_ns", "limit_rtt_p50_ns", "limit_udp_rtt_p50_ns", "limit_udp_rtt_p99_ns",
             "limit_udp_rtt_mean_ns", "ratio_p50", "ratio_p50_udp", "ratio_p50_cache_line", "bw_8k_gbps",
@@ -99,13 +101,13 @@ class PingPongEndToEndTest
         {
             assertTrue(number(text, field) > 0, field + " in " + text);
         }
-        assertTrue(number(text, "udp_loss") >= 0, text);
+        assertTrue(number(text, "udp_loss") >= 0, text.toString());
         assertEquals(number(text, "ratio_p50_udp"), number(text, "ratio_p50"));
-        assertTrue(text.contains("\"limit\": \"udp\""), text);
+        assertEquals("udp", text.get("limit").asText(), text.toString());
         // The network's limit is not the pair's cache line: no blocks alternate with it; plain UDP's do, between the
         // AM ranks' JVMs, as many round trips as am2j's.
-        assertFalse(text.contains("\"ratio_p50_interleaved\":"), text);
-        assertFalse(text.contains("\"limit_interleaved_rtt_p50_ns\":"), text);
+        assertFalse(text.has("ratio_p50_interleaved"), text.toString());
+        assertFalse(text.has("limit_interleaved_rtt_p50_ns"), text.toString());
         for (final String field : new String[]{
             "limit_interleaved_udp_rtt_p50_ns", "limit_interleaved_udp_rtt_warmup_rounds", "ratio_p50_interleaved_udp",
             "ratio_p50_interleaved_udp_min", "ratio_p50_interleaved_udp_max" })
@@ -113,7 +115,7 @@ class PingPongEndToEndTest
             assertTrue(number(text, field) > 0, field + " in " + text);
         }
         assertEquals(2000, number(text, "limit_interleaved_udp_rtt_count"));
-        assertTrue(number(text, "limit_interleaved_udp_rtt_resends") >= 0, text);
+        assertTrue(number(text, "limit_interleaved_udp_rtt_resends") >= 0, text.toString());
 
         final String table = out.toString(StandardCharsets.UTF_8);
         assertTrue(table.contains("  limit: udp (136 B) "), table);
@@ -136,35 +138,36 @@ class PingPongEndToEndTest
             "--protocol", "shm", "--rounds", "2000", "--warmup", "1000", "--size", "256", "--json", json.toString() });
         assertEquals(0, status, err.toString(StandardCharsets.UTF_8));
 
-        final String text = Files.readString(json);
+        final JsonNode text = ReportJson.read(Files.readString(json));
         for (final String field : new String[]{
             "rtt_p50_ns", "rtt_p99_ns", "rtt_mean_ns", "limit_rtt_p50_ns", "limit_rtt_p99_ns", "ratio_p50", "os_ns",
             "os_burst_p50_ns",
             "bw_8k_gbps", "bw_8k_gbps_min", "bw_8k_gbps_max", "medium_rtt_p50_ns", "rounds", "size",
-            "probe_fastest_p50_ns", "limit_interleaved_rtt_p50_ns", "ratio_p50_interleaved",
+            "limit_interleaved_rtt_p50_ns", "ratio_p50_interleaved",
             "ratio_p50_interleaved_min", "ratio_p50_interleaved_max" })
         {
             assertTrue(number(text, field) > 0, field + " in " + text);
         }
+        assertTrue(number(text.get("machine"), "probe_fastest_p50_ns") > 0, text.toString());
         assertEquals(2000, number(text, "rounds"));
         assertEquals(256, number(text, "size"));
         // The timed round trips are the blocks' (as many as --rounds), and the line ran as many between them.
         assertEquals(2000, number(text, "rtt_count"));
         assertEquals(2000, number(text, "limit_interleaved_rtt_count"));
-        assertTrue(text.contains("\"protocol\": \"shm\""), text);
-        assertTrue(text.matches("(?s).*\"pinned\": (true|false).*"), text);
-        assertTrue(text.matches("(?s).*\"slow_epoch\": (true|false).*"), text);
-        assertTrue(text.contains("\"command\": \"am2j pingpong --protocol shm --rounds 2000"), text);
-        assertTrue(text.matches("(?s).*\"timestamp\": \"\\d{4}-\\d\\d-\\d\\dT[^\"]+Z\".*"), text);
-        assertTrue(text.contains("\"machine\": {"), text);
-        assertTrue(text.contains("\"measurements\": {"), text);
+        assertEquals("shm", text.get("protocol").asText(), text.toString());
+        assertTrue(text.get("pinned").isBoolean(), text.toString());
+        assertTrue(text.get("slow_epoch").isBoolean(), text.toString());
+        assertTrue(text.get("command").asText().startsWith("am2j pingpong --protocol shm --rounds 2000"),
+            text.toString());
+        assertTrue(text.get("timestamp").asText().matches("\\d{4}-\\d\\d-\\d\\dT[^\"]+Z"), text.toString());
+        assertTrue(text.at("/machine/measurements").isObject(), text.toString());
 
         final String table = out.toString(StandardCharsets.UTF_8);
         assertTrue(table.contains("ratio p50 short / limit"), table);
         assertTrue(table.contains("ratio p50, interleaved"), table);
         assertTrue(table.contains("bandwidth 8 KiB medium"), table);
         assertFalse(table.contains("udp"), table);
-        assertTrue(text.contains("\"limit\": \"cache_line\""), text);
+        assertEquals("cache_line", text.get("limit").asText(), text.toString());
         assertEquals(number(text, "ratio_p50_cache_line"), number(text, "ratio_p50"));
         assertNoLineFilesLeft();
     }

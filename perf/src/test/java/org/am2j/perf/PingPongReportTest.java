@@ -3,12 +3,17 @@ package org.am2j.perf;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import org.am2j.spmd.CpuPinning;
+import org.am2j.splitc.app.ReportJson;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
+import static org.am2j.perf.ResultsFixtures.names;
 import static org.am2j.perf.ResultsFixtures.number;
+import static org.am2j.perf.ResultsFixtures.numbers;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -35,25 +40,19 @@ class PingPongReportTest
         assertTrue(table.contains("ratio p50 short / limit      6.00"), table);
         assertFalse(table.contains("udp"), table);
 
-        final String json = report.json();
-        assertTrue(json.contains("\"limit\": \"cache_line\""), json);
+        final JsonNode json = ReportJson.read(report.json());
+        assertEquals("cache_line", json.get("limit").asText(), json.toString());
         assertEquals(6.0, number(json, "ratio_p50"));
         assertEquals(6.0, number(json, "ratio_p50_cache_line"));
         assertEquals(780, number(json, "limit_rtt_p50_ns"));
-        assertFalse(json.contains("udp"), json);
+        assertEquals(List.of(), names(json).stream().filter(name -> name.contains("udp")).toList());
     }
 
     @Test
     void interleavedBlocksAddTheirLimitAndRatiosToTheTableAndTheJson()
     {
         final Results am = am("shm");
-        final InterleavedRoundTrips blocks = new InterleavedRoundTrips();
-        final long[] line = { 100, 120, 100 };
-        final long[] ours = { 200, 300, 150 };
-        final int[] block = { 0, 0 };
-        blocks.run(3, (w, n, h) -> LatencySummary.record(h, ours[block[0]++]),
-            (w, n, h) -> LatencySummary.record(h, line[block[1]++]));
-        blocks.putInto(am);
+        interleaveWithTheLine(am);
         final PingPongReport report = report("shm", am, null, null);
         assertTrue(report.interleaved());
 
@@ -62,13 +61,12 @@ class PingPongReportTest
         assertTrue(table.contains("ratio p50, interleaved       2.00   median of 3 blocks alternating with the line; " +
             "range 1.50 - 2.50"), table);
 
-        final String json = report.json();
+        final JsonNode json = ReportJson.read(report.json());
         assertEquals(2.0, number(json, "ratio_p50_interleaved"));
         assertEquals(1.5, number(json, "ratio_p50_interleaved_min"));
         assertEquals(2.5, number(json, "ratio_p50_interleaved_max"));
         assertEquals(100, number(json, "limit_interleaved_rtt_p50_ns"));
-        assertTrue(json.matches("(?s).*\"ratio_p50_interleaved_blocks\": \\[\\s*2\\.0,\\s*2\\.5,\\s*1\\.5\\s*].*"),
-            json);
+        assertEquals(List.of(2.0, 2.5, 1.5), numbers(json.get("ratio_p50_interleaved_blocks")));
         // The headline ratio stays the one against the limit's own pair.
         assertEquals(6.0, number(json, "ratio_p50"));
         assertFalse(report("shm", null).interleaved());
@@ -97,8 +95,8 @@ class PingPongReportTest
         assertTrue(table.contains("  limit_udp_rtt "), table);
         assertTrue(table.contains("  udp_bw_8k "), table);
 
-        final String json = report.json();
-        assertTrue(json.contains("\"limit\": \"udp\""), json);
+        final JsonNode json = ReportJson.read(report.json());
+        assertEquals("udp", json.get("limit").asText(), json.toString());
         assertEquals(1.17, number(json, "ratio_p50"));
         assertEquals(1.17, number(json, "ratio_p50_udp"));
         assertEquals(12.0, number(json, "ratio_p50_cache_line"));
@@ -110,26 +108,19 @@ class PingPongReportTest
         assertEquals(2.0, number(json, "udp_bw_8k_gbps"));
         assertEquals(1.5, number(json, "udp_bw_8k_gbps_min"));
         assertEquals(2.5, number(json, "udp_bw_8k_gbps_max"));
-        assertTrue(json.contains("\"udp_bw_8k_gbps_runs\": [\n    2.0,\n    1.5,\n    2.5\n  ]"), json);
+        assertEquals(List.of(2.0, 1.5, 2.5), numbers(json.get("udp_bw_8k_gbps_runs")));
         assertEquals(0.0125, number(json, "udp_loss"));
         assertEquals(0.65, number(json, "bw_ratio_udp"));
         assertEquals(1.3, number(json, "bw_8k_gbps"));
-        assertTrue(json.contains("\"limit_udp_rtt\": {"), json);
-        assertTrue(json.contains("\"udp_bw_8k\": {"), json);
+        assertTrue(json.at("/machine/measurements/limit_udp_rtt").isObject(), json.toString());
+        assertTrue(json.at("/machine/measurements/udp_bw_8k").isObject(), json.toString());
     }
 
     @Test
     void udpBlocksInTheAmJvmsAddTheirLimitAndRatiosBesideTheSeparatePairs()
     {
         final Results am = am("net");
-        final InterleavedRoundTrips blocks = new InterleavedRoundTrips();
-        final long[] udp = { 8_000, 10_000, 7_200 };
-        final long[] ours = { 10_000, 11_000, 10_800 };
-        final int[] block = { 0, 0 };
-        blocks.run(3, (w, n, h) -> LatencySummary.record(h, ours[block[0]++]),
-            (w, n, h) -> LatencySummary.record(h, udp[block[1]++]));
-        blocks.putInto(am, InterleavedRoundTrips.UDP_LIMIT, InterleavedRoundTrips.UDP_RATIO);
-        am.put("limit_interleaved_udp_rtt_resends", 2L).put("limit_interleaved_udp_rtt_warmup_rounds", 500L);
+        interleaveWithUdp(am);
         final PingPongReport report = report("net", am, null, udp(8_000, 2.0));
         assertTrue(report.interleavedUdp());
         assertFalse(report.interleaved());
@@ -143,12 +134,11 @@ class PingPongReportTest
         assertTrue(table.contains("ratio p50 short / udp limit  1.17"), table);
         assertFalse(table.contains("line, interleaved"), table);
 
-        final String json = report.json();
+        final JsonNode json = ReportJson.read(report.json());
         assertEquals(1.25, number(json, "ratio_p50_interleaved_udp"));
         assertEquals(1.1, number(json, "ratio_p50_interleaved_udp_min"));
         assertEquals(1.5, number(json, "ratio_p50_interleaved_udp_max"));
-        assertTrue(json.matches(
-            "(?s).*\"ratio_p50_interleaved_udp_blocks\": \\[\\s*1\\.25,\\s*1\\.1,\\s*1\\.5\\s*].*"), json);
+        assertEquals(List.of(1.25, 1.1, 1.5), numbers(json.get("ratio_p50_interleaved_udp_blocks")));
         assertEquals(8_000, number(json, "limit_interleaved_udp_rtt_p50_ns"), 10);
         assertEquals(10_000, number(json, "limit_interleaved_udp_rtt_max_ns"), 10);
         assertEquals(3, number(json, "limit_interleaved_udp_rtt_count"));
@@ -158,7 +148,7 @@ class PingPongReportTest
         assertEquals(8_000, number(json, "limit_udp_rtt_p50_ns"));
         assertEquals(1.17, number(json, "ratio_p50"));
         assertEquals(1.17, number(json, "ratio_p50_udp"));
-        assertFalse(json.contains("\"ratio_p50_interleaved\":"), json);
+        assertFalse(json.has("ratio_p50_interleaved"), json.toString());
 
         assertFalse(report("net", udp(8_000, 2.0)).interleavedUdp());
         assertFalse(table(report("net", udp(8_000, 2.0))).contains("interleaved"));
@@ -183,18 +173,19 @@ class PingPongReportTest
         assertTrue(table.contains("ratio p50 medium / limit     1.50"), table);
         assertTrue(table.contains("  limit_medium_rtt "), table);
 
-        final String json = report.json();
+        final JsonNode json = ReportJson.read(report.json());
         assertEquals(3_000, number(json, "medium_rtt_p50_ns"));
         assertEquals(2_000, number(json, "limit_medium_rtt_p50_ns"));
         assertEquals(4_321, number(json, "limit_medium_rtt_warmup_rounds"));
         assertEquals(1.5, number(json, "ratio_p50_medium"));
-        assertTrue(json.contains("\"limit_medium_rtt\": {"), json);
+        assertTrue(json.at("/machine/measurements/limit_medium_rtt").isObject(), json.toString());
         // the short round trip's figures keep their meaning
         assertEquals(780, number(json, "limit_rtt_p50_ns"));
         assertEquals(6.0, number(json, "ratio_p50"));
 
         assertFalse(report("shm", null).mediumLimit());
-        assertFalse(report("shm", null).json().contains("medium"), report("shm", null).json());
+        assertEquals(List.of(), names(ReportJson.read(report("shm", null).json())).stream()
+            .filter(name -> name.contains("medium")).toList());
     }
 
     @Test
@@ -206,7 +197,7 @@ class PingPongReportTest
         // every other probe (120 ns) is above twice the fastest (50 ns): all flagged
         assertTrue(report.slowEpoch("rtt"));
         assertTrue(report.slowEpoch());
-        assertTrue(report.json().contains("\"probe_fastest_p50_ns\": 50"));
+        assertEquals(50, ReportJson.read(report.json()).at("/machine/probe_fastest_p50_ns").asLong());
     }
 
     @Test
@@ -214,7 +205,7 @@ class PingPongReportTest
     {
         final PingPongReport report = report("net", udp(8_000, 0.0));
         assertTrue(Double.isNaN(report.bwRatioUdp()));
-        assertTrue(report.json().contains("\"bw_ratio_udp\": null"), report.json());
+        assertTrue(ReportJson.read(report.json()).get("bw_ratio_udp").isNull(), report.json());
         assertTrue(table(report).contains("bandwidth / udp stream       NaN"));
     }
 
@@ -250,8 +241,8 @@ class PingPongReportTest
         assertTrue(table.contains("ratio p50 multi / single     1.20"), table);
         assertTrue(table.contains("  single_protocol_rtt "), table);
 
-        final String json = report.json();
-        assertTrue(json.contains("\"single_protocol\": \"shm\""), json);
+        final JsonNode json = ReportJson.read(report.json());
+        assertEquals("shm", json.get("single_protocol").asText(), json.toString());
         assertEquals(3_900, number(json, "single_protocol_rtt_p50_ns"));
         assertEquals(4_680, number(json, "rtt_p50_ns"));
         assertEquals(1.2, number(json, "ratio_p50_single_protocol"));
@@ -261,8 +252,8 @@ class PingPongReportTest
     @Test
     void aSingleProtocolRunHasNoSingleProtocolReference()
     {
-        final String json = report("shm", null).json();
-        assertFalse(json.contains("single_protocol"), json);
+        final JsonNode json = ReportJson.read(report("shm", null).json());
+        assertEquals(List.of(), names(json).stream().filter(name -> name.contains("single_protocol")).toList());
         assertEquals(Protocol.SHM, Protocol.MULTI_SHM.single());
         assertEquals(Protocol.NET, Protocol.MULTI_NET.single());
         assertEquals(null, Protocol.SHM.single());
@@ -273,20 +264,100 @@ class PingPongReportTest
     void theKindOfNicIsInTheTableAndTheJson()
     {
         final PingPongReport inProcess = report("net", udp(8_000, 2.0));
-        assertTrue(inProcess.json().contains("\"nic_kind\": \"in-process\""), inProcess.json());
-        assertTrue(inProcess.json().contains("\"nics_per_node\": 0"), inProcess.json());
+        final JsonNode inProcessJson = ReportJson.read(inProcess.json());
+        assertEquals("in-process", inProcessJson.get("nic_kind").asText());
+        assertEquals(0, number(inProcessJson, "nics_per_node"));
         // The wire mode of this process's settings (none given here: the default).
-        assertTrue(inProcess.json().contains("\"wire\": \"" + org.am2j.net.NetTransport.wireMode() + "\""),
-            inProcess.json());
+        assertEquals(org.am2j.net.NetTransport.wireMode(), inProcessJson.get("wire").asText());
         assertTrue(table(inProcess).contains(", in-process NIC, "), table(inProcess));
 
         final PingPongReport shared = report(am("net"), limit(), udp(8_000, 2.0), "--protocol", "net",
             "--nics-per-node", "1");
-        assertTrue(shared.json().contains("\"nic_kind\": \"shared\""), shared.json());
-        assertTrue(shared.json().contains("\"nics_per_node\": 1"), shared.json());
+        final JsonNode sharedJson = ReportJson.read(shared.json());
+        assertEquals("shared", sharedJson.get("nic_kind").asText());
+        assertEquals(1, number(sharedJson, "nics_per_node"));
         // the figures keep their keys whichever NIC carried them
-        assertTrue(shared.json().contains("\"rtt_p50_ns\": 9360"), shared.json());
+        assertEquals(9360, number(sharedJson, "rtt_p50_ns"));
         assertTrue(table(shared).contains(", 1 shared NIC process per node, "), table(shared));
+    }
+
+    /**
+     * @return a shared-memory run with every optional part: warm-up counts, medium round trips and their limit,
+     * blocks interleaved with the cache line.
+     */
+    static PingPongReport fullestSharedMemoryReport()
+    {
+        final Results am = mediumAndWarmUps(am("shm"));
+        interleaveWithTheLine(am);
+        return fullest("shm", am, null, null);
+    }
+
+    /**
+     * @return a network run with every optional part: warm-up counts, medium round trips and their limit, the UDP
+     * limits and blocks interleaved with plain UDP.
+     */
+    static PingPongReport fullestNetworkReport()
+    {
+        final Results am = mediumAndWarmUps(am("net"));
+        interleaveWithUdp(am);
+        return fullest("net", am, null, udp(8_000, 2.0).put("limit_udp_rtt_warmup_rounds", 1_000L));
+    }
+
+    /**
+     * @return a two-protocol run with its single protocol measured in the same run, and the shared-memory parts.
+     */
+    static PingPongReport multiProtocolReport()
+    {
+        final Results am = mediumAndWarmUps(am("multi-shm"));
+        interleaveWithTheLine(am);
+        final Results single = new Results();
+        latency(single, "rtt", 3_900);
+        machine(single, "rtt");
+        single.put("probe_fastest_p50_ns", PROBE_NS).put("rtt_warmup_rounds", 1_000L);
+        return fullest("multi-shm", am, single, null);
+    }
+
+    private static PingPongReport fullest(final String protocol, final Results am, final Results single,
+        final Results udp)
+    {
+        final Results limit = limit().put("limit_rtt_warmup_rounds", 1_000L);
+        latency(limit, "limit_medium_rtt", 2_000);
+        machine(limit, "limit_medium_rtt");
+        limit.put("limit_medium_rtt_warmup_rounds", 1_000L);
+        final PingPongOptions options = PingPongOptions.parse(
+            new String[]{ "--protocol", protocol, "--size", "8192", "--rounds", "4000", "--warmup", "100" });
+        return new PingPongReport(options, "am2j pingpong --protocol " + protocol, "2026-01-01T00:00:00Z",
+            CpuPinning.detect(), new MachineState(1.0, 2.0, 3.0, 2400.0), am, single, limit, udp);
+    }
+
+    private static Results mediumAndWarmUps(final Results am)
+    {
+        latency(am, "medium_rtt", 3_000);
+        machine(am, "medium_rtt");
+        return am.put("rtt_warmup_rounds", 1_000L).put("medium_rtt_warmup_rounds", 1_000L);
+    }
+
+    /** Three blocks of round trips alternating with the pair's cache line: ratios 2.0, 2.5, 1.5. */
+    private static void interleaveWithTheLine(final Results am)
+    {
+        interleave(new long[]{ 200, 300, 150 }, new long[]{ 100, 120, 100 }).putInto(am);
+    }
+
+    /** Three blocks of round trips alternating with plain UDP in the same JVMs: ratios 1.25, 1.1, 1.5. */
+    private static void interleaveWithUdp(final Results am)
+    {
+        interleave(new long[]{ 10_000, 11_000, 10_800 }, new long[]{ 8_000, 10_000, 7_200 })
+            .putInto(am, InterleavedRoundTrips.UDP_LIMIT, InterleavedRoundTrips.UDP_RATIO);
+        am.put("limit_interleaved_udp_rtt_resends", 2L).put("limit_interleaved_udp_rtt_warmup_rounds", 500L);
+    }
+
+    private static InterleavedRoundTrips interleave(final long[] ours, final long[] limit)
+    {
+        final InterleavedRoundTrips blocks = new InterleavedRoundTrips();
+        final int[] block = { 0, 0 };
+        blocks.run(ours.length, (w, n, h) -> LatencySummary.record(h, ours[block[0]++]),
+            (w, n, h) -> LatencySummary.record(h, limit[block[1]++]));
+        return blocks;
     }
 
     private static PingPongReport report(final String protocol, final Results udp)

@@ -1,12 +1,16 @@
 package org.am2j.perf;
 
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+
+import com.fasterxml.jackson.databind.JsonNode;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Made-up results of rank pairs, and a reader of the numbers in a JSON text, for the tests of the reports.
+ * Made-up results of rank pairs, and readers of the reports' JSON, for the tests of the reports.
  */
 final class ResultsFixtures
 {
@@ -45,14 +49,38 @@ final class ResultsFixtures
     }
 
     /**
-     * @param json  a JSON text.
-     * @param field name of a member.
-     * @return the number of its first member of that name.
+     * @param object a JSON object.
+     * @param field  name of one of its members.
+     * @return the member's number.
      */
-    static double number(final String json, final String field)
+    static double number(final JsonNode object, final String field)
     {
-        final Matcher matcher = Pattern.compile("\"" + field + "\": (-?[0-9][0-9.eE+-]*)").matcher(json);
-        assertTrue(matcher.find(), "no number " + field + " in " + json);
-        return Double.parseDouble(matcher.group(1));
+        final JsonNode value = object.get(field);
+        assertTrue(null != value && value.isNumber(), "no number " + field + " in " + object);
+        return value.asDouble();
+    }
+
+    /**
+     * @param array a JSON array of numbers.
+     * @return them, in order.
+     */
+    static List<Double> numbers(final JsonNode array)
+    {
+        assertTrue(null != array && array.isArray(), "no array: " + array);
+        final List<Double> numbers = new ArrayList<>();
+        array.forEach(number -> numbers.add(number.asDouble()));
+        return numbers;
+    }
+
+    /**
+     * @param json a JSON value.
+     * @return the names of the members of every object in it, at any depth.
+     */
+    static Set<String> names(final JsonNode json)
+    {
+        final Set<String> names = new TreeSet<>();
+        json.properties().forEach(member -> names.add(member.getKey()));
+        json.forEach(child -> names.addAll(names(child)));
+        return names;
     }
 }

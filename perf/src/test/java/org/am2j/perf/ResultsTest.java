@@ -27,13 +27,14 @@ class ResultsTest
             .put("os_ns", 45.123456789)
             .put("bw_8k_gbps", Double.NaN)
             .put("machine.rtt.slow_epoch", true)
-            .put("bw_8k_gbps_runs", "1.5,2.5");
+            .put("bw_8k_gbps_runs", "1.5,2.5")
+            .put("poll_scheduler", "Bundle[SEQ, \"quoted\",\n two lines]");
         final Path file = dir.resolve("r.results");
         results.write(file);
         final Results back = Results.read(file);
         assertEquals(results.asMap(), back.asMap());
-        assertEquals(List.of("rtt_p50_ns", "os_ns", "bw_8k_gbps", "machine.rtt.slow_epoch", "bw_8k_gbps_runs"),
-            List.copyOf(back.asMap().keySet()));
+        assertEquals(List.of("rtt_p50_ns", "os_ns", "bw_8k_gbps", "machine.rtt.slow_epoch", "bw_8k_gbps_runs",
+            "poll_scheduler"), List.copyOf(back.asMap().keySet()));
         assertEquals(312, back.getLong("rtt_p50_ns"));
         assertEquals(45.123456789, back.getDouble("os_ns"));
         assertTrue(Double.isNaN(back.getDouble("bw_8k_gbps")));
@@ -43,15 +44,17 @@ class ResultsTest
     }
 
     @Test
-    void refusesBadKeysValuesAndLines() throws Exception
+    void refusesMissingResultsWrongNumbersAndFilesThatAreNotAnObject() throws Exception
     {
-        assertThrows(IllegalArgumentException.class, () -> new Results().put("Bad Key", 1L));
-        assertThrows(IllegalArgumentException.class, () -> new Results().put("k", "two\nlines"));
         assertThrows(IllegalArgumentException.class, () -> new Results().getLong("missing"));
         assertThrows(IllegalArgumentException.class, () -> new Results().put("k", "x").getLong("k"));
         final Path file = dir.resolve("bad.results");
-        Files.writeString(file, "no equals sign\n");
-        assertThrows(java.io.IOException.class, () -> Results.read(file));
+        for (final String bad : List.of("rtt_p50_ns=312\n", "[\"312\"]", "{\"rtt_p50_ns\": \"312\""))
+        {
+            Files.writeString(file, bad);
+            final java.io.IOException refused = assertThrows(java.io.IOException.class, () -> Results.read(file), bad);
+            assertTrue(refused.getMessage().startsWith(file.toString()), refused.getMessage());
+        }
     }
 
     @Test

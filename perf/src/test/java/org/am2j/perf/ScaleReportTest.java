@@ -8,6 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import org.am2j.splitc.app.ReportJson;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -100,6 +102,25 @@ class ScaleReportTest
         assertEquals(4000.0, flood.perSecond());
     }
 
+    /**
+     * @return a report of every part: a hello job, both poll media, a flood job and a failed job.
+     */
+    static ScaleReport fullestReport()
+    {
+        final ScaleReport report = new ScaleReport("bin/am2j scale", "2026-01-01T00:00:00Z", 2, "Java 17",
+            new MachineState(0.5, 0.4, 0.3, 2100));
+        report.hellos.add(new ScaleReport.Hello(3, 2, "bin/am2j run -n 3 --nodes 2 -- org.am2j.perf.ScaleHelloMain",
+            4.25, ScaleLine.parseAll(HELLO_OUTPUT, "hello")));
+        report.polls.add(poll("shm"));
+        report.polls.add(poll("net"));
+        report.floods.add(new ScaleReport.Flood(2, 1, "cmd", ScaleLine.parseAll(String.join("\n",
+            "[0] scale.flood rank=0 ranks=2 round_trips=1000 seconds=0.5",
+            "[1] scale.flood rank=1 ranks=2 round_trips=1000 seconds=0.25"), "flood")));
+        report.failures.add("`bin/am2j run -n 2 -- x` exited with status 124 (time limit)");
+        report.after(new MachineState(1.5, 0.6, 0.3, 2000));
+        return report;
+    }
+
     @Test
     void theReportNamesEachCommandAndTheMachine()
     {
@@ -123,14 +144,15 @@ class ScaleReportTest
         assertTrue(md.contains("## Failed jobs"), md);
         assertFalse(md.contains("all-to-all against"), "no flood section without floods: " + md);
 
-        final String json = report.json();
-        assertTrue(json.contains("\"command\": \"bin/am2j scale --parts poll\""), json);
-        assertTrue(json.contains("\"load_avg_1m\": 1.5"), json);
-        assertTrue(json.contains("\"startup_ms_median\": 1000"), json);
-        assertTrue(json.contains("\"bytes_per_peer\": 3000"), json);
-        assertTrue(json.contains("\"ns_per_poll\": 33.5"), json);
-        assertTrue(json.contains("\"flood\": []"), json);
-        assertTrue(json.contains("status 124 (time limit)"), json);
+        final JsonNode json = ReportJson.read(report.json());
+        assertEquals("bin/am2j scale --parts poll", json.get("command").asText());
+        assertEquals(0.5, json.at("/machine_before/load_avg_1m").asDouble());
+        assertEquals(1.5, json.at("/machine_after/load_avg_1m").asDouble());
+        assertEquals(1000, json.at("/hello/0/startup_ms_median").asDouble());
+        assertEquals(3000, json.at("/poll/0/bytes_per_peer").asDouble());
+        assertEquals(33.5, json.at("/poll/1/points/2/ns_per_poll").asDouble());
+        assertEquals(ReportJson.read("[]"), json.get("flood"));
+        assertTrue(json.at("/failures/0").asText().endsWith("status 124 (time limit)"), json.toString());
     }
 
     @Test

@@ -1,7 +1,6 @@
 package org.am2j.shm;
 
 import static org.am2j.shm.FastBoxDescriptor.ready;
-import static org.am2j.shm.FastBoxDescriptor.taken;
 import static org.am2j.shm.PacketDescriptor.BULK_INDEX_OFFSET;
 import static org.am2j.shm.PacketDescriptor.DATA_LENGTH_OFFSET;
 import static org.am2j.shm.PacketDescriptor.OPCODE_OFFSET;
@@ -43,8 +42,9 @@ import org.am2j.spi.TransportCounters;
  * tail here; a sender of this process reads it after its tail CAS and withdraws its packet when it sees it. So every
  * assignment this process takes in the dead block is either below the tail read here, and looked at, or withdrawn
  * and refused at the sender. A packet one of this process's threads claimed and is still filling is looked at again
- * by a later pass, and a box packet published after the pass looked (its sender reads the owner dead after the
- * fence that follows its stamp) asks for one. Positions only move forward, so nothing is handed back twice.
+ * by a later pass, and so is a box packet one of them reserved (its sender reads the owner dead after the fence that
+ * follows its reservation, and cancels the reservation if it does). Positions only move forward, so nothing is handed
+ * back twice.
  * <p>
  * Used by the thread that polls the route's endpoint, one at a time.
  */
@@ -140,7 +140,15 @@ final class DeadPeerReturns
         {
             for (int kind = 0; kind < 2; kind++)
             {
-                handed += settleBox(kind, box, sink, drops);
+                final int found = settleBox(kind, box, sink, drops);
+                if (found < 0)
+                {
+                    waiting = true;
+                }
+                else
+                {
+                    handed += found;
+                }
             }
         }
         if (!waiting)
@@ -225,24 +233,32 @@ final class DeadPeerReturns
             boxNext[kind] = boxStart[kind];
         }
         final int ring = table.ringOffset(box, kind);
+        final int writing = table.writingOffset(box, kind);
         int handed = 0;
         long sequence = boxNext[kind];
         // The sender never publishes more than a ring ahead of the head it read, which is at most the published one.
         while (sequence - boxStart[kind] < table.depth)
         {
+            // The writing word before the stamp (acquire both): a sender stamps a sequence before it reserves the next.
+            final boolean reserved = table.getAcquire(writing) == sequence + 1;
             final int packet = table.packetOffset(ring, sequence);
-            final long stamp = table.stamp(packet);
-            if (ready(sequence) == stamp)
+            if (ready(sequence) == table.stamp(packet))
             {
                 boxNext[kind] = sequence + 1;
                 handed += handBack(queues[kind], packet, ReturnStatus.EOUTCOMEUNKNOWN, sink, drops);
+                sequence++;
+                continue;
             }
-            else if (taken(sequence) != stamp)
+            if (reserved && (0 == waitingSince || System.nanoTime() - waitingSince < ownClaimNanos))
             {
-                // Not published (yet): a sender that publishes it later reads the owner dead and asks for a pass.
-                break;
+                // A thread of this process reserved the packet before it read the owner dead (the fence after its
+                // reservation, then the read): it stamps it, and a later pass hands it back. One that reads the owner
+                // dead after its reservation cancels it and refuses the message (it never ran).
+                boxNext[kind] = sequence;
+                return -1;
             }
-            sequence++;
+            // Not written: a sender that reserves it from now on reads the owner dead after its fence and refuses.
+            break;
         }
         boxNext[kind] = sequence;
         return handed;

@@ -16,8 +16,17 @@ import static org.am2j.shm.QueueBlockDescriptor.HOT_LINE;
  *
  *  one box:
  *  +0        owner area, 128 bytes:                                     the claiming sender (CAS FREE -> owner),
- *              +0 owner word (long): 0 FREE, else pid &lt;&lt; 32 | inverse      the receiver (FREE, when it lets go)
+ *              +0 owner word (long): 0 FREE, else pid &lt;&lt; 32 | inverse      the receiver (RETIRING, then FREE,
+ *                 ({@link #RETIRING} while the receiver lets go)           when it lets go)
  *              +8 released (int): 1 once the sender's route is closed   the sender
+ *              +16 request ring's writing word (long): 1 + the sequence  the sender (a plain store per message)
+ *                 the sender may be writing (its reservation), its tail
+ *                 when it writes none
+ *              +24 reply ring's writing word (long)                     the sender
+ *              +32 request ring's shared-sent count (long): messages     the sender (a plain store per shared
+ *                 of this pair the sender put on the shared request        message)
+ *                 queue, as its overflow rule counts them
+ *              +40 reply ring's shared-sent count (long)                the sender
  *  +128      request ring's receiver area, 128 bytes:                   receiver only
  *              +0 head (long): next sequence the receiver will read,
  *                 published lazily (once per poll that read something)
@@ -25,8 +34,8 @@ import static org.am2j.shm.QueueBlockDescriptor.HOT_LINE;
  *                 receiver took from the shared request queue; 0 while
  *                 the receiver has not bound the box
  *  +256      reply ring's receiver area (the same for the reply queue)  receiver only
- *  +384      request ring: depth x 64-byte packets                      the sender (the receiver only CASes a
- *  +384+64d  reply ring: depth x 64-byte packets                        stamp while it closes, see below)
+ *  +384      request ring: depth x 64-byte packets                      the sender only
+ *  +384+64d  reply ring: depth x 64-byte packets                        the sender only
  * </pre>
  * <b>Sequence stamps.</b> Sequences of a ring count up for the life of the queue block (a new owner of a box goes
  * on from the head its previous owner left), and the packet of sequence {@code s} is at {@code s mod depth}. The
@@ -36,12 +45,13 @@ import static org.am2j.shm.QueueBlockDescriptor.HOT_LINE;
  * its tail to itself and knows a packet is free when its cached copy of the receiver's head says so (re-read only
  * when the ring looks full).
  * <p>
- * <b>Closing.</b> The owner publishes its heads, stores CLOSED, then takes each ready packet at a head with a CAS of
- * its stamp to {@link #taken(long)}, {@code -(s + 1)}; a sender that finds CLOSED after publishing a packet the
- * published head does not cover withdraws it with a CAS of the stamp to the same value. Exactly one of the two wins
- * the packet (docs/shm-protocol.md, "Fast boxes"). A receiver that meets a taken stamp of its head's sequence in an
- * open block (its sender read a scribbled state as not OPEN and took the message back) skips the packet: the stamp
- * names its sequence, so an older lap's is never mistaken for it.
+ * <b>Reservation.</b> Before it writes the packet of sequence {@code s}, the sender stores {@code s + 1} in the ring's
+ * writing word, fences, and only then reads the owner's state and the box's owner word: a sender that finds the block
+ * closed, or the box no longer its own, stores {@code s} back and has sent nothing. So a message is refused before it
+ * is written or not at all: a stamped packet is the receiver's to deliver, or to return when it closes, and no word
+ * of the receiver's makes its sender take one back (docs/shm-protocol.md, "Fast boxes"). The writing word also
+ * tells the receiver where its sender is: a head packet that is not ready while the word is past it was spoiled by a
+ * faulty writer, and is skipped after a bounded time and counted.
  */
 public final class FastBoxDescriptor
 {
@@ -57,6 +67,10 @@ public final class FastBoxDescriptor
     public static final int OWNER_OFFSET = 0;
     /** Offset of the released flag within a box (int). */
     public static final int RELEASED_OFFSET = 8;
+    /** Offset of the request ring's writing word within a box (long); the reply ring's follows it. */
+    public static final int WRITING_OFFSET = 16;
+    /** Offset of the request ring's shared-sent count within a box (long); the reply ring's follows it. */
+    public static final int SHARED_SENT_OFFSET = 32;
     /** Offset of the request ring's receiver area within a box. */
     public static final int REQUEST_RECEIVER_OFFSET = HOT_LINE;
     /** Offset of the reply ring's receiver area within a box. */
@@ -70,6 +84,11 @@ public final class FastBoxDescriptor
 
     /** Owner word of a free box. */
     public static final long FREE = 0;
+    /**
+     * Owner word of a box its receiver is letting go of: no sender's (pid 0xFFFFFFFF is no process), so the sender that
+     * reads it after its reservation stores its reservation back and uses the shared queue.
+     */
+    public static final long RETIRING = -1L;
 
     /** Ring index of the request ring. */
     public static final int REQUESTS = 0;
@@ -121,6 +140,24 @@ public final class FastBoxDescriptor
 
     /**
      * @param ring {@link #REQUESTS} or {@link #REPLIES}.
+     * @return offset of that ring's writing word within a box.
+     */
+    public static int writingOffset(final int ring)
+    {
+        return WRITING_OFFSET + 8 * ring;
+    }
+
+    /**
+     * @param ring {@link #REQUESTS} or {@link #REPLIES}.
+     * @return offset of that ring's shared-sent count within a box.
+     */
+    public static int sharedSentOffset(final int ring)
+    {
+        return SHARED_SENT_OFFSET + 8 * ring;
+    }
+
+    /**
+     * @param ring {@link #REQUESTS} or {@link #REPLIES}.
      * @return offset of that ring's receiver area within a box.
      */
     public static int receiverOffset(final int ring)
@@ -135,15 +172,6 @@ public final class FastBoxDescriptor
     public static long ready(final long sequence)
     {
         return sequence + 1;
-    }
-
-    /**
-     * @param sequence a ring sequence number.
-     * @return the state word of its packet once the closing owner took it or its sender withdrew it.
-     */
-    public static long taken(final long sequence)
-    {
-        return -(sequence + 1);
     }
 
     /**

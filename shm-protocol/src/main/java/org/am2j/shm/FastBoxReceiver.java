@@ -1,9 +1,11 @@
 package org.am2j.shm;
 
+import java.util.function.BooleanSupplier;
+
 import static org.am2j.shm.FastBoxDescriptor.FREE;
 import static org.am2j.shm.FastBoxDescriptor.REPLIES;
 import static org.am2j.shm.FastBoxDescriptor.REQUESTS;
-import static org.am2j.shm.FastBoxDescriptor.taken;
+import static org.am2j.shm.FastBoxDescriptor.RETIRING;
 import static org.am2j.shm.FastBoxDescriptor.ownerInverse;
 import static org.am2j.shm.FastBoxDescriptor.ownerPid;
 import static org.am2j.shm.FastBoxDescriptor.ready;
@@ -21,25 +23,31 @@ import org.am2j.spi.TransportCounters;
  * messages consumed, which the senders' overflow rule waits on ({@link FastBoxSender}).
  * <p>
  * A box whose sender closed its route, or whose sender's process is gone, is let go once nothing ready is left in
- * it: its heads are published for the next owner and its owner word is freed. A dead or stalled sender holds up
- * nothing but its own box. Used by the thread that polls the endpoint, one at a time; {@link #reading} guards
- * against a nested poll reading a ring kind that is being read further up the stack.
+ * it: its heads are published for the next owner and its owner word is freed ({@link FastBoxKeeper} decides when,
+ * and looks after what a faulty writer does to the boxes). A dead or stalled sender holds up nothing but its own
+ * box. Used by the thread that polls the endpoint, one at a time; {@link #reading} guards against a nested poll
+ * reading a ring kind that is being read further up the stack.
  */
 final class FastBoxReceiver
 {
     private static final int RINGS = 2;
 
-    private final FastBoxTable table;
+    final FastBoxTable table;
     private final int cap;
     private final PacketQueue[] queues;
     private final ShmInbound[] inbound;
     private final TransportCounters counters;
-    private final long livenessNanos;
     private final long ownPid;
     private final int slots;
 
     /** Owner word of each bound box, {@link FastBoxDescriptor#FREE} for one not bound. */
     private final long[] owner;
+    /**
+     * The look at each bound box's sender process ({@link ProcessIdentity#watch}), made when the box is bound: the
+     * sweep's periodic liveness check runs on the poll path, which must not allocate (a look by pid alone reads and
+     * parses {@code /proc} into new objects every time). Null for a box not bound.
+     */
+    private final BooleanSupplier[] ownerAlive;
     /** READY(pid) of each bound box's sender: what a packet's state would be on the shared queue. */
     private final long[] readyState;
     /** Per ring kind and box ({@code kind * cap + box}): the head, the ring's packet 0, the published words. */
@@ -49,7 +57,8 @@ final class FastBoxReceiver
     private final int[] consumedOffset;
     /** Bound boxes, in the order they are polled. */
     private final int[] active;
-    private int bound;
+    /** How many of {@link #active} are bound. */
+    int bound;
     /** Per connection slot: the box bound to it, plus 1 (0: none). */
     private final int[] slotBox;
     /** Per connection slot: the inverse mapping the counts below belong to. */
@@ -60,7 +69,8 @@ final class FastBoxReceiver
     /** Per ring kind: the place in {@link #active} the next poll starts at. */
     private final int[] firstBox = new int[RINGS];
     private long generationSeen = -1;
-    private long lastLivenessCheck;
+    /** Letting boxes go, writing back overwritten words, skipping spoiled packets, the drain at close. */
+    private final FastBoxKeeper keeper;
 
     FastBoxReceiver(
         final QueueBlock block, final ShmInbound requestInbound, final ShmInbound replyInbound,
@@ -71,10 +81,10 @@ final class FastBoxReceiver
         this.cap = table.boxes;
         this.queues = new PacketQueue[] { block.requests, block.replies };
         this.inbound = new ShmInbound[] { requestInbound, replyInbound };
-        this.livenessNanos = livenessNanos;
         this.ownPid = ownPid;
         this.slots = block.slots;
         this.owner = new long[cap];
+        this.ownerAlive = new BooleanSupplier[cap];
         this.readyState = new long[cap];
         this.head = new long[RINGS * cap];
         this.ring = new int[RINGS * cap];
@@ -84,6 +94,8 @@ final class FastBoxReceiver
         this.slotBox = new int[0 == cap ? 0 : slots];
         this.slotInverse = new int[0 == cap ? 0 : slots];
         this.sharedConsumed = new long[RINGS][0 == cap ? 0 : slots];
+        this.keeper = new FastBoxKeeper(this, counters, livenessNanos, owner, readyState, head, ring, headOffset,
+            consumedOffset, active, slotInverse, sharedConsumed, inbound);
     }
 
     /**
@@ -97,8 +109,7 @@ final class FastBoxReceiver
         {
             final int r = base + active[i];
             final long h = head[r];
-            final long stamp = table.stamp(table.packetOffset(ring[r], h));
-            if (ready(h) == stamp || taken(h) == stamp)
+            if (ready(h) == table.stamp(table.packetOffset(ring[r], h)))
             {
                 return false;
             }
@@ -154,17 +165,9 @@ final class FastBoxReceiver
             while (h - start < budget)
             {
                 final int packet = table.packetOffset(ring, h);
-                final long stamp = table.stamp(packet);
-                if (ready(h) != stamp)
+                if (ready(h) != table.stamp(packet))
                 {
-                    if (taken(h) != stamp)
-                    {
-                        break;
-                    }
-                    // Withdrawn by its sender in an open block (it read a scribbled state as not OPEN after publishing,
-                    // took the message back and gave its bulk block back): nothing to deliver, nothing lost.
-                    head[r] = ++h;
-                    continue;
+                    break;
                 }
                 try
                 {
@@ -200,7 +203,7 @@ final class FastBoxReceiver
         return handed;
     }
 
-    private void freeBulk(final int kind, final int packet, final int box)
+    void freeBulk(final int kind, final int packet, final int box)
     {
         final PacketQueue queue = queues[kind];
         final int bulk = queue.packetShort(packet, BULK_INDEX_OFFSET);
@@ -274,8 +277,7 @@ final class FastBoxReceiver
             }
         }
         final int r = kind * cap + box;
-        final long stamp = table.stamp(table.packetOffset(ring[r], head[r]));
-        if (ready(head[r]) != stamp && taken(head[r]) != stamp)
+        if (ready(head[r]) != table.stamp(table.packetOffset(ring[r], head[r])))
         {
             return 0;
         }
@@ -337,6 +339,52 @@ final class FastBoxReceiver
     }
 
     /**
+     * @param requests the receiver of the shared request queue.
+     * @param replies  the receiver of the shared reply queue.
+     */
+    void sharedQueues(final PacketReceiver requests, final PacketReceiver replies)
+    {
+        keeper.sharedQueues(requests, replies);
+    }
+
+    /**
+     * Now and then, from a poll that is not nested in another: the upkeep of the bound boxes ({@link FastBoxKeeper}).
+     */
+    void sweep()
+    {
+        keeper.sweep();
+    }
+
+    /**
+     * After the queue block's state became CLOSED: hand what is in the boxes over ({@link FastBoxKeeper#drain}).
+     *
+     * @return messages handed over.
+     */
+    int drain(final MessageSink returns, final long deadline)
+    {
+        return keeper.drain(returns, deadline);
+    }
+
+    /**
+     * @return true while a ring kind is being read further up the stack (its heads are not settled).
+     */
+    boolean reading()
+    {
+        return reading[REQUESTS] || reading[REPLIES];
+    }
+
+    /**
+     * Bind the boxes claimed since the table generation was last read, if it moved.
+     */
+    void rescanIfClaimed()
+    {
+        if (table.generation() != generationSeen)
+        {
+            rescan();
+        }
+    }
+
+    /**
      * Bind the boxes claimed since the table generation last read.
      */
     private void rescan()
@@ -347,13 +395,19 @@ final class FastBoxReceiver
         for (int box = 0; box < cap; box++)
         {
             final long word = table.owner(box);
-            if (FREE != word && word != owner[box])
+            if (FREE == word || RETIRING == word || word == owner[box])
             {
-                if (FREE != owner[box])
-                {
-                    unbind(box, false);
-                }
+                continue;
+            }
+            if (FREE == owner[box])
+            {
                 bind(box, word);
+            }
+            else if (!keeper.retiring(box))
+            {
+                // Bound, and the word is not its sender's: a faulty writer's (a FREE it wrote may have been claimed
+                // since, by a sender not bound yet, which finds the box not its own before it writes anything).
+                keeper.restoreOwner(box);
             }
         }
     }
@@ -363,6 +417,7 @@ final class FastBoxReceiver
         final int inverse = ownerInverse(word);
         final int slot = inverse & 0xFFFF;
         owner[box] = word;
+        ownerAlive[box] = ProcessIdentity.watch(ownerPid(word), ProcessIdentity.UNKNOWN_START_TIME);
         readyState[box] = QueueBlockDescriptor.state(PacketDescriptor.READY, ownerPid(word));
         for (int kind = 0; kind < RINGS; kind++)
         {
@@ -381,41 +436,8 @@ final class FastBoxReceiver
         {
             slotBox[slot] = box + 1;
         }
+        keeper.bound(box);
         active[bound++] = box;
-    }
-
-    /**
-     * Let go of the boxes whose sender closed its route or whose process is gone, once nothing ready is left in
-     * them. Called now and then from a poll that is not nested in another.
-     */
-    void sweep()
-    {
-        if (0 == cap || reading[REQUESTS] || reading[REPLIES])
-        {
-            return;
-        }
-        final long now = System.nanoTime();
-        final boolean checkLiveness = now - lastLivenessCheck >= livenessNanos;
-        if (checkLiveness)
-        {
-            lastLivenessCheck = now;
-        }
-        for (int i = bound - 1; i >= 0; i--)
-        {
-            final int box = active[i];
-            final boolean released = table.released(box);
-            final boolean dead = !released && checkLiveness &&
-                !ProcessIdentity.isAlive(ownerPid(owner[box]), ProcessIdentity.UNKNOWN_START_TIME);
-            // Read after the released flag (acquire): a closed route's last packets are visible here.
-            if ((released || dead) && !hasReady(box))
-            {
-                unbind(box, dead);
-            }
-        }
-        if (checkLiveness)
-        {
-            freeUnboundOfDead();
-        }
     }
 
     /**
@@ -423,7 +445,7 @@ final class FastBoxReceiver
      * box claimed: free it when its process is gone. It holds no message (a sender writes into its box only once we
      * have counted its first contact, which binds the box).
      */
-    private void freeUnboundOfDead()
+    void freeUnboundOfDead()
     {
         for (int box = 0; box < cap; box++)
         {
@@ -444,7 +466,18 @@ final class FastBoxReceiver
         }
     }
 
-    private boolean hasReady(final int box)
+    /**
+     * @return false once the bound box's sender process is gone (a look that allocates nothing).
+     */
+    boolean ownerAlive(final int box)
+    {
+        return ownerAlive[box].getAsBoolean();
+    }
+
+    /**
+     * @return true when a ring of the bound box has a ready packet at its head.
+     */
+    boolean hasReady(final int box)
     {
         for (int kind = 0; kind < RINGS; kind++)
         {
@@ -457,7 +490,12 @@ final class FastBoxReceiver
         return false;
     }
 
-    private void unbind(final int box, final boolean dead)
+    /**
+     * Let a bound box go: its heads published for the next owner, its counts zeroed, its owner word FREE last.
+     *
+     * @param dead its sender's process is gone: free the bulk blocks it left.
+     */
+    void unbind(final int box, final boolean dead)
     {
         final long pid = ownerPid(owner[box]);
         for (int kind = 0; kind < RINGS; kind++)
@@ -491,6 +529,8 @@ final class FastBoxReceiver
             }
         }
         owner[box] = FREE;
+        ownerAlive[box] = null;
+        keeper.unbound(box);
         // Release store: the next owner starts with the flag down (ordered before the owner word's FREE below).
         table.releasedRelease(box, false);
         // Release store of FREE last: a sender whose claim CAS sees it sees the heads and counts above.
@@ -498,95 +538,29 @@ final class FastBoxReceiver
     }
 
     /**
-     * @return true when a bound box has a ready packet (for waitSema's check after the sleeping flag is published).
+     * For waitSema's check after the sleeping flag is published.
+     *
+     * @return true when a bound box has a ready packet at a head, or a sender reserved the packet at a head (it has
+     * fenced and may not have seen the flag: it is about to stamp, and may not ring).
      */
     boolean hasPending()
     {
-        return !idle(REPLIES) || !idle(REQUESTS);
-    }
-
-    /**
-     * First step of closing: publish every head, before the queue block's state becomes CLOSED, so a sender that
-     * reads CLOSED knows which of its messages were delivered.
-     */
-    void publishHeads()
-    {
-        for (int i = 0; i < bound; i++)
+        if (!idle(REPLIES) || !idle(REQUESTS))
+        {
+            return true;
+        }
+        for (int i = 0, n = bound; i < n; i++)
         {
             for (int kind = 0; kind < RINGS; kind++)
             {
-                final int r = kind * cap + active[i];
-                // Release store: every message below the head was handed over before it (FastBoxSender.withdraw).
-                table.putRelease(headOffset[r], head[r]);
-            }
-        }
-    }
-
-    /**
-     * After the queue block's state became CLOSED: hand every ready packet of every box to {@code returns}, each
-     * taken with a CAS of its stamp (its sender may be withdrawing it).
-     *
-     * @return messages handed over.
-     */
-    int drain(final MessageSink returns)
-    {
-        if (0 == cap)
-        {
-            return 0;
-        }
-        if (table.generation() != generationSeen)
-        {
-            rescan();
-        }
-        int handed = 0;
-        for (int i = 0; i < bound; i++)
-        {
-            final int box = active[i];
-            for (int kind = 0; kind < RINGS; kind++)
-            {
-                final int r = kind * cap + box;
-                while (true)
+                if (keeper.reserved(kind * cap + active[i]))
                 {
-                    final long h = head[r];
-                    final int packet = table.packetOffset(ring[r], h);
-                    if (ready(h) != table.stamp(packet))
-                    {
-                        // Not ready: its sender will read CLOSED after publishing it and withdraw it, or it is
-                        // taken (withdrawn already). Nothing comes after it: a sender that reads CLOSED sends no
-                        // more.
-                        if (taken(h) == table.stamp(packet))
-                        {
-                            head[r] = h + 1;
-                        }
-                        break;
-                    }
-                    // CAS ready -> taken: the message is ours to return unless its sender withdrew it first.
-                    if (!table.casStamp(packet, ready(h), taken(h)))
-                    {
-                        head[r] = h + 1;
-                        break;
-                    }
-                    try
-                    {
-                        final ShmInbound message = inbound[kind].wrap(packet, readyState[box]);
-                        if (null != message)
-                        {
-                            returns.onMessage(message);
-                            handed++;
-                        }
-                        else
-                        {
-                            counters.drop();
-                        }
-                    }
-                    finally
-                    {
-                        freeBulk(kind, packet, box);
-                        head[r] = h + 1;
-                    }
+                    return true;
                 }
             }
         }
-        return handed;
+        return false;
     }
+
+
 }

@@ -3,8 +3,10 @@ package org.am2j.shm;
 /**
  * The sender's side of one ring (request or reply) of a fast box it owns: its tail, kept to itself, and its cached
  * copy of the receiver's head and shared-consumed count, re-read only when they say no. No CAS and no atomic add: the
- * box has one writer, and the receiver never writes a line the sender reads on the common path. (The route adds one
- * store-load fence after the ready stamp, for the sleep and close handshakes: {@code ShmRoute.publishBoxed}.)
+ * box has one writer, and the receiver never writes a line the sender reads on the common path. The sender writes
+ * its reservation in the box's owner area (the writing word, a line the receiver reads only before it sleeps, when
+ * it lets a box go, and when it closes), and the route fences once after it, for the sleep, close and let-go
+ * handshakes ({@code ShmRoute.reserveBoxed}).
  * <p>
  * <b>Order across the box and the shared queue ("the overflow rule").</b> A message goes into the box only when every
  * message this pair put on the shared queue has been consumed: the route counts its shared sends, the receiver
@@ -15,11 +17,18 @@ package org.am2j.shm;
  */
 final class FastBoxSender
 {
+    /** {@link #next}: the box is not this sender's any more (its receiver let it go, or its owner word changed). */
+    static final int LOST = -2;
+
     private final FastBoxTable table;
+    private final int box;
+    private final long ownerWord;
     private final int ring;
     private final int depth;
     private final int headOffset;
     private final int consumedOffset;
+    private final int writingOffset;
+    private final int sharedSentOffset;
     /** The next sequence to write: this sender's alone. */
     private long tail;
     /** The first sequence this sender wrote (for {@link #sent}). */
@@ -29,26 +38,48 @@ final class FastBoxSender
     /** The receiver's shared-consumed word (1 + its count; 0 while it has not bound the box) as last read. */
     private long consumedSeen;
 
-    FastBoxSender(final FastBoxTable table, final int box, final int ring)
+    /**
+     * @param ownerWord the owner word this sender's claim stored in the box.
+     */
+    FastBoxSender(final FastBoxTable table, final int box, final int ring, final long ownerWord)
+    {
+        // A new owner goes on from the head the receiver published when it let the box go (or 0): every sequence
+        // below it is consumed, and their stamps never equal the ready stamp of one at or above it.
+        this(table, box, ring, ownerWord, table.getAcquire(table.headOffset(box, ring)));
+    }
+
+    /**
+     * A sender that goes on in a box from its own tail: one that found its box's owner word overwritten, gave the box
+     * up, and finds the word its own again (its receiver wrote it back). Its tail is the truth, whatever the receiver's
+     * head word says: the receiver is at or below it, and skips and counts what a faulty writer spoiled below it.
+     *
+     * @param tail the next sequence to write.
+     */
+    FastBoxSender(final FastBoxTable table, final int box, final int ring, final long ownerWord, final long tail)
     {
         this.table = table;
+        this.box = box;
+        this.ownerWord = ownerWord;
         this.ring = table.ringOffset(box, ring);
         this.depth = table.depth;
         this.headOffset = table.headOffset(box, ring);
         this.consumedOffset = table.consumedOffset(box, ring);
-        // A new owner goes on from the head the receiver published when it let the box go (or 0): every sequence
-        // below it is consumed, and their stamps never equal the ready stamp of one at or above it.
-        final long head = table.getAcquire(headOffset);
-        this.tail = head;
-        this.first = head;
-        this.cachedHead = head;
+        this.writingOffset = table.writingOffset(box, ring);
+        this.sharedSentOffset = table.sharedSentOffset(box, ring);
+        this.tail = tail;
+        this.first = tail;
+        // As if the ring were full: the first send reads the receiver's head.
+        this.cachedHead = tail - depth;
         this.consumedSeen = -1;
+        // Release store: no reservation of ours yet (a previous owner's word would say one is being written).
+        table.putRelease(writingOffset, tail);
     }
 
     /**
      * @param sharedSent messages this pair has put on the shared queue of this ring's kind.
-     * @return offset of the packet to fill for the next message, or -1 when the message must go to the shared queue
-     * (the box is full, or the receiver has not consumed every shared message of the pair yet).
+     * @return offset of the packet to fill for the next message; -1 when the message must go to the shared queue
+     * (the box is full, or the receiver has not consumed every shared message of the pair yet); {@link #LOST} when
+     * the box is not this sender's any more.
      */
     int next(final long sharedSent)
     {
@@ -59,6 +90,12 @@ final class FastBoxSender
         {
             // Acquire: the count the receiver published after handing the pair's shared messages over.
             consumedSeen = table.getAcquire(consumedOffset);
+            if (table.owner(box) != ownerWord)
+            {
+                // Let go, or overwritten: a count read now may be another owner's binding, and must not be taken
+                // for ours.
+                return LOST;
+            }
             if (expected != consumedSeen)
             {
                 return -1;
@@ -67,8 +104,13 @@ final class FastBoxSender
         final long tail = this.tail;
         if (tail - cachedHead >= depth || tail < cachedHead)
         {
-            // Acquire: the receiver publishes its head after it is done with the packets below it.
-            cachedHead = table.getAcquire(headOffset);
+            // Acquire: the receiver publishes its head after it is done with the packets below it. A head that went
+            // back, or past our tail, is not the receiver's (a faulty writer's): the box is full until it is.
+            final long head = table.getAcquire(headOffset);
+            if (head >= cachedHead && head <= tail)
+            {
+                cachedHead = head;
+            }
             if (tail - cachedHead >= depth || tail < cachedHead)
             {
                 return -1;
@@ -78,18 +120,90 @@ final class FastBoxSender
     }
 
     /**
-     * Make the packet {@link #next} gave ready.
+     * Reserve the packet {@link #next} gave: from this store on, the receiver knows a message may be written there.
+     * The caller fences next, then reads the owner's state and {@link #lost()}, and either fills and
+     * {@link #publish publishes} the packet or {@link #cancel cancels} the reservation.
+     */
+    void reserve()
+    {
+        // Release store of 1 + the sequence (the stamp we would give it): ordered after the stamp of the sequence
+        // before it, so a receiver that reads the word past a sequence reads that sequence's stamp too.
+        table.putRelease(writingOffset, tail + 1);
+    }
+
+    /**
+     * Undo {@link #reserve}: nothing was written into the packet.
+     */
+    void cancel()
+    {
+        // Release store of our tail: no message is being written.
+        table.putRelease(writingOffset, tail);
+    }
+
+    /**
+     * Store the writing word again when it is not this sender's tail (a faulty writer overwrote it): the receiver
+     * reads it to tell what is owed below it. Called between sends, by the box's thread.
+     */
+    void republish()
+    {
+        if (table.getAcquire(writingOffset) != tail)
+        {
+            cancel();
+        }
+    }
+
+    /**
+     * Publish how many messages of this pair the route put on the shared queue of this ring's kind (its overflow
+     * count): the receiver compares it with what it consumed, and counts a difference that stays while its shared
+     * queue is empty as messages a faulty writer destroyed there.
+     *
+     * @param count the route's count.
+     */
+    void sharedSent(final long count)
+    {
+        // Release store, after the READY store of the message counted: a receiver that reads the count sees it.
+        table.putRelease(sharedSentOffset, count);
+    }
+
+    /**
+     * Publish the route's shared count again where it differs (a faulty writer overwrote it). Between sends, by the
+     * box's thread.
+     */
+    void republishSharedSent(final long count)
+    {
+        if (table.getAcquire(sharedSentOffset) != count)
+        {
+            sharedSent(count);
+        }
+    }
+
+    /**
+     * @return true when the box's owner word is not this sender's any more: the receiver is letting the box go (or
+     * the word was overwritten), and a message must go to the shared queue.
+     */
+    boolean lost()
+    {
+        return table.owner(box) != ownerWord;
+    }
+
+    /**
+     * Make the packet {@link #next} gave, reserved and filled, ready.
      *
      * @param packet the packet, filled.
-     * @return its sequence number.
      */
-    long publish(final int packet)
+    void publish(final int packet)
     {
-        final long sequence = tail;
         // Release store of the ready stamp: the receiver that reads it sees every field and byte written before.
-        table.stampRelease(packet, FastBoxDescriptor.ready(sequence));
-        tail = sequence + 1;
-        return sequence;
+        table.stampRelease(packet, FastBoxDescriptor.ready(tail));
+        tail++;
+    }
+
+    /**
+     * @return the next sequence this sender writes.
+     */
+    long tail()
+    {
+        return tail;
     }
 
     /**
@@ -98,25 +212,5 @@ final class FastBoxSender
     long sent()
     {
         return tail - first;
-    }
-
-    /**
-     * The queue block was found closed after {@code sequence} was published: take the packet back unless the owner
-     * has it (docs/shm-protocol.md, "Fast boxes").
-     *
-     * @return true when the message was withdrawn (the sender gets it back); false when the owner consumed it or
-     * took it to return it.
-     */
-    boolean withdraw(final int packet, final long sequence)
-    {
-        // The owner published its head before it stored CLOSED, and we read CLOSED: a head past the sequence means
-        // a poll delivered the message.
-        if (table.getAcquire(headOffset) > sequence)
-        {
-            return false;
-        }
-        // CAS of the ready stamp to taken(sequence), against the closing owner's CAS of the same stamp: one of the two
-        // wins.
-        return table.casStamp(packet, FastBoxDescriptor.ready(sequence), FastBoxDescriptor.taken(sequence));
     }
 }

@@ -68,6 +68,22 @@ final class FastBoxTable
     }
 
     /**
+     * @return offset of a ring's writing word, in its box's owner area.
+     */
+    int writingOffset(final int box, final int ring)
+    {
+        return box(box) + FastBoxDescriptor.writingOffset(ring);
+    }
+
+    /**
+     * @return offset of a ring's shared-sent count, in its box's owner area.
+     */
+    int sharedSentOffset(final int box, final int ring)
+    {
+        return box(box) + FastBoxDescriptor.sharedSentOffset(ring);
+    }
+
+    /**
      * @return offset of the head of a ring's receiver area.
      */
     int headOffset(final int box, final int ring)
@@ -110,6 +126,14 @@ final class FastBoxTable
         UnsafeApi.putLongRelease(array, address + box(box) + OWNER_OFFSET, owner);
     }
 
+    /**
+     * Volatile store of an owner word: a full fence after it, before the reads that follow.
+     */
+    void ownerVolatile(final int box, final long owner)
+    {
+        UnsafeApi.putLongVolatile(array, address + box(box) + OWNER_OFFSET, owner);
+    }
+
     boolean released(final int box)
     {
         return 0 != UnsafeApi.getIntVolatile(array, address + box(box) + RELEASED_OFFSET);
@@ -121,7 +145,8 @@ final class FastBoxTable
     }
 
     /**
-     * @param offset an offset from {@link #headOffset} or {@link #consumedOffset}.
+     * @param offset an offset from {@link #headOffset}, {@link #consumedOffset}, {@link #writingOffset} or
+     *               {@link #sharedSentOffset}.
      * @return the word there, read with acquire semantics.
      */
     long getAcquire(final int offset)
@@ -130,7 +155,8 @@ final class FastBoxTable
     }
 
     /**
-     * @param offset an offset from {@link #headOffset} or {@link #consumedOffset}.
+     * @param offset an offset from {@link #headOffset}, {@link #consumedOffset}, {@link #writingOffset} or
+     *               {@link #sharedSentOffset}.
      * @param value  stored with release semantics.
      */
     void putRelease(final int offset, final long value)
@@ -154,13 +180,5 @@ final class FastBoxTable
     void stampRelease(final int packet, final long stamp)
     {
         UnsafeApi.putLongRelease(array, address + packet + PacketDescriptor.STATE_OFFSET, stamp);
-    }
-
-    /**
-     * @return true when the packet's state word was {@code expected} and is now {@code stamp}.
-     */
-    boolean casStamp(final int packet, final long expected, final long stamp)
-    {
-        return UnsafeApi.compareAndSetLong(array, address + packet + PacketDescriptor.STATE_OFFSET, expected, stamp);
     }
 }

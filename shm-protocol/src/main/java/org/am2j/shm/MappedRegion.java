@@ -186,6 +186,19 @@ final class MappedRegion
     }
 
     /**
+     * Whether the file mapped here is still open under its address: its owner has not removed it (closed the
+     * descriptor of a sealed memory file, deleted a named file). A fact of the kernel's, which no write into the
+     * mapping can fake: a sender asks it before it believes a queue block's state word that says the block is not
+     * open. A system call (a {@code stat}); for the rare path only.
+     *
+     * @return true while the address names the file mapped.
+     */
+    boolean stillNamesFile()
+    {
+        return null != fileKey && fileKey.equals(fileKey(path));
+    }
+
+    /**
      * Remove the file this process created: close the descriptor of a sealed memory file (it goes away with the last
      * mapping), or delete the file. The mapping stays valid either way.
      */

@@ -2,6 +2,7 @@ package org.am2j.shm;
 
 import static org.am2j.shm.PacketDescriptor.BULK_INDEX_OFFSET;
 import static org.am2j.shm.PacketDescriptor.NO_BULK;
+import static org.am2j.shm.PacketDescriptor.OPCODE_OFFSET;
 import static org.am2j.shm.PacketDescriptor.READY;
 import static org.am2j.shm.PacketDescriptor.SLOT_OFFSET;
 import static org.am2j.shm.PacketDescriptor.STATE_OFFSET;
@@ -85,6 +86,12 @@ final class PacketReceiver
     private long repairs;
     /** Messages handed over since the last check of the header and the head: checked once in this many. */
     private int handledSinceCheck;
+    /** While the endpoint is being freed: the tail read at close, below which every sequence was assigned. */
+    private long drainEnd;
+    /** The header repairs seen: a new one starts an audit ({@link #audit}). */
+    private long headerRepairsSeen;
+    /** Until when ({@link System#nanoTime()}) each tail check also audits the lap below the head; 0: no audit. */
+    private long auditUntil;
 
     PacketReceiver(
         final QueueBlock block, final PacketQueue queue, final ShmInbound inbound, final TransportCounters counters,
@@ -146,6 +153,16 @@ final class PacketReceiver
     }
 
     /**
+     * For the sweep of the fast boxes, now and then (a read of the senders' tail line).
+     *
+     * @return true when no sender holds an assignment past the head, and the packet at the head is free.
+     */
+    boolean isEmpty()
+    {
+        return queue.state(headPacket) == headFree && queue.buffer.getLongVolatile(queue.tailOffset) <= head;
+    }
+
+    /**
      * Hand the ready packets at the head to the sink, oldest first, freeing each; skip what dead senders left.
      *
      * @param sink   the core's dispatcher.
@@ -204,12 +221,6 @@ final class PacketReceiver
                 {
                     break;
                 }
-                else if (withdrawnByItsClaimer(head, state))
-                {
-                    // A sender that read the header's state as not OPEN after its claim (garbage a faulty writer left
-                    // there until this owner repaired it) took its message back: nothing to deliver, nothing lost.
-                    free(head, packet, state);
-                }
                 else if (!abandoned(head, packet, state))
                 {
                     break;
@@ -263,9 +274,15 @@ final class PacketReceiver
             if (0 == (++emptyPolls & (EMPTY_POLLS_PER_TAIL_CHECK - 1)))
             {
                 checkShared();
+                if (0 != auditUntil)
+                {
+                    audit(head);
+                }
                 tail = buffer.getLongVolatile(queue.tailOffset);
                 if (tail < head)
                 {
+                    startAudit();
+                    audit(head);
                     tail = repairTail(tail, head);
                 }
                 else if (tail - head > queue.depth)
@@ -273,7 +290,7 @@ final class PacketReceiver
                     tail = clampTail(tail, head);
                 }
             }
-            if (tail <= head)
+            if (tail <= head && head >= drainEnd)
             {
                 if (0 != stuckSince && stuckHead != head)
                 {
@@ -295,7 +312,7 @@ final class PacketReceiver
             return false;
         }
         lastLivenessCheck = now;
-        if (!free && buffer.getLongVolatile(queue.tailOffset) <= head)
+        if (!free && buffer.getLongVolatile(queue.tailOffset) <= head && head >= drainEnd)
         {
             // Garbage in a packet no sender holds an assignment of: repaired (made free for this lap), not skipped,
             // which would put the head past the tail and leave the next sender's packet never free for its lap.
@@ -382,14 +399,16 @@ final class PacketReceiver
     }
 
     /**
-     * @param head  the head sequence.
-     * @param state of the packet at the head.
-     * @return true when the packet is WITHDRAWN by the process that holds this lap's claim of it (a forged WITHDRAWN
-     * over someone's message is not, and is treated as garbage).
+     * @param head   the head sequence.
+     * @param packet the packet at the head.
+     * @param state  its state.
+     * @return true when the packet is WITHDRAWN by the process that holds this lap's claim of it, with the withdrawal's
+     * mark (a forged WITHDRAWN over someone's message, or a READY with a flipped bit, is not, and is treated as
+     * garbage).
      */
-    private boolean withdrawnByItsClaimer(final long head, final long state)
+    private boolean withdrawnByItsClaimer(final long head, final int packet, final long state)
     {
-        return WITHDRAWN == type(state) &&
+        return WITHDRAWN == type(state) && ShmRoute.WITHDRAWN_OPCODE == queue.packetByte(packet, OPCODE_OFFSET) &&
             queue.buffer.getLongVolatile(queue.claimOffset(head)) == claim(queue.lap(head), pid(state));
     }
 
@@ -466,6 +485,13 @@ final class PacketReceiver
     private void checkShared()
     {
         block.checkHeader();
+        final long headerRepairs = block.headerRepairs();
+        if (headerRepairs != headerRepairsSeen)
+        {
+            // The header was overwritten: the queues may have been too (a block zeroed whole).
+            headerRepairsSeen = headerRepairs;
+            startAudit();
+        }
         if (queue.buffer.getLongVolatile(queue.headOffset) != head)
         {
             queue.headRelease(head);
@@ -473,6 +499,63 @@ final class PacketReceiver
         if (BulkBlocks.allTaken(queue))
         {
             repairs += BulkBlocks.freeUnreferenced(queue, head, referencedBulk, observedBulk, boxes, kind);
+        }
+    }
+
+    private void startAudit()
+    {
+        auditUntil = (System.nanoTime() + 2 * livenessNanos) | 1;
+    }
+
+    /**
+     * After a sign that a faulty writer overwrote more than a word (the header, or a tail behind the head), look at
+     * the lap below the head, which only the receiver's frees and the next lap's senders should have touched. A
+     * tail moved back (the block zeroed) lets senders take sequences below the head, whose packets this receiver
+     * would not read before the queue came round: such a READY packet is a message no one would deliver, counted as a
+     * drop and freed with its bulk block; a packet free for a sequence below the head is made free for the next lap,
+     * so no sender puts a message there; and a claim word of an earlier lap gets this lap's skip stamp, which the
+     * next lap's sender expects. Each tail check until the audit's end does it again, as senders catch up.
+     */
+    private void audit(final long head)
+    {
+        if (System.nanoTime() - auditUntil > 0)
+        {
+            auditUntil = 0;
+            return;
+        }
+        final UnsafeBuffer buffer = queue.buffer;
+        for (long sequence = Math.max(0, head - queue.depth); sequence < head; sequence++)
+        {
+            final int packet = queue.packetOffset(sequence);
+            final long lap = queue.lap(sequence);
+            final int claimOffset = queue.claimOffset(sequence);
+            // The claim word before the state: a READY under the next lap's claim is the message of the sequence one
+            // lap on, which a sender took legitimately (its packet is this one), and is left alone.
+            final long claimWord = buffer.getLongVolatile(claimOffset);
+            final long state = queue.state(packet);
+            final long next = queue.freeStateFor(sequence + queue.depth);
+            if (READY == type(state) && !claimsLap(claimWord, lap + 1) || queue.freeStateFor(sequence) == state)
+            {
+                final int bulk = buffer.getShort(packet + BULK_INDEX_OFFSET) & 0xFFFF;
+                // CAS to FREE(next lap): a state that changed meanwhile is looked at on the next audit.
+                if (buffer.compareAndSetLong(packet + STATE_OFFSET, state, next))
+                {
+                    if (READY == type(state))
+                    {
+                        BulkBlocks.freeHeldBy(queue, bulk, pid(state));
+                        counters.drop();
+                    }
+                    else
+                    {
+                        repairs++;
+                    }
+                }
+            }
+            if ((int)(claimWord >>> 32) - (int)(lap + 1) < 0)
+            {
+                // CAS to SKIPPED(lap): what the sender of the next lap expects; a claim made meanwhile is kept.
+                buffer.compareAndSetLong(claimOffset, claimWord, claim(lap, 0));
+            }
         }
     }
 
@@ -507,17 +590,23 @@ final class PacketReceiver
     /**
      * Hand over every packet below {@code end}, the tail the owner read after closing the queue block: ready ones go
      * to {@code returns}, withdrawn ones are freed, and one held by a sender is waited for (a dead sender's is skipped
-     * after the liveness timeout, as in a poll).
+     * after the liveness timeout, as in a poll), until the deadline. What is left then (a live claimer that does not
+     * fill its packet, a stopped one, a tail or packets a faulty writer overwrote) is counted as unsettled.
      *
-     * @param end     the tail read after the queue block's state became CLOSED.
-     * @param returns the core's sink for messages that arrive too late to be delivered.
+     * @param end      the tail read after the queue block's state became CLOSED.
+     * @param returns  the core's sink for messages that arrive too late to be delivered.
+     * @param deadline {@link System#nanoTime()} after which nothing is waited for.
      * @return messages handed over.
      */
-    int drain(final long end, final MessageSink returns)
+    int drain(final long end, final MessageSink returns, final long deadline)
     {
+        // No sender takes more than a lap past the head: a larger tail is a faulty writer's.
+        final long last = Math.min(end, head + queue.depth);
+        // Every sequence below the end was assigned, whatever the tail reads now: the liveness check waits for them.
+        drainEnd = last;
         int handed = 0;
         int attempt = 0;
-        while (head < end)
+        while (head < last)
         {
             final long head = this.head;
             final int packet = headPacket;
@@ -545,11 +634,17 @@ final class PacketReceiver
                 handed++;
                 attempt = 0;
             }
-            else if (WITHDRAWN == type)
+            else if (withdrawnByItsClaimer(head, packet, state))
             {
                 // Written by the holder of the lap's claim, which wrote nothing else and took its message back.
                 free(head, packet, state);
                 attempt = 0;
+            }
+            else if (System.nanoTime() - deadline >= 0)
+            {
+                // Given up: counted, and the block is left as it is (no one reads it again).
+                counters.unsettled();
+                advance(head + 1);
             }
             else
             {
@@ -566,7 +661,7 @@ final class PacketReceiver
         return handed;
     }
 
-    private static int backOff(final int attempt)
+    static int backOff(final int attempt)
     {
         if (attempt < 256)
         {

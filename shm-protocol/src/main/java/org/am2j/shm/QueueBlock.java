@@ -132,10 +132,11 @@ final class QueueBlock
     {
         synchronized (guard)
         {
-            // Volatile store (a full fence after it): senders that read CLOSED refuse further messages (EBADENDPOINT /
-            // EREPLYREJECTED), and the owner's read of each queue's tail that follows cannot pass it. That is the
-            // owner's half of the Dekker pair with a sender's tail CAS then state read (ShmRoute.takePacket): either
-            // the owner's tail includes the sender's assignment, or the sender sees CLOSED and withdraws its packet.
+            // Volatile store (a full fence after it): senders that read CLOSED (and find the file gone, which the
+            // owner removed before) refuse further messages (EBADENDPOINT / EREPLYREJECTED), and the owner's reads of
+            // each queue's tail and each box's writing words that follow cannot pass it. That is the owner's half of
+            // the Dekker pairs with a sender's tail CAS or box reservation then state read (ShmRoute.takePacket,
+            // reserveBoxed): either the owner sees the sender's assignment, or the sender sees CLOSED and withdraws.
             buffer.putIntVolatile(STATE_OFFSET, STATE_CLOSED);
             guard.record(STATE_OFFSET, 4);
         }

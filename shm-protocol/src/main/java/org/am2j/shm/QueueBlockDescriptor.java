@@ -71,7 +71,7 @@ public final class QueueBlockDescriptor
     /** 'AMQB'. */
     public static final int MAGIC = 0x414D5142;
     /** Layout version. */
-    public static final int VERSION = 3;
+    public static final int VERSION = 4;
 
     /** Offset of the magic (int). */
     public static final int MAGIC_OFFSET = 0;

@@ -54,6 +54,8 @@ final class ShmEndpoint implements TransportEndpoint
     /** The tails read when the queue block was closed: the drain's ends. */
     private long repliesEnd;
     private long requestsEnd;
+    /** When the drain stops waiting ({@link System#nanoTime()}). */
+    private long drainDeadline;
 
     ShmEndpoint(final ShmTransport transport, final EndpointHost host)
     {
@@ -78,7 +80,9 @@ final class ShmEndpoint implements TransportEndpoint
             config.livenessNanos, transport.pid, boxes, REQUESTS);
         this.replies = new PacketReceiver(block, block.replies, new ShmInbound(this, block.replies), counters,
             config.livenessNanos, transport.pid, boxes, REPLIES);
-        this.receiveQueues = new ShmReceiveQueues(replies, requests, boxes, transport.rings, deadPeers);
+        this.boxes.sharedQueues(requests, replies);
+        this.receiveQueues =
+            new ShmReceiveQueues(replies, requests, boxes, transport.rings, deadPeers, this::keepRouteBoxes);
         transport.register(host.endpointId(), this);
     }
 
@@ -236,6 +240,20 @@ final class ShmEndpoint implements TransportEndpoint
         return route;
     }
 
+    /**
+     * Now and then, from a poll: let each route look after the box it writes into ({@link ShmRoute#keepBox}).
+     */
+    private void keepRouteBoxes()
+    {
+        synchronized (routes)
+        {
+            for (int i = 0, n = routes.size(); i < n; i++)
+            {
+                routes.get(i).keepBox();
+            }
+        }
+    }
+
     @Override
     public ReceiveQueues receiveQueues()
     {
@@ -346,13 +364,17 @@ final class ShmEndpoint implements TransportEndpoint
 
     /**
      * Close the queue block to senders, then hand over every message up to the last assignment any sender took before
-     * it saw the block closed (docs/shm-protocol.md, "Closing an endpoint", has the argument). The queue block's
-     * volatile store of CLOSED comes before the read of each queue's tail, and a sender reads the state again after
-     * its tail CAS: so an assignment below the tail read here belongs to a sender that either saw the block open
-     * after its CAS, and fills and publishes its packet, or saw it closed and withdraws it; an assignment at or above
-     * it belongs to a sender that saw it closed. The drain waits for each packet below that tail to become ready or
-     * withdrawn, or to be abandoned by a sender whose process is gone (the liveness check of an ordinary poll, so at
-     * most the liveness timeout per dead sender, counted as a drop); a live sender holding a claim is waited for.
+     * it saw the block closed (docs/shm-protocol.md, "Closing an endpoint", has the argument). The block's file is
+     * removed first: a sender believes a state that is not OPEN only once the kernel says the file is gone, so that
+     * garbage a faulty writer puts in the state word refuses nothing. Then the queue block's volatile store of CLOSED
+     * comes before the read of each queue's tail and of each box's writing words, and a sender reads the state again
+     * after its tail CAS or its box reservation: so an assignment below the tail read here (a reservation seen here)
+     * belongs to a sender that either saw the block open after it, and fills and publishes its packet, or saw it
+     * closed and withdraws it (cancels it); an assignment at or above it belongs to a sender that saw it closed. The
+     * drain waits for each packet below that tail to become ready or withdrawn, or to be abandoned by a sender whose
+     * process is gone (the liveness check of an ordinary poll, so at most the liveness timeout per dead sender,
+     * counted as a drop), up to a bound: {@link PacketReceiver#LIVE_CLAIM_TIMEOUTS} + 2 liveness timeouts from the
+     * first call. What is not settled then is counted as unsettled.
      */
     @Override
     public int returnQueued(final MessageSink returns)
@@ -361,19 +383,19 @@ final class ShmEndpoint implements TransportEndpoint
         {
             closed = true;
             receiveQueues.close();
-            // The heads before CLOSED: a box sender that reads CLOSED after publishing a message learns from them
-            // whether a poll delivered it (FastBoxSender.withdraw).
-            boxes.publishHeads();
+            region.delete();
             block.close();
             // The tails after the state store (which block.close() makes a full fence): every sender that takes an
             // assignment from here on sees CLOSED after its tail CAS.
             repliesEnd = block.replies.tail();
             requestsEnd = block.requests.tail();
+            drainDeadline =
+                System.nanoTime() + (PacketReceiver.LIVE_CLAIM_TIMEOUTS + 2) * transport.config.livenessNanos;
         }
         // Called again after a handler 0 run for a message handed over threw: goes on from where that stopped.
         // What our routes sent to processes already found dead comes back first, since they go with the endpoint.
-        return deadPeers.settle(returns) + boxes.drain(returns) + replies.drain(repliesEnd, returns) +
-            requests.drain(requestsEnd, returns);
+        return deadPeers.settle(returns) + boxes.drain(returns, drainDeadline) +
+            replies.drain(repliesEnd, returns, drainDeadline) + requests.drain(requestsEnd, returns, drainDeadline);
     }
 
     @Override
@@ -388,6 +410,8 @@ final class ShmEndpoint implements TransportEndpoint
         // Owed rings go before the endpoint does: a peer that waits for them must not wait for its sleep slice.
         transport.rings.flush();
         receiveQueues.close();
+        // The file before the state, as in returnQueued.
+        region.delete();
         block.close();
         synchronized (routes)
         {
@@ -399,7 +423,6 @@ final class ShmEndpoint implements TransportEndpoint
         }
         peers = new ShmPeer[0];
         transport.unregister(host.endpointId());
-        region.delete();
         if (null != segmentRegion)
         {
             segmentRegion.delete();

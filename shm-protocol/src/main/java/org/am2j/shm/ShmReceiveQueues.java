@@ -37,15 +37,18 @@ final class ShmReceiveQueues extends ReceiveQueues
     private final DeferredRings rings;
     /** The endpoint's watch of dead peers: its settling runs here, and its watch on the periodic path. */
     private final DeadPeers deadPeers;
+    /** The sending side's look at the boxes this endpoint writes into, made with the receiving side's sweep. */
+    private final Runnable keepRouteBoxes;
     /** Set when the endpoint is being freed: nothing is handed over from then on (the drain does that). */
     private volatile boolean closed;
 
     ShmReceiveQueues(
         final PacketReceiver replies, final PacketReceiver requests, final FastBoxReceiver boxes,
-        final DeferredRings rings, final DeadPeers deadPeers)
+        final DeferredRings rings, final DeadPeers deadPeers, final Runnable keepRouteBoxes)
     {
         this.rings = rings;
         this.deadPeers = deadPeers;
+        this.keepRouteBoxes = keepRouteBoxes;
         this.replies = replies;
         this.requests = requests;
         this.boxes = boxes;
@@ -86,6 +89,7 @@ final class ShmReceiveQueues extends ReceiveQueues
         {
             sweepCountdown = SWEEP_RECEIVES;
             boxes.sweep();
+            keepRouteBoxes.run();
             deadPeers.watch();
         }
         else if (0 == handled && !closed)

@@ -43,7 +43,8 @@ import org.am2j.spi.TransportCounters;
  * <p>
  * <b>Fast box.</b> On its first send the route claims a fast box in the destination's queue block (if one of the
  * cap is free) and sends that first message through the shared queue; from then on a message goes into the box,
- * without a CAS (one store-load fence after the ready stamp, for the sleep and close handshakes), whenever the box has room and the overflow rule allows it ({@link FastBoxSender});
+ * without a CAS (one store-load fence after its reservation, for the sleep, close and let-go handshakes), whenever
+ * the box has room and the overflow rule allows it ({@link FastBoxSender});
  * otherwise through the shared queue as above. A medium message in the box names a block of the shared bulk pool of
  * its queue (claimed as above: one CAS per medium message). The box has one writer: the thread that claimed it. If
  * another thread of a PAR bundle sends through the route, the route gives the box up for good and sends
@@ -62,6 +63,12 @@ final class ShmRoute implements Route
     private static final int CLOSED = -3;
     /** {@link #takePacket}: the queue block's owner was found dead; the packet was withdrawn. */
     private static final int OWNER_DEAD = -4;
+    /** {@link #reserveBoxed}: the packet is reserved, the message may be written into the box. */
+    private static final int BOXED = 0;
+    /** {@link #reserveBoxed}: the box is not this route's any more; the message goes to the shared queue. */
+    private static final int BOX_LOST = -1;
+    /** Opcode byte a withdrawn packet carries, which no message has: tells a withdrawal from a flipped READY. */
+    static final int WITHDRAWN_OPCODE = 0xFF;
     /** Sends without a box between two attempts to claim one (all were taken). */
     private static final int CLAIM_RETRY_SENDS = 4096;
 
@@ -91,6 +98,10 @@ final class ShmRoute implements Route
     private Thread boxThread;
     /** Set (for good) when another thread sent through the route: the box is not written any more. */
     private volatile boolean boxGivenUp;
+    /** The box given up because its owner word was not ours ({@link #loseBox}), and our tails in it; -1 for none. */
+    private int lostBox = -1;
+    private long lostRequestTail;
+    private long lostReplyTail;
     private int claimCountdown;
     /** Messages this route put on the destination's shared request / reply queue: the overflow rule's counts. */
     private long sharedRequests;
@@ -99,6 +110,8 @@ final class ShmRoute implements Route
     private final PeerSegment segment;
     private int bulkHint;
     private long fullSince;
+    /** Set once the kernel said the destination's file is gone: its owner freed the endpoint (or died). */
+    private boolean ownerClosed;
     /** What was sent into the block of a dead owner, handed back; null until the owner is found dead. */
     private DeadPeerReturns returns;
     /** The owner's heads as the last stall check summed them ({@link #stalled()}). */
@@ -167,6 +180,9 @@ final class ShmRoute implements Route
     /**
      * What the destination's queue block says before anything is taken: a closed endpoint, a dead owner, and step 1,
      * the tag copy.
+     * A state that is not OPEN refuses the message only when the destination's file is gone too ({@link #ownerClosed}):
+     * otherwise it is a faulty writer's garbage over a live endpoint's header, which its owner repairs, and the message
+     * goes on (a reply reaches a live requester whatever its header says).
      *
      * @param requestOpcode the message has a request opcode (returned or not): a closed endpoint refuses it as such.
      * @param returned      the message is a returned one; a request that is not must carry a matching tag.
@@ -175,9 +191,9 @@ final class ShmRoute implements Route
      */
     private int refusal(final boolean requestOpcode, final boolean returned, final long tag)
     {
-        if (STATE_OPEN != block.state())
+        if (STATE_OPEN != block.state() && ownerClosed())
         {
-            return requestOpcode ? ReturnStatus.EBADENDPOINT.code() : ReturnStatus.EREPLYREJECTED.code();
+            return closedStatus(requestOpcode);
         }
         if (owner.isDead())
         {
@@ -241,23 +257,30 @@ final class ShmRoute implements Route
         final FastBoxSender fastBox = fastBox(queue);
         if (null != fastBox)
         {
-            final int packet = fastBox.next(sharedSent(queue));
-            // The volatile read of boxGivenUp after next()'s read of the consumed count: a count that includes
-            // another thread's shared messages comes with boxGivenUp set (docs/shm-protocol.md, "Fast boxes").
-            if (packet >= 0 && !boxGivenUp)
+            final int packet = boxPacket(fastBox, queue);
+            if (packet >= 0)
             {
-                queue.putHeader(packet, message.opcode(), message.handler(), message.argCount(),
-                    message.returnStatus(), inverse, length, bulk, deposit ? (int)message.segmentOffset() : -1,
-                    message.tag());
-                for (int i = 0, count = message.argCount(); i < count; i++)
+                final int reserved = reserveBoxed(fastBox, Opcode.fromCode(message.opcode()).isRequest());
+                if (BOXED == reserved)
                 {
-                    queue.putArg(packet, i, message.arg(i));
+                    queue.putHeader(packet, message.opcode(), message.handler(), message.argCount(),
+                        message.returnStatus(), inverse, length, bulk, deposit ? (int)message.segmentOffset() : -1,
+                        message.tag());
+                    for (int i = 0, count = message.argCount(); i < count; i++)
+                    {
+                        queue.putArg(packet, i, message.arg(i));
+                    }
+                    if (0 != length)
+                    {
+                        copyData(message, queue, length, bulk, segment);
+                    }
+                    return publishBoxed(fastBox, packet);
                 }
-                if (0 != length)
+                if (BOX_LOST != reserved)
                 {
-                    copyData(message, queue, length, bulk, segment);
+                    releaseBulk(queue, bulk);
+                    return reserved;
                 }
-                return publishBoxed(fastBox, queue, packet, bulk, Opcode.fromCode(message.opcode()).isRequest());
             }
         }
         final int packet = takePacket(queue);
@@ -307,13 +330,20 @@ final class ShmRoute implements Route
         final FastBoxSender fastBox = fastBox(queue);
         if (null != fastBox)
         {
-            final int boxed = fastBox.next(request ? sharedRequests : sharedReplies);
-            // boxGivenUp read after the consumed count, as in enqueue().
-            if (boxed >= 0 && !boxGivenUp)
+            final int boxed = boxPacket(fastBox, queue);
+            if (boxed >= 0)
             {
-                queue.putHeader(boxed, opcode, handler, argCount, 0, inverse, 0, NO_BULK, -1, tag);
-                queue.putArgs(boxed, a0, a1, a2, a3, a4, a5, a6, a7);
-                return publishBoxed(fastBox, queue, boxed, NO_BULK, request);
+                final int reserved = reserveBoxed(fastBox, request);
+                if (BOXED == reserved)
+                {
+                    queue.putHeader(boxed, opcode, handler, argCount, 0, inverse, 0, NO_BULK, -1, tag);
+                    queue.putArgs(boxed, a0, a1, a2, a3, a4, a5, a6, a7);
+                    return publishBoxed(fastBox, boxed);
+                }
+                if (BOX_LOST != reserved)
+                {
+                    return reserved;
+                }
             }
         }
         final int packet = takePacket(queue);
@@ -366,12 +396,15 @@ final class ShmRoute implements Route
         {
             return CLAIM_LOST;
         }
-        // The state again, after the tail CAS (a full fence): the Dekker pair with the owner's closing, which stores
-        // CLOSED and then reads the tail (ShmEndpoint.returnQueued). Either the owner's tail includes this assignment
-        // and it waits for the packet, or we see CLOSED here: the packet is withdrawn unwritten (release store, so
-        // the owner that sees WITHDRAWN sees nothing else of ours is coming) and the message is refused.
-        if (STATE_OPEN != block.state())
+        // The state again, after the tail CAS (a full fence): the Dekker pair with the owner's closing, which removes
+        // its file, stores CLOSED and then reads the tail (ShmEndpoint.returnQueued). Either the owner's tail includes
+        // this assignment and it waits for the packet, or we see CLOSED here and its file gone: the packet is
+        // withdrawn unwritten (the mark, then a release store, so the owner that sees WITHDRAWN sees nothing else of
+        // ours is coming) and the message is refused. A state that is not OPEN over a file still there is garbage
+        // (the owner removes its file before it stores CLOSED, so its tail read comes after our CAS): we go on.
+        if (STATE_OPEN != block.state() && ownerClosed())
         {
+            queue.buffer.putByte(packet + OPCODE_OFFSET, (byte)WITHDRAWN_OPCODE);
             queue.stateRelease(packet, withdrawnPacketState);
             return CLOSED;
         }
@@ -405,13 +438,54 @@ final class ShmRoute implements Route
         }
         if (CLOSED == result)
         {
-            return request ? ReturnStatus.EBADENDPOINT.code() : ReturnStatus.EREPLYREJECTED.code();
+            return closedStatus(request);
         }
         if (OWNER_DEAD == result)
         {
             return ReturnStatus.EUNREACHABLE.code();
         }
         return FULL;
+    }
+
+    /**
+     * The destination's state word says its queue block is not open. Believe it only when the kernel agrees: its
+     * owner removes the block's file (closes the memory file's descriptor, deletes a named file) before it stores
+     * CLOSED, and no write into the mapping can put the file back or take it away. A file still there means the state
+     * is a faulty writer's garbage over a live endpoint's header (its owner repairs it), and the message goes on.
+     * A system call, on this rare path only; once gone, gone for good.
+     *
+     * @return true when the destination endpoint has been freed (or its process is gone).
+     */
+    private boolean ownerClosed()
+    {
+        if (!ownerClosed && !region.stillNamesFile())
+        {
+            ownerClosed = true;
+        }
+        return ownerClosed;
+    }
+
+    /**
+     * @param request the message has a request opcode.
+     * @return the status a message refused by a destination whose file is gone comes back with: EBADENDPOINT
+     * (EREPLYREJECTED for a reply) when its owner freed it (its state says CLOSED); EUNREACHABLE when the file went
+     * with its process, which never said CLOSED.
+     */
+    private int closedStatus(final boolean request)
+    {
+        if (STATE_CLOSED != block.state())
+        {
+            // A look now (at most one per interval): the transport tells the endpoints once.
+            if (owner.check(System.nanoTime()))
+            {
+                transport.peerDied(owner);
+            }
+            if (owner.isDead())
+            {
+                return ReturnStatus.EUNREACHABLE.code();
+            }
+        }
+        return request ? ReturnStatus.EBADENDPOINT.code() : ReturnStatus.EREPLYREJECTED.code();
     }
 
     /**
@@ -423,14 +497,14 @@ final class ShmRoute implements Route
     {
         // Release store READY: the receiver that sees it sees every field and byte the caller wrote into the packet.
         queue.stateRelease(packet, readyPacketState);
-        // The overflow rule's count (FastBoxSender): only the box's thread reads it, and only while it owns the box.
-        if (queue == block.requests)
+        // The overflow rule's count (FastBoxSender): only the box's thread reads it, and only while it owns the box,
+        // and publishes it there (the receiver counts what a faulty writer destroyed on the shared queue by it).
+        final boolean requests = queue == block.requests;
+        final long shared = requests ? ++sharedRequests : ++sharedReplies;
+        final FastBoxSender fastBox = requests ? requestBox : replyBox;
+        if (null != fastBox && Thread.currentThread() == boxThread)
         {
-            sharedRequests++;
-        }
-        else
-        {
-            sharedReplies++;
+            fastBox.sharedSent(shared);
         }
 
         // The tail and claim CASes (full fences) came before this read: either the receiver saw the tail move
@@ -444,47 +518,126 @@ final class ShmRoute implements Route
     }
 
     /**
-     * Make a filled box packet ready, then the checks a sender owes the owner after publishing: whether the queue
-     * block was closed meanwhile, and whether the owner sleeps.
+     * The box's packet for the next message, or none.
      *
-     * @param fastBox the box ring.
-     * @param queue   the destination's queue of the same kind (its bulk pool).
-     * @param packet  the packet, filled.
-     * @param bulk    the bulk block the packet names, or {@link PacketDescriptor#NO_BULK}.
-     * @param request the message has a request opcode (for the refusal of a closed endpoint).
-     * @return {@link #SENT}, or the refusal of a closed endpoint when the message was withdrawn.
+     * @return the packet {@link FastBoxSender#next} gave, or -1 when the message goes to the shared queue (the box is
+     * full, waits for the pair's shared messages, was given up by another thread, or was let go: then it is given up
+     * here, and claimed again later).
      */
-    private int publishBoxed(
-        final FastBoxSender fastBox, final PacketQueue queue, final int packet, final int bulk, final boolean request)
+    private int boxPacket(final FastBoxSender fastBox, final PacketQueue queue)
     {
-        final long sequence = fastBox.publish(packet);
-        // The one fence of the box path (no line of another process is locked): a store-load barrier between the
-        // ready stamp and the reads of the owner's state and sleeping flag below. It is our half of two Dekker
-        // pairs: with the owner's sleeping-flag store then check of its boxes (waitSema), so either it sees the
-        // stamp or we see the flag and ring; and with its CLOSED store then drain, so either the drain takes the
-        // packet or we see CLOSED and settle who has the message (FastBoxSender.withdraw).
-        VarHandle.fullFence();
-        // Only a CLOSED state settles by withdrawal: the owner stores it after publishing its heads and delivers no
-        // more box packets. Any other value that is not OPEN is garbage a faulty peer wrote over a live owner's
-        // header (the owner repairs it): that owner goes on delivering box packets without writing them, so a
-        // withdrawal could return a message it has just delivered. The packet stays in the box.
-        if (STATE_CLOSED == block.state() && fastBox.withdraw(packet, sequence))
+        final int packet = fastBox.next(sharedSent(queue));
+        if (FastBoxSender.LOST == packet)
         {
-            releaseBulk(queue, bulk);
-            return request ? ReturnStatus.EBADENDPOINT.code() : ReturnStatus.EREPLYREJECTED.code();
+            loseBox();
+            return -1;
         }
-        // The owner's death, read after the fence: the Dekker pair with a settling thread, which reads the owner dead
-        // and then the box's stamps (DeadPeerReturns). Either it sees this stamp, or we see the death here and ask
-        // for another pass, which hands the message back EOUTCOMEUNKNOWN (the owner may have run it before it died).
+        // The volatile read of boxGivenUp after next()'s read of the consumed count: a count that includes another
+        // thread's shared messages comes with boxGivenUp set (docs/shm-protocol.md, "Fast boxes").
+        return boxGivenUp ? -1 : packet;
+    }
+
+    /**
+     * Reserve the box packet for a message, then read what may refuse it: the box's owner word and the destination's
+     * state. Nothing is written into the packet before this answers {@link #BOXED}, so any other answer leaves
+     * nothing sent (the core may send the message again).
+     *
+     * @param request the message has a request opcode (for the refusal of a freed endpoint).
+     * @return {@link #BOXED}; {@link #BOX_LOST} when the box is not ours any more (the message goes to the shared
+     * queue); or the refusal of a freed endpoint or a dead owner.
+     */
+    private int reserveBoxed(final FastBoxSender fastBox, final boolean request)
+    {
+        fastBox.reserve();
+        // The one fence of the box path (no line of another process is locked): a store-load barrier between the
+        // reservation and the reads of the box's owner word, the owner's state and, after the stamp, its sleeping
+        // flag. Our half of four Dekker pairs, each with a store of the owner's then a read of our reservation:
+        // its RETIRING store when it lets the box go (it waits for what we reserved, or we see RETIRING and use the
+        // shared queue); its CLOSED store when it frees the endpoint (its drain waits for the packet, or we see
+        // CLOSED and refuse); its sleeping-flag store before it sleeps (it sees the reservation and stays awake, or
+        // we see the flag and ring); and the death a watch stores before a settling thread reads the box (below).
+        VarHandle.fullFence();
+        if (fastBox.lost())
+        {
+            loseBox();
+            return BOX_LOST;
+        }
+        if (STATE_OPEN != block.state() && ownerClosed())
+        {
+            fastBox.cancel();
+            return closedStatus(request);
+        }
         if (owner.isDead())
         {
-            deadPeers.peerDied();
+            // The owner's death, read after the fence: the Dekker pair with a settling thread, which reads the owner
+            // dead and then the box's writing word and stamps (DeadPeerReturns). Either it sees our reservation and
+            // waits for the packet, or we see the death here: nothing written, the message never ran.
+            fastBox.cancel();
+            return ReturnStatus.EUNREACHABLE.code();
         }
+        return BOXED;
+    }
+
+    /**
+     * Make a reserved and filled box packet ready, and wake the owner if it sleeps.
+     *
+     * @return {@link #SENT}: the message is the owner's, to deliver or, when it frees the endpoint, to return.
+     */
+    private int publishBoxed(final FastBoxSender fastBox, final int packet)
+    {
+        fastBox.publish(packet);
+        // After the fence of the reservation: either the owner saw the reservation before it slept (hasPending) and
+        // looks again, or we see its sleeping flag here.
         if (null != doorbell && block.takeRing())
         {
             transport.rings.ring(doorbell);
         }
         return SENT;
+    }
+
+    /**
+     * The box's owner word is not ours any more: its receiver is letting it go (its released word set), or a faulty
+     * writer changed it. Nothing of ours is being written, so the route stores its tails in the writing words (a
+     * reservation is cancelled; words a faulty writer overwrote say again what we put into the box, which the
+     * receiver counts what it finds spoiled against), drops the box and sends through the shared queue; it tries to
+     * claim a box again after {@link #CLAIM_RETRY_SENDS} sends. Called by the box's thread.
+     */
+    private void loseBox()
+    {
+        requestBox.cancel();
+        replyBox.cancel();
+        lostBox = box;
+        lostRequestTail = requestBox.tail();
+        lostReplyTail = replyBox.tail();
+        requestBox = null;
+        replyBox = null;
+        box = -1;
+        claimCountdown = CLAIM_RETRY_SENDS;
+    }
+
+    /**
+     * The box given up is ours again when its owner word is: the receiver wrote back a word a faulty writer had
+     * overwritten. The route goes on in it from its own tails (the shared messages sent meanwhile come first, by the
+     * overflow rule).
+     *
+     * @return true when the box is ours again.
+     */
+    private boolean readopt()
+    {
+        final int lost = lostBox;
+        final long word = FastBoxDescriptor.owner(pid, inverse);
+        if (boxes.owner(lost) != word)
+        {
+            return false;
+        }
+        lostBox = -1;
+        replyBox = new FastBoxSender(boxes, lost, FastBoxDescriptor.REPLIES, word, lostReplyTail);
+        boxThread = Thread.currentThread();
+        box = lost;
+        requestBox = new FastBoxSender(boxes, lost, FastBoxDescriptor.REQUESTS, word, lostRequestTail);
+        requestBox.sharedSent(sharedRequests);
+        replyBox.sharedSent(sharedReplies);
+        return true;
     }
 
     /**
@@ -497,6 +650,10 @@ final class ShmRoute implements Route
         final FastBoxSender requests = requestBox;
         if (null == requests)
         {
+            if (lostBox >= 0 && !boxGivenUp && readopt())
+            {
+                return null;
+            }
             if (0 != boxes.boxes && !boxGivenUp && --claimCountdown <= 0)
             {
                 claimBox();
@@ -514,6 +671,30 @@ final class ShmRoute implements Route
             return null;
         }
         return queue == block.requests ? requests : replyBox;
+    }
+
+    /**
+     * Between sends, now and then (from the sending endpoint's polls): a box found not ours any more is given up, and
+     * its writing words are stored again where a faulty writer overwrote them, so the receiver learns what we had put
+     * into it even when we send nothing more (it counts what it finds spoiled below them). Only the box's thread does
+     * this: another's store could undo a reservation in progress.
+     */
+    void keepBox()
+    {
+        final FastBoxSender requests = requestBox;
+        if (null == requests || Thread.currentThread() != boxThread || boxGivenUp)
+        {
+            return;
+        }
+        if (requests.lost())
+        {
+            loseBox();
+            return;
+        }
+        requests.republish();
+        replyBox.republish();
+        requests.republishSharedSent(sharedRequests);
+        replyBox.republishSharedSent(sharedReplies);
     }
 
     /**
@@ -559,11 +740,14 @@ final class ShmRoute implements Route
             // which freed it, published the heads and zeroed counts before (release store of FREE).
             if (FastBoxDescriptor.FREE == boxes.owner(i) && boxes.casOwner(i, FastBoxDescriptor.FREE, word))
             {
+                lostBox = -1;
                 boxes.bumpGeneration();
-                replyBox = new FastBoxSender(boxes, i, FastBoxDescriptor.REPLIES);
+                replyBox = new FastBoxSender(boxes, i, FastBoxDescriptor.REPLIES, word);
                 boxThread = Thread.currentThread();
                 box = i;
-                requestBox = new FastBoxSender(boxes, i, FastBoxDescriptor.REQUESTS);
+                requestBox = new FastBoxSender(boxes, i, FastBoxDescriptor.REQUESTS, word);
+                requestBox.sharedSent(sharedRequests);
+                replyBox.sharedSent(sharedReplies);
                 return;
             }
         }
@@ -775,6 +959,10 @@ final class ShmRoute implements Route
     {
         if (box >= 0)
         {
+            // Our tail in the writing words again (a faulty writer may have zeroed them): the receiver that lets the
+            // box go counts what it finds missing below it.
+            requestBox.cancel();
+            replyBox.cancel();
             // Release store: the receiver that sees the box released sees every packet we published before, and lets
             // the box go once it has read them.
             boxes.releasedRelease(box, true);

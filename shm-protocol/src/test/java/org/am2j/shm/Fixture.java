@@ -5,6 +5,9 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.AtomicLong;
 
 import org.agrona.concurrent.AtomicBuffer;
@@ -108,7 +111,7 @@ final class Fixture implements AutoCloseable
         AtomicBuffer segment;
         EndpointName name;
         final AtomicLong arrivals = new AtomicLong();
-        final long[] counts = new long[3];
+        final long[] counts = new long[4];
 
         Host(final int id)
         {
@@ -173,12 +176,23 @@ final class Fixture implements AutoCloseable
                 {
                     counts[2]++;
                 }
+
+                @Override
+                public void unsettled()
+                {
+                    counts[3]++;
+                }
             };
         }
 
         long drops()
         {
             return counts[2];
+        }
+
+        long unsettled()
+        {
+            return counts[3];
         }
 
         @Override
@@ -222,6 +236,51 @@ final class Fixture implements AutoCloseable
     Ep endpoint()
     {
         return new Ep();
+    }
+
+    /** An endpoint's {@code returnQueued} running on a thread of its own, as the core's free would call it. */
+    static final class Closing
+    {
+        private final CountDownLatch done = new CountDownLatch(1);
+        private final AtomicReference<Throwable> failure = new AtomicReference<>();
+        private final Thread thread;
+
+        Closing(final Ep ep, final MessageSink returns)
+        {
+            thread = new Thread(() ->
+            {
+                try
+                {
+                    ep.shm.returnQueued(returns);
+                }
+                catch (final Throwable ex)
+                {
+                    failure.set(ex);
+                }
+                done.countDown();
+            }, "closing " + ep.host.id);
+            thread.start();
+        }
+
+        /**
+         * @return true when the drain returned within {@code millis}.
+         */
+        boolean returnsWithin(final long millis) throws InterruptedException
+        {
+            return done.await(millis, TimeUnit.MILLISECONDS);
+        }
+
+        /**
+         * Wait for the thread; throw what the drain threw.
+         */
+        void join() throws InterruptedException
+        {
+            thread.join();
+            if (null != failure.get())
+            {
+                throw new AssertionError("the drain failed", failure.get());
+            }
+        }
     }
 
     /**

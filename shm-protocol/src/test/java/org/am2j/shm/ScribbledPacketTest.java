@@ -50,6 +50,25 @@ class ScribbledPacketTest
         }
     }
 
+    /**
+     * Send requests {@code first} to {@code end - 1} through {@code ab}, each until it is SENT, polling {@code b}
+     * between tries, within {@link #BOUND_NANOS} from {@code start}.
+     */
+    private static void sendWithinBound(
+        final ShmRoute ab, final Fixture.Ep b, final Fixture.Recorder recorder, final long start, final int first,
+        final int end)
+    {
+        int sent = first;
+        while (sent < end && System.nanoTime() - start < BOUND_NANOS)
+        {
+            if (Route.SENT == ab.send(request(b, sent)))
+            {
+                sent++;
+            }
+            b.shm.poll(recorder, 32, false);
+        }
+    }
+
     @Test
     void garbageOverTheStateOfAReadyPacketOfALiveSenderIsSkippedAndCounted()
     {
@@ -200,8 +219,13 @@ class ScribbledPacketTest
         assertEquals(0, new ProcessBuilder("kill", signal, Long.toString(process.pid())).inheritIO().start().waitFor());
     }
 
+    /**
+     * No sender withdraws a packet from an open block (it believes a state that is not OPEN only once the owner's file
+     * is gone), so a WITHDRAWN there is a faulty writer's, over a packet someone claimed: a READY with a flipped bit
+     * looks just so. Skipped after the liveness timeout and counted, never freed without a word.
+     */
     @Test
-    void aPacketWithdrawnByItsClaimerInAnOpenBlockIsFreedWithoutADrop()
+    void aWithdrawnStateInAnOpenBlockIsGarbageSkippedAndCounted()
     {
         try (Fixture f = new Fixture("requestDepth", "8", "bulkDepth", "2", "livenessMs", "20"))
         {
@@ -209,18 +233,53 @@ class ScribbledPacketTest
             final Fixture.Ep b = f.endpoint();
             final ShmRoute ab = a.routeTo(b);
             final PacketQueue queue = b.queueBlock().requests;
-            // A sender read the state as not OPEN after its claim (the header was scribbled on meanwhile): it withdrew
-            // its packet and took its message back.
             final long pid = ProcessIdentity.currentPid();
-            queue.buffer.putLong(queue.tailOffset, 1);
-            queue.buffer.putLong(queue.claimOffset(0), QueueBlockDescriptor.claim(0, pid));
+            assertEquals(Route.SENT, ab.send(request(b, 2)));
+            assertEquals(Route.SENT, ab.send(request(b, 3)));
+            // message 2's READY(pid), one bit flipped: WITHDRAWN(pid)
             queue.buffer.putLongVolatile(queue.packetOffset(0),
                 QueueBlockDescriptor.state(PacketDescriptor.WITHDRAWN, pid));
-            assertEquals(Route.SENT, ab.send(request(b, 3)));
             final Fixture.Recorder recorder = new Fixture.Recorder();
-            assertEquals(1, b.shm.poll(recorder, 32, false));
+            pollWithinBound(b, recorder, System.nanoTime(), () -> !recorder.headers.isEmpty());
+            assertEquals(1, recorder.headers.size());
             assertEquals(3, recorder.headers.get(0)[5]);
-            assertEquals(0, b.host.drops(), "the withdrawn message was returned by its sender: not a drop");
+            assertEquals(1, b.host.drops(), "the message it spoiled is counted");
+        }
+    }
+
+    /**
+     * A request queue zeroed under a live pair (tail, packets, claim words): the sender takes sequences from 0 again,
+     * below the receiver's head, where the receiver would not look before the queue came round. The receiver finds
+     * the tail behind its head, counts those messages as drops and frees their packets, moves the tail up, and the
+     * queue goes on.
+     */
+    @Test
+    void messagesPutBelowTheHeadOfAZeroedQueueAreCountedAndTheQueueGoesOn()
+    {
+        try (Fixture f = new Fixture("requestDepth", "8", "bulkDepth", "2", "livenessMs", "20"))
+        {
+            final Fixture.Ep a = f.endpoint();
+            final Fixture.Ep b = f.endpoint();
+            final ShmRoute ab = a.routeTo(b);
+            final PacketQueue queue = b.queueBlock().requests;
+            final Fixture.Recorder recorder = new Fixture.Recorder();
+            for (int i = 0; i < 5; i++)
+            {
+                assertEquals(Route.SENT, ab.send(request(b, i)));
+            }
+            assertEquals(5, b.shm.poll(recorder, 32, false));
+            final int structure = queue.tailOffset;
+            queue.buffer.setMemory(structure, queue.bulkFlagOffset(0) - structure, (byte)0);
+            assertEquals(Route.SENT, ab.send(request(b, 5)), "sequence 0 again: below the head");
+            assertEquals(Route.SENT, ab.send(request(b, 6)), "sequence 1");
+            final long start = System.nanoTime();
+            pollWithinBound(b, recorder, start, () -> 2 == b.host.drops());
+            assertEquals(2, b.host.drops(), "the two messages put below the head are counted");
+            sendWithinBound(ab, b, recorder, start, 7, 10);
+            pollWithinBound(b, recorder, start, () -> recorder.headers.size() >= 8);
+            assertEquals(8, recorder.headers.size(), "the queue delivers again");
+            assertEquals(9, recorder.headers.get(7)[5]);
+            assertEquals(2, b.host.drops());
         }
     }
 
@@ -236,15 +295,7 @@ class ScribbledPacketTest
             queue.buffer.putLongVolatile(queue.tailOffset, 1003);
             final Fixture.Recorder recorder = new Fixture.Recorder();
             final long start = System.nanoTime();
-            int sent = 0;
-            while (sent < 3 && System.nanoTime() - start < BOUND_NANOS)
-            {
-                if (Route.SENT == ab.send(request(b, sent)))
-                {
-                    sent++;
-                }
-                b.shm.poll(recorder, 32, false);
-            }
+            sendWithinBound(ab, b, recorder, start, 0, 3);
             pollWithinBound(b, recorder, start, () -> recorder.headers.size() >= 3);
             assertEquals(3, recorder.headers.size(), "the queue takes and delivers messages again");
             assertTrue(queue.buffer.getLongVolatile(queue.tailOffset) < 100, "the tail was pulled back");

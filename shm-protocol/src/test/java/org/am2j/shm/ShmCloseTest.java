@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicIntegerArray;
@@ -143,22 +142,8 @@ class ShmCloseTest
             assertEquals(Route.SENT, ab.send(frame(Opcode.REQUEST_SHORT, b.host.tag, 2)));
 
             final Fixture.Recorder returned = new Fixture.Recorder();
-            final AtomicReference<Throwable> failure = new AtomicReference<>();
-            final CountDownLatch done = new CountDownLatch(1);
-            final Thread closer = new Thread(() ->
-            {
-                try
-                {
-                    b.shm.returnQueued(returned);
-                }
-                catch (final Throwable ex)
-                {
-                    failure.set(ex);
-                }
-                done.countDown();
-            });
-            closer.start();
-            assertFalse(done.await(200, TimeUnit.MILLISECONDS), "a live claimer's packet is waited for");
+            final Fixture.Closing closing = new Fixture.Closing(b, returned);
+            assertFalse(closing.returnsWithin(200), "a live claimer's packet is waited for");
             assertEquals(ReturnStatus.EBADENDPOINT.code(), ab.send(frame(Opcode.REQUEST_SHORT, b.host.tag, 3)),
                 "the block is closed to new senders meanwhile");
 
@@ -175,16 +160,14 @@ class ShmCloseTest
             queue.buffer.putLong(packet + PacketDescriptor.TAG_OFFSET, b.host.tag);
             queue.buffer.putInt(packet + PacketDescriptor.ARGS_OFFSET, 0);
             queue.buffer.putLongRelease(packet, QueueBlockDescriptor.state(PacketDescriptor.READY, pid));
-            assertFalse(done.await(100, TimeUnit.MILLISECONDS), "packet 1 is still held");
-            // The holder of 1 found it closed: it withdraws its packet unwritten.
+            assertFalse(closing.returnsWithin(100), "packet 1 is still held");
+            // The holder of 1 found it closed (and its file gone): it withdraws its packet unwritten, with the mark.
+            queue.buffer.putByte(queue.packetOffset(1) + PacketDescriptor.OPCODE_OFFSET,
+                (byte)ShmRoute.WITHDRAWN_OPCODE);
             queue.buffer.putLongRelease(queue.packetOffset(1),
                 QueueBlockDescriptor.state(PacketDescriptor.WITHDRAWN, pid));
-            assertTrue(done.await(10, TimeUnit.SECONDS), "the drain ends once no claimed packet remains");
-            closer.join();
-            if (null != failure.get())
-            {
-                fail("the drain failed", failure.get());
-            }
+            assertTrue(closing.returnsWithin(10_000), "the drain ends once no claimed packet remains");
+            closing.join();
             assertEquals(2, returned.headers.size());
             assertEquals(0, returned.headers.get(0)[5]);
             assertEquals(2, returned.headers.get(1)[5]);

@@ -53,6 +53,7 @@ public final class ProtocolCounters implements TransportCounters
     private final AtomicCounter queueFullBackoffs;
     private final AtomicCounter retransmits;
     private final AtomicCounter drops;
+    private final AtomicCounter unsettled;
 
     /**
      * A {@link WriterMode}: written under the monitor of the owning {@link EndpointCounters}, read by every increment
@@ -121,6 +122,7 @@ public final class ProtocolCounters implements TransportCounters
         queueFullBackoffs = counters[EndpointStatistics.Counter.QUEUE_FULL_BACKOFFS.ordinal()];
         retransmits = counters[EndpointStatistics.Counter.RETRANSMITS.ordinal()];
         drops = counters[EndpointStatistics.Counter.DROPS.ordinal()];
+        unsettled = counters[EndpointStatistics.Counter.UNSETTLED.ordinal()];
         mode = WriterMode.of(singleWriter);
     }
 
@@ -320,6 +322,14 @@ public final class ProtocolCounters implements TransportCounters
     public void drop()
     {
         WriterMode.incrementShared(mode, drops);
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    public void unsettled()
+    {
+        WriterMode.incrementShared(mode, unsettled);
     }
 
     /**

@@ -45,6 +45,7 @@ class EndpointCountersTest
             inproc.queueFullBackoff();
             inproc.retransmit();
             inproc.drop();
+            inproc.unsettled();
             shm.onRequestSent();
             shm.onRequestSent();
             shm.onBytesSent(5);

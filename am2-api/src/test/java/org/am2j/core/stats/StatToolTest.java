@@ -54,7 +54,7 @@ class StatToolTest
             final List<String> lines = text.lines().toList();
 
             assertTrue(lines.get(0).startsWith("pid " + PID + "  started "), lines.get(0));
-            assertTrue(lines.get(0).contains("counters 55 of 128"), lines.get(0));
+            assertTrue(lines.get(0).contains("counters 58 of 128"), lines.get(0));
             assertTrue(text.contains("\nep 3 endpoint rank0 (2 transports)\n"), text);
             assertTrue(text.contains("\nep 4 endpoint (1 transport)\n"), text);
             assertTrue(text.contains("\nother counters\n"), text);
@@ -66,7 +66,7 @@ class StatToolTest
             assertEquals(9, valueOf(text, "someone else's counter"));
 
             final List<String> rows = lines.stream().filter((line) -> line.startsWith("  ")).toList();
-            assertEquals(53, rows.size());
+            assertEquals(56, rows.size());
             final int width = rows.get(0).length();
             assertTrue(rows.stream().allMatch((row) -> row.length() == width), "values are right-aligned");
 
@@ -74,7 +74,7 @@ class StatToolTest
             final int epFour = lines.indexOf("ep 4 endpoint (1 transport)");
             assertTrue(epThree < epFour);
             assertTrue(lines.get(epThree + 1).contains("[inproc] requests sent"), "transport counters first");
-            assertTrue(lines.get(epThree + 21).contains("returned EBADARGS"), "then returned messages");
+            assertTrue(lines.get(epThree + 23).contains("returned EBADARGS"), "then returned messages");
         }
     }
 
@@ -111,8 +111,8 @@ class StatToolTest
             assertTrue(lines.get(1).matches("\\s+PID\\s+RANK\\s+JOB\\s+EP\\s+STARTED\\s+COUNTERS\\s+COMMAND"),
                 result.out);
             // a row per endpoint, its rank and job beside the pid
-            assertTrue(lines.get(2).matches("\\s+" + PID + "\\s+5\\s+j7-x\\s+2\\s+\\S+\\s+34\\s.*"), result.out);
-            assertTrue(lines.get(3).matches("\\s+" + PID + "\\s+6\\s+j7-x\\s+4\\s+\\S+\\s+34\\s.*"), result.out);
+            assertTrue(lines.get(2).matches("\\s+" + PID + "\\s+5\\s+j7-x\\s+2\\s+\\S+\\s+35\\s.*"), result.out);
+            assertTrue(lines.get(3).matches("\\s+" + PID + "\\s+6\\s+j7-x\\s+4\\s+\\S+\\s+35\\s.*"), result.out);
             assertTrue(result.out.contains("\nep 2 endpoint self (1 transport)  rank 5  job j7-x\n"), result.out);
             assertTrue(result.out.contains("\nep 4 endpoint (0 transports)  rank 6  job j7-x\n"), result.out);
             assertEquals(1, valueOf(result.out, "ep 2 [inproc] replies sent"));

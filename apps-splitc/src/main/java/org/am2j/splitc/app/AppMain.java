@@ -254,7 +254,7 @@ public final class AppMain
             }
             json.put("total_s", medianTotal);
             json.put("runs", runJson);
-            Files.writeString(options.json(), Json.write(json), StandardCharsets.UTF_8);
+            Files.writeString(options.json(), ReportJson.write(json), StandardCharsets.UTF_8);
             out.println("am2j app: wrote " + options.json());
         }
         if (root)

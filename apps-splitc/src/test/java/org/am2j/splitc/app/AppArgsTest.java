@@ -8,15 +8,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
 /**
- * The application options, the front end's checks before it launches anything, and the JSON writer.
+ * The application options and the front end's checks before it launches anything.
  */
 class AppArgsTest
 {
@@ -149,25 +146,5 @@ class AppArgsTest
             "em3d", "--preset", "paper-good", "--seed", "-5"),
             AppCommand.launchArguments(new String[]{ "em3d", "--preset", "paper-good", "--seed", "-5" }));
         assertNull(AppCommand.launchArguments(new String[]{ "con", "--help" }), "help, no launch");
-    }
-
-    @Test
-    void jsonIsWrittenInOrderAndEscaped()
-    {
-        final Map<String, Object> json = new LinkedHashMap<>();
-        json.put("verified", true);
-        json.put("name", "a \"b\"\n\tc\u0001");
-        json.put("n", 3L);
-        json.put("x", 0.5);
-        json.put("whole", 2.0);
-        json.put("nan", Double.NaN);
-        final List<Object> list = new ArrayList<>(List.of(1, "two"));
-        list.add(null);
-        json.put("list", list);
-        json.put("empty", Map.of());
-        assertEquals("{\n  \"verified\": true,\n  \"name\": \"a \\\"b\\\"\\n\\tc\\u0001\",\n  \"n\": 3,\n" +
-            "  \"x\": 0.5,\n  \"whole\": 2.0,\n  \"nan\": null,\n  \"list\": [\n    1,\n    \"two\",\n    null\n  ],\n" +
-            "  \"empty\": {}\n}\n", Json.write(json));
-        assertThrows(IllegalArgumentException.class, () -> Json.write(Map.of("x", new Object())));
     }
 }

@@ -3,6 +3,7 @@ package org.am2j.splitc.app;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -13,6 +14,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import org.am2j.splitc.LauncherTestSupport;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -76,17 +78,23 @@ class AppsTest extends LauncherTestSupport
         assertTrue(result.out.contains("[0] messages per rank (" + ranks + " ranks)"), result.output());
         assertTrue(result.out.lines().anyMatch(l -> l.startsWith("[0] total ")), result.output());
 
-        final String text = Files.readString(json, StandardCharsets.UTF_8);
-        assertTrue(text.startsWith("{\n  \"app\": \"" + app + "\""), text);
-        assertTrue(text.contains("\n  \"verified\": true,"), text);
-        assertEquals(runs, text.lines().filter(l -> l.equals("      \"verified\": true,")).count(), text);
-        assertTrue(text.contains("\"ranks\": " + ranks + ","), text);
-        assertTrue(text.contains("\"phases_s\": {"), text);
-        assertTrue(text.contains("\"network_short\": {"), text);
-        assertTrue(text.contains("\"percent_local\": "), text);
-        if (nodes == 1)
+        final JsonNode report = report(json);
+        assertEquals("app", report.fieldNames().next(), "the application first: " + report);
+        assertEquals(app, report.get("app").asText());
+        assertTrue(report.get("verified").asBoolean(), report.toString());
+        assertEquals(ranks, report.get("ranks").asInt());
+        assertEquals(runs, report.get("runs").size(), report.toString());
+        for (final JsonNode run : report.get("runs"))
         {
-            assertTrue(text.contains("\"percent_local\": 100.0"), text);
+            assertTrue(run.get("verified").asBoolean(), run.toString());
+            assertTrue(run.get("phases_s").isObject(), run.toString());
+            assertTrue(run.at("/counts_per_rank/network_short").isObject(), run.toString());
+            final JsonNode local = run.at("/counts_per_rank/percent_local");
+            assertTrue(local.isNumber(), run.toString());
+            if (nodes == 1)
+            {
+                assertEquals(100.0, local.asDouble(), run.toString());
+            }
         }
         assertNothingLeft(result.jobId(), result.rankPids());
     }
@@ -108,12 +116,15 @@ class AppsTest extends LauncherTestSupport
             assertTrue(warm >= 0 && timed > warm, "the warm-up of " + label + " before its timed run: " +
                 result.output());
         }
-        final String text = Files.readString(json, StandardCharsets.UTF_8);
-        assertTrue(text.contains("\n  \"warmup\": 1,"), text);
-        assertEquals(2, text.lines().filter(l -> l.equals("      \"verified\": true,")).count(), "timed runs only: " +
-            text);
-        assertEquals(2, text.lines().filter(l -> l.equals("        \"warmup_runs\": 1,")).count(), text);
-        assertEquals(2, text.lines().filter(l -> l.startsWith("        \"jit_ms_max\": ")).count(), text);
+        final JsonNode report = report(json);
+        assertEquals(1, report.get("warmup").asInt(), report.toString());
+        assertEquals(2, report.get("runs").size(), "timed runs only: " + report);
+        for (final JsonNode run : report.get("runs"))
+        {
+            assertTrue(run.get("verified").asBoolean(), run.toString());
+            assertEquals(1, run.at("/activity/warmup_runs").asInt(), run.toString());
+            assertTrue(run.at("/activity/jit_ms_max").isIntegralNumber(), run.toString());
+        }
         assertNothingLeft(result.jobId(), result.rankPids());
     }
 
@@ -136,9 +147,10 @@ class AppsTest extends LauncherTestSupport
         final long warmups = lines.subList(first, timed).stream()
             .filter(l -> l.startsWith("[0] em3d: EM3D/naive (small): warm-up run ")).count();
         assertTrue(warmups >= 1 && warmups <= 3, result.output());
-        final String text = Files.readString(json, StandardCharsets.UTF_8);
-        assertTrue(text.contains("\n  \"warmup\": \"auto:3\","), text);
-        assertTrue(text.contains("\n        \"warmup_runs\": " + warmups + ",\n"), text);
+        final JsonNode report = report(json);
+        assertEquals("auto:3", report.get("warmup").asText(), report.toString());
+        assertEquals("EM3D/naive (small)", report.at("/runs/0/label").asText(), report.toString());
+        assertEquals(warmups, report.at("/runs/0/activity/warmup_runs").asLong(), report.toString());
         assertNothingLeft(result.jobId(), result.rankPids());
     }
 
@@ -162,23 +174,25 @@ class AppsTest extends LauncherTestSupport
             assertEquals(1, lines.stream().filter(("[0] == con " + label + ": VERIFIED ==")::equals).count(),
                 "one report printed, the median run's: " + result.output());
         }
-        final String text = Files.readString(json, StandardCharsets.UTF_8);
-        assertTrue(text.contains("\n  \"timed\": 3,"), text);
-        assertEquals(6, text.lines().filter(l -> l.equals("      \"verified\": true,")).count(), text);
-        for (int t = 1; t <= 3; t++)
+        final JsonNode report = report(json);
+        assertEquals(3, report.get("timed").asInt(), report.toString());
+        final List<Double> totals = new ArrayList<>();
+        final List<Integer> timedRuns = new ArrayList<>();
+        for (final JsonNode run : report.get("runs"))
         {
-            final String line = "        \"timed_run\": " + t + ",";
-            assertEquals(2, text.lines().filter(l -> l.equals(line)).count(), text);
+            assertTrue(run.get("verified").asBoolean(), run.toString());
+            timedRuns.add(run.at("/activity/timed_run").asInt());
+            totals.add(run.get("total_s").asDouble());
         }
-        final List<Double> totals = text.lines().filter(l -> l.startsWith("      \"total_s\": "))
-            .map(l -> Double.parseDouble(l.substring(l.indexOf(':') + 1).replace(",", "").trim())).toList();
-        assertEquals(6, totals.size(), text);
+        assertEquals(List.of(1, 2, 3, 1, 2, 3), timedRuns, report.toString());
         final double sumOfMedians = median(totals.subList(0, 3)) + median(totals.subList(3, 6));
-        final double reported = text.lines().filter(l -> l.startsWith("  \"total_s\": "))
-            .map(l -> Double.parseDouble(l.substring(l.indexOf(':') + 1).replace(",", "").trim())).findFirst()
-            .orElseThrow();
-        assertEquals(sumOfMedians, reported, 1e-9, text);
+        assertEquals(sumOfMedians, report.get("total_s").asDouble(), 1e-9, report.toString());
         assertNothingLeft(result.jobId(), result.rankPids());
+    }
+
+    private static JsonNode report(final Path json) throws IOException
+    {
+        return ReportJson.read(Files.readString(json, StandardCharsets.UTF_8));
     }
 
     private static double median(final List<Double> three)

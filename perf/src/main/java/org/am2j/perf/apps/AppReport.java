@@ -3,7 +3,9 @@ package org.am2j.perf.apps;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.Map;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import org.am2j.splitc.app.ReportJson;
 
 /**
  * The JSON report of one job of {@code bin/am2j app} ({@code --json}, written by rank 0): the application, where it
@@ -48,40 +50,25 @@ record AppReport(
      */
     static AppReport parse(final String text)
     {
-        final Map<String, Object> json = JsonReader.readObject(text);
+        final JsonNode json = ReportJson.read(text);
         final List<String> transports = new ArrayList<>();
-        final Object opened = json.get("transports");
-        if (opened instanceof List)
+        json.path("transports").forEach(transport -> transports.add(transport.asText()));
+        final List<AppRun> runs = new ArrayList<>();
+        for (final JsonNode run : AppRun.member(json, "runs", JsonNode::isArray, "list"))
         {
-            for (final Object transport : (List<?>)opened)
-            {
-                transports.add(String.valueOf(transport));
-            }
-        }
-        final Object runs = json.get("runs");
-        if (!(runs instanceof List))
-        {
-            throw new IllegalArgumentException("the report has no list \"runs\"");
-        }
-        final List<AppRun> parsed = new ArrayList<>();
-        for (final Object run : (List<?>)runs)
-        {
-            if (!(run instanceof Map))
+            if (!run.isObject())
             {
                 throw new IllegalArgumentException("a run of the report is not an object");
             }
-            @SuppressWarnings("unchecked")
-            final Map<String, Object> map = (Map<String, Object>)run;
-            parsed.add(AppRun.fromJson(map));
+            runs.add(AppRun.fromJson(run));
         }
-        final Object poll = json.get("poll");
         return new AppReport(
-            AppRun.string(json, "app"),
+            AppRun.member(json, "app", JsonNode::isTextual, "string").asText(),
             (int)AppRun.number(json.get("ranks"), "ranks"),
             (int)AppRun.number(json.get("nodes"), "nodes"),
-            null == poll ? "" : poll.toString(),
+            json.path("poll").asText(""),
             transports,
-            AppRun.bool(json, "verified"),
-            parsed);
+            AppRun.member(json, "verified", JsonNode::isBoolean, "true/false").asBoolean(),
+            runs);
     }
 }

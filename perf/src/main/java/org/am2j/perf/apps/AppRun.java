@@ -4,6 +4,9 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Predicate;
+
+import com.fasterxml.jackson.databind.JsonNode;
 
 /**
  * The numbers of one run of an application in one job, as {@code bin/am2j app --json} reports them: whether it was
@@ -60,45 +63,30 @@ record AppRun(
      * @return its numbers.
      * @throws IllegalArgumentException naming what is missing or of the wrong type.
      */
-    static AppRun fromJson(final Map<String, Object> run)
+    static AppRun fromJson(final JsonNode run)
     {
-        final String label = string(run, "label");
+        final String label = member(run, "label", JsonNode::isTextual, "string").asText();
         final Map<String, Double> phases = new LinkedHashMap<>();
-        object(run, "phases_s").forEach((name, value) -> phases.put(name, number(value, label + " phases_s." + name)));
+        member(run, "phases_s", JsonNode::isObject, "object").properties().forEach(phase ->
+            phases.put(phase.getKey(), number(phase.getValue(), label + " phases_s." + phase.getKey())));
         final Map<String, String> parameters = new LinkedHashMap<>();
-        final Object given = run.get("parameters");
-        if (given instanceof Map)
-        {
-            ((Map<?, ?>)given).forEach((name, value) -> parameters.put(String.valueOf(name), String.valueOf(value)));
-        }
-        final Map<String, Object> counts = object(run, "counts_per_rank");
+        run.path("parameters").properties().forEach(given -> parameters.put(given.getKey(), given.getValue().asText()));
+        final JsonNode counts = member(run, "counts_per_rank", JsonNode::isObject, "object");
         final Map<String, Double> means = new LinkedHashMap<>();
         final Map<String, Double> mins = new LinkedHashMap<>();
         final Map<String, Double> maxes = new LinkedHashMap<>();
         for (final String field : COUNT_FIELDS)
         {
-            final Object stat = counts.get(field);
-            if (stat instanceof Map)
-            {
-                final Map<?, ?> values = (Map<?, ?>)stat;
-                final double mean = number(values.get("mean"), label + " " + field + ".mean");
-                means.put(field, mean);
-                // reports without a range give the mean for both ends
-                mins.put(field, values.containsKey("min") ? number(values.get("min"), label + " " + field + ".min") :
-                    mean);
-                maxes.put(field, values.containsKey("max") ? number(values.get("max"), label + " " + field + ".max") :
-                    mean);
-            }
-            else
-            {
-                means.put(field, 0.0);
-                mins.put(field, 0.0);
-                maxes.put(field, 0.0);
-            }
+            final JsonNode stat = counts.path(field);
+            final double mean = stat.isObject() ? number(stat.get("mean"), label + " " + field + ".mean") : 0.0;
+            means.put(field, mean);
+            // reports without a range give the mean for both ends
+            mins.put(field, stat.has("min") ? number(stat.get("min"), label + " " + field + ".min") : mean);
+            maxes.put(field, stat.has("max") ? number(stat.get("max"), label + " " + field + ".max") : mean);
         }
         return new AppRun(
             label,
-            bool(run, "verified"),
+            member(run, "verified", JsonNode::isBoolean, "true/false").asBoolean(),
             parameters,
             number(run.get("total_s"), label + " total_s"),
             phases,
@@ -162,43 +150,30 @@ record AppRun(
         return messages > 0 ? mean(bulkField + "_bytes") / messages : 0;
     }
 
-    @SuppressWarnings("unchecked")
-    static Map<String, Object> object(final Map<String, Object> json, final String key)
+    /**
+     * @param json an object of the report.
+     * @param key  the name of one of its members.
+     * @param kind what the member must be.
+     * @param what that, in words.
+     * @return the member.
+     * @throws IllegalArgumentException when there is none of that kind.
+     */
+    static JsonNode member(final JsonNode json, final String key, final Predicate<JsonNode> kind, final String what)
     {
-        final Object value = json.get(key);
-        if (!(value instanceof Map))
+        final JsonNode value = json.get(key);
+        if (null == value || !kind.test(value))
         {
-            throw new IllegalArgumentException("the report has no object \"" + key + "\"");
+            throw new IllegalArgumentException("the report has no " + what + " \"" + key + "\"");
         }
-        return (Map<String, Object>)value;
+        return value;
     }
 
-    static String string(final Map<String, Object> json, final String key)
+    static double number(final JsonNode value, final String what)
     {
-        final Object value = json.get(key);
-        if (!(value instanceof String))
-        {
-            throw new IllegalArgumentException("the report has no string \"" + key + "\"");
-        }
-        return (String)value;
-    }
-
-    static boolean bool(final Map<String, Object> json, final String key)
-    {
-        final Object value = json.get(key);
-        if (!(value instanceof Boolean))
-        {
-            throw new IllegalArgumentException("the report has no true/false \"" + key + "\"");
-        }
-        return (Boolean)value;
-    }
-
-    static double number(final Object value, final String what)
-    {
-        if (!(value instanceof Number))
+        if (null == value || !value.isNumber())
         {
             throw new IllegalArgumentException("the report has no number " + what);
         }
-        return ((Number)value).doubleValue();
+        return value.asDouble();
     }
 }

@@ -5,13 +5,23 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 
+import org.am2j.spmd.Job;
+import org.am2j.spmd.RendezvousConfig;
+import org.am2j.spmd.Spmd;
+import org.am2j.splitc.app.AppMain;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 
-@Timeout(30)
+@Timeout(60)
 class AppReportTest
 {
     @Test
@@ -41,6 +51,32 @@ class AppReportTest
         assertEquals(0.0, comm.meanBulkSize("local_bulk"));
         assertEquals(33.33333, comm.percentLocal());
         assertFalse(report.runs().get(1).verified());
+    }
+
+    @Test
+    void readsTheReportAnApplicationWrites(@TempDir final Path dir) throws Exception
+    {
+        final Path json = dir.resolve("con.json");
+        try (Job job = Spmd.init(Map.of(), new RendezvousConfig()))
+        {
+            assertEquals(0, AppMain.run(job, new String[]{ "con", "--preset", "small", "--json", json.toString() },
+                new PrintStream(OutputStream.nullOutputStream())));
+        }
+        final AppReport report = AppReport.parse(Files.readString(json, StandardCharsets.UTF_8));
+
+        assertEquals("con", report.app());
+        assertEquals(1, report.ranks());
+        assertTrue(report.verified());
+        assertEquals(List.of("CON/comm (small)", "CON/comp (small)"),
+            report.runs().stream().map(AppRun::label).toList());
+        for (final AppRun run : report.runs())
+        {
+            assertTrue(run.verified(), run.toString());
+            assertTrue(run.totalSeconds() > 0, run.toString());
+            assertFalse(run.phases().isEmpty(), run.toString());
+            assertEquals(1, run.parameter("seed", -1), run.toString());
+            assertEquals(0.0, run.mean("network_short"), "one rank sends no message: " + run);
+        }
     }
 
     @Test

@@ -5,7 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-import org.am2j.splitc.app.Json;
+import org.am2j.splitc.app.ReportJson;
 
 /**
  * Test reports shaped like those {@code bin/am2j app --json} writes ({@code AppMain}, {@code RunReport.toJson}).
@@ -129,7 +129,7 @@ final class Reports
         json.put("verified", verified);
         json.put("total_s", total);
         json.put("runs", list);
-        return Json.write(json);
+        return ReportJson.write(json);
     }
 
     /**

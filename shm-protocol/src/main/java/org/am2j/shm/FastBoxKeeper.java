@@ -1,0 +1,499 @@
+package org.am2j.shm;
+
+import static org.am2j.shm.FastBoxDescriptor.RETIRING;
+import static org.am2j.shm.FastBoxDescriptor.ownerInverse;
+import static org.am2j.shm.FastBoxDescriptor.ownerPid;
+import static org.am2j.shm.FastBoxDescriptor.ready;
+
+import org.am2j.spi.MessageSink;
+import org.am2j.spi.ProcessIdentity;
+import org.am2j.spi.TransportCounters;
+
+/**
+ * The upkeep of the fast boxes bound to a {@link FastBoxReceiver}, apart from the delivery of their messages: letting
+ * a box go (its sender closed its route, or its process is gone) with the handshake that loses nothing its sender
+ * still writes; writing back the words only the receiver writes, which a faulty writer may have overwritten (owner
+ * words, heads, counts); skipping and counting what a faulty writer spoiled in a ring, so that no ring stops for good,
+ * and what it destroyed of a boxed pair's messages on the shared queue; and, when the endpoint is freed, handing over
+ * what is left. It learns what each ring's sender has written from the sender's writing word, and how many of the
+ * pair's messages went through the shared queue from its shared-sent count ({@link FastBoxDescriptor}).
+ * <p>
+ * Used by the receiver's thread, from polls that are not nested in another and from the endpoint's close.
+ */
+final class FastBoxKeeper
+{
+    private static final int RINGS = 2;
+    /** The deepest shared queue's packets: a count difference larger than that is a faulty writer's number. */
+    private static final long MOST_IN_A_QUEUE = 65536;
+
+    private final FastBoxReceiver receiver;
+    private final FastBoxTable table;
+    private final int cap;
+    private final int slots;
+    private final TransportCounters counters;
+    private final long livenessNanos;
+    /** How long a live sender's reservation is waited for before its packet is taken for spoiled. */
+    private final long liveReservationNanos;
+
+    // The receiver's bindings (its arrays, shared).
+    private final long[] owner;
+    private final long[] readyState;
+    private final long[] head;
+    private final int[] ring;
+    private final int[] headOffset;
+    private final int[] consumedOffset;
+    private final int[] active;
+    private final int[] slotInverse;
+    private final long[][] sharedConsumed;
+    private final ShmInbound[] inbound;
+
+    /** Per ring ({@code kind * cap + box}): its writing word. */
+    private final int[] writingOffset;
+    /**
+     * Per ring: the sequence below which its sender has stamped every packet, by the highest writing word read that
+     * made sense (a sender reserves a sequence only after stamping the one before). Kept here because a faulty writer
+     * may zero the word after the sender stored it for the last time.
+     */
+    private final long[] stampedBelow;
+    /** Per ring: the head found not ready while its sender had stamped or reserved it, and since when. */
+    private final long[] stuckHead;
+    private final long[] stuckSince;
+    /** Per box: being let go ({@link FastBoxDescriptor#RETIRING} stored), and since when. */
+    private final boolean[] retiring;
+    private final long[] retiringSince;
+    /** Per ring: the shared messages its sender counted that this receiver has not consumed, and since when. */
+    private final long[] sharedGap;
+    private final long[] sharedGapSince;
+    /** The receivers of the shared request and reply queues, by kind. */
+    private final PacketReceiver[] sharedQueues = new PacketReceiver[RINGS];
+    private long lastLivenessCheck;
+
+    FastBoxKeeper(
+        final FastBoxReceiver receiver, final TransportCounters counters, final long livenessNanos,
+        final long[] owner, final long[] readyState, final long[] head, final int[] ring, final int[] headOffset,
+        final int[] consumedOffset, final int[] active, final int[] slotInverse, final long[][] sharedConsumed,
+        final ShmInbound[] inbound)
+    {
+        this.receiver = receiver;
+        this.table = receiver.table;
+        this.cap = table.boxes;
+        this.slots = slotInverse.length;
+        this.counters = counters;
+        this.livenessNanos = livenessNanos;
+        this.liveReservationNanos = livenessNanos * PacketReceiver.LIVE_CLAIM_TIMEOUTS;
+        this.owner = owner;
+        this.readyState = readyState;
+        this.head = head;
+        this.ring = ring;
+        this.headOffset = headOffset;
+        this.consumedOffset = consumedOffset;
+        this.active = active;
+        this.slotInverse = slotInverse;
+        this.sharedConsumed = sharedConsumed;
+        this.inbound = inbound;
+        this.writingOffset = new int[RINGS * cap];
+        this.stampedBelow = new long[RINGS * cap];
+        this.stuckHead = new long[RINGS * cap];
+        this.stuckSince = new long[RINGS * cap];
+        this.retiring = new boolean[cap];
+        this.retiringSince = new long[cap];
+        this.sharedGap = new long[RINGS * cap];
+        this.sharedGapSince = new long[RINGS * cap];
+    }
+
+    void sharedQueues(final PacketReceiver requests, final PacketReceiver replies)
+    {
+        sharedQueues[FastBoxDescriptor.REQUESTS] = requests;
+        sharedQueues[FastBoxDescriptor.REPLIES] = replies;
+    }
+
+    /**
+     * The receiver bound a box: its rings start afresh.
+     */
+    void bound(final int box)
+    {
+        for (int kind = 0; kind < RINGS; kind++)
+        {
+            final int r = kind * cap + box;
+            writingOffset[r] = table.writingOffset(box, kind);
+            stampedBelow[r] = 0;
+            stuckSince[r] = 0;
+            sharedGapSince[r] = 0;
+        }
+    }
+
+    /**
+     * The receiver let a box go.
+     */
+    void unbound(final int box)
+    {
+        retiring[box] = false;
+    }
+
+    /**
+     * @return true while the box is being let go.
+     */
+    boolean retiring(final int box)
+    {
+        return retiring[box];
+    }
+
+    /**
+     * @param r a ring of a bound box.
+     * @return true when its sender has reserved the packet at the head (it has fenced, and is about to stamp it).
+     */
+    boolean reserved(final int r)
+    {
+        // Acquire: after the sleeping flag's volatile store, in hasPending.
+        return table.getAcquire(writingOffset[r]) == head[r] + 1;
+    }
+
+    /**
+     * Look after the bound boxes, now and then, from a poll that is not nested in another: let go of those whose
+     * sender closed its route (released word set) or whose sender's process is gone; skip what a faulty writer
+     * spoiled; write back the words only this receiver writes (owner words of bound boxes, heads, counts), which
+     * senders read and a faulty writer may have overwritten.
+     */
+    void sweep()
+    {
+        if (0 == cap || receiver.reading())
+        {
+            return;
+        }
+        final long now = System.nanoTime();
+        final boolean checkLiveness = now - lastLivenessCheck >= livenessNanos;
+        if (checkLiveness)
+        {
+            lastLivenessCheck = now;
+        }
+        for (int i = receiver.bound - 1; i >= 0; i--)
+        {
+            final int box = active[i];
+            if (!retiring[box])
+            {
+                if (table.owner(box) != owner[box])
+                {
+                    restoreOwner(box);
+                }
+                // Read before the rings' stamps (acquire): a closed route's last packets are visible below.
+                if (table.released(box))
+                {
+                    retire(box, now);
+                }
+                else if (checkLiveness && !receiver.ownerAlive(box))
+                {
+                    if (!receiver.hasReady(box))
+                    {
+                        receiver.unbind(box, true);
+                    }
+                    continue;
+                }
+                else
+                {
+                    republish(box);
+                    countLostShared(box, now);
+                }
+            }
+            skipSpoiled(box, now);
+            if (retiring[box] && settled(box, now))
+            {
+                receiver.unbind(box, false);
+            }
+        }
+        if (checkLiveness)
+        {
+            receiver.freeUnboundOfDead();
+        }
+    }
+
+    /**
+     * The messages of a pair with a box that went through the shared queue are counted on both sides, by the
+     * overflow rule: the sender publishes its count in the box, this receiver keeps what it consumed. A difference
+     * that stays while the shared queue is empty (nothing ready at its head, no sender past it) for the liveness
+     * timeout is messages a faulty writer destroyed there (a queue zeroed with messages in it): counted as drops, and
+     * taken as consumed, so the pair's overflow rule lets it use its box again.
+     */
+    private void countLostShared(final int box, final long now)
+    {
+        final int inverse = ownerInverse(owner[box]);
+        final int slot = inverse & 0xFFFF;
+        if (slot >= slots || slotInverse[slot] != inverse)
+        {
+            return;
+        }
+        for (int kind = 0; kind < RINGS; kind++)
+        {
+            final int r = kind * cap + box;
+            // The sender's count first (acquire), then the queue: the count is published after the READY store of
+            // the message it counts, so a message counted is either in the queue or consumed.
+            final long gap = table.getAcquire(table.sharedSentOffset(box, kind)) - sharedConsumed[kind][slot];
+            final PacketReceiver queue = sharedQueues[kind];
+            if (gap <= 0 || gap > MOST_IN_A_QUEUE || null == queue || !queue.isEmpty())
+            {
+                sharedGapSince[r] = 0;
+                continue;
+            }
+            if (0 == sharedGapSince[r] || sharedGap[r] != gap)
+            {
+                sharedGap[r] = gap;
+                sharedGapSince[r] = now;
+                continue;
+            }
+            if (now - sharedGapSince[r] < livenessNanos)
+            {
+                continue;
+            }
+            for (long i = 0; i < gap; i++)
+            {
+                counters.drop();
+            }
+            final long consumed = sharedConsumed[kind][slot] += gap;
+            sharedGapSince[r] = 0;
+            // Release store of 1 + the count, as in FastBoxReceiver.afterShared.
+            table.putRelease(consumedOffset[r], consumed + 1);
+        }
+    }
+
+    /**
+     * A bound box's owner word was overwritten: write its sender's back. The sender may have found it not its own
+     * meanwhile and given the box up (its messages go to the shared queue); its writing word, which it stores back
+     * then, says what it had written into the box, and what a faulty writer spoiled there is skipped and counted
+     * ({@link #skipSpoiled}). The binding is let go when its route closes or its process is gone.
+     */
+    void restoreOwner(final int box)
+    {
+        // Volatile store: a sender that reads its word again goes on; one that read the garbage has given up.
+        table.ownerVolatile(box, owner[box]);
+    }
+
+    /**
+     * Start letting go of a bound box: store {@link FastBoxDescriptor#RETIRING} over its owner word. A sender that
+     * reserves a packet after this store reads it after its fence and cancels (its message goes to the shared queue);
+     * one that reserved before is seen by {@link #settled} (its writing word), and what it writes is delivered by the
+     * polls, which go on reading the box until it is let go.
+     */
+    private void retire(final int box, final long now)
+    {
+        // Volatile store (a full fence after it): the Dekker pair with a sender's reservation then owner-word read.
+        table.ownerVolatile(box, RETIRING);
+        retiring[box] = true;
+        retiringSince[box] = now;
+    }
+
+    /**
+     * @return true when a box being let go holds nothing more: no ready packet at a head, nothing stamped or reserved
+     * at or past it by its sender's writing word (waited for, then skipped by {@link #skipSpoiled}), or the bound for
+     * all that has passed.
+     */
+    private boolean settled(final int box, final long now)
+    {
+        if (now - retiringSince[box] > liveReservationNanos + livenessNanos)
+        {
+            return true;
+        }
+        for (int kind = 0; kind < RINGS; kind++)
+        {
+            final int r = kind * cap + box;
+            final long h = head[r];
+            if (writing(r, h) > h || stampedBelow[r] > h || ready(h) == table.stamp(table.packetOffset(ring[r], h)))
+            {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Read a ring's writing word, and learn from it what its sender has stamped ({@link #stampedBelow}).
+     *
+     * @param r a ring of a bound box.
+     * @param h its head.
+     * @return the word when it makes sense (past the head by at most the ring's depth), else the head (nothing owed).
+     */
+    private long writing(final int r, final long h)
+    {
+        final long writing = table.getAcquire(writingOffset[r]);
+        if (writing <= h || writing - h > table.depth)
+        {
+            return h;
+        }
+        if (writing - 1 > stampedBelow[r])
+        {
+            stampedBelow[r] = writing - 1;
+        }
+        return writing;
+    }
+
+    /**
+     * A ring whose head packet is not ready although its sender has stamped it (its writing word went past it)
+     * holds a packet a faulty writer spoiled (its stamp or the whole packet overwritten, the block zeroed); one
+     * whose sender reserved the head packet and does not stamp it holds a reservation that is not finished. Left so,
+     * the ring would never deliver again. After the liveness timeout (a reservation: after
+     * {@link PacketReceiver#LIVE_CLAIM_TIMEOUTS} of them, and as long as its sender is stopped), every packet from the
+     * head that is not ready, up to the first ready one or the end of what is owed, is skipped and counted as a drop.
+     */
+    private void skipSpoiled(final int box, final long now)
+    {
+        for (int kind = 0; kind < RINGS; kind++)
+        {
+            final int r = kind * cap + box;
+            long h = head[r];
+            // The writing word first, then the stamp (acquire both): the sender stamps a sequence before it reserves
+            // the next, so a word past h + 1 with the stamp of h not ready means the stamp was overwritten.
+            final boolean reserved = writing(r, h) == h + 1;
+            final long stamped = stampedBelow[r];
+            if (stamped <= h && !reserved || ready(h) == table.stamp(table.packetOffset(ring[r], h)))
+            {
+                stuckSince[r] = 0;
+                continue;
+            }
+            if (0 == stuckSince[r] || stuckHead[r] != h)
+            {
+                stuckHead[r] = h;
+                stuckSince[r] = now;
+                continue;
+            }
+            if (stamped <= h)
+            {
+                // A reservation: its sender is between its fence and its stamp, a few stores; waited for longer,
+                // and for as long as it is stopped (a dead sender's box is let go by the sweep's liveness check).
+                if (now - stuckSince[r] < liveReservationNanos || ProcessIdentity.isStopped(ownerPid(owner[box])))
+                {
+                    continue;
+                }
+            }
+            else if (now - stuckSince[r] < livenessNanos)
+            {
+                continue;
+            }
+            final long end = Math.max(stamped, h + 1);
+            while (h < end && ready(h) != table.stamp(table.packetOffset(ring[r], h)))
+            {
+                if (h < stamped)
+                {
+                    // A spoiled packet's block, if its index is intact; a live sender's reservation keeps its own.
+                    receiver.freeBulk(kind, table.packetOffset(ring[r], h), box);
+                }
+                counters.drop();
+                h++;
+            }
+            head[r] = h;
+            stuckSince[r] = 0;
+            // Release store of the head: the sender may reuse the packets skipped.
+            table.putRelease(headOffset[r], h);
+        }
+    }
+
+    /**
+     * Publish again a bound box's heads and shared-consumed counts where they differ from this receiver's: a sender
+     * that read an overwritten head takes the ring for full, and an overwritten count sends the pair to the shared
+     * queue, until the words are right again.
+     */
+    private void republish(final int box)
+    {
+        final int slot = ownerInverse(owner[box]) & 0xFFFF;
+        final boolean counted = slot < slots && slotInverse[slot] == ownerInverse(owner[box]);
+        for (int kind = 0; kind < RINGS; kind++)
+        {
+            final int r = kind * cap + box;
+            if (table.getAcquire(headOffset[r]) != head[r])
+            {
+                // Release store: every message below the head was handed over before it.
+                table.putRelease(headOffset[r], head[r]);
+            }
+            final long consumed = 1 + (counted ? sharedConsumed[kind][slot] : 0);
+            if (table.getAcquire(consumedOffset[r]) != consumed)
+            {
+                // Release store, as in afterShared.
+                table.putRelease(consumedOffset[r], consumed);
+            }
+        }
+    }
+
+    /**
+     * After the queue block's state became CLOSED: hand every ready packet of every box to {@code returns}. A packet a
+     * sender reserved is waited for: the sender read the state OPEN after its reservation (the Dekker pair with the
+     * CLOSED store) and stamps it, or read CLOSED and cancels the reservation. What is still owed at the deadline (a
+     * sender stalled, stopped or dead inside its reservation, or writing words a faulty writer left) is counted as
+     * unsettled; a packet spoiled below its sender's writing word as a drop.
+     *
+     * @param returns  the core's sink for messages that arrive too late to be delivered.
+     * @param deadline {@link System#nanoTime()} after which nothing is waited for.
+     * @return messages handed over.
+     */
+    int drain(final MessageSink returns, final long deadline)
+    {
+        if (0 == cap)
+        {
+            return 0;
+        }
+        receiver.rescanIfClaimed();
+        int handed = 0;
+        for (int i = 0; i < receiver.bound; i++)
+        {
+            final int box = active[i];
+            for (int kind = 0; kind < RINGS; kind++)
+            {
+                handed += drainRing(kind, box, returns, deadline);
+            }
+        }
+        return handed;
+    }
+
+    private int drainRing(final int kind, final int box, final MessageSink returns, final long deadline)
+    {
+        final int r = kind * cap + box;
+        int handed = 0;
+        int attempt = 0;
+        while (true)
+        {
+            final long h = head[r];
+            // The writing word before the stamp, as in skipSpoiled.
+            final boolean reserved = writing(r, h) == h + 1;
+            final int packet = table.packetOffset(ring[r], h);
+            if (ready(h) == table.stamp(packet))
+            {
+                try
+                {
+                    final ShmInbound message = inbound[kind].wrap(packet, readyState[box]);
+                    if (null != message)
+                    {
+                        returns.onMessage(message);
+                        handed++;
+                    }
+                    else
+                    {
+                        counters.drop();
+                    }
+                }
+                finally
+                {
+                    receiver.freeBulk(kind, packet, box);
+                    head[r] = h + 1;
+                }
+                continue;
+            }
+            if (h < stampedBelow[r])
+            {
+                // Stamped and then overwritten: spoiled.
+                counters.drop();
+                head[r] = h + 1;
+                continue;
+            }
+            if (!reserved)
+            {
+                // Nothing reserved: a sender that reserves from now on reads CLOSED after its fence and cancels.
+                return handed;
+            }
+            if (System.nanoTime() - deadline >= 0 || 0 == (attempt & 1023) && attempt > 0 &&
+                !receiver.ownerAlive(box))
+            {
+                // A reservation never finished: its message, if it comes, comes into a block no one reads.
+                counters.unsettled();
+                head[r] = h + 1;
+                return handed;
+            }
+            attempt = PacketReceiver.backOff(attempt);
+        }
+    }
+}

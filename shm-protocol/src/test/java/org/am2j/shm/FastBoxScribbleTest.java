@@ -1,0 +1,317 @@
+package org.am2j.shm;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+
+import org.am2j.api.Opcode;
+import org.am2j.api.ReturnStatus;
+import org.am2j.spi.InboundMessage;
+import org.am2j.spi.MessageSink;
+import org.am2j.spi.OutboundMessage;
+import org.am2j.spi.Route;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * Fast boxes under a faulty writer and at close, in one JVM: a CLOSED written over a live endpoint's state refuses
+ * nothing and runs nothing twice; a box whose released or owner word is overwritten is let go without losing what its
+ * sender writes; a spoiled stamp is skipped after the timeout and counted; a zeroed box is let go and what it held is
+ * counted; the close waits for a reservation and returns within its bound when one is never finished.
+ */
+@Timeout(60)
+class FastBoxScribbleTest
+{
+    private static final long BOUND_NANOS = TimeUnit.SECONDS.toNanos(5);
+
+    /** Counts each sequence number (argument 0) it is handed, and the first one handed twice. */
+    private static final class Counts implements MessageSink
+    {
+        final int[] seen = new int[64];
+        int delivered;
+        int twice = -1;
+
+        @Override
+        public void onMessage(final InboundMessage m)
+        {
+            final int sequence = m.arg(0);
+            if (++seen[sequence] > 1 && twice < 0)
+            {
+                twice = sequence;
+            }
+            delivered++;
+        }
+    }
+
+    private static int sendShort(final ShmRoute route, final Fixture.Ep to, final int sequence)
+    {
+        return route.sendShort(new OutboundMessage(), Opcode.REQUEST_SHORT.code(), 5, to.host.tag, 0, 1, sequence, 0,
+            0, 0, 0, 0, 0, 0);
+    }
+
+    /**
+     * Send short requests {@code from} to {@code to}, each one SENT.
+     */
+    private static void sendShorts(final ShmRoute route, final Fixture.Ep to, final int from, final int last)
+    {
+        for (int i = from; i <= last; i++)
+        {
+            assertEquals(Route.SENT, sendShort(route, to, i));
+        }
+    }
+
+    /**
+     * Poll {@code b} (its sweeps run every few thousand polls) until {@code done} holds; fail after the bound.
+     */
+    private static void pollUntil(final Fixture.Ep b, final MessageSink sink, final BooleanSupplier done)
+    {
+        final long start = System.nanoTime();
+        while (!done.getAsBoolean())
+        {
+            b.shm.poll(sink, 32, false);
+            if (System.nanoTime() - start > BOUND_NANOS)
+            {
+                fail("not within " + TimeUnit.NANOSECONDS.toMillis(BOUND_NANOS) + " ms");
+            }
+        }
+    }
+
+    /**
+     * @return a's route to b, after a first message (sequence 0) that b delivered: the first contact, which binds the
+     * box, so the next ones go into it.
+     */
+    private static ShmRoute boundRoute(final Fixture.Ep a, final Fixture.Ep b, final Counts counts)
+    {
+        final ShmRoute ab = a.routeTo(b);
+        assertEquals(Route.SENT, sendShort(ab, b, 0));
+        assertEquals(1, b.shm.poll(counts, 32, false));
+        assertTrue(ab.boxIndex() >= 0);
+        return ab;
+    }
+
+    /**
+     * CLOSED over the state word of a live endpoint (a faulty writer's): its file is still there, so senders go on,
+     * through the box and the shared queue; each message runs once; a reply to a requester whose state reads CLOSED
+     * is delivered.
+     */
+    @Test
+    void closedWrittenOverALiveEndpointsStateRefusesNothingAndRunsEachMessageOnce()
+    {
+        try (Fixture f = new Fixture("boxes", "1"))
+        {
+            final Fixture.Ep a = f.endpoint();
+            final Fixture.Ep b = f.endpoint();
+            final Fixture.Ep c = f.endpoint();
+            final Counts counts = new Counts();
+            final ShmRoute ab = boundRoute(a, b, counts);
+            final ShmRoute cb = c.routeTo(b);
+            final QueueBlock view = b.queueBlock();
+            view.buffer.putIntVolatile(QueueBlockDescriptor.STATE_OFFSET, QueueBlockDescriptor.STATE_CLOSED);
+            assertEquals(Route.SENT, sendShort(ab, b, 1), "through the box");
+            assertEquals(Route.SENT, sendShort(cb, b, 2), "through the shared queue (the one box is a's)");
+            assertEquals(-1, cb.boxIndex());
+            final Route[] replyRoute = new Route[1];
+            pollUntil(b, m ->
+            {
+                counts.onMessage(m);
+                replyRoute[0] = m.replyRoute();
+            }, () -> 3 == counts.delivered);
+            assertEquals(-1, counts.twice);
+
+            final QueueBlock requester = c.queueBlock();
+            requester.buffer.putIntVolatile(QueueBlockDescriptor.STATE_OFFSET, QueueBlockDescriptor.STATE_CLOSED);
+            assertEquals(Route.SENT, replyRoute[0].send(new OutboundMessage()
+                .header(Opcode.REPLY_SHORT.code(), 0, 6, 0).args(1, 9, 0, 0, 0, 0, 0, 0, 0).source(1)),
+                "a reply to a live requester, whatever its header says");
+            final Counts replies = new Counts();
+            pollUntil(c, replies, () -> 1 == replies.delivered);
+            assertEquals(0, b.host.drops() + c.host.drops());
+        }
+    }
+
+    /**
+     * The released word of a live sender's box overwritten: the receiver lets the box go with the handshake, the
+     * sender finds it let go at its next send and goes on through the shared queue, then claims a box again; every
+     * message is delivered once, none is dropped.
+     */
+    @Test
+    void aBoxLetGoUnderALiveSenderLosesNothing()
+    {
+        try (Fixture f = new Fixture("boxes", "1", "boxDepth", "8"))
+        {
+            final Fixture.Ep a = f.endpoint();
+            final Fixture.Ep b = f.endpoint();
+            final Counts counts = new Counts();
+            final ShmRoute ab = boundRoute(a, b, counts);
+            final int box = ab.boxIndex();
+            sendShorts(ab, b, 1, 3);
+            final FastBoxTable boxes = b.queueBlock().boxes;
+            final int released = boxes.ringOffset(box, 0) - FastBoxDescriptor.RINGS_OFFSET +
+                FastBoxDescriptor.RELEASED_OFFSET;
+            boxes.buffer.putIntVolatile(released, 0x5EED);
+            pollUntil(b, counts, () -> FastBoxDescriptor.RETIRING == boxes.owner(box) ||
+                FastBoxDescriptor.FREE == boxes.owner(box));
+            assertEquals(4, counts.delivered, "what was in the box was delivered");
+            assertEquals(Route.SENT, sendShort(ab, b, 4));
+            assertEquals(-1, ab.boxIndex(), "the sender found its box let go");
+            pollUntil(b, counts, () -> 5 == counts.delivered);
+            for (int i = 5; i < 60; i++)
+            {
+                assertEquals(Route.SENT, sendShort(ab, b, i));
+                b.shm.poll(counts, 32, false);
+            }
+            pollUntil(b, counts, () -> 60 == counts.delivered);
+            assertEquals(-1, counts.twice);
+            assertEquals(0, b.host.drops());
+        }
+    }
+
+    /**
+     * A stamp overwritten in a ring that goes on: the head packet is never ready again while its sender's writing
+     * word is past it. It is skipped after the liveness timeout and counted; the packets after it are delivered.
+     */
+    @Test
+    void aSpoiledStampIsSkippedAfterTheTimeoutAndCounted()
+    {
+        try (Fixture f = new Fixture("boxes", "1", "boxDepth", "8", "livenessMs", "20"))
+        {
+            final Fixture.Ep a = f.endpoint();
+            final Fixture.Ep b = f.endpoint();
+            final Counts counts = new Counts();
+            final ShmRoute ab = boundRoute(a, b, counts);
+            final int box = ab.boxIndex();
+            sendShorts(ab, b, 1, 3);
+            final FastBoxTable boxes = b.queueBlock().boxes;
+            final int ring = boxes.ringOffset(box, FastBoxDescriptor.REQUESTS);
+            final long head = boxes.getAcquire(boxes.headOffset(box, FastBoxDescriptor.REQUESTS));
+            boxes.buffer.putLongVolatile(boxes.packetOffset(ring, head) + PacketDescriptor.STATE_OFFSET,
+                0x1234_5678_9ABC_DEF0L);
+            pollUntil(b, counts, () -> 3 == counts.delivered);
+            assertEquals(0, counts.seen[1], "the spoiled one is not delivered");
+            assertEquals(1, counts.seen[2]);
+            assertEquals(1, counts.seen[3]);
+            assertEquals(1, b.host.drops(), "it is counted");
+            assertEquals(Route.SENT, sendShort(ab, b, 4));
+            pollUntil(b, counts, () -> 4 == counts.delivered);
+            assertTrue(ab.boxIndex() >= 0, "the box goes on");
+        }
+    }
+
+    /**
+     * The whole box table zeroed under a live pair (owner words, writing words, heads, stamps): the sender finds the
+     * box not its own at its next send and uses the shared queue; the receiver writes the owner word back and skips
+     * and counts the messages the zeroing destroyed (the sender's writing word, written again when it gave the box
+     * up, says how many); the sender, finding its word back, goes on in the box.
+     */
+    @Test
+    void aZeroedBoxIsLetGoAndWhatItHeldIsCounted()
+    {
+        try (Fixture f = new Fixture("boxes", "1", "boxDepth", "8", "livenessMs", "20"))
+        {
+            final Fixture.Ep a = f.endpoint();
+            final Fixture.Ep b = f.endpoint();
+            final Counts counts = new Counts();
+            final ShmRoute ab = boundRoute(a, b, counts);
+            sendShorts(ab, b, 1, 3);
+            final QueueBlock view = b.queueBlock();
+            final int table = view.boxes.ringOffset(0, 0) - FastBoxDescriptor.RINGS_OFFSET -
+                FastBoxDescriptor.BOXES_OFFSET;
+            view.buffer.setMemory(table, view.buffer.capacity() - table, (byte)0);
+            assertEquals(Route.SENT, sendShort(ab, b, 4));
+            assertEquals(-1, ab.boxIndex(), "the sender found the box gone");
+            pollUntil(b, counts, () -> 3 == b.host.drops() && 2 == counts.delivered);
+            assertEquals(1, counts.seen[4]);
+            assertEquals(-1, counts.twice);
+        }
+    }
+
+    /**
+     * A message of a pair with a box that went through the shared queue (the box was full), destroyed there (the
+     * queue zeroed): the receiver's count of the pair's shared messages stays behind the sender's while its shared
+     * queue is empty; after the liveness timeout the difference is counted as a drop, and the pair, whose overflow
+     * rule waited for it, uses its box again.
+     */
+    @Test
+    void aSharedMessageOfABoxedPairDestroyedInTheQueueIsCountedAndThePairGoesBackToItsBox()
+    {
+        try (Fixture f = new Fixture("boxes", "1", "boxDepth", "8", "livenessMs", "20"))
+        {
+            final Fixture.Ep a = f.endpoint();
+            final Fixture.Ep b = f.endpoint();
+            final Counts counts = new Counts();
+            final ShmRoute ab = boundRoute(a, b, counts);
+            sendShorts(ab, b, 1, 9);
+            assertEquals(8, ab.boxedSends(), "the box holds 8");
+            assertEquals(2, ab.sharedSends(), "the first contact and the ninth, which overflowed");
+            final PacketQueue queue = b.queueBlock().requests;
+            final int structure = queue.tailOffset;
+            queue.buffer.setMemory(structure, queue.bulkFlagOffset(0) - structure, (byte)0);
+            pollUntil(b, counts, () -> 1 == b.host.drops());
+            assertEquals(9, counts.delivered, "the first contact and the 8 in the box");
+            assertEquals(0, counts.seen[9]);
+            for (int i = 10; i < 20; i++)
+            {
+                assertEquals(Route.SENT, sendShort(ab, b, i));
+                b.shm.poll(counts, 32, false);
+            }
+            pollUntil(b, counts, () -> 19 == counts.delivered);
+            assertTrue(ab.boxedSends() > 8, "the pair uses its box again");
+            assertEquals(-1, counts.twice);
+            assertEquals(1, b.host.drops());
+        }
+    }
+
+    /**
+     * A sender that reserved a box packet before the close read the block open after its reservation: the drain
+     * waits for it and returns the message once it is stamped. A reservation never finished (its sender stalled
+     * inside it) holds the close up to its bound, and is counted as unsettled.
+     */
+    @Test
+    void theDrainWaitsForAReservationAndCountsOneNeverFinished() throws Exception
+    {
+        try (Fixture f = new Fixture("boxes", "1", "boxDepth", "8", "livenessMs", "50"))
+        {
+            final Fixture.Ep a = f.endpoint();
+            final Fixture.Ep b = f.endpoint();
+            final Counts counts = new Counts();
+            final ShmRoute ab = boundRoute(a, b, counts);
+            final QueueBlock view = b.queueBlock();
+            final int box = ab.boxIndex();
+            // The sender's side, as its next send would write it: a second sender over the same ring.
+            final FastBoxSender sender = new FastBoxSender(view.boxes, box, FastBoxDescriptor.REQUESTS,
+                view.boxes.owner(box));
+            final int packet = sender.next(1);
+            assertTrue(packet >= 0);
+            sender.reserve();
+
+            final Counts returned = new Counts();
+            final Fixture.Closing closing = new Fixture.Closing(b, returned);
+            assertFalse(closing.returnsWithin(200), "a reservation is waited for");
+            assertEquals(ReturnStatus.EBADENDPOINT.code(), sendShort(ab, b, 9), "new sends are refused meanwhile");
+            view.requests.putHeader(packet, Opcode.REQUEST_SHORT.code(), 5, 1, 0, 0, 0, PacketDescriptor.NO_BULK, -1,
+                b.host.tag);
+            view.requests.putArgs(packet, 7, 0, 0, 0, 0, 0, 0, 0);
+            sender.publish(packet);
+            assertTrue(closing.returnsWithin(10_000), "the drain ends once the reservation is stamped");
+            closing.join();
+            assertEquals(1, returned.delivered);
+            assertEquals(1, returned.seen[7]);
+            assertEquals(0, b.host.unsettled());
+
+            // A second endpoint whose box holds a reservation that is never stamped: the close returns, and counts it.
+            final Fixture.Ep d = f.endpoint();
+            final ShmRoute ad = boundRoute(a, d, new Counts());
+            final QueueBlock dView = d.queueBlock();
+            final FastBoxSender stalled = new FastBoxSender(dView.boxes, ad.boxIndex(), FastBoxDescriptor.REQUESTS,
+                dView.boxes.owner(ad.boxIndex()));
+            assertTrue(stalled.next(1) >= 0);
+            stalled.reserve();
+            assertEquals(0, d.shm.returnQueued(new Counts()));
+            assertEquals(1, d.host.unsettled(), "a reservation never finished is counted");
+        }
+    }
+}
