@@ -371,20 +371,6 @@ final class NicTimers
         }
     }
 
-    void retransmitSoon(final SendChannel channel)
-    {
-        final long end = channel.nextSequence();
-        for (long sequence = channel.oldest(); sequence < end; sequence++)
-        {
-            final WindowSlot slot = channel.slot(sequence);
-            if (slot.inFlight)
-            {
-                slot.retransmitAtNanos = clock.nowNanos;
-            }
-        }
-        clock.nextTimerNanos = clock.nowNanos;
-    }
-
     /**
      * Hand a message that will not be delivered back to the local endpoint that sent it, as a returned message
      * in its reply receive queue.
