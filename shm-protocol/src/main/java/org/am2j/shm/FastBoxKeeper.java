@@ -436,7 +436,17 @@ final class FastBoxKeeper
             final int box = active[i];
             for (int kind = 0; kind < RINGS; kind++)
             {
-                handed += drainRing(kind, box, returns, deadline);
+                final int r = kind * cap + box;
+                try
+                {
+                    handed += drainRing(kind, box, returns, deadline);
+                }
+                finally
+                {
+                    // Release store of the head: what was handed over (or skipped) is settled, and a sender that
+                    // later finds this process gone settles only what lies at or past it, once.
+                    table.putRelease(headOffset[r], head[r]);
+                }
             }
         }
         return handed;

@@ -305,6 +305,32 @@ class FastBoxScribbleTest
     }
 
     /**
+     * The drain at close publishes each ring's head past what it handed back: a sender that later finds the owner's
+     * process gone settles from the published head on, and must find nothing there that the close already returned
+     * (it would come back twice, the second time as outcome-unknown).
+     */
+    @Test
+    void theDrainPublishesTheHeadPastWhatItReturned()
+    {
+        try (Fixture f = new Fixture("boxes", "1", "boxDepth", "8"))
+        {
+            final Fixture.Ep a = f.endpoint();
+            final Fixture.Ep b = f.endpoint();
+            final Counts counts = new Counts();
+            final ShmRoute ab = boundRoute(a, b, counts);
+            final int box = ab.boxIndex();
+            sendShorts(ab, b, 1, 5);
+            final FastBoxTable boxes = b.queueBlock().boxes;
+            final int head = boxes.headOffset(box, FastBoxDescriptor.REQUESTS);
+            final long before = boxes.getAcquire(head);
+            final Counts returned = new Counts();
+            assertEquals(5, b.shm.returnQueued(returned));
+            assertEquals(5, returned.delivered);
+            assertEquals(before + 5, boxes.getAcquire(head), "the published head is past the 5 returned");
+        }
+    }
+
+    /**
      * A sender that reserved a box packet before the close read the block open after its reservation: the drain
      * waits for it and returns the message once it is stamped. A reservation never finished (its sender stalled
      * inside it) holds the close up to its bound, and is counted as unsettled.
