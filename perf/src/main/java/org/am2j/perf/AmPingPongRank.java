@@ -297,7 +297,7 @@ public final class AmPingPongRank
         {
             list.append(list.length() > 0 ? "," : "").append(run);
         }
-        results.put(prefix + "_gbps", LogPParameters.median(runs));
+        results.put(prefix + "_gbps", Medians.of(runs));
         results.put(prefix + "_gbps_min", Arrays.stream(runs).min().getAsDouble());
         results.put(prefix + "_gbps_max", Arrays.stream(runs).max().getAsDouble());
         results.put(prefix + "_gbps_runs", list.toString());

@@ -167,7 +167,7 @@ final class InterleavedRoundTrips
                 "no interleaved block has a ratio: the limit's median was 0 ns in every one");
         }
         LatencySummary.of(limit).putInto(results, limitPrefix);
-        results.put(ratioKey, LogPParameters.median(measured));
+        results.put(ratioKey, Medians.of(measured));
         results.put(ratioKey + "_min", Arrays.stream(measured).min().getAsDouble());
         results.put(ratioKey + "_max", Arrays.stream(measured).max().getAsDouble());
         final StringBuilder list = new StringBuilder();

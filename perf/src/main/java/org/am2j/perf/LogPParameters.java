@@ -1,6 +1,5 @@
 package org.am2j.perf;
 
-import java.util.Arrays;
 
 /**
  * The LogP parameters of one protocol configuration (the rows of the paper's Table 3), and the arithmetic that
@@ -80,7 +79,7 @@ record LogPParameters(
             {
                 slopes[i - from] = (burstNs[row][i + 1] - burstNs[row][i]) / (bursts[i + 1] - bursts[i]);
             }
-            return median(slopes);
+            return Medians.of(slopes);
         }
 
         /**
@@ -182,7 +181,7 @@ record LogPParameters(
                     slopes[k++] = (ns[j] - ns[i]) / (sizes[j] - sizes[i]);
                 }
             }
-            return median(slopes);
+            return Medians.of(slopes);
         }
 
         /**
@@ -246,26 +245,5 @@ record LogPParameters(
     double bandwidthMBps()
     {
         return 1000 / gapPerByteNs;
-    }
-
-    /**
-     * @param values any, not empty.
-     * @return their median (the mean of the middle two for an even count).
-     */
-    static double median(final long[] values)
-    {
-        return median(Arrays.stream(values).asDoubleStream().toArray());
-    }
-
-    /**
-     * @param values any, not empty.
-     * @return their median (the mean of the middle two for an even count).
-     */
-    static double median(final double[] values)
-    {
-        final double[] sorted = values.clone();
-        Arrays.sort(sorted);
-        final int n = sorted.length;
-        return (n & 1) == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2.0;
     }
 }

@@ -135,7 +135,7 @@ public final class LogPRank
             }
             for (int i = 0; i < sizes.length; i++)
             {
-                medians[i] = LogPParameters.median(transfers(messaging, sizes[i], reps[i]));
+                medians[i] = Medians.of(transfers(messaging, sizes[i], reps[i]));
             }
             messaging.finish();
             results.put("xfer.sizes", join(sizes));
@@ -177,7 +177,7 @@ public final class LogPRank
         final double[] medians = new double[bursts.length];
         for (int i = 0; i < bursts.length; i++)
         {
-            medians[i] = LogPParameters.median(times[i]);
+            medians[i] = Medians.of(times[i]);
         }
         return medians;
     }
@@ -237,7 +237,7 @@ public final class LogPRank
             final long start = System.nanoTime();
             samples[i] = System.nanoTime() - start;
         }
-        return LogPParameters.median(samples);
+        return Medians.of(samples);
     }
 
     /**
@@ -255,7 +255,7 @@ public final class LogPRank
             final long start = System.nanoTime();
             samples[i] = AmMessaging.spin(delayNs) - start;
         }
-        return LogPParameters.median(samples);
+        return Medians.of(samples);
     }
 
     /**

@@ -92,7 +92,7 @@ public final class NetPollRank
                 min = Math.min(min, block);
                 max = Math.max(max, block);
             }
-            results.put("poll_empty_ns", LogPParameters.median(blocks) / perPoll);
+            results.put("poll_empty_ns", Medians.of(blocks) / perPoll);
             results.put("poll_empty_min_ns", min / perPoll);
             results.put("poll_empty_max_ns", max / perPoll);
             results.put("poll_blocks", blocks.length);

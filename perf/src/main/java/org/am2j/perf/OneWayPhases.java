@@ -1,6 +1,5 @@
 package org.am2j.perf;
 
-import java.util.Arrays;
 import java.util.Locale;
 
 import org.am2j.api.Am;
@@ -159,8 +158,7 @@ public final class OneWayPhases
 
     private static long median(final long[] values)
     {
-        Arrays.sort(values);
-        return values[values.length / 2];
+        return Math.round(Medians.of(values));
     }
 
     /**

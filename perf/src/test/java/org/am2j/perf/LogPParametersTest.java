@@ -160,14 +160,6 @@ class LogPParametersTest
     }
 
     @Test
-    void theMedianOfAnEvenCountIsTheMeanOfTheMiddleTwo()
-    {
-        assertEquals(2.5, LogPParameters.median(new long[]{ 4, 1, 3, 2 }));
-        assertEquals(3, LogPParameters.median(new long[]{ 5, 3, 1 }));
-        assertEquals(-1.5, LogPParameters.median(new double[]{ -1, -2 }));
-    }
-
-    @Test
     void aSignatureWithoutADelayZeroRowIsRefused()
     {
         assertThrows(IllegalArgumentException.class, () -> new LogPParameters.Signature(new int[]{ 1, 2 },

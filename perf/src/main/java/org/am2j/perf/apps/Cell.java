@@ -1,5 +1,7 @@
 package org.am2j.perf.apps;
 
+import org.am2j.perf.Medians;
+
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -78,7 +80,7 @@ final class Cell
      */
     double medianTotal()
     {
-        return Stats.median(totals());
+        return Medians.of(totals());
     }
 
     /**
@@ -108,7 +110,7 @@ final class Cell
             run.phases().forEach((phase, s) -> times.computeIfAbsent(phase, p -> new ArrayList<>()).add(s));
         }
         final Map<String, Double> medians = new LinkedHashMap<>();
-        times.forEach((phase, list) -> medians.put(phase, Stats.median(list)));
+        times.forEach((phase, list) -> medians.put(phase, Medians.of(list)));
         return medians;
     }
 

@@ -1,34 +1,16 @@
 package org.am2j.perf.apps;
 
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
 
 /**
- * Medians and ratios of the matrix.
+ * The median run and the ratios of the matrix (the medians themselves: {@link org.am2j.perf.Medians}).
  */
 final class Stats
 {
     private Stats()
     {
-    }
-
-    /**
-     * @param values some numbers.
-     * @return their median: the middle one of an odd count, the mean of the two middle ones of an even count; NaN
-     * when there are none.
-     */
-    static double median(final List<Double> values)
-    {
-        if (values.isEmpty())
-        {
-            return Double.NaN;
-        }
-        final List<Double> sorted = new ArrayList<>(values);
-        Collections.sort(sorted);
-        final int n = sorted.size();
-        return n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
     }
 
     /**
