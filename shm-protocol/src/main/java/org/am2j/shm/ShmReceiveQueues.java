@@ -67,24 +67,40 @@ final class ShmReceiveQueues extends ReceiveQueues
     @Override
     public int receive(final MessageSink sink, final int budget, final boolean repliesOnly)
     {
-        // Closed is read only here, after the idle test: a closed endpoint's queues are read by its drain alone.
+        // Closed is read here, after the idle test (a closed endpoint's queues are read by its drain alone), and
+        // again only after a step that ran handlers: one of them may have freed the endpoint.
         if (closed)
         {
             return 0;
         }
-        int handled = boxes.poll(REPLIES, sink, budget);
-        if (!closed)
+        int step = boxes.poll(REPLIES, sink, budget);
+        int handled = step;
+        if (0 != step && closed)
         {
-            handled += replies.poll(sink, budget);
+            return handled;
         }
-        if (!repliesOnly && !closed)
+        step = replies.poll(sink, budget);
+        handled += step;
+        if (0 != step && closed)
         {
-            handled += boxes.poll(REQUESTS, sink, budget);
-            if (!closed)
+            return handled;
+        }
+        if (!repliesOnly)
+        {
+            step = boxes.poll(REQUESTS, sink, budget);
+            handled += step;
+            if (0 != step && closed)
             {
-                handled += requests.poll(sink, budget);
+                return handled;
+            }
+            step = requests.poll(sink, budget);
+            handled += step;
+            if (0 != step && closed)
+            {
+                return handled;
             }
         }
+        // The rare upkeep reads closed again: a close by another thread may have begun meanwhile.
         if ((0 == --sweepCountdown || 0 == handled && 0 == ++emptyReceives % EMPTY_RECEIVES_PER_SWEEP) && !closed)
         {
             sweepCountdown = SWEEP_RECEIVES;
