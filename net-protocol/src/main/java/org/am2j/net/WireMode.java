@@ -18,8 +18,12 @@ enum WireMode
     /** Nothing: the wire believes anyone who can send it a datagram. For measuring and for trusted fabrics only. */
     OFF(3, "off");
 
-    /** The mode of a NIC whose settings name none. */
-    static final WireMode DEFAULT = ENCRYPT;
+    /**
+     * The mode of a NIC whose settings name none: integrity, as the wire has always had. {@code encrypt} is not the
+     * default because one AES-GCM call per datagram from the JDK's provider makes the short round trip a fifth to a
+     * third slower than the wire off on this project's machines (`perf/results/pingpong-net.md`).
+     */
+    static final WireMode DEFAULT = AUTHENTICATE;
 
     /** The number that names the mode on the wire and in the key derivation. */
     final int code;

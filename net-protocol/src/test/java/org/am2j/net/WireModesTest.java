@@ -197,8 +197,10 @@ class WireModesTest
             System.setErr(saved);
         }
         final String text = err.toString(StandardCharsets.UTF_8);
-        assertTrue(text.contains("runs the wire mode off, and this NIC (process 1) runs encrypt (the default)"), text);
-        assertTrue(text.contains("runs the wire mode encrypt, and this NIC (process 2) runs off " +
+        final String byDefault = WireMode.DEFAULT.text;
+        assertTrue(text.contains("runs the wire mode off, and this NIC (process 1) runs " + byDefault +
+            " (the default)"), text);
+        assertTrue(text.contains("runs the wire mode " + byDefault + ", and this NIC (process 2) runs off " +
             "(am2j.net.authenticate=false)"), text);
     }
 
