@@ -156,4 +156,19 @@ final class SealedMemory
     {
         return ADDRESS.matcher(path.toString()).matches();
     }
+
+    /**
+     * @param path a shared-memory file's address.
+     * @return the pid an address {@code /proc/<pid>/fd/<fd>} names (the process that holds the file: a mapping made
+     * by that address proves it held it then), or -1 for a path of another form.
+     */
+    static long pidOf(final Path path)
+    {
+        final String text = path.toString();
+        if (!ADDRESS.matcher(text).matches())
+        {
+            return -1;
+        }
+        return Long.parseLong(text.substring("/proc/".length(), text.indexOf('/', "/proc/".length())));
+    }
 }

@@ -206,7 +206,10 @@ final class ShmEndpoint implements TransportEndpoint
             try
             {
                 final QueueBlock senderBlock = QueueBlock.wrap(mapped.buffer, "queue block " + senderPath);
-                pid = senderBlock.ownerPid() & 0xFFFF_FFFFL;
+                // The pid of a block opened by a /proc/<pid>/fd/<fd> address is that process's (it held the file
+                // as it was opened); the header's pid, which a faulty writer may have overwritten, only otherwise.
+                final long addressPid = SealedMemory.pidOf(mapped.path);
+                pid = (addressPid > 0 ? addressPid : senderBlock.ownerPid()) & 0xFFFF_FFFFL;
                 final byte[] encoded = senderBlock.encodedName();
                 name = null == encoded ? null : EndpointName.fromBytes(encoded);
             }

@@ -133,7 +133,7 @@ final class ShmRoute implements Route
         this.readyBulkState = state(BULK_READY, pid);
         this.readyPacketState = state(READY, pid);
         this.withdrawnPacketState = state(WITHDRAWN, pid);
-        this.owner = transport.peers.acquire(block.ownerProcessId(), block.ownerPid(), block.ownerStartMs());
+        this.owner = owner(transport, region, block);
         this.deadPeers = deadPeers;
         this.livenessNanos = transport.config.livenessNanos;
         this.boxes = block.boxes;
@@ -175,6 +175,27 @@ final class ShmRoute implements Route
             transport.deadPeerCounters.refused.increment();
         }
         return result;
+    }
+
+    /**
+     * The destination's owner process, as far as what a faulty writer cannot forge allows: the header's pid and start
+     * time are words any process of the user may overwrite, and a forged pid names no process, so a live owner would
+     * be taken for dead (its queued messages handed back while it delivers them). The pid comes from the address the
+     * block was just opened by ({@code /proc/<pid>/fd/<fd>}: that process held the file then), and the header's start
+     * time is kept only when the header's pid is that one (else the process is identified as it is now, which it is,
+     * having just been opened); the header's words are believed whole only for a block opened by a path that names no
+     * process (a file in a job directory). A writer that forges the start time alone, leaving the pid, still makes a
+     * live owner look dead: that exception is in docs/shm-protocol.md.
+     */
+    private static PeerProcess owner(final ShmTransport transport, final MappedRegion region, final QueueBlock block)
+    {
+        final long addressPid = SealedMemory.pidOf(region.path);
+        if (addressPid <= 0)
+        {
+            return transport.peers.acquire(block.ownerProcessId(), block.ownerPid(), block.ownerStartMs());
+        }
+        final long startMs = addressPid == block.ownerPid() ? block.ownerStartMs() : ProcessIdentity.UNKNOWN_START_TIME;
+        return transport.peers.acquire(block.ownerProcessId(), addressPid, startMs);
     }
 
     /**
