@@ -199,6 +199,7 @@ final class FastBoxKeeper
             skipSpoiled(box, now);
             if (retiring[box] && settled(box, now))
             {
+                skipOwed(box);
                 receiver.unbind(box, false);
             }
         }
@@ -303,6 +304,32 @@ final class FastBoxKeeper
             }
         }
         return true;
+    }
+
+    /**
+     * Before a box being let go is unbound: a ring still owed packets at its head (the let-go's time bound passed with
+     * a reservation or a spoiled packet there) has its head moved past them, each counted as a drop, so the head the
+     * unbinding publishes is past every sequence its sender wrote or reserved. The next owner starts there: a stamp
+     * left below it never reads as ready for a sequence at or above it, so nothing of the old owner's is delivered
+     * in the new owner's place, and nothing of the new owner's is skipped for an old stamp.
+     */
+    private void skipOwed(final int box)
+    {
+        for (int kind = 0; kind < RINGS; kind++)
+        {
+            final int r = kind * cap + box;
+            final long h = head[r];
+            final long end = Math.max(writing(r, h), stampedBelow[r]);
+            for (long sequence = h; sequence < end; sequence++)
+            {
+                if (sequence < stampedBelow[r])
+                {
+                    receiver.freeBulk(kind, table.packetOffset(ring[r], sequence), box);
+                }
+                counters.drop();
+            }
+            head[r] = Math.max(h, end);
+        }
     }
 
     /**
