@@ -319,16 +319,9 @@ final class FastBoxKeeper
         {
             final int r = kind * cap + box;
             final long h = head[r];
-            final long end = Math.max(writing(r, h), stampedBelow[r]);
-            for (long sequence = h; sequence < end; sequence++)
-            {
-                if (sequence < stampedBelow[r])
-                {
-                    receiver.freeBulk(kind, table.packetOffset(ring[r], sequence), box);
-                }
-                counters.drop();
-            }
-            head[r] = Math.max(h, end);
+            // The writing word first: reading it may raise what the ring's sender is known to have stamped.
+            final long writing = writing(r, h);
+            head[r] = skip(kind, box, h, Math.max(writing, stampedBelow[r]), false);
         }
     }
 
@@ -395,22 +388,35 @@ final class FastBoxKeeper
             {
                 continue;
             }
-            final long end = Math.max(stamped, h + 1);
-            while (h < end && ready(h) != table.stamp(table.packetOffset(ring[r], h)))
-            {
-                if (h < stamped)
-                {
-                    // A spoiled packet's block, if its index is intact; a live sender's reservation keeps its own.
-                    receiver.freeBulk(kind, table.packetOffset(ring[r], h), box);
-                }
-                counters.drop();
-                h++;
-            }
+            h = skip(kind, box, h, Math.max(stamped, h + 1), true);
             head[r] = h;
             stuckSince[r] = 0;
             // Release store of the head: the sender may reuse the packets skipped.
             table.putRelease(headOffset[r], h);
         }
+    }
+
+    /**
+     * Skip a ring's packets from {@code from} up to {@code end}, each counted as a drop; a packet its sender stamped
+     * gives back the bulk block it names (if its index is intact: a live sender's reservation keeps its own).
+     *
+     * @param stopAtReady stop at the first ready packet (it is delivered, not skipped).
+     * @return the sequence after the last one skipped.
+     */
+    private long skip(final int kind, final int box, final long from, final long end, final boolean stopAtReady)
+    {
+        final int r = kind * cap + box;
+        long h = from;
+        while (h < end && !(stopAtReady && ready(h) == table.stamp(table.packetOffset(ring[r], h))))
+        {
+            if (h < stampedBelow[r])
+            {
+                receiver.freeBulk(kind, table.packetOffset(ring[r], h), box);
+            }
+            counters.drop();
+            h++;
+        }
+        return h;
     }
 
     /**
