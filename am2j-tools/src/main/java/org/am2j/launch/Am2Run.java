@@ -137,8 +137,7 @@ public final class Am2Run
         }
         if (options.help())
         {
-            out.println(LaunchOptions.USAGE);
-            out.println(LaunchOptions.HELP);
+            out.print(LaunchOptions.HELP);
             return 0;
         }
 

@@ -2,21 +2,30 @@ package org.am2j.launch;
 
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Collections;
 import java.util.List;
 import java.util.regex.Pattern;
+
 import org.am2j.spmd.SpmdEnvironment;
+import org.am2j.tools.CommandLines;
+import org.am2j.tools.CommandLines.Range;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.TypeConversionException;
 
 /**
- * The command line of {@link Am2Run}, parsed and checked:
- * {@value #USAGE}.
+ * The command line of {@link Am2Run}, parsed by picocli with the conventions of {@link CommandLines} and checked:
+ * {@value #SYNOPSIS}. The options end at {@code --} or at the first word that is not one, MAINCLASS; what follows
+ * MAINCLASS is the rank program's, whatever it looks like.
  */
+@Command(name = "am2j run", customSynopsis = LaunchOptions.SYNOPSIS)
 final class LaunchOptions
 {
-    /** The usage line. */
-    static final String USAGE = "usage: am2j run -n P [--nodes N] [--poll NAME] [--nic inline|thread]" +
-        " [--nics-per-node K] [--pin]" +
-        " [--timeout SECONDS] [--jvm-opt OPT]... [--cp CLASSPATH] -- MAINCLASS [ARGS]";
+    /** The usage line without its heading. */
+    static final String SYNOPSIS = "am2j run -n P [--nodes N] [--poll NAME] [--nic inline|thread]" +
+        " [--nics-per-node K] [--pin] [--timeout SECONDS] [--jvm-opt OPT]... [--cp CLASSPATH] -- MAINCLASS [ARGS]";
 
     /** Most NIC processes per node. */
     static final int MAX_NICS_PER_NODE = 64;
@@ -24,68 +33,65 @@ final class LaunchOptions
     /** {@link #timeoutSeconds()} of a job without {@code --timeout}. */
     static final int NO_TIMEOUT = 0;
 
-    /** What each option means. */
-    static final String HELP = String.join(System.lineSeparator(),
-        "  -n P              number of ranks (JVMs), 1 to " + SpmdEnvironment.MAX_SIZE,
-        "  --nodes N         emulated nodes of this machine, 1 to P (default 1); ranks are placed in blocks, the",
-        "                    first P mod N nodes get one rank more",
-        "  --poll NAME       poll scheduler of the ranks (AM2J_POLL, -Dam2j.poll)",
-        "  --nic MODE        NIC agent mode of the ranks: inline or thread (AM2J_NIC, -Dam2j.nic)",
-        "  --nics-per-node K K NIC processes per node, started before the ranks and stopped after them, shared by",
-        "                    the node's ranks in contiguous groups (8 ranks on 3 NICs: 3, 3, 2); 0, the default,",
-        "                    gives every rank a NIC of its own (AM2J_NICS_PER_NODE)",
-        "  --pin             pin rank R to the R-th CPU this process may use (modulo their number) with taskset -c;",
-        "                    without taskset or with fewer than 2 allowed CPUs the ranks run unpinned (said on stderr)",
-        "  --timeout S       time limit of the job in seconds, a positive integer: when it passes, every rank is",
-        "                    stopped and the launcher exits with " + Am2Run.TIMEOUT_STATUS + " (default: no limit)",
-        "  --jvm-opt OPT     an option for every rank's JVM (repeatable)",
-        "  --cp CLASSPATH    class path of the ranks (default: the launcher's); it must hold am2j",
-        "  MAINCLASS ARGS    the rank program: its main(String[]) runs in every rank");
+    /** The usage line, printed after an error. */
+    static final String USAGE = CommandLines.usage(new LaunchOptions());
+
+    /** The usage line and what each option means. */
+    static final String HELP = CommandLines.help(new LaunchOptions());
 
     private static final Pattern CLASS_NAME = Pattern.compile(
         "\\p{javaJavaIdentifierStart}\\p{javaJavaIdentifierPart}*(\\.\\p{javaJavaIdentifierStart}" +
         "\\p{javaJavaIdentifierPart}*)*");
     private static final Pattern POLL_NAME = Pattern.compile("[A-Za-z0-9_.:,=()+-]{1,128}");
 
-    private final boolean help;
-    private final int ranks;
-    private final int nodes;
-    private final String poll;
-    private final String nic;
-    private final int nicsPerNode;
-    private final boolean pin;
-    private final int timeoutSeconds;
-    private final List<String> jvmOptions;
-    private final String classPath;
-    private final String mainClass;
-    private final List<String> mainArgs;
+    @Option(names = { "-h", "--help" }, usageHelp = true, description = "this help")
+    private boolean help;
+    @Option(names = "-n", paramLabel = "P", description = "number of ranks (JVMs), 1 to " + SpmdEnvironment.MAX_SIZE)
+    @Range(min = 1, max = SpmdEnvironment.MAX_SIZE, meaning = "ranks")
+    private int ranks = -1;
+    @Option(names = "--nodes", paramLabel = "N", description = "emulated nodes of this machine, 1 to P (default 1); " +
+        "ranks are placed in blocks, the first P mod N nodes get one rank more")
+    @Range(min = 1, max = SpmdEnvironment.MAX_SIZE, meaning = "emulated nodes")
+    private int nodes = 1;
+    @Option(names = "--poll", paramLabel = "NAME", converter = PollName.class,
+        description = "poll scheduler of the ranks (AM2J_POLL, -Dam2j.poll)")
+    private String poll;
+    @Option(names = "--nic", paramLabel = "MODE", converter = NicMode.class,
+        description = "NIC agent mode of the ranks: inline or thread (AM2J_NIC, -Dam2j.nic)")
+    private String nic;
+    @Option(names = "--nics-per-node", paramLabel = "K", description = "K NIC processes per node, started before the " +
+        "ranks and stopped after them, shared by the node's ranks in contiguous groups (8 ranks on 3 NICs: 3, 3, 2); " +
+        "0, the default, gives every rank a NIC of its own (AM2J_NICS_PER_NODE)")
+    @Range(min = 0, max = MAX_NICS_PER_NODE, meaning = "NIC processes per node")
+    private int nicsPerNode;
+    @Option(names = "--pin", description = "pin rank R to the R-th CPU this process may use (modulo their number) " +
+        "with taskset -c; without taskset or with fewer than 2 allowed CPUs the ranks run unpinned (said on stderr)")
+    private boolean pin;
+    @Option(names = "--timeout", paramLabel = "S", converter = Seconds.class, description = "time limit of the job " +
+        "in seconds, a positive integer: when it passes, every rank is stopped and the launcher exits with " +
+        Am2Run.TIMEOUT_STATUS + " (default: no limit)")
+    private int timeoutSeconds = NO_TIMEOUT;
+    @Option(names = "--jvm-opt", paramLabel = "OPT", description = "an option for every rank's JVM (repeatable)")
+    private List<String> jvmOptions = new ArrayList<>();
+    @Option(names = "--cp", paramLabel = "CLASSPATH", converter = ClassPath.class,
+        description = "class path of the ranks (default: the launcher's); it must hold am2j")
+    private String classPath;
+    @Parameters(paramLabel = "MAINCLASS ARGS", description = "the rank program: its main(String[]) runs in every rank")
+    private List<String> program = new ArrayList<>();
 
-    private LaunchOptions(
-        final boolean help,
-        final int ranks,
-        final int nodes,
-        final String poll,
-        final String nic,
-        final int nicsPerNode,
-        final boolean pin,
-        final int timeoutSeconds,
-        final List<String> jvmOptions,
-        final String classPath,
-        final String mainClass,
-        final List<String> mainArgs)
+    private LaunchOptions()
     {
-        this.help = help;
-        this.ranks = ranks;
-        this.nodes = nodes;
-        this.poll = poll;
-        this.nic = nic;
-        this.nicsPerNode = nicsPerNode;
-        this.pin = pin;
-        this.timeoutSeconds = timeoutSeconds;
-        this.jvmOptions = Collections.unmodifiableList(jvmOptions);
+    }
+
+    /**
+     * {@code -cp} and {@code --class-path}, as for {@code java}: the same as {@code --cp}, left out of the help.
+     *
+     * @param classPath the ranks' class path.
+     */
+    @Option(names = { "-cp", "--class-path" }, paramLabel = "CLASSPATH", converter = ClassPath.class, hidden = true)
+    private void classPathAlias(final String classPath)
+    {
         this.classPath = classPath;
-        this.mainClass = mainClass;
-        this.mainArgs = Collections.unmodifiableList(mainArgs);
     }
 
     /**
@@ -95,153 +101,105 @@ final class LaunchOptions
      */
     static LaunchOptions parse(final String[] args)
     {
-        int i = args.length > 0 && "run".equals(args[0]) ? 1 : 0;
-        int ranks = -1;
-        int nodes = 1;
-        String poll = null;
-        String nic = null;
-        int nicsPerNode = 0;
-        boolean pin = false;
-        int timeoutSeconds = NO_TIMEOUT;
-        String classPath = null;
-        final List<String> jvmOptions = new ArrayList<>();
-        while (i < args.length)
+        final LaunchOptions options = new LaunchOptions();
+        final int from = args.length > 0 && "run".equals(args[0]) ? 1 : 0;
+        // a rank JVM's options look like options (--jvm-opt -cp): an option's value is the next word, whatever it is
+        final CommandLine line = CommandLines.of(options).setStopAtPositional(true)
+            .setAllowOptionsAsOptionParameters(true);
+        CommandLines.parse(line, Arrays.copyOfRange(args, from, args.length));
+        if (options.help)
         {
-            final String arg = args[i];
-            if ("--".equals(arg))
-            {
-                i++;
-                break;
-            }
-            if (!arg.startsWith("-"))
-            {
-                break;
-            }
-            int step = 2;
-            switch (arg)
-            {
-                case "-h":
-                case "--help":
-                    return new LaunchOptions(
-                        true, 0, 0, null, null, 0, false, NO_TIMEOUT, jvmOptions, null, null, new ArrayList<>());
-                case "-n":
-                    ranks = number(arg, value(args, i), 1, SpmdEnvironment.MAX_SIZE);
-                    break;
-                case "--nodes":
-                    nodes = number(arg, value(args, i), 1, SpmdEnvironment.MAX_SIZE);
-                    break;
-                case "--poll":
-                    poll = value(args, i);
-                    if (!POLL_NAME.matcher(poll).matches())
-                    {
-                        throw new IllegalArgumentException("--poll '" + poll + "' is not a poll scheduler name" +
-                            " (1 to 128 of [A-Za-z0-9_.:,=()+-])");
-                    }
-                    break;
-                case "--nic":
-                    nic = value(args, i);
-                    if (!"inline".equals(nic) && !"thread".equals(nic))
-                    {
-                        throw new IllegalArgumentException("--nic '" + nic + "' must be inline or thread");
-                    }
-                    break;
-                case "--nics-per-node":
-                    nicsPerNode = number(arg, value(args, i), 0, MAX_NICS_PER_NODE);
-                    break;
-                case "--pin":
-                    pin = true;
-                    step = 1;
-                    break;
-                case "--timeout":
-                    timeoutSeconds = timeout(value(args, i));
-                    break;
-                case "--jvm-opt":
-                    jvmOptions.add(value(args, i));
-                    break;
-                case "--cp":
-                case "-cp":
-                case "--class-path":
-                    classPath = value(args, i);
-                    if (classPath.isEmpty())
-                    {
-                        throw new IllegalArgumentException(arg + " must not be empty");
-                    }
-                    break;
-                default:
-                    throw new IllegalArgumentException("unknown option '" + arg + "'");
-            }
-            i += step;
+            return options;
         }
-        if (ranks < 0)
+        if (options.ranks < 0)
         {
             throw new IllegalArgumentException("missing -n P, the number of ranks (1 to " +
                 SpmdEnvironment.MAX_SIZE + ")");
         }
-        if (nodes > ranks)
+        if (options.nodes > options.ranks)
         {
-            throw new IllegalArgumentException("--nodes " + nodes + " is more than -n " + ranks +
+            throw new IllegalArgumentException("--nodes " + options.nodes + " is more than -n " + options.ranks +
                 ": every node needs a rank");
         }
-        if (i >= args.length)
+        if (options.program.isEmpty())
         {
             throw new IllegalArgumentException("missing MAINCLASS, the class whose main(String[]) every rank runs");
         }
-        final String mainClass = args[i];
-        if (!CLASS_NAME.matcher(mainClass).matches())
+        if (!CLASS_NAME.matcher(options.program.get(0)).matches())
         {
-            throw new IllegalArgumentException("MAINCLASS '" + mainClass + "' is not a class name");
+            throw new IllegalArgumentException("MAINCLASS '" + options.program.get(0) + "' is not a class name");
         }
-        final List<String> mainArgs = new ArrayList<>(Arrays.asList(args).subList(i + 1, args.length));
-        return new LaunchOptions(
-            false, ranks, nodes, poll, nic, nicsPerNode, pin, timeoutSeconds, jvmOptions, classPath, mainClass, mainArgs);
+        options.jvmOptions = List.copyOf(options.jvmOptions);
+        options.program = List.copyOf(options.program);
+        return options;
     }
 
-    private static String value(final String[] args, final int i)
+    /** {@code --poll}: a scheduler name of the characters the schedulers' names and arguments use. */
+    static final class PollName implements ITypeConverter<String>
     {
-        if (i + 1 >= args.length)
+        @Override
+        public String convert(final String value)
         {
-            throw new IllegalArgumentException(args[i] + " needs a value");
+            if (!POLL_NAME.matcher(value).matches())
+            {
+                throw new TypeConversionException("'" + value + "' is not a poll scheduler name" +
+                    " (1 to 128 of [A-Za-z0-9_.:,=()+-])");
+            }
+            return value;
         }
-        return args[i + 1];
     }
 
-    private static int timeout(final String value)
+    /** {@code --nic}: inline or thread. */
+    static final class NicMode implements ITypeConverter<String>
     {
-        final int seconds;
-        try
+        @Override
+        public String convert(final String value)
         {
-            seconds = Integer.parseInt(value);
+            if (!"inline".equals(value) && !"thread".equals(value))
+            {
+                throw new TypeConversionException("'" + value + "' must be inline or thread");
+            }
+            return value;
         }
-        catch (final NumberFormatException ex)
-        {
-            throw new IllegalArgumentException("--timeout '" + value + "' must be a positive integer (seconds, 1 to " +
-                Integer.MAX_VALUE + ")");
-        }
-        if (seconds < 1)
-        {
-            throw new IllegalArgumentException("--timeout " + seconds + " must be a positive integer (seconds, 1 to " +
-                Integer.MAX_VALUE + ")");
-        }
-        return seconds;
     }
 
-    private static int number(final String option, final String value, final int min, final int max)
+    /** {@code --timeout}: whole seconds, at least 1. */
+    static final class Seconds implements ITypeConverter<Integer>
     {
-        final int n;
-        try
+        private static final String RULE = " must be a positive integer (seconds, 1 to " + Integer.MAX_VALUE + ")";
+
+        @Override
+        public Integer convert(final String value)
         {
-            n = Integer.parseInt(value);
+            final int seconds;
+            try
+            {
+                seconds = Integer.parseInt(value);
+            }
+            catch (final NumberFormatException ex)
+            {
+                throw new TypeConversionException("'" + value + "'" + RULE);
+            }
+            if (seconds < 1)
+            {
+                throw new TypeConversionException(seconds + RULE);
+            }
+            return seconds;
         }
-        catch (final NumberFormatException ex)
+    }
+
+    /** {@code --cp}: not empty. */
+    static final class ClassPath implements ITypeConverter<String>
+    {
+        @Override
+        public String convert(final String value)
         {
-            throw new IllegalArgumentException(option + " '" + value + "' is not a number in [" + min + ", " + max +
-                "]");
+            if (value.isEmpty())
+            {
+                throw new TypeConversionException("must not be empty");
+            }
+            return value;
         }
-        if (n < min || n > max)
-        {
-            throw new IllegalArgumentException(option + " " + n + " is outside [" + min + ", " + max + "]");
-        }
-        return n;
     }
 
     /**
@@ -329,7 +287,7 @@ final class LaunchOptions
      */
     String mainClass()
     {
-        return mainClass;
+        return program.get(0);
     }
 
     /**
@@ -337,6 +295,6 @@ final class LaunchOptions
      */
     List<String> mainArgs()
     {
-        return mainArgs;
+        return program.subList(1, program.size());
     }
 }

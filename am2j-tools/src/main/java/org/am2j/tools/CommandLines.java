@@ -141,11 +141,14 @@ public final class CommandLines
 
     /**
      * @param line a command line of {@link #of(Object)}, with options added if need be.
-     * @return its help: the usage line, then every option with what it does, to a width of {@value #HELP_WIDTH}.
+     * @return its help: the usage line, the command's description if it has one, then every option and positional
+     * parameter with what it does, then the footer if there is one, to a width of {@value #HELP_WIDTH}.
      */
     public static String help(final CommandLine line)
     {
-        return usage(line) + System.lineSeparator() + line.getHelp().optionList();
+        final CommandLine.Help help = line.getHelp();
+        return usage(line) + System.lineSeparator() + help.description() + help.optionList() +
+            help.parameterList() + help.footer();
     }
 
     private static String usage(final CommandLine line)

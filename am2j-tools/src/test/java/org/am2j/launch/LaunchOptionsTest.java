@@ -70,6 +70,41 @@ class LaunchOptionsTest
     }
 
     @Test
+    void jvmOptionsAreTakenAsTheyAreEvenWhenTheyLookLikeTheLaunchersOptions()
+    {
+        final LaunchOptions options = LaunchOptions.parse(new String[]{ "-n", "2", "--jvm-opt", "-cp",
+            "--jvm-opt", "-h", "--jvm-opt", "--pin", "--jvm-opt", "-XX:+UseSerialGC", "--", "Main" });
+
+        assertEquals(List.of("-cp", "-h", "--pin", "-XX:+UseSerialGC"), options.jvmOptions());
+        assertFalse(options.pin());
+    }
+
+    @Test
+    void theClassPathHasTheNamesOfJava()
+    {
+        assertEquals("a", LaunchOptions.parse(new String[]{ "-n", "1", "-cp", "a", "Main" }).classPath());
+        assertEquals("b", LaunchOptions.parse(new String[]{ "-n", "1", "--class-path", "b", "Main" }).classPath());
+        assertEquals("c", LaunchOptions.parse(new String[]{ "-n", "1", "--cp", "a", "--cp", "c", "Main" }).classPath(),
+            "the last one given wins");
+        final IllegalArgumentException ex = assertThrows(IllegalArgumentException.class,
+            () -> LaunchOptions.parse(new String[]{ "-n", "1", "--cp", "", "Main" }));
+        assertEquals("--cp must not be empty", ex.getMessage());
+    }
+
+    @Test
+    void theHelpNamesEveryOptionUnderTheUsageLine()
+    {
+        assertEquals("usage: am2j run -n P [--nodes N] [--poll NAME] [--nic inline|thread] [--nics-per-node K] [--pin]" +
+            " [--timeout SECONDS] [--jvm-opt OPT]... [--cp CLASSPATH] -- MAINCLASS [ARGS]", LaunchOptions.USAGE);
+        assertTrue(LaunchOptions.HELP.startsWith(LaunchOptions.USAGE + System.lineSeparator()), LaunchOptions.HELP);
+        for (final String option : List.of("-n P", "--nodes N", "--poll NAME", "--nic MODE", "--nics-per-node K",
+            "--pin", "--timeout S", "--jvm-opt OPT", "--cp CLASSPATH", "MAINCLASS ARGS"))
+        {
+            assertTrue(LaunchOptions.HELP.contains(option), option + " in " + LaunchOptions.HELP);
+        }
+    }
+
+    @Test
     void helpIsRecognised()
     {
         assertTrue(LaunchOptions.parse(new String[]{ "run", "--help" }).help());
@@ -89,13 +124,18 @@ class LaunchOptionsTest
         "-n 2 --nodes 0 -- Main|--nodes 0 is outside",
         "-n 2 --nic fast -- Main|--nic 'fast' must be inline or thread",
         "-n 2 --timeout|--timeout needs a value",
-        "-n 2 --timeout -- Main|--timeout '--' must be a positive integer (seconds, 1 to 2147483647)",
+        "-n 2 --timeout -- Main|--timeout needs a value",
+        "-n 2 --timeout --pin Main|--timeout '--pin' must be a positive integer (seconds, 1 to 2147483647)",
         "-n 2 --timeout 0 -- Main|--timeout 0 must be a positive integer (seconds, 1 to 2147483647)",
         "-n 2 --timeout -5 -- Main|--timeout -5 must be a positive integer",
         "-n 2 --timeout 1.5 -- Main|--timeout '1.5' must be a positive integer",
         "-n 2 --timeout 2147483648 -- Main|--timeout '2147483648' must be a positive integer",
-        "-n 2 --pin=yes -- Main|unknown option '--pin=yes'",
-        "-n 2 --frobnicate -- Main|unknown option '--frobnicate'",
+        "-n 2 --pin=yes -- Main|unknown argument '--pin=yes'",
+        "-n 2 --frobnicate -- Main|unknown argument '--frobnicate'",
+        "-n 2 --nics-per-node 65 -- Main|--nics-per-node 65 is outside [0, 64]",
+        "-n 2 --poll -- Main|--poll needs a value",
+        "-n 2 --jvm-opt|--jvm-opt needs a value",
+        "-n 2 --cp|--cp needs a value",
         "-n 2 -- 1Main|MAINCLASS '1Main' is not a class name",
         "-n 2 -- --help|MAINCLASS '--help' is not a class name" })
     void usageErrorsNameTheProblem(final String commandLine, final String message)
