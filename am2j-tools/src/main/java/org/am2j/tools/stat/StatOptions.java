@@ -1,12 +1,22 @@
 package org.am2j.tools.stat;
 
 import java.nio.file.Path;
-import java.nio.file.Paths;
+
 import org.am2j.core.stats.CountersFile;
 
+import java.nio.file.Path;
+
+import org.am2j.core.stats.CountersFile;
+import org.am2j.tools.CommandLines;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.TypeConversionException;
+
 /**
- * The command line of {@link StatTool}: {@code [--pid PID] [--once] [--interval MS] [--dir DIR] [--help]}; each
- * option with a value also accepts the {@code --name=value} form.
+ * The command line of {@link StatTool}: {@code [--pid PID] [--once] [--interval MS] [--dir DIR] [--help]}, parsed by
+ * picocli with the conventions of {@link CommandLines}; each option with a value also accepts the
+ * {@code --name=value} form.
  *
  * @param pid        the process to show, or 0 to list the processes that have counters files.
  * @param once       print once and exit rather than refresh.
@@ -19,17 +29,11 @@ public record StatOptions(long pid, boolean once, long intervalMs, Path director
     /** Refresh interval when none is given. */
     public static final long DEFAULT_INTERVAL_MS = 1000;
 
-    /** The usage text. */
-    public static final String USAGE =
-        "usage: am2j stat [--pid PID] [--once] [--interval MS] [--dir DIR]\n" +
-        "  Prints the am2j counters of a running process, refreshing until interrupted.\n" +
-        "  --pid PID      the process to show; without it, lists the live processes that have counters\n" +
-        "                 files and shows the only one, if exactly one exists\n" +
-        "  --once         print once and exit\n" +
-        "  --interval MS  milliseconds between refreshes (default " + DEFAULT_INTERVAL_MS + ")\n" +
-        "  --dir DIR      counters directory (default: -D" + CountersFile.DIRECTORY_PROP_NAME + ", $" +
-        CountersFile.DIRECTORY_ENV_NAME + ", /dev/shm/am2j-$USER/counters, or $TMPDIR/am2j-$USER/counters)\n" +
-        "  exit status: 0 shown, 1 no such live process or a bad counters file, 2 bad arguments";
+    /** The usage line, printed after an error. */
+    public static final String USAGE = CommandLines.usage(new Arguments());
+
+    /** The usage line, what the command does and what each option means. */
+    public static final String HELP = CommandLines.help(new Arguments());
 
     /**
      * @param args the command line.
@@ -38,95 +42,70 @@ public record StatOptions(long pid, boolean once, long intervalMs, Path director
      */
     public static StatOptions parse(final String[] args)
     {
-        long pid = 0;
-        boolean once = false;
+        final Arguments arguments = new Arguments();
+        // --name=value as well as --name value, as this command has always taken them
+        CommandLines.parse(CommandLines.of(arguments).setSeparator("="), args);
+        return new StatOptions(arguments.pid, arguments.once, arguments.intervalMs, arguments.directory,
+            arguments.help);
+    }
+
+    /** The options as picocli sets them. */
+    @Command(name = "am2j stat", customSynopsis = "am2j stat [--pid PID] [--once] [--interval MS] [--dir DIR]",
+        description = "  Prints the am2j counters of a running process, refreshing until interrupted.",
+        footer = "  exit status: 0 shown, 1 no such live process or a bad counters file, 2 bad arguments")
+    private static final class Arguments
+    {
+        @Option(names = { "-h", "--help" }, usageHelp = true, description = "this help")
+        boolean help;
+        @Option(names = "--pid", paramLabel = "PID", converter = Positive.class, description = "the process to " +
+            "show; without it, lists the live processes that have counters files and shows the only one, if " +
+            "exactly one exists")
+        long pid;
+        @Option(names = "--once", arity = "0", description = "print once and exit")
+        boolean once;
+        @Option(names = "--interval", paramLabel = "MS", converter = Positive.class,
+            description = "milliseconds between refreshes (default " + DEFAULT_INTERVAL_MS + ")")
         long intervalMs = DEFAULT_INTERVAL_MS;
-        Path directory = null;
-        boolean help = false;
+        @Option(names = "--dir", paramLabel = "DIR", converter = Directory.class, description = "counters directory (default: -D" +
+            CountersFile.DIRECTORY_PROP_NAME + ", $" + CountersFile.DIRECTORY_ENV_NAME +
+            ", /dev/shm/am2j-$USER/counters, or $TMPDIR/am2j-$USER/counters)")
+        Path directory;
+    }
 
-        for (int i = 0; i < args.length; i++)
+    /** {@code --dir}: not empty. */
+    static final class Directory implements ITypeConverter<Path>
+    {
+        @Override
+        public Path convert(final String value)
         {
-            final String arg = args[i];
-            final int equals = arg.indexOf('=');
-            final String name = arg.startsWith("--") && equals > 0 ? arg.substring(0, equals) : arg;
-            final String inlineValue = arg.startsWith("--") && equals > 0 ? arg.substring(equals + 1) : null;
-
-            switch (name)
+            if (value.isEmpty())
             {
-                case "--pid":
-                {
-                    final String value = null != inlineValue ? inlineValue : valueOf(args, ++i, name);
-                    pid = positive(name, value);
-                    break;
-                }
-                case "--interval":
-                {
-                    final String value = null != inlineValue ? inlineValue : valueOf(args, ++i, name);
-                    intervalMs = positive(name, value);
-                    break;
-                }
-                case "--dir":
-                {
-                    final String value = null != inlineValue ? inlineValue : valueOf(args, ++i, name);
-                    if (value.isEmpty())
-                    {
-                        throw new IllegalArgumentException("--dir needs a directory");
-                    }
-                    directory = Paths.get(value);
-                    break;
-                }
-                case "--once":
-                    once = flag(name, inlineValue);
-                    break;
-                case "-h":
-                case "--help":
-                    help = flag(name, inlineValue);
-                    break;
-                default:
-                    throw new IllegalArgumentException("unknown argument \"" + arg + "\"");
+                throw new TypeConversionException("needs a directory");
             }
+            return Path.of(value);
         }
-
-        return new StatOptions(pid, once, intervalMs, directory, help);
     }
 
-    private static String valueOf(final String[] args, final int index, final String name)
+    /** {@code --pid} and {@code --interval}: a whole number, at least 1. */
+    static final class Positive implements ITypeConverter<Long>
     {
-        if (index >= args.length)
+        @Override
+        public Long convert(final String value)
         {
-            throw new IllegalArgumentException(name + " needs a value");
+            final long parsed;
+            try
+            {
+                parsed = Long.parseLong(value);
+            }
+            catch (final NumberFormatException ex)
+            {
+                throw new TypeConversionException("'" + value + "' is not a number");
+            }
+            if (parsed <= 0)
+            {
+                throw new TypeConversionException(parsed + " must be at least 1");
+            }
+            return parsed;
         }
-
-        return args[index];
-    }
-
-    private static long positive(final String name, final String value)
-    {
-        final long parsed;
-        try
-        {
-            parsed = Long.parseLong(value);
-        }
-        catch (final NumberFormatException ex)
-        {
-            throw new IllegalArgumentException(name + " = \"" + value + "\" is not a number", ex);
-        }
-
-        if (parsed <= 0)
-        {
-            throw new IllegalArgumentException(name + " = " + parsed + " must be at least 1");
-        }
-
-        return parsed;
-    }
-
-    private static boolean flag(final String name, final String inlineValue)
-    {
-        if (null != inlineValue)
-        {
-            throw new IllegalArgumentException(name + " takes no value");
-        }
-
-        return true;
     }
 }

@@ -17,7 +17,7 @@ import org.am2j.core.stats.CountersFileReader;
 
 /**
  * {@code bin/am2j stat [--pid PID] [--once] [--interval MS] [--dir DIR]}: prints the counters of a running am2j
- * process from its counters file (see {@link StatOptions#USAGE}).
+ * process from its counters file (see {@link StatOptions#HELP}).
  * <p>
  * Without {@code --pid} it lists the live processes that have counters files in the directory and, when exactly one
  * exists, shows it. With {@code --pid} it shows that process, refreshing every interval until interrupted or until
@@ -75,7 +75,7 @@ public final class StatTool
 
         if (options.help())
         {
-            out.println(StatOptions.USAGE);
+            out.print(StatOptions.HELP);
             return EXIT_OK;
         }
 

@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -177,11 +178,28 @@ class StatToolTest
     }
 
     @Test
+    void aBadArgumentIsNamedInTheError()
+    {
+        for (final String[] args : new String[][]{
+            { "--bogus", "--bogus" }, { "--pid", "--pid needs a value" }, { "--pid=abc", "--pid 'abc' is not a number" },
+            { "--pid", "0", "--pid 0 must be at least 1" }, { "--interval=-5", "--interval -5 must be at least 1" },
+            { "--once=yes", "'--once'" }, { "--dir=", "--dir needs a directory" } })
+        {
+            final Result result = run(Arrays.copyOf(args, args.length - 1));
+            assertTrue(result.err.startsWith("am2j stat: ") && result.err.contains(args[args.length - 1]), result.err);
+        }
+    }
+
+    @Test
     void helpPrintsUsage()
     {
         final Result result = run("--help");
         assertEquals(StatTool.EXIT_OK, result.status);
         assertTrue(result.out.startsWith("usage: am2j stat [--pid PID] [--once] [--interval MS] [--dir DIR]"));
+        for (final String option : new String[]{ "--pid PID", "--once", "--interval MS", "--dir DIR", "exit status" })
+        {
+            assertTrue(result.out.contains(option), option + " in " + result.out);
+        }
     }
 
     @Test
