@@ -2,6 +2,7 @@ package org.am2j.tools.stat;
 
 import org.am2j.core.stats.CounterSnapshot;
 import org.am2j.core.stats.CountersFileOwner;
+import org.am2j.core.stats.CountersFileReader;
 import org.am2j.core.stats.EndpointCounterDescriptor;
 import org.am2j.spi.ProcessIdentity;
 import java.io.PrintStream;
