@@ -17,11 +17,13 @@ import picocli.CommandLine.TypeConversionException;
 import picocli.CommandLine.UnmatchedArgumentException;
 
 /**
- * The command lines of am2j's tools ({@code bin/am2j app}, {@code pingpong}, {@code logp}, {@code scale},
- * {@code apps-matrix}), parsed by picocli from the options their classes declare, with one set of conventions:
+ * The command lines of am2j's tools ({@code bin/am2j run}, {@code stat}, {@code app}, {@code pingpong}, {@code logp},
+ * {@code scale}, {@code apps-matrix}), parsed by picocli from the options their classes declare, with one set of
+ * conventions:
  * <ul>
  *     <li>an option and its value are separated by a space ({@code --size 64}), and the help shows them so, in plain
- *     text (no colours, whatever the terminal);</li>
+ *     text (no colours, whatever the terminal); a command may take {@code --size=64} too
+ *     ({@code setSeparator("=")}, as {@code stat} does), its help still shows the space;</li>
  *     <li>an option given twice keeps its last value (a list option collects them all); no {@code @file} expansion;</li>
  *     <li>a whole number option carries a {@link Range}, checked after parsing;</li>
  *     <li>a file name may not be empty;</li>
