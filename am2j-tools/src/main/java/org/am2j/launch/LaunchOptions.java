@@ -67,13 +67,14 @@ final class LaunchOptions
     @Option(names = "--pin", description = "pin rank R to the R-th CPU this process may use (modulo their number) " +
         "with taskset -c; without taskset or with fewer than 2 allowed CPUs the ranks run unpinned (said on stderr)")
     private boolean pin;
-    @Option(names = "--timeout", paramLabel = "S", converter = Seconds.class, description = "time limit of the job " +
-        "in seconds, a positive integer: when it passes, every rank is stopped and the launcher exits with " +
-        Am2Run.TIMEOUT_STATUS + " (default: no limit)")
+    @Option(names = "--timeout", paramLabel = "S", description = "time limit of the job in seconds, a positive " +
+        "integer: when it passes, every rank is stopped and the launcher exits with " + Am2Run.TIMEOUT_STATUS +
+        " (default: no limit)")
+    @Range(min = 1, meaning = "seconds")
     private int timeoutSeconds = NO_TIMEOUT;
     @Option(names = "--jvm-opt", paramLabel = "OPT", description = "an option for every rank's JVM (repeatable)")
     private List<String> jvmOptions = new ArrayList<>();
-    @Option(names = "--cp", paramLabel = "CLASSPATH", converter = ClassPath.class,
+    @Option(names = "--cp", paramLabel = "CLASSPATH", converter = CommandLines.NotEmpty.class,
         description = "class path of the ranks (default: the launcher's); it must hold am2j")
     private String classPath;
     @Parameters(paramLabel = "MAINCLASS ARGS", description = "the rank program: its main(String[]) runs in every rank")
@@ -88,7 +89,7 @@ final class LaunchOptions
      *
      * @param classPath the ranks' class path.
      */
-    @Option(names = { "-cp", "--class-path" }, paramLabel = "CLASSPATH", converter = ClassPath.class, hidden = true)
+    @Option(names = { "-cp", "--class-path" }, paramLabel = "CLASSPATH", converter = CommandLines.NotEmpty.class, hidden = true)
     private void classPathAlias(final String classPath)
     {
         this.classPath = classPath;
@@ -158,45 +159,6 @@ final class LaunchOptions
             if (!"inline".equals(value) && !"thread".equals(value))
             {
                 throw new TypeConversionException("'" + value + "' must be inline or thread");
-            }
-            return value;
-        }
-    }
-
-    /** {@code --timeout}: whole seconds, at least 1. */
-    static final class Seconds implements ITypeConverter<Integer>
-    {
-        private static final String RULE = " must be a positive integer (seconds, 1 to " + Integer.MAX_VALUE + ")";
-
-        @Override
-        public Integer convert(final String value)
-        {
-            final int seconds;
-            try
-            {
-                seconds = Integer.parseInt(value);
-            }
-            catch (final NumberFormatException ex)
-            {
-                throw new TypeConversionException("'" + value + "'" + RULE);
-            }
-            if (seconds < 1)
-            {
-                throw new TypeConversionException(seconds + RULE);
-            }
-            return seconds;
-        }
-    }
-
-    /** {@code --cp}: not empty. */
-    static final class ClassPath implements ITypeConverter<String>
-    {
-        @Override
-        public String convert(final String value)
-        {
-            if (value.isEmpty())
-            {
-                throw new TypeConversionException("must not be empty");
             }
             return value;
         }

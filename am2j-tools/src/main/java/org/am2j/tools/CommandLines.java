@@ -8,6 +8,7 @@ import java.lang.reflect.Field;
 import java.nio.file.Path;
 
 import picocli.CommandLine;
+import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.MissingParameterException;
 import picocli.CommandLine.Model.ArgSpec;
 import picocli.CommandLine.Model.OptionSpec;
@@ -208,6 +209,20 @@ public final class CommandLines
     private static Range range(final ArgSpec arg)
     {
         return null != arg && arg.userObject() instanceof Field field ? field.getAnnotation(Range.class) : null;
+    }
+
+    /** A converter for a text option that may not be empty ({@code --cp ''}): "must not be empty". */
+    public static final class NotEmpty implements ITypeConverter<String>
+    {
+        @Override
+        public String convert(final String value)
+        {
+            if (value.isEmpty())
+            {
+                throw new TypeConversionException("must not be empty");
+            }
+            return value;
+        }
     }
 
     private static Path fileName(final String value)

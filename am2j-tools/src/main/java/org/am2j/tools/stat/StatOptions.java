@@ -3,15 +3,10 @@ package org.am2j.tools.stat;
 import java.nio.file.Path;
 
 import org.am2j.core.stats.CountersFile;
-
-import java.nio.file.Path;
-
-import org.am2j.core.stats.CountersFile;
 import org.am2j.tools.CommandLines;
+import org.am2j.tools.CommandLines.Range;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.TypeConversionException;
 
 /**
  * The command line of {@link StatTool}: {@code [--pid PID] [--once] [--interval MS] [--dir DIR] [--help]}, parsed by
@@ -27,7 +22,7 @@ import picocli.CommandLine.TypeConversionException;
 public record StatOptions(long pid, boolean once, long intervalMs, Path directory, boolean help)
 {
     /** Refresh interval when none is given. */
-    public static final long DEFAULT_INTERVAL_MS = 1000;
+    public static final int DEFAULT_INTERVAL_MS = 1000;
 
     /** The usage line, printed after an error. */
     public static final String USAGE = CommandLines.usage(new Arguments());
@@ -45,8 +40,8 @@ public record StatOptions(long pid, boolean once, long intervalMs, Path director
         final Arguments arguments = new Arguments();
         // --name=value as well as --name value, as this command has always taken them
         CommandLines.parse(CommandLines.of(arguments).setSeparator("="), args);
-        return new StatOptions(arguments.pid, arguments.once, arguments.intervalMs, arguments.directory,
-            arguments.help);
+        return new StatOptions(arguments.pid, arguments.once, arguments.intervalMs,
+            null == arguments.directory ? null : Path.of(arguments.directory), arguments.help);
     }
 
     /** The options as picocli sets them. */
@@ -57,55 +52,19 @@ public record StatOptions(long pid, boolean once, long intervalMs, Path director
     {
         @Option(names = { "-h", "--help" }, usageHelp = true, description = "this help")
         boolean help;
-        @Option(names = "--pid", paramLabel = "PID", converter = Positive.class, description = "the process to " +
-            "show; without it, lists the live processes that have counters files and shows the only one, if " +
-            "exactly one exists")
-        long pid;
+        @Option(names = "--pid", paramLabel = "PID", description = "the process to show; without it, lists the live " +
+            "processes that have counters files and shows the only one, if exactly one exists")
+        @Range(min = 1)
+        int pid;
         @Option(names = "--once", arity = "0", description = "print once and exit")
         boolean once;
-        @Option(names = "--interval", paramLabel = "MS", converter = Positive.class,
+        @Option(names = "--interval", paramLabel = "MS",
             description = "milliseconds between refreshes (default " + DEFAULT_INTERVAL_MS + ")")
-        long intervalMs = DEFAULT_INTERVAL_MS;
-        @Option(names = "--dir", paramLabel = "DIR", converter = Directory.class, description = "counters directory (default: -D" +
-            CountersFile.DIRECTORY_PROP_NAME + ", $" + CountersFile.DIRECTORY_ENV_NAME +
+        @Range(min = 1)
+        int intervalMs = DEFAULT_INTERVAL_MS;
+        @Option(names = "--dir", paramLabel = "DIR", converter = CommandLines.NotEmpty.class, description = "counters " +
+            "directory (default: -D" + CountersFile.DIRECTORY_PROP_NAME + ", $" + CountersFile.DIRECTORY_ENV_NAME +
             ", /dev/shm/am2j-$USER/counters, or $TMPDIR/am2j-$USER/counters)")
-        Path directory;
-    }
-
-    /** {@code --dir}: not empty. */
-    static final class Directory implements ITypeConverter<Path>
-    {
-        @Override
-        public Path convert(final String value)
-        {
-            if (value.isEmpty())
-            {
-                throw new TypeConversionException("needs a directory");
-            }
-            return Path.of(value);
-        }
-    }
-
-    /** {@code --pid} and {@code --interval}: a whole number, at least 1. */
-    static final class Positive implements ITypeConverter<Long>
-    {
-        @Override
-        public Long convert(final String value)
-        {
-            final long parsed;
-            try
-            {
-                parsed = Long.parseLong(value);
-            }
-            catch (final NumberFormatException ex)
-            {
-                throw new TypeConversionException("'" + value + "' is not a number");
-            }
-            if (parsed <= 0)
-            {
-                throw new TypeConversionException(parsed + " must be at least 1");
-            }
-            return parsed;
-        }
+        String directory;
     }
 }

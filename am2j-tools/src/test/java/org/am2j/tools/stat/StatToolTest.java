@@ -183,7 +183,7 @@ class StatToolTest
         for (final String[] args : new String[][]{
             { "--bogus", "--bogus" }, { "--pid", "--pid needs a value" }, { "--pid=abc", "--pid 'abc' is not a number" },
             { "--pid", "0", "--pid 0 must be at least 1" }, { "--interval=-5", "--interval -5 must be at least 1" },
-            { "--once=yes", "'--once'" }, { "--dir=", "--dir needs a directory" } })
+            { "--once=yes", "'--once'" }, { "--dir=", "--dir must not be empty" } })
         {
             final Result result = run(Arrays.copyOf(args, args.length - 1));
             assertTrue(result.err.startsWith("am2j stat: ") && result.err.contains(args[args.length - 1]), result.err);
