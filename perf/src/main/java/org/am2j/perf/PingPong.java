@@ -10,8 +10,8 @@ import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Map;
 
-import org.am2j.spmd.Am2Run;
-import org.am2j.spmd.CpuPinning;
+import org.am2j.launch.Am2Run;
+import org.am2j.launch.CpuPinning;
 
 /**
  * The ping-pong benchmark, {@code bin/am2j pingpong}:
