@@ -76,9 +76,14 @@ class ResultsTest
         assertEquals(Path.of("/dev/shm/x.line"), back.line());
         assertEquals(Path.of("/tmp/x.results"), back.out());
 
-        assertThrows(IllegalArgumentException.class, () -> RankConfig.parse(new String[]{ "--rounds", "1" }));
-        assertThrows(IllegalArgumentException.class, () -> RankConfig.parse(new String[]{ "--nope", "1" }));
-        assertThrows(IllegalArgumentException.class, () -> RankConfig.parse(new String[]{ "--rounds" }));
+        assertEquals(config, back);
+        final String json = config.toArgs().get(0);
+        for (final String bad : List.of(json.replace("\"rounds\"", "\"nope\""), json.replace(",\"warmup\":200000", ""),
+            json.replace("200000", "-1"), json.replace("\"shm\"", "null"), "{", "[]"))
+        {
+            assertThrows(IllegalArgumentException.class, () -> RankConfig.parse(new String[]{ bad }), bad);
+        }
+        assertThrows(IllegalArgumentException.class, () -> RankConfig.parse(new String[]{ json, json }));
     }
 
     @Test
