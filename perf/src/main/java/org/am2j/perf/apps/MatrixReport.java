@@ -7,6 +7,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
+import org.am2j.perf.Markdown;
+
 import org.am2j.splitc.app.Warmup;
 
 /**
@@ -132,11 +134,9 @@ final class MatrixReport
             final int nodes = config.nodes(ranks);
             final String perNode = ranks % nodes == 0 ? Integer.toString(ranks / nodes) :
                 (ranks / nodes) + "-" + (ranks / nodes + 1);
-            md.append("| ").append(config.cliName()).append(" (").append(config.description()).append(") | ")
-                .append(ranks).append(" | ").append(nodes).append(" | ").append(perNode).append(" | ")
-                .append(config.transports()).append(" | ").append(config.nics()).append(" | `")
-                .append(String.join(" ", config.runOptions(result.ranks()))).append("` | ")
-                .append(counterpart(config)).append(" |\n");
+            Markdown.row(md, config.cliName() + " (" + config.description() + ")", ranks, nodes, perNode,
+                config.transports(), config.nics(), "`" + String.join(" ", config.runOptions(result.ranks())) + "`",
+                counterpart(config));
         }
         md.append("\nEach job is the launcher job of `bin/am2j app APP --preset ").append(result.preset())
             .append(" --warmup ").append(result.warmup()).append(" --timed ").append(result.timed())
@@ -346,17 +346,15 @@ final class MatrixReport
             {
                 final Cell cell = result.cell(config, label);
                 final AppRun run = cell.medianRun();
-                md.append("| ").append(label).append(" | ").append(config.cliName()).append(" | ");
                 if (null == run)
                 {
-                    md.append(status(cell)).append(" | | | | |\n");
+                    md.append("| ").append(label).append(" | ").append(config.cliName()).append(" | ")
+                        .append(status(cell)).append(" | | | | |\n");
                     continue;
                 }
-                md.append(count(run.mean("network_short"))).append(" | ")
-                    .append(bulk(run, "network_bulk")).append(" | ")
-                    .append(count(run.mean("local_short"))).append(" | ")
-                    .append(bulk(run, "local_bulk")).append(" | ")
-                    .append(String.format(Locale.ROOT, "%.1f", run.percentLocal())).append(" |\n");
+                Markdown.row(md, label, config.cliName(), count(run.mean("network_short")), bulk(run, "network_bulk"),
+                    count(run.mean("local_short")), bulk(run, "local_bulk"), String.format(Locale.ROOT, "%.1f",
+                    run.percentLocal()));
             }
         }
         md.append('\n');
@@ -387,9 +385,8 @@ final class MatrixReport
             {
                 final Cell a = result.cell(main, config, label);
                 final Cell b = result.cell(poll, config, label);
-                md.append("| ").append(label).append(" | ").append(config.cliName()).append(" | ")
-                    .append(totalCell(a, result.samples())).append(" | ").append(totalCell(b, result.samples()))
-                    .append(" | ").append(ratio(Stats.ratio(b.medianTotal(), a.medianTotal()))).append(" |\n");
+                Markdown.row(md, label, config.cliName(), totalCell(a, result.samples()), totalCell(b, result.samples()),
+                    ratio(Stats.ratio(b.medianTotal(), a.medianTotal())));
             }
         }
         md.append('\n');
@@ -453,17 +450,11 @@ final class MatrixReport
         md.append("Table 5: one 8-way SMP and a NOW of 8 processors.\n\n");
         md.append("| Run | 8-way SMP: Shared Memory | 8-way SMP: Multi-Protocol | NOW (8 processors): Multi-Protocol | " +
             "NOW (8 processors): Myrinet |\n|---|---|---|---|---|\n");
-        for (final List<String> row : PaperFigures.TABLE_5)
-        {
-            md.append("| ").append(String.join(" | ", row)).append(" |\n");
-        }
+        PaperFigures.TABLE_5.forEach(row -> Markdown.row(md, row.toArray()));
         md.append("\nTable 6: the Clump and a NOW of 32 processors (the \"bal.\" rows: range over the processors of " +
             "the time in EM3D's communication phase).\n\n");
         md.append("| Run | Clump (4 8-way SMP's) | NOW (32 processors) |\n|---|---|---|\n");
-        for (final List<String> row : PaperFigures.TABLE_6)
-        {
-            md.append("| ").append(String.join(" | ", row)).append(" |\n");
-        }
+        PaperFigures.TABLE_6.forEach(row -> Markdown.row(md, row.toArray()));
     }
 
     /**
@@ -472,7 +463,7 @@ final class MatrixReport
      */
     static String seconds(final double s)
     {
-        return Double.isNaN(s) ? "" : String.format(Locale.ROOT, "%.3f", s);
+        return Markdown.number("%.3f", s, "");
     }
 
     /**
@@ -481,7 +472,7 @@ final class MatrixReport
      */
     static String ratio(final double r)
     {
-        return Double.isNaN(r) ? "" : String.format(Locale.ROOT, "%.3f", r);
+        return Markdown.number("%.3f", r, "");
     }
 
     private static String count(final double mean)
