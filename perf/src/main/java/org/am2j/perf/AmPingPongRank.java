@@ -13,7 +13,6 @@ import org.am2j.api.Endpoint;
 import org.am2j.api.EndpointName;
 import org.am2j.api.Tags;
 import org.am2j.spmd.Job;
-import org.am2j.spmd.Spmd;
 
 /**
  * The rank program of the AM-II measurements of {@link PingPong}, one JVM per rank, started through the SPMD
@@ -92,36 +91,31 @@ public final class AmPingPongRank
      */
     static void run(final String[] args, final boolean udpLimit, final Initiator initiator) throws IOException
     {
-        final RankConfig config = RankConfig.parse(args);
-        try (Job job = Spmd.init();
-            CacheLinePingPong line = CacheLinePingPong.map(config.line());
-            Bundle bundle = Am.allocateBundle(BundleKind.SEQ))
+        JobPhaseChannel.run(args, (config, job, line, channel) ->
         {
-            if (job.size() != PingPong.RANKS)
+            try (Bundle bundle = Am.allocateBundle(BundleKind.SEQ))
             {
-                throw new IllegalStateException("the ping-pong needs 2 ranks, the job has " + job.size());
-            }
-            final Endpoint endpoint = bundle.allocateEndpoint();
-            endpoint.tag(Tags.fresh());
-            final int peer = 1 - job.rank();
-            final AmMessaging messaging = new AmMessaging(bundle, endpoint, peer);
-            mapPeer(job, endpoint, peer, config.route());
-            // both ranks decide alike from the same --route, so both take part in the limit sockets' all-gather or
-            // neither does
-            try (UdpPingPong udp = udpLimit && config.routeIsNet() ? UdpRank.openToPeer(job) : null)
-            {
-                final PhaseChannel channel = new JobPhaseChannel(job);
-                if (job.rank() == 0)
+                final Endpoint endpoint = bundle.allocateEndpoint();
+                endpoint.tag(Tags.fresh());
+                final int peer = 1 - job.rank();
+                final AmMessaging messaging = new AmMessaging(bundle, endpoint, peer);
+                mapPeer(job, endpoint, peer, config.route());
+                // both ranks decide alike from the same --route, so both take part in the limit sockets'
+                // all-gather or neither does
+                try (UdpPingPong udp = udpLimit && config.routeIsNet() ? UdpRank.openToPeer(job) : null)
                 {
-                    initiator.initiate(config, messaging, line, udp, channel, AmPingPongRank::sleep)
-                        .write(config.out());
-                }
-                else
-                {
-                    respond(messaging, udp, line, channel);
+                    if (job.rank() == 0)
+                    {
+                        initiator.initiate(config, messaging, line, udp, channel, AmPingPongRank::sleep)
+                            .write(config.out());
+                    }
+                    else
+                    {
+                        respond(messaging, udp, line, channel);
+                    }
                 }
             }
-        }
+        });
     }
 
     /**

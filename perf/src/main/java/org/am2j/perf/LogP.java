@@ -2,7 +2,6 @@ package org.am2j.perf;
 
 import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -43,7 +42,7 @@ public final class LogP
     /** Exit status when the benchmark could not run to the end. */
     public static final int FAILURE_STATUS = 1;
     /** Transports the four configurations need. */
-    static final List<String> TRANSPORTS = List.of("shm", "net");
+    static final String TRANSPORTS = "shm,net";
 
     private final PrintStream out;
     private final PrintStream err;
@@ -120,18 +119,8 @@ public final class LogP
      */
     int run(final LogPOptions options, final String command)
     {
-        if (Runtime.getRuntime().availableProcessors() < RankPairs.RANKS)
+        if (!pairs.canRun(TRANSPORTS, "each of the four configurations"))
         {
-            err.println(NAME + ": needs at least 2 CPUs (the two ranks spin-wait on each other), this JVM has " +
-                Runtime.getRuntime().availableProcessors());
-            return FAILURE_STATUS;
-        }
-        final List<String> missing = TransportCheck.missing(String.join(",", TRANSPORTS));
-        if (!missing.isEmpty())
-        {
-            err.println(NAME + ": the four configurations need the transports " + TRANSPORTS +
-                "; not on the class path: " + String.join(", ", missing) + " (found: " + TransportCheck.available() +
-                ")");
             return FAILURE_STATUS;
         }
         final CpuPinning pinning = CpuPinning.detect();
@@ -159,11 +148,7 @@ public final class LogP
                 options, command, timestamp, pinning, start, am, aeronIpc, aeronUdp, limitShm, limitUdp,
                 new NetPollCost(options.nicsPerNode(), pollNetwork, pollCalibrated));
             report.printTable(out);
-            if (null != options.json())
-            {
-                Files.writeString(options.json(), report.json(), StandardCharsets.UTF_8);
-                err.println(NAME + ": wrote " + options.json());
-            }
+            pairs.writeJson(options.json(), report.json());
             if (null != options.plots())
             {
                 for (final Path file : LogPPlots.write(report, options.plots()))
@@ -263,7 +248,8 @@ public final class LogP
         return pairs.measure("aeron " + name, AeronRank.class.getName(),
             (line, results) -> new RankConfig(name, scale.rounds(), scale.warmup(), AeronPingPong.MESSAGE_BYTES, 0,
                 0, 0, 0, fastestProbeNs, line, results),
-            Map.of(), AeronPingPong.Kind.UDP == kind ? Protocol.NET.nodes() : 1, 4L * (scale.rounds() + scale.warmup()));
+            Map.of(), AeronPingPong.Kind.UDP == kind ? Protocol.NET.nodes() : 1, 0,
+            4L * (scale.rounds() + scale.warmup()));
     }
 
     /**

@@ -225,7 +225,7 @@ final class PingPongReport
         final String protocol = options.protocol().cliName();
         out.printf(Locale.ROOT,
             "am2j pingpong --protocol %s: 2 rank JVMs, %s, %s; %,d round trips after %,d warm-up%n",
-            protocol, PingPong.nicText(options), pinning.applied() ?
+            protocol, LogP.nicText(options.nicsPerNode()), pinning.applied() ?
                 "pinned to CPUs " + pinning.cpu(0) + " and " + pinning.cpu(1) : "NOT pinned (no taskset or < 2 CPUs)",
             options.rounds(), options.warmup());
         out.printf(Locale.ROOT, "%-28s %9s %9s %9s %11s %9s %11s%n",
