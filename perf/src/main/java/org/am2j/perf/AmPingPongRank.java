@@ -286,15 +286,10 @@ public final class AmPingPongRank
      */
     static void putBandwidth(final Results results, final String prefix, final double[] runs)
     {
-        final StringBuilder list = new StringBuilder();
-        for (final double run : runs)
-        {
-            list.append(list.length() > 0 ? "," : "").append(run);
-        }
         results.put(prefix + "_gbps", Medians.of(runs));
         results.put(prefix + "_gbps_min", Arrays.stream(runs).min().getAsDouble());
         results.put(prefix + "_gbps_max", Arrays.stream(runs).max().getAsDouble());
-        results.put(prefix + "_gbps_runs", list.toString());
+        results.put(prefix + "_gbps_runs", LogPRank.join(runs));
     }
 
     /**

@@ -1,5 +1,6 @@
 package org.am2j.perf;
 
+import java.util.List;
 import java.util.Locale;
 
 /**
@@ -12,7 +13,7 @@ public final class Markdown
     }
 
     /**
-     * Append one row of a table: {@code | a | b | c |} and a line end.
+     * Append one row of a table: {@code | a | b | c |} and a line end; an empty cell is {@code | |}.
      *
      * @param md    where.
      * @param cells the cells, each as {@link String#valueOf(Object)} writes it.
@@ -23,9 +24,22 @@ public final class Markdown
         md.append('|');
         for (final Object cell : cells)
         {
-            md.append(' ').append(cell).append(" |");
+            final String text = String.valueOf(cell);
+            md.append(text.isEmpty() ? "" : " ").append(text).append(" |");
         }
         return md.append('\n');
+    }
+
+    /**
+     * Append the heading row of a table and its rule: the first column aligned left, the others right.
+     *
+     * @param md       where.
+     * @param headings the columns' headings.
+     * @return md.
+     */
+    public static StringBuilder head(final StringBuilder md, final List<?> headings)
+    {
+        return row(md, headings.toArray()).append("|---|").append("---:|".repeat(headings.size() - 1)).append('\n');
     }
 
     /**

@@ -5,10 +5,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -26,42 +24,14 @@ final class Results
 
     /**
      * @param key   the name.
-     * @param value a whole number.
+     * @param value a number (kept as {@link Long#toString(long)} or {@link Double#toString(double)} writes it, NaN
+     *              and the infinities too), a flag or text.
      * @return this.
      */
-    Results put(final String key, final long value)
+    Results put(final String key, final Object value)
     {
-        return putText(key, Long.toString(value));
-    }
-
-    /**
-     * @param key   the name.
-     * @param value a number, finite or not.
-     * @return this.
-     */
-    Results put(final String key, final double value)
-    {
-        return putText(key, Double.toString(value));
-    }
-
-    /**
-     * @param key   the name.
-     * @param value a flag.
-     * @return this.
-     */
-    Results put(final String key, final boolean value)
-    {
-        return putText(key, Boolean.toString(value));
-    }
-
-    /**
-     * @param key   the name.
-     * @param value text.
-     * @return this.
-     */
-    Results put(final String key, final String value)
-    {
-        return putText(key, value);
+        values.put(key, String.valueOf(value));
+        return this;
     }
 
     /**
@@ -71,12 +41,6 @@ final class Results
     Results putAll(final Results other)
     {
         values.putAll(other.values);
-        return this;
-    }
-
-    private Results putText(final String key, final String value)
-    {
-        values.put(key, value);
         return this;
     }
 
@@ -151,23 +115,6 @@ final class Results
     }
 
     /**
-     * @param prefix of keys.
-     * @return the keys that start with it, in order.
-     */
-    List<String> keysStartingWith(final String prefix)
-    {
-        final List<String> keys = new ArrayList<>();
-        for (final String key : values.keySet())
-        {
-            if (key.startsWith(prefix))
-            {
-                keys.add(key);
-            }
-        }
-        return keys;
-    }
-
-    /**
      * @return every result, in order; unmodifiable.
      */
     Map<String, String> asMap()
@@ -209,7 +156,7 @@ final class Results
             throw new IOException(file + " holds no JSON object of results");
         }
         final Results results = new Results();
-        json.properties().forEach(result -> results.putText(result.getKey(), result.getValue().asText()));
+        json.properties().forEach(result -> results.put(result.getKey(), result.getValue().asText()));
         return results;
     }
 }

@@ -160,7 +160,9 @@ public final class AppsMatrix
             String.join(" ", args)), options.preset, options.ranks, cores, options.repeat, options.warmup,
             options.timed, options.polls,
             options.configs, labels);
-        result.setLimits(options.timeLimitSeconds, options.timeoutSeconds, options.em3dIterations);
+        result.run().timeLimitSeconds = options.timeLimitSeconds;
+        result.run().timeoutSeconds = options.timeoutSeconds;
+        result.run().em3dIterations = options.em3dIterations;
 
         final List<Job> jobs = new ArrayList<>();
         for (int r = 1; r <= options.repeat; r++)
@@ -230,7 +232,7 @@ public final class AppsMatrix
                     {
                         result.cell(job.poll(), job.config(), label).fail("repeat " + job.repeat() + ": " + why);
                     }
-                    result.skippedForTime();
+                    result.run().skippedJobs++;
                     err.printf(Locale.ROOT, "[%d/%d] %s, %s, poll %s, repeat %d: %s%n", done, jobs.size(),
                         job.app().name(), job.config().cliName(), job.poll(), job.repeat(), why);
                     continue;
@@ -247,8 +249,10 @@ public final class AppsMatrix
             }
         }
         final double wall = (System.nanoTime() - start) / 1e9;
-        result.setRun(System.getProperty("java.vm.name") + " " + System.getProperty("java.version") + " (" +
-            System.getProperty("java.home") + ")", started, wall);
+        result.run().java = System.getProperty("java.vm.name") + " " + System.getProperty("java.version") + " (" +
+            System.getProperty("java.home") + ")";
+        result.run().started = started;
+        result.run().wallSeconds = wall;
 
         try
         {
@@ -521,8 +525,8 @@ public final class AppsMatrix
         {
             final String[] fields = Files.readString(Path.of("/proc/loadavg"), StandardCharsets.US_ASCII).trim()
                 .split("\\s+");
-            result.addLoad(Double.parseDouble(fields[0]), Double.parseDouble(fields[1]),
-                Double.parseDouble(fields[2]));
+            result.run().loads.add(new double[] { Double.parseDouble(fields[0]), Double.parseDouble(fields[1]),
+                Double.parseDouble(fields[2]) });
         }
         catch (final IOException | RuntimeException ex)
         {

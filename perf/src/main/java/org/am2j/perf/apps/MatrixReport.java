@@ -1,11 +1,13 @@
 package org.am2j.perf.apps;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.Stream;
 
 import org.am2j.perf.Markdown;
 
@@ -56,14 +58,14 @@ final class MatrixReport
     {
         md.append("# Split-C applications in the configurations of the paper's Tables 5 and 6\n\n");
         md.append("Produced by `").append(result.command()).append("`");
-        if (!result.started().isEmpty())
+        if (!result.run().started.isEmpty())
         {
-            md.append(", started ").append(result.started());
+            md.append(", started ").append(result.run().started);
         }
-        if (!Double.isNaN(result.wallSeconds()))
+        if (!Double.isNaN(result.run().wallSeconds))
         {
-            md.append(String.format(Locale.ROOT, ", %.0f s wall (%.1f min)", result.wallSeconds(),
-                result.wallSeconds() / 60));
+            md.append(String.format(Locale.ROOT, ", %.0f s wall (%.1f min)", result.run().wallSeconds,
+                result.run().wallSeconds / 60));
         }
         md.append(".\n\n");
         md.append(String.format(Locale.ROOT, "- **%s on %d cores**: every job runs its configuration's rank JVMs, " +
@@ -94,11 +96,11 @@ final class MatrixReport
                 .append("` (compared below)");
         }
         md.append(".\n");
-        if (!result.java().isEmpty())
+        if (!result.run().java.isEmpty())
         {
-            md.append("- Java: ").append(result.java()).append(".\n");
+            md.append("- Java: ").append(result.run().java).append(".\n");
         }
-        final List<double[]> loads = result.loads();
+        final List<double[]> loads = result.run().loads;
         if (!loads.isEmpty())
         {
             double min = Double.POSITIVE_INFINITY;
@@ -142,21 +144,21 @@ final class MatrixReport
             .append(" --warmup ").append(result.warmup()).append(" --timed ").append(result.timed())
             .append(" -n P --nodes N [--nics-per-node K] --jvm-opt -Dam2j.transports=T [--poll S] --json FILE` with " +
             "the options of its configuration above");
-        if (result.em3dIterations() > 0)
+        if (result.run().em3dIterations > 0)
         {
-            md.append(", and for EM3D `--iterations ").append(result.em3dIterations()).append("` (`--em3d-iterations`" +
+            md.append(", and for EM3D `--iterations ").append(result.run().em3dIterations).append("` (`--em3d-iterations`" +
                 " instead of the preset's)");
         }
         md.append("; it counts when it exits with 0 and its report says `\"verified\": true` for every run, with " +
             "those ranks, transports, nodes and poll scheduler.");
-        if (result.timeoutSeconds() > 0 && result.timeLimitSeconds() > 0)
+        if (result.run().timeoutSeconds > 0 && result.run().timeLimitSeconds > 0)
         {
             md.append(String.format(Locale.ROOT, " A job may take %d s (`--timeout`); no job starts after %d s of " +
                 "the matrix (`--time-limit`), and a job's own limit is cut to what is left of the matrix's.",
-                result.timeoutSeconds(), result.timeLimitSeconds()));
-            if (result.skippedJobs() > 0)
+                result.run().timeoutSeconds, result.run().timeLimitSeconds));
+            if (result.run().skippedJobs > 0)
             {
-                md.append(" **").append(result.skippedJobs()).append(" job(s) did not start: the time limit was " +
+                md.append(" **").append(result.run().skippedJobs).append(" job(s) did not start: the time limit was " +
                     "reached** (see Failures).");
             }
         }
@@ -243,49 +245,28 @@ final class MatrixReport
         md.append("Ours: median of ").append(result.samples()).append(result.samples() == 1 ? " run" : " runs")
             .append(", poll `").append(result.polls().get(0)).append("`. The paper's: its Tables 5 and 6 as " +
             "printed (totals only; Table 5 has one EM3D row, shown on both layouts).\n\n");
-        md.append("| run / phase |");
-        for (final MatrixConfig config : result.configs())
-        {
-            md.append(' ').append(config.cliName()).append(" |");
-        }
-        for (final PaperFigures.Column column : PaperFigures.Column.values())
-        {
-            md.append(" paper: ").append(column.heading()).append(" |");
-        }
-        md.append('\n').append("|---|");
-        for (int i = 0; i < result.configs().size() + PaperFigures.Column.values().length; i++)
-        {
-            md.append("---:|");
-        }
-        md.append('\n');
+        final List<Object> head = new ArrayList<>(List.of("run / phase"));
+        result.configs().forEach(config -> head.add(config.cliName()));
+        Stream.of(PaperFigures.Column.values()).forEach(column -> head.add("paper: " + column.heading()));
+        Markdown.head(md, head);
         for (final String label : result.labels())
         {
-            md.append("| **").append(label).append("**: total |");
-            for (final MatrixConfig config : result.configs())
-            {
-                md.append(' ').append(totalCell(result.cell(config, label), result.samples())).append(" |");
-            }
+            final List<Object> total = new ArrayList<>(List.of("**" + label + "**: total"));
+            result.configs().forEach(config -> total.add(totalCell(result.cell(config, label), result.samples())));
             final Map<PaperFigures.Column, String> paper = PaperFigures.figures(label);
-            for (final PaperFigures.Column column : PaperFigures.Column.values())
-            {
-                md.append(' ').append(paper.getOrDefault(column, "")).append(" |");
-            }
-            md.append('\n');
+            Stream.of(PaperFigures.Column.values()).forEach(column -> total.add(paper.getOrDefault(column, "")));
+            Markdown.row(md, total.toArray());
             for (final String phase : phases(result, label))
             {
-                md.append("| ").append(label).append(": ").append(phase).append(" |");
+                final List<Object> row = new ArrayList<>(List.of(label + ": " + phase));
                 for (final MatrixConfig config : result.configs())
                 {
                     final Cell cell = result.cell(config, label);
                     final Double s = cell.medianPhases().get(phase);
-                    md.append(' ').append(cell.runs().isEmpty() ? status(cell) : null == s ? "" : seconds(s))
-                        .append(" |");
+                    row.add(cell.runs().isEmpty() ? status(cell) : null == s ? "" : seconds(s));
                 }
-                for (int i = 0; i < PaperFigures.Column.values().length; i++)
-                {
-                    md.append(" |");
-                }
-                md.append('\n');
+                row.addAll(Collections.nCopies(PaperFigures.Column.values().length, ""));
+                Markdown.row(md, row.toArray());
             }
         }
         md.append('\n');

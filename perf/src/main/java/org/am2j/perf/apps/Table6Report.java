@@ -54,7 +54,7 @@ final class Table6Report
         head.add("now32");
         clumps.forEach(clump -> head.add(clump.cliName() + " / now32"));
         head.addAll(List.of("paper: Clump / NOW", "paper: Clump", "paper: NOW"));
-        Markdown.row(md, head.toArray()).append("|---|").append("---:|".repeat(head.size() - 1)).append('\n');
+        Markdown.head(md, head);
         for (final String label : result.labels())
         {
             final List<Object> row = new ArrayList<>(List.of(label));
