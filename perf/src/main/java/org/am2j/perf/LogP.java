@@ -128,21 +128,21 @@ public final class LogP
         final String timestamp = Instant.now().truncatedTo(ChronoUnit.SECONDS).toString();
         final long began = System.nanoTime();
         final LogPOptions.Scale scale = options.scale();
-        try
+        return pairs.measureAll(() ->
         {
-            final Fastest fastest = new Fastest();
-            final Results limitShm = fastest.of(pairs.measureLimit(scale.rounds(), scale.warmup(), 0, fastest.ns));
-            final Results aeronIpc = fastest.of(measureAeron(AeronPingPong.Kind.IPC, scale, fastest.ns));
+            final RankPairs.Fastest fastest = new RankPairs.Fastest();
+            final Results limitShm = fastest.of(pairs.measureLimit(scale.rounds(), scale.warmup(), 0, fastest.ns()));
+            final Results aeronIpc = fastest.of(measureAeron(AeronPingPong.Kind.IPC, scale, fastest.ns()));
             final Map<Protocol, Results> am = new LinkedHashMap<>();
             for (final Protocol protocol : LogPReport.CONFIGS)
             {
-                am.put(protocol, fastest.of(measureAm(protocol, scale, options.nicsPerNode(protocol), fastest.ns)));
+                am.put(protocol, fastest.of(measureAm(protocol, scale, options.nicsPerNode(protocol), fastest.ns())));
             }
-            final Results aeronUdp = fastest.of(measureAeron(AeronPingPong.Kind.UDP, scale, fastest.ns));
+            final Results aeronUdp = fastest.of(measureAeron(AeronPingPong.Kind.UDP, scale, fastest.ns()));
             final Results limitUdp = fastest.of(pairs.measureUdpLimit(
-                scale.rounds(), scale.warmup(), scale.udpStream(), Protocol.NET.nodes(), fastest.ns));
-            final Results pollNetwork = fastest.of(measurePollCost(NetPollCost.NETWORK, options, fastest.ns));
-            final Results pollCalibrated = fastest.of(measurePollCost(NetPollCost.CALIBRATED, options, fastest.ns));
+                scale.rounds(), scale.warmup(), scale.udpStream(), Protocol.NET.nodes(), fastest.ns()));
+            final Results pollNetwork = fastest.of(measurePollCost(NetPollCost.NETWORK, options, fastest.ns()));
+            final Results pollCalibrated = fastest.of(measurePollCost(NetPollCost.CALIBRATED, options, fastest.ns()));
 
             final LogPReport report = new LogPReport(
                 options, command, timestamp, pinning, start, am, aeronIpc, aeronUdp, limitShm, limitUdp,
@@ -157,50 +157,7 @@ public final class LogP
                 }
             }
             err.printf("%s: took %d s%n", NAME, TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - began));
-            return 0;
-        }
-        catch (final PairFailed ex)
-        {
-            return FAILURE_STATUS;
-        }
-        catch (final IOException | RuntimeException ex)
-        {
-            err.println(NAME + ": " + ex);
-            return FAILURE_STATUS;
-        }
-        catch (final InterruptedException ex)
-        {
-            Thread.currentThread().interrupt();
-            err.println(NAME + ": interrupted");
-            return FAILURE_STATUS;
-        }
-    }
-
-    /** A rank pair failed; the launcher has said why. */
-    private static final class PairFailed extends Exception
-    {
-        private static final long serialVersionUID = 1L;
-
-        PairFailed()
-        {
-            super(null, null, false, false);
-        }
-    }
-
-    /** The fastest probe of the run so far, handed to each pair so that its guard judges against it. */
-    private static final class Fastest
-    {
-        private long ns = EpochGuard.NO_PROBE;
-
-        Results of(final Results results) throws PairFailed
-        {
-            if (null == results)
-            {
-                throw new PairFailed();
-            }
-            ns = Math.min(ns, results.getLong("probe_fastest_p50_ns"));
-            return results;
-        }
+        });
     }
 
     private Results measureAm(

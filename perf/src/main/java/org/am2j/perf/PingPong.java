@@ -121,55 +121,20 @@ public final class PingPong
         final MachineState start = MachineState.read();
         final String timestamp = Instant.now().truncatedTo(ChronoUnit.SECONDS).toString();
         final String command = RankPairs.command("am2j pingpong", args);
-        try
+        return pairs.measureAll(() ->
         {
-            final Results am = measureAm(options);
-            if (null == am)
-            {
-                return FAILURE_STATUS;
-            }
-            Results single = null;
-            if (null != protocol.single())
-            {
-                single = measureSingle(options, am.getLong("probe_fastest_p50_ns"));
-                if (null == single)
-                {
-                    return FAILURE_STATUS;
-                }
-            }
-            final Results limit = pairs.measureLimit(
-                options.rounds(), options.warmup(), options.size(), am.getLong("probe_fastest_p50_ns"));
-            if (null == limit)
-            {
-                return FAILURE_STATUS;
-            }
-            Results udp = null;
-            if (protocol.overNetwork())
-            {
-                udp = pairs.measureUdpLimit(options.rounds(), options.warmup(), options.bwMessages(), protocol.nodes(),
-                    Math.min(am.getLong("probe_fastest_p50_ns"), limit.getLong("probe_fastest_p50_ns")));
-                if (null == udp)
-                {
-                    return FAILURE_STATUS;
-                }
-            }
+            final RankPairs.Fastest fastest = new RankPairs.Fastest();
+            final Results am = fastest.of(measureAm(options));
+            final Results single = null == protocol.single() ? null : fastest.of(measureSingle(options, fastest.ns()));
+            final Results limit = fastest.of(pairs.measureLimit(
+                options.rounds(), options.warmup(), options.size(), fastest.ns()));
+            final Results udp = !protocol.overNetwork() ? null : fastest.of(pairs.measureUdpLimit(
+                options.rounds(), options.warmup(), options.bwMessages(), protocol.nodes(), fastest.ns()));
             final PingPongReport report = new PingPongReport(
                 options, command, timestamp, pinning, start, am, single, limit, udp);
             report.printTable(out);
             pairs.writeJson(options.json(), report.json());
-            return 0;
-        }
-        catch (final IOException ex)
-        {
-            err.println("am2j pingpong: " + ex);
-            return FAILURE_STATUS;
-        }
-        catch (final InterruptedException ex)
-        {
-            Thread.currentThread().interrupt();
-            err.println("am2j pingpong: interrupted");
-            return FAILURE_STATUS;
-        }
+        });
     }
 
     private Results measureAm(final PingPongOptions options)

@@ -315,6 +315,90 @@ final class RankPairs
         }
     }
 
+    /** A rank pair failed; the launcher has said why. */
+    static final class PairFailed extends Exception
+    {
+        private static final long serialVersionUID = 1L;
+
+        PairFailed()
+        {
+            super(null, null, false, false);
+        }
+    }
+
+    /** The pairs of a benchmark, measured one after another; each may fail. */
+    @FunctionalInterface
+    interface Pairs
+    {
+        /**
+         * @throws PairFailed           when a pair failed (the launcher has said why).
+         * @throws IOException          when a pair's files cannot be made or a report written.
+         * @throws InterruptedException when interrupted.
+         */
+        void measure() throws PairFailed, IOException, InterruptedException;
+    }
+
+    /**
+     * The fastest probe of a benchmark's pairs so far, handed to each next pair so that its guard judges against it.
+     */
+    static final class Fastest
+    {
+        private long ns = EpochGuard.NO_PROBE;
+
+        /**
+         * @param results of a pair, or {@code null} when it failed.
+         * @return them.
+         * @throws PairFailed when it failed.
+         */
+        Results of(final Results results) throws PairFailed
+        {
+            if (null == results)
+            {
+                throw new PairFailed();
+            }
+            ns = Math.min(ns, results.getLong("probe_fastest_p50_ns"));
+            return results;
+        }
+
+        /**
+         * @return the fastest probe median so far, or {@link EpochGuard#NO_PROBE}.
+         */
+        long ns()
+        {
+            return ns;
+        }
+    }
+
+    /**
+     * Measure a benchmark's pairs, and say on the error stream why they could not all be measured.
+     *
+     * @param pairs the measurements and the report.
+     * @return 0 when all were measured and reported, 1 otherwise.
+     */
+    int measureAll(final Pairs pairs)
+    {
+        try
+        {
+            pairs.measure();
+            return 0;
+        }
+        catch (final PairFailed ex)
+        {
+            return 1;
+        }
+        catch (final IOException | RuntimeException ex)
+        {
+            err.println(command + ": " + ex);
+            return 1;
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+            err.println(command + ": interrupted");
+            return 1;
+        }
+    }
+
     /**
      * The {@code main} of a benchmark: a shutdown hook that stops its rank JVMs, its run, then exit with its status.
      *
