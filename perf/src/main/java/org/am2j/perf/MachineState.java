@@ -17,7 +17,7 @@ import java.util.List;
  * @param load15 15-minute load average.
  * @param cpuMhz mean CPU clock, MHz.
  */
-record MachineState(double load1, double load5, double load15, double cpuMhz)
+public record MachineState(double load1, double load5, double load15, double cpuMhz)
 {
     private static final Path LOADAVG = Path.of("/proc/loadavg");
     private static final Path CPUINFO = Path.of("/proc/cpuinfo");
@@ -25,7 +25,7 @@ record MachineState(double load1, double load5, double load15, double cpuMhz)
     /**
      * @return the state now; NaN for what cannot be read.
      */
-    static MachineState read()
+    public static MachineState read()
     {
         return parse(readFirstLine(LOADAVG), readLines(CPUINFO));
     }
@@ -111,5 +111,13 @@ record MachineState(double load1, double load5, double load15, double cpuMhz)
         results.put(prefix + "load_avg_5m", load5);
         results.put(prefix + "load_avg_15m", load15);
         results.put(prefix + "cpu_mhz", cpuMhz);
+    }
+
+    /**
+     * @return the load averages of 1, 5 and 15 minutes, in that order.
+     */
+    public double[] loads()
+    {
+        return new double[] { load1, load5, load15 };
     }
 }

@@ -147,23 +147,8 @@ public final class Scale
     }
 
     /** A finished job: its command (as a user would type it), status, output and wall time. */
-    private static final class Job
+    private record Job(String command, int status, String output, String errors, double seconds)
     {
-        final String command;
-        final int status;
-        final String output;
-        final String errors;
-        final double seconds;
-
-        Job(final String command, final int status, final String output, final String errors, final double seconds)
-        {
-            this.command = command;
-            this.status = status;
-            this.output = output;
-            this.errors = errors;
-            this.seconds = seconds;
-        }
-
         /**
          * @return the job's measurement lines of the kind, or {@code null} after recording in the report why
          * there are none.

@@ -10,12 +10,12 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.stream.Stream;
 
+import org.agrona.IoUtil;
+import org.am2j.perf.MachineState;
 import org.am2j.spi.Setting;
 import org.am2j.spi.Settings;
 import org.am2j.splitc.app.AppArgs;
@@ -272,7 +272,7 @@ public final class AppsMatrix
         final boolean ok = result.allVerified() && !stopped;
         if (ok && null == options.keep)
         {
-            deleteTree(work);
+            IoUtil.delete(work.toFile(), true);
         }
         else if (!ok)
         {
@@ -519,21 +519,6 @@ public final class AppsMatrix
             "; every run verified" : "; NOT every run verified (see the Failures section)"));
     }
 
-    private void sampleLoad(final MatrixResult result)
-    {
-        try
-        {
-            final String[] fields = Files.readString(Path.of("/proc/loadavg"), StandardCharsets.US_ASCII).trim()
-                .split("\\s+");
-            result.run().loads.add(new double[] { Double.parseDouble(fields[0]), Double.parseDouble(fields[1]),
-                Double.parseDouble(fields[2]) });
-        }
-        catch (final IOException | RuntimeException ex)
-        {
-            // no load average on this system: the report leaves it out
-        }
-    }
-
     /**
      * Let the launcher of this process wait longer for 32 ranks to join ({@link #PAPER_SCALE_JOIN_TIMEOUT_MS}, at
      * most the job's time limit) unless the user set the rendezvous's join timeout; the launcher reads it at the start
@@ -568,24 +553,22 @@ public final class AppsMatrix
         }
     }
 
+    private static void sampleLoad(final MatrixResult result)
+    {
+        final MachineState state = MachineState.read();
+        if (!Double.isNaN(state.load1()))
+        {
+            // without a load average (no /proc/loadavg) the report leaves it out
+            result.run().loads.add(state.loads());
+        }
+    }
+
     private static void writableDirectory(final String option, final Path file)
     {
         final Path dir = file.toAbsolutePath().getParent();
         if (null == dir || !Files.isDirectory(dir) || !Files.isWritable(dir))
         {
             throw new IllegalArgumentException(option + " " + file + ": " + dir + " is not a writable directory");
-        }
-    }
-
-    private static void deleteTree(final Path dir)
-    {
-        try (Stream<Path> paths = Files.walk(dir))
-        {
-            paths.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
-        }
-        catch (final IOException ignored)
-        {
-            // a temporary directory left behind
         }
     }
 }
