@@ -322,18 +322,15 @@ public final class AmPingPongRank
         {
             switch (type)
             {
-                case PhaseChannel.SERVE:
-                    amEndpoint(messaging, type).serve();
-                    return true;
-                case PhaseChannel.SERVE_ASLEEP:
-                    amEndpoint(messaging, type).serveAsleep();
-                    return true;
-                case PhaseChannel.UDP_ECHO:
-                    udpLimit(udp, type).respond(count);
-                    return true;
-                default:
+                case PhaseChannel.SERVE -> amEndpoint(messaging, type).serve();
+                case PhaseChannel.SERVE_ASLEEP -> amEndpoint(messaging, type).serveAsleep();
+                case PhaseChannel.UDP_ECHO -> udpLimit(udp, type).respond(count);
+                default ->
+                {
                     return false;
+                }
             }
+            return true;
         });
     }
 

@@ -135,18 +135,13 @@ final class LogPReport
             {
                 return "?";
             }
-            switch (this)
+            return switch (this)
             {
-                case GAP_PER_BYTE:
-                    return value < 0.001 ? String.format(Locale.ROOT, "%.7f", value) :
-                        String.format(Locale.ROOT, "%.5f", value);
-                case BANDWIDTH:
-                    return String.format(Locale.ROOT, value < 1000 ? "%.1f" : "%.0f", value);
-                case HALF_POWER:
-                    return String.format(Locale.ROOT, "%.1f", value / KB);
-                default:
-                    return String.format(Locale.ROOT, Math.abs(value) < 10 ? "%.3f" : "%.2f", value);
-            }
+                case GAP_PER_BYTE -> String.format(Locale.ROOT, value < 0.001 ? "%.7f" : "%.5f", value);
+                case BANDWIDTH -> String.format(Locale.ROOT, value < 1000 ? "%.1f" : "%.0f", value);
+                case HALF_POWER -> String.format(Locale.ROOT, "%.1f", value / KB);
+                default -> String.format(Locale.ROOT, Math.abs(value) < 10 ? "%.3f" : "%.2f", value);
+            };
         }
 
         /**
@@ -155,17 +150,13 @@ final class LogPReport
          */
         double round(final double value)
         {
-            switch (this)
+            return switch (this)
             {
-                case GAP_PER_BYTE:
-                    return Double.isFinite(value) ? Math.round(value * 1e9) / 1e9 : value;
-                case BANDWIDTH:
-                    return MachineReport.round(value, 10);
-                case HALF_POWER:
-                    return MachineReport.round(value, 1);
-                default:
-                    return MachineReport.round(value, 10_000);
-            }
+                case GAP_PER_BYTE -> Double.isFinite(value) ? Math.round(value * 1e9) / 1e9 : value;
+                case BANDWIDTH -> MachineReport.round(value, 10);
+                case HALF_POWER -> MachineReport.round(value, 1);
+                default -> MachineReport.round(value, 10_000);
+            };
         }
     }
 

@@ -74,20 +74,21 @@ record PingPongOptions(boolean help, Protocol protocol, int size, int rounds, in
     {
         @Option(names = { "-h", "--help" }, usageHelp = true, description = "this help")
         boolean help;
-        @Option(names = "--protocol", paramLabel = "P", completionCandidates = ProtocolNames.class, description = "the " +
-            "protocol between the two ranks, one of ${COMPLETION-CANDIDATES} (shm: two JVMs of one node over shared memory)")
+        @Option(names = "--protocol", paramLabel = "P", completionCandidates = ProtocolNames.class,
+            description = "the protocol between the two ranks, one of ${COMPLETION-CANDIDATES} (shm: two JVMs of one " +
+            "node over shared memory)")
         Protocol protocol;
-        @Option(names = "--size", paramLabel = "BYTES", description = "also measure round trips of medium messages of " +
-            "BYTES, 1 to " + Am.MAX_MEDIUM + " (the reply echoes them), and their limit: BYTES passed back and forth " +
-            "between the limit's two JVMs")
+        @Option(names = "--size", paramLabel = "BYTES", description = "also measure round trips of medium messages " +
+            "of BYTES, 1 to " + Am.MAX_MEDIUM + " (the reply echoes them), and their limit: BYTES passed back and " +
+            "forth between the limit's two JVMs")
         @Range(min = 1, max = Am.MAX_MEDIUM, meaning = "medium message bytes")
         int size;
         @Option(names = "--rounds", paramLabel = "N", description = "timed round trips of each latency measurement " +
             "(default " + DEFAULT_ROUNDS + ")")
         @Range(min = 1, max = MAX_ROUNDS, meaning = "timed round trips")
         int rounds = -1;
-        @Option(names = "--warmup", paramLabel = "N", description = "at least N untimed round trips before them (default " +
-            DEFAULT_WARMUP + "), and on for at least 0.5 s, until the JIT has settled (at most 5 s)")
+        @Option(names = "--warmup", paramLabel = "N", description = "at least N untimed round trips before them " +
+            "(default " + DEFAULT_WARMUP + "), and on for at least 0.5 s, until the JIT has settled (at most 5 s)")
         @Range(min = 0, max = MAX_ROUNDS, meaning = "warm-up round trips")
         int warmup = -1;
         @Option(names = "--poll", paramLabel = "NAME", description = "poll scheduler of the ranks (am2j.poll: every, " +
@@ -96,9 +97,9 @@ record PingPongOptions(boolean help, Protocol protocol, int size, int rounds, in
         @Option(names = "--nic", paramLabel = "MODE", description = "NIC agent mode of the ranks for the network " +
             "protocols: inline (default) or thread")
         String nic;
-        @Option(names = "--nics-per-node", paramLabel = "K", description = "network protocols: K shared NIC processes on " +
-            "each rank's emulated node serve the ranks instead of their in-process NICs, started and stopped with each " +
-            "pair as 'am2j run --nics-per-node K' does; 0, the default, keeps the in-process NIC")
+        @Option(names = "--nics-per-node", paramLabel = "K", description = "network protocols: K shared NIC " +
+            "processes on each rank's emulated node serve the ranks instead of their in-process NICs, started and " +
+            "stopped with each pair as 'am2j run --nics-per-node K' does; 0, the default, keeps the in-process NIC")
         @Range(min = 0, max = MAX_NICS_PER_NODE, meaning = NICS_PER_NODE)
         int nicsPerNode;
         @Option(names = "--json", paramLabel = "FILE", description = "also write the results as a JSON object to FILE")

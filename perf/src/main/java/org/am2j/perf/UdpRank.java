@@ -208,15 +208,14 @@ public final class UdpRank
         {
             switch (type)
             {
-                case PhaseChannel.UDP_ECHO:
-                    udp.respond(count);
-                    return true;
-                case PhaseChannel.UDP_SINK:
-                    channel.report(udp.sink(count).toBytes());
-                    return true;
-                default:
+                case PhaseChannel.UDP_ECHO -> udp.respond(count);
+                case PhaseChannel.UDP_SINK -> channel.report(udp.sink(count).toBytes());
+                default ->
+                {
                     return false;
+                }
             }
+            return true;
         });
     }
 }

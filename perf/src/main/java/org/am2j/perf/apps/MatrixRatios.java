@@ -121,7 +121,8 @@ final class MatrixRatios
             final Cell shm = result.cell(onePair(result).get(1), label);
             final Cell multi = result.cell(onePair(result).get(0), label);
             Markdown.row(md, label, ratio(Stats.ratio(multi.medianTotal(), shm.medianTotal())),
-                ratio(Stats.ratio(multi.minTotal(), shm.minTotal())), ratio(Stats.ratio(shm.maxTotal(), shm.minTotal())),
+                ratio(Stats.ratio(multi.minTotal(), shm.minTotal())),
+                ratio(Stats.ratio(shm.maxTotal(), shm.minTotal())),
                 ratio(Stats.ratio(multi.maxTotal(), multi.minTotal())));
         }
         md.append('\n');

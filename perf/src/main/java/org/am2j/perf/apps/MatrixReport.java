@@ -146,7 +146,8 @@ final class MatrixReport
             "the options of its configuration above");
         if (result.run().em3dIterations > 0)
         {
-            md.append(", and for EM3D `--iterations ").append(result.run().em3dIterations).append("` (`--em3d-iterations`" +
+            md.append(", and for EM3D `--iterations ").append(result.run().em3dIterations)
+                .append("` (`--em3d-iterations`" +
                 " instead of the preset's)");
         }
         md.append("; it counts when it exits with 0 and its report says `\"verified\": true` for every run, with " +
@@ -212,31 +213,19 @@ final class MatrixReport
 
     private static String counterpart(final MatrixConfig config)
     {
-        switch (config)
+        return switch (config)
         {
-            case SHM_ONLY:
-                return PaperFigures.Column.SMP_SHM.heading();
-            case MULTI:
-                return PaperFigures.Column.SMP_MULTI.heading();
-            case NET:
-                return PaperFigures.Column.NOW8_MYRINET.heading() + " (single protocol; also " +
-                    PaperFigures.Column.NOW8_MULTI.heading() + ")";
-            case CLUMP:
-                return PaperFigures.Column.CLUMP32.heading() + " (against " + PaperFigures.Column.NOW32.heading() +
-                    ")";
-            case SMP_SHM:
-                return PaperFigures.Column.SMP_SHM.heading();
-            case SMP_MULTI:
-                return PaperFigures.Column.SMP_MULTI.heading();
-            case CLUMP32:
-                return PaperFigures.Column.CLUMP32.heading() + ", but one NIC per process (the paper's: 3 per SMP)";
-            case CLUMP32_3NIC:
-                return PaperFigures.Column.CLUMP32.heading() + ", 3 NICs per SMP";
-            case NOW32:
-                return PaperFigures.Column.NOW32.heading();
-            default:
-                return "";
-        }
+            case SHM_ONLY, SMP_SHM -> PaperFigures.Column.SMP_SHM.heading();
+            case MULTI, SMP_MULTI -> PaperFigures.Column.SMP_MULTI.heading();
+            case NET -> PaperFigures.Column.NOW8_MYRINET.heading() + " (single protocol; also " +
+                PaperFigures.Column.NOW8_MULTI.heading() + ")";
+            case CLUMP -> PaperFigures.Column.CLUMP32.heading() + " (against " + PaperFigures.Column.NOW32.heading() +
+                ")";
+            case CLUMP32 -> PaperFigures.Column.CLUMP32.heading() +
+                ", but one NIC per process (the paper's: 3 per SMP)";
+            case CLUMP32_3NIC -> PaperFigures.Column.CLUMP32.heading() + ", 3 NICs per SMP";
+            case NOW32 -> PaperFigures.Column.NOW32.heading();
+        };
     }
 
     private static void times(final StringBuilder md, final MatrixResult result)
@@ -366,7 +355,8 @@ final class MatrixReport
             {
                 final Cell a = result.cell(main, config, label);
                 final Cell b = result.cell(poll, config, label);
-                Markdown.row(md, label, config.cliName(), totalCell(a, result.samples()), totalCell(b, result.samples()),
+                Markdown.row(md, label, config.cliName(), totalCell(a, result.samples()),
+                    totalCell(b, result.samples()),
                     ratio(Stats.ratio(b.medianTotal(), a.medianTotal())));
             }
         }

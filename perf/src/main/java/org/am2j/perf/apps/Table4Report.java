@@ -203,16 +203,12 @@ final class Table4Report
 
     private static String figure(final Quantity quantity, final double value)
     {
-        switch (quantity)
+        return switch (quantity)
         {
-            case PERCENT_LOCAL:
-                return String.format(Locale.ROOT, "%.1f %%", value);
-            case NETWORK_BULK_SIZE:
-            case LOCAL_BULK_SIZE:
-                return String.format(Locale.ROOT, "%.0f B", value);
-            default:
-                return count(value);
-        }
+            case PERCENT_LOCAL -> String.format(Locale.ROOT, "%.1f %%", value);
+            case NETWORK_BULK_SIZE, LOCAL_BULK_SIZE -> String.format(Locale.ROOT, "%.0f B", value);
+            default -> count(value);
+        };
     }
 
     /**
