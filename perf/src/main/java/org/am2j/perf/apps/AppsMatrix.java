@@ -109,8 +109,16 @@ public final class AppsMatrix
     }
 
     /** One job of the matrix. */
-    private record Job(int repeat, SplitCApp app, MatrixConfig config, String poll)
+    private record Job(int repeat, SplitCApp app, List<String> labels, MatrixConfig config, String poll)
     {
+        /**
+         * Mark every run of the job failed in its cells.
+         */
+        void fail(final MatrixResult result, final String why)
+        {
+            labels.forEach(label -> result.cell(poll, config, label).fail("repeat " + repeat + ": " + why));
+        }
+
         String name()
         {
             return app.name() + "-" + config.cliName() + "-" + poll.replaceAll("[^A-Za-z0-9_.-]", "_") + "-r" + repeat;
@@ -184,7 +192,7 @@ public final class AppsMatrix
                             }
                             continue;
                         }
-                        jobs.add(new Job(r, app, config, poll));
+                        jobs.add(new Job(r, app, specs.get(a).stream().map(RunSpec::label).toList(), config, poll));
                     }
                 }
             }
@@ -228,10 +236,7 @@ public final class AppsMatrix
                 {
                     final String why = String.format(Locale.ROOT, "not run: the matrix's time limit of %d s " +
                         "(--time-limit) was reached", options.timeLimitSeconds);
-                    for (final String label : labelsOf(result, job))
-                    {
-                        result.cell(job.poll(), job.config(), label).fail("repeat " + job.repeat() + ": " + why);
-                    }
+                    job.fail(result, why);
                     result.run().skippedJobs++;
                     err.printf(Locale.ROOT, "[%d/%d] %s, %s, poll %s, repeat %d: %s%n", done, jobs.size(),
                         job.app().name(), job.config().cliName(), job.poll(), job.repeat(), why);
@@ -390,10 +395,7 @@ public final class AppsMatrix
         if (null != failure)
         {
             final String why = failure + " (log " + log + ")";
-            for (final String label : labelsOf(result, job))
-            {
-                result.cell(job.poll(), job.config(), label).fail("repeat " + job.repeat() + ": " + why);
-            }
+            job.fail(result, why);
             line.append("FAILED: ").append(why);
             err.println(line.append(String.format(Locale.ROOT, " [%.1f s wall]", wall)));
             for (final String tail : tail(log))
@@ -448,25 +450,15 @@ public final class AppsMatrix
         {
             return "the ranks polled with " + report.poll() + ", not " + job.poll();
         }
-        final List<String> labels = new ArrayList<>();
-        for (final String label : labelsOf(result, job))
-        {
-            labels.addAll(Collections.nCopies(result.timed(), label));
-        }
-        final List<String> got = new ArrayList<>();
-        report.runs().forEach(run -> got.add(run.label()));
+        final List<String> labels = job.labels().stream()
+            .flatMap(label -> Collections.nCopies(result.timed(), label).stream()).toList();
+        final List<String> got = report.runs().stream().map(AppRun::label).toList();
         if (!got.equals(labels))
         {
             return "the report's runs are " + got + ", not " + labels;
         }
-        final List<String> notVerified = new ArrayList<>();
-        for (final AppRun run : report.runs())
-        {
-            if (!run.verified())
-            {
-                notVerified.add(run.label());
-            }
-        }
+        final List<String> notVerified = report.runs().stream().filter(run -> !run.verified()).map(AppRun::label)
+            .toList();
         if (!report.verified() || !notVerified.isEmpty())
         {
             return "NOT VERIFIED: " + notVerified;
@@ -478,16 +470,6 @@ public final class AppsMatrix
         }
         line.append("verified");
         return null;
-    }
-
-    private static List<String> labelsOf(final MatrixResult result, final Job job)
-    {
-        final List<String> labels = new ArrayList<>();
-        for (final RunSpec spec : AppArgs.parse(List.of(job.app().name(), "--preset", result.preset())).runs())
-        {
-            labels.add(spec.label());
-        }
-        return labels;
     }
 
     private void summary(final MatrixResult result, final MatrixOptions options, final double wall)
