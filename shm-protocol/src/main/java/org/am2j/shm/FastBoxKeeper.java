@@ -298,7 +298,7 @@ final class FastBoxKeeper
         {
             final int r = kind * cap + box;
             final long h = head[r];
-            if (writing(r, h) > h || stampedBelow[r] > h || ready(h) == table.stamp(table.packetOffset(ring[r], h)))
+            if (writing(r, h) != h || stampedBelow[r] - h > 0 || ready(h) == table.stamp(table.packetOffset(ring[r], h)))
             {
                 return false;
             }
@@ -335,11 +335,14 @@ final class FastBoxKeeper
     private long writing(final int r, final long h)
     {
         final long writing = table.getAcquire(writingOffset[r]);
-        if (writing <= h || writing - h > table.depth)
+        // Sequences are compared by their difference only: any word may hold any number (a faulty writer's), and a
+        // comparison of the numbers themselves would take one far past the head, across the sign, for a near one.
+        final long ahead = writing - h;
+        if (ahead <= 0 || ahead > table.depth)
         {
             return h;
         }
-        if (writing - 1 > stampedBelow[r])
+        if (writing - 1 - stampedBelow[r] > 0)
         {
             stampedBelow[r] = writing - 1;
         }
@@ -364,7 +367,7 @@ final class FastBoxKeeper
             // the next, so a word past h + 1 with the stamp of h not ready means the stamp was overwritten.
             final boolean reserved = writing(r, h) == h + 1;
             final long stamped = stampedBelow[r];
-            if (stamped <= h && !reserved || ready(h) == table.stamp(table.packetOffset(ring[r], h)))
+            if (stamped - h <= 0 && !reserved || ready(h) == table.stamp(table.packetOffset(ring[r], h)))
             {
                 stuckSince[r] = 0;
                 continue;
@@ -375,7 +378,7 @@ final class FastBoxKeeper
                 stuckSince[r] = now;
                 continue;
             }
-            if (stamped <= h)
+            if (stamped - h <= 0)
             {
                 // A reservation: its sender is between its fence and its stamp, a few stores; waited for longer,
                 // and for as long as it is stopped (a dead sender's box is let go by the sweep's liveness check).
@@ -407,9 +410,9 @@ final class FastBoxKeeper
     {
         final int r = kind * cap + box;
         long h = from;
-        while (h < end && !(stopAtReady && ready(h) == table.stamp(table.packetOffset(ring[r], h))))
+        while (end - h > 0 && !(stopAtReady && ready(h) == table.stamp(table.packetOffset(ring[r], h))))
         {
-            if (h < stampedBelow[r])
+            if (stampedBelow[r] - h > 0)
             {
                 receiver.freeBulk(kind, table.packetOffset(ring[r], h), box);
             }
@@ -518,7 +521,7 @@ final class FastBoxKeeper
                 }
                 continue;
             }
-            if (h < stampedBelow[r])
+            if (stampedBelow[r] - h > 0)
             {
                 // Stamped and then overwritten: spoiled.
                 counters.drop();

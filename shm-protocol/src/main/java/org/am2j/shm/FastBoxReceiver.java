@@ -231,8 +231,9 @@ final class FastBoxReceiver
         {
             final int r = kind * cap + active[i];
             final long start = head[r];
-            for (long sequence = start; sequence <= start + table.depth; sequence++)
+            for (long past = 0; past <= table.depth; past++)
             {
+                final long sequence = start + past;
                 final int packet = table.packetOffset(ring[r], sequence);
                 final boolean ready = ready(sequence) == table.stamp(packet);
                 final int index = queue.packetShort(packet, BULK_INDEX_OFFSET);

@@ -102,16 +102,16 @@ final class FastBoxSender
             }
         }
         final long tail = this.tail;
-        if (tail - cachedHead >= depth || tail < cachedHead)
+        if (tail - cachedHead >= depth || tail - cachedHead < 0)
         {
             // Acquire: the receiver publishes its head after it is done with the packets below it. A head that went
             // back, or past our tail, is not the receiver's (a faulty writer's): the box is full until it is.
             final long head = table.getAcquire(headOffset);
-            if (head >= cachedHead && head <= tail)
+            if (head - cachedHead >= 0 && tail - head >= 0)
             {
                 cachedHead = head;
             }
-            if (tail - cachedHead >= depth || tail < cachedHead)
+            if (tail - cachedHead >= depth || tail - cachedHead < 0)
             {
                 return -1;
             }

@@ -190,6 +190,24 @@ final class PacketQueue
     }
 
     /**
+     * Step 4 for the holder of one assignment: CAS of the packet's claim word from the previous lap's stamp to
+     * CLAIMED(lap, pid).
+     *
+     * @param sequence the assignment (tail value) the sender's tail CAS took.
+     * @param pid      the sender's pid.
+     * @return true when the packet is the sender's to fill; false when the receiver skipped the assignment or a
+     * later lap's sender holds the packet.
+     */
+    boolean claimPacket(final long sequence, final long pid)
+    {
+        final long lap = lap(sequence);
+        final long claimWord = claimWord(sequence);
+        // CAS to CLAIMED(lap, pid): of this sender and a receiver skipping the assignment, exactly one wins the lap.
+        return QueueBlockDescriptor.claimsLap(claimWord, lap - 1) &&
+            casClaimWord(sequence, claimWord, QueueBlockDescriptor.claim(lap, pid));
+    }
+
+    /**
      * Write every header field of a packet but its state, with plain stores (the release store of the state that
      * follows publishes them). The four one-byte fields and the two two-byte fields are written as one int each.
      *

@@ -157,7 +157,7 @@ final class ShmEndpoint implements TransportEndpoint
             {
                 // Without the doorbell the destination's waitSema() finds our messages within its sleep slice.
             }
-            return new ShmRoute(transport, mapped, destinationBlock, destination, inverse, doorbell, deadPeers);
+            return new ShmRoute(transport, mapped, destinationBlock, destination, inverse, doorbell);
         }
         catch (final RuntimeException ex)
         {

@@ -1,15 +1,7 @@
 package org.am2j.shm;
 
 import static org.am2j.shm.PacketDescriptor.*;
-import static org.am2j.shm.QueueBlockDescriptor.BULK_CLAIMED;
-import static org.am2j.shm.QueueBlockDescriptor.BULK_FREE;
-import static org.am2j.shm.QueueBlockDescriptor.BULK_READY;
-import static org.am2j.shm.QueueBlockDescriptor.STATE_CLOSED;
-import static org.am2j.shm.QueueBlockDescriptor.STATE_OPEN;
-import static org.am2j.shm.QueueBlockDescriptor.claim;
-import static org.am2j.shm.QueueBlockDescriptor.claimsLap;
 import static org.am2j.shm.QueueBlockDescriptor.state;
-import static org.am2j.shm.QueueBlockDescriptor.type;
 
 import java.lang.invoke.VarHandle;
 
@@ -18,7 +10,6 @@ import org.am2j.api.EndpointName;
 import org.am2j.api.MessageCategory;
 import org.am2j.api.Opcode;
 import org.am2j.api.ReturnStatus;
-import org.am2j.api.Tags;
 import org.am2j.spi.MessageSink;
 import org.am2j.spi.OutboundMessage;
 import org.am2j.spi.ProcessIdentity;
@@ -69,8 +60,6 @@ final class ShmRoute implements Route
     private static final int BOX_LOST = -1;
     /** Opcode byte a withdrawn packet carries, which no message has: tells a withdrawal from a flipped READY. */
     static final int WITHDRAWN_OPCODE = 0xFF;
-    /** Sends without a box between two attempts to claim one (all were taken). */
-    private static final int CLAIM_RETRY_SENDS = 4096;
 
     private final ShmTransport transport;
     private final MappedRegion region;
@@ -79,47 +68,22 @@ final class ShmRoute implements Route
     private final int inverse;
     private final Doorbell doorbell;
     private final long pid;
-    private final long claimedBulkState;
-    private final long readyBulkState;
     private final long readyPacketState;
     private final long withdrawnPacketState;
-    /** The process that owns the destination's queue block, and whether it is dead. */
+    /** The process that owns the destination's queue block, and whether it is dead (read on every send). */
     private final PeerProcess owner;
-    /** The destination endpoint's watch of dead peers: told when a box message was published to a dead owner. */
-    private final DeadPeers deadPeers;
-    private final long livenessNanos;
-    private final FastBoxTable boxes;
+    /** What a full queue, a stall or a dead owner asks of the route. */
+    private final OwnerWatch watch;
 
-    /** The box this route claimed in the destination's queue block, -1 for none. */
-    private int box = -1;
-    private FastBoxSender requestBox;
-    private FastBoxSender replyBox;
-    /** The one thread that writes the box. */
-    private Thread boxThread;
-    /** Set (for good) when another thread sent through the route: the box is not written any more. */
-    private volatile boolean boxGivenUp;
-    /** The box given up because its owner word was not ours ({@link #loseBox}), and our tails in it; -1 for none. */
-    private int lostBox = -1;
-    private long lostRequestTail;
-    private long lostReplyTail;
-    private int claimCountdown;
-    /** Messages this route put on the destination's shared request / reply queue: the overflow rule's counts. */
-    private long sharedRequests;
-    private long sharedReplies;
+    /** The fast box this route claimed in the destination's queue block, and its counts of shared sends. */
+    private final RouteBox box;
 
     private final PeerSegment segment;
-    private int bulkHint;
-    private long fullSince;
-    /** Set once the kernel said the destination's file is gone: its owner freed the endpoint (or died). */
-    private boolean ownerClosed;
-    /** What was sent into the block of a dead owner, handed back; null until the owner is found dead. */
-    private DeadPeerReturns returns;
-    /** The owner's heads as the last stall check summed them ({@link #stalled()}). */
-    private long lastProgress = -1;
+    private final BulkClaims bulkClaims;
 
     ShmRoute(
         final ShmTransport transport, final MappedRegion region, final QueueBlock block, final EndpointName peer,
-        final int inverse, final Doorbell doorbell, final DeadPeers deadPeers)
+        final int inverse, final Doorbell doorbell)
     {
         this.transport = transport;
         this.region = region;
@@ -129,14 +93,12 @@ final class ShmRoute implements Route
         this.doorbell = doorbell;
         final long pid = ProcessIdentity.currentPid();
         this.pid = pid;
-        this.claimedBulkState = state(BULK_CLAIMED, pid);
-        this.readyBulkState = state(BULK_READY, pid);
+        this.bulkClaims = new BulkClaims(pid);
         this.readyPacketState = state(READY, pid);
         this.withdrawnPacketState = state(WITHDRAWN, pid);
-        this.owner = owner(transport, region, block);
-        this.deadPeers = deadPeers;
-        this.livenessNanos = transport.config.livenessNanos;
-        this.boxes = block.boxes;
+        this.watch = new OwnerWatch(transport, this, region, block, inverse, pid);
+        this.owner = watch.owner;
+        this.box = new RouteBox(block.boxes, pid, inverse);
         this.segment = new PeerSegment(block, transport.mappedFiles);
     }
 
@@ -146,7 +108,7 @@ final class ShmRoute implements Route
         final Opcode opcode = Opcode.fromCode(message.opcode());
         final boolean returned = 0 != message.returnStatus();
         final boolean request = opcode.isRequest() && !returned;
-        final int refused = refusal(opcode.isRequest(), returned, message.tag());
+        final int refused = watch.refusal(opcode.isRequest(), returned, message.tag());
         if (0 != refused)
         {
             return countDeadOwner(refused);
@@ -177,59 +139,6 @@ final class ShmRoute implements Route
         return result;
     }
 
-    /**
-     * The destination's owner process, as far as what a faulty writer cannot forge allows: the header's pid and start
-     * time are words any process of the user may overwrite, and a forged pid names no process, so a live owner would
-     * be taken for dead (its queued messages handed back while it delivers them). The pid comes from the address the
-     * block was just opened by ({@code /proc/<pid>/fd/<fd>}: that process held the file then), and the header's start
-     * time is kept only when the header's pid is that one (else the process is identified as it is now, which it is,
-     * having just been opened); the header's words are believed whole only for a block opened by a path that names no
-     * process (a file in a job directory). A writer that forges the start time alone, leaving the pid, still makes a
-     * live owner look dead: that exception is in docs/shm-protocol.md.
-     */
-    private static PeerProcess owner(final ShmTransport transport, final MappedRegion region, final QueueBlock block)
-    {
-        final long addressPid = SealedMemory.pidOf(region.path);
-        if (addressPid <= 0)
-        {
-            return transport.peers.acquire(block.ownerProcessId(), block.ownerPid(), block.ownerStartMs());
-        }
-        final long startMs = addressPid == block.ownerPid() ? block.ownerStartMs() : ProcessIdentity.UNKNOWN_START_TIME;
-        return transport.peers.acquire(block.ownerProcessId(), addressPid, startMs);
-    }
-
-    /**
-     * What the destination's queue block says before anything is taken: a closed endpoint, a dead owner, and step 1,
-     * the tag copy.
-     * A state that is not OPEN refuses the message only when the destination's file is gone too ({@link #ownerClosed}):
-     * otherwise it is a faulty writer's garbage over a live endpoint's header, which its owner repairs, and the message
-     * goes on (a reply reaches a live requester whatever its header says).
-     *
-     * @param requestOpcode the message has a request opcode (returned or not): a closed endpoint refuses it as such.
-     * @param returned      the message is a returned one; a request that is not must carry a matching tag.
-     * @param tag           the message's tag.
-     * @return 0 when the destination takes the message, else the return status it comes back with.
-     */
-    private int refusal(final boolean requestOpcode, final boolean returned, final long tag)
-    {
-        if (STATE_OPEN != block.state() && ownerClosed())
-        {
-            return closedStatus(requestOpcode);
-        }
-        if (owner.isDead())
-        {
-            // Nothing is written into a dead process's block: the message comes back at once (a returned one is
-            // dropped by the core, as every returned message that cannot go back is).
-            return ReturnStatus.EUNREACHABLE.code();
-        }
-        // Step 1: the tag copy in the queue block.
-        if (requestOpcode && !returned && !Tags.accepts(block.tag(), tag))
-        {
-            return ReturnStatus.EBADTAG.code();
-        }
-        return 0;
-    }
-
     private int sendData(
         final OutboundMessage message, final Opcode opcode, final boolean returned, final PacketQueue queue,
         final int length)
@@ -250,10 +159,10 @@ final class ShmRoute implements Route
         int bulk = NO_BULK;
         if (null == segment)
         {
-            bulk = claimBulk(queue);
+            bulk = bulkClaims.claim(queue);
             if (bulk < 0)
             {
-                return full();
+                return watch.full();
             }
         }
         return enqueue(message, queue, deposit, length, bulk, segment);
@@ -275,31 +184,21 @@ final class ShmRoute implements Route
         final OutboundMessage message, final PacketQueue queue, final boolean deposit, final int length,
         final int bulk, final UnsafeBuffer segment)
     {
-        final FastBoxSender fastBox = fastBox(queue);
+        final FastBoxSender fastBox = box.ring(queue == block.requests);
         if (null != fastBox)
         {
-            final int packet = boxPacket(fastBox, queue);
+            final int packet = box.packet(fastBox, queue == block.requests);
             if (packet >= 0)
             {
                 final int reserved = reserveBoxed(fastBox, Opcode.fromCode(message.opcode()).isRequest());
                 if (BOXED == reserved)
                 {
-                    queue.putHeader(packet, message.opcode(), message.handler(), message.argCount(),
-                        message.returnStatus(), inverse, length, bulk, deposit ? (int)message.segmentOffset() : -1,
-                        message.tag());
-                    for (int i = 0, count = message.argCount(); i < count; i++)
-                    {
-                        queue.putArg(packet, i, message.arg(i));
-                    }
-                    if (0 != length)
-                    {
-                        copyData(message, queue, length, bulk, segment);
-                    }
+                    fill(message, queue, packet, deposit, length, bulk, segment);
                     return publishBoxed(fastBox, packet);
                 }
                 if (BOX_LOST != reserved)
                 {
-                    releaseBulk(queue, bulk);
+                    BulkClaims.release(queue, bulk);
                     return reserved;
                 }
             }
@@ -307,11 +206,23 @@ final class ShmRoute implements Route
         final int packet = takePacket(queue);
         if (packet < 0)
         {
-            releaseBulk(queue, bulk);
+            BulkClaims.release(queue, bulk);
             return notTaken(packet, Opcode.fromCode(message.opcode()).isRequest());
         }
 
         // Step 5: fill and mark ready.
+        fill(message, queue, packet, deposit, length, bulk, segment);
+        return publish(queue, packet);
+    }
+
+    /**
+     * Step 5's fill: every header field but the state, the arguments, and the data (into its bulk block, or into the
+     * destination's segment).
+     */
+    private void fill(
+        final OutboundMessage message, final PacketQueue queue, final int packet, final boolean deposit,
+        final int length, final int bulk, final UnsafeBuffer segment)
+    {
         queue.putHeader(packet, message.opcode(), message.handler(), message.argCount(), message.returnStatus(),
             inverse, length, bulk, deposit ? (int)message.segmentOffset() : -1, message.tag());
         for (int i = 0, count = message.argCount(); i < count; i++)
@@ -322,7 +233,6 @@ final class ShmRoute implements Route
         {
             copyData(message, queue, length, bulk, segment);
         }
-        return publish(queue, packet);
     }
 
     /**
@@ -342,16 +252,16 @@ final class ShmRoute implements Route
             return Route.super.sendShort(scratch, opcode, handler, tag, source, argCount, a0, a1, a2, a3, a4, a5,
                 a6, a7);
         }
-        final int refused = refusal(request, false, tag);
+        final int refused = watch.refusal(request, false, tag);
         if (0 != refused)
         {
             return refused;
         }
         final PacketQueue queue = request ? block.requests : block.replies;
-        final FastBoxSender fastBox = fastBox(queue);
+        final FastBoxSender fastBox = box.ring(queue == block.requests);
         if (null != fastBox)
         {
-            final int boxed = boxPacket(fastBox, queue);
+            final int boxed = box.packet(fastBox, request);
             if (boxed >= 0)
             {
                 final int reserved = reserveBoxed(fastBox, request);
@@ -413,7 +323,7 @@ final class ShmRoute implements Route
         // the packet (a later stamp). The packet is not ours any more, and the send is tried again.
         // CAS of the claim word to CLAIMED(lap, pid): of this sender and a receiver skipping the assignment, exactly
         // one wins the lap; the loser writes nothing into the packet.
-        if (!claimPacket(queue, tail, pid))
+        if (!queue.claimPacket(tail, pid))
         {
             return CLAIM_LOST;
         }
@@ -423,7 +333,7 @@ final class ShmRoute implements Route
         // withdrawn unwritten (the mark, then a release store, so the owner that sees WITHDRAWN sees nothing else of
         // ours is coming) and the message is refused. A state that is not OPEN over a file still there is garbage
         // (the owner removes its file before it stores CLOSED, so its tail read comes after our CAS): we go on.
-        if (STATE_OPEN != block.state() && ownerClosed())
+        if (watch.closed())
         {
             queue.buffer.putByte(packet + OPCODE_OFFSET, (byte)WITHDRAWN_OPCODE);
             queue.stateRelease(packet, withdrawnPacketState);
@@ -437,11 +347,7 @@ final class ShmRoute implements Route
             queue.stateRelease(packet, withdrawnPacketState);
             return OWNER_DEAD;
         }
-        if (0 != fullSince)
-        {
-            // A hint shared by the threads of a PAR bundle: stored only when it changes, not on every send.
-            fullSince = 0;
-        }
+        watch.progressed();
         return packet;
     }
 
@@ -455,58 +361,17 @@ final class ShmRoute implements Route
     {
         if (QUEUE_FULL == result)
         {
-            return full();
+            return watch.full();
         }
         if (CLOSED == result)
         {
-            return closedStatus(request);
+            return watch.closedStatus(request);
         }
         if (OWNER_DEAD == result)
         {
             return ReturnStatus.EUNREACHABLE.code();
         }
         return FULL;
-    }
-
-    /**
-     * The destination's state word says its queue block is not open. Believe it only when the kernel agrees: its
-     * owner removes the block's file (closes the memory file's descriptor, deletes a named file) before it stores
-     * CLOSED, and no write into the mapping can put the file back or take it away. A file still there means the state
-     * is a faulty writer's garbage over a live endpoint's header (its owner repairs it), and the message goes on.
-     * A system call, on this rare path only; once gone, gone for good.
-     *
-     * @return true when the destination endpoint has been freed (or its process is gone).
-     */
-    private boolean ownerClosed()
-    {
-        if (!ownerClosed && !region.stillNamesFile())
-        {
-            ownerClosed = true;
-        }
-        return ownerClosed;
-    }
-
-    /**
-     * @param request the message has a request opcode.
-     * @return the status a message refused by a destination whose file is gone comes back with: EBADENDPOINT
-     * (EREPLYREJECTED for a reply) when its owner freed it (its state says CLOSED); EUNREACHABLE when the file went
-     * with its process, which never said CLOSED.
-     */
-    private int closedStatus(final boolean request)
-    {
-        if (STATE_CLOSED != block.state())
-        {
-            // A look now (at most one per interval): the transport tells the endpoints once.
-            if (owner.check(System.nanoTime()))
-            {
-                transport.peerDied(owner);
-            }
-            if (owner.isDead())
-            {
-                return ReturnStatus.EUNREACHABLE.code();
-            }
-        }
-        return request ? ReturnStatus.EBADENDPOINT.code() : ReturnStatus.EREPLYREJECTED.code();
     }
 
     /**
@@ -518,15 +383,8 @@ final class ShmRoute implements Route
     {
         // Release store READY: the receiver that sees it sees every field and byte the caller wrote into the packet.
         queue.stateRelease(packet, readyPacketState);
-        // The overflow rule's count (FastBoxSender): only the box's thread reads it, and only while it owns the box,
-        // and publishes it there (the receiver counts what a faulty writer destroyed on the shared queue by it).
-        final boolean requests = queue == block.requests;
-        final long shared = requests ? ++sharedRequests : ++sharedReplies;
-        final FastBoxSender fastBox = requests ? requestBox : replyBox;
-        if (null != fastBox && Thread.currentThread() == boxThread)
-        {
-            fastBox.sharedSent(shared);
-        }
+        // The overflow rule's count (FastBoxSender).
+        box.sharedSent(queue == block.requests);
 
         // The tail and claim CASes (full fences) came before this read: either the receiver saw the tail move
         // before it slept (hasPending), or we see its sleeping flag here (SLEEPING: we ring; RUNG: another sender
@@ -536,26 +394,6 @@ final class ShmRoute implements Route
             transport.rings.ring(doorbell);
         }
         return SENT;
-    }
-
-    /**
-     * The box's packet for the next message, or none.
-     *
-     * @return the packet {@link FastBoxSender#next} gave, or -1 when the message goes to the shared queue (the box is
-     * full, waits for the pair's shared messages, was given up by another thread, or was let go: then it is given up
-     * here, and claimed again later).
-     */
-    private int boxPacket(final FastBoxSender fastBox, final PacketQueue queue)
-    {
-        final int packet = fastBox.next(sharedSent(queue));
-        if (FastBoxSender.LOST == packet)
-        {
-            loseBox();
-            return -1;
-        }
-        // The volatile read of boxGivenUp after next()'s read of the consumed count: a count that includes another
-        // thread's shared messages comes with boxGivenUp set (docs/shm-protocol.md, "Fast boxes").
-        return boxGivenUp ? -1 : packet;
     }
 
     /**
@@ -580,13 +418,13 @@ final class ShmRoute implements Route
         VarHandle.fullFence();
         if (fastBox.lost())
         {
-            loseBox();
+            box.lose();
             return BOX_LOST;
         }
-        if (STATE_OPEN != block.state() && ownerClosed())
+        if (watch.closed())
         {
             fastBox.cancel();
-            return closedStatus(request);
+            return watch.closedStatus(request);
         }
         if (owner.isDead())
         {
@@ -617,105 +455,11 @@ final class ShmRoute implements Route
     }
 
     /**
-     * The box's owner word is not ours any more: its receiver is letting it go (its released word set), or a faulty
-     * writer changed it. Nothing of ours is being written, so the route stores its tails in the writing words (a
-     * reservation is cancelled; words a faulty writer overwrote say again what we put into the box, which the
-     * receiver counts what it finds spoiled against), drops the box and sends through the shared queue; it tries to
-     * claim a box again after {@link #CLAIM_RETRY_SENDS} sends. Called by the box's thread.
-     */
-    private void loseBox()
-    {
-        requestBox.cancel();
-        replyBox.cancel();
-        lostBox = box;
-        lostRequestTail = requestBox.tail();
-        lostReplyTail = replyBox.tail();
-        requestBox = null;
-        replyBox = null;
-        box = -1;
-        claimCountdown = CLAIM_RETRY_SENDS;
-    }
-
-    /**
-     * The box given up is ours again when its owner word is: the receiver wrote back a word a faulty writer had
-     * overwritten. The route goes on in it from its own tails (the shared messages sent meanwhile come first, by the
-     * overflow rule).
-     *
-     * @return true when the box is ours again.
-     */
-    private boolean readopt()
-    {
-        final int lost = lostBox;
-        final long word = FastBoxDescriptor.owner(pid, inverse);
-        if (boxes.owner(lost) != word)
-        {
-            return false;
-        }
-        lostBox = -1;
-        replyBox = new FastBoxSender(boxes, lost, FastBoxDescriptor.REPLIES, word, lostReplyTail);
-        boxThread = Thread.currentThread();
-        box = lost;
-        requestBox = new FastBoxSender(boxes, lost, FastBoxDescriptor.REQUESTS, word, lostRequestTail);
-        requestBox.sharedSent(sharedRequests);
-        replyBox.sharedSent(sharedReplies);
-        return true;
-    }
-
-    /**
-     * @param queue the destination queue a message is for.
-     * @return the box ring of the same kind when the calling thread may write it, else null (the shared queue). The
-     * first send claims the box and goes through the shared queue itself (first contact).
-     */
-    private FastBoxSender fastBox(final PacketQueue queue)
-    {
-        final FastBoxSender requests = requestBox;
-        if (null == requests)
-        {
-            if (lostBox >= 0 && !boxGivenUp && readopt())
-            {
-                return null;
-            }
-            if (0 != boxes.boxes && !boxGivenUp && --claimCountdown <= 0)
-            {
-                claimBox();
-            }
-            return null;
-        }
-        if (Thread.currentThread() != boxThread)
-        {
-            if (!boxGivenUp)
-            {
-                // Volatile store before this thread's first shared send: the box's thread reads it after the
-                // consumed count, so it never takes a count that includes this thread's messages for its own.
-                boxGivenUp = true;
-            }
-            return null;
-        }
-        return queue == block.requests ? requests : replyBox;
-    }
-
-    /**
-     * Between sends, now and then (from the sending endpoint's polls): a box found not ours any more is given up, and
-     * its writing words are stored again where a faulty writer overwrote them, so the receiver learns what we had put
-     * into it even when we send nothing more (it counts what it finds spoiled below them). Only the box's thread does
-     * this: another's store could undo a reservation in progress.
+     * Between sends, now and then: see {@link RouteBox#keep}.
      */
     void keepBox()
     {
-        final FastBoxSender requests = requestBox;
-        if (null == requests || Thread.currentThread() != boxThread || boxGivenUp)
-        {
-            return;
-        }
-        if (requests.lost())
-        {
-            loseBox();
-            return;
-        }
-        requests.republish();
-        replyBox.republish();
-        requests.republishSharedSent(sharedRequests);
-        replyBox.republishSharedSent(sharedReplies);
+        box.keep();
     }
 
     /**
@@ -723,7 +467,7 @@ final class ShmRoute implements Route
      */
     int boxIndex()
     {
-        return box;
+        return box.index();
     }
 
     /**
@@ -731,8 +475,7 @@ final class ShmRoute implements Route
      */
     long boxedSends()
     {
-        final FastBoxSender requests = requestBox;
-        return null == requests ? 0 : requests.sent() + replyBox.sent();
+        return box.boxedSends();
     }
 
     /**
@@ -740,56 +483,7 @@ final class ShmRoute implements Route
      */
     long sharedSends()
     {
-        return sharedRequests + sharedReplies;
-    }
-
-    private long sharedSent(final PacketQueue queue)
-    {
-        return queue == block.requests ? sharedRequests : sharedReplies;
-    }
-
-    private synchronized void claimBox()
-    {
-        if (null != requestBox)
-        {
-            return;
-        }
-        final long word = FastBoxDescriptor.owner(pid, inverse);
-        for (int i = 0; i < boxes.boxes; i++)
-        {
-            // CAS FREE -> owner(pid, inverse): this route is the box's one writer until it lets go; the receiver,
-            // which freed it, published the heads and zeroed counts before (release store of FREE).
-            if (FastBoxDescriptor.FREE == boxes.owner(i) && boxes.casOwner(i, FastBoxDescriptor.FREE, word))
-            {
-                lostBox = -1;
-                boxes.bumpGeneration();
-                replyBox = new FastBoxSender(boxes, i, FastBoxDescriptor.REPLIES, word);
-                boxThread = Thread.currentThread();
-                box = i;
-                requestBox = new FastBoxSender(boxes, i, FastBoxDescriptor.REQUESTS, word);
-                requestBox.sharedSent(sharedRequests);
-                replyBox.sharedSent(sharedReplies);
-                return;
-            }
-        }
-        claimCountdown = CLAIM_RETRY_SENDS;
-    }
-
-    /**
-     * Step 4 for the holder of one assignment: CAS of the packet's claim word from the previous lap's stamp to
-     * CLAIMED(lap, pid).
-     *
-     * @param queue    the destination queue.
-     * @param sequence the assignment (tail value) the sender's tail CAS took.
-     * @param pid      the sender's pid.
-     * @return true when the packet is the sender's to fill; false when the receiver skipped the assignment or a
-     * later lap's sender holds the packet.
-     */
-    static boolean claimPacket(final PacketQueue queue, final long sequence, final long pid)
-    {
-        final long lap = queue.lap(sequence);
-        final long claimWord = queue.claimWord(sequence);
-        return claimsLap(claimWord, lap - 1) && queue.casClaimWord(sequence, claimWord, claim(lap, pid));
+        return box.sharedSends();
     }
 
     /**
@@ -802,11 +496,7 @@ final class ShmRoute implements Route
     {
         if (NO_BULK != bulk)
         {
-            final UnsafeBuffer buffer = queue.buffer;
-            buffer.putBytes(queue.bulkBlockOffset(bulk), message.data(), message.dataOffset(), length);
-            // Ordered store READY(pid): the block now belongs to the packet; only the receiver frees it, or, if we
-            // die before the packet is ready, the receiver when it skips the packet.
-            buffer.putLongRelease(queue.bulkFlagOffset(bulk), readyBulkState);
+            bulkClaims.fill(message, queue, bulk, length);
         }
         else if (null != segment)
         {
@@ -814,93 +504,12 @@ final class ShmRoute implements Route
         }
     }
 
-    private int claimBulk(final PacketQueue queue)
-    {
-        final UnsafeBuffer buffer = queue.buffer;
-        final int depth = queue.bulkDepth;
-        int index = bulkHint;
-        for (int i = 0; i < depth; i++)
-        {
-            if (index >= depth)
-            {
-                index = 0;
-            }
-            final int flag = queue.bulkFlagOffset(index);
-            final long current = buffer.getLongVolatile(flag);
-            // CAS FREE -> CLAIMED(pid): one sender owns the block until it hands it to a ready packet.
-            if (BULK_FREE == type(current) && buffer.compareAndSetLong(flag, current, claimedBulkState))
-            {
-                bulkHint = index + 1;
-                return index;
-            }
-            index++;
-        }
-        return -1;
-    }
-
-    private void releaseBulk(final PacketQueue queue, final int bulk)
-    {
-        if (NO_BULK != bulk)
-        {
-            // Release store FREE: we claimed the block and never published it.
-            queue.buffer.putLongRelease(queue.bulkFlagOffset(bulk), state(BULK_FREE, 0));
-        }
-    }
-
-    /**
-     * The destination queue is full. After the liveness timeout, ask whether its owner is alive: a dead owner's
-     * queue never drains, and its messages come back with EUNREACHABLE.
-     */
     /**
      * @return the destination process's doorbell, or null without futexes.
      */
     Doorbell doorbell()
     {
         return doorbell;
-    }
-
-    private int full()
-    {
-        // The sender backs off or gives up next: what it owes sleeping peers goes now (the owner of this queue may
-        // be one of them).
-        transport.rings.flush();
-        if (!owner.isDead())
-        {
-            final long now = System.nanoTime();
-            if (0 == fullSince)
-            {
-                fullSince = now;
-                return FULL;
-            }
-            if (now - fullSince <= livenessNanos)
-            {
-                return FULL;
-            }
-            fullSince = now;
-            // A queue full for the liveness timeout: look whether its owner is alive. A dead owner stays dead: every
-            // later message comes back at once instead of costing one liveness timeout each, and what was sent into
-            // its block is handed back (DeadPeerReturns).
-            if (owner.check(now))
-            {
-                transport.peerDied(owner);
-            }
-            if (!owner.isDead())
-            {
-                reclaimBulkOfDeadSenders();
-                return FULL;
-            }
-        }
-        return ReturnStatus.EUNREACHABLE.code();
-    }
-
-    /**
-     * Free the bulk blocks claimed by senders that died before they claimed a packet: no packet names them, so no
-     * one else would.
-     */
-    private void reclaimBulkOfDeadSenders()
-    {
-        BulkBlocks.freeClaimedByDead(block.requests, pid);
-        BulkBlocks.freeClaimedByDead(block.replies, pid);
     }
 
     /**
@@ -912,26 +521,11 @@ final class ShmRoute implements Route
     }
 
     /**
-     * The owner is dead (read so by the caller): hand back to the sink, as returned messages, what this route sent into
-     * its block and the owner did not finish with, from where the last call stopped ({@link DeadPeerReturns}).
-     *
-     * @param sink  the endpoint's dispatcher.
-     * @param drops the endpoint's transport counters.
-     * @return messages handed back.
+     * The owner is dead: see {@link OwnerWatch#settle}.
      */
     int settle(final MessageSink sink, final TransportCounters drops)
     {
-        final int ownBox;
-        synchronized (this)
-        {
-            // Under the monitor claimBox() stores the box under: a box another thread of a PAR bundle claimed is seen.
-            ownBox = null == requestBox ? -1 : box;
-        }
-        if (null == returns)
-        {
-            returns = new DeadPeerReturns(this, block, inverse, pid, transport.deadPeerCounters, livenessNanos);
-        }
-        return returns.settle(sink, drops, ownBox);
+        return watch.settle(sink, drops, box.held());
     }
 
     /**
@@ -939,38 +533,15 @@ final class ShmRoute implements Route
      */
     boolean settled()
     {
-        return null != returns && returns.done();
+        return watch.settled();
     }
 
     /**
-     * The stall check of the dead-peer watch: the owner's queues hold messages (anyone's in its shared queues, ours in
-     * our box) and none of its published heads moved since the last call. Reads lines the senders and the owner
-     * write, so it is called only now and then (about four times per liveness timeout).
-     *
-     * @return true when the owner's queues stalled since the last call.
+     * @return true when the owner's queues stalled since the last call ({@link OwnerWatch#stalled}).
      */
     boolean stalled()
     {
-        final PacketQueue requests = block.requests;
-        final PacketQueue replies = block.replies;
-        final long requestsHead = requests.buffer.getLongVolatile(requests.headOffset);
-        final long repliesHead = replies.buffer.getLongVolatile(replies.headOffset);
-        long progress = requestsHead + repliesHead;
-        boolean waiting = requests.tail() != requestsHead || replies.tail() != repliesHead;
-        final int ownBox = null == requestBox ? -1 : box;
-        if (ownBox >= 0)
-        {
-            for (int kind = 0; kind < 2; kind++)
-            {
-                final long head = boxes.getAcquire(boxes.headOffset(ownBox, kind));
-                progress += head;
-                waiting |= FastBoxDescriptor.ready(head) ==
-                    boxes.stamp(boxes.packetOffset(boxes.ringOffset(ownBox, kind), head));
-            }
-        }
-        final boolean stalled = waiting && progress == lastProgress;
-        lastProgress = progress;
-        return stalled;
+        return watch.stalled(box.index());
     }
 
     /**
@@ -978,18 +549,9 @@ final class ShmRoute implements Route
      */
     void close()
     {
-        if (box >= 0)
-        {
-            // Our tail in the writing words again (a faulty writer may have zeroed them): the receiver that lets the
-            // box go counts what it finds missing below it.
-            requestBox.cancel();
-            replyBox.cancel();
-            // Release store: the receiver that sees the box released sees every packet we published before, and lets
-            // the box go once it has read them.
-            boxes.releasedRelease(box, true);
-        }
+        box.release();
         ConnectionTable.release(block, inverse & 0xFFFF, inverse >>> 16);
-        transport.peers.release(owner);
+        watch.release();
         segment.close();
         if (null != doorbell)
         {

@@ -241,6 +241,45 @@ class FastBoxScribbleTest
     }
 
     /**
+     * A writing word overwritten with a number across the sign from the box's head (a far positive one over a far
+     * negative head): its difference from the head overflows to a negative number, which a comparison of the numbers
+     * themselves took for a word just past the head, so the receiver skipped from the head toward that number, one
+     * sequence at a time, and its poll never returned. Sequences are compared by difference: the word is taken for
+     * the garbage it is, nothing is skipped or counted, and the next message is delivered.
+     */
+    @Test
+    @Timeout(value = 20, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+    void aWritingWordAcrossTheSignFromTheHeadIsGarbageNotAFarSequence()
+    {
+        try (Fixture f = new Fixture("boxes", "1", "boxDepth", "8", "livenessMs", "20"))
+        {
+            final Fixture.Ep a = f.endpoint();
+            final Fixture.Ep b = f.endpoint();
+            final FastBoxTable boxes = b.queueBlock().boxes;
+            final long garbage = -2_241_900_783_532_603_247L;
+            for (int kind = 0; kind < 2; kind++)
+            {
+                boxes.putRelease(boxes.headOffset(0, kind), garbage);
+            }
+            final Counts counts = new Counts();
+            final ShmRoute ab = boundRoute(a, b, counts);
+            sendShorts(ab, b, 1, 3);
+            pollUntil(b, counts, () -> 4 == counts.delivered);
+            final long head = boxes.getAcquire(boxes.headOffset(0, FastBoxDescriptor.REQUESTS));
+            final long forged = Long.MAX_VALUE - 7;
+            assertTrue(forged - head < 0, "the forged word's difference from the head overflows");
+            boxes.putRelease(boxes.writingOffset(0, FastBoxDescriptor.REQUESTS), forged);
+            final long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(200);
+            pollUntil(b, counts, () -> System.nanoTime() - until > 0);
+            assertEquals(0, b.host.drops(), "nothing skipped for a garbage writing word");
+            assertEquals(Route.SENT, sendShort(ab, b, 4));
+            pollUntil(b, counts, () -> 5 == counts.delivered);
+            assertEquals(1, counts.seen[4]);
+            assertEquals(0, ab.boxIndex(), "the box goes on");
+        }
+    }
+
+    /**
      * The whole box table zeroed under a live pair (owner words, writing words, heads, stamps): the sender finds the
      * box not its own at its next send and uses the shared queue; the receiver writes the owner word back and skips
      * and counts the messages the zeroing destroyed (the sender's writing word, written again when it gave the box

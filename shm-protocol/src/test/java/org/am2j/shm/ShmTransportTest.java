@@ -347,18 +347,18 @@ class ShmTransportTest
             final PacketQueue queue = b.queueBlock().requests;
             final long me = ProcessIdentity.currentPid();
             // lap 0 from the zeroed file (lap -1's stamp)
-            assertTrue(ShmRoute.claimPacket(queue, 3, me));
-            assertFalse(ShmRoute.claimPacket(queue, 3, me), "a lap is claimed once");
+            assertTrue(queue.claimPacket(3, me));
+            assertFalse(queue.claimPacket(3, me), "a lap is claimed once");
             // lap 1 from lap 0's claim; lap 2 from lap 1's skip
-            assertTrue(ShmRoute.claimPacket(queue, 3 + 8, me));
+            assertTrue(queue.claimPacket(3 + 8, me));
             queue.buffer.putLong(queue.claimOffset(3), QueueBlockDescriptor.claim(2 - 1, 0));
-            assertTrue(ShmRoute.claimPacket(queue, 3 + 16, me));
+            assertTrue(queue.claimPacket(3 + 16, me));
             // a sender stalled after its tail CAS for lap 2 while the receiver skipped it: fails
             queue.buffer.putLong(queue.claimOffset(4), QueueBlockDescriptor.claim(2, 0));
-            assertFalse(ShmRoute.claimPacket(queue, 4 + 16, me));
+            assertFalse(queue.claimPacket(4 + 16, me));
             // ... and still fails once the queue has gone round and lap 3's sender holds the packet
             queue.buffer.putLong(queue.claimOffset(4), QueueBlockDescriptor.claim(3, 77));
-            assertFalse(ShmRoute.claimPacket(queue, 4 + 16, me));
+            assertFalse(queue.claimPacket(4 + 16, me));
             assertEquals(QueueBlockDescriptor.claim(3, 77), queue.buffer.getLongVolatile(queue.claimOffset(4)),
                 "a failed claim writes nothing");
         }
