@@ -218,13 +218,10 @@ final class LogPReport
         this.aeronUdp = new Peer("aeron_udp_rtt_us", "Aeron UDP", aeronUdp, "aeron_rtt");
         this.limitShm = new Peer("limit_shm_rtt_us", "limit: cache line", limitShm, "limit_rtt");
         this.limitUdp = new Peer("limit_udp_rtt_us", "limit: plain UDP", limitUdp, "limit_udp_rtt");
-        long fastest = EpochGuard.NO_PROBE;
         final List<Results> all = new ArrayList<>(am.values());
         all.addAll(List.of(aeronIpc, aeronUdp, limitShm, limitUdp, pollCost.network(), pollCost.calibrated()));
-        for (final Results results : all)
-        {
-            fastest = Math.min(fastest, results.getLong("probe_fastest_p50_ns"));
-        }
+        final long fastest = all.stream().mapToLong(results -> results.getLong("probe_fastest_p50_ns")).min()
+            .orElse(EpochGuard.NO_PROBE);
         machine = new MachineReport(pinning, start, fastest);
         for (final Protocol protocol : CONFIGS)
         {

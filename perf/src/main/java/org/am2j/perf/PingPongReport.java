@@ -4,6 +4,7 @@ import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.stream.Stream;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -431,10 +432,8 @@ final class PingPongReport
         json.put(ratioKey + "_min", round(results.getDouble(ratioKey + "_min"), 1000));
         json.put(ratioKey + "_max", round(results.getDouble(ratioKey + "_max"), 1000));
         final ArrayNode blocks = json.putArray(ratioKey + "_blocks");
-        for (final String ratio : results.getString(ratioKey + "_blocks").split(","))
-        {
-            blocks.add(Double.parseDouble(ratio));
-        }
+        Stream.of(results.getString(ratioKey + "_blocks").split(",")).forEach(ratio ->
+            blocks.add(Double.parseDouble(ratio)));
     }
 
     private void bandwidth(final ObjectNode json, final String prefix)
@@ -443,10 +442,8 @@ final class PingPongReport
         json.put(prefix + "_gbps_min", round(results.getDouble(prefix + "_gbps_min"), 1000));
         json.put(prefix + "_gbps_max", round(results.getDouble(prefix + "_gbps_max"), 1000));
         final ArrayNode runs = json.putArray(prefix + "_gbps_runs");
-        for (final String run : results.getString(prefix + "_gbps_runs").split(","))
-        {
-            runs.add(round(Double.parseDouble(run), 1000));
-        }
+        Stream.of(results.getString(prefix + "_gbps_runs").split(",")).forEach(run ->
+            runs.add(round(Double.parseDouble(run), 1000)));
     }
 
     private void latency(final ObjectNode json, final String prefix)

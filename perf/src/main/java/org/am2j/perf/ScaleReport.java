@@ -199,10 +199,7 @@ final class ScaleReport
         if (!failures.isEmpty())
         {
             md.append("\n## Failed jobs\n\n");
-            for (final String failure : failures)
-            {
-                md.append("- ").append(failure).append('\n');
-            }
+            failures.forEach(failure -> md.append("- ").append(failure).append('\n'));
         }
         return md.toString();
     }

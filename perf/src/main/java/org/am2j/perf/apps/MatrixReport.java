@@ -2,11 +2,11 @@ package org.am2j.perf.apps;
 
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.LinkedHashSet;
+import java.util.DoubleSummaryStatistics;
+import java.util.IntSummaryStatistics;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 import java.util.stream.Stream;
 
 import org.am2j.perf.Markdown;
@@ -103,13 +103,9 @@ final class MatrixReport
         final List<double[]> loads = result.run().loads;
         if (!loads.isEmpty())
         {
-            double min = Double.POSITIVE_INFINITY;
-            double max = Double.NEGATIVE_INFINITY;
-            for (final double[] load : loads)
-            {
-                min = Math.min(min, load[0]);
-                max = Math.max(max, load[0]);
-            }
+            final DoubleSummaryStatistics oneMinute = loads.stream().mapToDouble(load -> load[0]).summaryStatistics();
+            final double min = oneMinute.getMin();
+            final double max = oneMinute.getMax();
             final double[] first = loads.get(0);
             final double[] last = loads.get(loads.size() - 1);
             md.append(String.format(Locale.ROOT, "- Load average (`/proc/loadavg`), 1 min, sampled before the " +
@@ -187,28 +183,14 @@ final class MatrixReport
      */
     static String rankCounts(final MatrixResult result)
     {
-        int min = Integer.MAX_VALUE;
-        int max = 0;
-        for (final MatrixConfig config : result.configs())
-        {
-            min = Math.min(min, result.ranks(config));
-            max = Math.max(max, result.ranks(config));
-        }
-        if (max == 0)
-        {
-            return result.ranks() + " ranks";
-        }
-        return min == max ? max + " ranks" : min + " to " + max + " ranks (per configuration)";
+        final IntSummaryStatistics ranks = result.configs().stream().mapToInt(result::ranks).summaryStatistics();
+        return 0 == ranks.getCount() ? result.ranks() + " ranks" : ranks.getMin() == ranks.getMax() ?
+            ranks.getMax() + " ranks" : ranks.getMin() + " to " + ranks.getMax() + " ranks (per configuration)";
     }
 
     private static int maxRanks(final MatrixResult result)
     {
-        int max = 0;
-        for (final MatrixConfig config : result.configs())
-        {
-            max = Math.max(max, result.ranks(config));
-        }
-        return max;
+        return result.configs().stream().mapToInt(result::ranks).max().orElse(0);
     }
 
     private static String counterpart(final MatrixConfig config)
@@ -263,15 +245,8 @@ final class MatrixReport
 
     private static List<String> phases(final MatrixResult result, final String label)
     {
-        final Set<String> phases = new LinkedHashSet<>();
-        for (final String poll : result.polls())
-        {
-            for (final MatrixConfig config : result.configs())
-            {
-                phases.addAll(result.cell(poll, config, label).medianPhases().keySet());
-            }
-        }
-        return new ArrayList<>(phases);
+        return result.polls().stream().flatMap(poll -> result.configs().stream()
+            .flatMap(config -> result.cell(poll, config, label).medianPhases().keySet().stream())).distinct().toList();
     }
 
     private static String totalCell(final Cell cell, final int samples)
@@ -408,10 +383,7 @@ final class MatrixReport
                 "`\"verified\": true`, with the transports and nodes asked for).\n\n");
             return;
         }
-        for (final String line : lines)
-        {
-            md.append(line).append('\n');
-        }
+        lines.forEach(line -> md.append(line).append('\n'));
         md.append('\n');
     }
 

@@ -28,14 +28,7 @@ final class Table4Report
      */
     static MatrixConfig source(final MatrixResult result)
     {
-        for (final MatrixConfig config : List.of(MatrixConfig.CLUMP32, MatrixConfig.CLUMP32_3NIC))
-        {
-            if (result.configs().contains(config))
-            {
-                return config;
-            }
-        }
-        return null;
+        return Table6Report.clumps(result).stream().findFirst().orElse(null);
     }
 
     /**

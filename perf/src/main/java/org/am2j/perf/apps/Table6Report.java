@@ -88,15 +88,7 @@ final class Table6Report
      */
     static List<MatrixConfig> clumps(final MatrixResult result)
     {
-        final List<MatrixConfig> clumps = new ArrayList<>();
-        for (final MatrixConfig config : CLUMPS)
-        {
-            if (result.configs().contains(config))
-            {
-                clumps.add(config);
-            }
-        }
-        return clumps;
+        return CLUMPS.stream().filter(result.configs()::contains).toList();
     }
 
     /**
