@@ -322,9 +322,10 @@ public final class AmPingPongRank
         {
             switch (type)
             {
-                case PhaseChannel.SERVE -> amEndpoint(messaging, type).serve();
-                case PhaseChannel.SERVE_ASLEEP -> amEndpoint(messaging, type).serveAsleep();
-                case PhaseChannel.UDP_ECHO -> udpLimit(udp, type).respond(count);
+                case PhaseChannel.SERVE -> needed(messaging, type, "an AM endpoint").serve();
+                case PhaseChannel.SERVE_ASLEEP -> needed(messaging, type, "an AM endpoint").serveAsleep();
+                case PhaseChannel.UDP_ECHO -> needed(udp, type, "the plain UDP limit's socket (only the network " +
+                    "protocols' ranks open one)").respond(count);
                 default ->
                 {
                     return false;
@@ -334,24 +335,13 @@ public final class AmPingPongRank
         });
     }
 
-    private static UdpPingPong udpLimit(final UdpPingPong udp, final int type)
+    private static <T> T needed(final T side, final int type, final String what)
     {
-        if (null == udp)
+        if (null == side)
         {
-            throw new IllegalStateException("command " + type + " needs the plain UDP limit's socket, and " +
-                "this rank has none (only the network protocols' ranks open one)");
+            throw new IllegalStateException("command " + type + " needs " + what + ", and this rank has none");
         }
-        return udp;
-    }
-
-    private static AmMessaging amEndpoint(final AmMessaging messaging, final int type)
-    {
-        if (null == messaging)
-        {
-            throw new IllegalStateException("command " + type + " needs an AM endpoint, and " +
-                "this rank has none");
-        }
-        return messaging;
+        return side;
     }
 
     /**

@@ -1,7 +1,6 @@
 package org.am2j.perf;
 
 import java.io.PrintStream;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.stream.Stream;
@@ -25,13 +24,10 @@ import org.am2j.splitc.app.ReportJson;
  */
 final class PingPongReport
 {
-    private static final String[] AM_MEASUREMENTS = { "rtt", "medium_rtt", "wake_rtt", "os", "bw_8k" };
-    private static final String LIMIT_MEASUREMENT = "limit_rtt";
     /** The limit of the medium round trips: {@code --size} bytes each way on the limit pair's data page. */
     private static final String MEDIUM_LIMIT_MEASUREMENT = "limit_medium_rtt";
     /** The short round trips of a multi-protocol run's single protocol, measured in the same run. */
     private static final String SINGLE_MEASUREMENT = "single_protocol_rtt";
-    private static final String[] UDP_MEASUREMENTS = { "limit_udp_rtt", "udp_bw_8k" };
     /** {@link #limit()} of the shared-memory protocols. */
     static final String CACHE_LINE_LIMIT = "cache_line";
     /** {@link #limit()} of the net protocols. */
@@ -82,28 +78,11 @@ final class PingPongReport
             results.putAll(udp);
             fastest = Math.min(fastest, udp.getLong("probe_fastest_p50_ns"));
         }
-        final List<String> measurements = new ArrayList<>();
-        for (final String name : AM_MEASUREMENTS)
-        {
-            if (results.has("machine." + name + ".attempts"))
-            {
-                measurements.add(name);
-            }
-        }
-        measurements.add(LIMIT_MEASUREMENT);
-        if (mediumLimit())
-        {
-            measurements.add(MEDIUM_LIMIT_MEASUREMENT);
-        }
-        if (this.udp)
-        {
-            measurements.addAll(List.of(UDP_MEASUREMENTS));
-        }
         machine = new MachineReport(pinning, start, fastest);
-        for (final String name : measurements)
-        {
-            machine.add(name, results, name);
-        }
+        // in this order, those the pairs measured
+        Stream.of("rtt", "medium_rtt", "wake_rtt", "os", "bw_8k", "limit_rtt", MEDIUM_LIMIT_MEASUREMENT,
+            "limit_udp_rtt", "udp_bw_8k").filter(name -> results.has("machine." + name + ".attempts"))
+            .forEach(name -> machine.add(name, results, name));
         this.single = null != single;
         if (null != single)
         {

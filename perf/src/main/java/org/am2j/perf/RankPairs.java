@@ -226,19 +226,11 @@ final class RankPairs
             Integer.toString(nodes)));
         if (nicsPerNode > 0)
         {
-            args.add("--nics-per-node");
-            args.add(Integer.toString(nicsPerNode));
+            args.addAll(List.of("--nics-per-node", Integer.toString(nicsPerNode)));
         }
         args.addAll(List.of("--pin", "--timeout", Integer.toString(timeoutSeconds)));
-        for (final Map.Entry<String, String> property : properties.entrySet())
-        {
-            args.add("--jvm-opt");
-            args.add("-D" + property.getKey() + "=" + property.getValue());
-        }
-        args.add("--cp");
-        args.add(classPath);
-        args.add("--");
-        args.add(mainClass);
+        properties.forEach((key, value) -> args.addAll(List.of("--jvm-opt", "-D" + key + "=" + value)));
+        args.addAll(List.of("--cp", classPath, "--", mainClass));
         args.addAll(rankArgs);
         return args;
     }

@@ -193,16 +193,11 @@ public final class Scale
     {
         final List<String> shown = new ArrayList<>(List.of("-n", Integer.toString(ranks), "--nodes",
             Integer.toString(nodes), "--timeout", Integer.toString(options.timeoutSeconds)));
-        for (final String option : jvmOptions)
-        {
-            shown.add("--jvm-opt");
-            shown.add(option);
-        }
+        jvmOptions.forEach(option -> shown.addAll(List.of("--jvm-opt", option)));
         final List<String> command = new ArrayList<>(shown);
         command.addAll(List.of("--cp", System.getProperty("java.class.path"), "--", mainClass));
         command.addAll(List.of(args));
-        shown.add("--");
-        shown.add(mainClass);
+        shown.addAll(List.of("--", mainClass));
         shown.addAll(List.of(args));
         final String text = "bin/am2j run " + String.join(" ", shown);
         err.println("am2j scale: " + text);

@@ -196,13 +196,8 @@ enum MatrixConfig
         final List<String> args = new ArrayList<>(List.of("-n", Integer.toString(ranks), "--nodes",
             Integer.toString(nodes(ranks))));
         args.addAll(launcherOptions());
-        args.add("--jvm-opt");
-        args.add("-Dam2j.transports=" + transports);
-        for (final String option : jvmOptions())
-        {
-            args.add("--jvm-opt");
-            args.add(option);
-        }
+        args.addAll(List.of("--jvm-opt", "-Dam2j.transports=" + transports));
+        jvmOptions().forEach(option -> args.addAll(List.of("--jvm-opt", option)));
         return args;
     }
 
