@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.ToDoubleFunction;
+import java.util.stream.IntStream;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.am2j.spmd.CpuPinning;
@@ -245,10 +246,7 @@ final class LogPReport
     private static List<String> amMeasurements()
     {
         final List<String> names = new ArrayList<>(List.of("rtt"));
-        for (int k = 0; k < LogPRank.DELAY_FACTORS.length; k++)
-        {
-            names.add("sig_d" + k);
-        }
+        IntStream.range(0, LogPRank.DELAY_FACTORS.length).forEach(k -> names.add("sig_d" + k));
         names.add("transfer");
         return names;
     }

@@ -8,6 +8,7 @@ import java.nio.file.StandardCopyOption;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.function.Function;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import org.am2j.splitc.app.ReportJson;
@@ -75,15 +76,7 @@ final class Results
      */
     long getLong(final String key)
     {
-        final String value = getString(key);
-        try
-        {
-            return Long.parseLong(value);
-        }
-        catch (final NumberFormatException ex)
-        {
-            throw new IllegalArgumentException("result " + key + " = '" + value + "' is not a whole number", ex);
-        }
+        return parse(key, Long::valueOf, "a whole number");
     }
 
     /**
@@ -93,14 +86,19 @@ final class Results
      */
     double getDouble(final String key)
     {
+        return parse(key, Double::valueOf, "a number");
+    }
+
+    private <T> T parse(final String key, final Function<String, T> parser, final String what)
+    {
         final String value = getString(key);
         try
         {
-            return Double.parseDouble(value);
+            return parser.apply(value);
         }
         catch (final NumberFormatException ex)
         {
-            throw new IllegalArgumentException("result " + key + " = '" + value + "' is not a number", ex);
+            throw new IllegalArgumentException("result " + key + " = '" + value + "' is not " + what, ex);
         }
     }
 

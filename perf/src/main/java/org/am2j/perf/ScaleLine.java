@@ -1,6 +1,7 @@
 package org.am2j.perf;
 
 import java.util.List;
+import java.util.function.Function;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -92,25 +93,23 @@ record ScaleLine(String kind, JsonNode values)
 
     long longValue(final String key)
     {
-        try
-        {
-            return Long.parseLong(text(key));
-        }
-        catch (final NumberFormatException ex)
-        {
-            throw new IllegalArgumentException(PREFIX + kind + " " + key + " is not a whole number: " + text(key), ex);
-        }
+        return parse(key, Long::valueOf, "a whole number");
     }
 
     double doubleValue(final String key)
     {
+        return parse(key, Double::valueOf, "a number");
+    }
+
+    private <T> T parse(final String key, final Function<String, T> parser, final String what)
+    {
         try
         {
-            return Double.parseDouble(text(key));
+            return parser.apply(text(key));
         }
         catch (final NumberFormatException ex)
         {
-            throw new IllegalArgumentException(PREFIX + kind + " " + key + " is not a number: " + text(key), ex);
+            throw new IllegalArgumentException(PREFIX + kind + " " + key + " is not " + what + ": " + text(key), ex);
         }
     }
 }
