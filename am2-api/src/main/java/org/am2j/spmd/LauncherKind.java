@@ -10,7 +10,7 @@ package org.am2j.spmd;
  */
 public enum LauncherKind
 {
-    /** am2j's own launcher ({@code bin/am2j run}, {@link Am2Run}): it sets every {@code AM2J_*} variable. */
+    /** am2j's own launcher ({@code bin/am2j run}, in the am2j-tools module): it sets every {@code AM2J_*} variable. */
     AM2J("AM2J_RANK", "AM2J_SIZE"),
 
     /**

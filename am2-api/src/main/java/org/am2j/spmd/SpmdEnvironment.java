@@ -15,7 +15,7 @@ import org.am2j.spi.Settings;
 /**
  * Where this process sits in an SPMD job, read from the environment its launcher gave it.
  * <p>
- * <b>am2j's launcher</b> ({@link Am2Run}) sets, for every rank:
+ * <b>am2j's launcher</b> ({@code bin/am2j run}, in the am2j-tools module) sets, for every rank:
  * <table>
  * <caption>Variables of am2j's launcher</caption>
  * <tr><th>variable</th><th>meaning</th><th>allowed</th></tr>

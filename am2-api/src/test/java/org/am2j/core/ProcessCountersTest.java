@@ -12,19 +12,19 @@ import org.am2j.core.stats.CounterSnapshot;
 import org.am2j.core.stats.CountersFile;
 import org.am2j.core.stats.CountersFileReader;
 import org.am2j.core.stats.EndpointCounterDescriptor;
-import org.am2j.core.stats.StatRenderer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
  * A transport's process-wide counter ({@code TransportContext.counter}, the NIC's) is allocated by the runtime in the
- * process's counters file, where {@code bin/am2j stat} reads it as a counter of the process, not of an endpoint.
+ * process's counters file, where another process (as {@code bin/am2j stat}) reads it as a counter of the process, not
+ * of an endpoint.
  */
 @Timeout(30)
 class ProcessCountersTest
 {
     @Test
-    void aTransportsProcessCounterIsInTheCountersFileAndStatListsItWithTheProcess() throws Exception
+    void aTransportsProcessCounterIsInTheCountersFileAsAProcessCounter() throws Exception
     {
         final AtomicCounter counter = AmRuntime.instance().counter("test", "things counted");
         counter.increment();
@@ -39,13 +39,6 @@ class ProcessCountersTest
             assertEquals(2, snapshot.value());
             assertEquals(EndpointCounterDescriptor.PROCESS_TRANSPORT_TYPE_ID, snapshot.typeId());
             assertFalse(snapshot.isEndpointCounter());
-
-            final java.io.ByteArrayOutputStream text = new java.io.ByteArrayOutputStream();
-            StatRenderer.renderProcess(file, reader.owner(), reader.maxCounters(), reader.snapshot(),
-                new java.io.PrintStream(text, true, java.nio.charset.StandardCharsets.UTF_8));
-            final String rendered = text.toString(java.nio.charset.StandardCharsets.UTF_8);
-            final String processPart = rendered.substring(rendered.indexOf("\nother counters\n"));
-            assertTrue(processPart.contains("test things counted"), rendered);
         }
     }
 }

@@ -4,13 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 import org.agrona.concurrent.status.CountersReader;
 import org.am2j.api.Am;
@@ -20,7 +15,6 @@ import org.am2j.api.EndpointStatistics.Counter;
 import org.am2j.core.stats.CountersFile;
 import org.am2j.core.stats.CountersFileReader;
 import org.am2j.core.stats.ProtocolCounters;
-import org.am2j.core.stats.StatTool;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -292,19 +286,19 @@ class StatisticsPublicationTest
         }
     }
 
+    /**
+     * @return the value of the counter with that label as another process reads the counters file
+     * ({@code bin/am2j stat}'s reader).
+     */
     private static long statValue(final String label)
     {
-        final ByteArrayOutputStream out = new ByteArrayOutputStream();
-        final ByteArrayOutputStream err = new ByteArrayOutputStream();
-        final int status = StatTool.run(
-            new String[]{ "--pid", Long.toString(ProcessHandle.current().pid()), "--once",
-                "--dir", CountersFile.defaultDirectory().toString() },
-            new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
-        final String text = out.toString(StandardCharsets.UTF_8);
-        assertEquals(StatTool.EXIT_OK, status, err.toString(StandardCharsets.UTF_8));
-        final Matcher matcher = Pattern.compile("(?m)^  " + Pattern.quote(label) + " +(\\d+)$").matcher(text);
-        assertTrue(matcher.find(), "no line for \"" + label + "\" in:\n" + text);
-        return Long.parseLong(matcher.group(1));
+        try (CountersFileReader reader = CountersFileReader.open(
+            CountersFile.fileFor(CountersFile.defaultDirectory(), ProcessHandle.current().pid())))
+        {
+            return reader.snapshot().stream().filter((c) -> label.equals(c.label())).findFirst()
+                .orElseThrow(() -> new AssertionError("no counter \"" + label + "\" in " + reader.snapshot()))
+                .value();
+        }
     }
 
     private static Path countersFile()

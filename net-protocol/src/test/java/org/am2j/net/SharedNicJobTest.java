@@ -17,7 +17,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import org.am2j.shm.LauncherTestSupport;
-import org.am2j.spmd.Am2Run;
+import org.am2j.launch.Am2Run;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;

@@ -11,7 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
-import org.am2j.spmd.CpuPinning;
+import org.am2j.launch.CpuPinning;
 
 /**
  * The LogP microbenchmark harness, {@code bin/am2j logp}:

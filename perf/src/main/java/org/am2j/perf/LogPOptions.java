@@ -2,8 +2,8 @@ package org.am2j.perf;
 
 import java.nio.file.Path;
 
-import org.am2j.splitc.app.CommandLines;
-import org.am2j.splitc.app.CommandLines.Range;
+import org.am2j.tools.CommandLines;
+import org.am2j.tools.CommandLines.Range;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 

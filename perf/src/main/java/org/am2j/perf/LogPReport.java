@@ -10,7 +10,7 @@ import java.util.function.ToDoubleFunction;
 import java.util.stream.IntStream;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import org.am2j.spmd.CpuPinning;
+import org.am2j.launch.CpuPinning;
 import org.am2j.splitc.app.ReportJson;
 
 /**

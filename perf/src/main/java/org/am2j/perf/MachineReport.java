@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Locale;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import org.am2j.spmd.CpuPinning;
+import org.am2j.launch.CpuPinning;
 
 /**
  * The machine state of a benchmark run, for its table and its JSON: the CPUs, pinning and load at the start, and for

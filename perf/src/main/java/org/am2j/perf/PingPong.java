@@ -5,8 +5,8 @@ import java.io.PrintStream;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 
-import org.am2j.spmd.Am2Run;
-import org.am2j.spmd.CpuPinning;
+import org.am2j.launch.Am2Run;
+import org.am2j.launch.CpuPinning;
 
 /**
  * The ping-pong benchmark, {@code bin/am2j pingpong}:

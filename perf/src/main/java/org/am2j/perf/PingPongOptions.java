@@ -7,8 +7,8 @@ import java.util.Map;
 import java.util.stream.Stream;
 
 import org.am2j.api.Am;
-import org.am2j.splitc.app.CommandLines;
-import org.am2j.splitc.app.CommandLines.Range;
+import org.am2j.tools.CommandLines;
+import org.am2j.tools.CommandLines.Range;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 

@@ -7,7 +7,7 @@ import java.util.stream.Stream;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import org.am2j.spmd.CpuPinning;
+import org.am2j.launch.CpuPinning;
 import org.am2j.splitc.app.ReportJson;
 
 /**

@@ -12,8 +12,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.function.ToIntFunction;
 
-import org.am2j.spmd.Am2Run;
-import org.am2j.spmd.CpuPinning;
+import org.am2j.launch.Am2Run;
+import org.am2j.launch.CpuPinning;
 
 /**
  * Runs the rank pairs of a benchmark ({@link PingPong}, {@link LogP}): each pair is a job of two rank JVMs of the

@@ -12,7 +12,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Collectors;
 
-import org.am2j.spmd.Am2Run;
+import org.am2j.launch.Am2Run;
 
 /**
  * {@code am2j scale}: how the cost of am2j grows with ranks and peers, as Markdown and JSON: start-up time and

@@ -7,7 +7,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 
-import org.am2j.spmd.HelloMain;
+import org.am2j.launch.HelloMain;
 
 /**
  * Rank program of {@code am2j scale}: {@code am2j hello} ({@link HelloMain}: all-gather of the endpoint names, a

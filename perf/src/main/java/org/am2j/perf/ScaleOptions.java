@@ -4,8 +4,8 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 
-import org.am2j.splitc.app.CommandLines;
-import org.am2j.splitc.app.CommandLines.Range;
+import org.am2j.tools.CommandLines;
+import org.am2j.tools.CommandLines.Range;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 

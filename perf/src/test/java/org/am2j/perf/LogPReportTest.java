@@ -14,7 +14,7 @@ import javax.imageio.ImageIO;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.BooleanNode;
-import org.am2j.spmd.CpuPinning;
+import org.am2j.launch.CpuPinning;
 import org.am2j.splitc.app.ReportJson;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;

@@ -6,7 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import org.am2j.spmd.CpuPinning;
+import org.am2j.launch.CpuPinning;
 import org.am2j.splitc.app.ReportJson;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;

@@ -79,19 +79,12 @@ final class PacketReceiver
     private long stuckSince;
     private long lastLivenessCheck;
     private int emptyPolls;
-    /** Scratch of the sweep of bulk blocks no packet names ({@link BulkBlocks#freeUnreferenced}). */
-    private final long[] referencedBulk;
-    private final long[] observedBulk;
-    /** Packet states and tails repaired without a message lost (a faulty writer's garbage). */
-    private long repairs;
+    /** What a faulty writer did to the queue and the block's header, put right. */
+    private final PacketQueueRepair repair;
     /** Messages handed over since the last check of the header and the head: checked once in this many. */
     private int handledSinceCheck;
     /** While the endpoint is being freed: the tail read at close, below which every sequence was assigned. */
     private long drainEnd;
-    /** The header repairs seen: a new one starts an audit ({@link #audit}). */
-    private long headerRepairsSeen;
-    /** Until when ({@link System#nanoTime()}) each tail check also audits the lap below the head; 0: no audit. */
-    private long auditUntil;
 
     PacketReceiver(
         final QueueBlock block, final PacketQueue queue, final ShmInbound inbound, final TransportCounters counters,
@@ -101,8 +94,7 @@ final class PacketReceiver
         this.boxes = boxes;
         this.kind = kind;
         this.queue = queue;
-        this.referencedBulk = new long[(queue.bulkDepth + 63) >>> 6];
-        this.observedBulk = new long[queue.bulkDepth];
+        this.repair = new PacketQueueRepair(block, queue, counters, livenessNanos, boxes, kind);
         this.inbound = inbound;
         this.counters = counters;
         this.livenessNanos = livenessNanos;
@@ -230,7 +222,7 @@ final class PacketReceiver
             {
                 // A queue that is never empty gets its checks too.
                 handledSinceCheck = 0;
-                checkShared();
+                repair.checkShared(head);
             }
             return handled;
         }
@@ -270,26 +262,7 @@ final class PacketReceiver
         final boolean free = queue.freeStateFor(head) == state;
         if (free)
         {
-            long tail = head;
-            if (0 == (++emptyPolls & (EMPTY_POLLS_PER_TAIL_CHECK - 1)))
-            {
-                checkShared();
-                if (0 != auditUntil)
-                {
-                    audit(head);
-                }
-                tail = buffer.getLongVolatile(queue.tailOffset);
-                if (tail < head)
-                {
-                    startAudit();
-                    audit(head);
-                    tail = repairTail(tail, head);
-                }
-                else if (tail - head > queue.depth)
-                {
-                    tail = clampTail(tail, head);
-                }
-            }
+            final long tail = 0 == (++emptyPolls & (EMPTY_POLLS_PER_TAIL_CHECK - 1)) ? repair.tailCheck(head) : head;
             if (tail <= head && head >= drainEnd)
             {
                 if (0 != stuckSince && stuckHead != head)
@@ -320,11 +293,25 @@ final class PacketReceiver
             // No message is lost (no sender holds the packet): not a drop.
             if (buffer.compareAndSetLong(packet + STATE_OFFSET, state, queue.freeStateFor(head)))
             {
-                repairs++;
+                repair.repaired();
             }
             stuckSince = 0;
             return false;
         }
+        return skip(head, packet, state, free, now);
+    }
+
+    /**
+     * The head packet has not been ready for the liveness timeout with its assignment taken: skip it (counted as a
+     * drop) unless a live process holds the lap's claim and has held it for less than {@link #LIVE_CLAIM_TIMEOUTS}
+     * timeouts, or is stopped.
+     *
+     * @param free the packet's state is FREE for the head's lap (no sender made it ready; else its state is garbage).
+     * @return true when the packet was skipped.
+     */
+    private boolean skip(final long head, final int packet, final long state, final boolean free, final long now)
+    {
+        final UnsafeBuffer buffer = queue.buffer;
         final long lap = queue.lap(head);
         final int claimOffset = queue.claimOffset(head);
         final long claimWord = buffer.getLongVolatile(claimOffset);
@@ -390,7 +377,7 @@ final class PacketReceiver
         counters.drop();
         if (free && 0 == claimer)
         {
-            next = skipUnclaimedRun(next);
+            next = repair.skipUnclaimedRun(next);
         }
         advance(next);
         buffer.putLongRelease(queue.headOffset, next);
@@ -413,178 +400,12 @@ final class PacketReceiver
     }
 
     /**
-     * After an unclaimed assignment was skipped for the liveness timeout, skip at once the assignments after it that
-     * are unclaimed too, up to the tail: a tail moved up by a faulty writer would otherwise cost one timeout per
-     * packet. A sender that took one of them and is about to claim it finds its claim failing and tries again, as
-     * after any skip. Each skip is counted as a drop.
-     *
-     * @param from the first sequence after the skipped one.
-     * @return the new head.
-     */
-    private long skipUnclaimedRun(final long from)
-    {
-        final UnsafeBuffer buffer = queue.buffer;
-        final long tail = Math.min(buffer.getLongVolatile(queue.tailOffset), from - 1 + queue.depth);
-        long sequence = from;
-        while (sequence < tail)
-        {
-            final int packet = queue.packetOffset(sequence);
-            final long state = queue.state(packet);
-            final long lap = queue.lap(sequence);
-            final int claimOffset = queue.claimOffset(sequence);
-            final long claimWord = buffer.getLongVolatile(claimOffset);
-            if (state != queue.freeStateFor(sequence) || claimsLap(claimWord, lap))
-            {
-                // Ready, claimed or garbage: looked at by the ordinary poll.
-                break;
-            }
-            // CAS the claim word to SKIPPED(lap) first, so a late claim fails; then FREE(next lap), as in abandoned().
-            if (!buffer.compareAndSetLong(claimOffset, claimWord, claim(lap, 0)))
-            {
-                break;
-            }
-            buffer.compareAndSetLong(packet + STATE_OFFSET, state, queue.freeStateFor(sequence + queue.depth));
-            counters.drop();
-            sequence++;
-        }
-        return sequence;
-    }
-
-    /**
-     * The tail is more than a queue's depth past the head, which no sender can make (a sender takes an assignment
-     * only when its packet is free for its lap, so at most one lap ahead of the head): a faulty writer's. Moved down
-     * to one lap past the head (CAS: a sender's CAS from the garbage value then fails and reads again); the
-     * assignments in between are skipped by the liveness check as unclaimed.
-     *
-     * @return the tail after the repair.
-     */
-    private long clampTail(final long tail, final long head)
-    {
-        if (queue.buffer.compareAndSetLong(queue.tailOffset, tail, head + queue.depth))
-        {
-            repairs++;
-            return head + queue.depth;
-        }
-        return queue.buffer.getLongVolatile(queue.tailOffset);
-    }
-
-    /**
      * @return how many times this receiver repaired a packet state or the tail, or freed a bulk block no packet named,
      * without a message lost with it (not counted as drops).
      */
     long repairs()
     {
-        return repairs;
-    }
-
-    /**
-     * The owner's periodic look at what it alone writes and other processes can overwrite: the queue block's header
-     * (repaired from the owner's copy) and this queue's published head (published again: senders never read it, but
-     * the owner's own {@code hasPending()} before a sleep does, and a garbage head would keep it awake or asleep).
-     */
-    private void checkShared()
-    {
-        block.checkHeader();
-        final long headerRepairs = block.headerRepairs();
-        if (headerRepairs != headerRepairsSeen)
-        {
-            // The header was overwritten: the queues may have been too (a block zeroed whole).
-            headerRepairsSeen = headerRepairs;
-            startAudit();
-        }
-        if (queue.buffer.getLongVolatile(queue.headOffset) != head)
-        {
-            queue.headRelease(head);
-        }
-        if (BulkBlocks.allTaken(queue))
-        {
-            repairs += BulkBlocks.freeUnreferenced(queue, head, referencedBulk, observedBulk, boxes, kind);
-        }
-    }
-
-    private void startAudit()
-    {
-        auditUntil = (System.nanoTime() + 2 * livenessNanos) | 1;
-    }
-
-    /**
-     * After a sign that a faulty writer overwrote more than a word (the header, or a tail behind the head), look at
-     * the lap below the head, which only the receiver's frees and the next lap's senders should have touched. A
-     * tail moved back (the block zeroed) lets senders take sequences below the head, whose packets this receiver
-     * would not read before the queue came round: such a READY packet is a message no one would deliver, counted as a
-     * drop and freed with its bulk block; a packet free for a sequence below the head is made free for the next lap,
-     * so no sender puts a message there; and a claim word of an earlier lap gets this lap's skip stamp, which the
-     * next lap's sender expects. Each tail check until the audit's end does it again, as senders catch up.
-     */
-    private void audit(final long head)
-    {
-        if (System.nanoTime() - auditUntil > 0)
-        {
-            auditUntil = 0;
-            return;
-        }
-        final UnsafeBuffer buffer = queue.buffer;
-        for (long sequence = Math.max(0, head - queue.depth); sequence < head; sequence++)
-        {
-            final int packet = queue.packetOffset(sequence);
-            final long lap = queue.lap(sequence);
-            final int claimOffset = queue.claimOffset(sequence);
-            // The claim word before the state: a READY under the next lap's claim is the message of the sequence one
-            // lap on, which a sender took legitimately (its packet is this one), and is left alone.
-            final long claimWord = buffer.getLongVolatile(claimOffset);
-            final long state = queue.state(packet);
-            final long next = queue.freeStateFor(sequence + queue.depth);
-            if (READY == type(state) && !claimsLap(claimWord, lap + 1) || queue.freeStateFor(sequence) == state)
-            {
-                final int bulk = buffer.getShort(packet + BULK_INDEX_OFFSET) & 0xFFFF;
-                // CAS to FREE(next lap): a state that changed meanwhile is looked at on the next audit.
-                if (buffer.compareAndSetLong(packet + STATE_OFFSET, state, next))
-                {
-                    if (READY == type(state))
-                    {
-                        BulkBlocks.freeHeldBy(queue, bulk, pid(state));
-                        counters.drop();
-                    }
-                    else
-                    {
-                        repairs++;
-                    }
-                }
-            }
-            if ((int)(claimWord >>> 32) - (int)(lap + 1) < 0)
-            {
-                // CAS to SKIPPED(lap): what the sender of the next lap expects; a claim made meanwhile is kept.
-                buffer.compareAndSetLong(claimOffset, claimWord, claim(lap, 0));
-            }
-        }
-    }
-
-    /**
-     * The head is past the tail: a READY state appeared in a packet no sender had been assigned (garbage) and was
-     * delivered, so no sender can take the packets in [tail, head) (they are free for their next lap, not this one)
-     * and, left alone, the queue would stay full. Their claim words get this lap's skip stamp, which is what their
-     * next lap's senders expect, then the tail moves up to the head (CAS: a sender cannot have moved it, since no
-     * packet at the tail is free for its lap). Not a drop: no message was lost.
-     *
-     * @return the tail after the repair.
-     */
-    private long repairTail(final long tail, final long head)
-    {
-        final UnsafeBuffer buffer = queue.buffer;
-        for (long sequence = Math.max(tail, head - queue.depth); sequence < head; sequence++)
-        {
-            // Release store SKIPPED(lap): no sender holds these sequences; stamped before the tail CAS publishes
-            // them as taken, so a sender that sees the new tail sees the stamps of the laps before it.
-            buffer.putLongRelease(queue.claimOffset(sequence), claim(queue.lap(sequence), 0));
-        }
-        if (buffer.compareAndSetLong(queue.tailOffset, tail, head))
-        {
-            // No sender held those sequences: nothing lost, not a drop (the READY packet that moved the head was
-            // delivered or dropped on its own account).
-            repairs++;
-            return head;
-        }
-        return buffer.getLongVolatile(queue.tailOffset);
+        return repair.repairs();
     }
 
     /**

@@ -26,7 +26,7 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 import org.am2j.spi.ShmDirectories;
-import org.am2j.spmd.Am2Run;
+import org.am2j.launch.Am2Run;
 import org.junit.jupiter.api.AfterEach;
 
 /**

@@ -32,7 +32,7 @@ import static org.am2j.core.stats.CountersFileDescriptor.*;
 /**
  * This process's memory-mapped counters file, {@code <directory>/<pid>.counters} (layout:
  * {@link CountersFileDescriptor}), where {@link EndpointCounters} keep their counters so that {@code bin/am2j stat}
- * ({@link StatTool}) can read them live from another process.
+ * (in the am2j-tools module) can read them live from another process.
  * <p>
  * {@link #create(Path, int)} first removes the files of dead processes (found by pid <em>and</em> start time), then
  * creates the file with mode 0600, writes every byte of it so that a full file system fails there with an

@@ -7,7 +7,7 @@
  * {@link org.agrona.concurrent.status.CountersManager}; {@link org.am2j.core.stats.EndpointCounters} allocates an
  * endpoint's counters in it, with a {@link org.am2j.core.stats.ProtocolCounters} per transport whose counting methods
  * allocate nothing; {@link org.am2j.core.stats.CountersFileReader} maps a file from another process and checks it;
- * {@link org.am2j.core.stats.StatTool} prints it. Counter types and keys are drawn in
+ * {@code bin/am2j stat} (in the am2j-tools module) prints it. Counter types and keys are drawn in
  * {@link org.am2j.core.stats.EndpointCounterDescriptor}.
  */
 package org.am2j.core.stats;

@@ -21,10 +21,10 @@ import static org.junit.jupiter.api.Assertions.*;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 @Timeout(60)
-class CountersFileTest
+public class CountersFileTest
 {
     /** Larger than any Linux pid_max (at most 2^22), so never a live process. */
-    static final long DEAD_PID = Integer.MAX_VALUE - 1;
+    public static final long DEAD_PID = Integer.MAX_VALUE - 1;
 
     @TempDir
     Path tempDir;
@@ -245,7 +245,7 @@ class CountersFileTest
      * Write a file with a complete, valid header and sections for one counter, as a process with that pid and start
      * time would have left it.
      */
-    static Path writeHeaderOnlyFile(final Path directory, final long namePid, final long pid, final long startTimeMs)
+    public static Path writeHeaderOnlyFile(final Path directory, final long namePid, final long pid, final long startTimeMs)
         throws IOException
     {
         final ByteBuffer buffer = ByteBuffer.allocate((int)fileLength(1)).order(ByteOrder.nativeOrder());
@@ -261,7 +261,10 @@ class CountersFileTest
         return Files.write(directory.resolve(namePid + ".counters"), buffer.array());
     }
 
-    static byte[] garbage(final int length)
+    /**
+     * @return bytes that are not a counters file.
+     */
+    public static byte[] garbage(final int length)
     {
         final byte[] bytes = new byte[length];
         for (int i = 0; i < length; i++)

@@ -7,7 +7,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-import org.am2j.splitc.app.CommandLines.Range;
+import org.am2j.tools.CommandLines;
+import org.am2j.tools.CommandLines.Range;
 import picocli.CommandLine;
 import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.Option;

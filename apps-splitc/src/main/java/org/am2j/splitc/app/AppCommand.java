@@ -7,8 +7,9 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 
-import org.am2j.spmd.Am2Run;
-import org.am2j.splitc.app.CommandLines.Range;
+import org.am2j.launch.Am2Run;
+import org.am2j.tools.CommandLines;
+import org.am2j.tools.CommandLines.Range;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.OptionSpec;

@@ -22,7 +22,7 @@ import org.am2j.splitc.app.AppArgs;
 import org.am2j.splitc.app.AppMain;
 import org.am2j.splitc.app.RunSpec;
 import org.am2j.splitc.app.SplitCApp;
-import org.am2j.spmd.Am2Run;
+import org.am2j.launch.Am2Run;
 import org.am2j.spmd.RendezvousConfig;
 
 /**

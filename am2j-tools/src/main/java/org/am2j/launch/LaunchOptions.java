@@ -1,0 +1,262 @@
+package org.am2j.launch;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.regex.Pattern;
+
+import org.am2j.spmd.SpmdEnvironment;
+import org.am2j.tools.CommandLines;
+import org.am2j.tools.CommandLines.Range;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.TypeConversionException;
+
+/**
+ * The command line of {@link Am2Run}, parsed by picocli with the conventions of {@link CommandLines} and checked:
+ * {@value #SYNOPSIS}. The options end at {@code --} or at the first word that is not one, MAINCLASS; what follows
+ * MAINCLASS is the rank program's, whatever it looks like.
+ */
+@Command(name = "am2j run", customSynopsis = LaunchOptions.SYNOPSIS)
+final class LaunchOptions
+{
+    /** The usage line without its heading. */
+    static final String SYNOPSIS = "am2j run -n P [--nodes N] [--poll NAME] [--nic inline|thread]" +
+        " [--nics-per-node K] [--pin] [--timeout SECONDS] [--jvm-opt OPT]... [--cp CLASSPATH] -- MAINCLASS [ARGS]";
+
+    /** Most NIC processes per node. */
+    static final int MAX_NICS_PER_NODE = 64;
+
+    /** {@link #timeoutSeconds()} of a job without {@code --timeout}. */
+    static final int NO_TIMEOUT = 0;
+
+    /** The usage line, printed after an error. */
+    static final String USAGE = CommandLines.usage(new LaunchOptions());
+
+    /** The usage line and what each option means. */
+    static final String HELP = CommandLines.help(new LaunchOptions());
+
+    private static final Pattern CLASS_NAME = Pattern.compile(
+        "\\p{javaJavaIdentifierStart}\\p{javaJavaIdentifierPart}*(\\.\\p{javaJavaIdentifierStart}" +
+        "\\p{javaJavaIdentifierPart}*)*");
+    private static final Pattern POLL_NAME = Pattern.compile("[A-Za-z0-9_.:,=()+-]{1,128}");
+
+    @Option(names = { "-h", "--help" }, usageHelp = true, description = "this help")
+    private boolean help;
+    @Option(names = "-n", paramLabel = "P", description = "number of ranks (JVMs), 1 to " + SpmdEnvironment.MAX_SIZE)
+    @Range(min = 1, max = SpmdEnvironment.MAX_SIZE, meaning = "ranks")
+    private int ranks = -1;
+    @Option(names = "--nodes", paramLabel = "N", description = "emulated nodes of this machine, 1 to P (default 1); " +
+        "ranks are placed in blocks, the first P mod N nodes get one rank more")
+    @Range(min = 1, max = SpmdEnvironment.MAX_SIZE, meaning = "emulated nodes")
+    private int nodes = 1;
+    @Option(names = "--poll", paramLabel = "NAME", converter = PollName.class,
+        description = "poll scheduler of the ranks (AM2J_POLL, -Dam2j.poll)")
+    private String poll;
+    @Option(names = "--nic", paramLabel = "MODE", converter = NicMode.class,
+        description = "NIC agent mode of the ranks: inline or thread (AM2J_NIC, -Dam2j.nic)")
+    private String nic;
+    @Option(names = "--nics-per-node", paramLabel = "K", description = "K NIC processes per node, started before the " +
+        "ranks and stopped after them, shared by the node's ranks in contiguous groups (8 ranks on 3 NICs: 3, 3, 2); " +
+        "0, the default, gives every rank a NIC of its own (AM2J_NICS_PER_NODE)")
+    @Range(min = 0, max = MAX_NICS_PER_NODE, meaning = "NIC processes per node")
+    private int nicsPerNode;
+    @Option(names = "--pin", description = "pin rank R to the R-th CPU this process may use (modulo their number) " +
+        "with taskset -c; without taskset or with fewer than 2 allowed CPUs the ranks run unpinned (said on stderr)")
+    private boolean pin;
+    @Option(names = "--timeout", paramLabel = "S", description = "time limit of the job in seconds, a positive " +
+        "integer: when it passes, every rank is stopped and the launcher exits with " + Am2Run.TIMEOUT_STATUS +
+        " (default: no limit)")
+    @Range(min = 1, meaning = "seconds")
+    private int timeoutSeconds = NO_TIMEOUT;
+    @Option(names = "--jvm-opt", paramLabel = "OPT", description = "an option for every rank's JVM (repeatable)")
+    private List<String> jvmOptions = new ArrayList<>();
+    @Option(names = "--cp", paramLabel = "CLASSPATH", converter = CommandLines.NotEmpty.class,
+        description = "class path of the ranks (default: the launcher's); it must hold am2j")
+    private String classPath;
+    @Parameters(paramLabel = "MAINCLASS ARGS", description = "the rank program: its main(String[]) runs in every rank")
+    private List<String> program = new ArrayList<>();
+
+    private LaunchOptions()
+    {
+    }
+
+    /**
+     * {@code -cp} and {@code --class-path}, as for {@code java}: the same as {@code --cp}, left out of the help.
+     *
+     * @param classPath the ranks' class path.
+     */
+    @Option(names = { "-cp", "--class-path" }, paramLabel = "CLASSPATH", converter = CommandLines.NotEmpty.class, hidden = true)
+    private void classPathAlias(final String classPath)
+    {
+        this.classPath = classPath;
+    }
+
+    /**
+     * @param args the command line, with or without a leading {@code run}.
+     * @return the options.
+     * @throws IllegalArgumentException naming the bad or missing argument.
+     */
+    static LaunchOptions parse(final String[] args)
+    {
+        final LaunchOptions options = new LaunchOptions();
+        final int from = args.length > 0 && "run".equals(args[0]) ? 1 : 0;
+        // a rank JVM's options look like options (--jvm-opt -cp): an option's value is the next word, whatever it is
+        final CommandLine line = CommandLines.of(options).setStopAtPositional(true)
+            .setAllowOptionsAsOptionParameters(true);
+        CommandLines.parse(line, Arrays.copyOfRange(args, from, args.length));
+        if (options.help)
+        {
+            return options;
+        }
+        if (options.ranks < 0)
+        {
+            throw new IllegalArgumentException("missing -n P, the number of ranks (1 to " +
+                SpmdEnvironment.MAX_SIZE + ")");
+        }
+        if (options.nodes > options.ranks)
+        {
+            throw new IllegalArgumentException("--nodes " + options.nodes + " is more than -n " + options.ranks +
+                ": every node needs a rank");
+        }
+        if (options.program.isEmpty())
+        {
+            throw new IllegalArgumentException("missing MAINCLASS, the class whose main(String[]) every rank runs");
+        }
+        if (!CLASS_NAME.matcher(options.program.get(0)).matches())
+        {
+            throw new IllegalArgumentException("MAINCLASS '" + options.program.get(0) + "' is not a class name");
+        }
+        options.jvmOptions = List.copyOf(options.jvmOptions);
+        options.program = List.copyOf(options.program);
+        return options;
+    }
+
+    /** {@code --poll}: a scheduler name of the characters the schedulers' names and arguments use. */
+    static final class PollName implements ITypeConverter<String>
+    {
+        @Override
+        public String convert(final String value)
+        {
+            if (!POLL_NAME.matcher(value).matches())
+            {
+                throw new TypeConversionException("'" + value + "' is not a poll scheduler name" +
+                    " (1 to 128 of [A-Za-z0-9_.:,=()+-])");
+            }
+            return value;
+        }
+    }
+
+    /** {@code --nic}: inline or thread. */
+    static final class NicMode implements ITypeConverter<String>
+    {
+        @Override
+        public String convert(final String value)
+        {
+            if (!"inline".equals(value) && !"thread".equals(value))
+            {
+                throw new TypeConversionException("'" + value + "' must be inline or thread");
+            }
+            return value;
+        }
+    }
+
+    /**
+     * @return true when help was asked for; the other values are then not set.
+     */
+    boolean help()
+    {
+        return help;
+    }
+
+    /**
+     * @return number of ranks.
+     */
+    int ranks()
+    {
+        return ranks;
+    }
+
+    /**
+     * @return number of emulated nodes.
+     */
+    int nodes()
+    {
+        return nodes;
+    }
+
+    /**
+     * @return the poll scheduler, or {@code null} for the ranks' default.
+     */
+    String poll()
+    {
+        return poll;
+    }
+
+    /**
+     * @return the NIC agent mode, or {@code null} for the ranks' default.
+     */
+    String nic()
+    {
+        return nic;
+    }
+
+    /**
+     * @return NIC processes per node, 0 when every rank has a NIC of its own.
+     */
+    int nicsPerNode()
+    {
+        return nicsPerNode;
+    }
+
+    /**
+     * @return true when each rank is to be pinned to a CPU ({@code --pin}, see {@link CpuPinning}).
+     */
+    boolean pin()
+    {
+        return pin;
+    }
+
+    /**
+     * @return the time limit of the job in seconds, or {@link #NO_TIMEOUT}.
+     */
+    int timeoutSeconds()
+    {
+        return timeoutSeconds;
+    }
+
+    /**
+     * @return options for every rank's JVM, in order.
+     */
+    List<String> jvmOptions()
+    {
+        return jvmOptions;
+    }
+
+    /**
+     * @return the ranks' class path, or {@code null} for the launcher's.
+     */
+    String classPath()
+    {
+        return classPath;
+    }
+
+    /**
+     * @return the class whose main every rank runs.
+     */
+    String mainClass()
+    {
+        return program.get(0);
+    }
+
+    /**
+     * @return the arguments of the rank program.
+     */
+    List<String> mainArgs()
+    {
+        return program.subList(1, program.size());
+    }
+}

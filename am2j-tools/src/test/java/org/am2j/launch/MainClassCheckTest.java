@@ -1,0 +1,103 @@
+package org.am2j.launch;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.jar.JarEntry;
+import java.util.jar.JarOutputStream;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+/**
+ * The launcher's look for the main class: found, or missing with the class path once and what the user may have
+ * meant, from directories and jars of the class path.
+ */
+class MainClassCheckTest
+{
+    @TempDir
+    Path dir;
+
+    @Test
+    void aClassOnTheClassPathIsFound()
+    {
+        assertNull(MainClassCheck.missing(HelloMain.class.getName(), System.getProperty("java.class.path")));
+    }
+
+    @Test
+    void aMissingClassNamesTheClassPathOnceAndTheClassWithItsSimpleNameInADirectory() throws IOException
+    {
+        final Path classes = dir.resolve("classes");
+        touch(classes.resolve("com/example/HelloAm.class"));
+        touch(classes.resolve("com/example/HelloAm$Handler.class"));
+        touch(classes.resolve("com/example/package-info.class"));
+        final String classPath = classes + File.pathSeparator + dir.resolve("missing");
+
+        assertEquals(List.of(
+            "main class HelloAm not found on the ranks' class path (--cp, then am2j's own): " + classPath,
+            "did you mean com.example.HelloAm?"), MainClassCheck.missing("HelloAm", classPath));
+    }
+
+    @Test
+    void aNameThatDiffersInCaseOnlyComesFirstThenTheSameSimpleNameInJars() throws IOException
+    {
+        jar(dir.resolve("a.jar"), "org/x/Greeter.class", "org/x/GREETER.class", "org/x/Other.class",
+            "META-INF/versions/11/net/y/greeter.class", "org/x/Greeter$1.class", "module-info.class");
+        jar(dir.resolve("b.jar"), "org/z/Greeter.class");
+
+        assertEquals(List.of("org.x.GREETER", "org.x.Greeter", "net.y.greeter", "org.z.Greeter"),
+            MainClassCheck.suggestions("org.x.greeter", dir + File.separator + "*"));
+        assertEquals(List.of(
+            "main class org.x.greeter not found on the ranks' class path (--cp, then am2j's own): " + dir +
+                File.separator + "*",
+            "did you mean org.x.GREETER, org.x.Greeter, net.y.greeter or org.z.Greeter?"),
+            MainClassCheck.missing("org.x.greeter", dir + File.separator + "*"));
+    }
+
+    @Test
+    void atMostFiveSuggestionsAreNamedAndTheRestCounted() throws IOException
+    {
+        final String[] entries = new String[7];
+        for (int i = 0; i < entries.length; i++)
+        {
+            entries[i] = "p" + i + "/Main.class";
+        }
+        jar(dir.resolve("many.jar"), entries);
+
+        assertEquals("did you mean p0.Main, p1.Main, p2.Main, p3.Main, p4.Main (or one of 2 more)?",
+            MainClassCheck.missing("Main", dir.resolve("many.jar").toString()).get(1));
+    }
+
+    @Test
+    void nothingLikeItMeansNoSuggestion() throws IOException
+    {
+        jar(dir.resolve("c.jar"), "org/x/Other.class");
+
+        assertEquals(1, MainClassCheck.missing("Greeter", dir.resolve("c.jar").toString()).size());
+    }
+
+    private static void touch(final Path file) throws IOException
+    {
+        Files.createDirectories(file.getParent());
+        Files.write(file, new byte[]{ (byte)0xCA, (byte)0xFE });
+    }
+
+    private static void jar(final Path file, final String... entries) throws IOException
+    {
+        try (OutputStream out = Files.newOutputStream(file); JarOutputStream jar = new JarOutputStream(out))
+        {
+            for (final String entry : entries)
+            {
+                jar.putNextEntry(new JarEntry(entry));
+                jar.write(new byte[]{ (byte)0xCA, (byte)0xFE });
+                jar.closeEntry();
+            }
+        }
+    }
+}

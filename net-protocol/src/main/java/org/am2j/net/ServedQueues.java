@@ -1,0 +1,138 @@
+package org.am2j.net;
+
+import org.agrona.concurrent.AtomicBuffer;
+import org.agrona.concurrent.ringbuffer.OneToOneRingBuffer;
+import org.agrona.concurrent.ringbuffer.RingBuffer;
+
+/**
+ * What a NIC sees of an endpoint it serves: the endpoint's network queue block (send queues it drains, receive queues
+ * it fills), the tag it checks requests against, the inverse-mapping routes its records refer to, and how to wake
+ * the host. An endpoint of this process ({@link NetQueues}, the in-process NIC) or one whose queue block lives in a
+ * file mapped by a host process and by the NIC process that serves it ({@link MappedQueues}, a shared NIC).
+ * The NIC's thread calls everything here unless a method says otherwise.
+ */
+interface ServedQueues
+{
+    /**
+     * @return the endpoint's id on the wire (the destination id senders put in their messages).
+     */
+    int id();
+
+    /**
+     * @return the tag requests must carry.
+     */
+    long tag();
+
+    /**
+     * @return true once the host closed the endpoint (the NIC then returns what is left in its receive queues).
+     */
+    boolean isClosed();
+
+    /**
+     * @param replyChannel which channel.
+     * @return the send queue of that channel (host to NIC).
+     */
+    RingBuffer sendQueue(boolean replyChannel);
+
+    /**
+     * @param replyChannel which channel.
+     * @return the receive queue of that channel (NIC to host).
+     */
+    OneToOneRingBuffer receiveQueue(boolean replyChannel);
+
+    /**
+     * @return true when the host takes a credit of the peer's channel before it queues a record; false when the NIC
+     *         takes it as it drains the record (a host in another process cannot reach the NIC's credits), leaving
+     *         the record queued while the window to that peer is full.
+     */
+    boolean hostTakesCredits();
+
+    /**
+     * The inverse mapping for messages from an endpoint of a peer.
+     *
+     * @param peer             the peer NIC.
+     * @param remoteEndpointId the sending endpoint there.
+     * @return the index receive-queue records carry, or -1 when the table is full.
+     */
+    int inverseRoute(Peer peer, int remoteEndpointId);
+
+    /**
+     * @param route an index from {@link #inverseRoute}.
+     * @return the peer that route leads to.
+     */
+    Peer routePeer(int route);
+
+    /**
+     * @param route an index from {@link #inverseRoute}.
+     * @return true when the name of the remote endpoint is known (its announcement arrived).
+     */
+    boolean routeNamed(int route);
+
+    /**
+     * @return the segment long messages are deposited into by the NIC, or null when the host copies them from the
+     *         receive queue record itself (the NIC cannot reach the segment).
+     */
+    AtomicBuffer depositSegment();
+
+    /**
+     * @param segmentOffset where a long message's data goes.
+     * @param length        its bytes.
+     * @return 0 when it fits the segment, else the refusal status.
+     */
+    int checkSegment(long segmentOffset, int length);
+
+    /**
+     * @return true when the host sleeps waiting for arrivals.
+     */
+    boolean isSleeping();
+
+    /**
+     * Wake the sleeping host: something is in a receive queue.
+     */
+    void signalArrival();
+
+    /**
+     * Count a retransmission of one of the endpoint's messages.
+     */
+    void countRetransmit();
+
+    /**
+     * @return true when a record is claimed or committed in a send queue and the NIC has not read it yet (any thread).
+     */
+    boolean hasQueuedSends();
+
+    /**
+     * @param replyChannel which channel's send queue.
+     * @return true when a record is claimed or committed in it and the NIC has not read it yet.
+     */
+    boolean hasQueuedSends(boolean replyChannel);
+
+    /**
+     * @return whether the NIC's last drain of each send queue left its oldest record there (the peer's window or the
+     *         in-flight log full, the link busy, a same-NIC destination's queue full): until then, that queue's
+     *         records are no work for the NIC. NIC thread only.
+     */
+    HeldBack heldBack();
+
+    /**
+     * @return true when the NIC has put messages into the receive queues that nobody has read yet.
+     */
+    boolean hasUndelivered();
+
+    /**
+     * @return where the NIC keeps what it took from the send queues and has not resolved, for the host to read after
+     *         the NIC died ({@link InFlightLog}); null when the NIC's windows die with the host anyway (the in-process
+     *         NIC).
+     */
+    default InFlightLog inFlightLog()
+    {
+        return null;
+    }
+
+    /**
+     * The NIC no longer serves the endpoint (closed, queues empty): release what it holds.
+     */
+    default void retired()
+    {
+    }
+}
