@@ -228,9 +228,10 @@ public final class AmPingPongRank
             final long totalNs = messaging.sendBursts(config.osBursts(), PingPongOptions.OS_BURST, histogram);
             final long backoffsDuring = messaging.queueFullBackoffs() - backoffs;
             messaging.finish();
-            results.put("os_ns", (double)totalNs / ((long)config.osBursts() * PingPongOptions.OS_BURST));
+            results.put("os_ns", MachineReport.round(
+                (double)totalNs / ((long)config.osBursts() * PingPongOptions.OS_BURST), 100));
             results.put("os_burst_p50_ns",
-                (double)histogram.getValueAtPercentile(50.0) / PingPongOptions.OS_BURST);
+                MachineReport.round((double)histogram.getValueAtPercentile(50.0) / PingPongOptions.OS_BURST, 100));
             results.put("os_queue_full_backoffs", backoffsDuring);
         }, results);
 
@@ -265,8 +266,8 @@ public final class AmPingPongRank
     }
 
     /**
-     * Put {@code bw_8k_gbps} (the median), {@code _min}, {@code _max} and {@code bw_8k_gbps_runs} (every run,
-     * comma separated, in order).
+     * Put {@code bw_8k_gbps} (the median), {@code _min}, {@code _max} and {@code bw_8k_gbps_runs} (every run, in
+     * order).
      *
      * @param results where.
      * @param runs    GB/s of each run, at least one.
@@ -277,8 +278,8 @@ public final class AmPingPongRank
     }
 
     /**
-     * Put {@code PREFIX_gbps} (the median), {@code _min}, {@code _max} and {@code PREFIX_gbps_runs} (every run,
-     * comma separated, in order).
+     * Put {@code PREFIX_gbps} (the median), {@code _min}, {@code _max} and {@code PREFIX_gbps_runs} (every run, in
+     * order).
      *
      * @param results where.
      * @param prefix  of the keys.
@@ -286,10 +287,10 @@ public final class AmPingPongRank
      */
     static void putBandwidth(final Results results, final String prefix, final double[] runs)
     {
-        results.put(prefix + "_gbps", Medians.of(runs));
-        results.put(prefix + "_gbps_min", Arrays.stream(runs).min().getAsDouble());
-        results.put(prefix + "_gbps_max", Arrays.stream(runs).max().getAsDouble());
-        results.put(prefix + "_gbps_runs", LogPRank.join(runs));
+        results.put(prefix + "_gbps", MachineReport.round(Medians.of(runs), 1000));
+        results.put(prefix + "_gbps_min", MachineReport.round(Arrays.stream(runs).min().getAsDouble(), 1000));
+        results.put(prefix + "_gbps_max", MachineReport.round(Arrays.stream(runs).max().getAsDouble(), 1000));
+        results.put(prefix + "_gbps_runs", Arrays.stream(runs).map(run -> MachineReport.round(run, 1000)).toArray());
     }
 
     /**

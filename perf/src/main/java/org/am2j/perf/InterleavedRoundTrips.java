@@ -167,14 +167,9 @@ final class InterleavedRoundTrips
                 "no interleaved block has a ratio: the limit's median was 0 ns in every one");
         }
         LatencySummary.of(limit).putInto(results, limitPrefix);
-        results.put(ratioKey, Medians.of(measured));
-        results.put(ratioKey + "_min", Arrays.stream(measured).min().getAsDouble());
-        results.put(ratioKey + "_max", Arrays.stream(measured).max().getAsDouble());
-        final StringBuilder list = new StringBuilder();
-        for (final double ratio : ratios)
-        {
-            list.append(list.length() > 0 ? "," : "").append(MachineReport.round(ratio, 1000));
-        }
-        results.put(ratioKey + "_blocks", list.toString());
+        results.put(ratioKey, MachineReport.round(Medians.of(measured), 1000));
+        results.put(ratioKey + "_min", MachineReport.round(Arrays.stream(measured).min().getAsDouble(), 1000));
+        results.put(ratioKey + "_max", MachineReport.round(Arrays.stream(measured).max().getAsDouble(), 1000));
+        results.put(ratioKey + "_blocks", Arrays.stream(ratios).map(ratio -> MachineReport.round(ratio, 1000)).toArray());
     }
 }

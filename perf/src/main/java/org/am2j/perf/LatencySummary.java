@@ -2,6 +2,8 @@ package org.am2j.perf;
 
 import java.util.concurrent.TimeUnit;
 
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import com.fasterxml.jackson.annotation.JsonProperty;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -17,7 +19,15 @@ import org.HdrHistogram.Histogram;
  * @param min   smallest value, ns.
  * @param max   largest value, ns.
  */
-record LatencySummary(long count, long p50, long p99, long p999, double mean, long min, long max)
+@JsonIgnoreProperties(ignoreUnknown = true)
+record LatencySummary(
+    long count,
+    @JsonProperty("p50_ns") long p50,
+    @JsonProperty("p99_ns") long p99,
+    @JsonProperty("p999_ns") long p999,
+    @JsonProperty("mean_ns") double mean,
+    @JsonProperty("min_ns") long min,
+    @JsonProperty("max_ns") long max)
 {
     /** Largest latency a histogram tracks; longer ones are recorded as this value. */
     static final long MAX_TRACKED_NS = TimeUnit.SECONDS.toNanos(60);
@@ -67,20 +77,15 @@ record LatencySummary(long count, long p50, long p99, long p999, double mean, lo
 
     /**
      * Put the summary into results as {@code <prefix>_count}, {@code _p50_ns}, {@code _p99_ns}, {@code _p999_ns},
-     * {@code _mean_ns}, {@code _min_ns}, {@code _max_ns}.
+     * {@code _mean_ns} (to a tenth of a nanosecond), {@code _min_ns}, {@code _max_ns}.
      *
      * @param results where.
      * @param prefix  of the keys, e.g. {@code rtt}.
      */
     void putInto(final Results results, final String prefix)
     {
-        results.put(prefix + "_count", count);
-        results.put(prefix + "_p50_ns", p50);
-        results.put(prefix + "_p99_ns", p99);
-        results.put(prefix + "_p999_ns", p999);
-        results.put(prefix + "_mean_ns", mean);
-        results.put(prefix + "_min_ns", min);
-        results.put(prefix + "_max_ns", max);
+        results.putAll(prefix + "_", new LatencySummary(count, p50, p99, p999, MachineReport.round(mean, 10), min,
+            max));
     }
 
     /**
@@ -93,13 +98,6 @@ record LatencySummary(long count, long p50, long p99, long p999, double mean, lo
      */
     static LatencySummary from(final Results results, final String prefix)
     {
-        return new LatencySummary(
-            results.getLong(prefix + "_count"),
-            results.getLong(prefix + "_p50_ns"),
-            results.getLong(prefix + "_p99_ns"),
-            results.getLong(prefix + "_p999_ns"),
-            results.getDouble(prefix + "_mean_ns"),
-            results.getLong(prefix + "_min_ns"),
-            results.getLong(prefix + "_max_ns"));
+        return results.getAll(prefix + "_", LatencySummary.class);
     }
 }

@@ -1,5 +1,8 @@
 package org.am2j.perf;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.annotation.JsonNaming;
 
 /**
  * The LogP parameters of one protocol configuration (the rows of the paper's Table 3), and the arithmetic that
@@ -53,7 +56,9 @@ record LogPParameters(
      * @param burstNs     [row][i]: median time of a burst of bursts[i] requests with the row's delay, ns.
      * @param clockNs     what timing an empty interval costs (two clock reads), ns.
      */
-    record Signature(int[] bursts, long[] delaysNs, double[] delayCostNs, double[][] burstNs, double clockNs)
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    record Signature(int[] bursts, long[] delaysNs, double[] delayCostNs,
+        @JsonProperty("burst_median_ns") double[][] burstNs, double clockNs)
     {
         /**
          * @param row   of the signature.

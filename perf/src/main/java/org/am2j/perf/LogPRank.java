@@ -3,7 +3,6 @@ package org.am2j.perf;
 import java.io.IOException;
 import java.util.Arrays;
 import java.util.function.LongConsumer;
-import java.util.stream.Collectors;
 
 import org.HdrHistogram.Histogram;
 
@@ -27,10 +26,8 @@ import org.HdrHistogram.Histogram;
  * {@code bw-messages} the longest burst; {@code size} the largest transfer; {@code bw-repeats} the fewest transfers
  * of one size.
  * <p>
- * Results besides {@code rtt_*} and the guard's: {@code sig.bursts} (the lengths, comma separated),
- * {@code sig.clock_ns}, {@code sig.rows}, and per row k {@code sig.dk.delay_ns}, {@code sig.dk.delay_cost_ns},
- * {@code sig.dk.burst_ns} (the medians, comma separated); {@code xfer.sizes}, {@code xfer.ns} (medians),
- * {@code xfer.reps}; {@code probe_fastest_p50_ns}.
+ * Results besides {@code rtt_*} and the guard's: {@code signature} ({@link LogPParameters.Signature}, times to a
+ * tenth of a nanosecond), {@code transfer} ({@link LogPDetails.Transfer}) and {@code probe_fastest_p50_ns}.
  */
 public final class LogPRank
 {
@@ -105,24 +102,24 @@ public final class LogPRank
         }
         delayCostNs(WARMUP_DELAY_NS);
         messaging.finish();
-        results.put("sig.bursts", join(bursts));
-        results.put("sig.clock_ns", clockNs());
-        results.put("sig.rows", DELAY_FACTORS.length);
+        final double clockNs = clockNs();
+        final long[] delaysNs = new long[DELAY_FACTORS.length];
+        final double[] delayCostNs = new double[DELAY_FACTORS.length];
+        final double[][] burstNs = new double[DELAY_FACTORS.length][];
         for (int k = 0; k < DELAY_FACTORS.length; k++)
         {
-            final long delayNs = Math.round(DELAY_FACTORS[k] * rttNs);
-            final String prefix = "sig.d" + k + ".";
-            guard.measure("sig_d" + k, () ->
+            final int row = k;
+            delaysNs[row] = Math.round(DELAY_FACTORS[row] * rttNs);
+            guard.measure("sig_d" + row, () ->
             {
                 channel.command(PhaseChannel.SERVE, 0);
-                final double[] medians = signatureRow(messaging, bursts, delayNs, config.osWarmupBursts(),
-                    config.osBursts());
+                burstNs[row] = tenths(signatureRow(messaging, bursts, delaysNs[row], config.osWarmupBursts(),
+                    config.osBursts()));
                 messaging.finish();
-                results.put(prefix + "delay_ns", delayNs);
-                results.put(prefix + "delay_cost_ns", delayNs > 0 ? delayCostNs(delayNs) : 0);
-                results.put(prefix + "burst_ns", join(medians));
+                delayCostNs[row] = delaysNs[row] > 0 ? MachineReport.round(delayCostNs(delaysNs[row]), 10) : 0;
             }, results);
         }
+        results.put("signature", new LogPParameters.Signature(bursts, delaysNs, delayCostNs, burstNs, clockNs));
 
         final int[] sizes = powersOfTwo(SMALLEST_TRANSFER, config.size());
         guard.measure("transfer", () ->
@@ -140,9 +137,7 @@ public final class LogPRank
                 medians[i] = Medians.of(transfers(messaging, sizes[i], reps[i]));
             }
             messaging.finish();
-            results.put("xfer.sizes", join(sizes));
-            results.put("xfer.ns", join(medians));
-            results.put("xfer.reps", join(reps));
+            results.put("transfer", new LogPDetails.Transfer(sizes, tenths(medians), reps));
         }, results);
 
         return AmPingPongRank.end(channel, guard, results);
@@ -260,21 +255,8 @@ public final class LogPRank
         return Medians.of(samples);
     }
 
-    /**
-     * @param values numbers.
-     * @return them, comma separated.
-     */
-    static String join(final int[] values)
+    private static double[] tenths(final double[] ns)
     {
-        return Arrays.stream(values).mapToObj(Integer::toString).collect(Collectors.joining(","));
-    }
-
-    /**
-     * @param values numbers.
-     * @return them, comma separated, each as {@link Double#toString(double)} writes it.
-     */
-    static String join(final double[] values)
-    {
-        return Arrays.stream(values).mapToObj(Double::toString).collect(Collectors.joining(","));
+        return Arrays.stream(ns).map(value -> MachineReport.round(value, 10)).toArray();
     }
 }

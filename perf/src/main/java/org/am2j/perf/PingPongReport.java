@@ -1,11 +1,13 @@
 package org.am2j.perf;
 
 import java.io.PrintStream;
-import java.util.List;
 import java.util.Locale;
 import java.util.stream.Stream;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.am2j.launch.CpuPinning;
 import org.am2j.splitc.app.ReportJson;
@@ -286,7 +288,7 @@ final class PingPongReport
 
     private void interleavedRow(final PrintStream out, final String label, final String ratioKey, final String with)
     {
-        final String[] blocks = results.getString(ratioKey + "_blocks").split(",");
+        final double[] blocks = results.getDoubles(ratioKey + "_blocks");
         out.printf(Locale.ROOT, "%-28s %.2f   median of %d blocks alternating with %s; range %.2f - %.2f%n",
             label, results.getDouble(ratioKey), blocks.length, with, results.getDouble(ratioKey + "_min"),
             results.getDouble(ratioKey + "_max"));
@@ -319,126 +321,45 @@ final class PingPongReport
     }
 
     /**
-     * @return the JSON object of the run.
+     * The run's settings and the figures computed here, as the JSON names them; a part the run did not measure is
+     * left out ({@code null}), except {@code size}, which is {@code null} when no medium round trips were measured.
+     */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    record Summary(String protocol, String transports, String poll, String nic, String nicKind, int nicsPerNode,
+        String wire, String command, String timestamp, int rounds, int warmup,
+        @JsonInclude(JsonInclude.Include.ALWAYS) Integer size, boolean pinned, long wakeLatencyNs,
+        String singleProtocol, Double ratioP50SingleProtocol, Integer limitUdpBytes, String limit, double ratioP50,
+        double ratioP50CacheLine, Double ratioP50Medium, Double ratioP50Udp, int osBurst, int osBursts,
+        @JsonProperty("bw_8k_messages") int bw8kMessages, Double bwRatioUdp, boolean slowEpoch)
+    {
+    }
+
+    /**
+     * @return the JSON object of the run: its {@link Summary}, every result of its rank pairs under the name they
+     * gave it (the single-protocol pair's round trips as {@code single_protocol_rtt_*}), and {@code machine}.
      */
     String json()
     {
-        final ObjectNode json = ReportJson.object();
-        json.put("protocol", options.protocol().cliName());
-        json.put("transports", options.protocol().transports());
-        json.put("poll", null == options.poll() ? "default" : options.poll());
-        json.put("nic", null == options.nic() ? "default" : options.nic());
-        json.put("nic_kind", options.nicKind());
-        json.put("nics_per_node", options.nicsPerNode());
-        json.put("wire", org.am2j.net.NetTransport.wireMode());
-        json.put("command", command);
-        json.put("timestamp", timestamp);
-        json.put("rounds", options.rounds());
-        json.put("warmup", options.warmup());
-        json.put("size", options.size() > 0 ? Integer.valueOf(options.size()) : null);
-        json.put("pinned", pinning.applied());
-        latency(json, "rtt");
-        if (results.has("medium_rtt_p50_ns"))
-        {
-            latency(json, "medium_rtt");
-        }
-        latency(json, "wake_rtt");
-        json.put("wake_latency_ns", wakeLatencyNs());
-        if (single)
-        {
-            json.put("single_protocol", options.protocol().single().cliName());
-            latency(json, SINGLE_MEASUREMENT);
-            json.put("ratio_p50_single_protocol", round(ratioP50Single(), 1000));
-        }
-        latency(json, "limit_rtt");
-        if (mediumLimit())
-        {
-            latency(json, MEDIUM_LIMIT_MEASUREMENT);
-        }
-        if (udp)
-        {
-            latency(json, "limit_udp_rtt");
-            json.put("limit_udp_rtt_resends", results.getLong("limit_udp_rtt_resends"));
-            json.put("limit_udp_bytes", UdpPingPong.SHORT_BYTES);
-        }
-        json.put("limit", limit());
-        json.put("ratio_p50", round(ratioP50(), 1000));
-        json.put("ratio_p50_cache_line", round(ratioP50CacheLine(), 1000));
-        if (mediumLimit())
-        {
-            json.put("ratio_p50_medium", round(ratioP50Medium(), 1000));
-        }
-        if (udp)
-        {
-            json.put("ratio_p50_udp", round(ratioP50Udp(), 1000));
-        }
-        if (interleaved())
-        {
-            latency(json, InterleavedRoundTrips.LINE_LIMIT);
-            interleavedRatios(json, InterleavedRoundTrips.LINE_RATIO);
-        }
-        if (interleavedUdp())
-        {
-            latency(json, InterleavedRoundTrips.UDP_LIMIT);
-            json.put(InterleavedRoundTrips.UDP_LIMIT + "_resends",
-                results.getLong(InterleavedRoundTrips.UDP_LIMIT + "_resends"));
-            interleavedRatios(json, InterleavedRoundTrips.UDP_RATIO);
-        }
-        json.put("os_ns", round(results.getDouble("os_ns"), 100));
-        json.put("os_burst_p50_ns", round(results.getDouble("os_burst_p50_ns"), 100));
-        json.put("os_burst", PingPongOptions.OS_BURST);
-        json.put("os_bursts", options.osBursts());
-        json.put("os_queue_full_backoffs", results.getLong("os_queue_full_backoffs"));
-        bandwidth(json, "bw_8k");
-        json.put("bw_8k_messages", options.bwMessages());
-        json.put("bw_8k_queue_full_backoffs", results.getLong("bw_8k_queue_full_backoffs"));
-        if (udp)
-        {
-            bandwidth(json, "udp_bw_8k");
-            json.put("udp_bw_8k_datagrams", results.getLong("udp_bw_8k_datagrams"));
-            json.put("udp_bw_8k_send_full_spins", results.getLong("udp_bw_8k_send_full_spins"));
-            json.put("udp_loss", round(results.getDouble("udp_loss"), 1_000_000));
-            json.put("bw_ratio_udp", round(bwRatioUdp(), 1000));
-        }
-        json.put("slow_epoch", slowEpoch());
+        final ObjectNode json = Results.MAPPER.valueToTree(new Summary(options.protocol().cliName(),
+            options.protocol().transports(), null == options.poll() ? "default" : options.poll(),
+            null == options.nic() ? "default" : options.nic(), options.nicKind(), options.nicsPerNode(),
+            org.am2j.net.NetTransport.wireMode(), command, timestamp, options.rounds(), options.warmup(),
+            options.size() > 0 ? Integer.valueOf(options.size()) : null, pinning.applied(), wakeLatencyNs(),
+            single ? options.protocol().single().cliName() : null, single ? round(ratioP50Single()) : null,
+            udp ? Integer.valueOf(UdpPingPong.SHORT_BYTES) : null, limit(), round(ratioP50()),
+            round(ratioP50CacheLine()), mediumLimit() ? round(ratioP50Medium()) : null,
+            udp ? round(ratioP50Udp()) : null, PingPongOptions.OS_BURST, options.osBursts(), options.bwMessages(),
+            udp ? round(bwRatioUdp()) : null, slowEpoch()));
+        results.asJson().properties().stream()
+            .filter(result -> !result.getKey().startsWith("machine.") && !"probe_fastest_p50_ns".equals(result.getKey()))
+            .forEach(result -> json.set(result.getKey(), result.getValue()));
         machine.putInto(json);
         return ReportJson.write(json);
     }
 
-    private void interleavedRatios(final ObjectNode json, final String ratioKey)
+    private static double round(final double ratio)
     {
-        json.put(ratioKey, round(results.getDouble(ratioKey), 1000));
-        json.put(ratioKey + "_min", round(results.getDouble(ratioKey + "_min"), 1000));
-        json.put(ratioKey + "_max", round(results.getDouble(ratioKey + "_max"), 1000));
-        final ArrayNode blocks = json.putArray(ratioKey + "_blocks");
-        Stream.of(results.getString(ratioKey + "_blocks").split(",")).forEach(ratio ->
-            blocks.add(Double.parseDouble(ratio)));
-    }
-
-    private void bandwidth(final ObjectNode json, final String prefix)
-    {
-        json.put(prefix + "_gbps", round(results.getDouble(prefix + "_gbps"), 1000));
-        json.put(prefix + "_gbps_min", round(results.getDouble(prefix + "_gbps_min"), 1000));
-        json.put(prefix + "_gbps_max", round(results.getDouble(prefix + "_gbps_max"), 1000));
-        final ArrayNode runs = json.putArray(prefix + "_gbps_runs");
-        Stream.of(results.getString(prefix + "_gbps_runs").split(",")).forEach(run ->
-            runs.add(round(Double.parseDouble(run), 1000)));
-    }
-
-    private void latency(final ObjectNode json, final String prefix)
-    {
-        final LatencySummary s = LatencySummary.from(results, prefix);
-        json.put(prefix + "_p50_ns", s.p50()).put(prefix + "_p99_ns", s.p99()).put(prefix + "_p999_ns", s.p999())
-            .put(prefix + "_mean_ns", round(s.mean(), 10)).put(prefix + "_min_ns", s.min())
-            .put(prefix + "_max_ns", s.max()).put(prefix + "_count", s.count());
-        if (results.has(prefix + "_warmup_rounds"))
-        {
-            json.put(prefix + "_warmup_rounds", results.getLong(prefix + "_warmup_rounds"));
-        }
-    }
-
-    private static double round(final double value, final int scale)
-    {
-        return MachineReport.round(value, scale);
+        return MachineReport.round(ratio, 1000);
     }
 }

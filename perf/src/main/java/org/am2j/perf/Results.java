@@ -5,33 +5,52 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.util.Collections;
-import java.util.LinkedHashMap;
-import java.util.Map;
-import java.util.function.Function;
+import java.util.ArrayList;
+import java.util.List;
 
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.am2j.splitc.app.ReportJson;
 
 /**
- * Named results of a benchmark, in the order they were put: how rank 0 of a rank pair hands its measurements to the
- * process that started it, in a file holding one JSON object of strings. Numbers are kept as the text
- * {@link Long#toString(long)} or {@link Double#toString(double)} gives (NaN and the infinities too), so nothing is
- * lost on the way.
+ * Named results of a benchmark, in the order they were put, each a JSON value of its own type (a number, a flag, a
+ * text, an array of numbers): how rank 0 of a rank pair hands its measurements to the process that started it, in a
+ * file holding one JSON object, and the measurements the reports copy into their JSON under the same names. A record
+ * put whole ({@link #putAll(String, Object)}) becomes one result per property, named by its prefix and the
+ * property's JSON name; {@link #getAll(String, Class)} reads it back. A number JSON cannot hold (NaN, an infinity) goes
+ * through the file as {@code null} and is read back as NaN.
  */
 final class Results
 {
-    private final Map<String, String> values = new LinkedHashMap<>();
+    /** Turns values and records into JSON trees and back. */
+    static final ObjectMapper MAPPER = JsonMapper.builder()
+        .enable(DeserializationFeature.FAIL_ON_MISSING_CREATOR_PROPERTIES).build();
+
+    private final ObjectNode values = MAPPER.createObjectNode();
 
     /**
      * @param key   the name.
-     * @param value a number (kept as {@link Long#toString(long)} or {@link Double#toString(double)} writes it, NaN
-     *              and the infinities too), a flag or text.
+     * @param value a number, a flag, a text, an array of numbers or a record (one JSON object).
      * @return this.
      */
     Results put(final String key, final Object value)
     {
-        values.put(key, String.valueOf(value));
+        values.set(key, MAPPER.valueToTree(value));
+        return this;
+    }
+
+    /**
+     * @param prefix of the names.
+     * @param record whose properties to put, each as {@code prefix} + its JSON name.
+     * @return this.
+     */
+    Results putAll(final String prefix, final Object record)
+    {
+        MAPPER.valueToTree(record).properties().forEach(member -> values.set(prefix + member.getKey(),
+            member.getValue()));
         return this;
     }
 
@@ -41,7 +60,7 @@ final class Results
      */
     Results putAll(final Results other)
     {
-        values.putAll(other.values);
+        values.setAll(other.values);
         return this;
     }
 
@@ -51,22 +70,72 @@ final class Results
      */
     boolean has(final String key)
     {
-        return values.containsKey(key);
+        return values.has(key);
     }
 
     /**
      * @param key the name.
-     * @return its text.
+     * @return its value.
      * @throws IllegalArgumentException when there is none.
      */
-    String getString(final String key)
+    JsonNode get(final String key)
     {
-        final String value = values.get(key);
+        final JsonNode value = values.get(key);
         if (null == value)
         {
             throw new IllegalArgumentException("no result " + key);
         }
         return value;
+    }
+
+    /**
+     * @param prefix of the names a record was put under ({@link #putAll(String, Object)}).
+     * @param type   of the record.
+     * @param <T>    the type.
+     * @return the record.
+     * @throws IllegalArgumentException when a property is missing or of another type.
+     */
+    <T> T getAll(final String prefix, final Class<T> type)
+    {
+        final ObjectNode record = MAPPER.createObjectNode();
+        values.properties().stream().filter(member -> member.getKey().startsWith(prefix))
+            .forEach(member -> record.set(member.getKey().substring(prefix.length()), member.getValue()));
+        return convert(record, type, prefix + "*");
+    }
+
+    /**
+     * @param key  the name a record was put under ({@link #put(String, Object)}).
+     * @param type of the record.
+     * @param <T>  the type.
+     * @return the record.
+     * @throws IllegalArgumentException when there is none, or a property is missing or of another type.
+     */
+    <T> T get(final String key, final Class<T> type)
+    {
+        return convert(get(key), type, key);
+    }
+
+    private static <T> T convert(final JsonNode value, final Class<T> type, final String name)
+    {
+        try
+        {
+            return MAPPER.treeToValue(value, type);
+        }
+        catch (final IOException | RuntimeException ex)
+        {
+            throw new IllegalArgumentException("result " + name + " is no " + type.getSimpleName() + ": " +
+                ex.getMessage(), ex);
+        }
+    }
+
+    /**
+     * @param key the name of a text.
+     * @return its text.
+     * @throws IllegalArgumentException when there is none.
+     */
+    String getString(final String key)
+    {
+        return get(key).asText();
     }
 
     /**
@@ -76,30 +145,48 @@ final class Results
      */
     long getLong(final String key)
     {
-        return parse(key, Long::valueOf, "a whole number");
+        final JsonNode value = get(key);
+        if (!value.isIntegralNumber())
+        {
+            throw new IllegalArgumentException("result " + key + " = " + value + " is not a whole number");
+        }
+        return value.longValue();
     }
 
     /**
      * @param key the name of a number.
-     * @return its value.
+     * @return its value; NaN for {@code null} (a number JSON cannot hold).
      * @throws IllegalArgumentException when there is none or it is not a number.
      */
     double getDouble(final String key)
     {
-        return parse(key, Double::valueOf, "a number");
+        return number(key, get(key));
     }
 
-    private <T> T parse(final String key, final Function<String, T> parser, final String what)
+    /**
+     * @param key the name of an array of numbers.
+     * @return them, in order.
+     * @throws IllegalArgumentException when there is none or it is not an array of numbers.
+     */
+    double[] getDoubles(final String key)
     {
-        final String value = getString(key);
-        try
+        final JsonNode array = get(key);
+        if (!array.isArray())
         {
-            return parser.apply(value);
+            throw new IllegalArgumentException("result " + key + " = " + array + " is not an array");
         }
-        catch (final NumberFormatException ex)
+        final List<Double> numbers = new ArrayList<>();
+        array.forEach(value -> numbers.add(number(key, value)));
+        return numbers.stream().mapToDouble(Double::doubleValue).toArray();
+    }
+
+    private static double number(final String key, final JsonNode value)
+    {
+        if (!value.isNumber() && !value.isNull())
         {
-            throw new IllegalArgumentException("result " + key + " = '" + value + "' is not " + what, ex);
+            throw new IllegalArgumentException("result " + key + " = " + value + " is not a number");
         }
+        return value.isNull() ? Double.NaN : value.doubleValue();
     }
 
     /**
@@ -109,15 +196,15 @@ final class Results
      */
     boolean getBoolean(final String key)
     {
-        return Boolean.parseBoolean(getString(key));
+        return get(key).asBoolean();
     }
 
     /**
-     * @return every result, in order; unmodifiable.
+     * @return every result, in order, as a JSON object of this instance's (a copy).
      */
-    Map<String, String> asMap()
+    ObjectNode asJson()
     {
-        return Collections.unmodifiableMap(values);
+        return values.deepCopy();
     }
 
     /**
@@ -154,7 +241,7 @@ final class Results
             throw new IOException(file + " holds no JSON object of results");
         }
         final Results results = new Results();
-        json.properties().forEach(result -> results.put(result.getKey(), result.getValue().asText()));
+        results.values.setAll((ObjectNode)json);
         return results;
     }
 }

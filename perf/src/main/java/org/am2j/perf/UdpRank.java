@@ -177,7 +177,8 @@ public final class UdpRank
                 received += tally.datagrams();
             }
             AmPingPongRank.putBandwidth(results, "udp_bw_8k", runs);
-            results.put("udp_loss", UdpStreamTally.loss((long)runs.length * config.bwMessages(), received));
+            results.put("udp_loss", MachineReport.round(
+                UdpStreamTally.loss((long)runs.length * config.bwMessages(), received), 1_000_000));
             results.put("udp_bw_8k_datagrams", config.bwMessages());
             results.put("udp_bw_8k_send_full_spins", udp.sendFullSpins() - spins);
         }, results);

@@ -3,6 +3,7 @@ package org.am2j.perf;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Exchanger;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -19,6 +20,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -104,7 +106,7 @@ class AmMessagingTest
             assertTrue(results.getDouble("bw_8k_gbps_min") > 0);
             assertTrue(results.getDouble("bw_8k_gbps_min") <= median);
             assertTrue(median <= results.getDouble("bw_8k_gbps_max"));
-            assertEquals(5, results.getString("bw_8k_gbps_runs").split(",").length);
+            assertEquals(5, results.getDoubles("bw_8k_gbps_runs").length);
             assertTrue(results.getLong("probe_fastest_p50_ns") > 0);
             for (final String name : new String[]{ "rtt", "medium_rtt", "os", "bw_8k" })
             {
@@ -129,7 +131,7 @@ class AmMessagingTest
         assertEquals(5.0, odd.getDouble("bw_8k_gbps"));
         assertEquals(1.0, odd.getDouble("bw_8k_gbps_min"));
         assertEquals(9.0, odd.getDouble("bw_8k_gbps_max"));
-        assertEquals("5.0,1.0,9.0,7.0,3.0", odd.getString("bw_8k_gbps_runs"));
+        assertArrayEquals(new double[]{ 5.0, 1.0, 9.0, 7.0, 3.0 }, odd.getDoubles("bw_8k_gbps_runs"));
 
         final Results even = new Results();
         AmPingPongRank.putBandwidth(even, new double[]{ 4.0, 2.0 });
@@ -140,7 +142,8 @@ class AmMessagingTest
         assertEquals(2.5, prefixed.getDouble("udp_bw_8k_gbps"));
         assertEquals(2.5, prefixed.getDouble("udp_bw_8k_gbps_min"));
         assertEquals(2.5, prefixed.getDouble("udp_bw_8k_gbps_max"));
-        assertEquals("2.5", prefixed.getString("udp_bw_8k_gbps_runs"));
-        assertEquals(List.of(), prefixed.asMap().keySet().stream().filter(key -> key.startsWith("bw_8k")).toList());
+        assertArrayEquals(new double[]{ 2.5 }, prefixed.getDoubles("udp_bw_8k_gbps_runs"));
+        assertEquals(List.of(), prefixed.asJson().properties().stream().map(Map.Entry::getKey)
+            .filter(key -> key.startsWith("bw_8k")).toList());
     }
 }

@@ -192,7 +192,7 @@ class AmPingPongUdpBlocksTest
             assertTrue(results.getDouble("ratio_p50_interleaved_udp_min") <= median);
             assertTrue(median <= results.getDouble("ratio_p50_interleaved_udp_max"));
             assertEquals(InterleavedRoundTrips.BLOCKS,
-                results.getString("ratio_p50_interleaved_udp_blocks").split(",").length);
+                results.getDoubles("ratio_p50_interleaved_udp_blocks").length);
             assertTrue(!results.has("ratio_p50_interleaved"), "no cache-line blocks over the network");
 
             // the timed part: blocks alternate, am2j's first, each UDP block one echo command of its round trips

@@ -67,7 +67,8 @@ class InterleavedRoundTripsTest
         assertEquals(2.5, results.getDouble("ratio_p50_interleaved"), 0.02);
         assertEquals(2.4, results.getDouble("ratio_p50_interleaved_min"), 0.02);
         assertEquals(4.0, results.getDouble("ratio_p50_interleaved_max"), 0.02);
-        assertEquals("2.5,2.5,2.5,4.0,2.4,2.6,2.5,2.5,2.5,2.5", results.getString("ratio_p50_interleaved_blocks"));
+        assertArrayEquals(new double[]{ 2.5, 2.5, 2.5, 4.0, 2.4, 2.6, 2.5, 2.5, 2.5, 2.5 },
+            results.getDoubles("ratio_p50_interleaved_blocks"));
         assertEquals(10_000, results.getLong("limit_interleaved_rtt_count"));
         assertEquals(100, results.getLong("limit_interleaved_rtt_min_ns"));
         assertEquals(200, results.getLong("limit_interleaved_rtt_max_ns"), 1);
@@ -86,7 +87,7 @@ class InterleavedRoundTripsTest
         assertEquals(2.75, results.getDouble("ratio_p50_interleaved_udp"), 0.02);
         assertEquals(2.0, results.getDouble("ratio_p50_interleaved_udp_min"), 0.02);
         assertEquals(3.0, results.getDouble("ratio_p50_interleaved_udp_max"), 0.02);
-        assertEquals("2.0,3.0,2.5,3.0", results.getString("ratio_p50_interleaved_udp_blocks"));
+        assertArrayEquals(new double[]{ 2.0, 3.0, 2.5, 3.0 }, results.getDoubles("ratio_p50_interleaved_udp_blocks"));
         assertEquals(4, results.getLong("limit_interleaved_udp_rtt_count"));
         assertEquals(100, results.getLong("limit_interleaved_udp_rtt_p50_ns"), 1);
         // nothing under the cache line's names
@@ -127,7 +128,7 @@ class InterleavedRoundTripsTest
         assertEquals(2.5, results.getDouble("ratio_p50_interleaved"), 0.02);
         assertEquals(2.0, results.getDouble("ratio_p50_interleaved_min"), 0.02);
         assertEquals(3.0, results.getDouble("ratio_p50_interleaved_max"), 0.02);
-        assertEquals("2.0,NaN,2.5,3.0", results.getString("ratio_p50_interleaved_blocks"));
+        assertArrayEquals(new double[]{ 2.0, Double.NaN, 2.5, 3.0 }, results.getDoubles("ratio_p50_interleaved_blocks"));
 
         final InterleavedRoundTrips none = new InterleavedRoundTrips();
         none.run(2, (w, n, h) -> recordAll(h, n, 200), (w, n, h) -> recordAll(h, n, 0));

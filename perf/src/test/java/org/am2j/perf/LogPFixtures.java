@@ -96,22 +96,15 @@ final class LogPFixtures
         ResultsFixtures.latency(results, "rtt", rttNs);
         ResultsFixtures.machine(results, "rtt", probeNs);
         final LogPParameters.Signature signature = signature(osNs, orNs, gNs, rttNs);
-        results.put("sig.bursts", LogPRank.join(signature.bursts()));
-        results.put("sig.clock_ns", signature.clockNs());
-        results.put("sig.rows", signature.delaysNs().length);
+        results.put("signature", signature);
         for (int k = 0; k < signature.delaysNs().length; k++)
         {
-            results.put("sig.d" + k + ".delay_ns", signature.delaysNs()[k]);
-            results.put("sig.d" + k + ".delay_cost_ns", signature.delayCostNs()[k]);
-            results.put("sig.d" + k + ".burst_ns", LogPRank.join(signature.burstNs()[k]));
             ResultsFixtures.machine(results, "sig_d" + k, probeNs);
         }
         final LogPParameters.TransferCurve curve = curve(t0Ns, gapPerByteNs);
-        results.put("xfer.sizes", LogPRank.join(curve.sizes()));
-        results.put("xfer.ns", LogPRank.join(curve.ns()));
         final int[] reps = new int[curve.sizes().length];
         java.util.Arrays.fill(reps, 8);
-        results.put("xfer.reps", LogPRank.join(reps));
+        results.put("transfer", new LogPDetails.Transfer(curve.sizes(), curve.ns(), reps));
         ResultsFixtures.machine(results, "transfer", probeNs);
         return results.put("probe_fastest_p50_ns", probeNs);
     }

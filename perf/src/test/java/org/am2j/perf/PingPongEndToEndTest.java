@@ -74,7 +74,7 @@ class PingPongEndToEndTest
         assertTrue(udp.getLong("limit_udp_rtt_p50_ns") > 0);
         assertTrue(udp.getLong("limit_udp_rtt_p99_ns") >= udp.getLong("limit_udp_rtt_p50_ns"));
         assertTrue(udp.getDouble("udp_bw_8k_gbps") > 0);
-        assertEquals(PingPongOptions.BW_REPEATS, udp.getString("udp_bw_8k_gbps_runs").split(",").length);
+        assertEquals(PingPongOptions.BW_REPEATS, udp.getDoubles("udp_bw_8k_gbps_runs").length);
         assertTrue(udp.getDouble("udp_loss") >= 0 && udp.getDouble("udp_loss") < 1);
         assertTrue(udp.getLong("probe_fastest_p50_ns") > 0);
         assertTrue(udp.getLong("machine.limit_udp_rtt.attempts") >= 1);

@@ -8,6 +8,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -27,21 +28,52 @@ class ResultsTest
             .put("os_ns", 45.123456789)
             .put("bw_8k_gbps", Double.NaN)
             .put("machine.rtt.slow_epoch", true)
-            .put("bw_8k_gbps_runs", "1.5,2.5")
+            .put("bw_8k_gbps_runs", new double[]{ 1.5, 2.5 })
             .put("poll_scheduler", "Bundle[SEQ, \"quoted\",\n two lines]");
         final Path file = dir.resolve("r.results");
         results.write(file);
         final Results back = Results.read(file);
-        assertEquals(results.asMap(), back.asMap());
         assertEquals(List.of("rtt_p50_ns", "os_ns", "bw_8k_gbps", "machine.rtt.slow_epoch", "bw_8k_gbps_runs",
-            "poll_scheduler"), List.copyOf(back.asMap().keySet()));
+            "poll_scheduler"), keys(back));
         assertEquals(312, back.getLong("rtt_p50_ns"));
         assertEquals(45.123456789, back.getDouble("os_ns"));
         assertTrue(Double.isNaN(back.getDouble("bw_8k_gbps")));
         assertTrue(back.getBoolean("machine.rtt.slow_epoch"));
-        assertEquals(List.of("machine.rtt.slow_epoch"),
-            back.asMap().keySet().stream().filter(key -> key.startsWith("machine.")).toList());
+        assertArrayEquals(new double[]{ 1.5, 2.5 }, back.getDoubles("bw_8k_gbps_runs"));
+        assertEquals("Bundle[SEQ, \"quoted\",\n two lines]", back.getString("poll_scheduler"));
         assertFalse(Files.exists(dir.resolve("r.results.partial")));
+    }
+
+    @Test
+    void recordsGoThroughAFileWholeOrUnderAPrefix() throws Exception
+    {
+        final LatencySummary rtt = new LatencySummary(4_000, 300, 400, 450, 312.25, 250, 9_000);
+        final LogPParameters.Signature signature = LogPFixtures.signature(110, 60, 180, 320);
+        final Path file = dir.resolve("records.results");
+        final Results results = new Results().put("signature", signature).put("rtt_warmup_rounds", 7L);
+        rtt.putInto(results, "rtt");
+        results.write(file);
+        final Results back = Results.read(file);
+
+        assertEquals(List.of("signature", "rtt_warmup_rounds", "rtt_count", "rtt_p50_ns", "rtt_p99_ns",
+            "rtt_p999_ns", "rtt_mean_ns", "rtt_min_ns", "rtt_max_ns"), keys(back));
+        assertEquals(new LatencySummary(4_000, 300, 400, 450, 312.3, 250, 9_000), LatencySummary.from(back, "rtt"));
+        final LogPParameters.Signature read = back.get("signature", LogPParameters.Signature.class);
+        assertArrayEquals(signature.bursts(), read.bursts());
+        assertArrayEquals(signature.delaysNs(), read.delaysNs());
+        assertArrayEquals(signature.burstNs(), read.burstNs());
+        assertEquals(signature.clockNs(), read.clockNs());
+        assertTrue(back.get("signature").has("burst_median_ns"), back.get("signature").toString());
+
+        back.put("rtt_p99_ns", "late");
+        assertThrows(IllegalArgumentException.class, () -> LatencySummary.from(back, "rtt"));
+        assertThrows(IllegalArgumentException.class, () -> LatencySummary.from(back, "medium_rtt"));
+        assertThrows(IllegalArgumentException.class, () -> back.get("rtt_count", LogPParameters.Signature.class));
+    }
+
+    private static List<String> keys(final Results results)
+    {
+        return results.asJson().properties().stream().map(java.util.Map.Entry::getKey).toList();
     }
 
     @Test

@@ -67,7 +67,7 @@ class UdpRankTest
             assertTrue(results.getDouble("udp_bw_8k_gbps_min") <= median);
             assertTrue(median <= results.getDouble("udp_bw_8k_gbps_max"));
             assertTrue(median > 0, "the median stream got fewer than two datagrams across");
-            assertEquals(3, results.getString("udp_bw_8k_gbps_runs").split(",").length);
+            assertEquals(3, results.getDoubles("udp_bw_8k_gbps_runs").length);
             final double loss = results.getDouble("udp_loss");
             assertTrue(loss >= 0 && loss < 1, "loss " + loss);
             assertEquals(bwMessages, results.getLong("udp_bw_8k_datagrams"));
