@@ -1,5 +1,8 @@
 package org.am2j.perf;
 
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import java.util.function.LongConsumer;
 import java.util.function.LongSupplier;
 
@@ -44,6 +47,20 @@ final class EpochGuard
     static final long RETRY_PAUSE_MS = 1_000;
     /** {@link #fastestNs()} before any probe. */
     static final long NO_PROBE = Long.MAX_VALUE;
+
+    /**
+     * What the guard kept of a measurement, as its results and the reports' {@code machine.measurements} name it.
+     *
+     * @param probeP50Ns      the probe's median before the kept measurement, ns.
+     * @param probeAfterP50Ns the probe's median after it, ns.
+     * @param attempts        measurements taken, the kept one the last.
+     * @param slowEpoch       true when a probe of the kept measurement was slow.
+     */
+    @JsonIgnoreProperties(ignoreUnknown = true)
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    record Probes(long probeP50Ns, long probeAfterP50Ns, int attempts, boolean slowEpoch)
+    {
+    }
 
     private final LongSupplier probe;
     private final LongConsumer pause;
@@ -120,11 +137,7 @@ final class EpochGuard
                 continue;
             }
             final boolean slow = slowBefore || slowAfter;
-            results.put(prefix + "probe_p50_ns", before);
-            results.put(prefix + "probe_after_p50_ns", after);
-            results.put(prefix + "attempts", attempt);
-            results.put(prefix + "slow_epoch", slow);
-            state.putInto(results, prefix);
+            results.putAll(prefix, new Probes(before, after, attempt, slow)).putAll(prefix, state);
             return slow;
         }
     }

@@ -21,17 +21,8 @@ final class MachineReport
     private final long fastestProbeNs;
     private final List<Entry> entries = new ArrayList<>();
 
-    private record Entry(String label, Results results, String name)
+    private record Entry(String label, EpochGuard.Probes probes, MachineState state)
     {
-        String key(final String field)
-        {
-            return "machine." + name + "." + field;
-        }
-
-        double load()
-        {
-            return results.getDouble(key("load_avg_1m"));
-        }
     }
 
     /**
@@ -54,7 +45,9 @@ final class MachineReport
      */
     MachineReport add(final String label, final Results results, final String name)
     {
-        entries.add(new Entry(label, results, name));
+        final String prefix = "machine." + name + ".";
+        entries.add(new Entry(label, results.getAll(prefix, EpochGuard.Probes.class),
+            results.getAll(prefix, MachineState.class)));
         return this;
     }
 
@@ -70,9 +63,8 @@ final class MachineReport
 
     private boolean slowEpoch(final Entry entry)
     {
-        return entry.results.getBoolean(entry.key("slow_epoch")) ||
-            EpochGuard.isSlow(entry.results.getLong(entry.key("probe_p50_ns")), fastestProbeNs) ||
-            EpochGuard.isSlow(entry.results.getLong(entry.key("probe_after_p50_ns")), fastestProbeNs);
+        return entry.probes.slowEpoch() || EpochGuard.isSlow(entry.probes.probeP50Ns(), fastestProbeNs) ||
+            EpochGuard.isSlow(entry.probes.probeAfterP50Ns(), fastestProbeNs);
     }
 
     /**
@@ -104,7 +96,7 @@ final class MachineReport
         {
             busy.add("start");
         }
-        entries.stream().filter(entry -> entry.load() > cpus).forEach(entry -> busy.add(entry.label));
+        entries.stream().filter(entry -> entry.state.load1() > cpus).forEach(entry -> busy.add(entry.label));
         return busy;
     }
 
@@ -114,7 +106,7 @@ final class MachineReport
     double highestLoad()
     {
         // NaN (no load known) is passed over, unless nothing is known
-        return entries.stream().mapToDouble(Entry::load).filter(load -> !Double.isNaN(load))
+        return entries.stream().mapToDouble(entry -> entry.state.load1()).filter(load -> !Double.isNaN(load))
             .reduce(start.load1(), (a, b) -> Double.isNaN(a) ? b : Math.max(a, b));
     }
 
@@ -161,11 +153,10 @@ final class MachineReport
             EpochGuard.thresholdNs(fastestProbeNs));
         for (final Entry entry : entries)
         {
-            final long attempts = entry.results.getLong(entry.key("attempts"));
+            final EpochGuard.Probes probes = entry.probes;
             out.printf(Locale.ROOT, "  %-" + (width - 2) + "s probe %d ns before, %d ns after, %d attempt%s, " +
-                "load %s%s%n", entry.label, entry.results.getLong(entry.key("probe_p50_ns")),
-                entry.results.getLong(entry.key("probe_after_p50_ns")), attempts, attempts == 1 ? "" : "s",
-                plain(entry.results.getDouble(entry.key("load_avg_1m"))), slowEpoch(entry) ? "  SLOW EPOCH" : "");
+                "load %s%s%n", entry.label, probes.probeP50Ns(), probes.probeAfterP50Ns(), probes.attempts(),
+                probes.attempts() == 1 ? "" : "s", plain(entry.state.load1()), slowEpoch(entry) ? "  SLOW EPOCH" : "");
         }
         for (final String line : verdict(impossible))
         {
@@ -227,8 +218,7 @@ final class MachineReport
         machine.put("os", System.getProperty("os.name") + " " + System.getProperty("os.version") + " " +
             System.getProperty("os.arch"));
         machine.put("java", System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version"));
-        machine.put("load_avg_1m", start.load1()).put("load_avg_5m", start.load5())
-            .put("load_avg_15m", start.load15()).put("cpu_mhz", round(start.cpuMhz(), 1000));
+        machine.setAll((ObjectNode)Results.MAPPER.valueToTree(start));
         machine.put("probe_round_trips", EpochGuard.PROBE_ROUND_TRIPS);
         machine.put("probe_fastest_p50_ns", fastestProbeNs);
         machine.put("probe_slow_threshold_ns", EpochGuard.thresholdNs(fastestProbeNs));
@@ -237,15 +227,10 @@ final class MachineReport
         final ObjectNode measurements = machine.putObject("measurements");
         for (final Entry entry : entries)
         {
-            measurements.putObject(entry.label)
-                .put("probe_p50_ns", entry.results.getLong(entry.key("probe_p50_ns")))
-                .put("probe_after_p50_ns", entry.results.getLong(entry.key("probe_after_p50_ns")))
-                .put("attempts", entry.results.getLong(entry.key("attempts")))
-                .put("slow_epoch", slowEpoch(entry))
-                .put("load_avg_1m", entry.results.getDouble(entry.key("load_avg_1m")))
-                .put("load_avg_5m", entry.results.getDouble(entry.key("load_avg_5m")))
-                .put("load_avg_15m", entry.results.getDouble(entry.key("load_avg_15m")))
-                .put("cpu_mhz", round(entry.results.getDouble(entry.key("cpu_mhz")), 1000));
+            final EpochGuard.Probes probes = entry.probes;
+            final ObjectNode measurement = Results.MAPPER.valueToTree(new EpochGuard.Probes(probes.probeP50Ns(),
+                probes.probeAfterP50Ns(), probes.attempts(), slowEpoch(entry)));
+            measurements.set(entry.label, measurement.setAll((ObjectNode)Results.MAPPER.valueToTree(entry.state)));
         }
     }
 

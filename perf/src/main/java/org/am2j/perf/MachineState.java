@@ -7,6 +7,9 @@ import java.nio.file.Path;
 import java.util.Collections;
 import java.util.List;
 
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import com.fasterxml.jackson.annotation.JsonProperty;
+
 /**
  * What the operating system says about the machine at one instant: the load averages of {@code /proc/loadavg} and
  * the mean clock of {@code cpu MHz} lines of {@code /proc/cpuinfo}. A value the machine does not report is NaN (and
@@ -15,9 +18,14 @@ import java.util.List;
  * @param load1  1-minute load average.
  * @param load5  5-minute load average.
  * @param load15 15-minute load average.
- * @param cpuMhz mean CPU clock, MHz.
+ * @param cpuMhz mean CPU clock, MHz, to three decimals.
  */
-public record MachineState(double load1, double load5, double load15, double cpuMhz)
+@JsonIgnoreProperties(ignoreUnknown = true)
+public record MachineState(
+    @JsonProperty("load_avg_1m") double load1,
+    @JsonProperty("load_avg_5m") double load5,
+    @JsonProperty("load_avg_15m") double load15,
+    @JsonProperty("cpu_mhz") double cpuMhz)
 {
     private static final Path LOADAVG = Path.of("/proc/loadavg");
     private static final Path CPUINFO = Path.of("/proc/cpuinfo");
@@ -65,7 +73,8 @@ public record MachineState(double load1, double load5, double load15, double cpu
                 }
             }
         }
-        return new MachineState(load1, load5, load15, count > 0 ? sum / count : Double.NaN);
+        return new MachineState(load1, load5, load15,
+            count > 0 ? MachineReport.round(sum / count, 1000) : Double.NaN);
     }
 
     private static double number(final String text)
@@ -98,20 +107,6 @@ public record MachineState(double load1, double load5, double load15, double cpu
         }
     }
 
-    /**
-     * Put the state into results as {@code <prefix>load_avg_1m}, {@code load_avg_5m}, {@code load_avg_15m},
-     * {@code cpu_mhz}.
-     *
-     * @param results where.
-     * @param prefix  of the keys, e.g. {@code machine.rtt.}.
-     */
-    void putInto(final Results results, final String prefix)
-    {
-        results.put(prefix + "load_avg_1m", load1);
-        results.put(prefix + "load_avg_5m", load5);
-        results.put(prefix + "load_avg_15m", load15);
-        results.put(prefix + "cpu_mhz", cpuMhz);
-    }
 
     /**
      * @return the load averages of 1, 5 and 15 minutes, in that order.

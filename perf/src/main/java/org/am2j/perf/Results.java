@@ -11,7 +11,9 @@ import java.util.List;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.deser.std.NumberDeserializers;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.module.SimpleModule;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.am2j.splitc.app.ReportJson;
 
@@ -27,7 +29,11 @@ final class Results
 {
     /** Turns values and records into JSON trees and back. */
     static final ObjectMapper MAPPER = JsonMapper.builder()
-        .enable(DeserializationFeature.FAIL_ON_MISSING_CREATOR_PROPERTIES).build();
+        .enable(DeserializationFeature.FAIL_ON_MISSING_CREATOR_PROPERTIES)
+        // a null number of a record (NaN on the way through a file) is NaN again
+        .addModule(new SimpleModule().addDeserializer(double.class,
+            new NumberDeserializers.DoubleDeserializer(double.class, Double.NaN)))
+        .build();
 
     private final ObjectNode values = MAPPER.createObjectNode();
 

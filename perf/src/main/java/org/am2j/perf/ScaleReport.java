@@ -253,7 +253,6 @@ final class ScaleReport
 
     private static void machine(final ObjectNode json, final String name, final MachineState state)
     {
-        json.putObject(name).put("load_avg_1m", state.load1()).put("load_avg_5m", state.load5())
-            .put("load_avg_15m", state.load15()).put("cpu_mhz", state.cpuMhz());
+        json.set(name, Results.MAPPER.valueToTree(state));
     }
 }

@@ -43,9 +43,8 @@ final class ResultsFixtures
     static void machine(final Results results, final String name, final long probeNs)
     {
         final String prefix = "machine." + name + ".";
-        results.put(prefix + "probe_p50_ns", probeNs).put(prefix + "probe_after_p50_ns", probeNs)
-            .put(prefix + "attempts", 1L).put(prefix + "slow_epoch", false);
-        new MachineState(1.0, 2.0, 3.0, 2400.0).putInto(results, prefix);
+        results.putAll(prefix, new EpochGuard.Probes(probeNs, probeNs, 1, false))
+            .putAll(prefix, new MachineState(1.0, 2.0, 3.0, 2400.0));
     }
 
     /**

@@ -52,11 +52,16 @@ class ResultsTest
         final Path file = dir.resolve("records.results");
         final Results results = new Results().put("signature", signature).put("rtt_warmup_rounds", 7L);
         rtt.putInto(results, "rtt");
+        results.putAll("machine.rtt.", new MachineState(Double.NaN, 0.5, 0.25, 2400.125));
         results.write(file);
         final Results back = Results.read(file);
 
         assertEquals(List.of("signature", "rtt_warmup_rounds", "rtt_count", "rtt_p50_ns", "rtt_p99_ns",
-            "rtt_p999_ns", "rtt_mean_ns", "rtt_min_ns", "rtt_max_ns"), keys(back));
+            "rtt_p999_ns", "rtt_mean_ns", "rtt_min_ns", "rtt_max_ns", "machine.rtt.load_avg_1m",
+            "machine.rtt.load_avg_5m", "machine.rtt.load_avg_15m", "machine.rtt.cpu_mhz"), keys(back));
+        // a load the machine did not report: null in the file, NaN again in the record
+        assertEquals(new MachineState(Double.NaN, 0.5, 0.25, 2400.125), back.getAll("machine.rtt.",
+            MachineState.class));
         assertEquals(new LatencySummary(4_000, 300, 400, 450, 312.3, 250, 9_000), LatencySummary.from(back, "rtt"));
         final LogPParameters.Signature read = back.get("signature", LogPParameters.Signature.class);
         assertArrayEquals(signature.bursts(), read.bursts());
