@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.util.Arrays;
 import java.util.function.LongConsumer;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -27,10 +28,21 @@ import org.HdrHistogram.Histogram;
  * of one size.
  * <p>
  * Results besides {@code rtt_*} and the guard's: {@code signature} ({@link LogPParameters.Signature}, times to a
- * tenth of a nanosecond), {@code transfer} ({@link LogPDetails.Transfer}) and {@code probe_fastest_p50_ns}.
+ * tenth of a nanosecond), {@code transfer} ({@link Transfer}) and {@code probe_fastest_p50_ns}.
  */
 public final class LogPRank
 {
+    /**
+     * A bandwidth curve as measured, as the results and {@code bin/am2j logp --json}'s {@code details} name it.
+     *
+     * @param bytes    transfer sizes, increasing.
+     * @param medianNs median time of a transfer of each size, ns.
+     * @param reps     transfers of each size timed.
+     */
+    record Transfer(int[] bytes, @JsonProperty("median_ns") double[] medianNs, int[] reps)
+    {
+    }
+
     /** Delays of the signature's rows, in median round trips: the first 0, the last long enough for o_r. */
     static final double[] DELAY_FACTORS = { 0, 0.5, 1, 2 };
     /** The smallest transfer of the bandwidth curve, bytes. */
@@ -137,7 +149,7 @@ public final class LogPRank
                 medians[i] = Medians.of(transfers(messaging, sizes[i], reps[i]));
             }
             messaging.finish();
-            results.put("transfer", new LogPDetails.Transfer(sizes, tenths(medians), reps));
+            results.put("transfer", new Transfer(sizes, tenths(medians), reps));
         }, results);
 
         return AmPingPongRank.end(channel, guard, results);

@@ -68,10 +68,14 @@ final class LogPReport
         /** Round trip. */
         RTT("Round Trip Time (RTT)", "us", "rtt_us", p -> p.rttNs() / 1000, 5.6, 7.2, 55, 55);
 
+        /** The paper's name of the row. */
         private final String label;
+        /** The unit of the table (the JSON's is in the key). */
         private final String unit;
+        /** The JSON key. */
         private final String key;
         private final ToDoubleFunction<LogPParameters> measured;
+        /** The paper's figure of each of {@link #CONFIGS}, in the JSON's unit. */
         private final double[] paper;
 
         Row(final String label, final String unit, final String key, final ToDoubleFunction<LogPParameters> measured,
@@ -82,39 +86,6 @@ final class LogPReport
             this.key = key;
             this.measured = measured;
             this.paper = paper;
-        }
-
-        /**
-         * @return the paper's name of the row.
-         */
-        String label()
-        {
-            return label;
-        }
-
-        /**
-         * @return the unit of the table (the JSON's is in the key).
-         */
-        String unit()
-        {
-            return unit;
-        }
-
-        /**
-         * @return the JSON key.
-         */
-        String key()
-        {
-            return key;
-        }
-
-        /**
-         * @param column index in {@link #CONFIGS}.
-         * @return the paper's figure, in the JSON's unit.
-         */
-        double paper(final int column)
-        {
-            return paper[column];
         }
 
         /**
@@ -228,7 +199,7 @@ final class LogPReport
         {
             final Results results = am.get(protocol);
             parameters.put(protocol, LogPParameters.of(
-                results.getLong("rtt_p50_ns"), LogPDetails.signature(results), LogPDetails.transferCurve(results)));
+                results.getLong("rtt_p50_ns"), signature(protocol), transferCurve(protocol)));
             for (final String name : amMeasurements())
             {
                 machine.add(key(protocol) + "." + name, results, name);
@@ -275,7 +246,7 @@ final class LogPReport
      */
     LogPParameters.Signature signature(final Protocol protocol)
     {
-        return LogPDetails.signature(am.get(protocol));
+        return am.get(protocol).get("signature", LogPParameters.Signature.class);
     }
 
     /**
@@ -284,7 +255,8 @@ final class LogPReport
      */
     LogPParameters.TransferCurve transferCurve(final Protocol protocol)
     {
-        return LogPDetails.transferCurve(am.get(protocol));
+        final LogPRank.Transfer transfer = am.get(protocol).get("transfer", LogPRank.Transfer.class);
+        return new LogPParameters.TransferCurve(transfer.bytes(), transfer.medianNs());
     }
 
     /**
@@ -410,12 +382,12 @@ final class LogPReport
         for (final Row row : Row.values())
         {
             final StringBuilder line = new StringBuilder(
-                String.format(Locale.ROOT, "%-23s %-5s", row.label(), row.unit()));
+                String.format(Locale.ROOT, "%-23s %-5s", row.label, row.unit));
             for (int c = 0; c < CONFIGS.size(); c++)
             {
                 final double ours = row.of(parameters.get(CONFIGS.get(c)));
-                final double ratio = ratio(ours, row.paper(c));
-                line.append(String.format(Locale.ROOT, " | %9s %9s %8s", row.format(ours), row.format(row.paper(c)),
+                final double ratio = ratio(ours, row.paper[c]);
+                line.append(String.format(Locale.ROOT, " | %9s %9s %8s", row.format(ours), row.format(row.paper[c]),
                     Double.isNaN(ratio) ? "-" : String.format(Locale.ROOT, ratio < 10 ? "%.3f" : "%.1f", ratio)));
             }
             out.println(line);
@@ -512,7 +484,7 @@ final class LogPReport
             final ObjectNode config = json.putObject(key(protocol));
             for (final Row row : Row.values())
             {
-                config.put(row.key(), row.round(row.of(parameters.get(protocol))));
+                config.put(row.key, row.round(row.of(parameters.get(protocol))));
             }
         }
         final ObjectNode peers = json.putObject("peers");
@@ -545,10 +517,19 @@ final class LogPReport
             config.put("column", PAPER_COLUMNS.get(c));
             for (final Row row : Row.values())
             {
-                config.put(row.key(), row.paper(c));
+                config.put(row.key, row.paper[c]);
             }
         }
-        LogPDetails.putInto(json, am);
+        final ObjectNode details = json.putObject("details");
+        for (final Protocol protocol : CONFIGS)
+        {
+            final LatencySummary rtt = LatencySummary.from(am.get(protocol), "rtt");
+            final ObjectNode config = details.putObject(key(protocol)).put("transports", protocol.transports())
+                .put("rtt_p50_ns", rtt.p50()).put("rtt_p99_ns", rtt.p99()).put("rtt_p999_ns", rtt.p999())
+                .put("rtt_mean_ns", rtt.mean());
+            config.set("signature", am.get(protocol).get("signature"));
+            config.set("transfer", am.get(protocol).get("transfer"));
+        }
         pollCost.putInto(json);
         json.put("nic_kind", PingPongOptions.nicKind(options.nicsPerNode()));
         json.put("nics_per_node", options.nicsPerNode());

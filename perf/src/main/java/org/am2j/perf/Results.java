@@ -196,16 +196,6 @@ final class Results
     }
 
     /**
-     * @param key the name of a flag.
-     * @return its value.
-     * @throws IllegalArgumentException when there is none.
-     */
-    boolean getBoolean(final String key)
-    {
-        return get(key).asBoolean();
-    }
-
-    /**
      * @return every result, in order, as a JSON object of this instance's (a copy).
      */
     ObjectNode asJson()

@@ -104,7 +104,7 @@ final class LogPFixtures
         final LogPParameters.TransferCurve curve = curve(t0Ns, gapPerByteNs);
         final int[] reps = new int[curve.sizes().length];
         java.util.Arrays.fill(reps, 8);
-        results.put("transfer", new LogPDetails.Transfer(curve.sizes(), curve.ns(), reps));
+        results.put("transfer", new LogPRank.Transfer(curve.sizes(), curve.ns(), reps));
         ResultsFixtures.machine(results, "transfer", probeNs);
         return results.put("probe_fastest_p50_ns", probeNs);
     }
