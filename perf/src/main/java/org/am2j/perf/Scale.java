@@ -112,7 +112,7 @@ public final class Scale
     {
         final int nodes = Math.min(options.nodes, ranks);
         final Job job = runJob(options, ranks, nodes, List.of(), ScaleHelloMain.class.getName());
-        final List<ScaleLine> lines = job.lines("hello", ranks, report);
+        final List<ScaleLine.Hello> lines = job.lines("hello", ScaleLine.Hello.class, ranks, report);
         if (null != lines)
         {
             report.hellos.add(new ScaleReport.Hello(ranks, nodes, job.command, job.seconds, lines));
@@ -127,7 +127,7 @@ public final class Scale
         final Job job = runJob(options, peers + 1, 1, List.of("-Dam2j.transports=inproc," + medium),
             ScalePollMain.class.getName(), medium, counts, Integer.toString(options.polls),
             Integer.toString(options.timeoutSeconds));
-        final List<ScaleLine> lines = job.lines("poll", options.pollPeers.length, report);
+        final List<ScaleLine.Poll> lines = job.lines("poll", ScaleLine.Poll.class, options.pollPeers.length, report);
         if (null != lines)
         {
             report.polls.add(new ScaleReport.Poll(medium, job.command, lines));
@@ -139,7 +139,7 @@ public final class Scale
         final Job job = runJob(options, ranks, nodes, List.of(), ScaleFloodMain.class.getName(),
             Long.toString(options.messages), Integer.toString(options.window),
             Integer.toString(options.timeoutSeconds));
-        final List<ScaleLine> lines = job.lines("flood", ranks, report);
+        final List<ScaleLine.Flood> lines = job.lines("flood", ScaleLine.Flood.class, ranks, report);
         if (null != lines)
         {
             report.floods.add(new ScaleReport.Flood(ranks, nodes, job.command, lines));
@@ -153,10 +153,10 @@ public final class Scale
          * @return the job's measurement lines of the kind, or {@code null} after recording in the report why
          * there are none.
          */
-        List<ScaleLine> lines(final String kind, final int expected, final ScaleReport report)
+        <T> List<T> lines(final String kind, final Class<T> type, final int expected, final ScaleReport report)
         {
             String problem = null;
-            List<ScaleLine> lines = null;
+            List<T> lines = null;
             if (0 != status)
             {
                 problem = "exited with status " + status + (Am2Run.TIMEOUT_STATUS == status ? " (time limit)" : "");
@@ -165,7 +165,7 @@ public final class Scale
             {
                 try
                 {
-                    lines = ScaleLine.parseAll(output, kind);
+                    lines = ScaleLine.parseAll(output, kind, type);
                     if (lines.size() != expected)
                     {
                         problem = "printed " + lines.size() + " scale." + kind + " lines, not " + expected;

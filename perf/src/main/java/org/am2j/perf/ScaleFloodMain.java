@@ -70,8 +70,8 @@ public final class ScaleFloodMain
             final long begin = System.nanoTime();
             pass(job, bundle, endpoint, perPeer, window, deadline);
             final double elapsed = (System.nanoTime() - begin) / 1e9;
-            System.out.println(ScaleLine.format("flood", "rank", rank, "ranks", size,
-                "round_trips", perPeer * (size - 1), "seconds", String.format(java.util.Locale.ROOT, "%.6f", elapsed)));
+            System.out.println(ScaleLine.format("flood", new ScaleLine.Flood(rank, size, perPeer * (size - 1),
+                MachineReport.round(elapsed, 1_000_000))));
             job.barrier();
         }
     }

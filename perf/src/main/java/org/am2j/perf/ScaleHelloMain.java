@@ -30,8 +30,8 @@ public final class ScaleHelloMain
         final Instant start = ProcessHandle.current().info().startInstant().orElse(null);
         final long startupMs = null == start ? -1 : Duration.between(start, Instant.now()).toMillis();
         final String status = readStatus();
-        System.out.println(ScaleLine.format("hello", "startup_ms", startupMs,
-            "rss_kb", statusKb(status, "VmRSS:"), "hwm_kb", statusKb(status, "VmHWM:")));
+        System.out.println(ScaleLine.format("hello", new ScaleLine.Hello(startupMs, statusKb(status, "VmRSS:"),
+            statusKb(status, "VmHWM:"))));
     }
 
     private static String readStatus()

@@ -1,115 +1,127 @@
 package org.am2j.perf;
 
 import java.util.List;
-import java.util.function.Function;
+import java.util.Objects;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.annotation.JsonNaming;
+import com.fasterxml.jackson.databind.json.JsonMapper;
 
 /**
- * One measurement a rank program of {@link Scale} prints: {@code scale.KIND} and a JSON object of its values on one
- * line of standard output, which the launcher prefixes with {@code [rank] }.
- *
- * @param kind   what was measured, e.g. {@code hello}.
- * @param values the values by name.
+ * The measurements the rank programs of {@link Scale} print, one a line of standard output (which the launcher
+ * prefixes with {@code [rank] }): {@code scale.KIND} and the JSON object of a record, {@link Hello}, {@link Poll} or
+ * {@link Flood}, read back whole.
  */
-record ScaleLine(String kind, JsonNode values)
+final class ScaleLine
 {
     /** What every measurement line starts with, after the launcher's prefix. */
     static final String PREFIX = "scale.";
-    /** Writes and reads a line's object (on one line: no pretty printer). */
-    private static final ObjectMapper JSON = new ObjectMapper();
+    /** Writes and reads a line's object (on one line: no pretty printer); every member must be there. */
+    private static final ObjectMapper JSON = JsonMapper.builder()
+        .enable(DeserializationFeature.FAIL_ON_MISSING_CREATOR_PROPERTIES)
+        .enable(DeserializationFeature.FAIL_ON_NULL_CREATOR_PROPERTIES).build();
+
+    private ScaleLine()
+    {
+    }
 
     /**
-     * @param kind  what was measured, e.g. {@code hello}.
-     * @param pairs names and values, alternating: numbers stay numbers, anything else is written as text.
+     * One rank of an {@code am2j hello} job ({@link ScaleHelloMain}); -1 for what the OS did not say.
+     *
+     * @param startupMs from the JVM's start to the end of hello, ms.
+     * @param rssKb     resident memory then ({@code VmRSS}), KiB.
+     * @param hwmKb     peak resident memory ({@code VmHWM}), KiB.
+     */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    record Hello(long startupMs, long rssKb, long hwmKb)
+    {
+    }
+
+    /**
+     * Rank 0 of a poll job ({@link ScalePollMain}) with this many mapped peers; a point of {@code poll[].points} in
+     * {@code bin/am2j scale --json}.
+     *
+     * @param peers        mapped peers.
+     * @param nsPerPoll    the median time of an empty poll, ns.
+     * @param nsPerPollMin the fastest, ns.
+     * @param heapB        heap used after a collection, bytes.
+     * @param directB      direct buffers, bytes.
+     * @param mappedB      mapped files, bytes.
+     */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    record Poll(long peers, double nsPerPoll, double nsPerPollMin, long heapB, long directB, long mappedB)
+    {
+    }
+
+    /**
+     * One rank of a flood job ({@link ScaleFloodMain}).
+     *
+     * @param rank       the rank.
+     * @param ranks      of the job.
+     * @param roundTrips the rank's timed round trips.
+     * @param seconds    they took.
+     */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    record Flood(int rank, int ranks, long roundTrips, double seconds)
+    {
+    }
+
+    /**
+     * @param kind        what was measured, e.g. {@code hello}.
+     * @param measurement its record.
      * @return the line a rank prints.
      */
-    static String format(final String kind, final Object... pairs)
+    static String format(final String kind, final Object measurement)
     {
-        if (0 != pairs.length % 2)
-        {
-            throw new IllegalArgumentException("names and values must come in pairs");
-        }
-        final ObjectNode values = JSON.createObjectNode();
-        for (int i = 0; i < pairs.length; i += 2)
-        {
-            values.set(pairs[i].toString(), pairs[i + 1] instanceof Number ? JSON.valueToTree(pairs[i + 1]) :
-                values.textNode(String.valueOf(pairs[i + 1])));
-        }
-        return PREFIX + kind + " " + values;
-    }
-
-    /**
-     * @param output what a job printed, each line possibly prefixed by {@code [rank] }.
-     * @param kind   the kind of the lines wanted.
-     * @return its measurement lines of that kind, in order.
-     * @throws IllegalArgumentException for a measurement line that is malformed.
-     */
-    static List<ScaleLine> parseAll(final String output, final String kind)
-    {
-        return output.lines().map(ScaleLine::parse).filter(line -> null != line && line.kind.equals(kind)).toList();
-    }
-
-    /**
-     * @param text a line of output.
-     * @return its measurement, or {@code null} when it is not a measurement line.
-     * @throws IllegalArgumentException when it starts like one but holds no JSON object.
-     */
-    static ScaleLine parse(final String text)
-    {
-        final String rest = text.strip().replaceFirst("^\\[[^\\]]*\\] ", "").strip();
-        if (!rest.startsWith(PREFIX))
-        {
-            return null;
-        }
-        final int space = rest.indexOf(' ');
         try
         {
-            final JsonNode values = space < 0 ? null : JSON.readTree(rest.substring(space + 1));
-            if (null == values || !values.isObject())
-            {
-                throw new IllegalArgumentException("no JSON object of values in '" + text + "'");
-            }
-            return new ScaleLine(rest.substring(PREFIX.length(), space), values);
+            return PREFIX + kind + " " + JSON.writeValueAsString(measurement);
         }
         catch (final JsonProcessingException ex)
         {
-            throw new IllegalArgumentException("bad JSON in '" + text + "': " + ex.getOriginalMessage(), ex);
+            throw new IllegalArgumentException("cannot write " + measurement + ": " + ex.getOriginalMessage(), ex);
         }
     }
 
-    String text(final String key)
+    /**
+     * @param output the job's standard output.
+     * @param kind   the lines to keep.
+     * @param type   the record of that kind.
+     * @param <T>    the type.
+     * @return the measurements of that kind, in order; other lines are passed over.
+     * @throws IllegalArgumentException naming a line of that kind that does not hold its record.
+     */
+    static <T> List<T> parseAll(final String output, final String kind, final Class<T> type)
     {
-        final JsonNode value = values.get(key);
-        if (null == value || value.isContainerNode())
+        return output.lines().map(line -> parse(line, kind, type)).filter(Objects::nonNull).toList();
+    }
+
+    /**
+     * @param text a line of a job's output, with or without the launcher's {@code [rank] }.
+     * @param kind the kind to read.
+     * @param type the record of that kind.
+     * @param <T>  the type.
+     * @return the measurement, or {@code null} when the line is not one of that kind.
+     * @throws IllegalArgumentException when it is, but does not hold the record.
+     */
+    static <T> T parse(final String text, final String kind, final Class<T> type)
+    {
+        final String rest = text.strip().replaceFirst("^\\[[^\\]]*\\] ", "").strip();
+        if (!rest.startsWith(PREFIX + kind + " ") && !rest.equals(PREFIX + kind))
         {
-            throw new IllegalArgumentException(PREFIX + kind + " line without " + key + ": " + values);
+            return null;
         }
-        return value.asText();
-    }
-
-    long longValue(final String key)
-    {
-        return parse(key, Long::valueOf, "a whole number");
-    }
-
-    double doubleValue(final String key)
-    {
-        return parse(key, Double::valueOf, "a number");
-    }
-
-    private <T> T parse(final String key, final Function<String, T> parser, final String what)
-    {
         try
         {
-            return parser.apply(text(key));
+            return JSON.readValue(rest.substring(PREFIX.length() + kind.length()), type);
         }
-        catch (final NumberFormatException ex)
+        catch (final JsonProcessingException ex)
         {
-            throw new IllegalArgumentException(PREFIX + kind + " " + key + " is not " + what + ": " + text(key), ex);
+            throw new IllegalArgumentException("no " + PREFIX + kind + " measurement in '" + text + "': " +
+                ex.getOriginalMessage(), ex);
         }
     }
 }

@@ -85,7 +85,7 @@ public final class ScalePollMain
                     {
                         ScaleRank.pollOrSleep(bundle, deadline, "replies of " + mapped + " peers");
                     }
-                    measure(medium, count, bundle, polls);
+                    measure(count, bundle, polls);
                 }
                 for (int q = 1; q <= mapped; q++)
                 {
@@ -133,7 +133,7 @@ public final class ScalePollMain
         return least;
     }
 
-    private static void measure(final String medium, final int peers, final Bundle bundle, final int polls)
+    private static void measure(final int peers, final Bundle bundle, final int polls)
     {
         for (int i = 0; i < Math.max(polls, 100_000); i++)
         {
@@ -169,9 +169,7 @@ public final class ScalePollMain
                 mapped = pool.getMemoryUsed();
             }
         }
-        System.out.println(ScaleLine.format("poll", "medium", medium, "peers", peers,
-            "ns_per_poll", String.format(java.util.Locale.ROOT, "%.1f", ns[TIMINGS / 2]),
-            "ns_per_poll_min", String.format(java.util.Locale.ROOT, "%.1f", ns[0]),
-            "heap_b", heap, "direct_b", direct, "mapped_b", mapped));
+        System.out.println(ScaleLine.format("poll", new ScaleLine.Poll(peers, MachineReport.round(ns[TIMINGS / 2], 10),
+            MachineReport.round(ns[0], 10), heap, direct, mapped)));
     }
 }

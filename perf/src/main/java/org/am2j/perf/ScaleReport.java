@@ -3,6 +3,8 @@ package org.am2j.perf;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.ToLongFunction;
+import java.util.stream.LongStream;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -15,59 +17,59 @@ import org.am2j.splitc.app.ReportJson;
 final class ScaleReport
 {
     /** One {@code am2j hello} job: a line per rank. */
-    record Hello(int ranks, int nodes, String command, double wallSeconds, List<ScaleLine> lines)
+    record Hello(int ranks, int nodes, String command, double wallSeconds, List<ScaleLine.Hello> lines)
     {
         double startupMs(final boolean max)
         {
-            return stat(lines, "startup_ms", max);
+            return stat(lines.stream().mapToLong(ScaleLine.Hello::startupMs), max);
         }
 
         double rssKb(final boolean max)
         {
-            return stat(lines, "rss_kb", max);
+            return stat(lines.stream().mapToLong(ScaleLine.Hello::rssKb), max);
         }
 
         double hwmKb(final boolean max)
         {
-            return stat(lines, "hwm_kb", max);
+            return stat(lines.stream().mapToLong(ScaleLine.Hello::hwmKb), max);
         }
     }
 
     /** One poll job of one medium: a line per peer count. */
-    record Poll(String medium, String command, List<ScaleLine> lines)
+    record Poll(String medium, String command, List<ScaleLine.Poll> lines)
     {
         /**
-         * @return bytes per added peer of heap + direct + mapped buffers, from the fewest to the most peers; NaN
-         * with fewer than two counts.
+         * @param bytes of a point: heap, direct or mapped buffers, or their sum.
+         * @return those bytes per added peer, from the fewest to the most peers; NaN with fewer than two counts.
          */
-        double bytesPerPeer(final String... keys)
+        double bytesPerPeer(final ToLongFunction<ScaleLine.Poll> bytes)
         {
             if (lines.size() < 2)
             {
                 return Double.NaN;
             }
-            final ScaleLine first = lines.get(0);
-            final ScaleLine last = lines.get(lines.size() - 1);
-            long delta = 0;
-            for (final String key : keys)
-            {
-                delta += last.longValue(key) - first.longValue(key);
-            }
-            return (double)delta / (last.longValue("peers") - first.longValue("peers"));
+            final ScaleLine.Poll first = lines.get(0);
+            final ScaleLine.Poll last = lines.get(lines.size() - 1);
+            return (double)(bytes.applyAsLong(last) - bytes.applyAsLong(first)) / (last.peers() - first.peers());
+        }
+
+        double allBytesPerPeer()
+        {
+            return bytesPerPeer(point -> point.heapB() + point.directB() + point.mappedB());
         }
     }
 
     /** One flood job: a line per rank. */
-    record Flood(int ranks, int nodes, String command, List<ScaleLine> lines)
+    record Flood(int ranks, int nodes, String command, List<ScaleLine.Flood> lines)
     {
         long roundTrips()
         {
-            return lines.stream().mapToLong(l -> l.longValue("round_trips")).sum();
+            return lines.stream().mapToLong(ScaleLine.Flood::roundTrips).sum();
         }
 
         double seconds()
         {
-            return lines.stream().mapToDouble(l -> l.doubleValue("seconds")).max().orElse(Double.NaN);
+            return lines.stream().mapToDouble(ScaleLine.Flood::seconds).max().orElse(Double.NaN);
         }
 
         double perSecond()
@@ -103,9 +105,9 @@ final class ScaleReport
         this.after = state;
     }
 
-    static double stat(final List<ScaleLine> lines, final String key, final boolean max)
+    static double stat(final LongStream known, final boolean max)
     {
-        final double[] values = lines.stream().mapToDouble(l -> l.doubleValue(key)).filter(v -> v >= 0).toArray();
+        final double[] values = known.filter(v -> v >= 0).asDoubleStream().toArray();
         return max ? Arrays.stream(values).max().orElse(Double.NaN) : Medians.of(values);
     }
 
@@ -156,18 +158,18 @@ final class ScaleReport
             md.append("|---|---:|---:|---:|---:|---:|---:|\n");
             for (final Poll p : polls)
             {
-                for (final ScaleLine l : p.lines())
+                for (final ScaleLine.Poll l : p.lines())
                 {
-                    Markdown.row(md, p.medium(), l.longValue("peers"), f("%.1f", l.doubleValue("ns_per_poll")),
-                        f("%.1f", l.doubleValue("ns_per_poll_min")), f("%.0f", l.longValue("heap_b") / 1024.0),
-                        f("%.0f", l.longValue("direct_b") / 1024.0), f("%.0f", l.longValue("mapped_b") / 1024.0));
+                    Markdown.row(md, p.medium(), l.peers(), f("%.1f", l.nsPerPoll()), f("%.1f", l.nsPerPollMin()),
+                        f("%.0f", l.heapB() / 1024.0), f("%.0f", l.directB() / 1024.0), f("%.0f", l.mappedB() / 1024.0));
                 }
             }
             md.append("\n| medium | bytes per peer: heap | direct | mapped | all |\n|---|---:|---:|---:|---:|\n");
             for (final Poll p : polls)
             {
-                Markdown.row(md, p.medium(), f("%.0f", p.bytesPerPeer("heap_b")), f("%.0f", p.bytesPerPeer("direct_b")),
-                    f("%.0f", p.bytesPerPeer("mapped_b")), f("%.0f", p.bytesPerPeer("heap_b", "direct_b", "mapped_b")));
+                Markdown.row(md, p.medium(), f("%.0f", p.bytesPerPeer(ScaleLine.Poll::heapB)),
+                    f("%.0f", p.bytesPerPeer(ScaleLine.Poll::directB)), f("%.0f", p.bytesPerPeer(ScaleLine.Poll::mappedB)),
+                    f("%.0f", p.allBytesPerPeer()));
             }
             md.append("\nOn the network the growth is the memory per peer of the process's NIC (one NIC per process), ")
                 .append("with what the endpoint keeps per mapped peer in the heap figure.\n\n");
@@ -225,20 +227,12 @@ final class ScaleReport
         final ArrayNode poll = json.putArray("poll");
         for (final Poll p : polls)
         {
-            final ArrayNode points = poll.addObject().put("medium", p.medium()).put("command", p.command())
-                .put("bytes_per_peer", p.bytesPerPeer("heap_b", "direct_b", "mapped_b"))
-                .put("heap_bytes_per_peer", p.bytesPerPeer("heap_b"))
-                .put("direct_bytes_per_peer", p.bytesPerPeer("direct_b"))
-                .put("mapped_bytes_per_peer", p.bytesPerPeer("mapped_b"))
-                .putArray("points");
-            for (final ScaleLine l : p.lines())
-            {
-                points.addObject().put("peers", l.longValue("peers"))
-                    .put("ns_per_poll", l.doubleValue("ns_per_poll"))
-                    .put("ns_per_poll_min", l.doubleValue("ns_per_poll_min"))
-                    .put("heap_b", l.longValue("heap_b")).put("direct_b", l.longValue("direct_b"))
-                    .put("mapped_b", l.longValue("mapped_b"));
-            }
+            poll.addObject().put("medium", p.medium()).put("command", p.command())
+                .put("bytes_per_peer", p.allBytesPerPeer())
+                .put("heap_bytes_per_peer", p.bytesPerPeer(ScaleLine.Poll::heapB))
+                .put("direct_bytes_per_peer", p.bytesPerPeer(ScaleLine.Poll::directB))
+                .put("mapped_bytes_per_peer", p.bytesPerPeer(ScaleLine.Poll::mappedB))
+                .set("points", Results.MAPPER.valueToTree(p.lines()));
         }
         final ArrayNode flood = json.putArray("flood");
         for (final Flood fl : floods)

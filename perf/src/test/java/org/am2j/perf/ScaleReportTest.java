@@ -30,36 +30,33 @@ class ScaleReportTest
     @Test
     void formatsAndParsesMeasurementLines()
     {
-        final String text = ScaleLine.format("poll", "medium", "net", "peers", 8, "ns_per_poll", "41.5");
-        assertEquals("scale.poll {\"medium\":\"net\",\"peers\":8,\"ns_per_poll\":\"41.5\"}", text);
-        final ScaleLine line = ScaleLine.parse("[3] " + text);
-        assertEquals("poll", line.kind());
-        assertEquals("net", line.text("medium"));
-        assertEquals(8, line.longValue("peers"));
-        assertEquals(41.5, line.doubleValue("ns_per_poll"));
-        assertNull(ScaleLine.parse("[3] rank 3 of 4 on node 1"));
-        assertNull(ScaleLine.parse("scaled down"));
-        assertThrows(IllegalArgumentException.class, () -> ScaleLine.parse("[1] scale.poll peers"));
-        assertThrows(IllegalArgumentException.class, () -> ScaleLine.parse("[1] scale.poll {\"peers\":"));
-        assertThrows(IllegalArgumentException.class, () -> line.longValue("medium"));
-        assertThrows(IllegalArgumentException.class, () -> line.text("missing"));
-        assertEquals("two words", ScaleLine.parse(ScaleLine.format("x", "k", "two words")).text("k"));
-        assertThrows(IllegalArgumentException.class, () -> ScaleLine.format("x", "k"));
+        final ScaleLine.Poll point = new ScaleLine.Poll(8, 41.5, 40.0, 1000, 200, 30);
+        final String text = ScaleLine.format("poll", point);
+        assertEquals("scale.poll {\"peers\":8,\"ns_per_poll\":41.5,\"ns_per_poll_min\":40.0,\"heap_b\":1000," +
+            "\"direct_b\":200,\"mapped_b\":30}", text);
+        assertEquals(point, ScaleLine.parse("[3] " + text, "poll", ScaleLine.Poll.class));
+        assertNull(ScaleLine.parse("[3] " + text, "hello", ScaleLine.Hello.class));
+        assertNull(ScaleLine.parse("[3] rank 3 of 4 on node 1", "poll", ScaleLine.Poll.class));
+        assertNull(ScaleLine.parse("scaled down", "poll", ScaleLine.Poll.class));
+        for (final String bad : List.of("[1] scale.poll peers", "[1] scale.poll {\"peers\":",
+            "[1] scale.poll {\"peers\":8}", "[1] " + text.replace("8", "\"eight\"")))
+        {
+            assertThrows(IllegalArgumentException.class, () -> ScaleLine.parse(bad, "poll", ScaleLine.Poll.class), bad);
+        }
     }
 
     @Test
     void collectsTheLinesOfOneKind()
     {
-        final List<ScaleLine> lines = ScaleLine.parseAll(HELLO_OUTPUT, "hello");
-        assertEquals(3, lines.size());
-        assertEquals(0, ScaleLine.parseAll(HELLO_OUTPUT, "poll").size());
+        assertEquals(3, ScaleLine.parseAll(HELLO_OUTPUT, "hello", ScaleLine.Hello.class).size());
+        assertEquals(0, ScaleLine.parseAll(HELLO_OUTPUT, "poll", ScaleLine.Poll.class).size());
     }
 
     @Test
     void helloFiguresAreMediansAndMaximaOfTheKnownValues()
     {
         final ScaleReport.Hello hello = new ScaleReport.Hello(3, 2, "cmd", 4.2,
-            ScaleLine.parseAll(HELLO_OUTPUT, "hello"));
+            ScaleLine.parseAll(HELLO_OUTPUT, "hello", ScaleLine.Hello.class));
         assertEquals(1000, hello.startupMs(false));
         assertEquals(1100, hello.startupMs(true));
         // rank 2 could not read its RSS (-1): the median is over the two known values
@@ -71,25 +68,21 @@ class ScaleReportTest
     private static ScaleReport.Poll poll(final String medium)
     {
         return new ScaleReport.Poll(medium, "bin/am2j run -n 33 -- org.am2j.perf.ScalePollMain " + medium,
-            ScaleLine.parseAll(String.join("\n",
-                ScaleLine.format("poll", "medium", medium, "peers", 1, "ns_per_poll", "30.0", "ns_per_poll_min", "29.0",
-                    "heap_b", 1000000, "direct_b", 100000, "mapped_b", 2000000),
-                ScaleLine.format("poll", "medium", medium, "peers", 8, "ns_per_poll", "31.0", "ns_per_poll_min", "30.0",
-                    "heap_b", 1007000, "direct_b", 114000, "mapped_b", 2000000),
-                ScaleLine.format("poll", "medium", medium, "peers", 32, "ns_per_poll", "33.5", "ns_per_poll_min",
-                    "31.0", "heap_b", 1031000, "direct_b", 162000, "mapped_b", 2000000)), "poll"));
+            List.of(new ScaleLine.Poll(1, 30.0, 29.0, 1000000, 100000, 2000000),
+                new ScaleLine.Poll(8, 31.0, 30.0, 1007000, 114000, 2000000),
+                new ScaleLine.Poll(32, 33.5, 31.0, 1031000, 162000, 2000000)));
     }
 
     @Test
     void memoryPerPeerIsTheGrowthFromTheFewestToTheMostPeers()
     {
         final ScaleReport.Poll poll = poll("net");
-        assertEquals(1000.0, poll.bytesPerPeer("heap_b"));
-        assertEquals(2000.0, poll.bytesPerPeer("direct_b"));
-        assertEquals(0.0, poll.bytesPerPeer("mapped_b"));
-        assertEquals(3000.0, poll.bytesPerPeer("heap_b", "direct_b", "mapped_b"));
+        assertEquals(1000.0, poll.bytesPerPeer(ScaleLine.Poll::heapB));
+        assertEquals(2000.0, poll.bytesPerPeer(ScaleLine.Poll::directB));
+        assertEquals(0.0, poll.bytesPerPeer(ScaleLine.Poll::mappedB));
+        assertEquals(3000.0, poll.allBytesPerPeer());
         final ScaleReport.Poll single = new ScaleReport.Poll("shm", "cmd", List.of(poll.lines().get(0)));
-        assertTrue(Double.isNaN(single.bytesPerPeer("heap_b")));
+        assertTrue(Double.isNaN(single.bytesPerPeer(ScaleLine.Poll::heapB)));
     }
 
     @Test
@@ -97,7 +90,8 @@ class ScaleReportTest
     {
         final ScaleReport.Flood flood = new ScaleReport.Flood(2, 1, "cmd", ScaleLine.parseAll(String.join("\n",
             "[0] scale.flood {\"rank\":0,\"ranks\":2,\"round_trips\":1000,\"seconds\":0.5}",
-            "[1] scale.flood {\"rank\":1,\"ranks\":2,\"round_trips\":1000,\"seconds\":0.25}"), "flood"));
+            "[1] scale.flood {\"rank\":1,\"ranks\":2,\"round_trips\":1000,\"seconds\":0.25}"), "flood",
+            ScaleLine.Flood.class));
         assertEquals(2000, flood.roundTrips());
         assertEquals(0.5, flood.seconds());
         assertEquals(4000.0, flood.perSecond());
@@ -111,12 +105,13 @@ class ScaleReportTest
         final ScaleReport report = new ScaleReport("bin/am2j scale", "2026-01-01T00:00:00Z", 2, "Java 17",
             new MachineState(0.5, 0.4, 0.3, 2100));
         report.hellos.add(new ScaleReport.Hello(3, 2, "bin/am2j run -n 3 --nodes 2 -- org.am2j.perf.ScaleHelloMain",
-            4.25, ScaleLine.parseAll(HELLO_OUTPUT, "hello")));
+            4.25, ScaleLine.parseAll(HELLO_OUTPUT, "hello", ScaleLine.Hello.class)));
         report.polls.add(poll("shm"));
         report.polls.add(poll("net"));
         report.floods.add(new ScaleReport.Flood(2, 1, "cmd", ScaleLine.parseAll(String.join("\n",
             "[0] scale.flood {\"rank\":0,\"ranks\":2,\"round_trips\":1000,\"seconds\":0.5}",
-            "[1] scale.flood {\"rank\":1,\"ranks\":2,\"round_trips\":1000,\"seconds\":0.25}"), "flood")));
+            "[1] scale.flood {\"rank\":1,\"ranks\":2,\"round_trips\":1000,\"seconds\":0.25}"), "flood",
+            ScaleLine.Flood.class)));
         report.failures.add("`bin/am2j run -n 2 -- x` exited with status 124 (time limit)");
         report.after(new MachineState(1.5, 0.6, 0.3, 2000));
         return report;
@@ -128,7 +123,7 @@ class ScaleReportTest
         final ScaleReport report = new ScaleReport("bin/am2j scale --parts poll", "2026-01-01T00:00:00Z", 2,
             "Java 17", new MachineState(0.5, 0.4, 0.3, 2100));
         report.hellos.add(new ScaleReport.Hello(3, 2, "bin/am2j run -n 3 --nodes 2 -- org.am2j.perf.ScaleHelloMain",
-            4.25, ScaleLine.parseAll(HELLO_OUTPUT, "hello")));
+            4.25, ScaleLine.parseAll(HELLO_OUTPUT, "hello", ScaleLine.Hello.class)));
         report.polls.add(poll("shm"));
         report.polls.add(poll("net"));
         report.failures.add("`bin/am2j run -n 2 -- x` exited with status 124 (time limit)");
