@@ -18,7 +18,7 @@ import org.am2j.splitc.app.ReportJson;
  * are the ratios of the medians, and each measurement's {@code slow_epoch} flag, checked again against the fastest
  * probe of the whole run (see {@link EpochGuard}).
  * <p>
- * The limit a protocol is held against ({@link #limit()}, the JSON's {@code limit}) is the cache-line ping-pong for
+ * The limit a protocol is held against ({@link Summary#limit()}, the JSON's {@code limit}) is the cache-line ping-pong for
  * the shared-memory protocols and plain UDP for the net protocols, whose results then include the UDP pair's:
  * {@code ratio_p50} is the short round trip's median over that limit's. The short round trips alternate in blocks
  * with a limit measured in the same two JVMs ({@link InterleavedRoundTrips}): the cache line over shared memory
@@ -30,9 +30,9 @@ final class PingPongReport
     private static final String MEDIUM_LIMIT_MEASUREMENT = "limit_medium_rtt";
     /** The short round trips of a multi-protocol run's single protocol, measured in the same run. */
     private static final String SINGLE_MEASUREMENT = "single_protocol_rtt";
-    /** {@link #limit()} of the shared-memory protocols. */
+    /** {@link Summary#limit()} of the shared-memory protocols. */
     static final String CACHE_LINE_LIMIT = "cache_line";
-    /** {@link #limit()} of the net protocols. */
+    /** {@link Summary#limit()} of the net protocols. */
     static final String UDP_LIMIT = "udp";
 
     private final PingPongOptions options;
@@ -44,6 +44,7 @@ final class PingPongReport
     private final MachineReport machine;
     private final boolean udp;
     private final boolean single;
+    private final Summary summary;
 
     /**
      * @param options   of the run.
@@ -95,15 +96,29 @@ final class PingPongReport
             }
             machine.add(SINGLE_MEASUREMENT, single, "rtt");
         }
+        final long rtt = results.getLong("rtt_p50_ns");
+        final double overLine = ratio(rtt, results.getLong("limit_rtt_p50_ns"));
+        final Double overUdp = this.udp ? ratio(rtt, results.getLong("limit_udp_rtt_p50_ns")) : null;
+        summary = new Summary(options.protocol().cliName(), options.protocol().transports(),
+            null == options.poll() ? "default" : options.poll(), null == options.nic() ? "default" : options.nic(),
+            options.nicKind(), options.nicsPerNode(), org.am2j.net.NetTransport.wireMode(), command, timestamp,
+            options.rounds(), options.warmup(), options.size() > 0 ? Integer.valueOf(options.size()) : null,
+            pinning.applied(), results.getLong("wake_rtt_p50_ns") - rtt,
+            this.single ? options.protocol().single().cliName() : null,
+            this.single ? ratio(rtt, results.getLong(SINGLE_MEASUREMENT + "_p50_ns")) : null,
+            this.udp ? Integer.valueOf(UdpPingPong.SHORT_BYTES) : null, this.udp ? UDP_LIMIT : CACHE_LINE_LIMIT,
+            this.udp ? overUdp : overLine, overLine, results.has(MEDIUM_LIMIT_MEASUREMENT + "_p50_ns") ?
+            ratio(results.getLong("medium_rtt_p50_ns"), results.getLong(MEDIUM_LIMIT_MEASUREMENT + "_p50_ns")) : null,
+            overUdp, PingPongOptions.OS_BURST, options.osBursts(), options.bwMessages(), this.udp ?
+            ratio(results.getDouble("bw_8k_gbps"), results.getDouble("udp_bw_8k_gbps")) : null, machine.slowEpoch());
     }
 
     /**
-     * @return the limit the run is held against: {@value #UDP_LIMIT} when the UDP pair was measured, else
-     * {@value #CACHE_LINE_LIMIT}.
+     * @return the run's settings and the figures computed from its results.
      */
-    String limit()
+    Summary summary()
     {
-        return udp ? UDP_LIMIT : CACHE_LINE_LIMIT;
+        return summary;
     }
 
     /**
@@ -116,85 +131,14 @@ final class PingPongReport
     }
 
     /**
-     * @return true when any measurement was taken in a slow epoch.
-     */
-    boolean slowEpoch()
-    {
-        return machine.slowEpoch();
-    }
-
-    /**
-     * @return median short round trip over the median round trip of {@link #limit()}.
-     */
-    double ratioP50()
-    {
-        return udp ? ratioP50Udp() : ratioP50CacheLine();
-    }
-
-    /**
-     * @return median short round trip over the cache-line ping-pong's median round trip.
-     */
-    double ratioP50CacheLine()
-    {
-        return ratio(results.getLong("rtt_p50_ns"), results.getLong("limit_rtt_p50_ns"));
-    }
-
-    /**
-     * @return true when the limit pair measured medium round trips ({@code --size}).
-     */
-    boolean mediumLimit()
-    {
-        return results.has(MEDIUM_LIMIT_MEASUREMENT + "_p50_ns");
-    }
-
-    /**
-     * @return median medium round trip over the median of the limit's medium round trips of the same size.
-     */
-    double ratioP50Medium()
-    {
-        return ratio(results.getLong("medium_rtt_p50_ns"), results.getLong(MEDIUM_LIMIT_MEASUREMENT + "_p50_ns"));
-    }
-
-    /**
-     * @return median short round trip over the plain UDP ping-pong's median round trip (net protocols only).
-     */
-    double ratioP50Udp()
-    {
-        return ratio(results.getLong("rtt_p50_ns"), results.getLong("limit_udp_rtt_p50_ns"));
-    }
-
-    /**
-     * @return median 8 KiB bandwidth over the plain UDP stream's median bandwidth (net protocols only).
-     */
-    double bwRatioUdp()
-    {
-        return ratio(results.getDouble("bw_8k_gbps"), results.getDouble("udp_bw_8k_gbps"));
-    }
-
-    /**
      * @param value   a measurement.
      * @param limitOf its limit.
-     * @return their ratio; NaN when the limit is 0 (a stream of which less than two datagrams arrived).
+     * @return their ratio to three decimals; NaN when the limit is 0 (a stream of which less than two datagrams
+     * arrived).
      */
     static double ratio(final double value, final double limitOf)
     {
-        return 0 == limitOf ? Double.NaN : value / limitOf;
-    }
-
-    /**
-     * @return a multi-protocol run's median short round trip over its single protocol's, measured in the same run.
-     */
-    double ratioP50Single()
-    {
-        return ratio(results.getLong("rtt_p50_ns"), results.getLong(SINGLE_MEASUREMENT + "_p50_ns"));
-    }
-
-    /**
-     * @return how much longer a round trip takes when the responder sleeps in waitSema(): the cost of waking it.
-     */
-    long wakeLatencyNs()
-    {
-        return results.getLong("wake_rtt_p50_ns") - results.getLong("rtt_p50_ns");
+        return 0 == limitOf ? Double.NaN : MachineReport.round(value / limitOf, 1000);
     }
 
     /**
@@ -223,7 +167,7 @@ final class PingPongReport
             latencyRow(out, "  am2j short (" + options.protocol().single().cliName() + " alone)", SINGLE_MEASUREMENT);
         }
         latencyRow(out, "  limit: cache line", "limit_rtt");
-        if (mediumLimit())
+        if (null != summary.ratioP50Medium())
         {
             latencyRow(out, "  limit: " + options.size() + " B each way", MEDIUM_LIMIT_MEASUREMENT);
         }
@@ -233,7 +177,7 @@ final class PingPongReport
         }
         if (single)
         {
-            out.printf(Locale.ROOT, "%-28s %.2f%n", "ratio p50 multi / single", ratioP50Single());
+            out.printf(Locale.ROOT, "%-28s %.2f%n", "ratio p50 multi / single", summary.ratioP50SingleProtocol());
         }
         if (udp)
         {
@@ -242,19 +186,19 @@ final class PingPongReport
             {
                 latencyRow(out, "  limit: udp, interleaved", InterleavedRoundTrips.UDP_LIMIT);
             }
-            out.printf(Locale.ROOT, "%-28s %.2f%n", "ratio p50 short / udp limit", ratioP50Udp());
+            out.printf(Locale.ROOT, "%-28s %.2f%n", "ratio p50 short / udp limit", summary.ratioP50Udp());
         }
         else
         {
-            out.printf(Locale.ROOT, "%-28s %.2f%n", "ratio p50 short / limit", ratioP50());
+            out.printf(Locale.ROOT, "%-28s %.2f%n", "ratio p50 short / limit", summary.ratioP50());
         }
         if (interleaved())
         {
             interleavedRow(out, "ratio p50, interleaved", InterleavedRoundTrips.LINE_RATIO, "the line");
         }
-        if (mediumLimit())
+        if (null != summary.ratioP50Medium())
         {
-            out.printf(Locale.ROOT, "%-28s %.2f%n", "ratio p50 medium / limit", ratioP50Medium());
+            out.printf(Locale.ROOT, "%-28s %.2f%n", "ratio p50 medium / limit", summary.ratioP50Medium());
         }
         if (interleavedUdp())
         {
@@ -262,7 +206,7 @@ final class PingPongReport
                 "plain UDP in the same JVMs");
         }
         out.printf(Locale.ROOT, "%-28s %,d ns   p50 round trip to a peer asleep in waitSema() minus the busy one%n",
-            "wake-up latency", wakeLatencyNs());
+            "wake-up latency", summary.wakeLatencyNs());
         out.printf(Locale.ROOT,
             "%-28s %.1f ns   mean of %,d bursts of %d requests; median burst %.1f ns (%d queue-full back-offs)%n",
             "o_s (short request)", results.getDouble("os_ns"), options.osBursts(), PingPongOptions.OS_BURST,
@@ -281,7 +225,7 @@ final class PingPongReport
                 results.getLong("udp_bw_8k_datagrams"), results.getDouble("udp_bw_8k_gbps_min"),
                 results.getDouble("udp_bw_8k_gbps_max"), 100 * results.getDouble("udp_loss"),
                 results.getLong("udp_bw_8k_send_full_spins"));
-            out.printf(Locale.ROOT, "%-28s %.2f%n", "bandwidth / udp stream", bwRatioUdp());
+            out.printf(Locale.ROOT, "%-28s %.2f%n", "bandwidth / udp stream", summary.bwRatioUdp());
         }
         machine.printTable(out, 28);
     }
@@ -341,25 +285,11 @@ final class PingPongReport
      */
     String json()
     {
-        final ObjectNode json = Results.MAPPER.valueToTree(new Summary(options.protocol().cliName(),
-            options.protocol().transports(), null == options.poll() ? "default" : options.poll(),
-            null == options.nic() ? "default" : options.nic(), options.nicKind(), options.nicsPerNode(),
-            org.am2j.net.NetTransport.wireMode(), command, timestamp, options.rounds(), options.warmup(),
-            options.size() > 0 ? Integer.valueOf(options.size()) : null, pinning.applied(), wakeLatencyNs(),
-            single ? options.protocol().single().cliName() : null, single ? round(ratioP50Single()) : null,
-            udp ? Integer.valueOf(UdpPingPong.SHORT_BYTES) : null, limit(), round(ratioP50()),
-            round(ratioP50CacheLine()), mediumLimit() ? round(ratioP50Medium()) : null,
-            udp ? round(ratioP50Udp()) : null, PingPongOptions.OS_BURST, options.osBursts(), options.bwMessages(),
-            udp ? round(bwRatioUdp()) : null, slowEpoch()));
+        final ObjectNode json = Results.MAPPER.valueToTree(summary);
         results.asJson().properties().stream()
             .filter(result -> !result.getKey().startsWith("machine.") && !"probe_fastest_p50_ns".equals(result.getKey()))
             .forEach(result -> json.set(result.getKey(), result.getValue()));
         machine.putInto(json);
         return ReportJson.write(json);
-    }
-
-    private static double round(final double ratio)
-    {
-        return MachineReport.round(ratio, 1000);
     }
 }

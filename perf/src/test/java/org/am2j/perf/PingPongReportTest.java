@@ -16,6 +16,8 @@ import static org.am2j.perf.ResultsFixtures.number;
 import static org.am2j.perf.ResultsFixtures.numbers;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -31,9 +33,9 @@ class PingPongReportTest
     void sharedMemoryIsHeldAgainstTheCacheLineAndHasNoUdpLines()
     {
         final PingPongReport report = report("shm", null);
-        assertEquals(PingPongReport.CACHE_LINE_LIMIT, report.limit());
-        assertEquals(6.0, report.ratioP50(), 1e-12);
-        assertEquals(6.0, report.ratioP50CacheLine(), 1e-12);
+        assertEquals(PingPongReport.CACHE_LINE_LIMIT, report.summary().limit());
+        assertEquals(6.0, report.summary().ratioP50(), 1e-12);
+        assertEquals(6.0, report.summary().ratioP50CacheLine(), 1e-12);
 
         final String table = table(report);
         assertTrue(table.contains("  limit: cache line "), table);
@@ -77,11 +79,11 @@ class PingPongReportTest
     void theNetworkIsHeldAgainstPlainUdp()
     {
         final PingPongReport report = report("net", udp(8_000, 2.0));
-        assertEquals(PingPongReport.UDP_LIMIT, report.limit());
-        assertEquals(9_360 / 8_000.0, report.ratioP50(), 1e-12);
-        assertEquals(9_360 / 8_000.0, report.ratioP50Udp(), 1e-12);
-        assertEquals(12.0, report.ratioP50CacheLine(), 1e-12);
-        assertEquals(0.65, report.bwRatioUdp(), 1e-12);
+        assertEquals(PingPongReport.UDP_LIMIT, report.summary().limit());
+        assertEquals(9_360 / 8_000.0, report.summary().ratioP50(), 1e-12);
+        assertEquals(9_360 / 8_000.0, report.summary().ratioP50Udp(), 1e-12);
+        assertEquals(12.0, report.summary().ratioP50CacheLine(), 1e-12);
+        assertEquals(0.65, report.summary().bwRatioUdp(), 1e-12);
 
         final String table = table(report);
         assertTrue(table.contains("  limit: cache line "), table);
@@ -165,8 +167,8 @@ class PingPongReportTest
         machine(limit, "limit_medium_rtt");
         limit.put("limit_medium_rtt_warmup_rounds", 4_321L);
         final PingPongReport report = report(am, limit, null, "--protocol", "shm", "--size", "8192");
-        assertTrue(report.mediumLimit());
-        assertEquals(1.5, report.ratioP50Medium(), 1e-12);
+        assertNotNull(report.summary().ratioP50Medium());
+        assertEquals(1.5, report.summary().ratioP50Medium(), 1e-12);
 
         final String table = table(report);
         assertTrue(table.matches("(?s).*\n  am2j medium 8192 B +3000 .*\n  limit: 8192 B each way +2000 .*"), table);
@@ -183,7 +185,7 @@ class PingPongReportTest
         assertEquals(780, number(json, "limit_rtt_p50_ns"));
         assertEquals(6.0, number(json, "ratio_p50"));
 
-        assertFalse(report("shm", null).mediumLimit());
+        assertNull(report("shm", null).summary().ratioP50Medium());
         assertEquals(List.of(), names(ReportJson.read(report("shm", null).json())).stream()
             .filter(name -> name.contains("medium")).toList());
     }
@@ -196,7 +198,7 @@ class PingPongReportTest
         final PingPongReport report = report("multi-net", udp);
         // every other probe (120 ns) is above twice the fastest (50 ns): all flagged
         assertTrue(report.slowEpoch("rtt"));
-        assertTrue(report.slowEpoch());
+        assertTrue(report.summary().slowEpoch());
         assertEquals(50, ReportJson.read(report.json()).at("/machine/probe_fastest_p50_ns").asLong());
     }
 
@@ -204,7 +206,7 @@ class PingPongReportTest
     void aStreamOfWhichNothingArrivedHasNoRatio()
     {
         final PingPongReport report = report("net", udp(8_000, 0.0));
-        assertTrue(Double.isNaN(report.bwRatioUdp()));
+        assertTrue(Double.isNaN(report.summary().bwRatioUdp()));
         assertTrue(ReportJson.read(report.json()).get("bw_ratio_udp").isNull(), report.json());
         assertTrue(table(report).contains("bandwidth / udp stream       NaN"));
     }
@@ -234,7 +236,7 @@ class PingPongReportTest
         single.put("probe_fastest_p50_ns", PROBE_NS);
         single.put("rtt_warmup_rounds", 654_321L);
         final PingPongReport report = report("multi-shm", single, null);
-        assertEquals(4_680 / 3_900.0, report.ratioP50Single(), 1e-12);
+        assertEquals(4_680 / 3_900.0, report.summary().ratioP50SingleProtocol(), 1e-12);
 
         final String table = table(report);
         assertTrue(table.matches("(?s).*\n  am2j short \\(shm alone\\) +3900 .*"), table);
