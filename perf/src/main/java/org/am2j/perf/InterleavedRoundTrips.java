@@ -149,9 +149,9 @@ final class InterleavedRoundTrips
 
     /**
      * Put the limit's round trips as {@code LIMIT_*} ({@link LatencySummary}) and the ratios as {@code RATIO} (the
-     * median of the blocks that have one), {@code RATIO_min}, {@code RATIO_max} and {@code RATIO_blocks} (every
-     * block's to three decimals, comma separated, in order, {@code NaN} for a block without one). am2j's round trips
-     * are the caller's to put: they are the run's {@code rtt}.
+     * median of the blocks that have one), {@code RATIO_min}, {@code RATIO_max} and {@code RATIO_blocks} (an array of
+     * every block's, in order, {@code NaN} for a block without one), all to three decimals. am2j's round trips are the
+     * caller's to put: they are the run's {@code rtt}.
      *
      * @param results     where.
      * @param limitPrefix of the limit's keys: {@link #LINE_LIMIT} or {@link #UDP_LIMIT}.
