@@ -13,7 +13,7 @@ import org.am2j.api.Endpoint;
 import org.am2j.api.EventMask;
 import org.am2j.spi.PollScheduler;
 import org.am2j.spi.Transport;
-import org.am2j.spi.TransportEndpoint;
+import org.am2j.spi.TransportQueues;
 
 /**
  * A bundle: its endpoints, its poll scheduler, its event mask and the thread sleeping in {@link #waitSema()}.
@@ -21,7 +21,7 @@ import org.am2j.spi.TransportEndpoint;
 final class BundleCore implements Bundle
 {
     /** Messages one poll accepts from one local queue. */
-    static final int POLL_BUDGET = TransportEndpoint.BASE_POLL_BUDGET;
+    static final int POLL_BUDGET = TransportQueues.BASE_POLL_BUDGET;
 
     /** Longest single sleep in waitSema: a safety net against a transport that forgets to wake the sleeper. */
     private final long sleepSliceNanos;

@@ -27,7 +27,7 @@ final class Closing
     /**
      * Have every transport refuse new messages, then send back what is queued: requests to their senders' handler 0
      * with EBADENDPOINT, replies to their repliers' with EREPLYREJECTED (see
-     * {@link org.am2j.spi.TransportEndpoint#returnQueued}). A PAR bundle's endpoint is read by one thread at a time:
+     * {@link org.am2j.spi.TransportQueues#returnQueued}). A PAR bundle's endpoint is read by one thread at a time:
      * the poll ownership is taken first, waiting for a thread that holds it to finish its poll, and kept until the
      * end, so no poll of another thread delivers a message that this hands back, or the other way round.
      */
@@ -71,7 +71,7 @@ final class Closing
                     if (++failures <= RETURN_FAILURES_LOGGED)
                     {
                         runtime.log("returning the messages queued for endpoint " + endpoint.endpointId + " in " +
-                            dispatcher.transportEndpoint, ex);
+                            dispatcher.transportQueues, ex);
                     }
                 }
             }
@@ -81,7 +81,7 @@ final class Closing
             if (failures > RETURN_FAILURES_LOGGED)
             {
                 runtime.log("returning the messages queued for endpoint " + endpoint.endpointId + " in " +
-                    dispatcher.transportEndpoint + ": " + failures + " failures in all", null);
+                    dispatcher.transportQueues + ": " + failures + " failures in all", null);
             }
         }
     }
@@ -99,11 +99,11 @@ final class Closing
             {
                 try
                 {
-                    dispatcher.transportEndpoint.close();
+                    dispatcher.transportQueues.close();
                 }
                 catch (final RuntimeException ex)
                 {
-                    runtime.log("closing the " + dispatcher.transportEndpoint + " part of endpoint " +
+                    runtime.log("closing the " + dispatcher.transportQueues + " part of endpoint " +
                         endpoint.endpointId, ex);
                 }
             }

@@ -14,7 +14,7 @@ import org.am2j.spi.MessageSink;
 import org.am2j.spi.OutboundMessage;
 import org.am2j.spi.Route;
 import org.am2j.spi.SegmentBounds;
-import org.am2j.spi.TransportEndpoint;
+import org.am2j.spi.TransportQueues;
 
 /**
  * The dispatcher of one transport's messages for one endpoint: it checks each message against the endpoint (tag,
@@ -26,7 +26,7 @@ import org.am2j.spi.TransportEndpoint;
  */
 final class Dispatcher implements MessageSink
 {
-    final TransportEndpoint transportEndpoint;
+    final TransportQueues transportQueues;
     final ProtocolCounters counters;
     private final EndpointCore endpoint;
     /** The sink of {@link #returnQueued}: every message it is handed goes back instead of to its handler. */
@@ -34,10 +34,10 @@ final class Dispatcher implements MessageSink
     private DispatchContext context;
 
     Dispatcher(
-        final EndpointCore endpoint, final TransportEndpoint transportEndpoint, final ProtocolCounters counters)
+        final EndpointCore endpoint, final TransportQueues transportQueues, final ProtocolCounters counters)
     {
         this.endpoint = endpoint;
-        this.transportEndpoint = transportEndpoint;
+        this.transportQueues = transportQueues;
         this.counters = counters;
     }
 
@@ -56,7 +56,7 @@ final class Dispatcher implements MessageSink
     {
         useContext(context);
         counters.onPoll();
-        return transportEndpoint.poll(this, budget, repliesOnly);
+        return transportQueues.poll(this, budget, repliesOnly);
     }
 
     /**
@@ -66,7 +66,7 @@ final class Dispatcher implements MessageSink
     {
         useContext(context);
         counters.onPoll();
-        return transportEndpoint.poll(this, budget, repliesOnly);
+        return transportQueues.poll(this, budget, repliesOnly);
     }
 
     /**
@@ -76,7 +76,7 @@ final class Dispatcher implements MessageSink
     {
         useContext(context);
         counters.onPoll();
-        return transportEndpoint.poll(this, budget, repliesOnly);
+        return transportQueues.poll(this, budget, repliesOnly);
     }
 
     /**
@@ -89,7 +89,7 @@ final class Dispatcher implements MessageSink
     int returnQueued(final DispatchContext context)
     {
         useContext(context);
-        return transportEndpoint.returnQueued(returns);
+        return transportQueues.returnQueued(returns);
     }
 
     /**

@@ -25,13 +25,13 @@ import org.am2j.spi.Route;
 import org.am2j.spi.SegmentBounds;
 import org.am2j.spi.Transport;
 import org.am2j.spi.TransportCounters;
-import org.am2j.spi.TransportEndpoint;
+import org.am2j.spi.TransportQueues;
 
 /**
  * The protocol-neutral endpoint, the paper's control block: its name, tag, translation table, handler table and
  * segment (administered here), and the parts that do the rest: a {@link Sender} for requests, replies and returned
  * messages, a {@link Poller} for the local and network polls, a {@link Closing} for freeing. Each transport of the
- * process contributes its part of the endpoint (a {@link TransportEndpoint}: its queues and routes) and a
+ * process contributes its part of the endpoint (a {@link TransportQueues}: its queues and routes) and a
  * {@link Dispatcher} runs the handlers of what that part receives.
  */
 final class EndpointCore implements Endpoint, EndpointHost
@@ -76,7 +76,7 @@ final class EndpointCore implements Endpoint, EndpointHost
             for (int i = 0; i < transports.length; i++)
             {
                 final Transport transport = transports[i];
-                final TransportEndpoint te = transport.attach(this);
+                final TransportQueues te = transport.attach(this);
                 dispatchers[i] = new Dispatcher(this, te, counters.transport(transport.name()));
                 final String address = te.address();
                 if (null != address)
@@ -87,9 +87,9 @@ final class EndpointCore implements Endpoint, EndpointHost
             this.name = new EndpointName(runtime.node(), runtime.processId(), runtime.pid(), endpointId, addresses);
             for (final Dispatcher dispatcher : dispatchers)
             {
-                dispatcher.transportEndpoint.named(name);
+                dispatcher.transportQueues.named(name);
             }
-            this.selfRoute = dispatchers[0].transportEndpoint.connect(name, Tags.ALL);
+            this.selfRoute = dispatchers[0].transportQueues.connect(name, Tags.ALL);
             if (null == selfRoute)
             {
                 throw new AmException(AmError.RESOURCE, "transport " + transports[0].name() +
@@ -147,7 +147,7 @@ final class EndpointCore implements Endpoint, EndpointHost
             this.tag = tag;
             for (final Dispatcher dispatcher : dispatchers)
             {
-                dispatcher.transportEndpoint.tagChanged(tag);
+                dispatcher.transportQueues.tagChanged(tag);
             }
         }
         finally
@@ -302,7 +302,7 @@ final class EndpointCore implements Endpoint, EndpointHost
         AmException.checkNotNull("name", destination);
         for (final Dispatcher dispatcher : dispatchers)
         {
-            final Route route = dispatcher.transportEndpoint.connect(destination, tag);
+            final Route route = dispatcher.transportQueues.connect(destination, tag);
             if (null != route)
             {
                 return new Translation(destination, tag, route, dispatcher.counters);
@@ -420,7 +420,7 @@ final class EndpointCore implements Endpoint, EndpointHost
     {
         for (final Dispatcher dispatcher : dispatchers)
         {
-            dispatcher.transportEndpoint.segmentChanged(newSegment);
+            dispatcher.transportQueues.segmentChanged(newSegment);
         }
     }
 

@@ -139,7 +139,7 @@ final class Poller
     {
         for (final Dispatcher dispatcher : all)
         {
-            if (dispatcher.transportEndpoint.hasPending())
+            if (dispatcher.transportQueues.hasPending())
             {
                 return true;
             }
@@ -154,7 +154,7 @@ final class Poller
     {
         for (final Dispatcher dispatcher : all)
         {
-            dispatcher.transportEndpoint.sleeping(sleeping);
+            dispatcher.transportQueues.sleeping(sleeping);
         }
     }
 

@@ -57,7 +57,7 @@ final class SeqPoll
             {
                 for (final Dispatcher dispatcher : endpoint.poller.local())
                 {
-                    final ReceiveQueues receiveQueues = dispatcher.transportEndpoint.receiveQueues();
+                    final ReceiveQueues receiveQueues = dispatcher.transportQueues.receiveQueues();
                     if (null == receiveQueues)
                     {
                         untyped.add(dispatcher);

@@ -9,11 +9,11 @@ package org.am2j.spi;
  * type and calls {@link #idle} on each in a tight loop, a virtual call that the JIT binds to the one or two
  * subclasses a process loads (shared memory, in-process) and inlines, where an interface call would be looked up in
  * an interface table. A transport whose receive side is not one of these is polled through
- * {@link TransportEndpoint#poll} instead.
+ * {@link TransportQueues#poll} instead.
  * <p>
  * Both methods are called by one thread at a time (the bundle's owner) and may be re-entered from a handler that
  * {@link #receive} runs (a reply waiting for queue space polls reply queues only): a queue already being read
- * further up the stack is skipped, as in {@link TransportEndpoint#poll}.
+ * further up the stack is skipped, as in {@link TransportQueues#poll}.
  */
 public abstract class ReceiveQueues
 {

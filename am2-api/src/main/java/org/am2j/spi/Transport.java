@@ -5,7 +5,7 @@ import org.agrona.concurrent.AtomicBuffer;
 
 /**
  * One protocol of a process: in-process, shared memory or the network. It creates its part of each endpoint
- * ({@link TransportEndpoint}) and routes to the names it can reach.
+ * ({@link TransportQueues}) and routes to the names it can reach.
  * <p>
  * <b>Routing.</b> When a translation table entry is mapped, the core asks the transports in increasing
  * {@link #cost()} order to connect to the name; the first that can carries every request sent through the entry.
@@ -46,7 +46,7 @@ public interface Transport extends AutoCloseable
      * @return the transport endpoint.
      * @throws org.am2j.api.AmException {@link org.am2j.api.AmError#RESOURCE} when it cannot be created.
      */
-    TransportEndpoint attach(EndpointHost host);
+    TransportQueues attach(EndpointHost host);
 
     /**
      * Allocate segment memory this transport can deposit long messages into directly (for shared memory: a mapped

@@ -158,7 +158,7 @@ class DispatcherValidationTest
     }
 
     /** A transport endpoint whose poll hands over one prepared message. */
-    static final class Wire extends IdleTransportEndpoint
+    static final class Wire extends IdleTransportQueues
     {
         Raw next;
 

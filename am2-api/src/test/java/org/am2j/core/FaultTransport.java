@@ -10,7 +10,7 @@ import org.am2j.spi.OutboundMessage;
 import org.am2j.spi.Route;
 import org.am2j.spi.Transport;
 import org.am2j.spi.TransportContext;
-import org.am2j.spi.TransportEndpoint;
+import org.am2j.spi.TransportQueues;
 import org.am2j.spi.TransportProvider;
 
 /**
@@ -64,9 +64,9 @@ public final class FaultTransport implements TransportProvider, Transport
     }
 
     @Override
-    public TransportEndpoint attach(final EndpointHost host)
+    public TransportQueues attach(final EndpointHost host)
     {
-        return new IdleTransportEndpoint()
+        return new IdleTransportQueues()
         {
             @Override
             public Route connect(final EndpointName destination, final long tag)

@@ -5,7 +5,7 @@ import org.agrona.DirectBuffer;
 /**
  * Inline mode's short receive path: an endpoint whose host polls offers the NIC to take a message for it straight
  * from the datagram, and the host then runs it from the NIC's receive buffer, with no receive-queue record written
- * and read back. One per {@link NetEndpoint}; the host fills in the offer, the NIC (under its lock, on the host's
+ * and read back. One per {@link NetQueues}; the host fills in the offer, the NIC (under its lock, on the host's
  * thread) accepts it or not, and the host runs what was accepted once it has given the NIC back.
  * <p>
  * The NIC accepts only when nothing can overtake or be overtaken: the message is whole in one datagram (alone, or an
@@ -22,7 +22,7 @@ import org.agrona.DirectBuffer;
  */
 final class DirectDelivery
 {
-    final NetEndpoint endpoint;
+    final NetQueues endpoint;
     /** The host's inbound flyweight for an accepted message. */
     final NetInbound inbound;
     private boolean requests;
@@ -30,7 +30,7 @@ final class DirectDelivery
     private boolean accepted;
     private boolean acceptedReply;
 
-    DirectDelivery(final NetEndpoint endpoint)
+    DirectDelivery(final NetQueues endpoint)
     {
         this.endpoint = endpoint;
         this.inbound = new NetInbound(endpoint);
@@ -55,7 +55,7 @@ final class DirectDelivery
      * @param replyQueue whether it goes to the reply receive queue.
      * @return whether the NIC may hand this message over directly (the caller still checks the queue is empty).
      */
-    boolean accepts(final ServedEndpoint to, final boolean replyQueue)
+    boolean accepts(final ServedQueues to, final boolean replyQueue)
     {
         return to == endpoint && !accepted && (replyQueue ? replies : requests);
     }

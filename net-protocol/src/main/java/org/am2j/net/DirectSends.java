@@ -43,7 +43,7 @@ final class DirectSends
      * @param bodyLength   bytes of the message body.
      * @return the slot to write, the NIC taken; or null (the NIC not taken): queue the message instead.
      */
-    WindowSlot directSlot(final NetEndpoint endpoint, final Peer peer, final boolean replyChannel, final int bodyLength)
+    WindowSlot directSlot(final NetQueues endpoint, final Peer peer, final boolean replyChannel, final int bodyLength)
     {
         if (!enabled || !lock.tryLock())
         {

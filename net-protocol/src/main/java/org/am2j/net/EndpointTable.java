@@ -11,13 +11,13 @@ import org.agrona.collections.Int2ObjectHashMap;
 final class EndpointTable
 {
     private final Object registry = new Object();
-    private volatile ServedEndpoint[] endpoints = new ServedEndpoint[0];
-    private volatile Int2ObjectHashMap<ServedEndpoint> endpointsById = new Int2ObjectHashMap<>();
+    private volatile ServedQueues[] endpoints = new ServedQueues[0];
+    private volatile Int2ObjectHashMap<ServedQueues> endpointsById = new Int2ObjectHashMap<>();
 
     /**
      * @return the endpoints the agent serves, closed ones included until retired (a copy-on-write array).
      */
-    ServedEndpoint[] all()
+    ServedQueues[] all()
     {
         return endpoints;
     }
@@ -26,7 +26,7 @@ final class EndpointTable
      * @param id an endpoint id.
      * @return the open endpoint with that id, or null.
      */
-    ServedEndpoint byId(final int id)
+    ServedQueues byId(final int id)
     {
         return endpointsById.get(id);
     }
@@ -36,7 +36,7 @@ final class EndpointTable
      */
     boolean hasQueuedSends()
     {
-        for (final ServedEndpoint endpoint : endpoints)
+        for (final ServedQueues endpoint : endpoints)
         {
             if (endpoint.hasQueuedSends())
             {
@@ -46,13 +46,13 @@ final class EndpointTable
         return false;
     }
 
-    void register(final ServedEndpoint endpoint)
+    void register(final ServedQueues endpoint)
     {
         synchronized (registry)
         {
-            final ServedEndpoint[] grown = Arrays.copyOf(endpoints, endpoints.length + 1);
+            final ServedQueues[] grown = Arrays.copyOf(endpoints, endpoints.length + 1);
             grown[grown.length - 1] = endpoint;
-            final Int2ObjectHashMap<ServedEndpoint> byId = new Int2ObjectHashMap<>(endpointsById);
+            final Int2ObjectHashMap<ServedQueues> byId = new Int2ObjectHashMap<>(endpointsById);
             byId.put(endpoint.id(), endpoint);
             // Volatile stores of fully built copies: the agent sees the old table or the new one, never a torn one.
             endpointsById = byId;
@@ -67,7 +67,7 @@ final class EndpointTable
      *
      * @param endpoint closed.
      */
-    void unregister(final ServedEndpoint endpoint)
+    void unregister(final ServedQueues endpoint)
     {
         synchronized (registry)
         {
@@ -75,18 +75,18 @@ final class EndpointTable
             {
                 return;
             }
-            final Int2ObjectHashMap<ServedEndpoint> byId = new Int2ObjectHashMap<>(endpointsById);
+            final Int2ObjectHashMap<ServedQueues> byId = new Int2ObjectHashMap<>(endpointsById);
             byId.remove(endpoint.id());
             // Volatile store of a fully built copy.
             endpointsById = byId;
         }
     }
 
-    void retire(final ServedEndpoint endpoint)
+    void retire(final ServedQueues endpoint)
     {
         synchronized (registry)
         {
-            final ServedEndpoint[] current = endpoints;
+            final ServedQueues[] current = endpoints;
             int at = -1;
             for (int i = 0; i < current.length; i++)
             {
@@ -99,7 +99,7 @@ final class EndpointTable
             {
                 return;
             }
-            final ServedEndpoint[] shrunk = new ServedEndpoint[current.length - 1];
+            final ServedQueues[] shrunk = new ServedQueues[current.length - 1];
             System.arraycopy(current, 0, shrunk, 0, at);
             System.arraycopy(current, at + 1, shrunk, at, current.length - at - 1);
             // Volatile store of a fully built copy.

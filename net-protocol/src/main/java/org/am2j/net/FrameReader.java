@@ -446,7 +446,7 @@ final class FrameReader
         }
         final int status = buffer.getByte(body + MessageDescriptor.RETURN_STATUS_OFFSET) & 0xFF;
         final Opcode opcode = Opcode.fromCode(code);
-        final ServedEndpoint endpoint =
+        final ServedQueues endpoint =
             endpoints.byId(buffer.getInt(body + MessageDescriptor.DESTINATION_ENDPOINT_OFFSET));
         final int refusal = refusal(opcode, status, endpoint, buffer, body, dataLength);
         if (0 != refusal)
@@ -528,7 +528,7 @@ final class FrameReader
         return TAKEN;
     }
 
-    static void commitAndSignal(final OneToOneRingBuffer queue, final int index, final ServedEndpoint endpoint)
+    static void commitAndSignal(final OneToOneRingBuffer queue, final int index, final ServedQueues endpoint)
     {
         // Commit is a release store of the record length. The full fence orders it before the read of the sleeping
         // flag: the Dekker pair with the host, which stores its flag (volatile) and then checks the queue. Without
@@ -542,7 +542,7 @@ final class FrameReader
         }
     }
 
-    static int refusal(final Opcode opcode, final int status, final ServedEndpoint endpoint,
+    static int refusal(final Opcode opcode, final int status, final ServedQueues endpoint,
         final DirectBuffer buffer, final int body, final int dataLength)
     {
         if (null == opcode || (buffer.getByte(body + MessageDescriptor.ARG_COUNT_OFFSET) & 0xFF) > Am.MAX_SHORT)

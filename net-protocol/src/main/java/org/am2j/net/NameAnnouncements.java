@@ -38,7 +38,7 @@ final class NameAnnouncements
         {
             return;
         }
-        final ServedEndpoint destination =
+        final ServedQueues destination =
             endpoints.byId(buffer.getInt(body + MessageDescriptor.DESTINATION_ENDPOINT_OFFSET));
         if (null == destination || destination.isClosed())
         {

@@ -11,11 +11,11 @@ import org.am2j.spi.Route;
  */
 final class NetInbound extends MessageFlyweight
 {
-    private final NetEndpoint endpoint;
+    private final NetQueues endpoint;
     private int route;
     private boolean deposited;
 
-    NetInbound(final NetEndpoint endpoint)
+    NetInbound(final NetQueues endpoint)
     {
         this.endpoint = endpoint;
     }

@@ -18,7 +18,7 @@ import org.am2j.spi.Route;
  */
 final class NetRoute implements Route
 {
-    private final NetEndpoint endpoint;
+    private final NetQueues endpoint;
     private final NicAgent nic;
     final Peer peer;
     final int remoteEndpointId;
@@ -31,7 +31,7 @@ final class NetRoute implements Route
     /** Position in the owning endpoint's inverse-route table; -1 for translation-table routes. */
     int index = -1;
 
-    NetRoute(final NetEndpoint endpoint, final Peer peer, final int remoteEndpointId, final EndpointName peerName)
+    NetRoute(final NetQueues endpoint, final Peer peer, final int remoteEndpointId, final EndpointName peerName)
     {
         this.endpoint = endpoint;
         this.nic = endpoint.nic();

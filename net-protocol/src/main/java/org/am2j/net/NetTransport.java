@@ -8,7 +8,7 @@ import org.am2j.idle.CpuShare;
 import org.am2j.spi.EndpointHost;
 import org.am2j.spi.Transport;
 import org.am2j.spi.TransportContext;
-import org.am2j.spi.TransportEndpoint;
+import org.am2j.spi.TransportQueues;
 
 /**
  * The network transport {@code net}: one emulated NIC per process ({@link NicAgent}) over a UDP socket, serving
@@ -146,9 +146,9 @@ public final class NetTransport implements Transport
     }
 
     @Override
-    public TransportEndpoint attach(final EndpointHost host)
+    public TransportQueues attach(final EndpointHost host)
     {
-        return new NetEndpoint(this, host, config.queueBytes);
+        return new NetQueues(this, host, config.queueBytes);
     }
 
     @Override

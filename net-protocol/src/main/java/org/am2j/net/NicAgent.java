@@ -120,7 +120,7 @@ final class NicAgent implements Agent
         return counters;
     }
 
-    void register(final ServedEndpoint endpoint)
+    void register(final ServedQueues endpoint)
     {
         endpoints.register(endpoint);
     }
@@ -132,7 +132,7 @@ final class NicAgent implements Agent
      *
      * @param endpoint closed.
      */
-    void unregister(final ServedEndpoint endpoint)
+    void unregister(final ServedQueues endpoint)
     {
         endpoints.unregister(endpoint);
     }

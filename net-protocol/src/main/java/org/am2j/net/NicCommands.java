@@ -34,7 +34,7 @@ final class NicCommands
     private final Path directory;
     private final WakeSender waker;
     private final int queueBytes;
-    private final Int2ObjectHashMap<MappedEndpoint> byWireId = new Int2ObjectHashMap<>();
+    private final Int2ObjectHashMap<MappedQueues> byWireId = new Int2ObjectHashMap<>();
     private final MessageHandler handler = this::onCommand;
     /** An endpoint registered at some time (a NIC process that stops when idle waits longer for the first). */
     private boolean served;
@@ -95,7 +95,7 @@ final class NicCommands
     private int checkHosts()
     {
         int closed = 0;
-        for (final MappedEndpoint endpoint : byWireId.values().toArray(new MappedEndpoint[0]))
+        for (final MappedQueues endpoint : byWireId.values().toArray(new MappedQueues[0]))
         {
             if (!ProcessIdentity.isAlive(endpoint.hostPid(), ProcessIdentity.UNKNOWN_START_TIME))
             {
@@ -143,7 +143,7 @@ final class NicCommands
                 // The host made its block with another queue size: tell it (it waits for this answer).
                 final UnsafeBuffer block = new UnsafeBuffer(channel.map(FileChannel.MapMode.READ_WRITE, 0,
                     EndpointBlockDescriptor.ROUTE_TABLE_OFFSET));
-                MappedEndpoint.answer(block, sequence, -1, ("the NIC's queues are " + queueBytes +
+                MappedQueues.answer(block, sequence, -1, ("the NIC's queues are " + queueBytes +
                     " bytes (am2j.net.queueBytes); the host's block is " + channel.size() + " bytes, not " + length)
                     .getBytes(StandardCharsets.UTF_8));
                 return;
@@ -157,7 +157,7 @@ final class NicCommands
             return;
         }
         final int wireId = nextWireId++;
-        final MappedEndpoint endpoint = new MappedEndpoint(mapping, queueBytes, wireId, hostPid, waker);
+        final MappedQueues endpoint = new MappedQueues(mapping, queueBytes, wireId, hostPid, waker);
         byWireId.put(wireId, endpoint);
         served = true;
         nic.register(endpoint);
@@ -166,7 +166,7 @@ final class NicCommands
 
     private void connect(final DirectBuffer buffer, final int index, final long sequence)
     {
-        final MappedEndpoint endpoint = byWireId.get(buffer.getInt(index + WIRE_ID_OFFSET));
+        final MappedQueues endpoint = byWireId.get(buffer.getInt(index + WIRE_ID_OFFSET));
         if (null == endpoint)
         {
             nic.counters().increment(NicEvent.MALFORMED);
@@ -202,7 +202,7 @@ final class NicCommands
 
     private void name(final DirectBuffer buffer, final int index, final long sequence)
     {
-        final MappedEndpoint endpoint = byWireId.get(buffer.getInt(index + WIRE_ID_OFFSET));
+        final MappedQueues endpoint = byWireId.get(buffer.getInt(index + WIRE_ID_OFFSET));
         if (null == endpoint)
         {
             return;
@@ -221,7 +221,7 @@ final class NicCommands
 
     private void close(final DirectBuffer buffer, final int index, final long sequence)
     {
-        final MappedEndpoint endpoint = byWireId.remove(buffer.getInt(index + WIRE_ID_OFFSET));
+        final MappedQueues endpoint = byWireId.remove(buffer.getInt(index + WIRE_ID_OFFSET));
         if (null == endpoint)
         {
             return;

@@ -165,7 +165,7 @@ final class NicTimers
                     peer.rtt.timedOut(clock.nowNanos);
                     writer.transmit(peer, replyChannel, slot);
                     counters.increment(NicEvent.RETRANSMITS);
-                    final ServedEndpoint endpoint = endpoints.byId(slot.localEndpointId);
+                    final ServedQueues endpoint = endpoints.byId(slot.localEndpointId);
                     if (null != endpoint)
                     {
                         endpoint.countRetransmit();
@@ -382,7 +382,7 @@ final class NicTimers
         final UnsafeBuffer message = slot.view;
         final int body = WireDescriptor.HEADER_LENGTH;
         final int code = message.getByte(body + MessageDescriptor.OPCODE_OFFSET) & 0xFF;
-        final ServedEndpoint endpoint = slot.localEndpointId < 0 ? null : endpoints.byId(slot.localEndpointId);
+        final ServedQueues endpoint = slot.localEndpointId < 0 ? null : endpoints.byId(slot.localEndpointId);
         if (MessageDescriptor.OPCODE_NAME == code || 0 != (message.getByte(body +
             MessageDescriptor.RETURN_STATUS_OFFSET)) || null == endpoint || endpoint.isClosed())
         {

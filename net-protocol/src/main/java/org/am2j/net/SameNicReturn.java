@@ -31,7 +31,7 @@ final class SameNicReturn
     static int toSender(final EndpointTable endpoints, final Peer self, final DirectBuffer buffer, final int body,
         final int bodyLength, final int status, final InFlightLog log, final long position)
     {
-        final ServedEndpoint sender = endpoints.byId(buffer.getInt(body + MessageDescriptor.SOURCE_ENDPOINT_OFFSET));
+        final ServedQueues sender = endpoints.byId(buffer.getInt(body + MessageDescriptor.SOURCE_ENDPOINT_OFFSET));
         if (null == sender || sender.isClosed())
         {
             return FrameReader.TAKEN;

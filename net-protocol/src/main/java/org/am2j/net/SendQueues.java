@@ -28,7 +28,7 @@ final class SendQueues
     /** The link rate messages leave the send queues at, or null for none. */
     private final LinkRate linkRate;
     /** The endpoint whose send queue {@link #onQueuedMessageTakingCredit} reads. */
-    private ServedEndpoint draining;
+    private ServedQueues draining;
     /** Whether {@link #draining}'s reply send queue is read (else its request send queue). */
     private boolean drainingReplies;
     /** The position and index the read of that queue started at: records' positions, for the in-flight log. */
@@ -66,7 +66,7 @@ final class SendQueues
         org.am2j.api.Am.MAX_LONG);
 
     /** The closed endpoint whose receive queues {@link #returnUndelivered} reads. */
-    private ServedEndpoint closing;
+    private ServedQueues closing;
 
     SendQueues(final NicCounters counters, final PeerTable peers, final EndpointTable endpoints,
         final FrameWriter writer, final NicTimers timers, final NicClock clock, final LinkRate linkRate,
@@ -95,7 +95,7 @@ final class SendQueues
         sameNicRetryNanos = Long.MAX_VALUE;
         try
         {
-            for (final ServedEndpoint endpoint : endpoints.all())
+            for (final ServedQueues endpoint : endpoints.all())
             {
                 if (endpoint.hostTakesCredits() && null == linkRate)
                 {
@@ -184,7 +184,7 @@ final class SendQueues
      *
      * @return messages returned (or dropped).
      */
-    private int returnUndelivered(final ServedEndpoint endpoint)
+    private int returnUndelivered(final ServedQueues endpoint)
     {
         closing = endpoint;
         final int returned = endpoint.receiveQueue(true).controlledRead(undeliveredReturner) +
@@ -372,7 +372,7 @@ final class SendQueues
         {
             return false;
         }
-        final ServedEndpoint destination =
+        final ServedQueues destination =
             endpoints.byId(buffer.getInt(body + MessageDescriptor.DESTINATION_ENDPOINT_OFFSET));
         if (null == destination)
         {
@@ -433,7 +433,7 @@ final class SendQueues
      */
     boolean hasReadySends()
     {
-        for (final ServedEndpoint endpoint : endpoints.all())
+        for (final ServedQueues endpoint : endpoints.all())
         {
             if ((endpoint.hasQueuedSends(true) && !endpoint.heldBack().get(true)) ||
                 (endpoint.hasQueuedSends(false) && !endpoint.heldBack().get(false)))

@@ -9,11 +9,11 @@ import org.am2j.spi.Route;
  */
 final class SharedNicInbound extends MessageFlyweight
 {
-    private final SharedNicEndpoint endpoint;
+    private final SharedNicQueues endpoint;
     private int route;
     private DirectBuffer segment;
 
-    SharedNicInbound(final SharedNicEndpoint endpoint)
+    SharedNicInbound(final SharedNicQueues endpoint)
     {
         this.endpoint = endpoint;
     }

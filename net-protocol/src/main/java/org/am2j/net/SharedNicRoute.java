@@ -17,7 +17,7 @@ import org.am2j.spi.Route;
  */
 final class SharedNicRoute implements Route
 {
-    private final SharedNicEndpoint endpoint;
+    private final SharedNicQueues endpoint;
     private final SharedNicLink link;
     final int peerIndex;
     final int remoteEndpointId;
@@ -26,7 +26,7 @@ final class SharedNicRoute implements Route
     /** Index in the endpoint's inverse-route table; -1 for a route the host made by connecting. */
     int inverseIndex = -1;
 
-    SharedNicRoute(final SharedNicEndpoint endpoint, final int peerIndex, final int remoteEndpointId,
+    SharedNicRoute(final SharedNicQueues endpoint, final int peerIndex, final int remoteEndpointId,
         final EndpointName peerName)
     {
         this.endpoint = endpoint;

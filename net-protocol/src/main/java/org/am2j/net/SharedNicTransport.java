@@ -16,11 +16,11 @@ import org.am2j.api.EndpointName;
 import org.am2j.spi.EndpointHost;
 import org.am2j.spi.Transport;
 import org.am2j.spi.TransportContext;
-import org.am2j.spi.TransportEndpoint;
+import org.am2j.spi.TransportQueues;
 
 /**
  * The network transport {@code net} of a process served by a shared NIC ({@link SharedNicProcess}): its endpoints'
- * network queue blocks are files the NIC process maps too ({@link SharedNicEndpoint}); it sends by writing send-queue
+ * network queue blocks are files the NIC process maps too ({@link SharedNicQueues}); it sends by writing send-queue
  * records and receives by reading receive queues, and never touches a socket but its own wake socket. A thread with
  * nothing to do sleeps in that socket's selector: the NIC, after it fills a receive queue of a sleeping endpoint,
  * and the senders of other transports send it a one-byte datagram ({@link #wakeAddress()}).
@@ -82,9 +82,9 @@ final class SharedNicTransport implements Transport
     }
 
     @Override
-    public TransportEndpoint attach(final EndpointHost host)
+    public TransportQueues attach(final EndpointHost host)
     {
-        return new SharedNicEndpoint(link, host, queueBytes, pid, wakePort());
+        return new SharedNicQueues(link, host, queueBytes, pid, wakePort());
     }
 
     @Override

@@ -14,7 +14,7 @@ import org.am2j.api.Opcode;
 import org.am2j.api.ReturnStatus;
 import org.am2j.spi.OutboundMessage;
 import org.am2j.spi.Route;
-import org.am2j.spi.TransportEndpoint;
+import org.am2j.spi.TransportQueues;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -301,7 +301,7 @@ class NetTransportTest
         {
             pair.handshake();
             final NicCounters counters = pair.b.nic().counters();
-            final int budget = 8 * TransportEndpoint.BASE_POLL_BUDGET;
+            final int budget = 8 * TransportQueues.BASE_POLL_BUDGET;
             final int messages = 6;
             for (int i = 0; i < messages; i++)
             {

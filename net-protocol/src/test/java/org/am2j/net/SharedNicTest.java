@@ -14,7 +14,7 @@ import org.am2j.api.Opcode;
 import org.am2j.api.ReturnStatus;
 import org.am2j.spi.Route;
 import org.am2j.spi.ShmDirectories;
-import org.am2j.spi.TransportEndpoint;
+import org.am2j.spi.TransportQueues;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -93,7 +93,7 @@ class SharedNicTest
     static final class Host
     {
         final TestHost host;
-        final TransportEndpoint endpoint;
+        final TransportQueues endpoint;
         final EndpointName name;
         final Received.Sink sink = new Received.Sink();
 
@@ -411,7 +411,7 @@ class SharedNicTest
                 NicPair.shortMessage(Opcode.REQUEST_SHORT, 5, 0x2222, id) :
                 NicPair.dataMessage(Opcode.REQUEST_MEDIUM, 6, 0x2222, data, -1, id)));
         }
-        final org.agrona.concurrent.ringbuffer.RingBuffer queue = ((SharedNicEndpoint)a.endpoint).sendQueue(false);
+        final org.agrona.concurrent.ringbuffer.RingBuffer queue = ((SharedNicQueues)a.endpoint).sendQueue(false);
         final long[] seen = {-1};
         assertTrue(pumpUntil(() ->
         {

@@ -21,7 +21,7 @@ final class TestHost implements EndpointHost
     volatile EndpointName name;
     final AtomicInteger arrivals = new AtomicInteger();
     final AtomicInteger retransmits = new AtomicInteger();
-    NetEndpoint endpoint;
+    NetQueues endpoint;
     NetTransport transport;
 
     TestHost(final int id, final long tag)
@@ -37,7 +37,7 @@ final class TestHost implements EndpointHost
     {
         final TestHost host = new TestHost(id, tag);
         host.transport = transport;
-        host.endpoint = (NetEndpoint)transport.attach(host);
+        host.endpoint = (NetQueues)transport.attach(host);
         host.name = new EndpointName("node-" + processId, processId, 1, id,
             Map.of(NetTransport.NAME, host.endpoint.address()));
         host.endpoint.named(host.name);

@@ -9,7 +9,7 @@ import org.am2j.spi.MessageSink;
 import org.am2j.spi.Route;
 import org.am2j.spi.Transport;
 import org.am2j.spi.TransportContext;
-import org.am2j.spi.TransportEndpoint;
+import org.am2j.spi.TransportQueues;
 import org.am2j.spi.TransportProvider;
 
 /**
@@ -62,9 +62,9 @@ public final class CountingNetworkTransport implements TransportProvider, Transp
     }
 
     @Override
-    public TransportEndpoint attach(final EndpointHost host)
+    public TransportQueues attach(final EndpointHost host)
     {
-        return new TransportEndpoint()
+        return new TransportQueues()
         {
             @Override
             public String address()

@@ -22,7 +22,7 @@ final class ShmInbound extends PacketView
 {
     private static final byte[] NONE = new byte[0];
 
-    private final ShmEndpoint endpoint;
+    private final ShmQueues endpoint;
     private final UnsafeBuffer buffer;
     private final UnsafeBuffer bulkView = new UnsafeBuffer(NONE);
     /**
@@ -39,7 +39,7 @@ final class ShmInbound extends PacketView
      * @param endpoint the endpoint whose queue this reads.
      * @param queue    the one queue whose packets this flyweight is pointed at.
      */
-    ShmInbound(final ShmEndpoint endpoint, final PacketQueue queue)
+    ShmInbound(final ShmQueues endpoint, final PacketQueue queue)
     {
         this.endpoint = endpoint;
         this.queue = queue;

@@ -328,7 +328,7 @@ final class ShmRoute implements Route
             return CLAIM_LOST;
         }
         // The state again, after the tail CAS (a full fence): the Dekker pair with the owner's closing, which removes
-        // its file, stores CLOSED and then reads the tail (ShmEndpoint.returnQueued). Either the owner's tail includes
+        // its file, stores CLOSED and then reads the tail (ShmQueues.returnQueued). Either the owner's tail includes
         // this assignment and it waits for the packet, or we see CLOSED here and its file gone: the packet is
         // withdrawn unwritten (the mark, then a release store, so the owner that sees WITHDRAWN sees nothing else of
         // ours is coming) and the message is refused. A state that is not OPEN over a file still there is garbage

@@ -15,7 +15,7 @@ import org.am2j.spi.Setting;
 import org.am2j.spi.ShmDirectories;
 import org.am2j.spi.Transport;
 import org.am2j.spi.TransportContext;
-import org.am2j.spi.TransportEndpoint;
+import org.am2j.spi.TransportQueues;
 
 /**
  * The shared-memory transport {@code shm}: endpoints of processes on the same node exchange messages through queue
@@ -38,7 +38,7 @@ public final class ShmTransport implements Transport
     private final Path directory;
     private final Doorbell doorbell;
     private final boolean canBlock;
-    private final Map<Integer, ShmEndpoint> endpoints = new ConcurrentHashMap<>();
+    private final Map<Integer, ShmQueues> endpoints = new ConcurrentHashMap<>();
     /** Rings owed to sleeping peers while the CPUs are oversubscribed. */
     final DeferredRings rings;
     /** The processes whose queue blocks this process's routes send into, and whether they are dead. */
@@ -106,15 +106,15 @@ public final class ShmTransport implements Transport
     }
 
     @Override
-    public TransportEndpoint attach(final EndpointHost host)
+    public TransportQueues attach(final EndpointHost host)
     {
-        return new ShmEndpoint(this, host);
+        return new ShmQueues(this, host);
     }
 
     @Override
     public AtomicBuffer allocateSegment(final EndpointHost host, final int length)
     {
-        final ShmEndpoint endpoint = endpoints.get(host.endpointId());
+        final ShmQueues endpoint = endpoints.get(host.endpointId());
         return null == endpoint ? null : endpoint.allocateSegment(length);
     }
 
@@ -184,7 +184,7 @@ public final class ShmTransport implements Transport
         deadPeerCounters.peersDied.increment();
         LOGGER.log(Level.INFO, () -> "am2j shm: " + peer + " is dead; messages sent to it come back to handler 0: " +
             "EUNREACHABLE what it never took, EOUTCOMEUNKNOWN what it may have run");
-        for (final ShmEndpoint endpoint : endpoints.values())
+        for (final ShmQueues endpoint : endpoints.values())
         {
             endpoint.peerDied();
         }
@@ -225,7 +225,7 @@ public final class ShmTransport implements Transport
         }
     }
 
-    void register(final int endpointId, final ShmEndpoint endpoint)
+    void register(final int endpointId, final ShmQueues endpoint)
     {
         endpoints.put(endpointId, endpoint);
     }

@@ -35,7 +35,7 @@ final class Fixture implements AutoCloseable
     /** The transport's process-wide counters, by name. */
     final Map<String, AtomicCounter> counters = new HashMap<>();
     final ShmTransport transport;
-    private final List<ShmEndpoint> endpoints = new ArrayList<>();
+    private final List<ShmQueues> endpoints = new ArrayList<>();
     private int nextId;
 
     /**
@@ -206,12 +206,12 @@ final class Fixture implements AutoCloseable
     final class Ep
     {
         final Host host;
-        final ShmEndpoint shm;
+        final ShmQueues shm;
 
         Ep()
         {
             host = new Host(nextId++);
-            shm = (ShmEndpoint)transport.attach(host);
+            shm = (ShmQueues)transport.attach(host);
             host.name = new EndpointName("unit-node", 77, ProcessIdentity.currentPid(), host.id,
                 Map.of(ShmTransport.NAME, shm.address()));
             shm.named(host.name);
@@ -334,7 +334,7 @@ final class Fixture implements AutoCloseable
     @Override
     public void close()
     {
-        for (final ShmEndpoint endpoint : endpoints)
+        for (final ShmQueues endpoint : endpoints)
         {
             endpoint.close();
         }

@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * Closing a shared-memory endpoint at the transport: {@link ShmEndpoint#returnQueued} hands over every message a
+ * Closing a shared-memory endpoint at the transport: {@link ShmQueues#returnQueued} hands over every message a
  * sender's route accepted and the owner did not poll, exactly once; it waits for a packet claimed before the close
  * and skips one its holder withdrew; a dead holder's packet costs at most the liveness timeout; and every send that
  * finds the block closed is refused, never accepted and lost.

@@ -22,13 +22,13 @@ import org.am2j.spi.Route;
 final class InProcessInbound implements InboundMessage
 {
     private final InProcessTransport transport;
-    private final InProcessEndpoint endpoint;
+    private final InProcessQueues endpoint;
     private DirectBuffer buffer;
     private int index;
     private int length;
     private Route replyRoute;
 
-    InProcessInbound(final InProcessTransport transport, final InProcessEndpoint endpoint)
+    InProcessInbound(final InProcessTransport transport, final InProcessQueues endpoint)
     {
         this.transport = transport;
         this.endpoint = endpoint;

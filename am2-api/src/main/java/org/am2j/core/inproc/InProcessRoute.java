@@ -31,9 +31,9 @@ import org.am2j.spi.SegmentBounds;
  */
 class InProcessRoute implements Route
 {
-    private final InProcessEndpoint destination;
+    private final InProcessQueues destination;
 
-    InProcessRoute(final InProcessEndpoint destination)
+    InProcessRoute(final InProcessQueues destination)
     {
         this.destination = destination;
     }
@@ -41,7 +41,7 @@ class InProcessRoute implements Route
     @Override
     public int send(final OutboundMessage message)
     {
-        final InProcessEndpoint d = destination;
+        final InProcessQueues d = destination;
         final Opcode opcode = Opcode.fromCode(message.opcode());
         final boolean returned = 0 != message.returnStatus();
         if (d.isClosed())

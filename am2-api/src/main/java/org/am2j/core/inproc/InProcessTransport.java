@@ -12,7 +12,7 @@ import org.am2j.spi.Setting;
 import org.am2j.spi.Settings;
 import org.am2j.spi.Transport;
 import org.am2j.spi.TransportContext;
-import org.am2j.spi.TransportEndpoint;
+import org.am2j.spi.TransportQueues;
 
 /**
  * The in-process transport: endpoints of one process (same or different bundles) exchange messages through a
@@ -40,7 +40,7 @@ public final class InProcessTransport implements Transport
     private final Route unknownSender = new DeadRoute(null, NAME);
     private final int queueBytes;
     private final boolean selfOnly;
-    private volatile InProcessEndpoint[] byId = new InProcessEndpoint[16];
+    private volatile InProcessQueues[] byId = new InProcessQueues[16];
 
     InProcessTransport(final TransportContext context)
     {
@@ -80,9 +80,9 @@ public final class InProcessTransport implements Transport
     }
 
     @Override
-    public TransportEndpoint attach(final EndpointHost host)
+    public TransportQueues attach(final EndpointHost host)
     {
-        final InProcessEndpoint endpoint = new InProcessEndpoint(this, host, queueBytes + RingBufferDescriptor.TRAILER_LENGTH);
+        final InProcessQueues endpoint = new InProcessQueues(this, host, queueBytes + RingBufferDescriptor.TRAILER_LENGTH);
         register(host.endpointId(), endpoint);
         return endpoint;
     }
@@ -121,7 +121,7 @@ public final class InProcessTransport implements Transport
     {
         synchronized (this)
         {
-            byId = new InProcessEndpoint[0];
+            byId = new InProcessQueues[0];
         }
     }
 
@@ -139,7 +139,7 @@ public final class InProcessTransport implements Transport
         {
             return null;
         }
-        final InProcessEndpoint endpoint = lookUp(destination.endpointId());
+        final InProcessQueues endpoint = lookUp(destination.endpointId());
         return null == endpoint ? new DeadRoute(destination, NAME) : endpoint.inboundRoute();
     }
 
@@ -151,36 +151,36 @@ public final class InProcessTransport implements Transport
      */
     Route routeTo(final int endpointId)
     {
-        final InProcessEndpoint endpoint = lookUp(endpointId);
+        final InProcessQueues endpoint = lookUp(endpointId);
         return null == endpoint ? unknownSender : endpoint.inboundRoute();
     }
 
-    void unregister(final int endpointId, final InProcessEndpoint endpoint)
+    void unregister(final int endpointId, final InProcessQueues endpoint)
     {
         synchronized (this)
         {
-            final InProcessEndpoint[] table = byId;
+            final InProcessQueues[] table = byId;
             if (endpointId < table.length && table[endpointId] == endpoint)
             {
-                final InProcessEndpoint[] copy = table.clone();
+                final InProcessQueues[] copy = table.clone();
                 copy[endpointId] = null;
                 byId = copy;
             }
         }
     }
 
-    private InProcessEndpoint lookUp(final int endpointId)
+    private InProcessQueues lookUp(final int endpointId)
     {
-        final InProcessEndpoint[] table = byId;
+        final InProcessQueues[] table = byId;
         return endpointId >= 0 && endpointId < table.length ? table[endpointId] : null;
     }
 
-    private void register(final int endpointId, final InProcessEndpoint endpoint)
+    private void register(final int endpointId, final InProcessQueues endpoint)
     {
         synchronized (this)
         {
-            final InProcessEndpoint[] table = byId;
-            final InProcessEndpoint[] copy =
+            final InProcessQueues[] table = byId;
+            final InProcessQueues[] copy =
                 Arrays.copyOf(table, Math.max(table.length, Integer.highestOneBit(endpointId) << 1));
             copy[endpointId] = endpoint;
             // Volatile store of a complete copy: look-ups never see a half-registered endpoint.

@@ -24,6 +24,13 @@ import org.am2j.api.AmException;
  * <p>
  * Allocation failures are {@link AmException}s: {@link AmError#RESOURCE} when the buffers are full,
  * {@link AmError#NOT_INIT} when the file is closed.
+ * <p>
+ * Why not Agrona's {@code ConcurrentCountersManager}: it makes allocation thread-safe in the same way (a lock around
+ * Agrona's own allocation and free-list code, which this class reuses by extending {@link CountersManager}), but it has
+ * no notion of a counters file that closes while counters are still allocated, and reports a full buffer with an
+ * {@code IllegalStateException} where the API promises an {@link AmException}. What this class adds is that
+ * lifecycle, the count of allocated counters it needs, and the errors; the layout, the reader and the records are
+ * Agrona's.
  */
 public final class SynchronizedCountersManager extends CountersManager
 {

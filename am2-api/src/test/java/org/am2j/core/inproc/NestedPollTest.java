@@ -10,7 +10,7 @@ import org.am2j.api.Tags;
 import org.am2j.spi.InboundMessage;
 import org.am2j.spi.OutboundMessage;
 import org.am2j.spi.Route;
-import org.am2j.spi.TransportEndpoint;
+import org.am2j.spi.TransportQueues;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -28,8 +28,8 @@ class NestedPollTest
     void aNestedPollOfTheReplyRingLeavesTheRequestBeingHandledIntact()
     {
         final InProcessTransport transport = new InProcessTransport(InProcessTestSupport.context(null));
-        final TransportEndpoint a = transport.attach(new InProcessTestSupport.Host(0));
-        final TransportEndpoint b = transport.attach(new InProcessTestSupport.Host(1));
+        final TransportQueues a = transport.attach(new InProcessTestSupport.Host(0));
+        final TransportQueues b = transport.attach(new InProcessTestSupport.Host(1));
         final Route ab = a.connect(InProcessTestSupport.name(1), Tags.ALL);
         assertEquals(Route.SENT, ab.send(frame(Opcode.REQUEST_SHORT, 111)));
         final List<Integer> nested = new ArrayList<>();

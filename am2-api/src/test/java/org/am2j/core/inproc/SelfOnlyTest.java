@@ -11,7 +11,7 @@ import org.am2j.api.AmError;
 import org.am2j.api.AmException;
 import org.am2j.api.EndpointName;
 import org.am2j.api.Tags;
-import org.am2j.spi.TransportEndpoint;
+import org.am2j.spi.TransportQueues;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -23,7 +23,7 @@ class SelfOnlyTest
     void byDefaultEveryEndpointOfTheProcessIsReached()
     {
         final InProcessTransport transport = new InProcessTransport(InProcessTestSupport.context(null));
-        final TransportEndpoint a = transport.attach(new InProcessTestSupport.Host(0));
+        final TransportQueues a = transport.attach(new InProcessTestSupport.Host(0));
         transport.attach(new InProcessTestSupport.Host(1));
         assertNotNull(a.connect(InProcessTestSupport.name(0), Tags.ALL));
         assertNotNull(a.connect(InProcessTestSupport.name(1), Tags.ALL));
@@ -34,8 +34,8 @@ class SelfOnlyTest
     void selfOnlyReachesTheEndpointItselfAndNoOther()
     {
         final InProcessTransport transport = new InProcessTransport(InProcessTestSupport.context("true"));
-        final TransportEndpoint a = transport.attach(new InProcessTestSupport.Host(0));
-        final TransportEndpoint b = transport.attach(new InProcessTestSupport.Host(1));
+        final TransportQueues a = transport.attach(new InProcessTestSupport.Host(0));
+        final TransportQueues b = transport.attach(new InProcessTestSupport.Host(1));
         assertNotNull(a.connect(InProcessTestSupport.name(0), Tags.ALL));
         assertNull(a.connect(InProcessTestSupport.name(1), Tags.ALL));
         assertNotNull(b.connect(InProcessTestSupport.name(1), Tags.ALL));

@@ -20,7 +20,7 @@ import static org.am2j.net.EndpointBlockDescriptor.*;
  * segment length the host keeps there, fills the route table before the receive records that refer to it, and wakes
  * a sleeping host with a datagram to its loopback wake port. NIC thread.
  */
-final class MappedEndpoint implements ServedEndpoint
+final class MappedQueues implements ServedQueues
 {
     private final UnsafeBuffer block;
     private final MappedByteBuffer mapping;
@@ -47,7 +47,7 @@ final class MappedEndpoint implements ServedEndpoint
      * @param hostPid    the host process.
      * @param waker      the NIC's wake sender.
      */
-    MappedEndpoint(final MappedByteBuffer mapping, final int queueBytes, final int wireId, final long hostPid,
+    MappedQueues(final MappedByteBuffer mapping, final int queueBytes, final int wireId, final long hostPid,
         final WakeSender waker)
     {
         this.mapping = mapping;

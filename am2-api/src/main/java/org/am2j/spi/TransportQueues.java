@@ -3,9 +3,12 @@ package org.am2j.spi;
 import org.am2j.api.EndpointName;
 
 /**
- * A transport's part of one endpoint: its receive queues, its address, its routes to destinations.
+ * A transport's part of one endpoint, what {@link Transport#attach} gives it: the paper's queue block of that protocol
+ * (the shared memory queue block, the network queue block; the in-process transport's pair of queues), with the
+ * endpoint's address in the transport and the routes it makes to destinations. The endpoint itself is the core's,
+ * one per {@link org.am2j.api.Endpoint}; a transport's part is named for its queues, never another endpoint.
  */
-public interface TransportEndpoint extends AutoCloseable
+public interface TransportQueues extends AutoCloseable
 {
     /**
      * @return this endpoint's address in this transport, recorded in its {@link EndpointName}; null for none.

@@ -7,11 +7,11 @@ import org.agrona.concurrent.ringbuffer.RingBuffer;
 /**
  * What a NIC sees of an endpoint it serves: the endpoint's network queue block (send queues it drains, receive queues
  * it fills), the tag it checks requests against, the inverse-mapping routes its records refer to, and how to wake
- * the host. An endpoint of this process ({@link NetEndpoint}, the in-process NIC) or one whose queue block lives in a
- * file mapped by a host process and by the NIC process that serves it ({@link MappedEndpoint}, a shared NIC).
+ * the host. An endpoint of this process ({@link NetQueues}, the in-process NIC) or one whose queue block lives in a
+ * file mapped by a host process and by the NIC process that serves it ({@link MappedQueues}, a shared NIC).
  * The NIC's thread calls everything here unless a method says otherwise.
  */
-interface ServedEndpoint
+interface ServedQueues
 {
     /**
      * @return the endpoint's id on the wire (the destination id senders put in their messages).

@@ -10,7 +10,7 @@ import org.am2j.spi.EndpointHost;
 import org.am2j.spi.MessageSink;
 import org.am2j.spi.ReceiveQueues;
 import org.am2j.spi.Route;
-import org.am2j.spi.TransportEndpoint;
+import org.am2j.spi.TransportQueues;
 
 /**
  * An endpoint's in-process receive side: a request queue and a reply queue (returned messages travel with replies,
@@ -20,7 +20,7 @@ import org.am2j.spi.TransportEndpoint;
  * {@link #hasSenders}, a poll returns at once without reading the queues, and a SEQ bundle's poll loop leaves them
  * out altogether (their {@link ReceiveQueues#inUse()} is false until then).
  */
-final class InProcessEndpoint implements TransportEndpoint
+final class InProcessQueues implements TransportQueues
 {
     private final InProcessTransport transport;
     private final EndpointHost host;
@@ -73,7 +73,7 @@ final class InProcessEndpoint implements TransportEndpoint
         }
     };
 
-    InProcessEndpoint(final InProcessTransport transport, final EndpointHost host, final int ringBytes)
+    InProcessQueues(final InProcessTransport transport, final EndpointHost host, final int ringBytes)
     {
         this.transport = transport;
         this.host = host;

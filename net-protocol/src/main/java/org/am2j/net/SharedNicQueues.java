@@ -27,7 +27,7 @@ import org.am2j.spi.MessageSink;
 import org.am2j.spi.Route;
 import org.am2j.spi.SegmentBounds;
 import org.am2j.spi.ShmDirectories;
-import org.am2j.spi.TransportEndpoint;
+import org.am2j.spi.TransportQueues;
 
 import static org.am2j.net.EndpointBlockDescriptor.*;
 
@@ -42,7 +42,7 @@ import static org.am2j.net.EndpointBlockDescriptor.*;
  * senders' handler 0 with EOUTCOMEUNKNOWN (from the NIC's {@link InFlightLog} in the block), what it never took with
  * EUNREACHABLE, and later polls and sends fail, naming the NIC process.
  */
-final class SharedNicEndpoint implements TransportEndpoint
+final class SharedNicQueues implements TransportQueues
 {
     /** How often an idle poll looks whether the NIC process still runs. */
     static final long NIC_CHECK_NANOS = 100_000_000L;
@@ -67,7 +67,7 @@ final class SharedNicEndpoint implements TransportEndpoint
     private volatile boolean closed;
     private MessageSink sink;
 
-    SharedNicEndpoint(final SharedNicLink link, final EndpointHost host, final int queueBytes, final long pid,
+    SharedNicQueues(final SharedNicLink link, final EndpointHost host, final int queueBytes, final long pid,
         final int wakePort)
     {
         this.link = link;

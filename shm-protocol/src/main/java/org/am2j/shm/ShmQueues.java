@@ -18,7 +18,7 @@ import org.am2j.spi.MessageSink;
 import org.am2j.spi.ReceiveQueues;
 import org.am2j.spi.Route;
 import org.am2j.spi.TransportCounters;
-import org.am2j.spi.TransportEndpoint;
+import org.am2j.spi.TransportQueues;
 
 /**
  * An endpoint's shared-memory part: its queue block, which it owns and polls, the routes it made into other queue
@@ -27,7 +27,7 @@ import org.am2j.spi.TransportEndpoint;
  * Receiving is done by its {@link ShmReceiveQueues}, per queue by a {@link PacketReceiver}, and for the fast boxes by
  * a {@link FastBoxReceiver}.
  */
-final class ShmEndpoint implements TransportEndpoint
+final class ShmQueues implements TransportQueues
 {
     private final ShmTransport transport;
     private final EndpointHost host;
@@ -59,7 +59,7 @@ final class ShmEndpoint implements TransportEndpoint
     /** When the drain stops waiting ({@link System#nanoTime()}). */
     private long drainDeadline;
 
-    ShmEndpoint(final ShmTransport transport, final EndpointHost host)
+    ShmQueues(final ShmTransport transport, final EndpointHost host)
     {
         this.transport = transport;
         this.host = host;

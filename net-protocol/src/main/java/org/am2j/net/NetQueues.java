@@ -13,7 +13,7 @@ import org.am2j.spi.EndpointHost;
 import org.am2j.spi.MessageSink;
 import org.am2j.spi.Route;
 import org.am2j.spi.TransportCounters;
-import org.am2j.spi.TransportEndpoint;
+import org.am2j.spi.TransportQueues;
 
 /**
  * An endpoint's network queue block: request and reply send queues (host to NIC), request and reply receive queues
@@ -21,7 +21,7 @@ import org.am2j.spi.TransportEndpoint;
  * received messages refer to. Replies and returned messages have their own queues in both directions, so a request
  * flood never holds them up.
  */
-final class NetEndpoint implements TransportEndpoint, ServedEndpoint
+final class NetQueues implements TransportQueues, ServedQueues
 {
     /** Thread mode: a host yields its CPU after this many empty polls in a row. */
     static final int YIELD_AFTER_EMPTY_POLLS = 64;
@@ -53,7 +53,7 @@ final class NetEndpoint implements TransportEndpoint, ServedEndpoint
     private int emptyPolls;
     private MessageSink sink;
 
-    NetEndpoint(final NetTransport transport, final EndpointHost host, final int queueBytes)
+    NetQueues(final NetTransport transport, final EndpointHost host, final int queueBytes)
     {
         this.nic = transport.nic();
         this.host = host;

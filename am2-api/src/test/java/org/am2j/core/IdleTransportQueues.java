@@ -3,13 +3,13 @@ package org.am2j.core;
 import org.am2j.api.EndpointName;
 import org.am2j.spi.MessageSink;
 import org.am2j.spi.Route;
-import org.am2j.spi.TransportEndpoint;
+import org.am2j.spi.TransportQueues;
 
 /**
  * A transport endpoint of a test transport that has no address, reaches nothing and never has a message; tests
  * override what their transport does.
  */
-class IdleTransportEndpoint implements TransportEndpoint
+class IdleTransportQueues implements TransportQueues
 {
     @Override
     public String address()
