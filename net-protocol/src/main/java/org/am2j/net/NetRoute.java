@@ -96,20 +96,12 @@ final class NetRoute implements Route
             nic.directSends().sendDirect(peer, replyChannel, bodyLength, endpoint.id());
             return SENT;
         }
-        final int index = queue.tryClaim(QueueRecordDescriptor.MESSAGE_TYPE, QueueRecordDescriptor.BODY_OFFSET +
-            bodyLength);
-        if (index < 0)
+        if (!queueRecord(queue, message, dataLength))
         {
             // The announcement (if any) is queued and keeps its credit; this message's is given back.
             channel.release(1);
             return FULL;
         }
-        final MutableDirectBuffer buffer = queue.buffer();
-        buffer.putInt(index + QueueRecordDescriptor.PEER_OFFSET, peer.index);
-        buffer.putInt(index + QueueRecordDescriptor.DEPOSITED_OFFSET, 0);
-        writeBody(buffer, index + QueueRecordDescriptor.BODY_OFFSET, message, dataLength);
-        // Commit is an ordered store of the record length: the NIC reads the record only after it is complete.
-        queue.commit(index);
         nic.submitted();
         return SENT;
     }
@@ -128,13 +120,24 @@ final class NetRoute implements Route
             return FULL;
         }
         final DirectBuffer data = message.data();
-        final int dataLength = null == data ? 0 : message.dataLength();
+        final boolean queued = queueRecord(queue, message, null == data ? 0 : message.dataLength());
+        // The NIC drains the queue now (inline) or is woken; a full queue is drained too, to make room.
+        nic.submitted();
+        return queued ? SENT : FULL;
+    }
+
+    /**
+     * Queue the message's record for the NIC.
+     *
+     * @return false when the queue had no room.
+     */
+    private boolean queueRecord(final ManyToOneRingBuffer queue, final OutboundMessage message, final int dataLength)
+    {
         final int index = queue.tryClaim(QueueRecordDescriptor.MESSAGE_TYPE, QueueRecordDescriptor.BODY_OFFSET +
             MessageDescriptor.HEADER_LENGTH + dataLength);
         if (index < 0)
         {
-            nic.submitted();
-            return FULL;
+            return false;
         }
         final MutableDirectBuffer buffer = queue.buffer();
         buffer.putInt(index + QueueRecordDescriptor.PEER_OFFSET, peer.index);
@@ -142,8 +145,7 @@ final class NetRoute implements Route
         writeBody(buffer, index + QueueRecordDescriptor.BODY_OFFSET, message, dataLength);
         // Commit is an ordered store of the record length: the NIC reads the record only after it is complete.
         queue.commit(index);
-        nic.submitted();
-        return SENT;
+        return true;
     }
 
     /**

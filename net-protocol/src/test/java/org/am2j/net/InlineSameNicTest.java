@@ -25,9 +25,7 @@ class InlineSameNicTest
     @Test
     void aRequestAndItsReplyBetweenTwoEndpointsOfOneNic()
     {
-        final NetConfig config = new NetConfig(new TestContext(1, new String[0]));
-        final Wire wire = new UdpWire(config.bind, config.host, 0, config.socketBytes, config.connectedPeers);
-        try (NetTransport nic = new NetTransport(config, wire, 1))
+        try (NetTransport nic = nic())
         {
             final TestHost a = TestHost.attach(nic, 1, 7, NicPair.TAG_A);
             final TestHost b = TestHost.attach(nic, 1, 9, NicPair.TAG_B);
@@ -55,9 +53,7 @@ class InlineSameNicTest
     @Test
     void dataArrivesAndARefusalComesBackToItsSender()
     {
-        final NetConfig config = new NetConfig(new TestContext(1, new String[0]));
-        final Wire wire = new UdpWire(config.bind, config.host, 0, config.socketBytes, config.connectedPeers);
-        try (NetTransport nic = new NetTransport(config, wire, 1))
+        try (NetTransport nic = nic())
         {
             final TestHost a = TestHost.attach(nic, 1, 7, NicPair.TAG_A);
             final TestHost b = TestHost.attach(nic, 1, 9, NicPair.TAG_B);
@@ -81,6 +77,16 @@ class InlineSameNicTest
             assertEquals(ReturnStatus.EBADTAG.code(), returned.returnStatus);
             assertArrayEquals(new int[] {2}, returned.args);
         }
+    }
+
+    /**
+     * @return an in-process NIC of process 1 on a loopback socket.
+     */
+    private static NetTransport nic()
+    {
+        final NetConfig config = new NetConfig(new TestContext(1, new String[0]));
+        return new NetTransport(config, new UdpWire(config.bind, config.host, 0, config.socketBytes,
+            config.connectedPeers), 1);
     }
 
     private static boolean pump(
