@@ -218,6 +218,9 @@ class SpmdEnvironmentTest
         final String noSize = badArg(Map.of("AM2J_RANK", "0", "AM2J_BOOTSTRAP", "h:1")).detail();
         assertTrue(noSize.startsWith("AM2J_SIZE is missing: without a launcher"), noSize);
 
+        final String sizeAlone = badArg(Map.of("AM2J_SIZE", "2")).detail();
+        assertTrue(sizeAlone.startsWith("AM2J_RANK and AM2J_BOOTSTRAP are missing: without a launcher"), sizeAlone);
+
         final String rankTooLarge = badArg(Map.of("AM2J_RANK", "2", "AM2J_SIZE", "2", "AM2J_BOOTSTRAP", "h:1")).detail();
         assertEquals("AM2J_RANK = '2' must be a whole number in [0, AM2J_SIZE - 1 = 1]", rankTooLarge);
     }

@@ -75,6 +75,37 @@ class MainClassCheckTest
     }
 
     @Test
+    void aMisspeltNameSuggestsTheClassesASlipOrTwoAway() throws IOException
+    {
+        final Path classes = dir.resolve("classes");
+        touch(classes.resolve("HelloAm.class"));
+        touch(classes.resolve("com/example/AllToAllExchange.class"));
+        touch(classes.resolve("com/example/Main.class"));
+        final String classPath = classes.toString();
+
+        assertEquals("did you mean HelloAm?", MainClassCheck.missing("HelloAmm", classPath).get(1));
+        assertEquals("did you mean HelloAm?", MainClassCheck.missing("helloam2", classPath).get(1));
+        assertEquals("did you mean HelloAm?", MainClassCheck.missing("org.example.HeloAm", classPath).get(1));
+        assertEquals("did you mean com.example.AllToAllExchange?",
+            MainClassCheck.missing("com.example.AlltoAllExchnage", classPath).get(1));
+        // short names: too many are a slip apart
+        assertEquals(1, MainClassCheck.missing("Man", classPath).size());
+        // three slips from the nearest: not suggested
+        assertEquals(1, MainClassCheck.missing("HiAm", classPath).size());
+    }
+
+    @Test
+    void theEditDistanceCountsLettersAddedLeftOutOrReplacedUpToItsBound()
+    {
+        assertEquals(0, MainClassCheck.editDistance("helloam", "helloam", 2));
+        assertEquals(1, MainClassCheck.editDistance("helloamm", "helloam", 2));
+        assertEquals(1, MainClassCheck.editDistance("heloam", "helloam", 2));
+        assertEquals(2, MainClassCheck.editDistance("alltoallexchnage", "alltoallexchange", 2));
+        assertEquals(3, MainClassCheck.editDistance("greeter", "other", 2));
+        assertEquals(3, MainClassCheck.editDistance("a", "abcdef", 2));
+    }
+
+    @Test
     void nothingLikeItMeansNoSuggestion() throws IOException
     {
         jar(dir.resolve("c.jar"), "org/x/Other.class");

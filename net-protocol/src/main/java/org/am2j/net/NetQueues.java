@@ -48,6 +48,9 @@ final class NetQueues implements TransportQueues, ServedQueues
     private volatile long tag;
     private volatile boolean sleeping;
     private volatile boolean closed;
+    /** Set once a route of this endpoint leads to an endpoint of the same NIC: its send queues then need the drain
+     *  that can hold a record back ({@link #sendsSameNic}). */
+    private volatile boolean sameNicRoutes;
     private volatile byte[] encodedName;
     private final boolean threadMode;
     private int emptyPolls;
@@ -94,12 +97,19 @@ final class NetQueues implements TransportQueues, ServedQueues
         {
             return null;
         }
-        final Peer peer = nic.peerFor(target.nicId(), target.nicAddress());
+        // An endpoint of this NIC: the NIC moves the records between the two endpoints' queues (as a shared NIC
+        // does); any other through its peer.
+        final Peer peer = target.nicId() == nic.nicId() ? nic.sameNicPeer(target.nicAddress()) :
+            nic.peerFor(target.nicId(), target.nicAddress());
         if (null == peer)
         {
             return null;
         }
         peer.learnName(target.wireId(), destination);
+        if (peer.sameNic)
+        {
+            sameNicRoutes = true;
+        }
         return new NetRoute(this, peer, target.wireId(), destination);
     }
 
@@ -275,6 +285,10 @@ final class NetQueues implements TransportQueues, ServedQueues
             {
                 return -1;
             }
+            if (peer.sameNic)
+            {
+                sameNicRoutes = true;
+            }
             route = new NetRoute(this, peer, remoteEndpointId, peer.name(remoteEndpointId));
             // A route leads to the peer now: it keeps its place in the NIC's table.
             peer.routes.incrementAndGet();
@@ -318,6 +332,12 @@ final class NetQueues implements TransportQueues, ServedQueues
     public boolean hostTakesCredits()
     {
         return true;
+    }
+
+    @Override
+    public boolean sendsSameNic()
+    {
+        return sameNicRoutes;
     }
 
     @Override

@@ -45,8 +45,12 @@ final class NetRoute implements Route
     {
         final Opcode opcode = Opcode.fromCode(message.opcode());
         final boolean replyChannel = null == opcode || !opcode.isRequest() || 0 != message.returnStatus();
-        final SendChannel channel = peer.out(replyChannel);
         final ManyToOneRingBuffer queue = endpoint.sendQueue(replyChannel);
+        if (peer.sameNic)
+        {
+            return sendSameNic(message, queue, replyChannel);
+        }
+        final SendChannel channel = peer.out(replyChannel);
         final int restarts = peer.restarts;
         final boolean announce = !replyChannel && announcedIn != restarts;
         if (!channel.tryAcquire(announce ? 2 : 1))
@@ -92,13 +96,48 @@ final class NetRoute implements Route
             nic.directSends().sendDirect(peer, replyChannel, bodyLength, endpoint.id());
             return SENT;
         }
-        final int index = queue.tryClaim(QueueRecordDescriptor.MESSAGE_TYPE, QueueRecordDescriptor.BODY_OFFSET +
-            bodyLength);
-        if (index < 0)
+        if (!queueRecord(queue, message, dataLength))
         {
             // The announcement (if any) is queued and keeps its credit; this message's is given back.
             channel.release(1);
             return FULL;
+        }
+        nic.submitted();
+        return SENT;
+    }
+
+    /**
+     * A message to an endpoint of this process's own NIC: queued for the NIC, which moves it into the destination's
+     * receive queue (no datagram, window or credit, so none is taken here and no direct send is made); the route's
+     * name goes first, once, as to any peer.
+     */
+    private int sendSameNic(final OutboundMessage message, final ManyToOneRingBuffer queue, final boolean replyChannel)
+    {
+        final int restarts = peer.restarts;
+        if (!replyChannel && announcedIn != restarts && !queueName(queue, restarts, message.tag()))
+        {
+            nic.submitted();
+            return FULL;
+        }
+        final DirectBuffer data = message.data();
+        final boolean queued = queueRecord(queue, message, null == data ? 0 : message.dataLength());
+        // The NIC drains the queue now (inline) or is woken; a full queue is drained too, to make room.
+        nic.submitted();
+        return queued ? SENT : FULL;
+    }
+
+    /**
+     * Queue the message's record for the NIC.
+     *
+     * @return false when the queue had no room.
+     */
+    private boolean queueRecord(final ManyToOneRingBuffer queue, final OutboundMessage message, final int dataLength)
+    {
+        final int index = queue.tryClaim(QueueRecordDescriptor.MESSAGE_TYPE, QueueRecordDescriptor.BODY_OFFSET +
+            MessageDescriptor.HEADER_LENGTH + dataLength);
+        if (index < 0)
+        {
+            return false;
         }
         final MutableDirectBuffer buffer = queue.buffer();
         buffer.putInt(index + QueueRecordDescriptor.PEER_OFFSET, peer.index);
@@ -106,8 +145,7 @@ final class NetRoute implements Route
         writeBody(buffer, index + QueueRecordDescriptor.BODY_OFFSET, message, dataLength);
         // Commit is an ordered store of the record length: the NIC reads the record only after it is complete.
         queue.commit(index);
-        nic.submitted();
-        return SENT;
+        return true;
     }
 
     /**

@@ -97,7 +97,7 @@ final class SendQueues
         {
             for (final ServedQueues endpoint : endpoints.all())
             {
-                if (endpoint.hostTakesCredits() && null == linkRate)
+                if (endpoint.hostTakesCredits() && null == linkRate && !endpoint.sendsSameNic())
                 {
                     drained += readAll(endpoint.sendQueue(true));
                     drained += readAll(endpoint.sendQueue(false));

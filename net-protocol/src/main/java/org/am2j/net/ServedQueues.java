@@ -120,6 +120,16 @@ interface ServedQueues
     boolean hasUndelivered();
 
     /**
+     * @return true when some of the endpoint's routes lead to endpoints of the same NIC: its send queues are then
+     *         read by the drain that can leave a record queued (a full receive queue of the destination), as a
+     *         shared NIC's hosts' always are.
+     */
+    default boolean sendsSameNic()
+    {
+        return false;
+    }
+
+    /**
      * @return where the NIC keeps what it took from the send queues and has not resolved, for the host to read after
      *         the NIC died ({@link InFlightLog}); null when the NIC's windows die with the host anyway (the in-process
      *         NIC).

@@ -87,10 +87,11 @@ class SessionsTest
 
             // The datagrams B sent in the first session, replayed to A: as they were, they name a session A does
             // not hold; with the new session's id written in, their tags fail. Nothing of them is taken or answered.
+            // (Duplicates are not compared: on a loaded machine B may retransmit its last request meanwhile, which A
+            // rightly counts as one; a replay is refused before the duplicate check, by the counts below.)
             final NicCounters counters = a.counters();
             final long delivered = counters.get(NicEvent.MESSAGES_DELIVERED);
             final long refused = counters.get(NicEvent.REFUSED);
-            final long duplicates = counters.get(NicEvent.DUPLICATES);
             final long unknownSession = counters.get(NicEvent.UNKNOWN_SESSION);
             final long authFailed = counters.get(NicEvent.AUTH_FAILED);
             final InetSocketAddress atA = NicAgent.parse(a.host.endpoint.address());
@@ -112,7 +113,6 @@ class SessionsTest
             pumpFor(all, 50);
             assertEquals(delivered, counters.get(NicEvent.MESSAGES_DELIVERED));
             assertEquals(refused, counters.get(NicEvent.REFUSED));
-            assertEquals(duplicates, counters.get(NicEvent.DUPLICATES));
             assertEquals(1, a.sink.messages.size());
             assertEquals(4, b.sink.messages.size(), "nothing came back to B");
         }

@@ -94,6 +94,21 @@ class FastBoxScribbleTest
     }
 
     /**
+     * A faulty writer's far negative number over both published heads of box 0, before its sender claims it.
+     *
+     * @return the number.
+     */
+    private static long overwriteHeads(final FastBoxTable boxes)
+    {
+        final long garbage = -2_241_900_783_532_603_247L;
+        for (int kind = 0; kind < 2; kind++)
+        {
+            boxes.putRelease(boxes.headOffset(0, kind), garbage);
+        }
+        return garbage;
+    }
+
+    /**
      * CLOSED over the state word of a live endpoint (a faulty writer's): its file is still there, so senders go on,
      * through the box and the shared queue; each message runs once; a reply to a requester whose state reads CLOSED
      * is delivered.
@@ -216,11 +231,7 @@ class FastBoxScribbleTest
             final Fixture.Ep a = f.endpoint();
             final Fixture.Ep b = f.endpoint();
             final FastBoxTable boxes = b.queueBlock().boxes;
-            final long garbage = -2_241_900_783_532_603_247L;
-            for (int kind = 0; kind < 2; kind++)
-            {
-                boxes.putRelease(boxes.headOffset(0, kind), garbage);
-            }
+            final long garbage = overwriteHeads(boxes);
             final Counts counts = new Counts();
             final ShmRoute ab = boundRoute(a, b, counts);
             assertEquals(0, ab.boxIndex());
@@ -256,11 +267,7 @@ class FastBoxScribbleTest
             final Fixture.Ep a = f.endpoint();
             final Fixture.Ep b = f.endpoint();
             final FastBoxTable boxes = b.queueBlock().boxes;
-            final long garbage = -2_241_900_783_532_603_247L;
-            for (int kind = 0; kind < 2; kind++)
-            {
-                boxes.putRelease(boxes.headOffset(0, kind), garbage);
-            }
+            overwriteHeads(boxes);
             final Counts counts = new Counts();
             final ShmRoute ab = boundRoute(a, b, counts);
             sendShorts(ab, b, 1, 3);

@@ -36,7 +36,8 @@ public final class AppArgs
     private String preset = DEFAULT_PRESET;
     @Option(names = "--warmup", paramLabel = "W", description = "run each run W times untimed first, in the same " +
         "JVMs (default ${DEFAULT-VALUE}); auto[:MAX]: until the JIT is quiet (no rank compiled for over " +
-        Warmup.QUIET_PERCENT + "%% of a run), at most MAX (" + Warmup.DEFAULT_AUTO_MAX + ")")
+        Warmup.QUIET_PERCENT + "%% of a run), at most MAX (" + Warmup.DEFAULT_AUTO_MAX + "); a timed run the JIT " +
+        "was not quiet in is flagged in the report")
     private Warmup warmup = Warmup.fixed(0);
     @Option(names = "--timed", paramLabel = "K", description = "then time each run K times (default " +
         "${DEFAULT-VALUE}); the printed report is the median run's, the JSON has every timed run")

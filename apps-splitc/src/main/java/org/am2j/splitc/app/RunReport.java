@@ -173,20 +173,23 @@ public final class RunReport
     public void print(final PrintStream out)
     {
         out.printf(Locale.ROOT, "== %s %s: %s ==%n", spec.app(), spec.label(), verified ? "VERIFIED" : "NOT VERIFIED");
-        final StringBuilder parameters = new StringBuilder();
-        spec.parameters().forEach((k, v) -> parameters.append(' ').append(k).append('=').append(v));
-        out.println("parameters:" + parameters);
+        out.println("parameters: " + spec.describeParameters());
         out.printf(Locale.ROOT, "total %.3f s (slowest rank, timed phases)%n", totalSeconds);
         out.println("phase                     s (slowest rank)");
         phases.forEach((name, s) -> out.printf(Locale.ROOT, "  %-22s %10.3f%n", name, s));
-        out.println("verification: " + format(verification));
+        out.println("verification: " + ReportWords.describe(verification));
         if (!extra.isEmpty())
         {
-            out.println("run: " + format(extra));
+            out.println("run: " + ReportWords.describe(extra));
         }
         if (!activity.isEmpty())
         {
-            out.println("ranks: " + format(activity));
+            out.println("besides the application (slowest rank): " + ReportWords.describe(activity));
+        }
+        final String cold = coldRun();
+        if (null != cold)
+        {
+            out.println(cold);
         }
         out.printf(Locale.ROOT, "messages per rank (%d ranks)    mean        min        max%n", counts.ranks());
         row(out, "network short", CommSummary.NETWORK_SHORT, "");
@@ -208,18 +211,24 @@ public final class RunReport
             counts.max(field), suffix);
     }
 
-    private static String format(final Map<String, Object> values)
+    /**
+     * @return the warning that the run's times include compilation, when the JIT was not quiet during it (it
+     * compiled for more than {@value Warmup#QUIET_PERCENT} % of the run, or its time is unknown), else {@code null}.
+     */
+    String coldRun()
     {
-        final StringBuilder text = new StringBuilder();
-        values.forEach((k, v) -> text.append(text.length() == 0 ? "" : ", ").append(k).append('=').append(
-            v instanceof Double ? formatDouble((Double)v) : String.valueOf(v)));
-        return text.toString();
-    }
-
-    private static String formatDouble(final double d)
-    {
-        return d == Math.rint(d) && Math.abs(d) < 1e15 ? String.format(Locale.ROOT, "%.0f", d) :
-            Math.abs(d) >= 1e-3 && Math.abs(d) < 1e6 ? String.format(Locale.ROOT, "%.4f", d) :
-            String.format(Locale.ROOT, "%.3e", d);
+        if (!Boolean.FALSE.equals(activity.get("jit_quiet")))
+        {
+            return null;
+        }
+        final Object warmups = activity.get("warmup_runs");
+        final Object jit = activity.get("jit_ms_max");
+        final String compiled = jit instanceof Number && ((Number)jit).longValue() >= 0 ?
+            "the JIT compiled for " + jit + " ms of the run's " + activity.get("run_ms_max") + " ms" :
+            "the JIT's compile time is unknown here";
+        final String start = warmups instanceof Number && ((Number)warmups).longValue() == 0 ?
+            "COLD RUN: no warm-up run before it (--warmup 0, the default) and " : "JIT NOT QUIET: after " + warmups +
+            " warm-up run(s) ";
+        return start + compiled + ", so its times include compilation; --warmup auto warms up until the JIT is quiet";
     }
 }

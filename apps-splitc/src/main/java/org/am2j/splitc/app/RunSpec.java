@@ -113,12 +113,22 @@ public final class RunSpec
         }
     }
 
+    /**
+     * @return the parameters as {@code option=value}, space-separated, each under the command-line option that sets
+     * it (EM3D's {@code nodes} as {@code graph-nodes}).
+     */
+    public String describeParameters()
+    {
+        final StringBuilder text = new StringBuilder();
+        parameters.forEach((k, v) -> text.append(text.length() == 0 ? "" : " ").append(Apps.byName(app).optionOf(k))
+            .append('=').append(v));
+        return text.toString();
+    }
+
     @Override
     public String toString()
     {
-        final StringBuilder text = new StringBuilder(label).append(':');
-        parameters.forEach((k, v) -> text.append(' ').append(k).append('=').append(v));
-        return text.toString();
+        return label + ": " + describeParameters();
     }
 
     /**

@@ -34,9 +34,9 @@ import org.openjdk.jmh.annotations.Warmup;
  *   <li>{@code shm}: transports {@code inproc,shm} with {@code am2j.inproc.selfOnly}, so the translation goes through
  *       the server's queue block and the reply back through the inverse mapping, as between two processes of a node
  *       (the packet lines never leave this core: this is the software cost, without the cross-core transfers);</li>
- *   <li>{@code net}: transports {@code inproc,net}, likewise. An in-process NIC reaches no endpoint of its own
- *       process (it keys no link to itself and, unlike a shared NIC, moves no records between its own endpoints),
- *       so this route's set-up fails today with "no transport reaches".</li>
+ *   <li>{@code net}: transports {@code inproc,net}, likewise: the in-process NIC moves each message from the
+ *       client's send queue into the server's receive queue and the reply back (same-NIC delivery, checked as from
+ *       the wire): the host and NIC software of the network path, without a datagram or a system call.</li>
  * </ul>
  * Benchmarks, each per message or round trip:
  * <ul>
