@@ -129,14 +129,8 @@ import json, os, sys
  jvm, kernel) = sys.argv[1:16]
 
 def read(label):
-    # rank 0's results: one JSON object of strings, numbers as Java wrote them (NaN too)
-    values = {}
-    for key, value in json.load(open(os.path.join(work, label + ".results"))).items():
-        try:
-            values[key] = json.loads(value)
-        except ValueError:
-            values[key] = value
-    return values
+    # rank 0's results: one JSON object of numbers, flags, texts and arrays (a number JSON cannot hold is null)
+    return json.load(open(os.path.join(work, label + ".results")))
 
 am, udp = read("am2j"), read("udp")
 model = open("/proc/cpuinfo").read().split("model name")[1].split(":")[1].split("\n")[0].strip()
