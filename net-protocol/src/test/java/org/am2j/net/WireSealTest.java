@@ -57,17 +57,17 @@ class WireSealTest
     {
         final WireSeal sealer = new WireSeal(WireMode.ENCRYPT, Long.MAX_VALUE, new NicCounters());
         final Datagram d = datagram(WireDescriptor.TYPE_DATA);
-        assertEquals(d.buffer, sealer.seal(d.buffer, d.twin, d.view, d.length, alice.session, false));
+        assertEquals(d.buffer, sealer.seal(d.buffer, d.view, d.length, alice.session, false));
         assertEquals(HEADER.substring(0, 6) + "01" + HEADER.substring(8) + SEALED, HEX.formatHex(d.bytes(d.length +
             WireDescriptor.TAG_LENGTH)));
 
         final WireSeal opener = new WireSeal(WireMode.ENCRYPT, Long.MAX_VALUE, new NicCounters());
-        assertTrue(opener.open(d.buffer, d.twin, d.view, d.length, bob.session));
+        assertTrue(opener.open(d.view, d.length, bob.session));
         assertArrayEquals(datagram(WireDescriptor.TYPE_DATA).bytes(d.length), d.bytes(d.length), "payload restored");
 
         // A kept datagram (a window slot's) stays in clear: the sealed copy is in the send buffer.
         final Datagram kept = datagram(WireDescriptor.TYPE_DATA);
-        final ByteBuffer out = sealer.seal(kept.buffer, kept.twin, kept.view, kept.length, alice.session, true);
+        final ByteBuffer out = sealer.seal(kept.buffer, kept.view, kept.length, alice.session, true);
         assertArrayEquals(slice(datagram(WireDescriptor.TYPE_DATA).bytes(kept.length), WireDescriptor.HEADER_LENGTH),
             slice(kept.bytes(kept.length), WireDescriptor.HEADER_LENGTH), "the slot's message in clear");
         assertFalse(out == kept.buffer);
@@ -76,7 +76,7 @@ class WireSealTest
         final Datagram ack = datagram(WireDescriptor.TYPE_ACK);
         final WireSeal fresh = new WireSeal(WireMode.ENCRYPT, Long.MAX_VALUE, new NicCounters());
         final Link again = new WireSealTest().alice;
-        fresh.seal(ack.buffer, ack.twin, ack.view, WireDescriptor.HEADER_LENGTH, again.session, false);
+        fresh.seal(ack.buffer, ack.view, WireDescriptor.HEADER_LENGTH, again.session, false);
         assertEquals(ACK_TAG, HEX.formatHex(slice(ack.bytes(WireDescriptor.HEADER_LENGTH + WireDescriptor.TAG_LENGTH),
             WireDescriptor.HEADER_LENGTH)));
     }
@@ -94,17 +94,17 @@ class WireSealTest
                 final WireSeal opener = new WireSeal(mode, Long.MAX_VALUE, new NicCounters());
                 final Datagram d = datagram(type);
                 final int length = WireDescriptor.TYPE_ACK == type ? WireDescriptor.HEADER_LENGTH : d.length;
-                sealer.seal(d.buffer, d.twin, d.view, length, a.session, false);
+                sealer.seal(d.buffer, d.view, length, a.session, false);
                 final byte[] sealed = d.bytes(length + WireDescriptor.TAG_LENGTH);
                 for (int bit = 0; bit < 8 * sealed.length; bit++)
                 {
                     d.view.putBytes(0, sealed);
                     d.view.putByte(bit / 8, (byte)(sealed[bit / 8] ^ (1 << (bit % 8))));
-                    assertFalse(opener.open(d.buffer, d.twin, d.view, length, b.session),
+                    assertFalse(opener.open(d.view, length, b.session),
                         mode + " type " + type + " bit " + bit);
                 }
                 d.view.putBytes(0, sealed);
-                assertTrue(opener.open(d.buffer, d.twin, d.view, length, b.session), mode + " type " + type);
+                assertTrue(opener.open(d.view, length, b.session), mode + " type " + type);
                 assertEquals(0, b.session.receive.epoch(), "nothing that failed moved the receiver on");
             }
         }
@@ -121,7 +121,7 @@ class WireSealTest
         for (int i = 0; i < count; i++)
         {
             final Datagram d = datagram(WireDescriptor.TYPE_DATA);
-            sealer.seal(d.buffer, d.twin, d.view, d.length, alice.session, false);
+            sealer.seal(d.buffer, d.view, d.length, alice.session, false);
             sealed[i] = d.bytes(d.length + WireDescriptor.TAG_LENGTH);
         }
         assertEquals(6, alice.session.transmit.epoch());
@@ -129,18 +129,18 @@ class WireSealTest
         for (int i = 0; i < count; i++)
         {
             d.view.putBytes(0, sealed[i]);
-            assertTrue(opener.open(d.buffer, d.twin, d.view, d.length, bob.session), "datagram " + i);
+            assertTrue(opener.open(d.view, d.length, bob.session), "datagram " + i);
             assertEquals(i / 15, bob.session.receive.epoch());
             if (i % 15 == 1 && i > 15)
             {
                 // A datagram of the previous epoch, still in flight when the sender moved on, is taken.
                 d.view.putBytes(0, sealed[i - 2]);
-                assertTrue(opener.open(d.buffer, d.twin, d.view, d.length, bob.session), "late datagram " + (i - 2));
+                assertTrue(opener.open(d.view, d.length, bob.session), "late datagram " + (i - 2));
             }
         }
         // Two epochs back: gone.
         d.view.putBytes(0, sealed[count - 1 - 2 * 15]);
-        assertFalse(opener.open(d.buffer, d.twin, d.view, d.length, bob.session));
+        assertFalse(opener.open(d.view, d.length, bob.session));
     }
 
     @Test
@@ -158,8 +158,8 @@ class WireSealTest
             final long sealedBytes = allocated(threads, 20_000, () ->
             {
                 d.view.putByte(WireDescriptor.TYPE_OFFSET, (byte)WireDescriptor.TYPE_DATA);
-                sealer.seal(d.buffer, d.twin, d.view, d.length, alice.session, false);
-                assertTrue(opener.open(d.buffer, d.twin, d.view, d.length, bob.session));
+                sealer.seal(d.buffer, d.view, d.length, alice.session, false);
+                assertTrue(opener.open(d.view, d.length, bob.session));
             });
             System.out.printf("AES-GCM, %d payload bytes: %d bytes allocated per sealed or opened datagram (bound %d)%n",
                 size, sealedBytes / 40_000, WireSeal.ALLOCATION_BOUND);
@@ -167,8 +167,8 @@ class WireSealTest
                 size + " bytes: " + sealedBytes / 40_000 + " bytes per sealed or opened datagram");
             final long taggedBytes = allocated(threads, 20_000, () ->
             {
-                sealer.seal(ack.buffer, ack.twin, ack.view, WireDescriptor.HEADER_LENGTH, alice.session, false);
-                assertTrue(opener.open(ack.buffer, ack.twin, ack.view, WireDescriptor.HEADER_LENGTH, bob.session));
+                sealer.seal(ack.buffer, ack.view, WireDescriptor.HEADER_LENGTH, alice.session, false);
+                assertTrue(opener.open(ack.view, WireDescriptor.HEADER_LENGTH, bob.session));
             });
             assertTrue(taggedBytes < 1024, "20,000 tagged datagrams allocated " + taggedBytes + " bytes");
         }
@@ -205,11 +205,10 @@ class WireSealTest
         return java.util.Arrays.copyOfRange(bytes, from, bytes.length);
     }
 
-    /** A datagram of the test's header and payload in a direct buffer, with its twin and view. */
+    /** A datagram of the test's header and payload in a direct buffer, with its view. */
     private static final class Datagram
     {
         final ByteBuffer buffer;
-        final ByteBuffer twin;
         final UnsafeBuffer view;
         final int length;
 
@@ -217,7 +216,6 @@ class WireSealTest
         {
             length = WireDescriptor.HEADER_LENGTH + payload;
             buffer = FrameWriter.direct(length + WireDescriptor.TAG_LENGTH);
-            twin = FrameWriter.twin(buffer);
             view = new UnsafeBuffer(buffer);
             view.putBytes(0, HEX.parseHex(HEADER));
             view.putByte(WireDescriptor.TYPE_OFFSET, (byte)type);
