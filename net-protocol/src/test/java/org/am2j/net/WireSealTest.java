@@ -82,16 +82,39 @@ class WireSealTest
     }
 
     @Test
+    void aLongDatagramInAuthenticateModeCarriesAesGcmsTagInClear()
+    {
+        // AES-GCM's tag of the datagram (here from its first byte: the lowest threshold) is the tag sealing gives it,
+        // the known answer's; its payload stays in clear, and the receiver checks it.
+        final WireSeal tagger = new WireSeal(WireMode.AUTHENTICATE, Long.MAX_VALUE, new NicCounters(), 0);
+        final Datagram d = datagram(WireDescriptor.TYPE_DATA);
+        tagger.seal(d.buffer, d.view, d.length, alice.session, false);
+        final Datagram clear = datagram(WireDescriptor.TYPE_DATA);
+        assertEquals(HEADER.substring(0, 6) + "01" + HEADER.substring(8) +
+            HEX.formatHex(slice(clear.bytes(d.length), WireDescriptor.HEADER_LENGTH)) +
+            SEALED.substring(SEALED.length() - 2 * WireDescriptor.TAG_LENGTH),
+            HEX.formatHex(d.bytes(d.length + WireDescriptor.TAG_LENGTH)));
+        final WireSeal checker = new WireSeal(WireMode.AUTHENTICATE, Long.MAX_VALUE, new NicCounters(), 0);
+        assertTrue(checker.open(d.view, d.length, bob.session));
+        assertArrayEquals(datagram(WireDescriptor.TYPE_DATA).bytes(d.length), d.bytes(d.length), "nothing changed");
+    }
+
+    @Test
     void aFlippedBitAnywhereIsRefused()
     {
-        for (final WireMode mode : new WireMode[] { WireMode.ENCRYPT, WireMode.AUTHENTICATE })
+        // Authenticate mode twice: with the 128-bit tag on short datagrams, and with AES-GCM's tag from the first
+        // byte (the last flips, of the tag, name the real datagram's nonce: checking them first must not spoil it).
+        final int[] gcmTagFrom = { WireSeal.GCM_TAG_FROM, WireSeal.GCM_TAG_FROM, 0 };
+        final WireMode[] modes = { WireMode.ENCRYPT, WireMode.AUTHENTICATE, WireMode.AUTHENTICATE };
+        for (int m = 0; m < modes.length; m++)
         {
+            final WireMode mode = modes[m];
             for (final int type : new int[] { WireDescriptor.TYPE_DATA, WireDescriptor.TYPE_ACK })
             {
                 final Link a = new WireSealTest().alice;
                 final Link b = new WireSealTest().bob;
-                final WireSeal sealer = new WireSeal(mode, Long.MAX_VALUE, new NicCounters());
-                final WireSeal opener = new WireSeal(mode, Long.MAX_VALUE, new NicCounters());
+                final WireSeal sealer = new WireSeal(mode, Long.MAX_VALUE, new NicCounters(), gcmTagFrom[m]);
+                final WireSeal opener = new WireSeal(mode, Long.MAX_VALUE, new NicCounters(), gcmTagFrom[m]);
                 final Datagram d = datagram(type);
                 final int length = WireDescriptor.TYPE_ACK == type ? WireDescriptor.HEADER_LENGTH : d.length;
                 sealer.seal(d.buffer, d.view, length, a.session, false);
@@ -101,10 +124,10 @@ class WireSealTest
                     d.view.putBytes(0, sealed);
                     d.view.putByte(bit / 8, (byte)(sealed[bit / 8] ^ (1 << (bit % 8))));
                     assertFalse(opener.open(d.view, length, b.session),
-                        mode + " type " + type + " bit " + bit);
+                        mode + " from " + gcmTagFrom[m] + " type " + type + " bit " + bit);
                 }
                 d.view.putBytes(0, sealed);
-                assertTrue(opener.open(d.view, length, b.session), mode + " type " + type);
+                assertTrue(opener.open(d.view, length, b.session), mode + " from " + gcmTagFrom[m] + " type " + type);
                 assertEquals(0, b.session.receive.epoch(), "nothing that failed moved the receiver on");
             }
         }
@@ -171,6 +194,23 @@ class WireSealTest
                 assertTrue(opener.open(ack.view, WireDescriptor.HEADER_LENGTH, bob.session));
             });
             assertTrue(taggedBytes < 1024, "20,000 tagged datagrams allocated " + taggedBytes + " bytes");
+        }
+        // Authenticate mode: a short datagram gets the 128-bit tag (nothing allocated), a long one AES-GCM's tag
+        // (within the bound).
+        final WireSeal tagger = new WireSeal(WireMode.AUTHENTICATE, Long.MAX_VALUE, new NicCounters());
+        final WireSeal checker = new WireSeal(WireMode.AUTHENTICATE, Long.MAX_VALUE, new NicCounters());
+        for (final int size : new int[] { 64, 8192 })
+        {
+            final Datagram d = new Datagram(WireDescriptor.TYPE_DATA, size);
+            final long bytes = allocated(threads, 20_000, () ->
+            {
+                tagger.seal(d.buffer, d.view, d.length, alice.session, false);
+                assertTrue(checker.open(d.view, d.length, bob.session));
+            });
+            System.out.printf("authenticate, %d payload bytes: %d bytes allocated per tagged or checked datagram%n",
+                size, bytes / 40_000);
+            assertTrue(d.length < WireSeal.GCM_TAG_FROM ? bytes < 1024 : bytes <= 2L * 20_000 * WireSeal.ALLOCATION_BOUND,
+                size + " bytes: " + bytes / 40_000 + " bytes per tagged or checked datagram");
         }
     }
 

@@ -1,6 +1,7 @@
 package org.am2j.net.auth;
 
 import java.security.GeneralSecurityException;
+import java.security.InvalidAlgorithmParameterException;
 
 import javax.crypto.AEADBadTagException;
 import javax.crypto.Cipher;
@@ -126,6 +127,90 @@ public final class AesGcm
         }
         buffer.putBytes(aadLength, plain, aadLength, length - aadLength);
         return true;
+    }
+
+    /**
+     * Write AES-GCM's tag of a datagram after its {@code length} bytes, its bytes after the header left in clear: the
+     * tag that sealing would give it, over the header and the ciphertext, whose ciphertext is thrown away. The
+     * receiver makes the same ciphertext from the clear bytes and compares the tags ({@link #checkTag}).
+     *
+     * @param key       the AES key.
+     * @param direction the nonce's first byte.
+     * @param counter   the nonce's counter: never the same twice under the key and direction, sealed or tagged.
+     * @param buffer    the datagram, with room for the tag after it.
+     * @param aadLength bytes of header.
+     * @param length    bytes of the datagram, header included.
+     */
+    public void tag(final SecretKey key, final byte direction, final long counter, final MutableDirectBuffer buffer,
+        final int aadLength, final int length)
+    {
+        buffer.getBytes(0, datagram, 0, length);
+        try
+        {
+            encryptAside(key, direction, counter, aadLength, length, false);
+        }
+        catch (final GeneralSecurityException ex)
+        {
+            throw new IllegalStateException("AES-GCM refused to tag a datagram", ex);
+        }
+        buffer.putBytes(length, plain, length, TAG_LENGTH);
+    }
+
+    /**
+     * @param key       the AES key.
+     * @param direction the nonce's first byte.
+     * @param counter   the nonce's counter, as the datagram names it.
+     * @param buffer    holding the datagram: {@code length} bytes and the tag after them; not changed.
+     * @param aadLength bytes of header.
+     * @param length    bytes of the datagram before its tag.
+     * @return true when the tag is the one {@link #tag} gives the datagram. All 16 bytes are compared whatever the
+     *         first differences: the time taken says nothing about where they differ.
+     */
+    public boolean checkTag(final SecretKey key, final byte direction, final long counter, final DirectBuffer buffer,
+        final int aadLength, final int length)
+    {
+        buffer.getBytes(0, datagram, 0, length + TAG_LENGTH);
+        try
+        {
+            encryptAside(key, direction, counter, aadLength, length, true);
+        }
+        catch (final GeneralSecurityException ex)
+        {
+            throw new IllegalStateException("AES-GCM refused to check a datagram's tag", ex);
+        }
+        int difference = 0;
+        for (int i = length; i < length + TAG_LENGTH; i++)
+        {
+            difference |= datagram[i] ^ plain[i];
+        }
+        return 0 == difference;
+    }
+
+    /**
+     * Encrypt the datagram copied in, header as associated data, into {@link #plain} (ciphertext and tag there).
+     */
+    private void encryptAside(final SecretKey key, final byte direction, final long counter, final int aadLength,
+        final int length, final boolean checking) throws GeneralSecurityException
+    {
+        try
+        {
+            cipher.init(Cipher.ENCRYPT_MODE, key, parameters(direction, counter));
+        }
+        catch (final InvalidAlgorithmParameterException ex)
+        {
+            if (!checking)
+            {
+                throw ex;
+            }
+            // The JDK refuses to encrypt twice in a row under one key and nonce, a guard for senders; a receiver
+            // checks a datagram with the nonce of the one it checked just before (a copy of it, or a forgery that
+            // must not make the real one fail). Initialised once for a nonce no datagram has (the counter's top bit
+            // set: transmissions stay far below it), the cipher takes the datagram's again.
+            cipher.init(Cipher.ENCRYPT_MODE, key, parameters(direction, counter ^ Long.MIN_VALUE));
+            cipher.init(Cipher.ENCRYPT_MODE, key, parameters(direction, counter));
+        }
+        cipher.updateAAD(datagram, 0, aadLength);
+        cipher.doFinal(datagram, aadLength, length - aadLength, plain, aadLength);
     }
 
     /**
