@@ -134,6 +134,20 @@ class WireSealTest
     }
 
     @Test
+    void aDatagramLongerThanAnyTheNicSendsIsRefused()
+    {
+        // The receive buffer takes any UDP datagram; AES-GCM works on copies sized for the longest the NIC sends. A
+        // longer one, sealed or tagged, is refused like any whose tag fails, and the NIC goes on.
+        final int payload = NetConfig.MAX_DATAGRAM;
+        for (final WireMode mode : new WireMode[] { WireMode.ENCRYPT, WireMode.AUTHENTICATE })
+        {
+            final Datagram d = new Datagram(WireDescriptor.TYPE_DATA, payload);
+            assertFalse(new WireSeal(mode, Long.MAX_VALUE, new NicCounters()).open(d.view, d.length, bob.session),
+                mode.text);
+        }
+    }
+
+    @Test
     void theReceiverFollowsKeyEpochsAndTakesThePreviousOnesDatagramsInFlight()
     {
         // 1000 bytes per key: a new epoch every 15 datagrams of 64 payload bytes.

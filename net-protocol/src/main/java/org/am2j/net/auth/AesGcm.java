@@ -44,7 +44,7 @@ public final class AesGcm
     private final byte[] plain;
 
     /**
-     * @param capacity the longest datagram, tag included.
+     * @param capacity the longest datagram, tag included, that is sealed or tagged; a longer one received is refused.
      */
     public AesGcm(final int capacity)
     {
@@ -103,11 +103,15 @@ public final class AesGcm
      *                  checks, and nothing in it changes otherwise.
      * @param aadLength bytes of header.
      * @param length    bytes of the datagram before its tag.
-     * @return true when the tag checks.
+     * @return true when the tag checks; false too for a datagram longer than this instance takes, which nobody sealed.
      */
     public boolean open(final SecretKey key, final byte direction, final long counter, final MutableDirectBuffer buffer,
         final int aadLength, final int length)
     {
+        if (length + TAG_LENGTH > datagram.length)
+        {
+            return false;
+        }
         buffer.getBytes(0, datagram, 0, length + TAG_LENGTH);
         try
         {
@@ -164,11 +168,16 @@ public final class AesGcm
      * @param aadLength bytes of header.
      * @param length    bytes of the datagram before its tag.
      * @return true when the tag is the one {@link #tag} gives the datagram. All 16 bytes are compared whatever the
-     *         first differences: the time taken says nothing about where they differ.
+     *         first differences: the time taken says nothing about where they differ. False for a datagram longer than
+     *         this instance takes, which nobody tagged.
      */
     public boolean checkTag(final SecretKey key, final byte direction, final long counter, final DirectBuffer buffer,
         final int aadLength, final int length)
     {
+        if (length + TAG_LENGTH > datagram.length)
+        {
+            return false;
+        }
         buffer.getBytes(0, datagram, 0, length + TAG_LENGTH);
         try
         {
