@@ -108,11 +108,10 @@ public final class AesGcm
     public boolean open(final SecretKey key, final byte direction, final long counter, final MutableDirectBuffer buffer,
         final int aadLength, final int length)
     {
-        if (length + TAG_LENGTH > datagram.length)
+        if (!copiedIn(buffer, length + TAG_LENGTH))
         {
             return false;
         }
-        buffer.getBytes(0, datagram, 0, length + TAG_LENGTH);
         try
         {
             cipher.init(Cipher.DECRYPT_MODE, key, parameters(direction, counter));
@@ -174,11 +173,10 @@ public final class AesGcm
     public boolean checkTag(final SecretKey key, final byte direction, final long counter, final DirectBuffer buffer,
         final int aadLength, final int length)
     {
-        if (length + TAG_LENGTH > datagram.length)
+        if (!copiedIn(buffer, length + TAG_LENGTH))
         {
             return false;
         }
-        buffer.getBytes(0, datagram, 0, length + TAG_LENGTH);
         try
         {
             encryptAside(key, direction, counter, aadLength, length, true);
@@ -193,6 +191,21 @@ public final class AesGcm
             difference |= datagram[i] ^ plain[i];
         }
         return 0 == difference;
+    }
+
+    /**
+     * Copy a received datagram in, unless it is longer than any this instance seals or tags.
+     *
+     * @return false when it is longer.
+     */
+    private boolean copiedIn(final DirectBuffer buffer, final int bytes)
+    {
+        if (bytes > datagram.length)
+        {
+            return false;
+        }
+        buffer.getBytes(0, datagram, 0, bytes);
+        return true;
     }
 
     /**
