@@ -84,6 +84,10 @@ pair() {
     chmod 600 "$line"
     echo "netns-pingpong: measuring $label" >&2
     local rank ns addr pin
+    # the rank program's one argument: its RankConfig as a JSON object
+    local config="{\"route\":\"$route\",\"rounds\":$rounds,\"warmup\":$warmup,\"size\":0,\"osBursts\":$os_bursts,"
+    config+="\"osWarmupBursts\":$((warmup / 64)),\"bwMessages\":$bw_messages,\"bwRepeats\":5,"
+    config+="\"fastestProbeNs\":$no_probe,\"line\":\"$line\",\"out\":\"$work/$label.results\"}"
     pids=()
     for rank in 1 0; do
         if [ "$rank" -eq 0 ]; then ns="$ns_a"; addr="$addr_a"; else ns="$ns_b"; addr="$addr_b"; fi
@@ -93,9 +97,7 @@ pair() {
             AM2J_BOOTSTRAP="$addr_a:$port" AM2J_NODE_ID="netns-$rank" AM2J_NET_HOST="$addr" \
             timeout 900 "${pin[@]}" "$java" --add-exports java.base/jdk.internal.misc=ALL-UNNAMED \
             --enable-native-access=ALL-UNNAMED -Dam2j.transports=inproc,net -cp "$lib/*" "$main" \
-            --route "$route" --rounds "$rounds" --warmup "$warmup" --size 0 --os-bursts "$os_bursts" \
-            --os-warmup-bursts $((warmup / 64)) --bw-messages "$bw_messages" --bw-repeats 5 \
-            --fastest-probe-ns "$no_probe" --line "$line" --out "$work/$label.results" \
+            "$config" \
             > "$work/$label.$rank.log" 2>&1 &
         pids+=("$!")
     done

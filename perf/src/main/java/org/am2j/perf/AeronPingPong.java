@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.stream.Stream;
@@ -99,15 +100,8 @@ final class AeronPingPong implements AutoCloseable
          */
         static Kind of(final String name)
         {
-            switch (name)
-            {
-                case "ipc":
-                    return IPC;
-                case "udp":
-                    return UDP;
-                default:
-                    throw new IllegalArgumentException("Aeron kind '" + name + "' is not ipc or udp");
-            }
+            return Stream.of(values()).filter(kind -> kind.name().toLowerCase(Locale.ROOT).equals(name)).findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("Aeron kind '" + name + "' is not ipc or udp"));
         }
     }
 

@@ -4,8 +4,6 @@ import java.io.IOException;
 import java.util.function.LongConsumer;
 
 import org.HdrHistogram.Histogram;
-import org.am2j.spmd.Job;
-import org.am2j.spmd.Spmd;
 
 /**
  * The rank program of the Aeron peers of {@link LogP}: an {@link AeronPingPong} between two JVMs pinned like the AM
@@ -30,34 +28,20 @@ public final class AeronRank
      */
     public static void main(final String[] args) throws IOException
     {
-        final RankConfig config = RankConfig.parse(args);
-        final AeronPingPong.Kind kind = AeronPingPong.Kind.of(config.route());
-        try (Job job = Spmd.init(); CacheLinePingPong line = CacheLinePingPong.map(config.line()))
+        JobPhaseChannel.run(args, (config, job, line, channel) ->
         {
-            if (job.size() != RankPairs.RANKS)
-            {
-                throw new IllegalStateException("the ping-pong needs 2 ranks, the job has " + job.size());
-            }
+            final AeronPingPong.Kind kind = AeronPingPong.Kind.of(config.route());
             final AeronPingPong aeron = AeronPingPong.open(kind, job.rank(), job::allGather);
             boolean done = false;
             try
             {
-                final PhaseChannel channel = new JobPhaseChannel(job);
                 if (job.rank() == 0)
                 {
                     initiate(config, kind, aeron, line, channel, AmPingPongRank::sleep).write(config.out());
                 }
                 else
                 {
-                    channel.follow(line, (type, count) ->
-                    {
-                        if (PhaseChannel.AERON_ECHO != type)
-                        {
-                            return false;
-                        }
-                        aeron.respond(count);
-                        return true;
-                    });
+                    channel.follow(line, PhaseChannel.AERON_ECHO, aeron::respond);
                 }
                 done = true;
             }
@@ -79,7 +63,7 @@ public final class AeronRank
             {
                 aeron.close();
             }
-        }
+        });
     }
 
     /**

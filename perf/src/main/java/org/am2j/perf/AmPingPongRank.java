@@ -13,7 +13,6 @@ import org.am2j.api.Endpoint;
 import org.am2j.api.EndpointName;
 import org.am2j.api.Tags;
 import org.am2j.spmd.Job;
-import org.am2j.spmd.Spmd;
 
 /**
  * The rank program of the AM-II measurements of {@link PingPong}, one JVM per rank, started through the SPMD
@@ -92,36 +91,31 @@ public final class AmPingPongRank
      */
     static void run(final String[] args, final boolean udpLimit, final Initiator initiator) throws IOException
     {
-        final RankConfig config = RankConfig.parse(args);
-        try (Job job = Spmd.init();
-            CacheLinePingPong line = CacheLinePingPong.map(config.line());
-            Bundle bundle = Am.allocateBundle(BundleKind.SEQ))
+        JobPhaseChannel.run(args, (config, job, line, channel) ->
         {
-            if (job.size() != PingPong.RANKS)
+            try (Bundle bundle = Am.allocateBundle(BundleKind.SEQ))
             {
-                throw new IllegalStateException("the ping-pong needs 2 ranks, the job has " + job.size());
-            }
-            final Endpoint endpoint = bundle.allocateEndpoint();
-            endpoint.tag(Tags.fresh());
-            final int peer = 1 - job.rank();
-            final AmMessaging messaging = new AmMessaging(bundle, endpoint, peer);
-            mapPeer(job, endpoint, peer, config.route());
-            // both ranks decide alike from the same --route, so both take part in the limit sockets' all-gather or
-            // neither does
-            try (UdpPingPong udp = udpLimit && config.routeIsNet() ? UdpRank.openToPeer(job) : null)
-            {
-                final PhaseChannel channel = new JobPhaseChannel(job);
-                if (job.rank() == 0)
+                final Endpoint endpoint = bundle.allocateEndpoint();
+                endpoint.tag(Tags.fresh());
+                final int peer = 1 - job.rank();
+                final AmMessaging messaging = new AmMessaging(bundle, endpoint, peer);
+                mapPeer(job, endpoint, peer, config.route());
+                // both ranks decide alike from the same --route, so both take part in the limit sockets'
+                // all-gather or neither does
+                try (UdpPingPong udp = udpLimit && config.routeIsNet() ? UdpRank.openToPeer(job) : null)
                 {
-                    initiator.initiate(config, messaging, line, udp, channel, AmPingPongRank::sleep)
-                        .write(config.out());
-                }
-                else
-                {
-                    respond(messaging, udp, line, channel);
+                    if (job.rank() == 0)
+                    {
+                        initiator.initiate(config, messaging, line, udp, channel, AmPingPongRank::sleep)
+                            .write(config.out());
+                    }
+                    else
+                    {
+                        respond(messaging, udp, line, channel);
+                    }
                 }
             }
-        }
+        });
     }
 
     /**
@@ -292,15 +286,10 @@ public final class AmPingPongRank
      */
     static void putBandwidth(final Results results, final String prefix, final double[] runs)
     {
-        final StringBuilder list = new StringBuilder();
-        for (final double run : runs)
-        {
-            list.append(list.length() > 0 ? "," : "").append(run);
-        }
         results.put(prefix + "_gbps", Medians.of(runs));
         results.put(prefix + "_gbps_min", Arrays.stream(runs).min().getAsDouble());
         results.put(prefix + "_gbps_max", Arrays.stream(runs).max().getAsDouble());
-        results.put(prefix + "_gbps_runs", list.toString());
+        results.put(prefix + "_gbps_runs", LogPRank.join(runs));
     }
 
     /**
@@ -333,39 +322,26 @@ public final class AmPingPongRank
         {
             switch (type)
             {
-                case PhaseChannel.SERVE:
-                    amEndpoint(messaging, type).serve();
-                    return true;
-                case PhaseChannel.SERVE_ASLEEP:
-                    amEndpoint(messaging, type).serveAsleep();
-                    return true;
-                case PhaseChannel.UDP_ECHO:
-                    udpLimit(udp, type).respond(count);
-                    return true;
-                default:
+                case PhaseChannel.SERVE -> needed(messaging, type, "an AM endpoint").serve();
+                case PhaseChannel.SERVE_ASLEEP -> needed(messaging, type, "an AM endpoint").serveAsleep();
+                case PhaseChannel.UDP_ECHO -> needed(udp, type, "the plain UDP limit's socket (only the network " +
+                    "protocols' ranks open one)").respond(count);
+                default ->
+                {
                     return false;
+                }
             }
+            return true;
         });
     }
 
-    private static UdpPingPong udpLimit(final UdpPingPong udp, final int type)
+    private static <T> T needed(final T side, final int type, final String what)
     {
-        if (null == udp)
+        if (null == side)
         {
-            throw new IllegalStateException("command " + type + " needs the plain UDP limit's socket, and " +
-                "this rank has none (only the network protocols' ranks open one)");
+            throw new IllegalStateException("command " + type + " needs " + what + ", and this rank has none");
         }
-        return udp;
-    }
-
-    private static AmMessaging amEndpoint(final AmMessaging messaging, final int type)
-    {
-        if (null == messaging)
-        {
-            throw new IllegalStateException("command " + type + " needs an AM endpoint, and " +
-                "this rank has none");
-        }
-        return messaging;
+        return side;
     }
 
     /**

@@ -5,8 +5,6 @@ import java.util.function.IntConsumer;
 import java.util.function.LongConsumer;
 
 import org.HdrHistogram.Histogram;
-import org.am2j.spmd.Job;
-import org.am2j.spmd.Spmd;
 
 /**
  * The rank program of the machine's limit in {@link PingPong}: the plain cache-line ping-pong of
@@ -28,31 +26,17 @@ public final class CacheLineRank
      */
     public static void main(final String[] args) throws IOException
     {
-        final RankConfig config = RankConfig.parse(args);
-        try (Job job = Spmd.init(); CacheLinePingPong line = CacheLinePingPong.map(config.line()))
+        JobPhaseChannel.run(args, (config, job, line, channel) ->
         {
-            if (job.size() != PingPong.RANKS)
-            {
-                throw new IllegalStateException("the ping-pong needs 2 ranks, the job has " + job.size());
-            }
-            final PhaseChannel channel = new JobPhaseChannel(job);
             if (job.rank() == 0)
             {
                 initiate(config, line, channel, AmPingPongRank::sleep).write(config.out());
             }
             else
             {
-                channel.follow(line, (type, count) ->
-                {
-                    if (PhaseChannel.RESPOND_MEDIUM != type)
-                    {
-                        return false;
-                    }
-                    line.respondMedium(count, config.size());
-                    return true;
-                });
+                channel.follow(line, PhaseChannel.RESPOND_MEDIUM, count -> line.respondMedium(count, config.size()));
             }
-        }
+        });
     }
 
     /**

@@ -1,8 +1,10 @@
 package org.am2j.perf;
 
+import java.io.IOException;
 import java.nio.ByteBuffer;
 
 import org.am2j.spmd.Job;
+import org.am2j.spmd.Spmd;
 
 /**
  * The {@link PhaseChannel} of a two-rank SPMD job: each command is an all-gather in which rank 0 contributes the
@@ -17,11 +19,48 @@ final class JobPhaseChannel implements PhaseChannel
     private final Job job;
 
     /**
+     * A rank program of a pair, once its job, cache line and channel are up.
+     */
+    @FunctionalInterface
+    interface Rank
+    {
+        /**
+         * @param config  of the pair.
+         * @param job     of the two ranks.
+         * @param line    the pair's cache line.
+         * @param channel between the two ranks.
+         * @throws IOException when the rank's sockets or results fail.
+         */
+        void run(RankConfig config, Job job, CacheLinePingPong line, PhaseChannel channel) throws IOException;
+    }
+
+    /**
      * @param job of two ranks.
      */
     JobPhaseChannel(final Job job)
     {
         this.job = job;
+    }
+
+    /**
+     * The frame of every rank program of a pair: read its {@link RankConfig} command line, join the job (of two
+     * ranks), map the pair's cache line, run the rank, and close the line and the job.
+     *
+     * @param args the rank program's command line.
+     * @param rank what the rank does.
+     * @throws IOException when the line cannot be mapped or the rank fails so.
+     */
+    static void run(final String[] args, final Rank rank) throws IOException
+    {
+        final RankConfig config = RankConfig.parse(args);
+        try (Job job = Spmd.init(); CacheLinePingPong line = CacheLinePingPong.map(config.line()))
+        {
+            if (job.size() != RankPairs.RANKS)
+            {
+                throw new IllegalStateException("the ping-pong needs 2 ranks, the job has " + job.size());
+            }
+            rank.run(config, job, line, new JobPhaseChannel(job));
+        }
     }
 
     @Override

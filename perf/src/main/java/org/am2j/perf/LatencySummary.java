@@ -8,43 +8,21 @@ import org.HdrHistogram.Histogram;
  * The summary of a latency histogram that the benchmarks report: count, p50, p99, p99.9, mean, min and max, in
  * nanoseconds. Percentiles are HdrHistogram's (the highest value equivalent to the recorded ones at 3 significant
  * digits, so within 0.1% above the exact order statistic).
+ *
+ * @param count number of values.
+ * @param p50   median, ns.
+ * @param p99   99th percentile, ns.
+ * @param p999  99.9th percentile, ns.
+ * @param mean  mean, ns.
+ * @param min   smallest value, ns.
+ * @param max   largest value, ns.
  */
-final class LatencySummary
+record LatencySummary(long count, long p50, long p99, long p999, double mean, long min, long max)
 {
     /** Largest latency a histogram tracks; longer ones are recorded as this value. */
     static final long MAX_TRACKED_NS = TimeUnit.SECONDS.toNanos(60);
     /** Significant digits of the histograms. */
     static final int SIGNIFICANT_DIGITS = 3;
-
-    private final long count;
-    private final long p50;
-    private final long p99;
-    private final long p999;
-    private final double mean;
-    private final long min;
-    private final long max;
-
-    /**
-     * @param count number of values.
-     * @param p50   median, ns.
-     * @param p99   99th percentile, ns.
-     * @param p999  99.9th percentile, ns.
-     * @param mean  mean, ns.
-     * @param min   smallest value, ns.
-     * @param max   largest value, ns.
-     */
-    LatencySummary(
-        final long count, final long p50, final long p99, final long p999, final double mean, final long min,
-        final long max)
-    {
-        this.count = count;
-        this.p50 = p50;
-        this.p99 = p99;
-        this.p999 = p999;
-        this.mean = mean;
-        this.min = min;
-        this.max = max;
-    }
 
     /**
      * @return a histogram for latencies of 0 to {@link #MAX_TRACKED_NS} ns at {@value #SIGNIFICANT_DIGITS}
@@ -123,61 +101,5 @@ final class LatencySummary
             results.getDouble(prefix + "_mean_ns"),
             results.getLong(prefix + "_min_ns"),
             results.getLong(prefix + "_max_ns"));
-    }
-
-    /**
-     * @return number of values.
-     */
-    long count()
-    {
-        return count;
-    }
-
-    /**
-     * @return median, ns.
-     */
-    long p50()
-    {
-        return p50;
-    }
-
-    /**
-     * @return 99th percentile, ns.
-     */
-    long p99()
-    {
-        return p99;
-    }
-
-    /**
-     * @return 99.9th percentile, ns.
-     */
-    long p999()
-    {
-        return p999;
-    }
-
-    /**
-     * @return mean, ns.
-     */
-    double mean()
-    {
-        return mean;
-    }
-
-    /**
-     * @return smallest value, ns.
-     */
-    long min()
-    {
-        return min;
-    }
-
-    /**
-     * @return largest value, ns.
-     */
-    long max()
-    {
-        return max;
     }
 }

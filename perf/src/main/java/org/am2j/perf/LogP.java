@@ -2,7 +2,6 @@ package org.am2j.perf;
 
 import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -43,7 +42,7 @@ public final class LogP
     /** Exit status when the benchmark could not run to the end. */
     public static final int FAILURE_STATUS = 1;
     /** Transports the four configurations need. */
-    static final List<String> TRANSPORTS = List.of("shm", "net");
+    static final String TRANSPORTS = "shm,net";
 
     private final PrintStream out;
     private final PrintStream err;
@@ -120,18 +119,8 @@ public final class LogP
      */
     int run(final LogPOptions options, final String command)
     {
-        if (Runtime.getRuntime().availableProcessors() < RankPairs.RANKS)
+        if (!pairs.canRun(TRANSPORTS, "each of the four configurations"))
         {
-            err.println(NAME + ": needs at least 2 CPUs (the two ranks spin-wait on each other), this JVM has " +
-                Runtime.getRuntime().availableProcessors());
-            return FAILURE_STATUS;
-        }
-        final List<String> missing = TransportCheck.missing(String.join(",", TRANSPORTS));
-        if (!missing.isEmpty())
-        {
-            err.println(NAME + ": the four configurations need the transports " + TRANSPORTS +
-                "; not on the class path: " + String.join(", ", missing) + " (found: " + TransportCheck.available() +
-                ")");
             return FAILURE_STATUS;
         }
         final CpuPinning pinning = CpuPinning.detect();
@@ -139,31 +128,27 @@ public final class LogP
         final String timestamp = Instant.now().truncatedTo(ChronoUnit.SECONDS).toString();
         final long began = System.nanoTime();
         final LogPOptions.Scale scale = options.scale();
-        try
+        return pairs.measureAll(() ->
         {
-            final Fastest fastest = new Fastest();
-            final Results limitShm = fastest.of(pairs.measureLimit(scale.rounds(), scale.warmup(), 0, fastest.ns));
-            final Results aeronIpc = fastest.of(measureAeron(AeronPingPong.Kind.IPC, scale, fastest.ns));
+            final RankPairs.Fastest fastest = new RankPairs.Fastest();
+            final Results limitShm = fastest.of(pairs.measureLimit(scale.rounds(), scale.warmup(), 0, fastest.ns()));
+            final Results aeronIpc = fastest.of(measureAeron(AeronPingPong.Kind.IPC, scale, fastest.ns()));
             final Map<Protocol, Results> am = new LinkedHashMap<>();
             for (final Protocol protocol : LogPReport.CONFIGS)
             {
-                am.put(protocol, fastest.of(measureAm(protocol, scale, options.nicsPerNode(protocol), fastest.ns)));
+                am.put(protocol, fastest.of(measureAm(protocol, scale, options.nicsPerNode(protocol), fastest.ns())));
             }
-            final Results aeronUdp = fastest.of(measureAeron(AeronPingPong.Kind.UDP, scale, fastest.ns));
+            final Results aeronUdp = fastest.of(measureAeron(AeronPingPong.Kind.UDP, scale, fastest.ns()));
             final Results limitUdp = fastest.of(pairs.measureUdpLimit(
-                scale.rounds(), scale.warmup(), scale.udpStream(), Protocol.NET.nodes(), fastest.ns));
-            final Results pollNetwork = fastest.of(measurePollCost(NetPollCost.NETWORK, options, fastest.ns));
-            final Results pollCalibrated = fastest.of(measurePollCost(NetPollCost.CALIBRATED, options, fastest.ns));
+                scale.rounds(), scale.warmup(), scale.udpStream(), Protocol.NET.nodes(), fastest.ns()));
+            final Results pollNetwork = fastest.of(measurePollCost(NetPollCost.NETWORK, options, fastest.ns()));
+            final Results pollCalibrated = fastest.of(measurePollCost(NetPollCost.CALIBRATED, options, fastest.ns()));
 
             final LogPReport report = new LogPReport(
                 options, command, timestamp, pinning, start, am, aeronIpc, aeronUdp, limitShm, limitUdp,
                 new NetPollCost(options.nicsPerNode(), pollNetwork, pollCalibrated));
             report.printTable(out);
-            if (null != options.json())
-            {
-                Files.writeString(options.json(), report.json(), StandardCharsets.UTF_8);
-                err.println(NAME + ": wrote " + options.json());
-            }
+            pairs.writeJson(options.json(), report.json());
             if (null != options.plots())
             {
                 for (final Path file : LogPPlots.write(report, options.plots()))
@@ -172,50 +157,7 @@ public final class LogP
                 }
             }
             err.printf("%s: took %d s%n", NAME, TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - began));
-            return 0;
-        }
-        catch (final PairFailed ex)
-        {
-            return FAILURE_STATUS;
-        }
-        catch (final IOException | RuntimeException ex)
-        {
-            err.println(NAME + ": " + ex);
-            return FAILURE_STATUS;
-        }
-        catch (final InterruptedException ex)
-        {
-            Thread.currentThread().interrupt();
-            err.println(NAME + ": interrupted");
-            return FAILURE_STATUS;
-        }
-    }
-
-    /** A rank pair failed; the launcher has said why. */
-    private static final class PairFailed extends Exception
-    {
-        private static final long serialVersionUID = 1L;
-
-        PairFailed()
-        {
-            super(null, null, false, false);
-        }
-    }
-
-    /** The fastest probe of the run so far, handed to each pair so that its guard judges against it. */
-    private static final class Fastest
-    {
-        private long ns = EpochGuard.NO_PROBE;
-
-        Results of(final Results results) throws PairFailed
-        {
-            if (null == results)
-            {
-                throw new PairFailed();
-            }
-            ns = Math.min(ns, results.getLong("probe_fastest_p50_ns"));
-            return results;
-        }
+        });
     }
 
     private Results measureAm(
@@ -263,7 +205,8 @@ public final class LogP
         return pairs.measure("aeron " + name, AeronRank.class.getName(),
             (line, results) -> new RankConfig(name, scale.rounds(), scale.warmup(), AeronPingPong.MESSAGE_BYTES, 0,
                 0, 0, 0, fastestProbeNs, line, results),
-            Map.of(), AeronPingPong.Kind.UDP == kind ? Protocol.NET.nodes() : 1, 4L * (scale.rounds() + scale.warmup()));
+            Map.of(), AeronPingPong.Kind.UDP == kind ? Protocol.NET.nodes() : 1, 0,
+            4L * (scale.rounds() + scale.warmup()));
     }
 
     /**

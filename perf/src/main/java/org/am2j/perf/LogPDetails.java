@@ -4,6 +4,7 @@ import java.util.Arrays;
 import java.util.Map;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 /**
@@ -101,16 +102,8 @@ final class LogPDetails
     private static void array(final ObjectNode json, final String name, final double[] values, final int scale)
     {
         final ArrayNode array = json.putArray(name);
-        for (final double value : values)
-        {
-            if (1 == scale)
-            {
-                array.add(Math.round(value));
-            }
-            else
-            {
-                array.add(MachineReport.round(value, scale));
-            }
-        }
+        Arrays.stream(values).forEach(value ->
+            array.add(1 == scale ? JsonNodeFactory.instance.numberNode(Math.round(value)) :
+                JsonNodeFactory.instance.numberNode(MachineReport.round(value, scale))));
     }
 }

@@ -1,7 +1,9 @@
 package org.am2j.perf;
 
 import java.io.IOException;
+import java.util.Arrays;
 import java.util.function.LongConsumer;
+import java.util.stream.Collectors;
 
 import org.HdrHistogram.Histogram;
 
@@ -264,12 +266,7 @@ public final class LogPRank
      */
     static String join(final int[] values)
     {
-        final StringBuilder text = new StringBuilder();
-        for (final int value : values)
-        {
-            text.append(text.length() > 0 ? "," : "").append(value);
-        }
-        return text.toString();
+        return Arrays.stream(values).mapToObj(Integer::toString).collect(Collectors.joining(","));
     }
 
     /**
@@ -278,11 +275,6 @@ public final class LogPRank
      */
     static String join(final double[] values)
     {
-        final StringBuilder text = new StringBuilder();
-        for (final double value : values)
-        {
-            text.append(text.length() > 0 ? "," : "").append(value);
-        }
-        return text.toString();
+        return Arrays.stream(values).mapToObj(Double::toString).collect(Collectors.joining(","));
     }
 }

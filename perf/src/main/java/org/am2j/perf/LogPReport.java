@@ -6,6 +6,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.ToDoubleFunction;
+import java.util.stream.IntStream;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.am2j.launch.CpuPinning;
@@ -48,32 +50,37 @@ final class LogPReport
     enum Row
     {
         /** Latency. */
-        L("Latency (L)", "us", "L_us", -0.3, 0.1, 15.5, 13.8),
+        L("Latency (L)", "us", "L_us", p -> p.latencyNs() / 1000, -0.3, 0.1, 15.5, 13.8),
         /** Send overhead. */
-        OS("Send Overhead (o_s)", "us", "os_us", 1.8, 2.1, 3.3, 5.6),
+        OS("Send Overhead (o_s)", "us", "os_us", p -> p.osNs() / 1000, 1.8, 2.1, 3.3, 5.6),
         /** Receive overhead. */
-        OR("Receive Overhead (o_r)", "us", "or_us", 1.3, 1.4, 8.6, 8.1),
+        OR("Receive Overhead (o_r)", "us", "or_us", p -> p.orNs() / 1000, 1.3, 1.4, 8.6, 8.1),
         /** Gap. */
-        GAP("Gap (g)", "us", "g_us", 3.1, 3.6, 17.6, 17.6),
+        GAP("Gap (g)", "us", "g_us", p -> p.gNs() / 1000, 3.1, 3.6, 17.6, 17.6),
         /** Gap per byte. */
-        GAP_PER_BYTE("Gap per Byte (G)", "us/B", "G_us_per_byte", 0.00602, 0.00625, 0.0305, 0.0315),
+        GAP_PER_BYTE("Gap per Byte (G)", "us/B", "G_us_per_byte", p -> p.gapPerByteNs() / 1000, 0.00602, 0.00625,
+            0.0305, 0.0315),
         /** Bandwidth. */
-        BANDWIDTH("Bandwidth (1/G)", "MB/s", "bw_MBps", 166, 160, 32.8, 31.7),
+        BANDWIDTH("Bandwidth (1/G)", "MB/s", "bw_MBps", LogPParameters::bandwidthMBps, 166, 160, 32.8, 31.7),
         /** Half-power point (the paper's kB, in bytes here). */
-        HALF_POWER("Half-power Point", "kB", "half_power_bytes", 5.1 * KB, 5.3 * KB, 8.6 * KB, 8.7 * KB),
+        HALF_POWER("Half-power Point", "kB", "half_power_bytes", LogPParameters::halfPowerBytes, 5.1 * KB, 5.3 * KB,
+            8.6 * KB, 8.7 * KB),
         /** Round trip. */
-        RTT("Round Trip Time (RTT)", "us", "rtt_us", 5.6, 7.2, 55, 55);
+        RTT("Round Trip Time (RTT)", "us", "rtt_us", p -> p.rttNs() / 1000, 5.6, 7.2, 55, 55);
 
         private final String label;
         private final String unit;
         private final String key;
+        private final ToDoubleFunction<LogPParameters> measured;
         private final double[] paper;
 
-        Row(final String label, final String unit, final String key, final double... paper)
+        Row(final String label, final String unit, final String key, final ToDoubleFunction<LogPParameters> measured,
+            final double... paper)
         {
             this.label = label;
             this.unit = unit;
             this.key = key;
+            this.measured = measured;
             this.paper = paper;
         }
 
@@ -116,25 +123,7 @@ final class LogPReport
          */
         double of(final LogPParameters p)
         {
-            switch (this)
-            {
-                case L:
-                    return p.latencyNs() / 1000;
-                case OS:
-                    return p.osNs() / 1000;
-                case OR:
-                    return p.orNs() / 1000;
-                case GAP:
-                    return p.gNs() / 1000;
-                case GAP_PER_BYTE:
-                    return p.gapPerByteNs() / 1000;
-                case BANDWIDTH:
-                    return p.bandwidthMBps();
-                case HALF_POWER:
-                    return p.halfPowerBytes();
-                default:
-                    return p.rttNs() / 1000;
-            }
+            return measured.applyAsDouble(p);
         }
 
         /**
@@ -147,18 +136,13 @@ final class LogPReport
             {
                 return "?";
             }
-            switch (this)
+            return switch (this)
             {
-                case GAP_PER_BYTE:
-                    return value < 0.001 ? String.format(Locale.ROOT, "%.7f", value) :
-                        String.format(Locale.ROOT, "%.5f", value);
-                case BANDWIDTH:
-                    return String.format(Locale.ROOT, value < 1000 ? "%.1f" : "%.0f", value);
-                case HALF_POWER:
-                    return String.format(Locale.ROOT, "%.1f", value / KB);
-                default:
-                    return String.format(Locale.ROOT, Math.abs(value) < 10 ? "%.3f" : "%.2f", value);
-            }
+                case GAP_PER_BYTE -> String.format(Locale.ROOT, value < 0.001 ? "%.7f" : "%.5f", value);
+                case BANDWIDTH -> String.format(Locale.ROOT, value < 1000 ? "%.1f" : "%.0f", value);
+                case HALF_POWER -> String.format(Locale.ROOT, "%.1f", value / KB);
+                default -> String.format(Locale.ROOT, Math.abs(value) < 10 ? "%.3f" : "%.2f", value);
+            };
         }
 
         /**
@@ -167,17 +151,13 @@ final class LogPReport
          */
         double round(final double value)
         {
-            switch (this)
+            return switch (this)
             {
-                case GAP_PER_BYTE:
-                    return Double.isFinite(value) ? Math.round(value * 1e9) / 1e9 : value;
-                case BANDWIDTH:
-                    return MachineReport.round(value, 10);
-                case HALF_POWER:
-                    return MachineReport.round(value, 1);
-                default:
-                    return MachineReport.round(value, 10_000);
-            }
+                case GAP_PER_BYTE -> Double.isFinite(value) ? Math.round(value * 1e9) / 1e9 : value;
+                case BANDWIDTH -> MachineReport.round(value, 10);
+                case HALF_POWER -> MachineReport.round(value, 1);
+                default -> MachineReport.round(value, 10_000);
+            };
         }
     }
 
@@ -239,13 +219,10 @@ final class LogPReport
         this.aeronUdp = new Peer("aeron_udp_rtt_us", "Aeron UDP", aeronUdp, "aeron_rtt");
         this.limitShm = new Peer("limit_shm_rtt_us", "limit: cache line", limitShm, "limit_rtt");
         this.limitUdp = new Peer("limit_udp_rtt_us", "limit: plain UDP", limitUdp, "limit_udp_rtt");
-        long fastest = EpochGuard.NO_PROBE;
         final List<Results> all = new ArrayList<>(am.values());
         all.addAll(List.of(aeronIpc, aeronUdp, limitShm, limitUdp, pollCost.network(), pollCost.calibrated()));
-        for (final Results results : all)
-        {
-            fastest = Math.min(fastest, results.getLong("probe_fastest_p50_ns"));
-        }
+        final long fastest = all.stream().mapToLong(results -> results.getLong("probe_fastest_p50_ns")).min()
+            .orElse(EpochGuard.NO_PROBE);
         machine = new MachineReport(pinning, start, fastest);
         for (final Protocol protocol : CONFIGS)
         {
@@ -269,10 +246,7 @@ final class LogPReport
     private static List<String> amMeasurements()
     {
         final List<String> names = new ArrayList<>(List.of("rtt"));
-        for (int k = 0; k < LogPRank.DELAY_FACTORS.length; k++)
-        {
-            names.add("sig_d" + k);
-        }
+        IntStream.range(0, LogPRank.DELAY_FACTORS.length).forEach(k -> names.add("sig_d" + k));
         names.add("transfer");
         return names;
     }

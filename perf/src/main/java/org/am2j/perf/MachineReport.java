@@ -27,6 +27,11 @@ final class MachineReport
         {
             return "machine." + name + "." + field;
         }
+
+        double load()
+        {
+            return results.getDouble(key("load_avg_1m"));
+        }
     }
 
     /**
@@ -59,14 +64,8 @@ final class MachineReport
      */
     boolean slowEpoch(final String label)
     {
-        for (final Entry entry : entries)
-        {
-            if (entry.label.equals(label))
-            {
-                return slowEpoch(entry);
-            }
-        }
-        throw new IllegalArgumentException("no measurement " + label);
+        return slowEpoch(entries.stream().filter(entry -> entry.label.equals(label)).findFirst()
+            .orElseThrow(() -> new IllegalArgumentException("no measurement " + label)));
     }
 
     private boolean slowEpoch(final Entry entry)
@@ -81,14 +80,7 @@ final class MachineReport
      */
     boolean slowEpoch()
     {
-        for (final Entry entry : entries)
-        {
-            if (slowEpoch(entry))
-            {
-                return true;
-            }
-        }
-        return false;
+        return entries.stream().anyMatch(this::slowEpoch);
     }
 
     /**
@@ -96,15 +88,7 @@ final class MachineReport
      */
     List<String> slowMeasurements()
     {
-        final List<String> slow = new ArrayList<>();
-        for (final Entry entry : entries)
-        {
-            if (slowEpoch(entry))
-            {
-                slow.add(entry.label);
-            }
-        }
-        return slow;
+        return entries.stream().filter(this::slowEpoch).map(Entry::label).toList();
     }
 
     /**
@@ -120,13 +104,7 @@ final class MachineReport
         {
             busy.add("start");
         }
-        for (final Entry entry : entries)
-        {
-            if (entry.results.getDouble(entry.key("load_avg_1m")) > cpus)
-            {
-                busy.add(entry.label);
-            }
-        }
+        entries.stream().filter(entry -> entry.load() > cpus).forEach(entry -> busy.add(entry.label));
         return busy;
     }
 
@@ -135,16 +113,9 @@ final class MachineReport
      */
     double highestLoad()
     {
-        double highest = start.load1();
-        for (final Entry entry : entries)
-        {
-            final double load = entry.results.getDouble(entry.key("load_avg_1m"));
-            if (!(highest >= load))
-            {
-                highest = load;
-            }
-        }
-        return highest;
+        // NaN (no load known) is passed over, unless nothing is known
+        return entries.stream().mapToDouble(Entry::load).filter(load -> !Double.isNaN(load))
+            .reduce(start.load1(), (a, b) -> Double.isNaN(a) ? b : Math.max(a, b));
     }
 
     /**

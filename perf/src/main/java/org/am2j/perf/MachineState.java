@@ -11,35 +11,21 @@ import java.util.List;
  * What the operating system says about the machine at one instant: the load averages of {@code /proc/loadavg} and
  * the mean clock of {@code cpu MHz} lines of {@code /proc/cpuinfo}. A value the machine does not report is NaN (and
  * {@code null} in JSON).
+ *
+ * @param load1  1-minute load average.
+ * @param load5  5-minute load average.
+ * @param load15 15-minute load average.
+ * @param cpuMhz mean CPU clock, MHz.
  */
-final class MachineState
+public record MachineState(double load1, double load5, double load15, double cpuMhz)
 {
     private static final Path LOADAVG = Path.of("/proc/loadavg");
     private static final Path CPUINFO = Path.of("/proc/cpuinfo");
 
-    private final double load1;
-    private final double load5;
-    private final double load15;
-    private final double cpuMhz;
-
-    /**
-     * @param load1  load average over 1 minute.
-     * @param load5  over 5 minutes.
-     * @param load15 over 15 minutes.
-     * @param cpuMhz mean clock of the CPUs, MHz.
-     */
-    MachineState(final double load1, final double load5, final double load15, final double cpuMhz)
-    {
-        this.load1 = load1;
-        this.load5 = load5;
-        this.load15 = load15;
-        this.cpuMhz = cpuMhz;
-    }
-
     /**
      * @return the state now; NaN for what cannot be read.
      */
-    static MachineState read()
+    public static MachineState read()
     {
         return parse(readFirstLine(LOADAVG), readLines(CPUINFO));
     }
@@ -128,34 +114,10 @@ final class MachineState
     }
 
     /**
-     * @return load average over 1 minute, NaN when unknown.
+     * @return the load averages of 1, 5 and 15 minutes, in that order.
      */
-    double load1()
+    public double[] loads()
     {
-        return load1;
-    }
-
-    /**
-     * @return load average over 5 minutes, NaN when unknown.
-     */
-    double load5()
-    {
-        return load5;
-    }
-
-    /**
-     * @return load average over 15 minutes, NaN when unknown.
-     */
-    double load15()
-    {
-        return load15;
-    }
-
-    /**
-     * @return mean CPU clock in MHz, NaN when unknown.
-     */
-    double cpuMhz()
-    {
-        return cpuMhz;
+        return new double[] { load1, load5, load15 };
     }
 }

@@ -1,6 +1,7 @@
 package org.am2j.perf;
 
 import java.io.IOException;
+import java.util.Arrays;
 import java.util.function.LongConsumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -85,16 +86,9 @@ public final class NetPollRank
                 blocks[b] = messaging.emptyPollsNs(config.rounds());
             }
             final double perPoll = config.rounds();
-            long min = Long.MAX_VALUE;
-            long max = 0;
-            for (final long block : blocks)
-            {
-                min = Math.min(min, block);
-                max = Math.max(max, block);
-            }
             results.put("poll_empty_ns", Medians.of(blocks) / perPoll);
-            results.put("poll_empty_min_ns", min / perPoll);
-            results.put("poll_empty_max_ns", max / perPoll);
+            results.put("poll_empty_min_ns", Arrays.stream(blocks).min().getAsLong() / perPoll);
+            results.put("poll_empty_max_ns", Arrays.stream(blocks).max().getAsLong() / perPoll);
             results.put("poll_blocks", blocks.length);
             results.put("poll_block_polls", config.rounds());
         }, results);

@@ -1,5 +1,7 @@
 package org.am2j.perf;
 
+import java.util.function.IntConsumer;
+
 /**
  * How the initiator (rank 0) of a rank pair tells the responder (rank 1) what comes next: a probe or measurement of
  * the cache line, serving AM requests, answering or sinking plain UDP datagrams, or the end. Each command is a
@@ -44,6 +46,27 @@ interface PhaseChannel
          * @return false when the responder does not know the command.
          */
         boolean run(int type, int count);
+    }
+
+    /**
+     * Responder: follow the initiator's commands until {@link #EXIT}: {@link #RESPOND} on the cache line, one more
+     * command through {@code command}.
+     *
+     * @param line    the pair's cache line.
+     * @param type    the one more command the responder knows.
+     * @param command runs it, given its count.
+     * @throws IllegalStateException at a command the responder does not know.
+     */
+    default void follow(final CacheLinePingPong line, final int type, final IntConsumer command)
+    {
+        follow(line, (given, count) ->
+        {
+            if (type == given)
+            {
+                command.accept(count);
+            }
+            return type == given;
+        });
     }
 
     /**

@@ -2,13 +2,8 @@ package org.am2j.perf;
 
 import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
-import java.util.List;
-import java.util.Map;
 
 import org.am2j.launch.Am2Run;
 import org.am2j.launch.CpuPinning;
@@ -55,8 +50,6 @@ public final class PingPong
     public static final int USAGE_STATUS = 2;
     /** Exit status when the benchmark could not run to the end. */
     public static final int FAILURE_STATUS = 1;
-    /** Ranks of every job of the benchmark. */
-    static final int RANKS = RankPairs.RANKS;
 
     private final PrintStream out;
     private final PrintStream err;
@@ -118,18 +111,8 @@ public final class PingPong
             err.println(PingPongOptions.USAGE);
             return USAGE_STATUS;
         }
-        if (Runtime.getRuntime().availableProcessors() < RANKS)
+        if (!pairs.canRun(protocol.transports(), "--protocol " + protocol.cliName()))
         {
-            err.println("am2j pingpong: needs at least 2 CPUs (the two ranks spin-wait on each other), this JVM has " +
-                Runtime.getRuntime().availableProcessors());
-            return FAILURE_STATUS;
-        }
-        final List<String> missing = TransportCheck.missing(protocol.transports());
-        if (!missing.isEmpty())
-        {
-            err.println("am2j pingpong: --protocol " + protocol.cliName() + " needs the transports " +
-                protocol.transports() + "; not on the class path: " + String.join(", ", missing) +
-                " (found: " + TransportCheck.available() + ")");
             return FAILURE_STATUS;
         }
 
@@ -138,66 +121,27 @@ public final class PingPong
         final MachineState start = MachineState.read();
         final String timestamp = Instant.now().truncatedTo(ChronoUnit.SECONDS).toString();
         final String command = RankPairs.command("am2j pingpong", args);
-        try
+        return pairs.measureAll(() ->
         {
-            final Results am = measureAm(options);
-            if (null == am)
-            {
-                return FAILURE_STATUS;
-            }
-            Results single = null;
-            if (null != protocol.single())
-            {
-                single = measureSingle(options, am.getLong("probe_fastest_p50_ns"));
-                if (null == single)
-                {
-                    return FAILURE_STATUS;
-                }
-            }
-            final Results limit = pairs.measureLimit(
-                options.rounds(), options.warmup(), options.size(), am.getLong("probe_fastest_p50_ns"));
-            if (null == limit)
-            {
-                return FAILURE_STATUS;
-            }
-            Results udp = null;
-            if (protocol.overNetwork())
-            {
-                udp = pairs.measureUdpLimit(options.rounds(), options.warmup(), options.bwMessages(), protocol.nodes(),
-                    Math.min(am.getLong("probe_fastest_p50_ns"), limit.getLong("probe_fastest_p50_ns")));
-                if (null == udp)
-                {
-                    return FAILURE_STATUS;
-                }
-            }
+            final RankPairs.Fastest fastest = new RankPairs.Fastest();
+            final Results am = fastest.of(measureAm(options));
+            final Results single = null == protocol.single() ? null : fastest.of(measureSingle(options, fastest.ns()));
+            final Results limit = fastest.of(pairs.measureLimit(
+                options.rounds(), options.warmup(), options.size(), fastest.ns()));
+            final Results udp = !protocol.overNetwork() ? null : fastest.of(pairs.measureUdpLimit(
+                options.rounds(), options.warmup(), options.bwMessages(), protocol.nodes(), fastest.ns()));
             final PingPongReport report = new PingPongReport(
                 options, command, timestamp, pinning, start, am, single, limit, udp);
             report.printTable(out);
-            if (null != options.json())
-            {
-                Files.writeString(options.json(), report.json(), StandardCharsets.UTF_8);
-                err.println("am2j pingpong: wrote " + options.json());
-            }
-            return 0;
-        }
-        catch (final IOException ex)
-        {
-            err.println("am2j pingpong: " + ex);
-            return FAILURE_STATUS;
-        }
-        catch (final InterruptedException ex)
-        {
-            Thread.currentThread().interrupt();
-            err.println("am2j pingpong: interrupted");
-            return FAILURE_STATUS;
-        }
+            pairs.writeJson(options.json(), report.json());
+        });
     }
 
     private Results measureAm(final PingPongOptions options)
         throws IOException, InterruptedException
     {
         err.println("am2j pingpong: measuring am2j over " + options.protocol().cliName() + " (" +
-            options.protocol().transports() + ", " + nicText(options) + ")");
+            options.protocol().transports() + ", " + LogP.nicText(options.nicsPerNode()) + ")");
         return pairs.measure("am2j " + options.protocol().cliName(), AmPingPongRank.class.getName(),
             (line, results) -> new RankConfig(
                 options.protocol().route(), options.rounds(), options.warmup(), options.size(), options.osBursts(),
@@ -216,22 +160,12 @@ public final class PingPong
     {
         final Protocol single = options.protocol().single();
         err.println("am2j pingpong: measuring am2j over " + single.cliName() + " (" + single.transports() + ", " +
-            nicText(options) + "), the single-protocol reference");
+            LogP.nicText(options.nicsPerNode()) + "), the single-protocol reference");
         return pairs.measure("am2j " + single.cliName(), AmPingPongRank.class.getName(),
             (line, results) -> new RankConfig(single.route(), options.rounds(), options.warmup(), 0, 0, 0, 0, 0,
                 fastestProbeNs, line, results),
             options.amProperties(single), single.nodes(), options.nicsPerNode(),
             2L * (options.rounds() + options.warmup()));
-    }
-
-    /**
-     * @param options of the run.
-     * @return the AM ranks' kind of NIC for people: {@code in-process NIC} or {@code K shared NIC process(es) per
-     * node}.
-     */
-    static String nicText(final PingPongOptions options)
-    {
-        return LogP.nicText(options.nicsPerNode());
     }
 
     /**

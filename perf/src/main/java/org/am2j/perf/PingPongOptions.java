@@ -2,6 +2,8 @@ package org.am2j.perf;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.stream.Stream;
 
 import org.am2j.api.Am;
@@ -19,9 +21,20 @@ import picocli.CommandLine.Option;
  * {@code --warmup} wins over {@code --quick} whatever the order. The other workloads scale with the round trips:
  * o_s is measured over {@code rounds / 64} bursts of {@value #OS_BURST} requests, and each bandwidth run sends
  * {@code rounds / 4} medium messages of 8 KiB, kept within [{@value #MIN_BW_MESSAGES}, {@value #MAX_BW_MESSAGES}].
+ *
+ * @param help        true when help was asked for; the other values are then not set.
+ * @param protocol    the protocol to measure.
+ * @param size        bytes of the medium round trips, or 0 when they are not measured.
+ * @param rounds      timed round trips of each latency measurement.
+ * @param warmup      untimed round trips before them.
+ * @param poll        the poll scheduler setting of the AM ranks, or null for their default.
+ * @param nic         the NIC mode of the AM ranks, or null for the default.
+ * @param nicsPerNode shared NIC processes per emulated node of the AM ranks, 0 when each has its in-process NIC.
+ * @param json        where to write the JSON results, or {@code null}.
+ * @param quick       true for {@code --quick}.
  */
-@Command(name = "am2j pingpong")
-final class PingPongOptions
+record PingPongOptions(boolean help, Protocol protocol, int size, int rounds, int warmup, String poll, String nic,
+    int nicsPerNode, Path json, boolean quick)
 {
     /** Timed round trips by default. */
     static final int DEFAULT_ROUNDS = 1_000_000;
@@ -51,47 +64,49 @@ final class PingPongOptions
     static final String SHARED_NIC = "shared";
 
     /** The usage line, printed after an error. */
-    static final String USAGE = CommandLines.usage(new PingPongOptions());
+    static final String USAGE = CommandLines.usage(new Arguments());
     /** The usage line and what each option means. */
-    static final String HELP = CommandLines.help(new PingPongOptions());
+    static final String HELP = CommandLines.help(new Arguments());
 
-    @Option(names = { "-h", "--help" }, usageHelp = true, description = "this help")
-    private boolean help;
-    @Option(names = "--protocol", paramLabel = "P", completionCandidates = ProtocolNames.class, description = "the " +
-        "protocol between the two ranks, one of ${COMPLETION-CANDIDATES} (shm: two JVMs of one node over shared memory)")
-    private Protocol protocol;
-    @Option(names = "--size", paramLabel = "BYTES", description = "also measure round trips of medium messages of " +
-        "BYTES, 1 to " + Am.MAX_MEDIUM + " (the reply echoes them), and their limit: BYTES passed back and forth " +
-        "between the limit's two JVMs")
-    @Range(min = 1, max = Am.MAX_MEDIUM, meaning = "medium message bytes")
-    private int size;
-    @Option(names = "--rounds", paramLabel = "N", description = "timed round trips of each latency measurement " +
-        "(default " + DEFAULT_ROUNDS + ")")
-    @Range(min = 1, max = MAX_ROUNDS, meaning = "timed round trips")
-    private int rounds = -1;
-    @Option(names = "--warmup", paramLabel = "N", description = "at least N untimed round trips before them (default " +
-        DEFAULT_WARMUP + "), and on for at least 0.5 s, until the JIT has settled (at most 5 s)")
-    @Range(min = 0, max = MAX_ROUNDS, meaning = "warm-up round trips")
-    private int warmup = -1;
-    @Option(names = "--poll", paramLabel = "NAME", description = "poll scheduler of the ranks (am2j.poll: every, " +
-        "fractional:K, adaptive, calibrated, ...)")
-    private String poll;
-    @Option(names = "--nic", paramLabel = "MODE", description = "NIC agent mode of the ranks for the network " +
-        "protocols: inline (default) or thread")
-    private String nic;
-    @Option(names = "--nics-per-node", paramLabel = "K", description = "network protocols: K shared NIC processes on " +
-        "each rank's emulated node serve the ranks instead of their in-process NICs, started and stopped with each " +
-        "pair as 'am2j run --nics-per-node K' does; 0, the default, keeps the in-process NIC")
-    @Range(min = 0, max = MAX_NICS_PER_NODE, meaning = NICS_PER_NODE)
-    private int nicsPerNode;
-    @Option(names = "--json", paramLabel = "FILE", description = "also write the results as a JSON object to FILE")
-    private Path json;
-    @Option(names = "--quick", description = QUICK_ROUNDS + " round trips after at least " + QUICK_WARMUP +
-        " warm-up ones, for quick checks")
-    private boolean quick;
-
-    private PingPongOptions()
+    /** The command line as given. */
+    @Command(name = "am2j pingpong")
+    private static final class Arguments
     {
+        @Option(names = { "-h", "--help" }, usageHelp = true, description = "this help")
+        boolean help;
+        @Option(names = "--protocol", paramLabel = "P", completionCandidates = ProtocolNames.class,
+            description = "the protocol between the two ranks, one of ${COMPLETION-CANDIDATES} (shm: two JVMs of one " +
+            "node over shared memory)")
+        Protocol protocol;
+        @Option(names = "--size", paramLabel = "BYTES", description = "also measure round trips of medium messages " +
+            "of BYTES, 1 to " + Am.MAX_MEDIUM + " (the reply echoes them), and their limit: BYTES passed back and " +
+            "forth between the limit's two JVMs")
+        @Range(min = 1, max = Am.MAX_MEDIUM, meaning = "medium message bytes")
+        int size;
+        @Option(names = "--rounds", paramLabel = "N", description = "timed round trips of each latency measurement " +
+            "(default " + DEFAULT_ROUNDS + ")")
+        @Range(min = 1, max = MAX_ROUNDS, meaning = "timed round trips")
+        int rounds = -1;
+        @Option(names = "--warmup", paramLabel = "N", description = "at least N untimed round trips before them " +
+            "(default " + DEFAULT_WARMUP + "), and on for at least 0.5 s, until the JIT has settled (at most 5 s)")
+        @Range(min = 0, max = MAX_ROUNDS, meaning = "warm-up round trips")
+        int warmup = -1;
+        @Option(names = "--poll", paramLabel = "NAME", description = "poll scheduler of the ranks (am2j.poll: every, " +
+            "fractional:K, adaptive, calibrated, ...)")
+        String poll;
+        @Option(names = "--nic", paramLabel = "MODE", description = "NIC agent mode of the ranks for the network " +
+            "protocols: inline (default) or thread")
+        String nic;
+        @Option(names = "--nics-per-node", paramLabel = "K", description = "network protocols: K shared NIC " +
+            "processes on each rank's emulated node serve the ranks instead of their in-process NICs, started and " +
+            "stopped with each pair as 'am2j run --nics-per-node K' does; 0, the default, keeps the in-process NIC")
+        @Range(min = 0, max = MAX_NICS_PER_NODE, meaning = NICS_PER_NODE)
+        int nicsPerNode;
+        @Option(names = "--json", paramLabel = "FILE", description = "also write the results as a JSON object to FILE")
+        Path json;
+        @Option(names = "--quick", description = QUICK_ROUNDS + " round trips after at least " + QUICK_WARMUP +
+            " warm-up ones, for quick checks")
+        boolean quick;
     }
 
     /**
@@ -101,11 +116,11 @@ final class PingPongOptions
      */
     static PingPongOptions parse(final String[] args)
     {
-        final PingPongOptions options = new PingPongOptions();
+        final Arguments options = new Arguments();
         CommandLines.parse(CommandLines.of(options).registerConverter(Protocol.class, Protocol::byName), args);
         if (options.help)
         {
-            return options;
+            return new PingPongOptions(true, null, 0, 0, 0, null, null, 0, null, false);
         }
         if (null == options.protocol)
         {
@@ -125,15 +140,10 @@ final class PingPongOptions
                 Protocol.NET.cliName() + " or " + Protocol.MULTI_NET.cliName() + "): the ranks of --protocol " +
                 options.protocol.cliName() + " do not reach each other through a NIC");
         }
-        if (options.rounds < 0)
-        {
-            options.rounds = options.quick ? QUICK_ROUNDS : DEFAULT_ROUNDS;
-        }
-        if (options.warmup < 0)
-        {
-            options.warmup = options.quick ? QUICK_WARMUP : DEFAULT_WARMUP;
-        }
-        return options;
+        return new PingPongOptions(false, options.protocol, options.size,
+            options.rounds >= 0 ? options.rounds : options.quick ? QUICK_ROUNDS : DEFAULT_ROUNDS,
+            options.warmup >= 0 ? options.warmup : options.quick ? QUICK_WARMUP : DEFAULT_WARMUP, options.poll,
+            options.nic, options.nicsPerNode, options.json, options.quick);
     }
 
     /** The names {@code --protocol} takes, for the help. */
@@ -157,78 +167,6 @@ final class PingPongOptions
     }
 
     /**
-     * @return true when help was asked for; the other values are then not set.
-     */
-    boolean help()
-    {
-        return help;
-    }
-
-    /**
-     * @return the protocol to measure.
-     */
-    Protocol protocol()
-    {
-        return protocol;
-    }
-
-    /**
-     * @return bytes of the medium round trips, or 0 when they are not measured.
-     */
-    int size()
-    {
-        return size;
-    }
-
-    /**
-     * @return timed round trips of each latency measurement.
-     */
-    int rounds()
-    {
-        return rounds;
-    }
-
-    /**
-     * @return untimed round trips before them.
-     */
-    int warmup()
-    {
-        return warmup;
-    }
-
-    /**
-     * @return where to write the JSON results, or {@code null}.
-     */
-    Path json()
-    {
-        return json;
-    }
-
-    /**
-     * @return the poll scheduler setting of the AM ranks, or null for their default.
-     */
-    String poll()
-    {
-        return poll;
-    }
-
-    /**
-     * @return the NIC mode of the AM ranks, or null for the default.
-     */
-    String nic()
-    {
-        return nic;
-    }
-
-    /**
-     * @return shared NIC processes per emulated node of the AM ranks, 0 when each has its in-process NIC.
-     */
-    int nicsPerNode()
-    {
-        return nicsPerNode;
-    }
-
-    /**
      * @return {@value #IN_PROCESS_NIC} or {@value #SHARED_NIC}.
      */
     String nicKind()
@@ -239,7 +177,7 @@ final class PingPongOptions
     /**
      * @return the system properties of the AM ranks: the protocol's, then the scheduler and NIC mode given.
      */
-    java.util.Map<String, String> amProperties()
+    Map<String, String> amProperties()
     {
         return amProperties(protocol);
     }
@@ -249,9 +187,9 @@ final class PingPongOptions
      *                 {@link #protocol()}).
      * @return its system properties with this run's {@code --poll} and {@code --nic}.
      */
-    java.util.Map<String, String> amProperties(final Protocol measured)
+    Map<String, String> amProperties(final Protocol measured)
     {
-        final java.util.Map<String, String> properties = new java.util.LinkedHashMap<>(measured.systemProperties());
+        final Map<String, String> properties = new LinkedHashMap<>(measured.systemProperties());
         if (null != poll)
         {
             properties.put("am2j.poll", poll);
@@ -261,14 +199,6 @@ final class PingPongOptions
             properties.put("am2j.nic", nic);
         }
         return properties;
-    }
-
-    /**
-     * @return true for {@code --quick}.
-     */
-    boolean quick()
-    {
-        return quick;
     }
 
     /**

@@ -1,9 +1,9 @@
 package org.am2j.perf;
 
 import java.io.PrintStream;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.stream.Stream;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -24,13 +24,10 @@ import org.am2j.splitc.app.ReportJson;
  */
 final class PingPongReport
 {
-    private static final String[] AM_MEASUREMENTS = { "rtt", "medium_rtt", "wake_rtt", "os", "bw_8k" };
-    private static final String LIMIT_MEASUREMENT = "limit_rtt";
     /** The limit of the medium round trips: {@code --size} bytes each way on the limit pair's data page. */
     private static final String MEDIUM_LIMIT_MEASUREMENT = "limit_medium_rtt";
     /** The short round trips of a multi-protocol run's single protocol, measured in the same run. */
     private static final String SINGLE_MEASUREMENT = "single_protocol_rtt";
-    private static final String[] UDP_MEASUREMENTS = { "limit_udp_rtt", "udp_bw_8k" };
     /** {@link #limit()} of the shared-memory protocols. */
     static final String CACHE_LINE_LIMIT = "cache_line";
     /** {@link #limit()} of the net protocols. */
@@ -81,28 +78,11 @@ final class PingPongReport
             results.putAll(udp);
             fastest = Math.min(fastest, udp.getLong("probe_fastest_p50_ns"));
         }
-        final List<String> measurements = new ArrayList<>();
-        for (final String name : AM_MEASUREMENTS)
-        {
-            if (results.has("machine." + name + ".attempts"))
-            {
-                measurements.add(name);
-            }
-        }
-        measurements.add(LIMIT_MEASUREMENT);
-        if (mediumLimit())
-        {
-            measurements.add(MEDIUM_LIMIT_MEASUREMENT);
-        }
-        if (this.udp)
-        {
-            measurements.addAll(List.of(UDP_MEASUREMENTS));
-        }
         machine = new MachineReport(pinning, start, fastest);
-        for (final String name : measurements)
-        {
-            machine.add(name, results, name);
-        }
+        // in this order, those the pairs measured
+        Stream.of("rtt", "medium_rtt", "wake_rtt", "os", "bw_8k", "limit_rtt", MEDIUM_LIMIT_MEASUREMENT,
+            "limit_udp_rtt", "udp_bw_8k").filter(name -> results.has("machine." + name + ".attempts"))
+            .forEach(name -> machine.add(name, results, name));
         this.single = null != single;
         if (null != single)
         {
@@ -225,7 +205,7 @@ final class PingPongReport
         final String protocol = options.protocol().cliName();
         out.printf(Locale.ROOT,
             "am2j pingpong --protocol %s: 2 rank JVMs, %s, %s; %,d round trips after %,d warm-up%n",
-            protocol, PingPong.nicText(options), pinning.applied() ?
+            protocol, LogP.nicText(options.nicsPerNode()), pinning.applied() ?
                 "pinned to CPUs " + pinning.cpu(0) + " and " + pinning.cpu(1) : "NOT pinned (no taskset or < 2 CPUs)",
             options.rounds(), options.warmup());
         out.printf(Locale.ROOT, "%-28s %9s %9s %9s %11s %9s %11s%n",
@@ -431,10 +411,8 @@ final class PingPongReport
         json.put(ratioKey + "_min", round(results.getDouble(ratioKey + "_min"), 1000));
         json.put(ratioKey + "_max", round(results.getDouble(ratioKey + "_max"), 1000));
         final ArrayNode blocks = json.putArray(ratioKey + "_blocks");
-        for (final String ratio : results.getString(ratioKey + "_blocks").split(","))
-        {
-            blocks.add(Double.parseDouble(ratio));
-        }
+        Stream.of(results.getString(ratioKey + "_blocks").split(",")).forEach(ratio ->
+            blocks.add(Double.parseDouble(ratio)));
     }
 
     private void bandwidth(final ObjectNode json, final String prefix)
@@ -443,10 +421,8 @@ final class PingPongReport
         json.put(prefix + "_gbps_min", round(results.getDouble(prefix + "_gbps_min"), 1000));
         json.put(prefix + "_gbps_max", round(results.getDouble(prefix + "_gbps_max"), 1000));
         final ArrayNode runs = json.putArray(prefix + "_gbps_runs");
-        for (final String run : results.getString(prefix + "_gbps_runs").split(","))
-        {
-            runs.add(round(Double.parseDouble(run), 1000));
-        }
+        Stream.of(results.getString(prefix + "_gbps_runs").split(",")).forEach(run ->
+            runs.add(round(Double.parseDouble(run), 1000)));
     }
 
     private void latency(final ObjectNode json, final String prefix)

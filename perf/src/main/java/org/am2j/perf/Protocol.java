@@ -3,6 +3,8 @@ package org.am2j.perf;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /**
  * The protocol configurations a benchmark can measure between two ranks, after the paper's Table 3: shared memory
@@ -45,31 +47,16 @@ public enum Protocol
      */
     public static Protocol byName(final String name)
     {
-        for (final Protocol protocol : values())
-        {
-            if (protocol.cliName.equals(name))
-            {
-                return protocol;
-            }
-        }
-        throw new IllegalArgumentException("--protocol '" + name + "' is not one of " + choices());
+        return Stream.of(values()).filter(protocol -> protocol.cliName.equals(name)).findFirst().orElseThrow(() ->
+            new IllegalArgumentException("--protocol '" + name + "' is not one of " + choices()));
     }
 
     /**
-     * @return the names {@code --protocol} accepts, separated by {@code |}.
+     * @return the command-line names, {@code |} separated.
      */
     public static String choices()
     {
-        final StringBuilder names = new StringBuilder();
-        for (final Protocol protocol : values())
-        {
-            if (names.length() > 0)
-            {
-                names.append('|');
-            }
-            names.append(protocol.cliName);
-        }
-        return names.toString();
+        return Stream.of(values()).map(Protocol::cliName).collect(Collectors.joining("|"));
     }
 
     /**
@@ -78,11 +65,7 @@ public enum Protocol
      */
     public Protocol single()
     {
-        if (MULTI_SHM == this)
-        {
-            return SHM;
-        }
-        return MULTI_NET == this ? NET : null;
+        return MULTI_SHM == this ? SHM : MULTI_NET == this ? NET : null;
     }
 
     /**

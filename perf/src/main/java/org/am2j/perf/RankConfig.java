@@ -1,148 +1,83 @@
 package org.am2j.perf;
 
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.IntStream;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
 
 /**
- * What the rank programs of a pair ({@link AmPingPongRank}, {@link CacheLineRank}) are to do, passed as their
- * command line: {@code --route NAME --rounds N --warmup N --size B --os-bursts N --os-warmup-bursts N
- * --bw-messages N --bw-repeats N --fastest-probe-ns NS --line FILE --out FILE}. {@link #toArgs()} and
- * {@link #parse(String[])} are inverses.
+ * What the rank programs of a pair ({@link AmPingPongRank}, {@link CacheLineRank}, ...) are to do, passed as their
+ * one command-line argument: this record as a JSON object (Jackson). {@link #toArgs()} and {@link #parse(String[])}
+ * are inverses.
+ *
+ * @param route          transport the ranks' translations must use ({@code -} for none: no AM).
+ * @param rounds         timed round trips.
+ * @param warmup         untimed round trips before them.
+ * @param size           medium round-trip bytes, 0 for none.
+ * @param osBursts       timed bursts of the o_s measurement.
+ * @param osWarmupBursts untimed bursts before them.
+ * @param bwMessages     8 KiB messages of one bandwidth run.
+ * @param bwRepeats      timed bandwidth runs.
+ * @param fastestProbeNs fastest probe median of the run so far, or {@link EpochGuard#NO_PROBE}.
+ * @param line           the cache-line file of the pair.
+ * @param out            where rank 0 writes its results.
  */
-final class RankConfig
+record RankConfig(
+    String route,
+    int rounds,
+    int warmup,
+    int size,
+    int osBursts,
+    int osWarmupBursts,
+    int bwMessages,
+    int bwRepeats,
+    long fastestProbeNs,
+    Path line,
+    Path out)
 {
-    /** The options with a number, in the order of {@link #toArgs()}; only the last may exceed an int. */
-    private static final String[] NUMBER_OPTIONS = {
-        "--rounds", "--warmup", "--size", "--os-bursts", "--os-warmup-bursts", "--bw-messages", "--bw-repeats",
-        "--fastest-probe-ns" };
-
-    private final String route;
-    private final int rounds;
-    private final int warmup;
-    private final int size;
-    private final int osBursts;
-    private final int osWarmupBursts;
-    private final int bwMessages;
-    private final int bwRepeats;
-    private final long fastestProbeNs;
-    private final Path line;
-    private final Path out;
+    /** Every member must be given, none may be null: a configuration is made by {@link #toArgs()}, never by hand. */
+    private static final ObjectMapper JSON = JsonMapper.builder()
+        .enable(DeserializationFeature.FAIL_ON_MISSING_CREATOR_PROPERTIES)
+        .enable(DeserializationFeature.FAIL_ON_NULL_CREATOR_PROPERTIES)
+        .build();
 
     /**
-     * @param route          transport the ranks' translations must use ({@code -} for none: no AM).
-     * @param rounds         timed round trips.
-     * @param warmup         untimed round trips before them.
-     * @param size           medium round-trip bytes, 0 for none.
-     * @param osBursts       timed bursts of the o_s measurement.
-     * @param osWarmupBursts untimed bursts before them.
-     * @param bwMessages     8 KiB messages of one bandwidth run.
-     * @param bwRepeats      timed bandwidth runs.
-     * @param fastestProbeNs fastest probe median of the run so far, or {@link EpochGuard#NO_PROBE}.
-     * @param line           the cache-line file of the pair.
-     * @param out            where rank 0 writes its results.
+     * @throws IllegalArgumentException when a count is negative or a member is missing.
      */
-    RankConfig(
-        final String route,
-        final int rounds,
-        final int warmup,
-        final int size,
-        final int osBursts,
-        final int osWarmupBursts,
-        final int bwMessages,
-        final int bwRepeats,
-        final long fastestProbeNs,
-        final Path line,
-        final Path out)
+    RankConfig
     {
-        this.route = route;
-        this.rounds = rounds;
-        this.warmup = warmup;
-        this.size = size;
-        this.osBursts = osBursts;
-        this.osWarmupBursts = osWarmupBursts;
-        this.bwMessages = bwMessages;
-        this.bwRepeats = bwRepeats;
-        this.fastestProbeNs = fastestProbeNs;
-        this.line = line;
-        this.out = out;
+        if (null == route || null == line || null == out || fastestProbeNs < 0 ||
+            IntStream.of(rounds, warmup, size, osBursts, osWarmupBursts, bwMessages, bwRepeats).min().orElse(0) < 0)
+        {
+            throw new IllegalArgumentException("a rank configuration needs a route, a line and an out file, and no " +
+                "negative count: route " + route + ", line " + line + ", out " + out);
+        }
     }
 
     /**
      * @param args a command line {@link #toArgs()} made.
      * @return the configuration.
-     * @throws IllegalArgumentException when an option is missing, unknown or malformed.
+     * @throws IllegalArgumentException when it is not one JSON object of every member.
      */
     static RankConfig parse(final String[] args)
     {
-        String route = null;
-        final long[] numbers = new long[NUMBER_OPTIONS.length];
-        final boolean[] seen = new boolean[NUMBER_OPTIONS.length];
-        Path line = null;
-        Path out = null;
-        for (int i = 0; i < args.length; i += 2)
+        if (1 != args.length)
         {
-            final String option = args[i];
-            if (i + 1 >= args.length)
-            {
-                throw new IllegalArgumentException(option + " needs a value");
-            }
-            final String value = args[i + 1];
-            switch (option)
-            {
-                case "--route":
-                    route = value;
-                    break;
-                case "--line":
-                    line = Path.of(value);
-                    break;
-                case "--out":
-                    out = Path.of(value);
-                    break;
-                default:
-                    final int index = numberOption(option);
-                    try
-                    {
-                        numbers[index] = Long.parseLong(value);
-                    }
-                    catch (final NumberFormatException ex)
-                    {
-                        throw new IllegalArgumentException(option + " '" + value + "' is not a number");
-                    }
-                    final boolean isInt = index < NUMBER_OPTIONS.length - 1;
-                    if (numbers[index] < 0 || (isInt && numbers[index] > Integer.MAX_VALUE))
-                    {
-                        throw new IllegalArgumentException(option + " " + value + " is out of range");
-                    }
-                    seen[index] = true;
-            }
+            throw new IllegalArgumentException("a rank program takes one argument, its configuration as a JSON " +
+                "object, not " + args.length);
         }
-        for (int i = 0; i < NUMBER_OPTIONS.length; i++)
+        try
         {
-            if (!seen[i])
-            {
-                throw new IllegalArgumentException("missing " + NUMBER_OPTIONS[i]);
-            }
+            return JSON.readValue(args[0], RankConfig.class);
         }
-        if (null == route || null == line || null == out)
+        catch (final JsonProcessingException ex)
         {
-            throw new IllegalArgumentException("missing " + (null == route ? "--route" : null == line ? "--line" :
-                "--out"));
+            throw new IllegalArgumentException("not a rank configuration: " + ex.getOriginalMessage(), ex);
         }
-        return new RankConfig(route, (int)numbers[0], (int)numbers[1], (int)numbers[2], (int)numbers[3],
-            (int)numbers[4], (int)numbers[5], (int)numbers[6], numbers[7], line, out);
-    }
-
-    private static int numberOption(final String option)
-    {
-        for (int i = 0; i < NUMBER_OPTIONS.length; i++)
-        {
-            if (NUMBER_OPTIONS[i].equals(option))
-            {
-                return i;
-            }
-        }
-        throw new IllegalArgumentException("unknown option '" + option + "'");
     }
 
     /**
@@ -150,29 +85,14 @@ final class RankConfig
      */
     List<String> toArgs()
     {
-        final List<String> args = new ArrayList<>();
-        args.add("--route");
-        args.add(route);
-        final long[] numbers = {
-            rounds, warmup, size, osBursts, osWarmupBursts, bwMessages, bwRepeats, fastestProbeNs };
-        for (int i = 0; i < NUMBER_OPTIONS.length; i++)
+        try
         {
-            args.add(NUMBER_OPTIONS[i]);
-            args.add(Long.toString(numbers[i]));
+            return List.of(JSON.writeValueAsString(this));
         }
-        args.add("--line");
-        args.add(line.toString());
-        args.add("--out");
-        args.add(out.toString());
-        return args;
-    }
-
-    /**
-     * @return transport the ranks' translations must use.
-     */
-    String route()
-    {
-        return route;
+        catch (final JsonProcessingException ex)
+        {
+            throw new IllegalStateException("a rank configuration is plain JSON", ex);
+        }
     }
 
     /**
@@ -194,22 +114,6 @@ final class RankConfig
     }
 
     /**
-     * @return timed round trips.
-     */
-    int rounds()
-    {
-        return rounds;
-    }
-
-    /**
-     * @return untimed round trips before them.
-     */
-    int warmup()
-    {
-        return warmup;
-    }
-
-    /**
      * @return true when the pair measures the short round trips only: no medium size, no o_s bursts, no bandwidth
      * runs (the single-protocol reference of a multi-protocol ping-pong).
      */
@@ -225,69 +129,5 @@ final class RankConfig
     int wakeRounds()
     {
         return Math.max(100, Math.min(10_000, rounds / 100));
-    }
-
-    /**
-     * @return medium round-trip bytes, 0 for none.
-     */
-    int size()
-    {
-        return size;
-    }
-
-    /**
-     * @return timed bursts of the o_s measurement.
-     */
-    int osBursts()
-    {
-        return osBursts;
-    }
-
-    /**
-     * @return untimed bursts before them.
-     */
-    int osWarmupBursts()
-    {
-        return osWarmupBursts;
-    }
-
-    /**
-     * @return 8 KiB messages of one bandwidth run.
-     */
-    int bwMessages()
-    {
-        return bwMessages;
-    }
-
-    /**
-     * @return timed bandwidth runs.
-     */
-    int bwRepeats()
-    {
-        return bwRepeats;
-    }
-
-    /**
-     * @return fastest probe median of the run so far, or {@link EpochGuard#NO_PROBE}.
-     */
-    long fastestProbeNs()
-    {
-        return fastestProbeNs;
-    }
-
-    /**
-     * @return the cache-line file of the pair.
-     */
-    Path line()
-    {
-        return line;
-    }
-
-    /**
-     * @return where rank 0 writes its results.
-     */
-    Path out()
-    {
-        return out;
     }
 }

@@ -2,6 +2,7 @@ package org.am2j.perf;
 
 import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -75,30 +76,6 @@ final class RankPairs
     }
 
     /**
-     * Run one pair and read rank 0's results.
-     *
-     * @param label      what the pair measures, for messages.
-     * @param mainClass  the rank program.
-     * @param config     makes the rank program's configuration.
-     * @param properties system properties of both JVMs.
-     * @param nodes      emulated nodes: 1 puts both ranks on node 0, 2 puts rank r on node r.
-     * @param roundTrips how many round trips (or equivalent units of work) the pair makes, for its time limit.
-     * @return rank 0's results, or {@code null} when a rank failed (said on the error stream).
-     * @throws IOException          when the pair's files cannot be made or the results read.
-     * @throws InterruptedException when interrupted (the ranks are stopped first).
-     */
-    Results measure(
-        final String label,
-        final String mainClass,
-        final ConfigMaker config,
-        final Map<String, String> properties,
-        final int nodes,
-        final long roundTrips) throws IOException, InterruptedException
-    {
-        return measure(label, mainClass, config, properties, nodes, 0, roundTrips);
-    }
-
-    /**
      * Run one pair, its ranks served by shared NIC processes when asked, and read rank 0's results.
      *
      * @param label       what the pair measures, for messages.
@@ -156,7 +133,7 @@ final class RankPairs
         err.println(command + ": measuring the machine's limit (cache-line ping-pong between two JVMs" +
             (size > 0 ? ", and " + size + " bytes each way" : "") + ")");
         return measure("limit", CacheLineRank.class.getName(), (line, results) -> new RankConfig(
-            "-", rounds, warmup, size, 0, 0, 0, 0, fastestProbeNs, line, results), Map.of(), 1,
+            "-", rounds, warmup, size, 0, 0, 0, 0, fastestProbeNs, line, results), Map.of(), 1, 0,
             (size > 0 ? 2L : 1L) * (rounds + warmup));
     }
 
@@ -182,38 +159,15 @@ final class RankPairs
         err.println(command + ": measuring the network's limit (plain UDP ping-pong and stream between two JVMs)");
         return measure("udp limit", UdpRank.class.getName(), (line, results) -> new RankConfig(
             "-", rounds, warmup, 0, 0, 0, bwMessages, PingPongOptions.BW_REPEATS, fastestProbeNs, line, results),
-            Map.of(), nodes, 4L * (rounds + warmup));
+            Map.of(), nodes, 0, 4L * (rounds + warmup));
     }
 
     /**
      * Run a pair of rank JVMs as a job of the launcher, pinned, under a time limit, on this process's class path:
      * {@code am2j run -n 2 --nodes N --pin --timeout T --jvm-opt -Dkey=value ... --cp <class path> -- MAINCLASS ARGS}.
-     * The ranks' output lines reach this benchmark's streams prefixed with {@code [R] }.
-     *
-     * @param label          what the pair measures, for messages.
-     * @param mainClass      the rank program: its {@code main(String[])} runs in both ranks.
-     * @param rankArgs       the rank program's arguments.
-     * @param properties     system properties of both JVMs.
-     * @param nodes          emulated nodes: 1 puts both ranks on node 0, 2 puts rank r on node r.
-     * @param timeoutSeconds how long the pair may run before both ranks are killed.
-     * @return 0 when both ranks exited with 0, else the launcher's non-zero status (it has said why).
-     * @throws InterruptedException when interrupted while waiting (the launcher has stopped both ranks first).
-     */
-    int runPair(
-        final String label,
-        final String mainClass,
-        final List<String> rankArgs,
-        final Map<String, String> properties,
-        final int nodes,
-        final int timeoutSeconds) throws InterruptedException
-    {
-        return runPair(label, mainClass, rankArgs, properties, nodes, 0, timeoutSeconds);
-    }
-
-    /**
-     * {@link #runPair(String, String, List, Map, int, int)} with shared NICs: with {@code nicsPerNode} K &gt; 0 the
-     * launcher starts K NIC processes per emulated node before the ranks and stops them after, on every exit path
-     * (a failing rank, the time limit, {@link #shutdown()}), as {@code am2j run --nics-per-node K} does.
+     * The ranks' output lines reach this benchmark's streams prefixed with {@code [R] }. With {@code nicsPerNode} K
+     * &gt; 0 the launcher starts K NIC processes per emulated node before the ranks and stops them after, on every
+     * exit path (a failing rank, the time limit, {@link #shutdown()}), as {@code am2j run --nics-per-node K} does.
      *
      * @param label          what the pair measures, for messages.
      * @param mainClass      the rank program: its {@code main(String[])} runs in both ranks.
@@ -272,19 +226,11 @@ final class RankPairs
             Integer.toString(nodes)));
         if (nicsPerNode > 0)
         {
-            args.add("--nics-per-node");
-            args.add(Integer.toString(nicsPerNode));
+            args.addAll(List.of("--nics-per-node", Integer.toString(nicsPerNode)));
         }
         args.addAll(List.of("--pin", "--timeout", Integer.toString(timeoutSeconds)));
-        for (final Map.Entry<String, String> property : properties.entrySet())
-        {
-            args.add("--jvm-opt");
-            args.add("-D" + property.getKey() + "=" + property.getValue());
-        }
-        args.add("--cp");
-        args.add(classPath);
-        args.add("--");
-        args.add(mainClass);
+        properties.forEach((key, value) -> args.addAll(List.of("--jvm-opt", "-D" + key + "=" + value)));
+        args.addAll(List.of("--cp", classPath, "--", mainClass));
         args.addAll(rankArgs);
         return args;
     }
@@ -320,6 +266,129 @@ final class RankPairs
     {
         file.toFile().deleteOnExit();
         return file;
+    }
+
+    /**
+     * @param transports the transports the pairs need, comma separated.
+     * @param who        what needs them, for the error.
+     * @return true when this machine can run the pairs: at least {@value #RANKS} CPUs (the two ranks spin-wait on
+     * each other) and the transports on the class path; otherwise false, said on the error stream.
+     */
+    boolean canRun(final String transports, final String who)
+    {
+        final int cpus = Runtime.getRuntime().availableProcessors();
+        final List<String> missing = TransportCheck.missing(transports);
+        if (cpus < RANKS)
+        {
+            err.println(command + ": needs at least 2 CPUs (the two ranks spin-wait on each other), this JVM has " +
+                cpus);
+        }
+        else if (!missing.isEmpty())
+        {
+            err.println(command + ": " + who + " needs the transports " + transports + "; not on the class path: " +
+                String.join(", ", missing) + " (found: " + TransportCheck.available() + ")");
+        }
+        return cpus >= RANKS && missing.isEmpty();
+    }
+
+    /**
+     * Write a report to the file of {@code --json}, if any, and say so.
+     *
+     * @param json the file, or {@code null}.
+     * @param text the report.
+     * @throws IOException when it cannot be written.
+     */
+    void writeJson(final Path json, final String text) throws IOException
+    {
+        if (null != json)
+        {
+            Files.writeString(json, text, StandardCharsets.UTF_8);
+            err.println(command + ": wrote " + json);
+        }
+    }
+
+    /** A rank pair failed; the launcher has said why. */
+    static final class PairFailed extends Exception
+    {
+        private static final long serialVersionUID = 1L;
+
+        PairFailed()
+        {
+            super(null, null, false, false);
+        }
+    }
+
+    /** The pairs of a benchmark, measured one after another; each may fail. */
+    @FunctionalInterface
+    interface Pairs
+    {
+        /**
+         * @throws PairFailed           when a pair failed (the launcher has said why).
+         * @throws IOException          when a pair's files cannot be made or a report written.
+         * @throws InterruptedException when interrupted.
+         */
+        void measure() throws PairFailed, IOException, InterruptedException;
+    }
+
+    /**
+     * The fastest probe of a benchmark's pairs so far, handed to each next pair so that its guard judges against it.
+     */
+    static final class Fastest
+    {
+        private long ns = EpochGuard.NO_PROBE;
+
+        /**
+         * @param results of a pair, or {@code null} when it failed.
+         * @return them.
+         * @throws PairFailed when it failed.
+         */
+        Results of(final Results results) throws PairFailed
+        {
+            if (null == results)
+            {
+                throw new PairFailed();
+            }
+            ns = Math.min(ns, results.getLong("probe_fastest_p50_ns"));
+            return results;
+        }
+
+        /**
+         * @return the fastest probe median so far, or {@link EpochGuard#NO_PROBE}.
+         */
+        long ns()
+        {
+            return ns;
+        }
+    }
+
+    /**
+     * Measure a benchmark's pairs, and say on the error stream why they could not all be measured.
+     *
+     * @param pairs the measurements and the report.
+     * @return 0 when all were measured and reported, 1 otherwise.
+     */
+    int measureAll(final Pairs pairs)
+    {
+        try
+        {
+            pairs.measure();
+            return 0;
+        }
+        catch (final PairFailed ex)
+        {
+            return 1;
+        }
+        catch (final IOException | RuntimeException ex)
+        {
+            err.println(command + ": " + ex);
+            return 1;
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+            err.println(command + ": interrupted");
+            return 1;
+        }
     }
 
     /**

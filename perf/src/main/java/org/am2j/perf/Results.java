@@ -5,11 +5,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import org.am2j.splitc.app.ReportJson;
@@ -26,42 +25,14 @@ final class Results
 
     /**
      * @param key   the name.
-     * @param value a whole number.
+     * @param value a number (kept as {@link Long#toString(long)} or {@link Double#toString(double)} writes it, NaN
+     *              and the infinities too), a flag or text.
      * @return this.
      */
-    Results put(final String key, final long value)
+    Results put(final String key, final Object value)
     {
-        return putText(key, Long.toString(value));
-    }
-
-    /**
-     * @param key   the name.
-     * @param value a number, finite or not.
-     * @return this.
-     */
-    Results put(final String key, final double value)
-    {
-        return putText(key, Double.toString(value));
-    }
-
-    /**
-     * @param key   the name.
-     * @param value a flag.
-     * @return this.
-     */
-    Results put(final String key, final boolean value)
-    {
-        return putText(key, Boolean.toString(value));
-    }
-
-    /**
-     * @param key   the name.
-     * @param value text.
-     * @return this.
-     */
-    Results put(final String key, final String value)
-    {
-        return putText(key, value);
+        values.put(key, String.valueOf(value));
+        return this;
     }
 
     /**
@@ -71,12 +42,6 @@ final class Results
     Results putAll(final Results other)
     {
         values.putAll(other.values);
-        return this;
-    }
-
-    private Results putText(final String key, final String value)
-    {
-        values.put(key, value);
         return this;
     }
 
@@ -111,15 +76,7 @@ final class Results
      */
     long getLong(final String key)
     {
-        final String value = getString(key);
-        try
-        {
-            return Long.parseLong(value);
-        }
-        catch (final NumberFormatException ex)
-        {
-            throw new IllegalArgumentException("result " + key + " = '" + value + "' is not a whole number", ex);
-        }
+        return parse(key, Long::valueOf, "a whole number");
     }
 
     /**
@@ -129,14 +86,19 @@ final class Results
      */
     double getDouble(final String key)
     {
+        return parse(key, Double::valueOf, "a number");
+    }
+
+    private <T> T parse(final String key, final Function<String, T> parser, final String what)
+    {
         final String value = getString(key);
         try
         {
-            return Double.parseDouble(value);
+            return parser.apply(value);
         }
         catch (final NumberFormatException ex)
         {
-            throw new IllegalArgumentException("result " + key + " = '" + value + "' is not a number", ex);
+            throw new IllegalArgumentException("result " + key + " = '" + value + "' is not " + what, ex);
         }
     }
 
@@ -148,23 +110,6 @@ final class Results
     boolean getBoolean(final String key)
     {
         return Boolean.parseBoolean(getString(key));
-    }
-
-    /**
-     * @param prefix of keys.
-     * @return the keys that start with it, in order.
-     */
-    List<String> keysStartingWith(final String prefix)
-    {
-        final List<String> keys = new ArrayList<>();
-        for (final String key : values.keySet())
-        {
-            if (key.startsWith(prefix))
-            {
-                keys.add(key);
-            }
-        }
-        return keys;
     }
 
     /**
@@ -209,7 +154,7 @@ final class Results
             throw new IOException(file + " holds no JSON object of results");
         }
         final Results results = new Results();
-        json.properties().forEach(result -> results.putText(result.getKey(), result.getValue().asText()));
+        json.properties().forEach(result -> results.put(result.getKey(), result.getValue().asText()));
         return results;
     }
 }

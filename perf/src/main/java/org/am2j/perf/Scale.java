@@ -147,23 +147,8 @@ public final class Scale
     }
 
     /** A finished job: its command (as a user would type it), status, output and wall time. */
-    private static final class Job
+    private record Job(String command, int status, String output, String errors, double seconds)
     {
-        final String command;
-        final int status;
-        final String output;
-        final String errors;
-        final double seconds;
-
-        Job(final String command, final int status, final String output, final String errors, final double seconds)
-        {
-            this.command = command;
-            this.status = status;
-            this.output = output;
-            this.errors = errors;
-            this.seconds = seconds;
-        }
-
         /**
          * @return the job's measurement lines of the kind, or {@code null} after recording in the report why
          * there are none.
@@ -208,16 +193,11 @@ public final class Scale
     {
         final List<String> shown = new ArrayList<>(List.of("-n", Integer.toString(ranks), "--nodes",
             Integer.toString(nodes), "--timeout", Integer.toString(options.timeoutSeconds)));
-        for (final String option : jvmOptions)
-        {
-            shown.add("--jvm-opt");
-            shown.add(option);
-        }
+        jvmOptions.forEach(option -> shown.addAll(List.of("--jvm-opt", option)));
         final List<String> command = new ArrayList<>(shown);
         command.addAll(List.of("--cp", System.getProperty("java.class.path"), "--", mainClass));
         command.addAll(List.of(args));
-        shown.add("--");
-        shown.add(mainClass);
+        shown.addAll(List.of("--", mainClass));
         shown.addAll(List.of(args));
         final String text = "bin/am2j run " + String.join(" ", shown);
         err.println("am2j scale: " + text);

@@ -1,32 +1,30 @@
 package org.am2j.perf;
 
-import java.util.ArrayList;
-import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
+import java.util.function.Function;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 
 /**
- * One measurement a rank program of {@link Scale} prints: {@code scale.KIND key=value key=value ...} on standard
- * output, which the launcher prefixes with {@code [rank] }. Values are numbers or words without spaces.
+ * One measurement a rank program of {@link Scale} prints: {@code scale.KIND} and a JSON object of its values on one
+ * line of standard output, which the launcher prefixes with {@code [rank] }.
+ *
+ * @param kind   what was measured, e.g. {@code hello}.
+ * @param values the values by name.
  */
-final class ScaleLine
+record ScaleLine(String kind, JsonNode values)
 {
     /** What every measurement line starts with, after the launcher's prefix. */
     static final String PREFIX = "scale.";
-
-    private final String kind;
-    private final Map<String, String> values;
-
-    ScaleLine(final String kind, final Map<String, String> values)
-    {
-        this.kind = kind;
-        this.values = Collections.unmodifiableMap(new LinkedHashMap<>(values));
-    }
+    /** Writes and reads a line's object (on one line: no pretty printer). */
+    private static final ObjectMapper JSON = new ObjectMapper();
 
     /**
      * @param kind  what was measured, e.g. {@code hello}.
-     * @param pairs names and values, alternating.
+     * @param pairs names and values, alternating: numbers stay numbers, anything else is written as text.
      * @return the line a rank prints.
      */
     static String format(final String kind, final Object... pairs)
@@ -35,17 +33,13 @@ final class ScaleLine
         {
             throw new IllegalArgumentException("names and values must come in pairs");
         }
-        final StringBuilder line = new StringBuilder(PREFIX).append(kind);
+        final ObjectNode values = JSON.createObjectNode();
         for (int i = 0; i < pairs.length; i += 2)
         {
-            final String value = String.valueOf(pairs[i + 1]);
-            if (value.isEmpty() || value.chars().anyMatch(Character::isWhitespace))
-            {
-                throw new IllegalArgumentException("value of " + pairs[i] + " must be one word: '" + value + "'");
-            }
-            line.append(' ').append(pairs[i]).append('=').append(value);
+            values.set(pairs[i].toString(), pairs[i + 1] instanceof Number ? JSON.valueToTree(pairs[i + 1]) :
+                values.textNode(String.valueOf(pairs[i + 1])));
         }
-        return line.toString();
+        return PREFIX + kind + " " + values;
     }
 
     /**
@@ -56,96 +50,66 @@ final class ScaleLine
      */
     static List<ScaleLine> parseAll(final String output, final String kind)
     {
-        final List<ScaleLine> lines = new ArrayList<>();
-        for (final String text : output.split("\\R"))
-        {
-            final ScaleLine line = parse(text);
-            if (null != line && line.kind.equals(kind))
-            {
-                lines.add(line);
-            }
-        }
-        return lines;
+        return output.lines().map(ScaleLine::parse).filter(line -> null != line && line.kind.equals(kind)).toList();
     }
 
     /**
      * @param text a line of output.
      * @return its measurement, or {@code null} when it is not a measurement line.
-     * @throws IllegalArgumentException when it starts like one but a field is not {@code key=value}.
+     * @throws IllegalArgumentException when it starts like one but holds no JSON object.
      */
     static ScaleLine parse(final String text)
     {
-        String rest = text.strip();
-        if (rest.startsWith("["))
-        {
-            final int close = rest.indexOf("] ");
-            if (close < 0)
-            {
-                return null;
-            }
-            rest = rest.substring(close + 2).strip();
-        }
+        final String rest = text.strip().replaceFirst("^\\[[^\\]]*\\] ", "").strip();
         if (!rest.startsWith(PREFIX))
         {
             return null;
         }
-        final String[] fields = rest.substring(PREFIX.length()).split("\\s+");
-        final Map<String, String> values = new LinkedHashMap<>();
-        for (int i = 1; i < fields.length; i++)
+        final int space = rest.indexOf(' ');
+        try
         {
-            final int eq = fields[i].indexOf('=');
-            if (eq <= 0)
+            final JsonNode values = space < 0 ? null : JSON.readTree(rest.substring(space + 1));
+            if (null == values || !values.isObject())
             {
-                throw new IllegalArgumentException("not key=value: '" + fields[i] + "' in '" + text + "'");
+                throw new IllegalArgumentException("no JSON object of values in '" + text + "'");
             }
-            values.put(fields[i].substring(0, eq), fields[i].substring(eq + 1));
+            return new ScaleLine(rest.substring(PREFIX.length(), space), values);
         }
-        return new ScaleLine(fields[0], values);
-    }
-
-    String kind()
-    {
-        return kind;
+        catch (final JsonProcessingException ex)
+        {
+            throw new IllegalArgumentException("bad JSON in '" + text + "': " + ex.getOriginalMessage(), ex);
+        }
     }
 
     String text(final String key)
     {
-        final String value = values.get(key);
-        if (null == value)
+        final JsonNode value = values.get(key);
+        if (null == value || value.isContainerNode())
         {
-            throw new IllegalArgumentException("scale." + kind + " line without " + key + ": " + values);
+            throw new IllegalArgumentException(PREFIX + kind + " line without " + key + ": " + values);
         }
-        return value;
+        return value.asText();
     }
 
     long longValue(final String key)
     {
-        try
-        {
-            return Long.parseLong(text(key));
-        }
-        catch (final NumberFormatException ex)
-        {
-            throw new IllegalArgumentException("scale." + kind + " " + key + " is not a whole number: " + text(key),
-                ex);
-        }
+        return parse(key, Long::valueOf, "a whole number");
     }
 
     double doubleValue(final String key)
     {
+        return parse(key, Double::valueOf, "a number");
+    }
+
+    private <T> T parse(final String key, final Function<String, T> parser, final String what)
+    {
         try
         {
-            return Double.parseDouble(text(key));
+            return parser.apply(text(key));
         }
         catch (final NumberFormatException ex)
         {
-            throw new IllegalArgumentException("scale." + kind + " " + key + " is not a number: " + text(key), ex);
+            throw new IllegalArgumentException(PREFIX + kind + " " + key + " is not " + what + ": " + text(key), ex);
         }
-    }
-
-    @Override
-    public String toString()
-    {
-        return PREFIX + kind + " " + values;
     }
 }

@@ -3,7 +3,6 @@ package org.am2j.perf;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Locale;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -106,23 +105,13 @@ final class ScaleReport
 
     static double stat(final List<ScaleLine> lines, final String key, final boolean max)
     {
-        final double[] values = lines.stream().mapToDouble(l -> l.doubleValue(key)).filter(v -> v >= 0).sorted()
-            .toArray();
-        if (0 == values.length)
-        {
-            return Double.NaN;
-        }
-        if (max)
-        {
-            return values[values.length - 1];
-        }
-        final int mid = values.length / 2;
-        return 0 == values.length % 2 ? (values[mid - 1] + values[mid]) / 2 : values[mid];
+        final double[] values = lines.stream().mapToDouble(l -> l.doubleValue(key)).filter(v -> v >= 0).toArray();
+        return max ? Arrays.stream(values).max().orElse(Double.NaN) : Medians.of(values);
     }
 
     private static String f(final String format, final double value)
     {
-        return Double.isNaN(value) ? "n/a" : String.format(Locale.ROOT, format, value);
+        return Markdown.number(format, value, "n/a");
     }
 
     /**
@@ -147,13 +136,9 @@ final class ScaleReport
             md.append("|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
             for (final Hello h : hellos)
             {
-                md.append("| ").append(h.ranks()).append(" | ").append(h.nodes()).append(" | ")
-                    .append(f("%.1f", h.wallSeconds())).append(" | ")
-                    .append(f("%.0f", h.startupMs(false))).append(" | ").append(f("%.0f", h.startupMs(true)))
-                    .append(" | ").append(f("%.1f", h.rssKb(false) / 1024)).append(" | ")
-                    .append(f("%.1f", h.rssKb(true) / 1024)).append(" | ")
-                    .append(f("%.1f", h.hwmKb(false) / 1024)).append(" | ")
-                    .append(f("%.1f", h.hwmKb(true) / 1024)).append(" |\n");
+                Markdown.row(md, h.ranks(), h.nodes(), f("%.1f", h.wallSeconds()), f("%.0f", h.startupMs(false)),
+                    f("%.0f", h.startupMs(true)), f("%.1f", h.rssKb(false) / 1024), f("%.1f", h.rssKb(true) / 1024),
+                    f("%.1f", h.hwmKb(false) / 1024), f("%.1f", h.hwmKb(true) / 1024));
             }
             md.append('\n');
             for (final Hello h : hellos)
@@ -173,21 +158,16 @@ final class ScaleReport
             {
                 for (final ScaleLine l : p.lines())
                 {
-                    md.append("| ").append(p.medium()).append(" | ").append(l.longValue("peers")).append(" | ")
-                        .append(f("%.1f", l.doubleValue("ns_per_poll"))).append(" | ")
-                        .append(f("%.1f", l.doubleValue("ns_per_poll_min"))).append(" | ")
-                        .append(f("%.0f", l.longValue("heap_b") / 1024.0)).append(" | ")
-                        .append(f("%.0f", l.longValue("direct_b") / 1024.0)).append(" | ")
-                        .append(f("%.0f", l.longValue("mapped_b") / 1024.0)).append(" |\n");
+                    Markdown.row(md, p.medium(), l.longValue("peers"), f("%.1f", l.doubleValue("ns_per_poll")),
+                        f("%.1f", l.doubleValue("ns_per_poll_min")), f("%.0f", l.longValue("heap_b") / 1024.0),
+                        f("%.0f", l.longValue("direct_b") / 1024.0), f("%.0f", l.longValue("mapped_b") / 1024.0));
                 }
             }
             md.append("\n| medium | bytes per peer: heap | direct | mapped | all |\n|---|---:|---:|---:|---:|\n");
             for (final Poll p : polls)
             {
-                md.append("| ").append(p.medium()).append(" | ").append(f("%.0f", p.bytesPerPeer("heap_b")))
-                    .append(" | ").append(f("%.0f", p.bytesPerPeer("direct_b"))).append(" | ")
-                    .append(f("%.0f", p.bytesPerPeer("mapped_b"))).append(" | ")
-                    .append(f("%.0f", p.bytesPerPeer("heap_b", "direct_b", "mapped_b"))).append(" |\n");
+                Markdown.row(md, p.medium(), f("%.0f", p.bytesPerPeer("heap_b")), f("%.0f", p.bytesPerPeer("direct_b")),
+                    f("%.0f", p.bytesPerPeer("mapped_b")), f("%.0f", p.bytesPerPeer("heap_b", "direct_b", "mapped_b")));
             }
             md.append("\nOn the network the growth is the memory per peer of the process's NIC (one NIC per process), ")
                 .append("with what the endpoint keeps per mapped peer in the heap figure.\n\n");
@@ -206,10 +186,8 @@ final class ScaleReport
             md.append("|---:|---:|---:|---:|---:|---:|\n");
             for (final Flood fl : floods)
             {
-                md.append("| ").append(fl.ranks()).append(" | ").append(fl.nodes()).append(" | ")
-                    .append(fl.roundTrips()).append(" | ").append(f("%.3f", fl.seconds())).append(" | ")
-                    .append(f("%.0f", fl.perSecond())).append(" | ")
-                    .append(f("%.0f", fl.perSecond() / fl.ranks())).append(" |\n");
+                Markdown.row(md, fl.ranks(), fl.nodes(), fl.roundTrips(), f("%.3f", fl.seconds()),
+                    f("%.0f", fl.perSecond()), f("%.0f", fl.perSecond() / fl.ranks()));
             }
             md.append('\n');
             for (final Flood fl : floods)
@@ -221,10 +199,7 @@ final class ScaleReport
         if (!failures.isEmpty())
         {
             md.append("\n## Failed jobs\n\n");
-            for (final String failure : failures)
-            {
-                md.append("- ").append(failure).append('\n');
-            }
+            failures.forEach(failure -> md.append("- ").append(failure).append('\n'));
         }
         return md.toString();
     }
@@ -280,11 +255,5 @@ final class ScaleReport
     {
         json.putObject(name).put("load_avg_1m", state.load1()).put("load_avg_5m", state.load5())
             .put("load_avg_15m", state.load15()).put("cpu_mhz", state.cpuMhz());
-    }
-
-    @Override
-    public String toString()
-    {
-        return "ScaleReport" + Arrays.asList(hellos.size(), polls.size(), floods.size(), failures.size());
     }
 }

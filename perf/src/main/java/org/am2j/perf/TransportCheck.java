@@ -1,12 +1,12 @@
 package org.am2j.perf;
 
-import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.ServiceConfigurationError;
 import java.util.ServiceLoader;
 import java.util.Set;
+import java.util.stream.Stream;
 
 import org.am2j.spi.TransportProvider;
 
@@ -57,15 +57,7 @@ final class TransportCheck
     static List<String> missing(final String transports)
     {
         final Set<String> present = available();
-        final List<String> missing = new ArrayList<>();
-        for (final String name : transports.split(","))
-        {
-            final String trimmed = name.trim();
-            if (!trimmed.isEmpty() && !present.contains(trimmed))
-            {
-                missing.add(trimmed);
-            }
-        }
-        return missing;
+        return Stream.of(transports.split(",")).map(String::trim).filter(name -> !name.isEmpty())
+            .filter(name -> !present.contains(name)).toList();
     }
 }

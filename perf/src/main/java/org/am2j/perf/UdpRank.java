@@ -9,7 +9,6 @@ import java.util.function.LongConsumer;
 
 import org.HdrHistogram.Histogram;
 import org.am2j.spmd.Job;
-import org.am2j.spmd.Spmd;
 
 /**
  * The rank program of the network's limit in {@link PingPong} (for the net protocols): plain UDP between two JVMs
@@ -76,17 +75,10 @@ public final class UdpRank
      */
     public static void main(final String[] args) throws IOException
     {
-        final RankConfig config = RankConfig.parse(args);
-        try (Job job = Spmd.init();
-            CacheLinePingPong line = CacheLinePingPong.map(config.line()))
+        JobPhaseChannel.run(args, (config, job, line, channel) ->
         {
-            if (job.size() != PingPong.RANKS)
-            {
-                throw new IllegalStateException("the ping-pong needs 2 ranks, the job has " + job.size());
-            }
             try (UdpPingPong udp = openToPeer(job))
             {
-                final PhaseChannel channel = new JobPhaseChannel(job);
                 if (job.rank() == 0)
                 {
                     initiate(config, udp, line, channel, AmPingPongRank::sleep).write(config.out());
@@ -96,7 +88,7 @@ public final class UdpRank
                     respond(udp, line, channel);
                 }
             }
-        }
+        });
     }
 
     /**
@@ -216,15 +208,14 @@ public final class UdpRank
         {
             switch (type)
             {
-                case PhaseChannel.UDP_ECHO:
-                    udp.respond(count);
-                    return true;
-                case PhaseChannel.UDP_SINK:
-                    channel.report(udp.sink(count).toBytes());
-                    return true;
-                default:
+                case PhaseChannel.UDP_ECHO -> udp.respond(count);
+                case PhaseChannel.UDP_SINK -> channel.report(udp.sink(count).toBytes());
+                default ->
+                {
                     return false;
+                }
             }
+            return true;
         });
     }
 }

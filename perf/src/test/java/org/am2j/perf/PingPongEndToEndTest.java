@@ -209,7 +209,7 @@ class PingPongEndToEndTest
             final RankConfig config = new RankConfig("bogus", 1_000, 0, 0, 1, 0, PingPongOptions.MIN_BW_MESSAGES, 1,
                 EpochGuard.NO_PROBE, line, dir.resolve("never.results"));
             final int status = new PingPong(print(out), print(err)).pairs().runPair("failing",
-                AmPingPongRank.class.getName(), config.toArgs(), Protocol.SHM.systemProperties(), 1, 60);
+                AmPingPongRank.class.getName(), config.toArgs(), Protocol.SHM.systemProperties(), 1, 0, 60);
             assertTrue(status != 0, "status " + status);
             final String messages = err.toString(StandardCharsets.UTF_8);
             assertTrue(messages.contains("am2j run: rank "), messages);
@@ -236,7 +236,7 @@ class PingPongEndToEndTest
         try
         {
             final Future<Integer> status = executor.submit(() -> pingPong.pairs().runPair(
-                "endless", CacheLineRank.class.getName(), endless(line).toArgs(), Map.of(), 1, 600));
+                "endless", CacheLineRank.class.getName(), endless(line).toArgs(), Map.of(), 1, 0, 600));
             awaitRoundTrips(line);
 
             pingPong.stop();
@@ -244,7 +244,7 @@ class PingPongEndToEndTest
             assertNotEquals(0, status.get(60, TimeUnit.SECONDS), err.toString(StandardCharsets.UTF_8));
             assertNoJvmLeft();
             assertNotEquals(0, pingPong.pairs().runPair(
-                "after stop", CacheLineRank.class.getName(), endless(line).toArgs(), Map.of(), 1, 600));
+                "after stop", CacheLineRank.class.getName(), endless(line).toArgs(), Map.of(), 1, 0, 600));
             assertNoJvmLeft();
         }
         finally
@@ -267,7 +267,7 @@ class PingPongEndToEndTest
             try
             {
                 outcome.set(pingPong.pairs().runPair(
-                    "endless", CacheLineRank.class.getName(), endless(line).toArgs(), Map.of(), 1, 600));
+                    "endless", CacheLineRank.class.getName(), endless(line).toArgs(), Map.of(), 1, 0, 600));
             }
             catch (final InterruptedException ex)
             {

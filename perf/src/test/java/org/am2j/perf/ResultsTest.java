@@ -39,7 +39,8 @@ class ResultsTest
         assertEquals(45.123456789, back.getDouble("os_ns"));
         assertTrue(Double.isNaN(back.getDouble("bw_8k_gbps")));
         assertTrue(back.getBoolean("machine.rtt.slow_epoch"));
-        assertEquals(List.of("machine.rtt.slow_epoch"), back.keysStartingWith("machine."));
+        assertEquals(List.of("machine.rtt.slow_epoch"),
+            back.asMap().keySet().stream().filter(key -> key.startsWith("machine.")).toList());
         assertFalse(Files.exists(dir.resolve("r.results.partial")));
     }
 
@@ -76,9 +77,17 @@ class ResultsTest
         assertEquals(Path.of("/dev/shm/x.line"), back.line());
         assertEquals(Path.of("/tmp/x.results"), back.out());
 
-        assertThrows(IllegalArgumentException.class, () -> RankConfig.parse(new String[]{ "--rounds", "1" }));
-        assertThrows(IllegalArgumentException.class, () -> RankConfig.parse(new String[]{ "--nope", "1" }));
-        assertThrows(IllegalArgumentException.class, () -> RankConfig.parse(new String[]{ "--rounds" }));
+        assertEquals(config, back);
+        // a script may write plain paths (perf/scripts/netns-pingpong.sh)
+        assertEquals(Path.of("/dev/shm/y.line"), RankConfig.parse(new String[]{
+            config.toArgs().get(0).replace(config.line().toUri().toString(), "/dev/shm/y.line") }).line());
+        final String json = config.toArgs().get(0);
+        for (final String bad : List.of(json.replace("\"rounds\"", "\"nope\""), json.replace(",\"warmup\":200000", ""),
+            json.replace("200000", "-1"), json.replace("\"shm\"", "null"), "{", "[]"))
+        {
+            assertThrows(IllegalArgumentException.class, () -> RankConfig.parse(new String[]{ bad }), bad);
+        }
+        assertThrows(IllegalArgumentException.class, () -> RankConfig.parse(new String[]{ json, json }));
     }
 
     @Test

@@ -20,10 +20,10 @@ class ScaleReportTest
 {
     private static final String HELLO_OUTPUT = String.join("\n",
         "[0] rank 0 of 3 on node 0",
-        "[0] scale.hello startup_ms=900 rss_kb=40960 hwm_kb=51200",
+        "[0] scale.hello {\"startup_ms\":900,\"rss_kb\":40960,\"hwm_kb\":51200}",
         "[2] rank 2 of 3 on node 1",
-        "[1] scale.hello startup_ms=1100 rss_kb=43008 hwm_kb=52224",
-        "[2] scale.hello startup_ms=1000 rss_kb=-1 hwm_kb=53248",
+        "[1] scale.hello {\"startup_ms\":1100,\"rss_kb\":43008,\"hwm_kb\":52224}",
+        "[2] scale.hello {\"startup_ms\":1000,\"rss_kb\":-1,\"hwm_kb\":53248}",
         "launcher: something else",
         "");
 
@@ -31,7 +31,7 @@ class ScaleReportTest
     void formatsAndParsesMeasurementLines()
     {
         final String text = ScaleLine.format("poll", "medium", "net", "peers", 8, "ns_per_poll", "41.5");
-        assertEquals("scale.poll medium=net peers=8 ns_per_poll=41.5", text);
+        assertEquals("scale.poll {\"medium\":\"net\",\"peers\":8,\"ns_per_poll\":\"41.5\"}", text);
         final ScaleLine line = ScaleLine.parse("[3] " + text);
         assertEquals("poll", line.kind());
         assertEquals("net", line.text("medium"));
@@ -40,9 +40,10 @@ class ScaleReportTest
         assertNull(ScaleLine.parse("[3] rank 3 of 4 on node 1"));
         assertNull(ScaleLine.parse("scaled down"));
         assertThrows(IllegalArgumentException.class, () -> ScaleLine.parse("[1] scale.poll peers"));
+        assertThrows(IllegalArgumentException.class, () -> ScaleLine.parse("[1] scale.poll {\"peers\":"));
         assertThrows(IllegalArgumentException.class, () -> line.longValue("medium"));
         assertThrows(IllegalArgumentException.class, () -> line.text("missing"));
-        assertThrows(IllegalArgumentException.class, () -> ScaleLine.format("x", "k", "two words"));
+        assertEquals("two words", ScaleLine.parse(ScaleLine.format("x", "k", "two words")).text("k"));
         assertThrows(IllegalArgumentException.class, () -> ScaleLine.format("x", "k"));
     }
 
@@ -71,12 +72,12 @@ class ScaleReportTest
     {
         return new ScaleReport.Poll(medium, "bin/am2j run -n 33 -- org.am2j.perf.ScalePollMain " + medium,
             ScaleLine.parseAll(String.join("\n",
-                "[0] scale.poll medium=" + medium + " peers=1 ns_per_poll=30.0 ns_per_poll_min=29.0 heap_b=1000000 " +
-                "direct_b=100000 mapped_b=2000000",
-                "[0] scale.poll medium=" + medium + " peers=8 ns_per_poll=31.0 ns_per_poll_min=30.0 heap_b=1007000 " +
-                "direct_b=114000 mapped_b=2000000",
-                "[0] scale.poll medium=" + medium + " peers=32 ns_per_poll=33.5 ns_per_poll_min=31.0 heap_b=1031000 " +
-                "direct_b=162000 mapped_b=2000000"), "poll"));
+                ScaleLine.format("poll", "medium", medium, "peers", 1, "ns_per_poll", "30.0", "ns_per_poll_min", "29.0",
+                    "heap_b", 1000000, "direct_b", 100000, "mapped_b", 2000000),
+                ScaleLine.format("poll", "medium", medium, "peers", 8, "ns_per_poll", "31.0", "ns_per_poll_min", "30.0",
+                    "heap_b", 1007000, "direct_b", 114000, "mapped_b", 2000000),
+                ScaleLine.format("poll", "medium", medium, "peers", 32, "ns_per_poll", "33.5", "ns_per_poll_min",
+                    "31.0", "heap_b", 1031000, "direct_b", 162000, "mapped_b", 2000000)), "poll"));
     }
 
     @Test
@@ -95,8 +96,8 @@ class ScaleReportTest
     void floodRateIsAllRoundTripsOverTheSlowestRank()
     {
         final ScaleReport.Flood flood = new ScaleReport.Flood(2, 1, "cmd", ScaleLine.parseAll(String.join("\n",
-            "[0] scale.flood rank=0 ranks=2 round_trips=1000 seconds=0.5",
-            "[1] scale.flood rank=1 ranks=2 round_trips=1000 seconds=0.25"), "flood"));
+            "[0] scale.flood {\"rank\":0,\"ranks\":2,\"round_trips\":1000,\"seconds\":0.5}",
+            "[1] scale.flood {\"rank\":1,\"ranks\":2,\"round_trips\":1000,\"seconds\":0.25}"), "flood"));
         assertEquals(2000, flood.roundTrips());
         assertEquals(0.5, flood.seconds());
         assertEquals(4000.0, flood.perSecond());
@@ -114,8 +115,8 @@ class ScaleReportTest
         report.polls.add(poll("shm"));
         report.polls.add(poll("net"));
         report.floods.add(new ScaleReport.Flood(2, 1, "cmd", ScaleLine.parseAll(String.join("\n",
-            "[0] scale.flood rank=0 ranks=2 round_trips=1000 seconds=0.5",
-            "[1] scale.flood rank=1 ranks=2 round_trips=1000 seconds=0.25"), "flood")));
+            "[0] scale.flood {\"rank\":0,\"ranks\":2,\"round_trips\":1000,\"seconds\":0.5}",
+            "[1] scale.flood {\"rank\":1,\"ranks\":2,\"round_trips\":1000,\"seconds\":0.25}"), "flood")));
         report.failures.add("`bin/am2j run -n 2 -- x` exited with status 124 (time limit)");
         report.after(new MachineState(1.5, 0.6, 0.3, 2000));
         return report;

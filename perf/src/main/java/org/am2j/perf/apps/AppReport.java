@@ -1,11 +1,13 @@
 package org.am2j.perf.apps;
 
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import org.am2j.splitc.app.ReportJson;
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
 
 /**
  * The JSON report of one job of {@code bin/am2j app} ({@code --json}, written by rank 0): the application, where it
@@ -19,56 +21,51 @@ import org.am2j.splitc.app.ReportJson;
  * @param verified   true when every run was verified.
  * @param runs       each run, in order.
  */
+@JsonIgnoreProperties(ignoreUnknown = true)
 record AppReport(
-    String app,
-    int ranks,
-    int nodes,
+    @JsonProperty(required = true) String app,
+    @JsonProperty(required = true) int ranks,
+    @JsonProperty(required = true) int nodes,
     String poll,
     List<String> transports,
-    boolean verified,
-    List<AppRun> runs)
+    @JsonProperty(required = true) boolean verified,
+    @JsonProperty(required = true) List<AppRun> runs)
 {
+    /** Reads a report: a number this reads may not be null (NaN, as the report writes it). */
+    private static final ObjectMapper JSON = JsonMapper.builder()
+        .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
+        .build();
+
     /**
      * @param app        the application.
      * @param ranks      ranks.
      * @param nodes      nodes.
-     * @param poll       poll scheduler.
+     * @param poll       poll scheduler, empty when the report does not say.
      * @param transports transports opened.
      * @param verified   every run verified.
      * @param runs       the runs.
      */
     AppReport
     {
-        transports = Collections.unmodifiableList(new ArrayList<>(transports));
-        runs = Collections.unmodifiableList(new ArrayList<>(runs));
+        poll = null == poll ? "" : poll;
+        transports = null == transports ? List.of() : List.copyOf(transports);
+        runs = List.copyOf(runs);
     }
 
     /**
      * @param text the JSON report.
-     * @return what it says.
-     * @throws IllegalArgumentException when it is not such a report.
+     * @return its numbers.
+     * @throws IllegalArgumentException when it is not JSON or lacks a member or number this reads.
      */
     static AppReport parse(final String text)
     {
-        final JsonNode json = ReportJson.read(text);
-        final List<String> transports = new ArrayList<>();
-        json.path("transports").forEach(transport -> transports.add(transport.asText()));
-        final List<AppRun> runs = new ArrayList<>();
-        for (final JsonNode run : AppRun.member(json, "runs", JsonNode::isArray, "list"))
+        try
         {
-            if (!run.isObject())
-            {
-                throw new IllegalArgumentException("a run of the report is not an object");
-            }
-            runs.add(AppRun.fromJson(run));
+            return JSON.readValue(text, AppReport.class);
         }
-        return new AppReport(
-            AppRun.member(json, "app", JsonNode::isTextual, "string").asText(),
-            (int)AppRun.number(json.get("ranks"), "ranks"),
-            (int)AppRun.number(json.get("nodes"), "nodes"),
-            json.path("poll").asText(""),
-            transports,
-            AppRun.member(json, "verified", JsonNode::isBoolean, "true/false").asBoolean(),
-            runs);
+        catch (final JsonProcessingException ex)
+        {
+            throw new IllegalArgumentException("not a report of bin/am2j app: " + ex.getOriginalMessage(), ex);
+        }
     }
 }

@@ -10,12 +10,12 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.stream.Stream;
 
+import org.agrona.IoUtil;
+import org.am2j.perf.MachineState;
 import org.am2j.spi.Setting;
 import org.am2j.spi.Settings;
 import org.am2j.splitc.app.AppArgs;
@@ -109,8 +109,16 @@ public final class AppsMatrix
     }
 
     /** One job of the matrix. */
-    private record Job(int repeat, SplitCApp app, MatrixConfig config, String poll)
+    private record Job(int repeat, SplitCApp app, List<String> labels, MatrixConfig config, String poll)
     {
+        /**
+         * Mark every run of the job failed in its cells.
+         */
+        void fail(final MatrixResult result, final String why)
+        {
+            labels.forEach(label -> result.cell(poll, config, label).fail("repeat " + repeat + ": " + why));
+        }
+
         String name()
         {
             return app.name() + "-" + config.cliName() + "-" + poll.replaceAll("[^A-Za-z0-9_.-]", "_") + "-r" + repeat;
@@ -160,7 +168,9 @@ public final class AppsMatrix
             String.join(" ", args)), options.preset, options.ranks, cores, options.repeat, options.warmup,
             options.timed, options.polls,
             options.configs, labels);
-        result.setLimits(options.timeLimitSeconds, options.timeoutSeconds, options.em3dIterations);
+        result.run().timeLimitSeconds = options.timeLimitSeconds;
+        result.run().timeoutSeconds = options.timeoutSeconds;
+        result.run().em3dIterations = options.em3dIterations;
 
         final List<Job> jobs = new ArrayList<>();
         for (int r = 1; r <= options.repeat; r++)
@@ -182,7 +192,7 @@ public final class AppsMatrix
                             }
                             continue;
                         }
-                        jobs.add(new Job(r, app, config, poll));
+                        jobs.add(new Job(r, app, specs.get(a).stream().map(RunSpec::label).toList(), config, poll));
                     }
                 }
             }
@@ -226,11 +236,8 @@ public final class AppsMatrix
                 {
                     final String why = String.format(Locale.ROOT, "not run: the matrix's time limit of %d s " +
                         "(--time-limit) was reached", options.timeLimitSeconds);
-                    for (final String label : labelsOf(result, job))
-                    {
-                        result.cell(job.poll(), job.config(), label).fail("repeat " + job.repeat() + ": " + why);
-                    }
-                    result.skippedForTime();
+                    job.fail(result, why);
+                    result.run().skippedJobs++;
                     err.printf(Locale.ROOT, "[%d/%d] %s, %s, poll %s, repeat %d: %s%n", done, jobs.size(),
                         job.app().name(), job.config().cliName(), job.poll(), job.repeat(), why);
                     continue;
@@ -247,8 +254,10 @@ public final class AppsMatrix
             }
         }
         final double wall = (System.nanoTime() - start) / 1e9;
-        result.setRun(System.getProperty("java.vm.name") + " " + System.getProperty("java.version") + " (" +
-            System.getProperty("java.home") + ")", started, wall);
+        result.run().java = System.getProperty("java.vm.name") + " " + System.getProperty("java.version") + " (" +
+            System.getProperty("java.home") + ")";
+        result.run().started = started;
+        result.run().wallSeconds = wall;
 
         try
         {
@@ -268,7 +277,7 @@ public final class AppsMatrix
         final boolean ok = result.allVerified() && !stopped;
         if (ok && null == options.keep)
         {
-            deleteTree(work);
+            IoUtil.delete(work.toFile(), true);
         }
         else if (!ok)
         {
@@ -386,10 +395,7 @@ public final class AppsMatrix
         if (null != failure)
         {
             final String why = failure + " (log " + log + ")";
-            for (final String label : labelsOf(result, job))
-            {
-                result.cell(job.poll(), job.config(), label).fail("repeat " + job.repeat() + ": " + why);
-            }
+            job.fail(result, why);
             line.append("FAILED: ").append(why);
             err.println(line.append(String.format(Locale.ROOT, " [%.1f s wall]", wall)));
             for (final String tail : tail(log))
@@ -444,25 +450,15 @@ public final class AppsMatrix
         {
             return "the ranks polled with " + report.poll() + ", not " + job.poll();
         }
-        final List<String> labels = new ArrayList<>();
-        for (final String label : labelsOf(result, job))
-        {
-            labels.addAll(Collections.nCopies(result.timed(), label));
-        }
-        final List<String> got = new ArrayList<>();
-        report.runs().forEach(run -> got.add(run.label()));
+        final List<String> labels = job.labels().stream()
+            .flatMap(label -> Collections.nCopies(result.timed(), label).stream()).toList();
+        final List<String> got = report.runs().stream().map(AppRun::label).toList();
         if (!got.equals(labels))
         {
             return "the report's runs are " + got + ", not " + labels;
         }
-        final List<String> notVerified = new ArrayList<>();
-        for (final AppRun run : report.runs())
-        {
-            if (!run.verified())
-            {
-                notVerified.add(run.label());
-            }
-        }
+        final List<String> notVerified = report.runs().stream().filter(run -> !run.verified()).map(AppRun::label)
+            .toList();
         if (!report.verified() || !notVerified.isEmpty())
         {
             return "NOT VERIFIED: " + notVerified;
@@ -474,16 +470,6 @@ public final class AppsMatrix
         }
         line.append("verified");
         return null;
-    }
-
-    private static List<String> labelsOf(final MatrixResult result, final Job job)
-    {
-        final List<String> labels = new ArrayList<>();
-        for (final RunSpec spec : AppArgs.parse(List.of(job.app().name(), "--preset", result.preset())).runs())
-        {
-            labels.add(spec.label());
-        }
-        return labels;
     }
 
     private void summary(final MatrixResult result, final MatrixOptions options, final double wall)
@@ -513,21 +499,6 @@ public final class AppsMatrix
         }
         out.println("am2j apps-matrix: wrote " + options.out + " and " + options.chart + (result.allVerified() ?
             "; every run verified" : "; NOT every run verified (see the Failures section)"));
-    }
-
-    private void sampleLoad(final MatrixResult result)
-    {
-        try
-        {
-            final String[] fields = Files.readString(Path.of("/proc/loadavg"), StandardCharsets.US_ASCII).trim()
-                .split("\\s+");
-            result.addLoad(Double.parseDouble(fields[0]), Double.parseDouble(fields[1]),
-                Double.parseDouble(fields[2]));
-        }
-        catch (final IOException | RuntimeException ex)
-        {
-            // no load average on this system: the report leaves it out
-        }
     }
 
     /**
@@ -564,24 +535,22 @@ public final class AppsMatrix
         }
     }
 
+    private static void sampleLoad(final MatrixResult result)
+    {
+        final MachineState state = MachineState.read();
+        if (!Double.isNaN(state.load1()))
+        {
+            // without a load average (no /proc/loadavg) the report leaves it out
+            result.run().loads.add(state.loads());
+        }
+    }
+
     private static void writableDirectory(final String option, final Path file)
     {
         final Path dir = file.toAbsolutePath().getParent();
         if (null == dir || !Files.isDirectory(dir) || !Files.isWritable(dir))
         {
             throw new IllegalArgumentException(option + " " + file + ": " + dir + " is not a writable directory");
-        }
-    }
-
-    private static void deleteTree(final Path dir)
-    {
-        try (Stream<Path> paths = Files.walk(dir))
-        {
-            paths.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
-        }
-        catch (final IOException ignored)
-        {
-            // a temporary directory left behind
         }
     }
 }

@@ -126,11 +126,6 @@ final class Cell
 
     private List<Double> totals()
     {
-        final List<Double> totals = new ArrayList<>();
-        for (final AppRun run : runs)
-        {
-            totals.add(run.totalSeconds());
-        }
-        return totals;
+        return runs.stream().map(AppRun::totalSeconds).toList();
     }
 }

@@ -3,6 +3,8 @@ package org.am2j.perf.apps;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.IntUnaryOperator;
+import java.util.stream.Stream;
 
 /**
  * The configurations of the model paper's Tables 5 and 6 that one machine of emulated nodes can host: how many ranks
@@ -20,114 +22,36 @@ import java.util.List;
 enum MatrixConfig
 {
     /** One node, shared memory only (the paper's 8-way SMP, "Shared Memory"). */
-    SHM_ONLY("shm-only", "one node, shared memory only", "inproc,shm", 0)
-    {
-        @Override
-        int nodes(final int ranks)
-        {
-            return 1;
-        }
-    },
+    SHM_ONLY("shm-only", "one node, shared memory only", "inproc,shm", 0, ranks -> 1, 0),
     /** One node with both protocols open: every poll also polls the network (the SMP's "Multi-Protocol"). */
-    MULTI("multi", "one node, multi-protocol", "inproc,shm,net", 0)
-    {
-        @Override
-        int nodes(final int ranks)
-        {
-            return 1;
-        }
-    },
+    MULTI("multi", "one node, multi-protocol", "inproc,shm,net", 0, ranks -> 1, 0),
     /** One rank per emulated node, the network only (the NOW). */
-    NET("net", "all network, one rank per node", "inproc,net", 0)
-    {
-        @Override
-        int nodes(final int ranks)
-        {
-            return ranks;
-        }
-    },
+    NET("net", "all network, one rank per node", "inproc,net", 0, ranks -> ranks, 0),
     /** Two emulated nodes, both protocols: shared memory inside a node, the network between (the Clump). */
-    CLUMP("clump", "clump of 2 nodes, multi-protocol", "inproc,shm,net", 0)
-    {
-        @Override
-        int nodes(final int ranks)
-        {
-            return Math.min(2, ranks);
-        }
-    },
+    CLUMP("clump", "clump of 2 nodes, multi-protocol", "inproc,shm,net", 0, ranks -> Math.min(2, ranks), 0),
     /** Table 5's 8-way SMP with the shared memory protocol only: 8 ranks on one node. */
-    SMP_SHM("smp-shm", "8-way SMP: 8 ranks on one node, shared memory only", "inproc,shm", PaperScale.SMP_RANKS)
-    {
-        @Override
-        int nodes(final int ranks)
-        {
-            return 1;
-        }
-    },
+    SMP_SHM("smp-shm", "8-way SMP: 8 ranks on one node, shared memory only", "inproc,shm", PaperScale.SMP_RANKS,
+        ranks -> 1, 0),
     /** Table 5's 8-way SMP with both protocols open: 8 ranks on one node. */
-    SMP_MULTI("smp-multi", "8-way SMP: 8 ranks on one node, multi-protocol", "inproc,shm,net", PaperScale.SMP_RANKS)
-    {
-        @Override
-        int nodes(final int ranks)
-        {
-            return 1;
-        }
-    },
+    SMP_MULTI("smp-multi", "8-way SMP: 8 ranks on one node, multi-protocol", "inproc,shm,net", PaperScale.SMP_RANKS,
+        ranks -> 1, 0),
     /**
      * Table 6's Clump: 32 ranks on 4 nodes of 8, both protocols, one NIC per process (am2j's default: every rank
      * JVM owns its network endpoint).
      */
     CLUMP32("clump32", "the Clump: 32 ranks on 4 nodes of 8, multi-protocol, one NIC per process", "inproc,shm,net",
-        PaperScale.RANKS)
-    {
-        @Override
-        int nodes(final int ranks)
-        {
-            return PaperScale.CLUMP_NODES;
-        }
-    },
+        PaperScale.RANKS, ranks -> PaperScale.CLUMP_NODES, 0),
     /** Table 6's NOW: 32 ranks on 32 nodes of 1, the network only. */
-    NOW32("now32", "the NOW: 32 ranks on 32 nodes of 1, network only", "inproc,net", PaperScale.RANKS)
-    {
-        @Override
-        int nodes(final int ranks)
-        {
-            return ranks;
-        }
-    },
+    NOW32("now32", "the NOW: 32 ranks on 32 nodes of 1, network only", "inproc,net", PaperScale.RANKS, ranks -> ranks,
+        0),
     /**
      * Table 6's Clump as the paper built it: 32 ranks on 4 nodes of 8 whose ranks share 3 NIC processes per node
      * ({@code am2j run --nics-per-node 3}: 3, 3 and 2 ranks each), every NIC's link limited to the paper's Myrinet
      * rate ({@code -Dam2j.net.linkRateMBps=160}).
      */
     CLUMP32_3NIC("clump-3nic", "the Clump: 32 ranks on 4 nodes of 8 sharing " + PaperScale.NICS_PER_NODE +
-        " NICs per node, " + PaperScale.LINK_RATE_MBPS + " MB/s links, multi-protocol", "inproc,shm,net", PaperScale.RANKS)
-    {
-        @Override
-        int nodes(final int ranks)
-        {
-            return PaperScale.CLUMP_NODES;
-        }
-
-        @Override
-        List<String> launcherOptions()
-        {
-            return List.of("--nics-per-node", Integer.toString(PaperScale.NICS_PER_NODE));
-        }
-
-        @Override
-        List<String> jvmOptions()
-        {
-            return List.of("-Dam2j.net.linkRateMBps=" + PaperScale.LINK_RATE_MBPS);
-        }
-
-        @Override
-        String nics()
-        {
-            return PaperScale.NICS_PER_NODE + " NICs per node shared by its 8 ranks, " + PaperScale.LINK_RATE_MBPS +
-                " MB/s links";
-        }
-    };
+        " NICs per node, " + PaperScale.LINK_RATE_MBPS + " MB/s links, multi-protocol", "inproc,shm,net",
+        PaperScale.RANKS, ranks -> PaperScale.CLUMP_NODES, PaperScale.NICS_PER_NODE);
 
     /** The scale of the paper's runs. */
     static final class PaperScale
@@ -155,20 +79,34 @@ enum MatrixConfig
     private final String description;
     private final String transports;
     private final int fixedRanks;
+    private final IntUnaryOperator nodes;
+    private final int nicsPerNode;
 
-    MatrixConfig(final String cliName, final String description, final String transports, final int fixedRanks)
+    /**
+     * @param fixedRanks  the ranks of its jobs, 0 for the matrix's {@code --ranks}.
+     * @param nodes       the emulated nodes of a job of so many ranks.
+     * @param nicsPerNode 0 for a NIC per rank process, else so many NIC processes per node that its ranks share, each
+     *                    link at the paper's Myrinet rate ({@link PaperScale#LINK_RATE_MBPS}).
+     */
+    MatrixConfig(final String cliName, final String description, final String transports, final int fixedRanks,
+        final IntUnaryOperator nodes, final int nicsPerNode)
     {
         this.cliName = cliName;
         this.description = description;
         this.transports = transports;
         this.fixedRanks = fixedRanks;
+        this.nodes = nodes;
+        this.nicsPerNode = nicsPerNode;
     }
 
     /**
      * @param ranks of the job.
      * @return the emulated nodes the ranks are spread over.
      */
-    abstract int nodes(int ranks);
+    int nodes(final int ranks)
+    {
+        return nodes.applyAsInt(ranks);
+    }
 
     /**
      * @param matrixRanks the matrix's {@code --ranks}.
@@ -192,7 +130,7 @@ enum MatrixConfig
      */
     List<String> launcherOptions()
     {
-        return List.of();
+        return nicsPerNode > 0 ? List.of("--nics-per-node", Integer.toString(nicsPerNode)) : List.of();
     }
 
     /**
@@ -200,7 +138,7 @@ enum MatrixConfig
      */
     List<String> jvmOptions()
     {
-        return List.of();
+        return nicsPerNode > 0 ? List.of("-Dam2j.net.linkRateMBps=" + PaperScale.LINK_RATE_MBPS) : List.of();
     }
 
     /**
@@ -208,7 +146,9 @@ enum MatrixConfig
      */
     String nics()
     {
-        return transportList().contains("net") ? "one NIC per process" : "no network";
+        return nicsPerNode > 0 ? nicsPerNode + " NICs per node shared by its " + fixedRanks / nodes(fixedRanks) +
+            " ranks, " + PaperScale.LINK_RATE_MBPS + " MB/s links" :
+            transportList().contains("net") ? "one NIC per process" : "no network";
     }
 
     /**
@@ -256,13 +196,8 @@ enum MatrixConfig
         final List<String> args = new ArrayList<>(List.of("-n", Integer.toString(ranks), "--nodes",
             Integer.toString(nodes(ranks))));
         args.addAll(launcherOptions());
-        args.add("--jvm-opt");
-        args.add("-Dam2j.transports=" + transports);
-        for (final String option : jvmOptions())
-        {
-            args.add("--jvm-opt");
-            args.add(option);
-        }
+        args.addAll(List.of("--jvm-opt", "-Dam2j.transports=" + transports));
+        jvmOptions().forEach(option -> args.addAll(List.of("--jvm-opt", option)));
         return args;
     }
 
@@ -293,11 +228,7 @@ enum MatrixConfig
                 return config;
             }
         }
-        final StringBuilder names = new StringBuilder();
-        for (final MatrixConfig config : values())
-        {
-            names.append(names.length() == 0 ? "" : ", ").append(config.cliName);
-        }
-        throw new IllegalArgumentException("unknown configuration '" + name + "'; known: " + names);
+        throw new IllegalArgumentException("unknown configuration '" + name + "'; known: " +
+            String.join(", ", Stream.of(values()).map(MatrixConfig::cliName).toList()));
     }
 }

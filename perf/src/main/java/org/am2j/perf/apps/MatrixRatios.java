@@ -2,11 +2,12 @@ package org.am2j.perf.apps;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
+
+import org.am2j.perf.Markdown;
+import org.am2j.perf.apps.PaperFigures.Column;
 
 import static org.am2j.perf.apps.MatrixReport.ratio;
 
@@ -77,16 +78,12 @@ final class MatrixRatios
                 judged++;
                 met += withinTarget(multi) ? 1 : 0;
             }
-            md.append("| ").append(label).append(" | ").append(ratio(multi)).append(" | ")
-                .append(ratio(Stats.ratio(PaperFigures.seconds(label, PaperFigures.Column.SMP_MULTI),
-                    PaperFigures.seconds(label, PaperFigures.Column.SMP_SHM)))).append(" | ")
-                .append(Double.isNaN(multi) ? "" : withinTarget(multi) ? "yes" : "**no**").append(" | ")
-                .append(ratio(configRatio(result, MatrixConfig.NET, MatrixConfig.SHM_ONLY, label))).append(" | ")
-                .append(ratio(Stats.ratio(PaperFigures.seconds(label, PaperFigures.Column.NOW8_MYRINET),
-                    PaperFigures.seconds(label, PaperFigures.Column.SMP_SHM)))).append(" | ")
-                .append(ratio(configRatio(result, MatrixConfig.CLUMP, MatrixConfig.NET, label))).append(" | ")
-                .append(ratio(Stats.ratio(PaperFigures.seconds(label, PaperFigures.Column.CLUMP32),
-                    PaperFigures.seconds(label, PaperFigures.Column.NOW32)))).append(" |\n");
+            Markdown.row(md, label, ratio(multi), ratio(paperRatio(label, Column.SMP_MULTI, Column.SMP_SHM)),
+                Double.isNaN(multi) ? "" : withinTarget(multi) ? "yes" : "**no**",
+                ratio(configRatio(result, MatrixConfig.NET, MatrixConfig.SHM_ONLY, label)),
+                ratio(paperRatio(label, Column.NOW8_MYRINET, Column.SMP_SHM)),
+                ratio(configRatio(result, MatrixConfig.CLUMP, MatrixConfig.NET, label)),
+                ratio(paperRatio(label, Column.CLUMP32, Column.NOW32)));
         }
         md.append('\n');
         if (!pair.isEmpty())
@@ -123,11 +120,10 @@ final class MatrixRatios
         {
             final Cell shm = result.cell(onePair(result).get(1), label);
             final Cell multi = result.cell(onePair(result).get(0), label);
-            md.append("| ").append(label).append(" | ")
-                .append(ratio(Stats.ratio(multi.medianTotal(), shm.medianTotal()))).append(" | ")
-                .append(ratio(Stats.ratio(multi.minTotal(), shm.minTotal()))).append(" | ")
-                .append(ratio(Stats.ratio(shm.maxTotal(), shm.minTotal()))).append(" | ")
-                .append(ratio(Stats.ratio(multi.maxTotal(), multi.minTotal()))).append(" |\n");
+            Markdown.row(md, label, ratio(Stats.ratio(multi.medianTotal(), shm.medianTotal())),
+                ratio(Stats.ratio(multi.minTotal(), shm.minTotal())),
+                ratio(Stats.ratio(shm.maxTotal(), shm.minTotal())),
+                ratio(Stats.ratio(multi.maxTotal(), multi.minTotal())));
         }
         md.append('\n');
     }
@@ -142,29 +138,31 @@ final class MatrixRatios
     static Map<String, Double> perApplication(final MatrixResult result, final String poll)
     {
         final List<MatrixConfig> pair = onePair(result);
-        if (pair.isEmpty())
-        {
-            return Map.of();
-        }
+        return pair.isEmpty() ? Map.of() : perApplication(result, poll, pair.get(0), pair.get(1));
+    }
+
+    /**
+     * @param result      the matrix.
+     * @param poll        a poll scheduler of the matrix.
+     * @param numerator   a configuration of the matrix.
+     * @param denominator another.
+     * @return per application (in the order of the labels), the sum of its runs' median totals in the numerator
+     * over the same in the denominator; an application with a run missing in either is left out.
+     */
+    static Map<String, Double> perApplication(
+        final MatrixResult result, final String poll, final MatrixConfig numerator, final MatrixConfig denominator)
+    {
         final Map<String, double[]> sums = new LinkedHashMap<>();
-        final Set<String> incomplete = new LinkedHashSet<>();
         for (final String label : result.labels())
         {
-            final String app = application(label);
-            final double multi = result.cell(poll, pair.get(0), label).medianTotal();
-            final double shm = result.cell(poll, pair.get(1), label).medianTotal();
-            if (Double.isNaN(multi) || Double.isNaN(shm))
-            {
-                incomplete.add(app);
-            }
-            final double[] sum = sums.computeIfAbsent(app, a -> new double[2]);
-            sum[0] += multi;
-            sum[1] += shm;
+            final double[] sum = sums.computeIfAbsent(application(label), a -> new double[2]);
+            sum[0] += result.cell(poll, numerator, label).medianTotal();
+            sum[1] += result.cell(poll, denominator, label).medianTotal();
         }
         final Map<String, Double> ratios = new LinkedHashMap<>();
         sums.forEach((app, sum) ->
         {
-            if (!incomplete.contains(app))
+            if (!Double.isNaN(sum[0] + sum[1]))
             {
                 ratios.put(app, Stats.ratio(sum[0], sum[1]));
             }
@@ -173,9 +171,13 @@ final class MatrixRatios
     }
 
     /**
-     * @param label a run label.
-     * @return the application's name in it: the part before {@code /} or a parenthesis.
+     * @return the paper's total of the label's run in one column over that in another, NaN when either is missing.
      */
+    static double paperRatio(final String label, final Column numerator, final Column denominator)
+    {
+        return Stats.ratio(PaperFigures.seconds(label, numerator), PaperFigures.seconds(label, denominator));
+    }
+
     static String application(final String label)
     {
         final String run = PaperFigures.paperRun(label);

@@ -1,11 +1,15 @@
 package org.am2j.perf.apps;
 
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
+import java.util.Collections;
+import java.util.DoubleSummaryStatistics;
+import java.util.IntSummaryStatistics;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
+import java.util.stream.Stream;
+
+import org.am2j.perf.Markdown;
 
 import org.am2j.splitc.app.Warmup;
 
@@ -54,14 +58,14 @@ final class MatrixReport
     {
         md.append("# Split-C applications in the configurations of the paper's Tables 5 and 6\n\n");
         md.append("Produced by `").append(result.command()).append("`");
-        if (!result.started().isEmpty())
+        if (!result.run().started.isEmpty())
         {
-            md.append(", started ").append(result.started());
+            md.append(", started ").append(result.run().started);
         }
-        if (!Double.isNaN(result.wallSeconds()))
+        if (!Double.isNaN(result.run().wallSeconds))
         {
-            md.append(String.format(Locale.ROOT, ", %.0f s wall (%.1f min)", result.wallSeconds(),
-                result.wallSeconds() / 60));
+            md.append(String.format(Locale.ROOT, ", %.0f s wall (%.1f min)", result.run().wallSeconds,
+                result.run().wallSeconds / 60));
         }
         md.append(".\n\n");
         md.append(String.format(Locale.ROOT, "- **%s on %d cores**: every job runs its configuration's rank JVMs, " +
@@ -92,20 +96,16 @@ final class MatrixReport
                 .append("` (compared below)");
         }
         md.append(".\n");
-        if (!result.java().isEmpty())
+        if (!result.run().java.isEmpty())
         {
-            md.append("- Java: ").append(result.java()).append(".\n");
+            md.append("- Java: ").append(result.run().java).append(".\n");
         }
-        final List<double[]> loads = result.loads();
+        final List<double[]> loads = result.run().loads;
         if (!loads.isEmpty())
         {
-            double min = Double.POSITIVE_INFINITY;
-            double max = Double.NEGATIVE_INFINITY;
-            for (final double[] load : loads)
-            {
-                min = Math.min(min, load[0]);
-                max = Math.max(max, load[0]);
-            }
+            final DoubleSummaryStatistics oneMinute = loads.stream().mapToDouble(load -> load[0]).summaryStatistics();
+            final double min = oneMinute.getMin();
+            final double max = oneMinute.getMax();
             final double[] first = loads.get(0);
             final double[] last = loads.get(loads.size() - 1);
             md.append(String.format(Locale.ROOT, "- Load average (`/proc/loadavg`), 1 min, sampled before the " +
@@ -132,31 +132,30 @@ final class MatrixReport
             final int nodes = config.nodes(ranks);
             final String perNode = ranks % nodes == 0 ? Integer.toString(ranks / nodes) :
                 (ranks / nodes) + "-" + (ranks / nodes + 1);
-            md.append("| ").append(config.cliName()).append(" (").append(config.description()).append(") | ")
-                .append(ranks).append(" | ").append(nodes).append(" | ").append(perNode).append(" | ")
-                .append(config.transports()).append(" | ").append(config.nics()).append(" | `")
-                .append(String.join(" ", config.runOptions(result.ranks()))).append("` | ")
-                .append(counterpart(config)).append(" |\n");
+            Markdown.row(md, config.cliName() + " (" + config.description() + ")", ranks, nodes, perNode,
+                config.transports(), config.nics(), "`" + String.join(" ", config.runOptions(result.ranks())) + "`",
+                counterpart(config));
         }
         md.append("\nEach job is the launcher job of `bin/am2j app APP --preset ").append(result.preset())
             .append(" --warmup ").append(result.warmup()).append(" --timed ").append(result.timed())
             .append(" -n P --nodes N [--nics-per-node K] --jvm-opt -Dam2j.transports=T [--poll S] --json FILE` with " +
             "the options of its configuration above");
-        if (result.em3dIterations() > 0)
+        if (result.run().em3dIterations > 0)
         {
-            md.append(", and for EM3D `--iterations ").append(result.em3dIterations()).append("` (`--em3d-iterations`" +
+            md.append(", and for EM3D `--iterations ").append(result.run().em3dIterations)
+                .append("` (`--em3d-iterations`" +
                 " instead of the preset's)");
         }
         md.append("; it counts when it exits with 0 and its report says `\"verified\": true` for every run, with " +
             "those ranks, transports, nodes and poll scheduler.");
-        if (result.timeoutSeconds() > 0 && result.timeLimitSeconds() > 0)
+        if (result.run().timeoutSeconds > 0 && result.run().timeLimitSeconds > 0)
         {
             md.append(String.format(Locale.ROOT, " A job may take %d s (`--timeout`); no job starts after %d s of " +
                 "the matrix (`--time-limit`), and a job's own limit is cut to what is left of the matrix's.",
-                result.timeoutSeconds(), result.timeLimitSeconds()));
-            if (result.skippedJobs() > 0)
+                result.run().timeoutSeconds, result.run().timeLimitSeconds));
+            if (result.run().skippedJobs > 0)
             {
-                md.append(" **").append(result.skippedJobs()).append(" job(s) did not start: the time limit was " +
+                md.append(" **").append(result.run().skippedJobs).append(" job(s) did not start: the time limit was " +
                     "reached** (see Failures).");
             }
         }
@@ -184,57 +183,31 @@ final class MatrixReport
      */
     static String rankCounts(final MatrixResult result)
     {
-        int min = Integer.MAX_VALUE;
-        int max = 0;
-        for (final MatrixConfig config : result.configs())
-        {
-            min = Math.min(min, result.ranks(config));
-            max = Math.max(max, result.ranks(config));
-        }
-        if (max == 0)
-        {
-            return result.ranks() + " ranks";
-        }
-        return min == max ? max + " ranks" : min + " to " + max + " ranks (per configuration)";
+        final IntSummaryStatistics ranks = result.configs().stream().mapToInt(result::ranks).summaryStatistics();
+        return 0 == ranks.getCount() ? result.ranks() + " ranks" : ranks.getMin() == ranks.getMax() ?
+            ranks.getMax() + " ranks" : ranks.getMin() + " to " + ranks.getMax() + " ranks (per configuration)";
     }
 
     private static int maxRanks(final MatrixResult result)
     {
-        int max = 0;
-        for (final MatrixConfig config : result.configs())
-        {
-            max = Math.max(max, result.ranks(config));
-        }
-        return max;
+        return result.configs().stream().mapToInt(result::ranks).max().orElse(0);
     }
 
     private static String counterpart(final MatrixConfig config)
     {
-        switch (config)
+        return switch (config)
         {
-            case SHM_ONLY:
-                return PaperFigures.Column.SMP_SHM.heading();
-            case MULTI:
-                return PaperFigures.Column.SMP_MULTI.heading();
-            case NET:
-                return PaperFigures.Column.NOW8_MYRINET.heading() + " (single protocol; also " +
-                    PaperFigures.Column.NOW8_MULTI.heading() + ")";
-            case CLUMP:
-                return PaperFigures.Column.CLUMP32.heading() + " (against " + PaperFigures.Column.NOW32.heading() +
-                    ")";
-            case SMP_SHM:
-                return PaperFigures.Column.SMP_SHM.heading();
-            case SMP_MULTI:
-                return PaperFigures.Column.SMP_MULTI.heading();
-            case CLUMP32:
-                return PaperFigures.Column.CLUMP32.heading() + ", but one NIC per process (the paper's: 3 per SMP)";
-            case CLUMP32_3NIC:
-                return PaperFigures.Column.CLUMP32.heading() + ", 3 NICs per SMP";
-            case NOW32:
-                return PaperFigures.Column.NOW32.heading();
-            default:
-                return "";
-        }
+            case SHM_ONLY, SMP_SHM -> PaperFigures.Column.SMP_SHM.heading();
+            case MULTI, SMP_MULTI -> PaperFigures.Column.SMP_MULTI.heading();
+            case NET -> PaperFigures.Column.NOW8_MYRINET.heading() + " (single protocol; also " +
+                PaperFigures.Column.NOW8_MULTI.heading() + ")";
+            case CLUMP -> PaperFigures.Column.CLUMP32.heading() + " (against " + PaperFigures.Column.NOW32.heading() +
+                ")";
+            case CLUMP32 -> PaperFigures.Column.CLUMP32.heading() +
+                ", but one NIC per process (the paper's: 3 per SMP)";
+            case CLUMP32_3NIC -> PaperFigures.Column.CLUMP32.heading() + ", 3 NICs per SMP";
+            case NOW32 -> PaperFigures.Column.NOW32.heading();
+        };
     }
 
     private static void times(final StringBuilder md, final MatrixResult result)
@@ -243,49 +216,28 @@ final class MatrixReport
         md.append("Ours: median of ").append(result.samples()).append(result.samples() == 1 ? " run" : " runs")
             .append(", poll `").append(result.polls().get(0)).append("`. The paper's: its Tables 5 and 6 as " +
             "printed (totals only; Table 5 has one EM3D row, shown on both layouts).\n\n");
-        md.append("| run / phase |");
-        for (final MatrixConfig config : result.configs())
-        {
-            md.append(' ').append(config.cliName()).append(" |");
-        }
-        for (final PaperFigures.Column column : PaperFigures.Column.values())
-        {
-            md.append(" paper: ").append(column.heading()).append(" |");
-        }
-        md.append('\n').append("|---|");
-        for (int i = 0; i < result.configs().size() + PaperFigures.Column.values().length; i++)
-        {
-            md.append("---:|");
-        }
-        md.append('\n');
+        final List<Object> head = new ArrayList<>(List.of("run / phase"));
+        result.configs().forEach(config -> head.add(config.cliName()));
+        Stream.of(PaperFigures.Column.values()).forEach(column -> head.add("paper: " + column.heading()));
+        Markdown.head(md, head);
         for (final String label : result.labels())
         {
-            md.append("| **").append(label).append("**: total |");
-            for (final MatrixConfig config : result.configs())
-            {
-                md.append(' ').append(totalCell(result.cell(config, label), result.samples())).append(" |");
-            }
+            final List<Object> total = new ArrayList<>(List.of("**" + label + "**: total"));
+            result.configs().forEach(config -> total.add(totalCell(result.cell(config, label), result.samples())));
             final Map<PaperFigures.Column, String> paper = PaperFigures.figures(label);
-            for (final PaperFigures.Column column : PaperFigures.Column.values())
-            {
-                md.append(' ').append(paper.getOrDefault(column, "")).append(" |");
-            }
-            md.append('\n');
+            Stream.of(PaperFigures.Column.values()).forEach(column -> total.add(paper.getOrDefault(column, "")));
+            Markdown.row(md, total.toArray());
             for (final String phase : phases(result, label))
             {
-                md.append("| ").append(label).append(": ").append(phase).append(" |");
+                final List<Object> row = new ArrayList<>(List.of(label + ": " + phase));
                 for (final MatrixConfig config : result.configs())
                 {
                     final Cell cell = result.cell(config, label);
                     final Double s = cell.medianPhases().get(phase);
-                    md.append(' ').append(cell.runs().isEmpty() ? status(cell) : null == s ? "" : seconds(s))
-                        .append(" |");
+                    row.add(cell.runs().isEmpty() ? status(cell) : null == s ? "" : seconds(s));
                 }
-                for (int i = 0; i < PaperFigures.Column.values().length; i++)
-                {
-                    md.append(" |");
-                }
-                md.append('\n');
+                row.addAll(Collections.nCopies(PaperFigures.Column.values().length, ""));
+                Markdown.row(md, row.toArray());
             }
         }
         md.append('\n');
@@ -293,15 +245,8 @@ final class MatrixReport
 
     private static List<String> phases(final MatrixResult result, final String label)
     {
-        final Set<String> phases = new LinkedHashSet<>();
-        for (final String poll : result.polls())
-        {
-            for (final MatrixConfig config : result.configs())
-            {
-                phases.addAll(result.cell(poll, config, label).medianPhases().keySet());
-            }
-        }
-        return new ArrayList<>(phases);
+        return result.polls().stream().flatMap(poll -> result.configs().stream()
+            .flatMap(config -> result.cell(poll, config, label).medianPhases().keySet().stream())).distinct().toList();
     }
 
     private static String totalCell(final Cell cell, final int samples)
@@ -346,17 +291,15 @@ final class MatrixReport
             {
                 final Cell cell = result.cell(config, label);
                 final AppRun run = cell.medianRun();
-                md.append("| ").append(label).append(" | ").append(config.cliName()).append(" | ");
                 if (null == run)
                 {
-                    md.append(status(cell)).append(" | | | | |\n");
+                    md.append("| ").append(label).append(" | ").append(config.cliName()).append(" | ")
+                        .append(status(cell)).append(" | | | | |\n");
                     continue;
                 }
-                md.append(count(run.mean("network_short"))).append(" | ")
-                    .append(bulk(run, "network_bulk")).append(" | ")
-                    .append(count(run.mean("local_short"))).append(" | ")
-                    .append(bulk(run, "local_bulk")).append(" | ")
-                    .append(String.format(Locale.ROOT, "%.1f", run.percentLocal())).append(" |\n");
+                Markdown.row(md, label, config.cliName(), count(run.mean("network_short")), bulk(run, "network_bulk"),
+                    count(run.mean("local_short")), bulk(run, "local_bulk"), String.format(Locale.ROOT, "%.1f",
+                    run.percentLocal()));
             }
         }
         md.append('\n');
@@ -387,9 +330,9 @@ final class MatrixReport
             {
                 final Cell a = result.cell(main, config, label);
                 final Cell b = result.cell(poll, config, label);
-                md.append("| ").append(label).append(" | ").append(config.cliName()).append(" | ")
-                    .append(totalCell(a, result.samples())).append(" | ").append(totalCell(b, result.samples()))
-                    .append(" | ").append(ratio(Stats.ratio(b.medianTotal(), a.medianTotal()))).append(" |\n");
+                Markdown.row(md, label, config.cliName(), totalCell(a, result.samples()),
+                    totalCell(b, result.samples()),
+                    ratio(Stats.ratio(b.medianTotal(), a.medianTotal())));
             }
         }
         md.append('\n');
@@ -440,10 +383,7 @@ final class MatrixReport
                 "`\"verified\": true`, with the transports and nodes asked for).\n\n");
             return;
         }
-        for (final String line : lines)
-        {
-            md.append(line).append('\n');
-        }
+        lines.forEach(line -> md.append(line).append('\n'));
         md.append('\n');
     }
 
@@ -453,17 +393,11 @@ final class MatrixReport
         md.append("Table 5: one 8-way SMP and a NOW of 8 processors.\n\n");
         md.append("| Run | 8-way SMP: Shared Memory | 8-way SMP: Multi-Protocol | NOW (8 processors): Multi-Protocol | " +
             "NOW (8 processors): Myrinet |\n|---|---|---|---|---|\n");
-        for (final List<String> row : PaperFigures.TABLE_5)
-        {
-            md.append("| ").append(String.join(" | ", row)).append(" |\n");
-        }
+        PaperFigures.TABLE_5.forEach(row -> Markdown.row(md, row.toArray()));
         md.append("\nTable 6: the Clump and a NOW of 32 processors (the \"bal.\" rows: range over the processors of " +
             "the time in EM3D's communication phase).\n\n");
         md.append("| Run | Clump (4 8-way SMP's) | NOW (32 processors) |\n|---|---|---|\n");
-        for (final List<String> row : PaperFigures.TABLE_6)
-        {
-            md.append("| ").append(String.join(" | ", row)).append(" |\n");
-        }
+        PaperFigures.TABLE_6.forEach(row -> Markdown.row(md, row.toArray()));
     }
 
     /**
@@ -472,7 +406,7 @@ final class MatrixReport
      */
     static String seconds(final double s)
     {
-        return Double.isNaN(s) ? "" : String.format(Locale.ROOT, "%.3f", s);
+        return Markdown.number("%.3f", s, "");
     }
 
     /**
@@ -481,7 +415,7 @@ final class MatrixReport
      */
     static String ratio(final double r)
     {
-        return Double.isNaN(r) ? "" : String.format(Locale.ROOT, "%.3f", r);
+        return Markdown.number("%.3f", r, "");
     }
 
     private static String count(final double mean)

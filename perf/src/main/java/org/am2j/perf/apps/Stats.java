@@ -1,8 +1,8 @@
 package org.am2j.perf.apps;
 
-import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.stream.IntStream;
 
 /**
  * The median run and the ratios of the matrix (the medians themselves: {@link org.am2j.perf.Medians}).
@@ -24,13 +24,9 @@ final class Stats
         {
             return -1;
         }
-        final List<Integer> order = new ArrayList<>();
-        for (int i = 0; i < values.size(); i++)
-        {
-            order.add(i);
-        }
-        order.sort(Comparator.comparingDouble(values::get)); // stable: equal values keep their order
-        return order.get((values.size() - 1) / 2);
+        // a stable sort: equal values keep their order
+        return IntStream.range(0, values.size()).boxed().sorted(Comparator.comparingDouble(values::get)).toList()
+            .get((values.size() - 1) / 2);
     }
 
     /**

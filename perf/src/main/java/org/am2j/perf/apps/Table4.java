@@ -126,33 +126,16 @@ record Table4(String label, PaperTable4.Row paper, long iterations, double scale
      */
     static double ours(final AppRun run, final Quantity quantity)
     {
-        switch (quantity)
+        // the report's field is the group's name: network_short, network_bulk, local_short, local_bulk
+        final String field = quantity.group().name().toLowerCase(Locale.ROOT);
+        return switch (quantity.statistic())
         {
-            case NETWORK_SHORT_MEAN:
-                return run.mean("network_short");
-            case NETWORK_SHORT_MIN:
-                return run.min("network_short");
-            case NETWORK_SHORT_MAX:
-                return run.max("network_short");
-            case NETWORK_BULK:
-                return run.mean("network_bulk");
-            case NETWORK_BULK_SIZE:
-                return run.meanBulkSize("network_bulk");
-            case LOCAL_SHORT_MEAN:
-                return run.mean("local_short");
-            case LOCAL_SHORT_MIN:
-                return run.min("local_short");
-            case LOCAL_SHORT_MAX:
-                return run.max("local_short");
-            case LOCAL_BULK:
-                return run.mean("local_bulk");
-            case LOCAL_BULK_SIZE:
-                return run.meanBulkSize("local_bulk");
-            case PERCENT_LOCAL:
-                return run.percentLocal();
-            default:
-                throw new IllegalArgumentException(quantity.name());
-        }
+            case "min" -> run.min(field);
+            case "max" -> run.max(field);
+            case "size" -> run.meanBulkSize(field);
+            case "" -> run.percentLocal();
+            default -> run.mean(field);
+        };
     }
 
     /**

@@ -76,24 +76,15 @@ final class Table4Explanations
 
     private static String perRun(final String paperRun, final Group group)
     {
-        switch (paperRun)
+        final boolean shortMessages = group == Group.NETWORK_SHORT || group == Group.LOCAL_SHORT;
+        final boolean local = group == Group.PERCENT_LOCAL;
+        return switch (paperRun)
         {
-            case "3D FFT":
-                return group == Group.NETWORK_SHORT || group == Group.LOCAL_SHORT ? FFT_SHORT :
-                    group == Group.PERCENT_LOCAL ? FFT_LOCAL : FFT_BULK;
-            case "CON/comm":
-            case "CON/comp":
-                if (group == Group.PERCENT_LOCAL)
-                {
-                    return "CON/comm".equals(paperRun) ? CON_COMM_LOCAL : CON_COMP_LOCAL;
-                }
-                return group == Group.NETWORK_SHORT || group == Group.LOCAL_SHORT ? CON_SHORT : CON_BULK;
-            case "EM3D/naive":
-            case "EM3D/good":
-                return group == Group.PERCENT_LOCAL ? EM3D_LOCAL :
-                    group == Group.NETWORK_SHORT || group == Group.LOCAL_SHORT ? EM3D_SHORT : EM3D_BULK;
-            default:
-                return UNKNOWN;
-        }
+            case "3D FFT" -> shortMessages ? FFT_SHORT : local ? FFT_LOCAL : FFT_BULK;
+            case "CON/comm" -> local ? CON_COMM_LOCAL : shortMessages ? CON_SHORT : CON_BULK;
+            case "CON/comp" -> local ? CON_COMP_LOCAL : shortMessages ? CON_SHORT : CON_BULK;
+            case "EM3D/naive", "EM3D/good" -> local ? EM3D_LOCAL : shortMessages ? EM3D_SHORT : EM3D_BULK;
+            default -> UNKNOWN;
+        };
     }
 }

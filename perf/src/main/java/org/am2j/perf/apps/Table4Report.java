@@ -4,6 +4,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
+import org.am2j.perf.Markdown;
+
 import org.am2j.perf.apps.PaperTable4.Group;
 import org.am2j.perf.apps.PaperTable4.Quantity;
 
@@ -26,14 +28,7 @@ final class Table4Report
      */
     static MatrixConfig source(final MatrixResult result)
     {
-        for (final MatrixConfig config : List.of(MatrixConfig.CLUMP32, MatrixConfig.CLUMP32_3NIC))
-        {
-            if (result.configs().contains(config))
-            {
-                return config;
-            }
-        }
-        return null;
+        return Table6Report.clumps(result).stream().findFirst().orElse(null);
     }
 
     /**
@@ -124,47 +119,34 @@ final class Table4Report
                     marks[group.ordinal()] = " [" + notes.size() + "]";
                 }
             }
-            md.append("| ").append(row.label()).append(" | ours |");
-            for (final Quantity quantity : List.of(Quantity.NETWORK_SHORT_MEAN, Quantity.NETWORK_SHORT_MIN,
-                Quantity.NETWORK_SHORT_MAX))
+            final List<Object> ours = new ArrayList<>(List.of(row.label(), "ours"));
+            final List<Object> paper = new ArrayList<>(List.of("", "paper" + (row.scale() == 1.0 ? "" :
+                String.format(Locale.ROOT, " x %d/%d", row.iterations(), PaperTable4.EM3D_ITERATIONS))));
+            for (final Quantity quantity : Quantity.values())
             {
-                md.append(' ').append(ours(row, quantity, marks)).append(" |");
+                final Table4.Figure figure = row.figure(quantity);
+                if (Quantity.NETWORK_BULK == quantity || Quantity.LOCAL_BULK == quantity)
+                {
+                    final Table4.Figure size = row.figure(Quantity.values()[quantity.ordinal() + 1]);
+                    ours.add(bulk(figure.ours(), size.ours()) + mark(row, quantity.group(), marks));
+                    paper.add(bulk(figure.paperScaled(), size.paper()));
+                }
+                else if (Quantity.PERCENT_LOCAL == quantity)
+                {
+                    ours.add(String.format(Locale.ROOT, "%.1f", figure.ours()) + mark(row, quantity.group(), marks));
+                    paper.add(String.format(Locale.ROOT, "%.1f", figure.paper()));
+                }
+                else if (!quantity.name().endsWith("_SIZE"))
+                {
+                    ours.add(ours(row, quantity, marks));
+                    paper.add(count(figure.paperScaled()));
+                }
             }
-            md.append(' ').append(bulk(row.figure(Quantity.NETWORK_BULK).ours(),
-                row.figure(Quantity.NETWORK_BULK_SIZE).ours())).append(mark(row, Group.NETWORK_BULK, marks))
-                .append(" |");
-            for (final Quantity quantity : List.of(Quantity.LOCAL_SHORT_MEAN, Quantity.LOCAL_SHORT_MIN,
-                Quantity.LOCAL_SHORT_MAX))
-            {
-                md.append(' ').append(ours(row, quantity, marks)).append(" |");
-            }
-            md.append(' ').append(bulk(row.figure(Quantity.LOCAL_BULK).ours(),
-                row.figure(Quantity.LOCAL_BULK_SIZE).ours())).append(mark(row, Group.LOCAL_BULK, marks)).append(" |");
-            md.append(' ').append(String.format(Locale.ROOT, "%.1f", row.figure(Quantity.PERCENT_LOCAL).ours()))
-                .append(mark(row, Group.PERCENT_LOCAL, marks)).append(" | ");
-            if (null != row.check())
-            {
-                md.append(row.check().met() ? "yes (" : "**no** (").append(row.check().target()).append(')');
-            }
-            md.append(" |\n");
-            md.append("| | paper").append(row.scale() == 1.0 ? "" : String.format(Locale.ROOT, " x %d/%d",
-                row.iterations(), PaperTable4.EM3D_ITERATIONS)).append(" |");
-            for (final Quantity quantity : List.of(Quantity.NETWORK_SHORT_MEAN, Quantity.NETWORK_SHORT_MIN,
-                Quantity.NETWORK_SHORT_MAX))
-            {
-                md.append(' ').append(count(row.figure(quantity).paperScaled())).append(" |");
-            }
-            md.append(' ').append(bulk(row.figure(Quantity.NETWORK_BULK).paperScaled(),
-                row.figure(Quantity.NETWORK_BULK_SIZE).paper())).append(" |");
-            for (final Quantity quantity : List.of(Quantity.LOCAL_SHORT_MEAN, Quantity.LOCAL_SHORT_MIN,
-                Quantity.LOCAL_SHORT_MAX))
-            {
-                md.append(' ').append(count(row.figure(quantity).paperScaled())).append(" |");
-            }
-            md.append(' ').append(bulk(row.figure(Quantity.LOCAL_BULK).paperScaled(),
-                row.figure(Quantity.LOCAL_BULK_SIZE).paper())).append(" |");
-            md.append(' ').append(String.format(Locale.ROOT, "%.1f", row.figure(Quantity.PERCENT_LOCAL).paper()))
-                .append(" | |\n");
+            ours.add(null == row.check() ? "" : (row.check().met() ? "yes (" : "**no** (") + row.check().target() +
+                ")");
+            paper.add("");
+            Markdown.row(md, ours.toArray());
+            Markdown.row(md, paper.toArray());
         }
         md.append('\n');
         if (notes.isEmpty())
@@ -214,16 +196,12 @@ final class Table4Report
 
     private static String figure(final Quantity quantity, final double value)
     {
-        switch (quantity)
+        return switch (quantity)
         {
-            case PERCENT_LOCAL:
-                return String.format(Locale.ROOT, "%.1f %%", value);
-            case NETWORK_BULK_SIZE:
-            case LOCAL_BULK_SIZE:
-                return String.format(Locale.ROOT, "%.0f B", value);
-            default:
-                return count(value);
-        }
+            case PERCENT_LOCAL -> String.format(Locale.ROOT, "%.1f %%", value);
+            case NETWORK_BULK_SIZE, LOCAL_BULK_SIZE -> String.format(Locale.ROOT, "%.0f B", value);
+            default -> count(value);
+        };
     }
 
     /**

@@ -1,9 +1,10 @@
 package org.am2j.perf.apps;
 
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+
+import org.am2j.perf.Markdown;
 
 /**
  * The shape of the paper's Table 6: each run's time on the Clump against the NOW of 32, ours ({@link
@@ -48,51 +49,33 @@ final class Table6Report
         }
         md.append(String.join("; ", named)).append(". The NOW: `now32`, ").append(MatrixConfig.NOW32.nics())
             .append(".\n\n");
-        md.append("| run |");
-        for (final MatrixConfig clump : clumps)
-        {
-            md.append(' ').append(clump.cliName()).append(" |");
-        }
-        md.append(" now32 |");
-        for (final MatrixConfig clump : clumps)
-        {
-            md.append(' ').append(clump.cliName()).append(" / now32 |");
-        }
-        md.append(" paper: Clump / NOW | paper: Clump | paper: NOW |\n|---|");
-        for (int i = 0; i < 2 * clumps.size() + 4; i++)
-        {
-            md.append("---:|");
-        }
-        md.append('\n');
+        final List<Object> head = new ArrayList<>(List.of("run"));
+        clumps.forEach(clump -> head.add(clump.cliName()));
+        head.add("now32");
+        clumps.forEach(clump -> head.add(clump.cliName() + " / now32"));
+        head.addAll(List.of("paper: Clump / NOW", "paper: Clump", "paper: NOW"));
+        Markdown.head(md, head);
         for (final String label : result.labels())
         {
-            md.append("| ").append(label).append(" |");
-            for (final MatrixConfig clump : clumps)
-            {
-                md.append(' ').append(MatrixReport.seconds(result.cell(clump, label).medianTotal())).append(" |");
-            }
-            md.append(' ').append(MatrixReport.seconds(result.cell(MatrixConfig.NOW32, label).medianTotal()))
-                .append(" |");
-            for (final MatrixConfig clump : clumps)
-            {
-                md.append(' ').append(MatrixReport.ratio(MatrixRatios.configRatio(result, clump, MatrixConfig.NOW32,
-                    label))).append(" |");
-            }
-            final double paperClump = PaperFigures.seconds(label, PaperFigures.Column.CLUMP32);
-            final double paperNow = PaperFigures.seconds(label, PaperFigures.Column.NOW32);
-            md.append(' ').append(MatrixReport.ratio(Stats.ratio(paperClump, paperNow))).append(" | ")
-                .append(Double.isNaN(paperClump) ? "" : PaperFigures.figures(label).get(PaperFigures.Column.CLUMP32))
-                .append(" | ")
-                .append(Double.isNaN(paperNow) ? "" : PaperFigures.figures(label).get(PaperFigures.Column.NOW32))
-                .append(" |\n");
+            final List<Object> row = new ArrayList<>(List.of(label));
+            clumps.forEach(clump -> row.add(MatrixReport.seconds(result.cell(clump, label).medianTotal())));
+            row.add(MatrixReport.seconds(result.cell(MatrixConfig.NOW32, label).medianTotal()));
+            clumps.forEach(clump ->
+                row.add(MatrixReport.ratio(MatrixRatios.configRatio(result, clump, MatrixConfig.NOW32, label))));
+            final Map<PaperFigures.Column, String> paper = PaperFigures.figures(label);
+            row.add(MatrixReport.ratio(MatrixRatios.paperRatio(label, PaperFigures.Column.CLUMP32,
+                PaperFigures.Column.NOW32)));
+            row.add(paper.getOrDefault(PaperFigures.Column.CLUMP32, ""));
+            row.add(paper.getOrDefault(PaperFigures.Column.NOW32, ""));
+            Markdown.row(md, row.toArray());
         }
         md.append('\n');
         for (final MatrixConfig clump : clumps)
         {
-            final Map<String, double[]> ours = perApplication(result, clump);
             final List<String> parts = new ArrayList<>();
-            ours.forEach((app, sums) -> parts.add(app + " " + MatrixReport.ratio(Stats.ratio(sums[0], sums[1])) +
-                " (paper " + MatrixReport.ratio(paperRatio(result.labels(), app)) + ")"));
+            MatrixRatios.perApplication(result, result.polls().get(0), clump, MatrixConfig.NOW32).forEach((app, r) ->
+                parts.add(app + " " + MatrixReport.ratio(r) + " (paper " +
+                    MatrixReport.ratio(paperRatio(result.labels(), app)) + ")"));
             md.append("Per application (the sum of its runs' median totals), ").append(clump.cliName())
                 .append(" / now32: ").append(parts.isEmpty() ? "no application with both times" :
                 String.join(", ", parts)).append(".\n\n");
@@ -105,40 +88,7 @@ final class Table6Report
      */
     static List<MatrixConfig> clumps(final MatrixResult result)
     {
-        final List<MatrixConfig> clumps = new ArrayList<>();
-        for (final MatrixConfig config : CLUMPS)
-        {
-            if (result.configs().contains(config))
-            {
-                clumps.add(config);
-            }
-        }
-        return clumps;
-    }
-
-    /**
-     * @return per application: the sums of its runs' median totals on the Clump and on the NOW; an application with a
-     * missing time is left out.
-     */
-    private static Map<String, double[]> perApplication(final MatrixResult result, final MatrixConfig clump)
-    {
-        final Map<String, double[]> sums = new LinkedHashMap<>();
-        final List<String> incomplete = new ArrayList<>();
-        for (final String label : result.labels())
-        {
-            final String app = MatrixRatios.application(label);
-            final double c = result.cell(clump, label).medianTotal();
-            final double n = result.cell(MatrixConfig.NOW32, label).medianTotal();
-            if (Double.isNaN(c) || Double.isNaN(n))
-            {
-                incomplete.add(app);
-            }
-            final double[] sum = sums.computeIfAbsent(app, a -> new double[2]);
-            sum[0] += c;
-            sum[1] += n;
-        }
-        incomplete.forEach(sums::remove);
-        return sums;
+        return CLUMPS.stream().filter(result.configs()::contains).toList();
     }
 
     /**

@@ -42,10 +42,11 @@ class MatrixReportTest
         }
         result.cell("every", MatrixConfig.CLUMP, GOOD).notHosted("layout good needs equal nodes");
         result.cell("follow", MatrixConfig.CLUMP, GOOD).notHosted("layout good needs equal nodes");
-        result.addLoad(5.5, 6.0, 7.0);
-        result.addLoad(9.25, 7.0, 7.1);
-        result.addLoad(4.0, 6.5, 7.2);
-        result.setRun("OpenJDK 17", "2026-11-22T10:00:00Z", 95);
+        result.run().loads.addAll(List.of(new double[] { 5.5, 6.0, 7.0 }, new double[] { 9.25, 7.0, 7.1 },
+            new double[] { 4.0, 6.5, 7.2 }));
+        result.run().java = "OpenJDK 17";
+        result.run().started = "2026-11-22T10:00:00Z";
+        result.run().wallSeconds = 95;
         return result;
     }
 
@@ -100,7 +101,7 @@ class MatrixReportTest
         final MatrixResult result = matrix();
         final String md = MatrixReport.markdown(result, null);
         assertTrue(md.contains("| 3D FFT (small) | 1.030 | 1.034 | yes | 2.000 | 0.777 | 1.000 | 3.091 |\n"), md);
-        assertTrue(md.contains("| CON/comm (small) | 1.200 | 1.071 | **no** | 2.000 | 2.046 |  | 1.948 |\n"), md);
+        assertTrue(md.contains("| CON/comm (small) | 1.200 | 1.071 | **no** | 2.000 | 2.046 | | 1.948 |\n"), md);
         assertTrue(md.contains("in 2 of 3 runs."), md);
         assertTrue(md.contains("Per application (the sum of its runs' median totals), multi / shm-only: " +
             "3D FFT 1.030, CON 1.200 (**over**), EM3D 1.000.\n"), md);

@@ -173,7 +173,9 @@ class Table4Test
         final MatrixResult result = new MatrixResult("bin/am2j apps-matrix --preset paper", "paper", 4, 2, 1,
             Warmup.fixed(1), 1, List.of("follow"), List.of(MatrixConfig.SMP_SHM, MatrixConfig.SMP_MULTI,
             MatrixConfig.CLUMP32, MatrixConfig.NOW32), List.of(FFT, NAIVE));
-        result.setLimits(7200, 1200, 4);
+        result.run().timeLimitSeconds = 7200;
+        result.run().timeoutSeconds = 1200;
+        result.run().em3dIterations = 4;
         result.cell(MatrixConfig.CLUMP32, FFT).add(fft(22.58));
         result.cell(MatrixConfig.CLUMP32, NAIVE).add(naive());
         result.cell(MatrixConfig.NOW32, FFT).add(Reports.parsed(FFT, 2.0));
