@@ -15,10 +15,11 @@ import org.am2j.net.auth.AesGcm;
  *       slot that keeps it in clear for retransmission, into the NIC's send buffer. A header-only datagram (ACK,
  *       GIVE_UP and its answer) carries nothing to hide: it gets the {@link org.am2j.net.auth.Mac128} tag, which
  *       measures cheaper than AES-GCM per call for the same forgery bound;</li>
- *   <li>{@code authenticate}: every datagram gets a tag and travels in clear: a datagram of
- *       {@link #GCM_TAG_FROM} bytes or more AES-GCM's tag ({@link AesGcm#tag}: the tag sealing would give it, its
- *       ciphertext thrown away, which the receiver makes again from the clear bytes), a shorter one the
- *       {@link org.am2j.net.auth.Mac128} tag, whichever measures cheaper at its size for the same forgery bound;</li>
+ *   <li>{@code authenticate}: every datagram gets a tag and travels in clear: a DATA datagram (a message or a
+ *       fragment of one) of {@link #GCM_TAG_FROM} bytes or more AES-GCM's tag ({@link AesGcm#tag}: the tag sealing
+ *       would give it, its ciphertext thrown away, which the receiver makes again from the clear bytes), any other the
+ *       {@link org.am2j.net.auth.Mac128} tag: whichever measures cheaper at its size for the same forgery bound, but
+ *       batches of short messages, whatever their length, keep the 128-bit tag, which allocates nothing;</li>
  *   <li>{@code off}: nothing.</li>
  * </ul>
  * Sealing writes the datagram's key epoch and transmission number into its header first ({@link TransmitKeys}): the
@@ -28,7 +29,8 @@ import org.am2j.net.auth.AesGcm;
  * <p>
  * Allocation: the JDK's {@code Cipher} API takes a new {@code GCMParameterSpec} per initialisation and makes its own
  * state for each, so a sealed or opened datagram allocates a bounded amount ({@link #ALLOCATION_BOUND}) that does not
- * grow with its size; tagged datagrams allocate nothing. NIC thread.
+ * grow with its size (in {@code authenticate} mode, only DATA datagrams of {@link #GCM_TAG_FROM} bytes or more);
+ * datagrams with the 128-bit tag allocate nothing. NIC thread.
  */
 final class WireSeal
 {
@@ -38,7 +40,7 @@ final class WireSeal
      */
     static final int ALLOCATION_BOUND = 1536;
     /**
-     * The shortest datagram (header included, tag not) that {@code authenticate} mode tags with AES-GCM rather than
+     * The shortest DATA datagram (header included, tag not) that {@code authenticate} mode tags with AES-GCM rather than
      * {@link org.am2j.net.auth.Mac128}: AES-GCM costs a fixed amount per call (a {@code Cipher} initialised for the
      * datagram's nonce, the copies) and little per byte, the 128-bit tag nothing fixed and more per byte
      * ({@code WireSealBenchmark}: on 168 payload bytes the 128-bit tag costs a third to a half of AES-GCM's, on 8 KiB
@@ -107,7 +109,8 @@ final class WireSeal
         {
             return SEAL;
         }
-        return WireMode.AUTHENTICATE == mode && length >= gcmTagFrom ? GCM_TAG : MAC;
+        // Batches of short messages keep the 128-bit tag, which allocates nothing, whatever their length.
+        return WireMode.AUTHENTICATE == mode && WireDescriptor.TYPE_DATA == type && length >= gcmTagFrom ? GCM_TAG : MAC;
     }
 
     /**
