@@ -1,7 +1,6 @@
 package org.am2j.net;
 
 import java.net.InetSocketAddress;
-import java.nio.ByteBuffer;
 
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
@@ -43,9 +42,6 @@ final class FrameReader
     private final FrameWriter writer;
     private final NicTimers timers;
     private final UnsafeBuffer received;
-    /** The buffer {@link #received} views, and its twin for the cipher ({@link FrameWriter#twin}). */
-    private ByteBuffer receivedBuffer;
-    private ByteBuffer receivedTwin;
     private final WireSeal seal;
     private final Handshakes handshakes;
     private final NameAnnouncements names;
@@ -69,18 +65,6 @@ final class FrameReader
         this.received = received;
         this.handshakes = new Handshakes(config, nicId, counters, keys, clock, peers, writer, timers, received);
         this.names = new NameAnnouncements(counters, endpoints, peers);
-    }
-
-    /**
-     * The receive buffer's view now shows another buffer (the receive buffer is lent to a host, or given back).
-     *
-     * @param buffer the buffer datagrams are read into.
-     * @param twin   a second buffer over its memory.
-     */
-    void receivingInto(final ByteBuffer buffer, final ByteBuffer twin)
-    {
-        this.receivedBuffer = buffer;
-        this.receivedTwin = twin;
     }
 
     /**
@@ -158,7 +142,7 @@ final class FrameReader
             counters.increment(NicEvent.UNKNOWN_SESSION);
             return;
         }
-        if (!seal.open(receivedBuffer, receivedTwin, d, length, session))
+        if (!seal.open(d, length, session))
         {
             // Forged, spoiled, or from another incarnation: it changes nothing.
             counters.increment(NicEvent.AUTH_FAILED);
