@@ -262,16 +262,7 @@ final class EndpointCore implements Endpoint, EndpointHost
         final BundleCore b = enter("expectedResources");
         try
         {
-            AmException.checkRange("endpoints", endpoints, 0, Am.MAX_TRANSLATIONS + 1);
-            if (outstandingRequests < 0)
-            {
-                throw new AmException(AmError.BAD_ARG, "outstandingRequests = " + outstandingRequests +
-                    " is outside [0, " + Integer.MAX_VALUE + "]");
-            }
-            if (endpoints > translations.size())
-            {
-                translations.resize(endpoints);
-            }
+            translations.expect(endpoints, outstandingRequests);
         }
         finally
         {

@@ -96,6 +96,24 @@ final class TranslationTable
         return entries.length;
     }
 
+    /**
+     * AM_SetExpectedResources: room for {@code endpoints} translations (the table grows, never shrinks, here); the
+     * number of outstanding requests is checked and otherwise only a hint, queues being sized by their transports.
+     */
+    void expect(final int endpoints, final int outstandingRequests)
+    {
+        AmException.checkRange("endpoints", endpoints, 0, Am.MAX_TRANSLATIONS + 1);
+        if (outstandingRequests < 0)
+        {
+            throw new AmException(AmError.BAD_ARG, "outstandingRequests = " + outstandingRequests +
+                " is outside [0, " + Integer.MAX_VALUE + "]");
+        }
+        if (endpoints > size())
+        {
+            resize(endpoints);
+        }
+    }
+
     synchronized void resize(final int size)
     {
         AmException.checkRange("numTranslations", size, 1, Am.MAX_TRANSLATIONS + 1);

@@ -20,7 +20,6 @@ final class BatchWriter
     private final NicCounters counters;
     private final int limit;
     private final ByteBuffer batchBuffer;
-    private final ByteBuffer batchTwin;
     private final UnsafeBuffer batch;
     /** Peers with held messages, in the order they got their first. */
     private Peer[] listed = new Peer[16];
@@ -32,7 +31,6 @@ final class BatchWriter
         this.counters = counters;
         this.limit = writer.datagramLimit();
         this.batchBuffer = FrameWriter.direct(limit);
-        this.batchTwin = FrameWriter.twin(batchBuffer);
         this.batch = new UnsafeBuffer(batchBuffer);
     }
 
@@ -129,7 +127,7 @@ final class BatchWriter
             offset = BatchDescriptor.putEntry(batch, offset, slot.sequence, pending.replyChannel[i], slot.view,
                 WireDescriptor.HEADER_LENGTH, slot.bodyLength);
         }
-        writer.send(batchBuffer, batchTwin, batch, offset, peer);
+        writer.send(batchBuffer, batch, offset, peer);
         counters.increment(NicEvent.BATCHES_SENT);
         for (int i = 0; i < count; i++)
         {

@@ -21,9 +21,7 @@ final class DatagramReceiver
     private final FrameReader reader;
     private final Runnable onWake;
     private final ByteBuffer receiveBuffer = FrameWriter.direct(BUFFER_BYTES);
-    private final ByteBuffer receiveTwin = FrameWriter.twin(receiveBuffer);
     private final ByteBuffer spareBuffer = FrameWriter.direct(BUFFER_BYTES);
-    private final ByteBuffer spareTwin = FrameWriter.twin(spareBuffer);
     private final UnsafeBuffer view;
     private ByteBuffer receivingInto = receiveBuffer;
     /** A host runs a message from {@link #receiveBuffer}: datagrams go into the spare buffer meanwhile. */
@@ -45,7 +43,6 @@ final class DatagramReceiver
         this.reader = reader;
         this.onWake = onWake;
         view.wrap(receiveBuffer);
-        reader.receivingInto(receiveBuffer, receiveTwin);
     }
 
     /**
@@ -89,7 +86,6 @@ final class DatagramReceiver
         if (into != receivingInto)
         {
             view.wrap(into);
-            reader.receivingInto(into, into == spareBuffer ? spareTwin : receiveTwin);
             receivingInto = into;
         }
         into.clear();

@@ -1,18 +1,14 @@
 package org.am2j.net;
 
-import java.lang.invoke.VarHandle;
 import java.net.InetSocketAddress;
-import java.nio.ByteBuffer;
 
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.ringbuffer.OneToOneRingBuffer;
-import org.am2j.api.Am;
 import org.am2j.api.MessageCategory;
 import org.am2j.api.Opcode;
 import org.am2j.api.ReturnStatus;
-import org.am2j.api.Tags;
 import org.am2j.spi.SegmentBounds;
 import org.am2j.net.auth.NicKeys;
 
@@ -32,7 +28,6 @@ final class FrameReader
     static final int BUSY = 1;
     /** The message cannot be taken yet (what it depends on is still on its way): the sender retransmits. */
     static final int NOT_YET = 2;
-    private static final int RETURN_STATUS_COUNT = ReturnStatus.values().length;
 
     private final NetConfig config;
     /** The in-flight log copy of the same-NIC message being delivered, or null (see {@link #deliver}). */
@@ -47,9 +42,6 @@ final class FrameReader
     private final FrameWriter writer;
     private final NicTimers timers;
     private final UnsafeBuffer received;
-    /** The buffer {@link #received} views, and its twin for the cipher ({@link FrameWriter#twin}). */
-    private ByteBuffer receivedBuffer;
-    private ByteBuffer receivedTwin;
     private final WireSeal seal;
     private final Handshakes handshakes;
     private final NameAnnouncements names;
@@ -73,18 +65,6 @@ final class FrameReader
         this.received = received;
         this.handshakes = new Handshakes(config, nicId, counters, keys, clock, peers, writer, timers, received);
         this.names = new NameAnnouncements(counters, endpoints, peers);
-    }
-
-    /**
-     * The receive buffer's view now shows another buffer (the receive buffer is lent to a host, or given back).
-     *
-     * @param buffer the buffer datagrams are read into.
-     * @param twin   a second buffer over its memory.
-     */
-    void receivingInto(final ByteBuffer buffer, final ByteBuffer twin)
-    {
-        this.receivedBuffer = buffer;
-        this.receivedTwin = twin;
     }
 
     /**
@@ -162,7 +142,7 @@ final class FrameReader
             counters.increment(NicEvent.UNKNOWN_SESSION);
             return;
         }
-        if (!seal.open(receivedBuffer, receivedTwin, d, length, session))
+        if (!seal.open(d, length, session))
         {
             // Forged, spoiled, or from another incarnation: it changes nothing.
             counters.increment(NicEvent.AUTH_FAILED);
@@ -176,6 +156,22 @@ final class FrameReader
             counters.increment(NicEvent.TRUNCATED);
             return;
         }
+        if (acceptLinkState(peer, session, current))
+        {
+            onPayload(peer, type, length, batchCount);
+        }
+    }
+
+    /**
+     * The link state of a datagram whose tag checked, believed: the session anchored or taken up, the peer heard
+     * from, its acknowledgements and floors applied.
+     *
+     * @return false when it acknowledges sequences never sent (garbage, or another incarnation): nothing more of it
+     *         is believed.
+     */
+    private boolean acceptLinkState(final Peer peer, final LinkSession session, final LinkSession current)
+    {
+        final UnsafeBuffer d = received;
         if (!session.anchored)
         {
             // The first datagram of the session from the peer: our receive state starts at its floors.
@@ -196,7 +192,6 @@ final class FrameReader
             timers.extendDeadlines(peer);
         }
         peer.lastHeardNanos = clock.nowNanos;
-        final int flags = d.getShort(WireDescriptor.FLAGS_OFFSET) & 0xFFFF;
         if (peer.requestsOut.acknowledge(d.getLong(WireDescriptor.REQUEST_ACK_NEXT_OFFSET),
             d.getLong(WireDescriptor.REQUEST_ACK_BITS_OFFSET), clock.nowNanos, peer.rtt) < 0 ||
             peer.repliesOut.acknowledge(d.getLong(WireDescriptor.REPLY_ACK_NEXT_OFFSET),
@@ -204,15 +199,26 @@ final class FrameReader
         {
             // An acknowledgement of sequences never sent: garbage (or another incarnation); trust nothing in it.
             counters.increment(NicEvent.MALFORMED);
-            return;
+            return false;
         }
         // The peer has its answers for everything below its floors: what we gave up below them can be forgotten.
         peer.requestsIn.floor(d.getLong(WireDescriptor.REQUEST_FLOOR_OFFSET));
         peer.repliesIn.floor(d.getLong(WireDescriptor.REPLY_FLOOR_OFFSET));
-        if (0 != (flags & WireDescriptor.FLAG_BUSY))
+        if (0 != (d.getShort(WireDescriptor.FLAGS_OFFSET) & WireDescriptor.FLAG_BUSY))
         {
             timers.refreshDeadlines(peer);
         }
+        return true;
+    }
+
+    /**
+     * What a datagram carries past its link state: nothing (an ACK), a batch, a give-up or its answer, or a message
+     * or a fragment of one, delivered once per sequence.
+     */
+    private void onPayload(final Peer peer, final int type, final int length, final int batchCount)
+    {
+        final UnsafeBuffer d = received;
+        final int flags = d.getShort(WireDescriptor.FLAGS_OFFSET) & 0xFFFF;
         if (type == WireDescriptor.TYPE_ACK)
         {
             return;
@@ -448,7 +454,7 @@ final class FrameReader
         final Opcode opcode = Opcode.fromCode(code);
         final ServedQueues endpoint =
             endpoints.byId(buffer.getInt(body + MessageDescriptor.DESTINATION_ENDPOINT_OFFSET));
-        final int refusal = refusal(opcode, status, endpoint, buffer, body, dataLength);
+        final int refusal = ReceiveRecords.refusal(opcode, status, endpoint, buffer, body, dataLength);
         if (0 != refusal)
         {
             if (0 != status)
@@ -482,6 +488,23 @@ final class FrameReader
                     refuse(peer, buffer, body, bodyLength, ReturnStatus.EBADENDPOINT.code()) : NOT_YET;
             }
         }
+        return place(peer, endpoint, replyQueue, queue, route, deposit ? segment : null, buffer, body, bodyLength);
+    }
+
+    /**
+     * Put a message that passed every check into its receive queue (a long one's data into the segment first), or
+     * hand it to the polling host.
+     *
+     * @param segment the segment a long message's data goes into, or null for a message that carries its data.
+     * @return {@link #TAKEN}, {@link #BUSY} for a full queue, or what a refusal of a bad segment range answers.
+     */
+    private int place(
+        final Peer peer, final ServedQueues endpoint, final boolean replyQueue, final OneToOneRingBuffer queue,
+        final int route, final org.agrona.concurrent.AtomicBuffer segment, final DirectBuffer buffer, final int body,
+        final int bodyLength)
+    {
+        final boolean deposit = null != segment;
+        final int dataLength = bodyLength - MessageDescriptor.HEADER_LENGTH;
         // Handed over (DirectDelivery) when the polling host offered it and the queue is empty: the host, our caller's
         // thread and the queue's only reader, runs earlier records before it polls the socket again.
         final DirectDelivery offer = direct;
@@ -523,61 +546,9 @@ final class FrameReader
         ring.putInt(index + QueueRecordDescriptor.DEPOSITED_OFFSET, deposit ? 1 : 0);
         ring.putBytes(index + QueueRecordDescriptor.BODY_OFFSET, buffer, body,
             recordLength - QueueRecordDescriptor.BODY_OFFSET);
-        commitAndSignal(queue, index, endpoint);
+        ReceiveRecords.commitAndSignal(queue, index, endpoint);
         counters.increment(NicEvent.MESSAGES_DELIVERED);
         return TAKEN;
-    }
-
-    static void commitAndSignal(final OneToOneRingBuffer queue, final int index, final ServedQueues endpoint)
-    {
-        // Commit is a release store of the record length. The full fence orders it before the read of the sleeping
-        // flag: the Dekker pair with the host, which stores its flag (volatile) and then checks the queue. Without
-        // it the flag could be read before the commit is visible, and a host that has just gone to sleep would
-        // miss the message until its time slice ends.
-        queue.commit(index);
-        VarHandle.fullFence();
-        if (endpoint.isSleeping())
-        {
-            endpoint.signalArrival();
-        }
-    }
-
-    static int refusal(final Opcode opcode, final int status, final ServedQueues endpoint,
-        final DirectBuffer buffer, final int body, final int dataLength)
-    {
-        if (null == opcode || (buffer.getByte(body + MessageDescriptor.ARG_COUNT_OFFSET) & 0xFF) > Am.MAX_SHORT)
-        {
-            return ReturnStatus.EBADARGS.code();
-        }
-        if (null == endpoint || endpoint.isClosed())
-        {
-            return ReturnStatus.EBADENDPOINT.code();
-        }
-        if (0 != status)
-        {
-            return status > RETURN_STATUS_COUNT ? ReturnStatus.EBADARGS.code() : 0;
-        }
-        if (0 == (buffer.getByte(body + MessageDescriptor.HANDLER_OFFSET) & 0xFF))
-        {
-            return ReturnStatus.EBADHANDLER.code();
-        }
-        final MessageCategory category = opcode.category();
-        if ((MessageCategory.SHORT == category && 0 != dataLength) ||
-            (MessageCategory.MEDIUM == category && dataLength > Am.MAX_MEDIUM) ||
-            (MessageCategory.LONG == category && dataLength > Am.MAX_LONG))
-        {
-            return ReturnStatus.EBADLENGTH.code();
-        }
-        if (opcode.isRequest() && !Tags.accepts(endpoint.tag(), buffer.getLong(body + MessageDescriptor.TAG_OFFSET)))
-        {
-            return ReturnStatus.EBADTAG.code();
-        }
-        if (MessageCategory.LONG == category)
-        {
-            return endpoint.checkSegment(buffer.getLong(body + MessageDescriptor.SEGMENT_OFFSET_OFFSET),
-                dataLength);
-        }
-        return 0;
     }
 
     /**

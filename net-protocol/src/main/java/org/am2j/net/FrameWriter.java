@@ -32,9 +32,7 @@ final class FrameWriter
     private final NicClock clock;
     private final ByteBuffer fragmentBuffer;
     private final UnsafeBuffer fragment;
-    private final ByteBuffer fragmentTwin;
     private final ByteBuffer ackBuffer = direct(WireDescriptor.HELLO_LENGTH + WireDescriptor.TAG_LENGTH);
-    private final ByteBuffer ackTwin = twin(ackBuffer);
     private final UnsafeBuffer ack = new UnsafeBuffer(ackBuffer);
     private final WireSeal seal;
     /** Source of the handshakes' randoms. */
@@ -52,23 +50,12 @@ final class FrameWriter
         this.keys = keys;
         this.clock = clock;
         this.fragmentBuffer = direct(config.datagramLimit);
-        this.fragmentTwin = twin(fragmentBuffer);
         this.fragment = new UnsafeBuffer(fragmentBuffer);
     }
 
     static ByteBuffer direct(final int capacity)
     {
         return BufferUtil.allocateDirectAligned(org.agrona.BitUtil.align(capacity, 64), 64).order(ByteOrder.LITTLE_ENDIAN);
-    }
-
-    /**
-     * @param buffer a datagram's buffer.
-     * @return a second buffer over the same memory: the JDK's cipher takes its input and output as two objects, and
-     *         seals and opens a datagram in place.
-     */
-    static ByteBuffer twin(final ByteBuffer buffer)
-    {
-        return buffer.duplicate().order(ByteOrder.LITTLE_ENDIAN);
     }
 
     /**
@@ -117,7 +104,7 @@ final class FrameWriter
         if (total + WireDescriptor.TAG_LENGTH <= config.datagramLimit)
         {
             datagram.putInt(WireDescriptor.FRAGMENT_OFFSET_OFFSET, 0);
-            send(slot.datagram, slot.twin, slot.view, total, peer, true);
+            send(slot.datagram, slot.view, total, peer, true);
         }
         else
         {
@@ -132,7 +119,7 @@ final class FrameWriter
                 fragment.putByte(WireDescriptor.FRAGMENT_COUNT_OFFSET, (byte)count);
                 fragment.putInt(WireDescriptor.FRAGMENT_OFFSET_OFFSET, offset);
                 fragment.putBytes(WireDescriptor.HEADER_LENGTH, datagram, WireDescriptor.HEADER_LENGTH + offset, length);
-                send(fragmentBuffer, fragmentTwin, fragment, WireDescriptor.HEADER_LENGTH + length, peer);
+                send(fragmentBuffer, fragment, WireDescriptor.HEADER_LENGTH + length, peer);
             }
         }
         sent(peer, slot);
@@ -196,16 +183,16 @@ final class FrameWriter
      * Seal or tag a datagram of the peer's session ({@link WireSeal}: its tag goes after its {@code length} bytes, which
      * its buffer has room for) and hand it to the wire.
      */
-    void send(final ByteBuffer datagram, final ByteBuffer twin, final UnsafeBuffer view, final int length,
+    void send(final ByteBuffer datagram, final UnsafeBuffer view, final int length,
         final Peer peer)
     {
-        send(datagram, twin, view, length, peer, false);
+        send(datagram, view, length, peer, false);
     }
 
     /**
      * @param keep the datagram is a window slot's, which keeps its message in clear for retransmission.
      */
-    private void send(final ByteBuffer datagram, final ByteBuffer twin, final UnsafeBuffer view, final int length,
+    private void send(final ByteBuffer datagram, final UnsafeBuffer view, final int length,
         final Peer peer, final boolean keep)
     {
         final LinkSession session = peer.session;
@@ -213,7 +200,7 @@ final class FrameWriter
         {
             return;
         }
-        toWire(seal.seal(datagram, twin, view, length, session, keep), length, peer);
+        toWire(seal.seal(datagram, view, length, session, keep), length, peer);
     }
 
     /**
@@ -249,7 +236,7 @@ final class FrameWriter
         writeHeader(ack, type, flags | (replyChannel ? WireDescriptor.FLAG_REPLY_CHANNEL : 0), peer, sequence);
         ack.putInt(WireDescriptor.BODY_LENGTH_OFFSET, 0);
         ack.putInt(WireDescriptor.FRAGMENT_OFFSET_OFFSET, 0);
-        send(ackBuffer, ackTwin, ack, WireDescriptor.HEADER_LENGTH, peer);
+        send(ackBuffer, ack, WireDescriptor.HEADER_LENGTH, peer);
     }
 
     /**
@@ -405,7 +392,7 @@ final class FrameWriter
         writeHeader(ack, WireDescriptor.TYPE_ACK, 0, peer, 0);
         ack.putInt(WireDescriptor.BODY_LENGTH_OFFSET, 0);
         ack.putInt(WireDescriptor.FRAGMENT_OFFSET_OFFSET, 0);
-        send(ackBuffer, ackTwin, ack, WireDescriptor.HEADER_LENGTH, peer);
+        send(ackBuffer, ack, WireDescriptor.HEADER_LENGTH, peer);
         counters.increment(NicEvent.ACKS_SENT);
     }
 

@@ -408,7 +408,7 @@ final class NicTimers
         ring.putInt(index + QueueRecordDescriptor.DEPOSITED_OFFSET, 0);
         ring.putBytes(index + QueueRecordDescriptor.BODY_OFFSET, message, body, slot.bodyLength);
         ring.putByte(index + QueueRecordDescriptor.BODY_OFFSET + MessageDescriptor.RETURN_STATUS_OFFSET, (byte)status);
-        FrameReader.commitAndSignal(queue, index, endpoint);
+        ReceiveRecords.commitAndSignal(queue, index, endpoint);
         return true;
     }
 }

@@ -60,7 +60,7 @@ final class SameNicReturn
             // and returns the message once, from the queue or from the log.
             log.returning(position, InFlightLog.claimedPosition(queue, QueueRecordDescriptor.BODY_OFFSET + bodyLength));
         }
-        FrameReader.commitAndSignal(queue, index, sender);
+        ReceiveRecords.commitAndSignal(queue, index, sender);
         return FrameReader.TAKEN;
     }
 }

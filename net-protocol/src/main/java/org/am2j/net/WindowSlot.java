@@ -18,8 +18,6 @@ final class WindowSlot
         WireDescriptor.HEADER_LENGTH + MessageDescriptor.HEADER_LENGTH + 256 + WireDescriptor.TAG_LENGTH;
 
     ByteBuffer datagram;
-    /** A second buffer over {@link #datagram}'s memory, for the cipher ({@link FrameWriter#twin}). */
-    ByteBuffer twin;
     final UnsafeBuffer view = new UnsafeBuffer(0, 0);
     long sequence = -1;
     /** The slot holds a message of the window: sent and not resolved (acknowledged, or given up and answered). */
@@ -75,7 +73,6 @@ final class WindowSlot
                 FIRST_CAPACITY : NetConfig.MAX_DATAGRAM;
             datagram = BufferUtil.allocateDirectAligned(org.agrona.BitUtil.align(capacity, 64), 64)
                 .order(ByteOrder.LITTLE_ENDIAN);
-            twin = FrameWriter.twin(datagram);
             view.wrap(datagram);
         }
     }

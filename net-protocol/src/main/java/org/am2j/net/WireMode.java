@@ -20,8 +20,9 @@ enum WireMode
 
     /**
      * The mode of a NIC whose settings name none: integrity, as the wire has always had. {@code encrypt} is not the
-     * default because one AES-GCM call per datagram from the JDK's provider makes the short round trip a fifth to a
-     * third slower than the wire off on this project's machines (`perf/results/pingpong-net.md`).
+     * default because the JDK's AES-GCM costs a fixed amount per call (a {@code Cipher} initialised for each
+     * datagram's nonce), several times the 128-bit tag's on a short message ({@code WireSealBenchmark}), which a
+     * round trip of short messages pays four times; on 8 KiB datagrams both modes run AES-GCM.
      */
     static final WireMode DEFAULT = AUTHENTICATE;
 

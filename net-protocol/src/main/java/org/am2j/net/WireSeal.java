@@ -1,54 +1,67 @@
 package org.am2j.net;
 
 import java.nio.ByteBuffer;
-import java.security.GeneralSecurityException;
-
-import javax.crypto.AEADBadTagException;
-import javax.crypto.Cipher;
-import javax.crypto.spec.GCMParameterSpec;
 
 import org.agrona.concurrent.UnsafeBuffer;
+import org.am2j.net.auth.AesGcm;
 
 /**
  * What the wire mode does to a session's datagram between the NIC and the socket, and back ({@link WireMode}):
  * <ul>
  *   <li>{@code encrypt}: a datagram that carries messages ({@link WireDescriptor#TYPE_DATA},
- *       {@link WireDescriptor#TYPE_BATCH}) is sealed with AES-128-GCM from the JDK's provider: its header is the
- *       associated data, its payload is encrypted, and the 16-byte tag follows it; one {@code doFinal} per datagram,
- *       in the datagram's own buffer (a fragment, a batch, a control datagram), or, for a whole message sent from the
- *       window slot that keeps it in clear for retransmission, into the NIC's send buffer. A header-only datagram (ACK, GIVE_UP and its answer) carries nothing
- *       to hide: it gets the {@link org.am2j.net.auth.Mac128} tag, which measures cheaper than AES-GCM per call for
- *       the same forgery bound;</li>
- *   <li>{@code authenticate}: every datagram gets the {@link org.am2j.net.auth.Mac128} tag;</li>
+ *       {@link WireDescriptor#TYPE_BATCH}) is sealed with AES-128-GCM from the JDK's provider ({@link AesGcm}): its
+ *       header is the associated data, its payload is encrypted, and the 16-byte tag follows it; sealed in the
+ *       datagram's own buffer (a fragment, a batch, a control datagram), or, for a whole message sent from the window
+ *       slot that keeps it in clear for retransmission, into the NIC's send buffer. A header-only datagram (ACK,
+ *       GIVE_UP and its answer) carries nothing to hide: it gets the {@link org.am2j.net.auth.Mac128} tag, which
+ *       measures cheaper than AES-GCM per call for the same forgery bound;</li>
+ *   <li>{@code authenticate}: every datagram gets a tag and travels in clear: a DATA datagram (a message or a
+ *       fragment of one) of {@link #GCM_TAG_FROM} bytes or more AES-GCM's tag ({@link AesGcm#tag}: the tag sealing
+ *       would give it, its ciphertext thrown away, which the receiver makes again from the clear bytes), any other the
+ *       {@link org.am2j.net.auth.Mac128} tag: whichever measures cheaper at its size for the same forgery bound, but
+ *       batches of short messages, whatever their length, keep the 128-bit tag, which allocates nothing;</li>
  *   <li>{@code off}: nothing.</li>
  * </ul>
  * Sealing writes the datagram's key epoch and transmission number into its header first ({@link TransmitKeys}): the
  * nonce is the direction and that number, which never repeats under a key. Opening reads them, picks the epoch's keys
- * ({@link ReceiveKeys}) and checks (and decrypts) before anything of the datagram is used: the JDK may write
- * plaintext into the buffer before it finds the tag wrong, and such a datagram is dropped whole.
+ * ({@link ReceiveKeys}) and checks (and decrypts) before anything of the datagram is used: a datagram whose tag does
+ * not check is dropped whole, its buffer as it came.
  * <p>
- * Allocation: the JDK 17 {@code Cipher} API takes a new {@link GCMParameterSpec} per initialisation and copies the
- * key, the nonce and the associated data each time, so a sealed or opened datagram allocates a bounded amount
- * ({@link #ALLOCATION_BOUND}) that does not grow with its size; tagged datagrams allocate nothing. NIC thread.
+ * Allocation: the JDK's {@code Cipher} API takes a new {@code GCMParameterSpec} per initialisation and makes its own
+ * state for each, so a sealed or opened datagram allocates a bounded amount ({@link #ALLOCATION_BOUND}) that does not
+ * grow with its size (in {@code authenticate} mode, only DATA datagrams of {@link #GCM_TAG_FROM} bytes or more);
+ * datagrams with the 128-bit tag allocate nothing. NIC thread.
  */
 final class WireSeal
 {
-    /** Length of AES-GCM's nonce. */
-    static final int NONCE_LENGTH = 12;
-    /** Bits of AES-GCM's tag. */
-    static final int TAG_BITS = 128;
     /**
-     * Most bytes the JDK allocates per sealed or opened datagram (measured on JDK 17: about 1.5 KB for a short message,
-     * 3.4 KB for 8 KiB; the allocation tests check it).
+     * Most bytes the JDK allocates per sealed or opened datagram (the allocation tests check it with short and 8 KiB
+     * payloads).
      */
-    static final int ALLOCATION_BOUND = 4096;
+    static final int ALLOCATION_BOUND = 1536;
+    /**
+     * The shortest DATA datagram (header included, tag not) that {@code authenticate} mode tags with AES-GCM rather than
+     * {@link org.am2j.net.auth.Mac128}: AES-GCM costs a fixed amount per call (a {@code Cipher} initialised for the
+     * datagram's nonce, the copies) and little per byte, the 128-bit tag nothing fixed and more per byte
+     * ({@code WireSealBenchmark}: on 168 payload bytes the 128-bit tag costs a third to a half of AES-GCM's, on 8 KiB
+     * two to four times as much; the two meet near 1 KiB).
+     */
+    static final int GCM_TAG_FROM = 1024;
+
+    /** How a datagram is protected: the 128-bit tag. */
+    private static final int MAC = 0;
+    /** AES-GCM's tag, the datagram in clear. */
+    private static final int GCM_TAG = 1;
+    /** Sealed with AES-GCM. */
+    private static final int SEAL = 2;
 
     private final WireMode mode;
     private final long limitBytes;
+    private final int gcmTagFrom;
     private final NicCounters counters;
-    private final Cipher sealer;
-    private final Cipher opener;
-    private final byte[] nonce = new byte[NONCE_LENGTH];
+    /** AES-GCM for the datagrams this NIC seals or tags, and for those it opens or checks; null when the mode is off. */
+    private final AesGcm sealer;
+    private final AesGcm opener;
     /** Where kept datagrams are sealed ({@link #seal}). */
     private final ByteBuffer sealed = FrameWriter.direct(NetConfig.MAX_DATAGRAM);
     private final UnsafeBuffer sealedView = new UnsafeBuffer(sealed);
@@ -60,25 +73,20 @@ final class WireSeal
      */
     WireSeal(final WireMode mode, final long limitBytes, final NicCounters counters)
     {
-        this.mode = mode;
-        this.limitBytes = limitBytes;
-        this.counters = counters;
-        this.sealer = WireMode.ENCRYPT == mode ? cipher() : null;
-        this.opener = WireMode.ENCRYPT == mode ? cipher() : null;
+        this(mode, limitBytes, counters, GCM_TAG_FROM);
     }
 
-    private static Cipher cipher()
+    /**
+     * @param gcmTagFrom the shortest datagram {@code authenticate} mode tags with AES-GCM (tests lower it).
+     */
+    WireSeal(final WireMode mode, final long limitBytes, final NicCounters counters, final int gcmTagFrom)
     {
-        try
-        {
-            return Cipher.getInstance("AES/GCM/NoPadding");
-        }
-        catch (final GeneralSecurityException ex)
-        {
-            // Every Java SE platform must provide AES/GCM/NoPadding (javax.crypto.Cipher's required transformations).
-            throw new IllegalStateException("this JVM provides no AES/GCM/NoPadding, which every Java SE platform must",
-                ex);
-        }
+        this.mode = mode;
+        this.limitBytes = limitBytes;
+        this.gcmTagFrom = gcmTagFrom;
+        this.counters = counters;
+        this.sealer = WireMode.OFF == mode ? null : new AesGcm(NetConfig.MAX_DATAGRAM);
+        this.opener = WireMode.OFF == mode ? null : new AesGcm(NetConfig.MAX_DATAGRAM);
     }
 
     /**
@@ -91,11 +99,25 @@ final class WireSeal
     }
 
     /**
+     * @param type   a datagram's type.
+     * @param length its bytes before the tag.
+     * @return how the mode protects it (not called when off).
+     */
+    private int construction(final int type, final int length)
+    {
+        if (encrypts(type))
+        {
+            return SEAL;
+        }
+        // Batches of short messages keep the 128-bit tag, which allocates nothing, whatever their length.
+        return WireMode.AUTHENTICATE == mode && WireDescriptor.TYPE_DATA == type && length >= gcmTagFrom ? GCM_TAG : MAC;
+    }
+
+    /**
      * Seal or tag a datagram of a session: its {@code length} bytes are written, header included, and its buffer has
      * room for the tag after them.
      *
      * @param buffer  the datagram's buffer.
-     * @param twin    a second buffer over the same memory (the JDK takes input and output as two objects).
      * @param view    a view of the same memory.
      * @param length  bytes before the tag.
      * @param session the session it goes out in.
@@ -103,18 +125,19 @@ final class WireSeal
      * @return the buffer that holds the datagram to send: its own, or, for a kept one that is encrypted, the send
      *         buffer (valid until the next call).
      */
-    ByteBuffer seal(final ByteBuffer buffer, final ByteBuffer twin, final UnsafeBuffer view, final int length,
-        final LinkSession session, final boolean keep)
+    ByteBuffer seal(final ByteBuffer buffer, final UnsafeBuffer view, final int length, final LinkSession session,
+        final boolean keep)
     {
         if (WireMode.OFF == mode)
         {
             return buffer;
         }
         final TransmitKeys transmit = session.transmit;
-        final int type = view.getByte(WireDescriptor.TYPE_OFFSET);
-        final boolean encrypt = encrypts(type);
+        final int construction = construction(view.getByte(WireDescriptor.TYPE_OFFSET), length);
         final int epoch = transmit.epoch();
-        final EpochKeys keys = transmit.next(encrypt ? length - WireDescriptor.HEADER_LENGTH : 0, limitBytes);
+        // What AES-GCM processes under the key counts towards its limit, tagged or sealed.
+        final EpochKeys keys = transmit.next(MAC == construction ? 0 : length - WireDescriptor.HEADER_LENGTH,
+            limitBytes);
         if (keys.epoch != epoch)
         {
             counters.increment(NicEvent.REKEYS);
@@ -122,49 +145,34 @@ final class WireSeal
         final long transmission = transmit.transmission();
         view.putByte(WireDescriptor.KEY_EPOCH_OFFSET, (byte)keys.epoch);
         view.putLong(WireDescriptor.TRANSMISSION_OFFSET, transmission);
-        if (!encrypt)
+        if (MAC == construction)
         {
             keys.mac.tag(view, 0, length);
             return buffer;
         }
+        if (GCM_TAG == construction)
+        {
+            sealer.tag(keys.cipherKey, transmit.direction, transmission, view, WireDescriptor.HEADER_LENGTH, length);
+            return buffer;
+        }
         // A message kept in its window slot for retransmission stays in clear there: it is sealed into the send
-        // buffer, its header copied first. Anything else is sealed in its own buffer.
-        final ByteBuffer out = keep ? sealed : twin;
-        if (keep)
-        {
-            sealedView.putBytes(0, view, 0, WireDescriptor.HEADER_LENGTH);
-        }
-        try
-        {
-            sealer.init(Cipher.ENCRYPT_MODE, keys.cipherKey, parameters(transmit.direction, transmission));
-            buffer.limit(WireDescriptor.HEADER_LENGTH).position(0);
-            sealer.updateAAD(buffer);
-            buffer.limit(length).position(WireDescriptor.HEADER_LENGTH);
-            out.limit(length + WireDescriptor.TAG_LENGTH).position(WireDescriptor.HEADER_LENGTH);
-            sealer.doFinal(buffer, out);
-            return keep ? sealed : buffer;
-        }
-        catch (final GeneralSecurityException ex)
-        {
-            // A fresh nonce, a key of the right length and room for the tag: the JDK has no reason to refuse.
-            throw new IllegalStateException("AES-GCM refused to seal a datagram", ex);
-        }
+        // buffer. Anything else is sealed in its own buffer.
+        sealer.seal(keys.cipherKey, transmit.direction, transmission, view, keep ? sealedView : view,
+            WireDescriptor.HEADER_LENGTH, length);
+        return keep ? sealed : buffer;
     }
 
     /**
      * Check (and decrypt, when the mode encrypts its type) a received datagram of a session in place. Nothing of it
      * may be used when this returns false.
      *
-     * @param buffer  the datagram's buffer.
-     * @param twin    a second buffer over the same memory.
-     * @param view    a view of the same memory.
+     * @param view    the datagram.
      * @param length  bytes before the tag.
      * @param session the session it names.
      * @return true when it is authentic; false when its tag does not check under the keys of the epoch it names (or it
      *         names none this side holds).
      */
-    boolean open(final ByteBuffer buffer, final ByteBuffer twin, final UnsafeBuffer view, final int length,
-        final LinkSession session)
+    boolean open(final UnsafeBuffer view, final int length, final LinkSession session)
     {
         if (WireMode.OFF == mode)
         {
@@ -176,50 +184,27 @@ final class WireSeal
         {
             return false;
         }
-        if (!encrypts(view.getByte(WireDescriptor.TYPE_OFFSET)))
+        final int construction = construction(view.getByte(WireDescriptor.TYPE_OFFSET), length);
+        final long transmission = view.getLong(WireDescriptor.TRANSMISSION_OFFSET);
+        final boolean authentic;
+        if (SEAL == construction)
         {
-            if (!keys.mac.check(view, 0, length))
-            {
-                return false;
-            }
+            authentic = opener.open(keys.cipherKey, receive.direction, transmission, view, WireDescriptor.HEADER_LENGTH,
+                length);
+        }
+        else if (GCM_TAG == construction)
+        {
+            authentic = opener.checkTag(keys.cipherKey, receive.direction, transmission, view,
+                WireDescriptor.HEADER_LENGTH, length);
         }
         else
         {
-            try
-            {
-                opener.init(Cipher.DECRYPT_MODE, keys.cipherKey,
-                    parameters(receive.direction, view.getLong(WireDescriptor.TRANSMISSION_OFFSET)));
-                buffer.limit(WireDescriptor.HEADER_LENGTH).position(0);
-                opener.updateAAD(buffer);
-                buffer.limit(length + WireDescriptor.TAG_LENGTH).position(WireDescriptor.HEADER_LENGTH);
-                twin.limit(length + WireDescriptor.TAG_LENGTH).position(WireDescriptor.HEADER_LENGTH);
-                opener.doFinal(buffer, twin);
-            }
-            catch (final AEADBadTagException ex)
-            {
-                return false;
-            }
-            catch (final GeneralSecurityException ex)
-            {
-                throw new IllegalStateException("AES-GCM refused to open a datagram", ex);
-            }
+            authentic = keys.mac.check(view, 0, length);
         }
-        receive.checked(keys);
-        return true;
-    }
-
-    /**
-     * @return AES-GCM's parameters for a datagram: the nonce is the direction's byte, three zero bytes and the
-     *         transmission number, little-endian.
-     */
-    private GCMParameterSpec parameters(final byte direction, final long transmission)
-    {
-        nonce[0] = direction;
-        for (int i = 0; i < 8; i++)
+        if (authentic)
         {
-            nonce[4 + i] = (byte)(transmission >>> (8 * i));
+            receive.checked(keys);
         }
-        // Allocates: the JDK's API takes the nonce in a new immutable object per initialisation.
-        return new GCMParameterSpec(TAG_BITS, nonce);
+        return authentic;
     }
 }

@@ -486,8 +486,8 @@ class BatchFramesTest
         final java.nio.ByteBuffer direct = FrameWriter.direct(length + WireDescriptor.TAG_LENGTH);
         final UnsafeBuffer view = new UnsafeBuffer(direct);
         view.putBytes(0, datagram, 0, length);
-        new WireSeal(WireMode.AUTHENTICATE, Long.MAX_VALUE, new NicCounters()).seal(direct, FrameWriter.twin(direct), view,
-            length, pair.a.nic().peer(NIC_B).session, false);
+        new WireSeal(WireMode.AUTHENTICATE, Long.MAX_VALUE, new NicCounters()).seal(direct, view, length,
+            pair.a.nic().peer(NIC_B).session, false);
         datagram.putBytes(0, view, 0, length + WireDescriptor.TAG_LENGTH);
         return datagram;
     }

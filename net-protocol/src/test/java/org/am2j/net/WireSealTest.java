@@ -57,17 +57,17 @@ class WireSealTest
     {
         final WireSeal sealer = new WireSeal(WireMode.ENCRYPT, Long.MAX_VALUE, new NicCounters());
         final Datagram d = datagram(WireDescriptor.TYPE_DATA);
-        assertEquals(d.buffer, sealer.seal(d.buffer, d.twin, d.view, d.length, alice.session, false));
+        assertEquals(d.buffer, sealer.seal(d.buffer, d.view, d.length, alice.session, false));
         assertEquals(HEADER.substring(0, 6) + "01" + HEADER.substring(8) + SEALED, HEX.formatHex(d.bytes(d.length +
             WireDescriptor.TAG_LENGTH)));
 
         final WireSeal opener = new WireSeal(WireMode.ENCRYPT, Long.MAX_VALUE, new NicCounters());
-        assertTrue(opener.open(d.buffer, d.twin, d.view, d.length, bob.session));
+        assertTrue(opener.open(d.view, d.length, bob.session));
         assertArrayEquals(datagram(WireDescriptor.TYPE_DATA).bytes(d.length), d.bytes(d.length), "payload restored");
 
         // A kept datagram (a window slot's) stays in clear: the sealed copy is in the send buffer.
         final Datagram kept = datagram(WireDescriptor.TYPE_DATA);
-        final ByteBuffer out = sealer.seal(kept.buffer, kept.twin, kept.view, kept.length, alice.session, true);
+        final ByteBuffer out = sealer.seal(kept.buffer, kept.view, kept.length, alice.session, true);
         assertArrayEquals(slice(datagram(WireDescriptor.TYPE_DATA).bytes(kept.length), WireDescriptor.HEADER_LENGTH),
             slice(kept.bytes(kept.length), WireDescriptor.HEADER_LENGTH), "the slot's message in clear");
         assertFalse(out == kept.buffer);
@@ -76,37 +76,74 @@ class WireSealTest
         final Datagram ack = datagram(WireDescriptor.TYPE_ACK);
         final WireSeal fresh = new WireSeal(WireMode.ENCRYPT, Long.MAX_VALUE, new NicCounters());
         final Link again = new WireSealTest().alice;
-        fresh.seal(ack.buffer, ack.twin, ack.view, WireDescriptor.HEADER_LENGTH, again.session, false);
+        fresh.seal(ack.buffer, ack.view, WireDescriptor.HEADER_LENGTH, again.session, false);
         assertEquals(ACK_TAG, HEX.formatHex(slice(ack.bytes(WireDescriptor.HEADER_LENGTH + WireDescriptor.TAG_LENGTH),
             WireDescriptor.HEADER_LENGTH)));
     }
 
     @Test
+    void aLongDatagramInAuthenticateModeCarriesAesGcmsTagInClear()
+    {
+        // AES-GCM's tag of the datagram (here from its first byte: the lowest threshold) is the tag sealing gives it,
+        // the known answer's; its payload stays in clear, and the receiver checks it.
+        final WireSeal tagger = new WireSeal(WireMode.AUTHENTICATE, Long.MAX_VALUE, new NicCounters(), 0);
+        final Datagram d = datagram(WireDescriptor.TYPE_DATA);
+        tagger.seal(d.buffer, d.view, d.length, alice.session, false);
+        final Datagram clear = datagram(WireDescriptor.TYPE_DATA);
+        assertEquals(HEADER.substring(0, 6) + "01" + HEADER.substring(8) +
+            HEX.formatHex(slice(clear.bytes(d.length), WireDescriptor.HEADER_LENGTH)) +
+            SEALED.substring(SEALED.length() - 2 * WireDescriptor.TAG_LENGTH),
+            HEX.formatHex(d.bytes(d.length + WireDescriptor.TAG_LENGTH)));
+        final WireSeal checker = new WireSeal(WireMode.AUTHENTICATE, Long.MAX_VALUE, new NicCounters(), 0);
+        assertTrue(checker.open(d.view, d.length, bob.session));
+        assertArrayEquals(datagram(WireDescriptor.TYPE_DATA).bytes(d.length), d.bytes(d.length), "nothing changed");
+    }
+
+    @Test
     void aFlippedBitAnywhereIsRefused()
     {
-        for (final WireMode mode : new WireMode[] { WireMode.ENCRYPT, WireMode.AUTHENTICATE })
+        // Authenticate mode twice: with the 128-bit tag on short datagrams, and with AES-GCM's tag from the first
+        // byte (the last flips, of the tag, name the real datagram's nonce: checking them first must not spoil it).
+        final int[] gcmTagFrom = { WireSeal.GCM_TAG_FROM, WireSeal.GCM_TAG_FROM, 0 };
+        final WireMode[] modes = { WireMode.ENCRYPT, WireMode.AUTHENTICATE, WireMode.AUTHENTICATE };
+        for (int m = 0; m < modes.length; m++)
         {
+            final WireMode mode = modes[m];
             for (final int type : new int[] { WireDescriptor.TYPE_DATA, WireDescriptor.TYPE_ACK })
             {
                 final Link a = new WireSealTest().alice;
                 final Link b = new WireSealTest().bob;
-                final WireSeal sealer = new WireSeal(mode, Long.MAX_VALUE, new NicCounters());
-                final WireSeal opener = new WireSeal(mode, Long.MAX_VALUE, new NicCounters());
+                final WireSeal sealer = new WireSeal(mode, Long.MAX_VALUE, new NicCounters(), gcmTagFrom[m]);
+                final WireSeal opener = new WireSeal(mode, Long.MAX_VALUE, new NicCounters(), gcmTagFrom[m]);
                 final Datagram d = datagram(type);
                 final int length = WireDescriptor.TYPE_ACK == type ? WireDescriptor.HEADER_LENGTH : d.length;
-                sealer.seal(d.buffer, d.twin, d.view, length, a.session, false);
+                sealer.seal(d.buffer, d.view, length, a.session, false);
                 final byte[] sealed = d.bytes(length + WireDescriptor.TAG_LENGTH);
                 for (int bit = 0; bit < 8 * sealed.length; bit++)
                 {
                     d.view.putBytes(0, sealed);
                     d.view.putByte(bit / 8, (byte)(sealed[bit / 8] ^ (1 << (bit % 8))));
-                    assertFalse(opener.open(d.buffer, d.twin, d.view, length, b.session),
-                        mode + " type " + type + " bit " + bit);
+                    assertFalse(opener.open(d.view, length, b.session),
+                        mode + " from " + gcmTagFrom[m] + " type " + type + " bit " + bit);
                 }
                 d.view.putBytes(0, sealed);
-                assertTrue(opener.open(d.buffer, d.twin, d.view, length, b.session), mode + " type " + type);
+                assertTrue(opener.open(d.view, length, b.session), mode + " from " + gcmTagFrom[m] + " type " + type);
                 assertEquals(0, b.session.receive.epoch(), "nothing that failed moved the receiver on");
             }
+        }
+    }
+
+    @Test
+    void aDatagramLongerThanAnyTheNicSendsIsRefused()
+    {
+        // The receive buffer takes any UDP datagram; AES-GCM works on copies sized for the longest the NIC sends. A
+        // longer one, sealed or tagged, is refused like any whose tag fails, and the NIC goes on.
+        final int payload = NetConfig.MAX_DATAGRAM;
+        for (final WireMode mode : new WireMode[] { WireMode.ENCRYPT, WireMode.AUTHENTICATE })
+        {
+            final Datagram d = new Datagram(WireDescriptor.TYPE_DATA, payload);
+            assertFalse(new WireSeal(mode, Long.MAX_VALUE, new NicCounters()).open(d.view, d.length, bob.session),
+                mode.text);
         }
     }
 
@@ -121,7 +158,7 @@ class WireSealTest
         for (int i = 0; i < count; i++)
         {
             final Datagram d = datagram(WireDescriptor.TYPE_DATA);
-            sealer.seal(d.buffer, d.twin, d.view, d.length, alice.session, false);
+            sealer.seal(d.buffer, d.view, d.length, alice.session, false);
             sealed[i] = d.bytes(d.length + WireDescriptor.TAG_LENGTH);
         }
         assertEquals(6, alice.session.transmit.epoch());
@@ -129,18 +166,18 @@ class WireSealTest
         for (int i = 0; i < count; i++)
         {
             d.view.putBytes(0, sealed[i]);
-            assertTrue(opener.open(d.buffer, d.twin, d.view, d.length, bob.session), "datagram " + i);
+            assertTrue(opener.open(d.view, d.length, bob.session), "datagram " + i);
             assertEquals(i / 15, bob.session.receive.epoch());
             if (i % 15 == 1 && i > 15)
             {
                 // A datagram of the previous epoch, still in flight when the sender moved on, is taken.
                 d.view.putBytes(0, sealed[i - 2]);
-                assertTrue(opener.open(d.buffer, d.twin, d.view, d.length, bob.session), "late datagram " + (i - 2));
+                assertTrue(opener.open(d.view, d.length, bob.session), "late datagram " + (i - 2));
             }
         }
         // Two epochs back: gone.
         d.view.putBytes(0, sealed[count - 1 - 2 * 15]);
-        assertFalse(opener.open(d.buffer, d.twin, d.view, d.length, bob.session));
+        assertFalse(opener.open(d.view, d.length, bob.session));
     }
 
     @Test
@@ -158,8 +195,8 @@ class WireSealTest
             final long sealedBytes = allocated(threads, 20_000, () ->
             {
                 d.view.putByte(WireDescriptor.TYPE_OFFSET, (byte)WireDescriptor.TYPE_DATA);
-                sealer.seal(d.buffer, d.twin, d.view, d.length, alice.session, false);
-                assertTrue(opener.open(d.buffer, d.twin, d.view, d.length, bob.session));
+                sealer.seal(d.buffer, d.view, d.length, alice.session, false);
+                assertTrue(opener.open(d.view, d.length, bob.session));
             });
             System.out.printf("AES-GCM, %d payload bytes: %d bytes allocated per sealed or opened datagram (bound %d)%n",
                 size, sealedBytes / 40_000, WireSeal.ALLOCATION_BOUND);
@@ -167,10 +204,27 @@ class WireSealTest
                 size + " bytes: " + sealedBytes / 40_000 + " bytes per sealed or opened datagram");
             final long taggedBytes = allocated(threads, 20_000, () ->
             {
-                sealer.seal(ack.buffer, ack.twin, ack.view, WireDescriptor.HEADER_LENGTH, alice.session, false);
-                assertTrue(opener.open(ack.buffer, ack.twin, ack.view, WireDescriptor.HEADER_LENGTH, bob.session));
+                sealer.seal(ack.buffer, ack.view, WireDescriptor.HEADER_LENGTH, alice.session, false);
+                assertTrue(opener.open(ack.view, WireDescriptor.HEADER_LENGTH, bob.session));
             });
             assertTrue(taggedBytes < 1024, "20,000 tagged datagrams allocated " + taggedBytes + " bytes");
+        }
+        // Authenticate mode: a short datagram gets the 128-bit tag (nothing allocated), a long one AES-GCM's tag
+        // (within the bound).
+        final WireSeal tagger = new WireSeal(WireMode.AUTHENTICATE, Long.MAX_VALUE, new NicCounters());
+        final WireSeal checker = new WireSeal(WireMode.AUTHENTICATE, Long.MAX_VALUE, new NicCounters());
+        for (final int size : new int[] { 64, 8192 })
+        {
+            final Datagram d = new Datagram(WireDescriptor.TYPE_DATA, size);
+            final long bytes = allocated(threads, 20_000, () ->
+            {
+                tagger.seal(d.buffer, d.view, d.length, alice.session, false);
+                assertTrue(checker.open(d.view, d.length, bob.session));
+            });
+            System.out.printf("authenticate, %d payload bytes: %d bytes allocated per tagged or checked datagram%n",
+                size, bytes / 40_000);
+            assertTrue(d.length < WireSeal.GCM_TAG_FROM ? bytes < 1024 : bytes <= 2L * 20_000 * WireSeal.ALLOCATION_BOUND,
+                size + " bytes: " + bytes / 40_000 + " bytes per tagged or checked datagram");
         }
     }
 
@@ -205,11 +259,10 @@ class WireSealTest
         return java.util.Arrays.copyOfRange(bytes, from, bytes.length);
     }
 
-    /** A datagram of the test's header and payload in a direct buffer, with its twin and view. */
+    /** A datagram of the test's header and payload in a direct buffer, with its view. */
     private static final class Datagram
     {
         final ByteBuffer buffer;
-        final ByteBuffer twin;
         final UnsafeBuffer view;
         final int length;
 
@@ -217,7 +270,6 @@ class WireSealTest
         {
             length = WireDescriptor.HEADER_LENGTH + payload;
             buffer = FrameWriter.direct(length + WireDescriptor.TAG_LENGTH);
-            twin = FrameWriter.twin(buffer);
             view = new UnsafeBuffer(buffer);
             view.putBytes(0, HEX.parseHex(HEADER));
             view.putByte(WireDescriptor.TYPE_OFFSET, (byte)type);
