@@ -234,7 +234,8 @@ public final class ScribbleRowMain
             final long repliesBefore = countOf(REPLIED, 0, phase1);
             next = flood(bundle, endpoint, data, next, Long.MAX_VALUE, phase1 + PHASE2);
             awaitOutcomes(bundle, next);
-            checkEquals(PHASE2, countOf(REPLIED, phase1, next), "rank 1 phase 2: replies");
+            checkEquals(PHASE2, countOf(REPLIED, phase1, next), "rank 1 phase 2: replies (" +
+                returnsByStatus(phase1, next) + ")");
             checkEquals(repliesBefore, countOf(REPLIED, 0, phase1), "rank 1: phase 1 replies during phase 2");
             System.out.println("rank 1 phase 2: " + PHASE2 + " replies of " + PHASE2 + " requests");
         }
@@ -324,6 +325,22 @@ public final class ScribbleRowMain
         check(missing <= counted, "rank 1: " + missing + " requests without an outcome, only " + counted +
             " counted");
         System.out.println("rank 1 ok");
+    }
+
+    /**
+     * @return the requests in [from, to) that came back, by status, for a failure's message.
+     */
+    private static String returnsByStatus(final int from, final int to)
+    {
+        final java.util.Map<ReturnStatus, Integer> counts = new java.util.TreeMap<>();
+        for (int i = from; i < to; i++)
+        {
+            if (RETURNED[i] > 0)
+            {
+                counts.merge(ReturnStatus.fromCode(RETURN_STATUS[i]), 1, Integer::sum);
+            }
+        }
+        return "returned " + counts;
     }
 
     private static void note(final List<String> problems, final String problem)
