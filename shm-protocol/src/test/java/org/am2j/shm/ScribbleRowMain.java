@@ -236,7 +236,8 @@ public final class ScribbleRowMain
             awaitOutcomes(bundle, next);
             checkEquals(PHASE2, countOf(REPLIED, phase1, next), "rank 1 phase 2: replies (" +
                 returnsByStatus(phase1, next) + ")");
-            checkEquals(repliesBefore, countOf(REPLIED, 0, phase1), "rank 1: phase 1 replies during phase 2");
+            checkEquals(repliesBefore, countOf(REPLIED, 0, phase1), "rank 1: phase 1 replies during phase 2 (" +
+                answeredTwice(0, phase1) + ")");
             System.out.println("rank 1 phase 2: " + PHASE2 + " replies of " + PHASE2 + " requests");
         }
 
@@ -325,6 +326,27 @@ public final class ScribbleRowMain
         check(missing <= counted, "rank 1: " + missing + " requests without an outcome, only " + counted +
             " counted");
         System.out.println("rank 1 ok");
+    }
+
+    /**
+     * @return the requests in [from, to) with more than one outcome (replies, returns and the status), at most ten,
+     * for a failure's message.
+     */
+    private static String answeredTwice(final int from, final int to)
+    {
+        final StringBuilder found = new StringBuilder("answered more than once:");
+        int listed = 0;
+        for (int i = from; i < to && listed < 10; i++)
+        {
+            if (REPLIED[i] + RETURNED[i] > 1)
+            {
+                found.append(' ').append(i).append(": ").append(REPLIED[i]).append(" replies, ").append(RETURNED[i])
+                    .append(" returns").append(RETURNED[i] > 0 ? " " + ReturnStatus.fromCode(RETURN_STATUS[i]) : "")
+                    .append(';');
+                listed++;
+            }
+        }
+        return 0 == listed ? "none answered more than once" : found.toString();
     }
 
     /**
