@@ -29,8 +29,7 @@ public abstract class ReceiveQueues
     public abstract boolean idle(boolean repliesOnly);
 
     /**
-     * Hand the waiting messages to the sink, oldest first per queue; called right after {@link #idle} answered false,
-     * and may read only the queues that test found something in (a queue that fills in between is read next turn).
+     * Hand the waiting messages to the sink, oldest first per queue; called when {@link #idle} answered false.
      *
      * @param sink        the core's dispatcher.
      * @param budget      most messages to hand over per queue.

@@ -28,12 +28,6 @@ final class ShmReceiveQueues extends ReceiveQueues
      */
     private static final int EMPTY_RECEIVES_PER_SWEEP = 4;
 
-    /** Bits of {@link #waiting}: a structure the last idle test found something in. */
-    private static final int REPLY_BOX = 1;
-    private static final int REPLY_QUEUE = 2;
-    private static final int REQUEST_BOX = 4;
-    private static final int REQUEST_QUEUE = 8;
-
     private final PacketReceiver replies;
     private final PacketReceiver requests;
     private final FastBoxReceiver boxes;
@@ -47,12 +41,6 @@ final class ShmReceiveQueues extends ReceiveQueues
     private final Runnable keepRouteBoxes;
     /** Set when the endpoint is being freed: nothing is handed over from then on (the drain does that). */
     private volatile boolean closed;
-    /**
-     * What the last {@link #idle} test found something in (its bits): {@link #receive}, which comes right after it,
-     * reads only those structures, so a turn that found one message reads no other structure twice. A structure
-     * that fills between the two is read on the next turn.
-     */
-    private int waiting;
 
     ShmReceiveQueues(
         final PacketReceiver replies, final PacketReceiver requests, final FastBoxReceiver boxes,
@@ -73,13 +61,7 @@ final class ShmReceiveQueues extends ReceiveQueues
         rings.flush();
         // Each receiver's idle() counts the empty poll and answers false now and then for its periodic tail check.
         // A box's idle test is one stamp read per bound box, nothing when none is bound.
-        int waiting = (boxes.idle(REPLIES) ? 0 : REPLY_BOX) | (replies.idle() ? 0 : REPLY_QUEUE);
-        if (!repliesOnly)
-        {
-            waiting |= (boxes.idle(REQUESTS) ? 0 : REQUEST_BOX) | (requests.idle() ? 0 : REQUEST_QUEUE);
-        }
-        this.waiting = waiting;
-        return 0 == waiting;
+        return boxes.idle(REPLIES) && replies.idle() && (repliesOnly || boxes.idle(REQUESTS) && requests.idle());
     }
 
     @Override
@@ -91,43 +73,31 @@ final class ShmReceiveQueues extends ReceiveQueues
         {
             return 0;
         }
-        // Read once: a handler's nested poll (replies only) runs idle() again.
-        final int waiting = this.waiting;
-        int handled = 0;
-        int step;
-        if (0 != (waiting & REPLY_BOX))
+        int step = boxes.poll(REPLIES, sink, budget);
+        int handled = step;
+        if (0 != step && closed)
         {
-            handled += step = boxes.poll(REPLIES, sink, budget);
-            if (0 != step && closed)
-            {
-                return handled;
-            }
+            return handled;
         }
-        if (0 != (waiting & REPLY_QUEUE))
+        step = replies.poll(sink, budget);
+        handled += step;
+        if (0 != step && closed)
         {
-            handled += step = replies.poll(sink, budget);
-            if (0 != step && closed)
-            {
-                return handled;
-            }
+            return handled;
         }
         if (!repliesOnly)
         {
-            if (0 != (waiting & REQUEST_BOX))
+            step = boxes.poll(REQUESTS, sink, budget);
+            handled += step;
+            if (0 != step && closed)
             {
-                handled += step = boxes.poll(REQUESTS, sink, budget);
-                if (0 != step && closed)
-                {
-                    return handled;
-                }
+                return handled;
             }
-            if (0 != (waiting & REQUEST_QUEUE))
+            step = requests.poll(sink, budget);
+            handled += step;
+            if (0 != step && closed)
             {
-                handled += step = requests.poll(sink, budget);
-                if (0 != step && closed)
-                {
-                    return handled;
-                }
+                return handled;
             }
         }
         // The rare upkeep reads closed again: a close by another thread may have begun meanwhile.

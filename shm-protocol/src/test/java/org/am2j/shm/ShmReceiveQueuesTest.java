@@ -65,30 +65,6 @@ class ShmReceiveQueuesTest
         }
     }
 
-    /**
-     * A turn reads only the structures its idle test found something in: a reply that arrives between the test and
-     * the receive is handed over by the next turn, not read (with every other structure) by this one.
-     */
-    @Test
-    void receiveReadsWhatTheIdleTestFound()
-    {
-        try (Fixture f = new Fixture())
-        {
-            final Fixture.Ep a = f.endpoint();
-            final Fixture.Ep b = f.endpoint();
-            final ReceiveQueues queues = b.shm.receiveQueues();
-            assertEquals(Route.SENT, a.routeTo(b).send(frame(Opcode.REQUEST_SHORT, 5, b.host.tag, 7)));
-            assertFalse(queues.idle(false), "a request is there");
-            assertEquals(Route.SENT, a.routeTo(b).send(frame(Opcode.REPLY_SHORT, 6, 0L, 8)));
-            final Fixture.Recorder recorder = new Fixture.Recorder();
-            assertEquals(1, queues.receive(recorder, 32, false), "the request the test found");
-            assertEquals(7, recorder.headers.get(0)[5]);
-            assertFalse(queues.idle(false), "the reply, next turn");
-            assertEquals(1, queues.receive(recorder, 32, false));
-            assertEquals(8, recorder.headers.get(1)[5]);
-        }
-    }
-
     @Test
     void theTransportsPollIsTheIdleTestThenReceive()
     {
