@@ -52,8 +52,6 @@ final class PacketReceiver
     private static final int EMPTY_POLLS_PER_TAIL_CHECK = 1024;
 
     private final PacketQueue queue;
-    /** The owner's queue block, whose header is checked now and then ({@link QueueBlock#checkHeader()}). */
-    private final QueueBlock block;
     /**
      * The flyweight this queue's messages are handed over in: one per queue, so that a nested poll of the reply
      * queues (a reply waiting for space) does not move the flyweight of the request being handled.
@@ -90,7 +88,6 @@ final class PacketReceiver
         final QueueBlock block, final PacketQueue queue, final ShmInbound inbound, final TransportCounters counters,
         final long livenessNanos, final long ownPid, final FastBoxReceiver boxes, final int kind)
     {
-        this.block = block;
         this.boxes = boxes;
         this.kind = kind;
         this.queue = queue;
