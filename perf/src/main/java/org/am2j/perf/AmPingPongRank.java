@@ -12,6 +12,7 @@ import org.am2j.api.BundleKind;
 import org.am2j.api.Endpoint;
 import org.am2j.api.EndpointName;
 import org.am2j.api.Tags;
+import org.am2j.spi.Settings;
 import org.am2j.spmd.Job;
 
 /**
@@ -359,7 +360,8 @@ public final class AmPingPongRank
     {
         final Histogram probeHistogram = LatencySummary.newHistogram();
         final EpochGuard guard = new EpochGuard(
-            () -> probe(line, channel, probeHistogram), config.fastestProbeNs(), pause);
+            () -> probe(line, channel, probeHistogram), config.fastestProbeNs(), pause,
+            EpochGuard.maxRetries(Settings.system()));
         warmProbe(line, channel, probeHistogram);
         return guard;
     }
