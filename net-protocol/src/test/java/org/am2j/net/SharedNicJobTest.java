@@ -19,6 +19,7 @@ import java.util.regex.Pattern;
 import org.am2j.shm.LauncherTestSupport;
 import org.am2j.launch.Am2Run;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -80,6 +81,9 @@ class SharedNicJobTest
         everyMessageKindBetweenEveryPair(List.of(), "multi");
     }
 
+    // soak: 15 JVMs; the default build reaches the ranks of one NIC through it in InlineSameNicTest and
+    // SameNicRoomTest, and runs a job on shared NICs in everyMessageKindBetweenNodesThroughSharedNics
+    @Tag("soak")
     @Test
     @Timeout(value = 200, unit = TimeUnit.SECONDS)
     void aNetworkOnlyJobReachesTheRanksOfTheSameNicThroughIt() throws Exception
