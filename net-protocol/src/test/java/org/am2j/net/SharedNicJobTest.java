@@ -74,6 +74,10 @@ class SharedNicJobTest
         }
     }
 
+    // soak: 15 JVMs; the default build runs this job's NIC processes in aKilledNicProcessFailsTheJobNamingIt (every
+    // rank floods through them), every message kind between nodes in CrossNodeTest, and a rank pair on shared NICs
+    // in perf's SharedNicPairTest
+    @Tag("soak")
     @Test
     @Timeout(value = 200, unit = TimeUnit.SECONDS)
     void everyMessageKindBetweenNodesThroughSharedNics() throws Exception
@@ -82,7 +86,7 @@ class SharedNicJobTest
     }
 
     // soak: 15 JVMs; the default build reaches the ranks of one NIC through it in InlineSameNicTest and
-    // SameNicRoomTest, and runs a job on shared NICs in everyMessageKindBetweenNodesThroughSharedNics
+    // SameNicRoomTest
     @Tag("soak")
     @Test
     @Timeout(value = 200, unit = TimeUnit.SECONDS)
