@@ -114,16 +114,6 @@ class AppsTest extends LauncherTestSupport
         warmupRunsComeFirstAndAreVerifiedButNotReported(AppsTest::inThisJvm);
     }
 
-    // soak: the same between two rank JVMs (the default build runs an application between rank JVMs in
-    // oneApplicationOnTwoNodesIsVerifiedAndReported)
-    @Tag("soak")
-    @Test
-    @Timeout(value = 120, unit = TimeUnit.SECONDS)
-    void warmupRunsComeFirstAndAreVerifiedButNotReportedBetweenRankJvms() throws Exception
-    {
-        warmupRunsComeFirstAndAreVerifiedButNotReported(this::inTwoRankJvms);
-    }
-
     private void warmupRunsComeFirstAndAreVerifiedButNotReported(final RankZero rankZero) throws Exception
     {
         final Path json = dir.resolve("em3d-warm.json");
@@ -182,12 +172,14 @@ class AppsTest extends LauncherTestSupport
         timedRunsAreAllReportedAndTheMedianOneIsPrinted(AppsTest::inThisJvm);
     }
 
-    // soak: the same between two rank JVMs
+    // soak: both between two rank JVMs (the default build runs an application between rank JVMs in
+    // oneApplicationOnTwoNodesIsVerifiedAndReported)
     @Tag("soak")
     @Test
-    @Timeout(value = 120, unit = TimeUnit.SECONDS)
-    void timedRunsAreAllReportedAndTheMedianOneIsPrintedBetweenRankJvms() throws Exception
+    @Timeout(value = 240, unit = TimeUnit.SECONDS)
+    void warmupAndTimedRunsBetweenRankJvms() throws Exception
     {
+        warmupRunsComeFirstAndAreVerifiedButNotReported(this::inTwoRankJvms);
         timedRunsAreAllReportedAndTheMedianOneIsPrinted(this::inTwoRankJvms);
     }
 
