@@ -112,6 +112,8 @@ final class InProcessRing extends InProcessRingPadAfterHead
     }
 
     private static final int TYPE_OFFSET = 4;
+    /** Consumed runs up to this many bytes are zeroed word by word, longer ones by one {@code setMemory}. */
+    private static final int ZERO_BY_WORD = 1024;
     private static final VarHandle TAIL;
     private static final VarHandle HEAD_CACHE;
     private static final VarHandle HEAD;
@@ -315,7 +317,20 @@ final class InProcessRing extends InProcessRingPadAfterHead
             {
                 // Zeroed before the head moves past it: a producer can claim this space only after the release
                 // store below, and then finds every word it could start a record at reading 0 (not committed).
-                UnsafeApi.setMemory(address + headIndex, bytesRead, (byte)0);
+                // Word by word: records are short, and Unsafe.setMemory is a native call that costs more than the
+                // stores of a short record (bytesRead is a multiple of the 8-byte alignment).
+                final long start = address + headIndex;
+                if (bytesRead > ZERO_BY_WORD)
+                {
+                    UnsafeApi.setMemory(start, bytesRead, (byte)0);
+                }
+                else
+                {
+                    for (long word = start, end = start + bytesRead; word < end; word += ALIGNMENT)
+                    {
+                        UnsafeApi.putLong(null, word, 0L);
+                    }
+                }
                 HEAD.setRelease(this, head + bytesRead);
             }
         }
