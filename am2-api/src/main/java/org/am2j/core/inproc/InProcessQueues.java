@@ -38,7 +38,6 @@ final class InProcessQueues implements TransportQueues, InProcessRing.RecordRead
      * being sent may miss it and finds it at the next poll.
      */
     private volatile boolean hasSenders;
-    private MessageSink sink;
     /** True while {@link #returnQueued} reads the queues (on the freeing thread, which no poll runs beside). */
     private boolean draining;
     private boolean readingRequests;
@@ -111,50 +110,43 @@ final class InProcessQueues implements TransportQueues, InProcessRing.RecordRead
         {
             return 0;
         }
-        final MessageSink outer = this.sink;
-        this.sink = sink;
-        try
+        int handled = 0;
+        // A queue already being read further up this thread's stack is skipped: the ring's read is not re-entrant,
+        // and the outer read will go on with it. The sink travels with the read (no field holds it: a reference
+        // store per poll would cost a garbage collector barrier).
+        if (!readingReplies)
         {
-            int handled = 0;
-            // A queue already being read further up this thread's stack is skipped: the ring's read is not
-            // re-entrant, and the outer read will go on with it.
-            if (!readingReplies)
+            readingReplies = true;
+            try
             {
-                readingReplies = true;
-                try
-                {
-                    handled += replies.read(this, replyInbound, budget);
-                }
-                finally
-                {
-                    readingReplies = false;
-                }
+                handled += replies.read(this, replyInbound, sink, budget);
             }
-            if (!repliesOnly && !readingRequests)
+            finally
             {
-                readingRequests = true;
-                try
-                {
-                    handled += requests.read(this, requestInbound, budget);
-                }
-                finally
-                {
-                    readingRequests = false;
-                }
+                readingReplies = false;
             }
-            return handled;
         }
-        finally
+        if (!repliesOnly && !readingRequests)
         {
-            this.sink = outer;
+            readingRequests = true;
+            try
+            {
+                handled += requests.read(this, requestInbound, sink, budget);
+            }
+            finally
+            {
+                readingRequests = false;
+            }
         }
+        return handled;
     }
 
     /**
      * One committed record of a ring, handed over by its {@link InProcessRing#read}.
      */
     @Override
-    public void deliver(final InProcessInbound inbound, final int msgTypeId, final int index, final int length)
+    public void deliver(
+        final InProcessInbound inbound, final MessageSink sink, final int msgTypeId, final int index, final int length)
     {
         // Once closed, only returnQueued() hands messages over: a poll that was already reading when the endpoint
         // was closed without it (at process exit, from the shutdown thread) drops the rest, as it always did.
@@ -205,21 +197,18 @@ final class InProcessQueues implements TransportQueues, InProcessRing.RecordRead
     public int returnQueued(final MessageSink returns)
     {
         closed = true;
-        final MessageSink outer = this.sink;
-        this.sink = returns;
         draining = true;
         try
         {
-            return drain(replies, replyInbound) + drain(requests, requestInbound);
+            return drain(replies, replyInbound, returns) + drain(requests, requestInbound, returns);
         }
         finally
         {
             draining = false;
-            this.sink = outer;
         }
     }
 
-    private int drain(final InProcessRing queue, final InProcessInbound inbound)
+    private int drain(final InProcessRing queue, final InProcessInbound inbound, final MessageSink returns)
     {
         // Read after the volatile store of closed: every claim below this position was made by a sender that will
         // commit it (or abort it, which the read skips as padding); every claim above it aborts.
@@ -228,7 +217,7 @@ final class InProcessQueues implements TransportQueues, InProcessRing.RecordRead
         int attempt = 0;
         while (queue.consumerPosition() < end)
         {
-            final int read = queue.read(this, inbound, Integer.MAX_VALUE);
+            final int read = queue.read(this, inbound, returns, Integer.MAX_VALUE);
             handed += read;
             if (0 == read)
             {

@@ -7,6 +7,7 @@ import org.agrona.BitUtil;
 import org.agrona.BufferUtil;
 import org.agrona.UnsafeApi;
 import org.agrona.concurrent.UnsafeBuffer;
+import org.am2j.spi.MessageSink;
 
 /**
  * Padding before the producer's fields, so they share no cache line with the object header or what precedes them.
@@ -104,11 +105,12 @@ final class InProcessRing extends InProcessRingPadAfterHead
     {
         /**
          * @param inbound the flyweight {@link #read} was given.
+         * @param sink    the sink {@link #read} was given.
          * @param type    of the record.
          * @param index   of its body in {@link #buffer()}.
          * @param length  of its body.
          */
-        void deliver(InProcessInbound inbound, int type, int index, int length);
+        void deliver(InProcessInbound inbound, MessageSink sink, int type, int index, int length);
     }
 
     private static final int TYPE_OFFSET = 4;
@@ -280,10 +282,11 @@ final class InProcessRing extends InProcessRingPadAfterHead
      *
      * @param queues  the owner, whose {@link RecordReader#deliver} gets each record.
      * @param inbound the flyweight the records are handed over in.
+     * @param sink    the core's receiver of the records, passed on to {@code queues}.
      * @param limit   most records to hand over.
      * @return records handed over.
      */
-    int read(final RecordReader queues, final InProcessInbound inbound, final int limit)
+    int read(final RecordReader queues, final InProcessInbound inbound, final MessageSink sink, final int limit)
     {
         final long head = (long)HEAD.getOpaque(this);
         final int headIndex = (int)head & mask;
@@ -308,7 +311,7 @@ final class InProcessRing extends InProcessRingPadAfterHead
                     continue;
                 }
                 count++;
-                queues.deliver(inbound, type, recordIndex + HEADER_LENGTH, recordLength - HEADER_LENGTH);
+                queues.deliver(inbound, sink, type, recordIndex + HEADER_LENGTH, recordLength - HEADER_LENGTH);
             }
         }
         finally

@@ -10,6 +10,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 import org.am2j.api.Am;
+import org.am2j.spi.MessageSink;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -35,7 +36,9 @@ class InProcessRingTest
         }
 
         @Override
-        public void deliver(final InProcessInbound inbound, final int msgTypeId, final int index, final int length)
+        public void deliver(
+            final InProcessInbound inbound, final MessageSink sink, final int msgTypeId, final int index,
+            final int length)
         {
             bodies.add(ring.buffer().getInt(index));
         }
@@ -143,7 +146,7 @@ class InProcessRingTest
         final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(50);
         while (reader.bodies.size() < senders * perSender && System.nanoTime() < deadline)
         {
-            ring.read(reader, null, 100);
+            ring.read(reader, null, null, 100);
         }
         for (final Thread thread : threads)
         {
@@ -181,7 +184,7 @@ class InProcessRingTest
         do
         {
             before = ring.consumerPosition();
-            total += ring.read(reader, null, Integer.MAX_VALUE);
+            total += ring.read(reader, null, null, Integer.MAX_VALUE);
         }
         while (ring.consumerPosition() != before);
         return total;
