@@ -318,26 +318,35 @@ final class InProcessRing extends InProcessRingPadAfterHead
         {
             if (0 != bytesRead)
             {
-                // Zeroed before the head moves past it: a producer can claim this space only after the release
-                // store below, and then finds every word it could start a record at reading 0 (not committed).
-                // Word by word: records are short, and Unsafe.setMemory is a native call that costs more than the
-                // stores of a short record (bytesRead is a multiple of the 8-byte alignment).
-                final long start = address + headIndex;
-                if (bytesRead > ZERO_BY_WORD)
-                {
-                    UnsafeApi.setMemory(start, bytesRead, (byte)0);
-                }
-                else
-                {
-                    for (long word = start, end = start + bytesRead; word < end; word += ALIGNMENT)
-                    {
-                        UnsafeApi.putLong(null, word, 0L);
-                    }
-                }
-                HEAD.setRelease(this, head + bytesRead);
+                consumed(head, headIndex, bytesRead);
             }
         }
         return count;
+    }
+
+    /**
+     * Zero what a read consumed, then move the head past it. Out of {@link #read} to keep that small enough for the
+     * compiler to inline into the queue's poll.
+     */
+    private void consumed(final long head, final int headIndex, final int bytesRead)
+    {
+        // Zeroed before the head moves past it: a producer can claim this space only after the release store below,
+        // and then finds every word it could start a record at reading 0 (not committed). Word by word for short
+        // runs: Unsafe.setMemory is a native call that costs more than the stores of a short record (bytesRead is a
+        // multiple of the 8-byte alignment).
+        final long start = address + headIndex;
+        if (bytesRead > ZERO_BY_WORD)
+        {
+            UnsafeApi.setMemory(start, bytesRead, (byte)0);
+        }
+        else
+        {
+            for (long word = start, end = start + bytesRead; word < end; word += ALIGNMENT)
+            {
+                UnsafeApi.putLong(null, word, 0L);
+            }
+        }
+        HEAD.setRelease(this, head + bytesRead);
     }
 
     /**

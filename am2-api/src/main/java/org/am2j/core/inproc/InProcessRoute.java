@@ -150,6 +150,22 @@ class InProcessRoute implements Route
         UnsafeApi.putLong(null, record + SEGMENT_OFFSET_OFFSET, segmentOffset);
     }
 
+    private static void writeShort(
+        final long record, final int opcode, final int handler, final int argCount, final int source, final long tag,
+        final int a0, final int a1, final int a2, final int a3, final int a4, final int a5, final int a6, final int a7)
+    {
+        writeHeader(record, opcode, 0, handler, argCount, source, 0, tag, -1);
+        // All eight argument words: plain stores into the claimed record, no loop on the count.
+        UnsafeApi.putInt(null, record + ARGS_OFFSET, a0);
+        UnsafeApi.putInt(null, record + ARGS_OFFSET + 4, a1);
+        UnsafeApi.putInt(null, record + ARGS_OFFSET + 8, a2);
+        UnsafeApi.putInt(null, record + ARGS_OFFSET + 12, a3);
+        UnsafeApi.putInt(null, record + ARGS_OFFSET + 16, a4);
+        UnsafeApi.putInt(null, record + ARGS_OFFSET + 20, a5);
+        UnsafeApi.putInt(null, record + ARGS_OFFSET + 24, a6);
+        UnsafeApi.putInt(null, record + ARGS_OFFSET + 28, a7);
+    }
+
     /**
      * A short request or reply written straight into the destination's ring from its fields: the checks of
      * {@link #send} that apply to a short message with return status 0 (closed, tag of a request), one claim, the
@@ -189,17 +205,7 @@ class InProcessRoute implements Route
             queue.abort(index);
             return request ? ReturnStatus.EBADENDPOINT.code() : ReturnStatus.EREPLYREJECTED.code();
         }
-        final long record = queue.address() + index;
-        writeHeader(record, opcode, 0, handler, argCount, source, 0, tag, -1);
-        // All eight argument words: plain stores into the claimed record, no loop on the count.
-        UnsafeApi.putInt(null, record + ARGS_OFFSET, a0);
-        UnsafeApi.putInt(null, record + ARGS_OFFSET + 4, a1);
-        UnsafeApi.putInt(null, record + ARGS_OFFSET + 8, a2);
-        UnsafeApi.putInt(null, record + ARGS_OFFSET + 12, a3);
-        UnsafeApi.putInt(null, record + ARGS_OFFSET + 16, a4);
-        UnsafeApi.putInt(null, record + ARGS_OFFSET + 20, a5);
-        UnsafeApi.putInt(null, record + ARGS_OFFSET + 24, a6);
-        UnsafeApi.putInt(null, record + ARGS_OFFSET + 28, a7);
+        writeShort(queue.address() + index, opcode, handler, argCount, source, tag, a0, a1, a2, a3, a4, a5, a6, a7);
         // Release store of the record length: the header and arguments are visible before the record.
         queue.commit(index);
         // After the claim's full fence, as in send(): the receiver saw the record before sleeping, or we see it sleep.
