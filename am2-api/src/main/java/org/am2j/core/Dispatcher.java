@@ -270,8 +270,10 @@ final class Dispatcher implements MessageSink
     {
         final DispatchContext context = this.context;
         final Delivery delivery = context.nextDelivery();
-        delivery.begin(endpoint, this, message, replyRoute, opcode, returnStatus, argCount, message.dataBuffer(),
-            message.dataOffset(), dataLength);
+        // The data is located only for a message that has some (Delivery#begin reads it only then).
+        final boolean hasData = 0 != dataLength;
+        delivery.begin(endpoint, this, message, replyRoute, opcode, returnStatus, argCount,
+            hasData ? message.dataBuffer() : null, hasData ? message.dataOffset() : 0, dataLength);
         context.depth++;
         try
         {
