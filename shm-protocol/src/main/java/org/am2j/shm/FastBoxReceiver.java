@@ -217,9 +217,14 @@ final class FastBoxReceiver
 
     /**
      * For the sweep of bulk blocks no packet names ({@link BulkBlocks#freeUnreferenced}), called after it read the
-     * blocks' flags: mark the blocks the ready packets of every bound box of one kind name, and the block the packet
-     * after them names (the one its sender may be writing: it writes the bulk index before it marks the block READY,
-     * and stamps the packet after).
+     * blocks' flags: mark every block a packet of a bound box of one kind may still deliver. That is not only the
+     * ready run at the head: a packet a faulty writer spoiled stops the run until it is skipped, and the ready
+     * packets after it (or one stamped for a later lap, by a sender that took an overwritten head word for the
+     * receiver's) are delivered then. So each packet of the ring whose stamp is not that of a sequence below the head
+     * (consumed) is marked, and so is the packet the sender's writing word says is being written, and the first one
+     * after the ready run (a sender writes the bulk index before it marks the block READY, and stamps the packet
+     * after; its writing word was stored before both, so it is read here after the flags, and the run's end covers a
+     * writing word a faulty writer overwrote).
      *
      * @param kind       {@link FastBoxDescriptor#REQUESTS} or {@link FastBoxDescriptor#REPLIES}.
      * @param queue      the shared queue of that kind, whose bulk pool the boxes use.
@@ -227,25 +232,36 @@ final class FastBoxReceiver
      */
     void markReferencedBulk(final int kind, final PacketQueue queue, final long[] referenced)
     {
+        final int depth = table.depth;
         for (int i = 0; i < bound; i++)
         {
-            final int r = kind * cap + active[i];
+            final int box = active[i];
+            final int r = kind * cap + box;
             final long start = head[r];
-            for (long past = 0; past <= table.depth; past++)
+            boolean run = true;
+            for (long sequence = start; sequence - start < depth; sequence++)
             {
-                final long sequence = start + past;
                 final int packet = table.packetOffset(ring[r], sequence);
-                final boolean ready = ready(sequence) == table.stamp(packet);
-                final int index = queue.packetShort(packet, BULK_INDEX_OFFSET);
-                if (index < queue.bulkDepth)
+                final long stamped = table.stamp(packet) - FastBoxDescriptor.ready(0);
+                final boolean ready = stamped == sequence;
+                if ((run && !ready) || stamped - start >= 0)
                 {
-                    referenced[index >>> 6] |= 1L << index;
+                    markBulk(queue, packet, referenced);
                 }
-                if (!ready)
-                {
-                    break;
-                }
+                run &= ready;
             }
+            // Acquire: the writing word, read after the flags (see above).
+            markBulk(queue, table.packetOffset(ring[r], table.getAcquire(table.writingOffset(box, kind)) - 1),
+                referenced);
+        }
+    }
+
+    private static void markBulk(final PacketQueue queue, final int packet, final long[] referenced)
+    {
+        final int index = queue.packetShort(packet, BULK_INDEX_OFFSET);
+        if (index >= 0 && index < queue.bulkDepth)
+        {
+            referenced[index >>> 6] |= 1L << index;
         }
     }
 

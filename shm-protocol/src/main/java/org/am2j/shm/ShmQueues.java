@@ -240,6 +240,14 @@ final class ShmQueues implements TransportQueues
     }
 
     /**
+     * @return the reader of this endpoint's fast boxes (for tests of the sweeps that read them).
+     */
+    FastBoxReceiver boxReceiver()
+    {
+        return boxes;
+    }
+
+    /**
      * Now and then, from a poll: let each route look after the box it writes into ({@link ShmRoute#keepBox}).
      */
     private void keepRouteBoxes()

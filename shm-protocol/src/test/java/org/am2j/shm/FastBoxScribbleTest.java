@@ -217,6 +217,65 @@ class FastBoxScribbleTest
     }
 
     /**
+     * A spoiled stamp at the head of a ring of medium requests, with every bulk block of the pool held: the sweep of
+     * unreferenced blocks runs while the head waits for its skip. The packets after the spoiled one are delivered
+     * after the skip, so their blocks are theirs until then: the sweep frees none of them (it once marked only the
+     * ready run at the head, and another sender's data took the blocks of the packets after it), and each is then
+     * delivered once, with its own bytes.
+     */
+    @Test
+    void theSweepOfUnreferencedBulkBlocksKeepsThoseOfPacketsAfterASpoiledOne()
+    {
+        try (Fixture f = new Fixture("boxes", "1", "boxDepth", "8", "bulkDepth", "4", "livenessMs", "20"))
+        {
+            final Fixture.Ep a = f.endpoint();
+            final Fixture.Ep b = f.endpoint();
+            final Counts counts = new Counts();
+            final ShmRoute ab = boundRoute(a, b, counts);
+            final int box = ab.boxIndex();
+            final byte[][] sent = new byte[5][];
+            for (int i = 1; i <= 4; i++)
+            {
+                sent[i] = new byte[1000 + i];
+                java.util.Arrays.fill(sent[i], (byte)i);
+                assertEquals(Route.SENT, ab.send(new OutboundMessage().header(Opcode.REQUEST_MEDIUM.code(), 0, 5,
+                    b.host.tag).args(1, i, 0, 0, 0, 0, 0, 0, 0)
+                    .data(new org.agrona.concurrent.UnsafeBuffer(sent[i]), 0, sent[i].length, -1)));
+            }
+            final QueueBlock view = b.queueBlock();
+            final FastBoxTable boxes = view.boxes;
+            final int ring = boxes.ringOffset(box, FastBoxDescriptor.REQUESTS);
+            final long head = boxes.getAcquire(boxes.headOffset(box, FastBoxDescriptor.REQUESTS));
+            assertEquals(FastBoxDescriptor.ready(head + 3), boxes.stamp(boxes.packetOffset(ring, head + 3)),
+                "all four went into the box");
+            assertTrue(BulkBlocks.allTaken(view.requests), "the four hold every block");
+            boxes.buffer.putLongVolatile(boxes.packetOffset(ring, head) + PacketDescriptor.STATE_OFFSET,
+                0x1234_5678_9ABC_DEF0L);
+
+            final PacketQueue queue = view.requests;
+            final long sharedHead = queue.buffer.getLongVolatile(queue.headOffset);
+            assertEquals(0, BulkBlocks.freeUnreferenced(queue, sharedHead, new long[1], new long[queue.bulkDepth],
+                b.shm.boxReceiver(), FastBoxDescriptor.REQUESTS), "no block a packet still names is freed");
+
+            final byte[][] received = new byte[5][];
+            pollUntil(b, m ->
+            {
+                final int i = m.arg(0);
+                counts.onMessage(m);
+                received[i] = new byte[m.dataLength()];
+                m.dataBuffer().getBytes(m.dataOffset(), received[i]);
+            }, () -> 3 == counts.delivered - 1);
+            assertEquals(0, counts.seen[1], "the spoiled one is not delivered");
+            for (int i = 2; i <= 4; i++)
+            {
+                assertEquals(1, counts.seen[i]);
+                assertTrue(java.util.Arrays.equals(sent[i], received[i]), "the bytes of " + i);
+            }
+            assertEquals(1, b.host.drops(), "the spoiled one is counted");
+        }
+    }
+
+    /**
      * A box whose published head words a faulty writer overwrote with a far negative number before its sender claimed
      * it: sender and receiver both start from that number, so the box works; the last stamp written spoiled is
      * skipped after the timeout and counted as one drop (what its sender has stamped is measured from that head, not
