@@ -191,20 +191,12 @@ public final class AmPingPongRank
 
         if (config.size() > 0)
         {
-            results.put("medium_rtt_warmup_rounds", WarmUp.run(config.warmup(), n ->
+            guard.roundTrips("medium_rtt", "medium_rtt", config, results, histogram, n ->
             {
                 channel.command(PhaseChannel.SERVE, 0);
                 messaging.mediumRoundTrips(n, config.size(), histogram);
                 messaging.finish();
-            }));
-            guard.measure("medium_rtt", () ->
-            {
-                channel.command(PhaseChannel.SERVE, 0);
-                histogram.reset();
-                messaging.mediumRoundTrips(config.rounds(), config.size(), histogram);
-                messaging.finish();
-                LatencySummary.of(histogram).putInto(results, "medium_rtt");
-            }, results);
+            });
         }
 
         guard.measure("wake_rtt", () ->

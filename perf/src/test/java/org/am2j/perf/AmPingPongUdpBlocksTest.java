@@ -71,11 +71,12 @@ class AmPingPongUdpBlocksTest
     @Timeout(60)
     void eachUdpBlockCommandsRankOneToEchoItsRoundTripsThenTimesOnlyTheTimedOnes() throws Exception
     {
-        try (UdpPingPong initiator = UdpPingPong.open(); UdpPingPong responder = UdpPingPong.open();
+        try (UdpPingPong initiator = UdpPingPong.open(UdpPingPong.loopback());
+            UdpPingPong responder = UdpPingPong.open(UdpPingPong.loopback());
             CacheLinePingPong line = CacheLinePingPong.map(lineFile))
         {
-            initiator.peer(responder.port());
-            responder.peer(initiator.port());
+            initiator.peer(responder.host(), responder.port());
+            responder.peer(initiator.host(), initiator.port());
             final RecordingChannel channel = new RecordingChannel(new ThreadPhaseChannel());
             final Future<?> answers = executor.submit(() ->
             {
@@ -128,7 +129,8 @@ class AmPingPongUdpBlocksTest
     @Timeout(30)
     void theShortRoundTripsAlternateWithOneLimitOnly() throws Exception
     {
-        try (UdpPingPong udp = UdpPingPong.open(); CacheLinePingPong line = CacheLinePingPong.map(lineFile))
+        try (UdpPingPong udp = UdpPingPong.open(UdpPingPong.loopback());
+            CacheLinePingPong line = CacheLinePingPong.map(lineFile))
         {
             final RankConfig config = new RankConfig("net", ROUNDS, 1_000, 0, 0, 0, 0, 0, EpochGuard.NO_PROBE,
                 lineFile, lineFile);
@@ -142,10 +144,11 @@ class AmPingPongUdpBlocksTest
     @Timeout(60)
     void theShortRoundTripsAlternateWithUdpBetweenTheSameTwoRanks() throws Exception
     {
-        try (UdpPingPong initiator = UdpPingPong.open(); UdpPingPong responder = UdpPingPong.open())
+        try (UdpPingPong initiator = UdpPingPong.open(UdpPingPong.loopback());
+            UdpPingPong responder = UdpPingPong.open(UdpPingPong.loopback()))
         {
-            initiator.peer(responder.port());
-            responder.peer(initiator.port());
+            initiator.peer(responder.host(), responder.port());
+            responder.peer(initiator.host(), initiator.port());
             final Exchanger<Object[]> names = new Exchanger<>();
             final RecordingChannel channel = new RecordingChannel(new ThreadPhaseChannel());
             final Future<?> answers = executor.submit(() ->
