@@ -41,6 +41,9 @@ public final class AmPingPongRank
     /** Probes run and thrown away before the first one that counts. */
     static final int WARM_PROBES = 3;
 
+    private static final String UDP_SOCKET = "the plain UDP limit's socket (only its own ranks and the network " +
+        "protocols' open one)";
+
     private AmPingPongRank()
     {
     }
@@ -286,23 +289,12 @@ public final class AmPingPongRank
     }
 
     /**
-     * Rank 1: follow rank 0's commands until the end command.
-     *
-     * @param messaging on rank 1's endpoint, or null in a rank that only answers the cache line.
-     * @param line      the pair's cache line.
-     * @param channel   from rank 0.
-     */
-    static void respond(final AmMessaging messaging, final CacheLinePingPong line, final PhaseChannel channel)
-    {
-        respond(messaging, null, line, channel);
-    }
-
-    /**
      * Rank 1: follow rank 0's commands until the end command: serve AM requests ({@link PhaseChannel#SERVE},
      * {@link PhaseChannel#SERVE_ASLEEP}), answer the cache line ({@link PhaseChannel#RESPOND}) and, with a UDP limit,
-     * its pings ({@link PhaseChannel#UDP_ECHO}).
+     * its pings and streams ({@link PhaseChannel#UDP_ECHO}, {@link PhaseChannel#UDP_SINK}). The rank programs of the
+     * plain UDP limit ({@link UdpRank}) and of the AM-II pairs follow with it.
      *
-     * @param messaging on rank 1's endpoint, or null in a rank that only answers the cache line.
+     * @param messaging on rank 1's endpoint, or null in a rank without one.
      * @param udp       rank 1's side of the plain UDP limit, or null in a rank without one.
      * @param line      the pair's cache line.
      * @param channel   from rank 0.
@@ -317,8 +309,8 @@ public final class AmPingPongRank
             {
                 case PhaseChannel.SERVE -> needed(messaging, type, "an AM endpoint").serve();
                 case PhaseChannel.SERVE_ASLEEP -> needed(messaging, type, "an AM endpoint").serveAsleep();
-                case PhaseChannel.UDP_ECHO -> needed(udp, type, "the plain UDP limit's socket (only the network " +
-                    "protocols' ranks open one)").respond(count);
+                case PhaseChannel.UDP_ECHO -> needed(udp, type, UDP_SOCKET).respond(count);
+                case PhaseChannel.UDP_SINK -> channel.report(needed(udp, type, UDP_SOCKET).sink(count).toBytes());
                 default ->
                 {
                     return false;

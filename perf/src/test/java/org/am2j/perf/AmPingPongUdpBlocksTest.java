@@ -120,7 +120,7 @@ class AmPingPongUdpBlocksTest
         try (CacheLinePingPong line = CacheLinePingPong.map(lineFile))
         {
             final IllegalStateException refused = assertThrows(IllegalStateException.class,
-                () -> AmPingPongRank.respond(null, line, channel));
+                () -> AmPingPongRank.respond(null, null, line, channel));
             assertTrue(refused.getMessage().contains("plain UDP"), refused.getMessage());
         }
     }

@@ -45,7 +45,7 @@ class UdpRankTest
             {
                 try (CacheLinePingPong line = CacheLinePingPong.map(lineFile))
                 {
-                    UdpRank.respond(responder, line, channel);
+                    AmPingPongRank.respond(null, responder, line, channel);
                 }
                 return null;
             });
