@@ -1,7 +1,6 @@
 package org.am2j.perf;
 
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.function.LongConsumer;
 
@@ -10,7 +9,6 @@ import org.am2j.api.Am;
 import org.am2j.api.Bundle;
 import org.am2j.api.BundleKind;
 import org.am2j.api.Endpoint;
-import org.am2j.api.EndpointName;
 import org.am2j.api.Tags;
 import org.am2j.spmd.Job;
 
@@ -131,12 +129,8 @@ public final class AmPingPongRank
      */
     static void mapPeer(final Job job, final Endpoint endpoint, final int peer, final String route)
     {
-        final byte[] name = endpoint.name().toBytes();
-        final byte[] mine = ByteBuffer.allocate(Long.BYTES + name.length).putLong(endpoint.tag()).put(name).array();
-        final byte[] theirs = job.allGather(mine)[peer];
-        final long tag = ByteBuffer.wrap(theirs).getLong();
-        final EndpointName peerName = EndpointName.fromBytes(Arrays.copyOfRange(theirs, Long.BYTES, theirs.length));
-        endpoint.map(peer, peerName, tag);
+        final long[] tags = new long[job.size()];
+        endpoint.map(peer, ScaleRank.exchangeNames(job, endpoint, tags)[peer], tags[peer]);
         checkRoute(endpoint, peer, route);
     }
 
