@@ -87,8 +87,8 @@ public final class PingPong
      * Run the benchmark.
      *
      * @param args the command line after {@code pingpong}.
-     * @return 0 when everything was measured, {@value BenchCommand#USAGE_STATUS} for a usage error, {@value BenchCommand#FAILURE_STATUS}
-     * (or a failing rank's status) otherwise.
+     * @return 0 when everything was measured, {@value BenchCommand#USAGE_STATUS} for a usage error,
+     * {@value BenchCommand#FAILURE_STATUS} (or a failing rank's status) otherwise.
      */
     public int run(final String[] args)
     {

@@ -123,8 +123,8 @@ public final class AppsMatrix
      */
     public int run(final String[] args)
     {
-        final MatrixOptions options = BenchCommand.parse("am2j apps-matrix", a -> MatrixOptions.parse(a).checkOutputs(), args,
-            MatrixOptions.USAGE, err);
+        final MatrixOptions options = BenchCommand.parse(
+            "am2j apps-matrix", a -> MatrixOptions.parse(a).checkOutputs(), args, MatrixOptions.USAGE, err);
         if (null == options)
         {
             return BenchCommand.USAGE_STATUS;
