@@ -1,7 +1,6 @@
 package org.am2j.net;
 
 import java.io.IOException;
-import java.net.InetSocketAddress;
 import java.util.Base64;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -63,15 +62,7 @@ final class NicAgent implements Agent
     /** Inline mode: a host thread sleeps in {@link #block(long, long)} and does the NIC's work when it wakes. */
     private volatile boolean hostBlocking;
     private volatile boolean agentSleeping;
-    /** The traffic count {@link #keeperBusy()} saw last; keeper thread only. */
-    private long keeperSeenTraffic;
-
     private final DatagramReceiver receiver;
-
-    NicAgent(final NetConfig config, final Wire wire, final long nicId)
-    {
-        this(config, wire, nicId, new NicCounters(), new ProcessLiveness(null));
-    }
 
     NicAgent(final NetConfig config, final Wire wire, final long nicId, final NicCounters counters,
         final ProcessLiveness liveness)
@@ -167,15 +158,6 @@ final class NicAgent implements Agent
     Peer sameNicPeer(final String text)
     {
         return peers.self(text);
-    }
-
-    /**
-     * @param published a NIC's published address, {@code host:port#key}.
-     * @return its socket address, or null when malformed.
-     */
-    static InetSocketAddress parse(final String published)
-    {
-        return PeerTable.parse(published);
     }
 
     /**
@@ -538,22 +520,6 @@ final class NicAgent implements Agent
     }
 
     /**
-     * For the {@link NicKeeper}: whether the NIC had network traffic (datagrams sent or received, wake-ups from
-     * shared-memory senders not counted) since the last call, or has timers armed (messages in flight, acknowledgements
-     * owed). Called by the keeper thread only.
-     *
-     * @return true when the keeper should come back after one period.
-     */
-    boolean keeperBusy()
-    {
-        final long traffic = counters.get(NicEvent.DATAGRAMS_SENT) + counters.get(NicEvent.DATAGRAMS_RECEIVED) -
-            counters.get(NicEvent.WAKEUPS);
-        final boolean busy = traffic != keeperSeenTraffic || hasTimers();
-        keeperSeenTraffic = traffic;
-        return busy;
-    }
-
-    /**
      * For tests: start the handshake with a peer now, as its first message would.
      *
      * @param peer without a session.
@@ -587,7 +553,10 @@ final class NicAgent implements Agent
         lock.unlock();
     }
 
-    private boolean hasTimers()
+    /**
+     * @return true when a peer has timers armed (messages in flight, acknowledgements owed).
+     */
+    boolean hasTimers()
     {
         return peers.hasTimers();
     }

@@ -12,7 +12,7 @@ import org.am2j.idle.CpuShare;
  * polls does all the work itself.
  * <p>
  * While the keeper has nothing to do, the period doubles after each visit, up to {@value #QUIET_PERIODS} periods:
- * when the NIC has neither network traffic nor armed timers ({@link NicAgent#keeperBusy()}), and when its host calls
+ * when the NIC has neither network traffic nor armed timers ({@link #busy()}), and when its host calls
  * in on its own ({@link NicAgent#hostPresent(long)}: it polls, or sleeps in the selector), as in a ping-pong or in a
  * rank that shares its CPU with others and waits for them; and while the CPUs are oversubscribed ({@link CpuShare}):
  * then a host that is away is mostly a host off the CPU, which does the NIC's work itself when it gets the CPU back,
@@ -37,6 +37,8 @@ final class NicKeeper implements Runnable
     private final long periodNanos;
     private final CpuShare share;
     private volatile boolean running = true;
+    /** The NIC's datagram counts at the last visit (the keeper thread's alone). */
+    private long seenTraffic;
     private final Thread thread;
 
     NicKeeper(final NicAgent nic, final long periodNanos, final CpuShare share)
@@ -63,11 +65,29 @@ final class NicKeeper implements Runnable
             if (running)
             {
                 final boolean worked = nic.keep(periodNanos);
-                final boolean busy = nic.keeperBusy();
+                final boolean busy = busy();
                 sleep = nextSleep(sleep, periodNanos,
                     needed(worked, busy, nic.hostPresent(periodNanos), share.oversubscribed()));
             }
         }
+    }
+
+    /**
+     * Whether the NIC had network traffic (datagrams sent or received, wake-ups from shared-memory senders not
+     * counted) since the last visit, or has timers armed (messages in flight, acknowledgements owed).
+     *
+     * Called by the keeper thread only (tests call it on a keeper not started).
+     *
+     * @return true when the keeper should come back after one period.
+     */
+    boolean busy()
+    {
+        final NicCounters counters = nic.counters();
+        final long traffic = counters.get(NicEvent.DATAGRAMS_SENT) + counters.get(NicEvent.DATAGRAMS_RECEIVED) -
+            counters.get(NicEvent.WAKEUPS);
+        final boolean busy = traffic != seenTraffic || nic.hasTimers();
+        seenTraffic = traffic;
+        return busy;
     }
 
     /**

@@ -185,7 +185,7 @@ class BatchFramesTest
             final long batchesReceived = b.get(NicEvent.BATCHES_RECEIVED);
             final byte[] lost = wire[0].lost.get(0);
             final int length = lost.length - WireDescriptor.TAG_LENGTH;
-            final InetSocketAddress atB = NicAgent.parse(pair.hostB.endpoint.address());
+            final InetSocketAddress atB = PeerTable.parse(pair.hostB.endpoint.address());
             raw.bind(new InetSocketAddress(atB.getAddress(), 0));
 
             // Forged: one byte of the third message changed, the tag left as it was.

@@ -31,7 +31,7 @@ class ForgedFramesTest
         try (NicPair pair = new NicPair("timeoutMs", "2000", "rtoInitialMs", "5");
             DatagramChannel raw = DatagramChannel.open())
         {
-            final InetSocketAddress atB = NicAgent.parse(pair.hostB.endpoint.address());
+            final InetSocketAddress atB = PeerTable.parse(pair.hostB.endpoint.address());
             raw.bind(new InetSocketAddress(atB.getAddress(), 0));
             final Random random = new Random(7);
             final ByteBuffer forged = ByteBuffer.allocate(512).order(ByteOrder.LITTLE_ENDIAN);
@@ -82,7 +82,7 @@ class ForgedFramesTest
         try (NicPair pair = NicPair.oneWay("maxPeers", "4");
             DatagramChannel raw = DatagramChannel.open())
         {
-            final InetSocketAddress atB = NicAgent.parse(pair.hostB.endpoint.address());
+            final InetSocketAddress atB = PeerTable.parse(pair.hostB.endpoint.address());
             raw.bind(new InetSocketAddress(atB.getAddress(), 0));
             final Random random = new Random(11);
             final ByteBuffer forged = ByteBuffer.allocate(512).order(ByteOrder.LITTLE_ENDIAN);

@@ -56,7 +56,7 @@ class NetTransportTest
             assertEquals(Route.SENT, pair.aToB.send(NicPair.shortMessage(Opcode.REQUEST_SHORT, 3, NicPair.TAG_B, 1)));
             assertTrue(pair.pumpUntil(() -> pair.sinkB.messages.size() == 1, 5000));
             final Peer learned = pair.b.nic().peer(1);
-            assertEquals(NicAgent.parse(pair.hostA.endpoint.address()), learned.destination.address,
+            assertEquals(PeerTable.parse(pair.hostA.endpoint.address()), learned.destination.address,
                 "the port the datagram named, not the one it left from");
 
             final Received request = pair.sinkB.messages.get(0);
@@ -139,7 +139,7 @@ class NetTransportTest
         try (NicPair pair = new NicPair("authenticate", "false");
             java.nio.channels.DatagramChannel raw = java.nio.channels.DatagramChannel.open())
         {
-            final java.net.InetSocketAddress target = NicAgent.parse(pair.hostB.endpoint.address());
+            final java.net.InetSocketAddress target = PeerTable.parse(pair.hostB.endpoint.address());
             raw.bind(new java.net.InetSocketAddress(target.getAddress(), 0));
             final NicCounters counters = pair.b.nic().counters();
             final java.nio.ByteBuffer datagram = java.nio.ByteBuffer.allocate(2000).order(java.nio.ByteOrder.LITTLE_ENDIAN);
@@ -509,7 +509,7 @@ class NetTransportTest
         try (NicPair pair = new NicPair("keeperUs", "0");
             java.nio.channels.DatagramChannel raw = java.nio.channels.DatagramChannel.open())
         {
-            final java.net.InetSocketAddress nicB = NicAgent.parse(pair.hostB.endpoint.address());
+            final java.net.InetSocketAddress nicB = PeerTable.parse(pair.hostB.endpoint.address());
             final long ticket = pair.b.prepareBlock();
             // A shared-memory sender rings once per sleep: its one datagram is read by another thread (here the
             // keeper's duty cycle, as if the host had been away) before the sleeper reaches the selector.
@@ -656,15 +656,15 @@ class NetTransportTest
 
         try (NicPair pair = new NicPair("keeperUs", "0"))
         {
-            final NicAgent b = pair.b.nic();
-            b.keeperBusy();
-            assertFalse(b.keeperBusy(), "no traffic, no timers");
+            final NicKeeper b = new NicKeeper(pair.b.nic(), period, NicPair.cpus(false));
+            b.busy();
+            assertFalse(b.busy(), "no traffic, no timers");
             assertEquals(Route.SENT, pair.aToB.send(NicPair.shortMessage(Opcode.REQUEST_SHORT, 3, NicPair.TAG_B, 1)));
             assertTrue(pair.pumpUntil(() -> pair.sinkB.messages.size() == 1, 5000));
-            assertTrue(b.keeperBusy(), "a datagram arrived");
+            assertTrue(b.busy(), "a datagram arrived");
             // B owes A an acknowledgement (a timer) until its delayed ack goes out: busy until then, quiet after.
-            assertTrue(pair.pumpUntil(() -> !b.keeperBusy(), 5000), "quiet once everything is acknowledged");
-            assertFalse(b.keeperBusy());
+            assertTrue(pair.pumpUntil(() -> !b.busy(), 5000), "quiet once everything is acknowledged");
+            assertFalse(b.busy());
         }
     }
 

@@ -132,7 +132,7 @@ class NicCommandsTest
 
         final NetConfig config = new NetConfig(new TestContext(6));
         final NicAgent other = new NicAgent(config, new UdpWire(config.bind, config.host, 0, config.socketBytes,
-            config.connectedPeers), 6);
+            config.connectedPeers), 6, new NicCounters(), new ProcessLiveness(null));
         try
         {
             final String address = other.publishedAddress();

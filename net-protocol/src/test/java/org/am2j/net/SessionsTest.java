@@ -94,7 +94,7 @@ class SessionsTest
             final long refused = counters.get(NicEvent.REFUSED);
             final long unknownSession = counters.get(NicEvent.UNKNOWN_SESSION);
             final long authFailed = counters.get(NicEvent.AUTH_FAILED);
-            final InetSocketAddress atA = NicAgent.parse(a.host.endpoint.address());
+            final InetSocketAddress atA = PeerTable.parse(a.host.endpoint.address());
             raw.bind(new InetSocketAddress(atA.getAddress(), 0));
             for (int i = 0; i < recorded; i++)
             {

@@ -112,7 +112,7 @@ class WireModesTest
                     }
                 }
                 assertTrue(null != data, mode);
-                final InetSocketAddress atB = NicAgent.parse(pair.hostB.endpoint.address());
+                final InetSocketAddress atB = PeerTable.parse(pair.hostB.endpoint.address());
                 raw.bind(new InetSocketAddress(atB.getAddress(), 0));
                 final NicCounters b = pair.b.nic().counters();
                 final Peer aAtB = pair.b.nic().peer(1);

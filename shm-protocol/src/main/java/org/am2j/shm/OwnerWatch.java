@@ -52,13 +52,11 @@ final class OwnerWatch
 
     /**
      * The destination's owner process, as far as what a faulty writer cannot forge allows: the header's pid and start
-     * time are words any process of the user may overwrite, and a forged pid names no process, so a live owner would
-     * be taken for dead (its queued messages handed back while it delivers them). The pid comes from the address the
-     * block was just opened by ({@code /proc/<pid>/fd/<fd>}: that process held the file then), and the header's start
-     * time is kept only when the header's pid is that one (else the process is identified as it is now, which it is,
-     * having just been opened); the header's words are believed whole only for a block opened by a path that names no
-     * process (a file in a job directory). A writer that forges the start time alone, leaving the pid, still makes a
-     * live owner look dead: that exception is in docs/shm-protocol.md.
+     * time are words any process of the user may overwrite, and a forged one names no process (or another), so a
+     * live owner would be taken for dead (its queued messages handed back while it delivers them). The pid comes from
+     * the address the block was just opened by ({@code /proc/<pid>/fd/<fd>}: that process held the file then), and
+     * the start time is that process's, read now: the header's is not read at all. The header's words are believed
+     * only for a block opened by a path that names no process (a file in a job directory, unsealed).
      */
     private static PeerProcess identify(
         final ShmTransport transport, final MappedRegion region, final QueueBlock block)
@@ -68,8 +66,7 @@ final class OwnerWatch
         {
             return transport.peers.acquire(block.ownerProcessId(), block.ownerPid(), block.ownerStartMs());
         }
-        final long startMs = addressPid == block.ownerPid() ? block.ownerStartMs() : ProcessIdentity.UNKNOWN_START_TIME;
-        return transport.peers.acquire(block.ownerProcessId(), addressPid, startMs);
+        return transport.peers.acquire(block.ownerProcessId(), addressPid, ProcessIdentity.startTimeMs(addressPid));
     }
 
     /**

@@ -31,8 +31,6 @@ class ForgedOwnerPidTest
             final QueueBlock view = b.queueBlock();
             view.buffer.putLong(QueueBlockDescriptor.OWNER_PID_OFFSET, FORGED_PID);
             view.buffer.putLong(QueueBlockDescriptor.OWNER_START_OFFSET, 12_345L);
-            // (A header whose pid is the owner's but whose start time is another's is how DeadOwnerTest simulates a
-            // dead owner whose pid was reused: with the pid forged too, the start time is not believed.)
             final ShmRoute ab = a.routeTo(b);
             assertEquals(ProcessIdentity.currentPid(), ab.owner().pid, "the pid of the process that holds the file");
             assertFalse(ab.owner().check(System.nanoTime()), "looked at, the live owner is not found dead");
@@ -51,6 +49,27 @@ class ForgedOwnerPidTest
             }
             assertEquals(7, seen[0], "delivered, not judged spoiled");
             assertEquals(0, b.host.drops());
+        }
+    }
+    /**
+     * The start time forged alone, the pid left: the route still takes the owner for the process that holds the file,
+     * as it is now, and finds it alive (a header start time believed once made a live owner look dead, and every
+     * message sent through that route came back).
+     */
+    @Test
+    void aRouteMadeOverAForgedOwnerStartTimeKnowsTheLiveOwner()
+    {
+        try (Fixture f = new Fixture())
+        {
+            final Fixture.Ep a = f.endpoint();
+            final Fixture.Ep b = f.endpoint();
+            b.queueBlock().buffer.putLong(QueueBlockDescriptor.OWNER_START_OFFSET,
+                ProcessIdentity.currentStartTimeMs() - 3_600_000L);
+            final ShmRoute ab = a.routeTo(b);
+            assertFalse(ab.owner().check(System.nanoTime()), "looked at, the live owner is not found dead");
+            assertFalse(ab.owner().isDead());
+            assertEquals(Route.SENT, ab.sendShort(new OutboundMessage(), Opcode.REQUEST_SHORT.code(), 5, b.host.tag, 0,
+                1, 7, 0, 0, 0, 0, 0, 0, 0));
         }
     }
 }

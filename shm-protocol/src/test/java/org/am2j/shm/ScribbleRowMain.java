@@ -202,6 +202,7 @@ public final class ScribbleRowMain
         final AtomicBoolean attacking = new AtomicBoolean(true);
         final AtomicLong attacks = new AtomicLong();
         final QueueBlock victim = QueueBlock.wrap(peer, "rank 0's queue block");
+        final long ownerTag = victim.tag();
         final Thread attacker = new Thread(() ->
         {
             final ThreadLocalRandom random = ThreadLocalRandom.current();
@@ -230,7 +231,11 @@ public final class ScribbleRowMain
 
         if (Row.PACKET_STATES != row)
         {
-            // No more faults: the pair works again, every request answered.
+            // No more faults. A forged tag copy refuses requests (EBADTAG) until its owner writes its header back,
+            // within 1024 of its polls (docs/shm-protocol.md, "The header"); from then on the pair works again,
+            // every request answered.
+            RankSupport.pollUntil(bundle, () -> victim.tag() == ownerTag, RankSupport.deadline(20_000),
+                () -> "rank 1: rank 0 did not write its header's tag copy back");
             final long repliesBefore = countOf(REPLIED, 0, phase1);
             next = flood(bundle, endpoint, data, next, Long.MAX_VALUE, phase1 + PHASE2);
             awaitOutcomes(bundle, next);
