@@ -106,13 +106,8 @@ public final class AeronRank
         {
             final InterleavedRoundTrips blocks = new InterleavedRoundTrips();
             blocks.run(config.rounds(),
-                (untimed, timed, h) ->
-                {
-                    channel.command(PhaseChannel.AERON_ECHO, untimed + timed);
-                    aeron.roundTrips(untimed, histogram);
-                    aeron.roundTrips(timed, h);
-                },
-                ShortRoundTrips.lineBlocks(line, channel, histogram));
+                ShortRoundTrips.blocks(PhaseChannel.AERON_ECHO, channel, aeron::roundTrips, histogram),
+                ShortRoundTrips.blocks(PhaseChannel.RESPOND, channel, line::roundTrips, histogram));
             LatencySummary.of(blocks.am()).putInto(results, "aeron_rtt");
             blocks.putInto(results);
         }, results);

@@ -89,7 +89,8 @@ class AmPingPongUdpBlocksTest
 
             final Histogram scratch = LatencySummary.newHistogram();
             final Histogram timed = LatencySummary.newHistogram();
-            final InterleavedRoundTrips.Side side = ShortRoundTrips.udpBlocks(initiator, channel, scratch);
+            final InterleavedRoundTrips.Side side =
+                ShortRoundTrips.blocks(PhaseChannel.UDP_ECHO, channel, initiator::roundTrips, scratch);
             side.roundTrips(100, 50, timed);
             side.roundTrips(0, 7, timed);
             channel.command(PhaseChannel.EXIT, 0);
