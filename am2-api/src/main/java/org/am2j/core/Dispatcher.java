@@ -104,8 +104,54 @@ final class Dispatcher implements MessageSink
         }
     }
 
+    /**
+     * The one entry of a transport's messages. The common case, a short or medium message that passes every check,
+     * is judged here in a few reads of the header and handed to its handler; anything else (a returned message, a
+     * long message, one that fails a check, one too deeply nested) goes to {@link #judge}, which makes every check
+     * again in order and decides. Kept small on purpose: the compiler inlines it into each transport's receive loop,
+     * where the message's class is known, so the header reads are plain loads there and not interface calls through
+     * a call site that has seen every transport's message class.
+     */
     @Override
     public void onMessage(final InboundMessage message)
+    {
+        final Opcode opcode = Opcode.fromCode(message.opcode());
+        if (null != opcode && 0 == message.returnStatus() && MessageCategory.LONG != opcode.category())
+        {
+            final int argCount = message.argCount();
+            final int dataLength = message.dataLength();
+            final int handlerIndex = message.handler();
+            final boolean request = opcode.isRequest();
+            final Handler handler;
+            if ((!request || Tags.accepts(endpoint.tag(), message.tag())) && argCount >= 0 && argCount <= Am.MAX_SHORT &&
+                (0 == dataLength || lengthValid(message, opcode.category(), dataLength)) &&
+                handlerIndex >= 1 && handlerIndex < Am.NUM_HANDLERS &&
+                null != (handler = endpoint.handlers.get(handlerIndex)) && context.canNest())
+            {
+                if (request)
+                {
+                    counters.onRequestReceived();
+                }
+                else
+                {
+                    counters.onReplyReceived();
+                }
+                if (0 != dataLength)
+                {
+                    counters.onBytesReceived(dataLength);
+                }
+                // A request's way back is resolved here, once, before its handler runs (see Delivery#replyRoute).
+                run(handler, message, request ? message.replyRoute() : null, opcode, null, argCount, dataLength);
+                return;
+            }
+        }
+        judge(message);
+    }
+
+    /**
+     * Every check of a message, in order, then its handler, its return to its sender, or its drop.
+     */
+    private void judge(final InboundMessage message)
     {
         final Opcode opcode = Opcode.fromCode(message.opcode());
         final int status = message.returnStatus();
@@ -224,8 +270,10 @@ final class Dispatcher implements MessageSink
     {
         final DispatchContext context = this.context;
         final Delivery delivery = context.nextDelivery();
-        delivery.begin(endpoint, this, message, replyRoute, opcode, returnStatus, argCount, message.dataBuffer(),
-            message.dataOffset(), dataLength);
+        // The data is located only for a message that has some (Delivery#begin reads it only then).
+        final boolean hasData = 0 != dataLength;
+        delivery.begin(endpoint, this, message, replyRoute, opcode, returnStatus, argCount,
+            hasData ? message.dataBuffer() : null, hasData ? message.dataOffset() : 0, dataLength);
         context.depth++;
         try
         {

@@ -73,7 +73,10 @@ final class ShmReceiveQueues extends ReceiveQueues
         {
             return 0;
         }
-        int step = boxes.poll(REPLIES, sink, budget);
+        // A kind's boxes are polled only when one has a ready packet at its head (their idle test reads just the
+        // stamps, changes nothing, and costs what an empty poll of them would): in a ping-pong each endpoint finds
+        // only one kind, and the other's poll would only set and clear its guards.
+        int step = boxes.idle(REPLIES) ? 0 : boxes.poll(REPLIES, sink, budget);
         int handled = step;
         if (0 != step && closed)
         {
@@ -87,7 +90,7 @@ final class ShmReceiveQueues extends ReceiveQueues
         }
         if (!repliesOnly)
         {
-            step = boxes.poll(REQUESTS, sink, budget);
+            step = boxes.idle(REQUESTS) ? 0 : boxes.poll(REQUESTS, sink, budget);
             handled += step;
             if (0 != step && closed)
             {

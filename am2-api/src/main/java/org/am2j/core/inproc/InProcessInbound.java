@@ -12,71 +12,96 @@ import static org.am2j.core.inproc.InProcessRecordDescriptor.SOURCE_OFFSET;
 import static org.am2j.core.inproc.InProcessRecordDescriptor.TAG_OFFSET;
 
 import org.agrona.DirectBuffer;
+import org.agrona.UnsafeApi;
 import org.am2j.api.EndpointName;
 import org.am2j.spi.InboundMessage;
 import org.am2j.spi.Route;
 
 /**
- * Flyweight over one record of an in-process receive queue; see {@link InProcessRecordDescriptor}.
+ * Flyweight over one record of an in-process receive queue; see {@link InProcessRecordDescriptor}. It is fixed to
+ * one ring and reads the record's fields straight from its memory: the ring's reader handed over an index of a
+ * committed record whose header lies inside the ring ({@link InProcessRing#read}), and the record is as its sender
+ * in this process wrote it.
  */
 final class InProcessInbound implements InboundMessage
 {
     private final InProcessTransport transport;
     private final InProcessQueues endpoint;
-    private DirectBuffer buffer;
+    private final DirectBuffer buffer;
+    private final long address;
     private int index;
     private int length;
     private Route replyRoute;
 
-    InProcessInbound(final InProcessTransport transport, final InProcessQueues endpoint)
+    InProcessInbound(final InProcessTransport transport, final InProcessQueues endpoint, final InProcessRing ring)
     {
         this.transport = transport;
         this.endpoint = endpoint;
+        this.buffer = ring.buffer();
+        this.address = ring.address();
     }
 
-    InProcessInbound wrap(final DirectBuffer buffer, final int index, final int length)
+    /**
+     * @param index  of the record's body in the ring.
+     * @param length of the body, at least {@link InProcessRecordDescriptor#HEADER_LENGTH}.
+     * @return this.
+     */
+    InProcessInbound wrap(final int index, final int length)
     {
-        this.buffer = buffer;
         this.index = index;
         this.length = length;
-        this.replyRoute = null;
+        // Stored only when it changes (a reference store costs a garbage collector barrier).
+        if (null != replyRoute)
+        {
+            replyRoute = null;
+        }
         return this;
+    }
+
+    private int intAt(final int offset)
+    {
+        return UnsafeApi.getInt(null, address + index + offset);
+    }
+
+    private long longAt(final int offset)
+    {
+        return UnsafeApi.getLong(null, address + index + offset);
     }
 
     @Override
     public int opcode()
     {
-        return buffer.getInt(index + OPCODE_OFFSET);
+        return intAt(OPCODE_OFFSET);
     }
 
     @Override
     public int returnStatus()
     {
-        return buffer.getInt(index + RETURN_STATUS_OFFSET);
+        return intAt(RETURN_STATUS_OFFSET);
     }
 
     @Override
     public int handler()
     {
-        return buffer.getInt(index + HANDLER_OFFSET);
+        return intAt(HANDLER_OFFSET);
     }
 
     @Override
     public long tag()
     {
-        return buffer.getLong(index + TAG_OFFSET);
+        return longAt(TAG_OFFSET);
     }
 
     @Override
     public int argCount()
     {
-        return buffer.getInt(index + ARG_COUNT_OFFSET);
+        return intAt(ARG_COUNT_OFFSET);
     }
 
     @Override
     public int arg(final int i)
     {
-        return buffer.getInt(index + ARGS_OFFSET + (i << 2));
+        return intAt(ARGS_OFFSET + (i << 2));
     }
 
     @Override
@@ -94,7 +119,7 @@ final class InProcessInbound implements InboundMessage
     @Override
     public int dataLength()
     {
-        final int dataLength = buffer.getInt(index + DATA_LENGTH_OFFSET);
+        final int dataLength = intAt(DATA_LENGTH_OFFSET);
         // Inline data must lie inside the record: a record never claims bytes beyond its own length.
         return isDeposited() || dataLength <= length - HEADER_LENGTH ? dataLength : -1;
     }
@@ -102,7 +127,7 @@ final class InProcessInbound implements InboundMessage
     @Override
     public long segmentOffset()
     {
-        return buffer.getLong(index + SEGMENT_OFFSET_OFFSET);
+        return longAt(SEGMENT_OFFSET_OFFSET);
     }
 
     @Override
@@ -111,7 +136,7 @@ final class InProcessInbound implements InboundMessage
         Route route = replyRoute;
         if (null == route)
         {
-            route = transport.routeTo(buffer.getInt(index + SOURCE_OFFSET));
+            route = transport.routeTo(intAt(SOURCE_OFFSET));
             replyRoute = route;
         }
         return route;

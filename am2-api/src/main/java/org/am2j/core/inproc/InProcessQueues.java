@@ -1,10 +1,5 @@
 package org.am2j.core.inproc;
 
-import org.agrona.BufferUtil;
-import org.agrona.MutableDirectBuffer;
-import org.agrona.concurrent.MessageHandler;
-import org.agrona.concurrent.UnsafeBuffer;
-import org.agrona.concurrent.ringbuffer.ManyToOneRingBuffer;
 import org.am2j.api.EndpointName;
 import org.am2j.spi.EndpointHost;
 import org.am2j.spi.MessageSink;
@@ -20,19 +15,19 @@ import org.am2j.spi.TransportQueues;
  * {@link #hasSenders}, a poll returns at once without reading the queues, and a SEQ bundle's poll loop leaves them
  * out altogether (their {@link ReceiveQueues#inUse()} is false until then).
  */
-final class InProcessQueues implements TransportQueues
+final class InProcessQueues implements TransportQueues, InProcessRing.RecordReader
 {
     private final InProcessTransport transport;
     private final EndpointHost host;
-    private final ManyToOneRingBuffer requests;
-    private final ManyToOneRingBuffer replies;
+    private final InProcessRing requests;
+    private final InProcessRing replies;
     private final InProcessRoute inboundRoute;
     /**
-     * The readers of the two rings, each with its own flyweight: a nested poll of the reply ring (a reply waiting
-     * for space) must not move the flyweight of the request being handled.
+     * The flyweights of the two rings: a nested poll of the reply ring (a reply waiting for space) must not move the
+     * flyweight of the request being handled.
      */
-    private final MessageHandler requestReader;
-    private final MessageHandler replyReader;
+    private final InProcessInbound requestInbound;
+    private final InProcessInbound replyInbound;
     private volatile boolean sleeping;
     private volatile boolean closed;
 
@@ -43,7 +38,6 @@ final class InProcessQueues implements TransportQueues
      * being sent may miss it and finds it at the next poll.
      */
     private volatile boolean hasSenders;
-    private MessageSink sink;
     /** True while {@link #returnQueued} reads the queues (on the freeing thread, which no poll runs beside). */
     private boolean draining;
     private boolean readingRequests;
@@ -55,9 +49,9 @@ final class InProcessQueues implements TransportQueues
         @Override
         public boolean idle(final boolean repliesOnly)
         {
-            // Nothing claimed in either ring (a sender's claim moves the producer position first): an endpoint whose
-            // rings took one message once (its own returned message, say) costs two reads of lines no one writes.
-            return !pending(replies) && (repliesOnly || !pending(requests));
+            // Nothing committed at the head of either ring: a load of each head and of the word the next record's
+            // length is written to, lines no one writes while the rings stay empty.
+            return !replies.hasCommitted() && (repliesOnly || !requests.hasCommitted());
         }
 
         @Override
@@ -77,15 +71,11 @@ final class InProcessQueues implements TransportQueues
     {
         this.transport = transport;
         this.host = host;
-        this.requests = new ManyToOneRingBuffer(new UnsafeBuffer(BufferUtil.allocateDirectAligned(ringBytes, 64)));
-        this.replies = new ManyToOneRingBuffer(new UnsafeBuffer(BufferUtil.allocateDirectAligned(ringBytes, 64)));
+        this.requests = new InProcessRing(ringBytes);
+        this.replies = new InProcessRing(ringBytes);
         this.inboundRoute = new InProcessRoute(this);
-        final InProcessInbound requestInbound = new InProcessInbound(transport, this);
-        final InProcessInbound replyInbound = new InProcessInbound(transport, this);
-        this.requestReader = (msgTypeId, buffer, index, length) ->
-            deliver(requestInbound, msgTypeId, buffer, index, length);
-        this.replyReader = (msgTypeId, buffer, index, length) ->
-            deliver(replyInbound, msgTypeId, buffer, index, length);
+        this.requestInbound = new InProcessInbound(transport, this, requests);
+        this.replyInbound = new InProcessInbound(transport, this, replies);
     }
 
     @Override
@@ -120,55 +110,50 @@ final class InProcessQueues implements TransportQueues
         {
             return 0;
         }
-        final MessageSink outer = this.sink;
-        this.sink = sink;
-        try
+        int handled = 0;
+        // A queue already being read further up this thread's stack is skipped: the ring's read is not re-entrant,
+        // and the outer read will go on with it. The sink travels with the read (no field holds it: a reference
+        // store per poll would cost a garbage collector barrier).
+        if (!readingReplies)
         {
-            int handled = 0;
-            // A queue already being read further up this thread's stack is skipped: the ring's read is not
-            // re-entrant, and the outer read will go on with it.
-            if (!readingReplies)
+            readingReplies = true;
+            try
             {
-                readingReplies = true;
-                try
-                {
-                    handled += replies.read(replyReader, budget);
-                }
-                finally
-                {
-                    readingReplies = false;
-                }
+                handled += replies.read(this, replyInbound, sink, budget);
             }
-            if (!repliesOnly && !readingRequests)
+            finally
             {
-                readingRequests = true;
-                try
-                {
-                    handled += requests.read(requestReader, budget);
-                }
-                finally
-                {
-                    readingRequests = false;
-                }
+                readingReplies = false;
             }
-            return handled;
         }
-        finally
+        if (!repliesOnly && !readingRequests)
         {
-            this.sink = outer;
+            readingRequests = true;
+            try
+            {
+                handled += requests.read(this, requestInbound, sink, budget);
+            }
+            finally
+            {
+                readingRequests = false;
+            }
         }
+        return handled;
     }
 
-    private void deliver(
-        final InProcessInbound inbound, final int msgTypeId, final MutableDirectBuffer buffer, final int index,
-        final int length)
+    /**
+     * One committed record of a ring, handed over by its {@link InProcessRing#read}.
+     */
+    @Override
+    public void deliver(
+        final InProcessInbound inbound, final MessageSink sink, final int msgTypeId, final int index, final int length)
     {
         // Once closed, only returnQueued() hands messages over: a poll that was already reading when the endpoint
         // was closed without it (at process exit, from the shutdown thread) drops the rest, as it always did.
         if (InProcessRecordDescriptor.MESSAGE_TYPE == msgTypeId && length >= InProcessRecordDescriptor.HEADER_LENGTH &&
             (!closed || draining))
         {
-            sink.onMessage(inbound.wrap(buffer, index, length));
+            sink.onMessage(inbound.wrap(index, length));
         }
     }
 
@@ -178,7 +163,7 @@ final class InProcessQueues implements TransportQueues
         return pending(requests) || pending(replies);
     }
 
-    private static boolean pending(final ManyToOneRingBuffer queue)
+    private static boolean pending(final InProcessRing queue)
     {
         // The producer position is advanced by the sender's claim CAS before it reads our sleeping flag.
         return queue.producerPosition() != queue.consumerPosition();
@@ -212,21 +197,18 @@ final class InProcessQueues implements TransportQueues
     public int returnQueued(final MessageSink returns)
     {
         closed = true;
-        final MessageSink outer = this.sink;
-        this.sink = returns;
         draining = true;
         try
         {
-            return drain(replies, replyReader) + drain(requests, requestReader);
+            return drain(replies, replyInbound, returns) + drain(requests, requestInbound, returns);
         }
         finally
         {
             draining = false;
-            this.sink = outer;
         }
     }
 
-    private static int drain(final ManyToOneRingBuffer queue, final MessageHandler reader)
+    private int drain(final InProcessRing queue, final InProcessInbound inbound, final MessageSink returns)
     {
         // Read after the volatile store of closed: every claim below this position was made by a sender that will
         // commit it (or abort it, which the read skips as padding); every claim above it aborts.
@@ -235,7 +217,7 @@ final class InProcessQueues implements TransportQueues
         int attempt = 0;
         while (queue.consumerPosition() < end)
         {
-            final int read = queue.read(reader, Integer.MAX_VALUE);
+            final int read = queue.read(this, inbound, returns, Integer.MAX_VALUE);
             handed += read;
             if (0 == read)
             {
@@ -297,12 +279,12 @@ final class InProcessQueues implements TransportQueues
         return host;
     }
 
-    ManyToOneRingBuffer requestQueue()
+    InProcessRing requestQueue()
     {
         return requests;
     }
 
-    ManyToOneRingBuffer replyQueue()
+    InProcessRing replyQueue()
     {
         return replies;
     }

@@ -12,8 +12,8 @@ import static org.am2j.core.inproc.InProcessRecordDescriptor.SEGMENT_OFFSET_OFFS
 import static org.am2j.core.inproc.InProcessRecordDescriptor.SOURCE_OFFSET;
 import static org.am2j.core.inproc.InProcessRecordDescriptor.TAG_OFFSET;
 
+import org.agrona.UnsafeApi;
 import org.agrona.concurrent.AtomicBuffer;
-import org.agrona.concurrent.ringbuffer.ManyToOneRingBuffer;
 import org.am2j.api.EndpointName;
 import org.am2j.api.MessageCategory;
 import org.am2j.api.Opcode;
@@ -67,7 +67,7 @@ class InProcessRoute implements Route
         }
 
         final int inline = null == segment ? length : 0;
-        final ManyToOneRingBuffer queue = request ? d.requestQueue() : d.replyQueue();
+        final InProcessRing queue = request ? d.requestQueue() : d.replyQueue();
         d.senderArrived();
         final int index = queue.tryClaim(MESSAGE_TYPE, HEADER_LENGTH + inline);
         if (index < 0)
@@ -85,7 +85,7 @@ class InProcessRoute implements Route
 
         try
         {
-            fill(queue.buffer(), index, message, length, segment);
+            fill(queue, index, message, length, segment);
         }
         catch (final RuntimeException ex)
         {
@@ -112,32 +112,108 @@ class InProcessRoute implements Route
     }
 
     private static void fill(
-        final AtomicBuffer buffer, final int index, final OutboundMessage message, final int length,
+        final InProcessRing queue, final int index, final OutboundMessage message, final int length,
         final AtomicBuffer segment)
     {
-        buffer.putInt(index + OPCODE_OFFSET, message.opcode());
-        buffer.putInt(index + RETURN_STATUS_OFFSET, message.returnStatus());
-        buffer.putInt(index + HANDLER_OFFSET, message.handler());
-        buffer.putInt(index + ARG_COUNT_OFFSET, message.argCount());
-        buffer.putInt(index + SOURCE_OFFSET, message.sourceEndpointId());
-        buffer.putInt(index + DATA_LENGTH_OFFSET, length);
-        buffer.putLong(index + TAG_OFFSET, message.tag());
-        buffer.putLong(index + SEGMENT_OFFSET_OFFSET, null == segment ? -1 : message.segmentOffset());
+        // The record's header lies in the space the claim gave this sender: written without bounds checks.
+        final long record = queue.address() + index;
+        writeHeader(record, message.opcode(), message.returnStatus(), message.handler(), message.argCount(),
+            message.sourceEndpointId(), length, message.tag(), null == segment ? -1 : message.segmentOffset());
         for (int i = 0, count = message.argCount(); i < count; i++)
         {
-            buffer.putInt(index + ARGS_OFFSET + (i << 2), message.arg(i));
+            UnsafeApi.putInt(null, record + ARGS_OFFSET + (i << 2), message.arg(i));
         }
         if (0 != length)
         {
             if (null == segment)
             {
-                buffer.putBytes(index + HEADER_LENGTH, message.data(), message.dataOffset(), length);
+                queue.buffer().putBytes(index + HEADER_LENGTH, message.data(), message.dataOffset(), length);
             }
             else
             {
                 segment.putBytes((int)message.segmentOffset(), message.data(), message.dataOffset(), length);
             }
         }
+    }
+
+    private static void writeHeader(
+        final long record, final int opcode, final int returnStatus, final int handler, final int argCount,
+        final int source, final int dataLength, final long tag, final long segmentOffset)
+    {
+        UnsafeApi.putInt(null, record + OPCODE_OFFSET, opcode);
+        UnsafeApi.putInt(null, record + RETURN_STATUS_OFFSET, returnStatus);
+        UnsafeApi.putInt(null, record + HANDLER_OFFSET, handler);
+        UnsafeApi.putInt(null, record + ARG_COUNT_OFFSET, argCount);
+        UnsafeApi.putInt(null, record + SOURCE_OFFSET, source);
+        UnsafeApi.putInt(null, record + DATA_LENGTH_OFFSET, dataLength);
+        UnsafeApi.putLong(null, record + TAG_OFFSET, tag);
+        UnsafeApi.putLong(null, record + SEGMENT_OFFSET_OFFSET, segmentOffset);
+    }
+
+    private static void writeShort(
+        final long record, final int opcode, final int handler, final int argCount, final int source, final long tag,
+        final int a0, final int a1, final int a2, final int a3, final int a4, final int a5, final int a6, final int a7)
+    {
+        writeHeader(record, opcode, 0, handler, argCount, source, 0, tag, -1);
+        // All eight argument words: plain stores into the claimed record, no loop on the count.
+        UnsafeApi.putInt(null, record + ARGS_OFFSET, a0);
+        UnsafeApi.putInt(null, record + ARGS_OFFSET + 4, a1);
+        UnsafeApi.putInt(null, record + ARGS_OFFSET + 8, a2);
+        UnsafeApi.putInt(null, record + ARGS_OFFSET + 12, a3);
+        UnsafeApi.putInt(null, record + ARGS_OFFSET + 16, a4);
+        UnsafeApi.putInt(null, record + ARGS_OFFSET + 20, a5);
+        UnsafeApi.putInt(null, record + ARGS_OFFSET + 24, a6);
+        UnsafeApi.putInt(null, record + ARGS_OFFSET + 28, a7);
+    }
+
+    /**
+     * A short request or reply written straight into the destination's ring from its fields: the checks of
+     * {@link #send} that apply to a short message with return status 0 (closed, tag of a request), one claim, the
+     * header and arguments, one commit. Anything but {@link #SENT} leaves nothing sent, as the contract asks.
+     */
+    @Override
+    public int sendShort(
+        final OutboundMessage scratch, final int opcode, final int handler, final long tag, final int source,
+        final int argCount, final int a0, final int a1, final int a2, final int a3, final int a4, final int a5,
+        final int a6, final int a7)
+    {
+        final boolean request = Opcode.REQUEST_SHORT.code() == opcode;
+        if (!request && Opcode.REPLY_SHORT.code() != opcode)
+        {
+            return Route.super.sendShort(scratch, opcode, handler, tag, source, argCount, a0, a1, a2, a3, a4, a5, a6,
+                a7);
+        }
+        final InProcessQueues d = destination;
+        if (d.isClosed())
+        {
+            return request ? ReturnStatus.EBADENDPOINT.code() : ReturnStatus.EREPLYREJECTED.code();
+        }
+        if (request && !Tags.accepts(d.host().tag(), tag))
+        {
+            return ReturnStatus.EBADTAG.code();
+        }
+        final InProcessRing queue = request ? d.requestQueue() : d.replyQueue();
+        d.senderArrived();
+        final int index = queue.tryClaim(MESSAGE_TYPE, HEADER_LENGTH);
+        if (index < 0)
+        {
+            return FULL;
+        }
+        // Read again after the claim's CAS (a full fence): the Dekker pair with returnQueued(), as in send().
+        if (d.isClosed())
+        {
+            queue.abort(index);
+            return request ? ReturnStatus.EBADENDPOINT.code() : ReturnStatus.EREPLYREJECTED.code();
+        }
+        writeShort(queue.address() + index, opcode, handler, argCount, source, tag, a0, a1, a2, a3, a4, a5, a6, a7);
+        // Release store of the record length: the header and arguments are visible before the record.
+        queue.commit(index);
+        // After the claim's full fence, as in send(): the receiver saw the record before sleeping, or we see it sleep.
+        if (d.isSleeping())
+        {
+            d.host().signalArrival();
+        }
+        return SENT;
     }
 
     @Override

@@ -3,7 +3,6 @@ package org.am2j.core.inproc;
 import java.util.Arrays;
 
 import org.agrona.concurrent.AtomicBuffer;
-import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
 import org.am2j.api.EndpointName;
 import org.am2j.spi.DeadRoute;
 import org.am2j.spi.EndpointHost;
@@ -82,7 +81,7 @@ public final class InProcessTransport implements Transport
     @Override
     public TransportQueues attach(final EndpointHost host)
     {
-        final InProcessQueues endpoint = new InProcessQueues(this, host, queueBytes + RingBufferDescriptor.TRAILER_LENGTH);
+        final InProcessQueues endpoint = new InProcessQueues(this, host, queueBytes);
         register(host.endpointId(), endpoint);
         return endpoint;
     }
