@@ -499,9 +499,9 @@ final class FastBoxKeeper
             final int packet = table.packetOffset(ring[r], h);
             if (ready(h) == table.stamp(packet))
             {
+                final ShmInbound message = inbound[kind].wrap(packet, readyState[box]);
                 try
                 {
-                    final ShmInbound message = inbound[kind].wrap(packet, readyState[box]);
                     if (null != message)
                     {
                         returns.onMessage(message);
@@ -509,12 +509,16 @@ final class FastBoxKeeper
                     }
                     else
                     {
+                        // Spoiled, as in FastBoxReceiver.deliver: counted, its block left to the sweep.
                         counters.drop();
                     }
                 }
                 finally
                 {
-                    receiver.freeBulk(kind, packet, box);
+                    if (null != message)
+                    {
+                        receiver.freeBulk(kind, packet, box);
+                    }
                     head[r] = h + 1;
                 }
                 continue;
