@@ -5,9 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
+import org.agrona.concurrent.UnsafeBuffer;
 import org.am2j.api.Opcode;
 import org.am2j.api.ReturnStatus;
 import org.am2j.spi.InboundMessage;
@@ -51,6 +53,15 @@ class FastBoxScribbleTest
     {
         return route.sendShort(new OutboundMessage(), Opcode.REQUEST_SHORT.code(), 5, to.host.tag, 0, 1, sequence, 0,
             0, 0, 0, 0, 0, 0);
+    }
+
+    /**
+     * @return what the route answers to a medium request with argument 0 {@code sequence} and {@code bytes} as data.
+     */
+    private static int sendMedium(final ShmRoute route, final Fixture.Ep to, final int sequence, final byte[] bytes)
+    {
+        return route.send(new OutboundMessage().header(Opcode.REQUEST_MEDIUM.code(), 0, 5, to.host.tag)
+            .args(1, sequence, 0, 0, 0, 0, 0, 0, 0).data(new UnsafeBuffer(bytes), 0, bytes.length, -1));
     }
 
     /**
@@ -237,10 +248,8 @@ class FastBoxScribbleTest
             for (int i = 1; i <= 4; i++)
             {
                 sent[i] = new byte[1000 + i];
-                java.util.Arrays.fill(sent[i], (byte)i);
-                assertEquals(Route.SENT, ab.send(new OutboundMessage().header(Opcode.REQUEST_MEDIUM.code(), 0, 5,
-                    b.host.tag).args(1, i, 0, 0, 0, 0, 0, 0, 0)
-                    .data(new org.agrona.concurrent.UnsafeBuffer(sent[i]), 0, sent[i].length, -1)));
+                Arrays.fill(sent[i], (byte)i);
+                assertEquals(Route.SENT, sendMedium(ab, b, i, sent[i]));
             }
             final QueueBlock view = b.queueBlock();
             final FastBoxTable boxes = view.boxes;
@@ -269,7 +278,7 @@ class FastBoxScribbleTest
             for (int i = 2; i <= 4; i++)
             {
                 assertEquals(1, counts.seen[i]);
-                assertTrue(java.util.Arrays.equals(sent[i], received[i]), "the bytes of " + i);
+                assertTrue(Arrays.equals(sent[i], received[i]), "the bytes of " + i);
             }
             assertEquals(1, b.host.drops(), "the spoiled one is counted");
         }
@@ -299,10 +308,8 @@ class FastBoxScribbleTest
             sendShorts(ab, b, 1, 1);
             boxes.buffer.setMemory(boxes.packetOffset(ring, head), PacketDescriptor.LENGTH, (byte)0);
             final byte[] bytes = new byte[1000];
-            java.util.Arrays.fill(bytes, (byte)2);
-            assertEquals(Route.SENT, ab.send(new OutboundMessage().header(Opcode.REQUEST_MEDIUM.code(), 0, 5,
-                b.host.tag).args(1, 2, 0, 0, 0, 0, 0, 0, 0)
-                .data(new org.agrona.concurrent.UnsafeBuffer(bytes), 0, bytes.length, -1)));
+            Arrays.fill(bytes, (byte)2);
+            assertEquals(Route.SENT, sendMedium(ab, b, 2, bytes));
             assertEquals(0, view.requests.packetShort(boxes.packetOffset(ring, head + 1),
                 PacketDescriptor.BULK_INDEX_OFFSET), "the medium message's data is in block 0");
 
@@ -320,7 +327,7 @@ class FastBoxScribbleTest
             assertEquals(0, counts.seen[1], "the zeroed one is not delivered");
             assertEquals(1, b.host.drops(), "it is counted");
             assertTrue(withData[0], "the medium message arrives with its data");
-            assertTrue(java.util.Arrays.equals(bytes, received));
+            assertTrue(Arrays.equals(bytes, received));
         }
     }
 
