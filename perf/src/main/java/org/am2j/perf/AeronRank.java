@@ -1,6 +1,7 @@
 package org.am2j.perf;
 
 import java.io.IOException;
+import java.util.function.IntConsumer;
 import java.util.function.LongConsumer;
 
 import org.HdrHistogram.Histogram;
@@ -88,33 +89,25 @@ public final class AeronRank
         final Results results = new Results();
         final EpochGuard guard = AmPingPongRank.guard(config, line, channel, pause);
         final Histogram histogram = LatencySummary.newHistogram();
-        // Before the guard: its probe then comes right before the timed round trips, and a retry is not warmed again.
-        results.put("aeron_rtt_warmup_rounds", WarmUp.run(config.warmup(), n ->
+        final IntConsumer roundTrips = n ->
         {
             channel.command(PhaseChannel.AERON_ECHO, n);
             aeron.roundTrips(n, histogram);
-        }));
+        };
+        if (AeronPingPong.Kind.IPC != kind)
+        {
+            guard.roundTrips(measurement(kind), "aeron_rtt", config, results, histogram, roundTrips);
+            return AmPingPongRank.end(channel, guard, results);
+        }
+        // IPC: the timed round trips alternate in blocks with the pair's cache line, as am2j's shared-memory round
+        // trips do with theirs. The warm-up comes before the guard, as in EpochGuard#roundTrips.
+        results.put("aeron_rtt_warmup_rounds", WarmUp.run(config.warmup(), roundTrips));
         guard.measure(measurement(kind), () ->
         {
-            if (AeronPingPong.Kind.IPC != kind)
-            {
-                channel.command(PhaseChannel.AERON_ECHO, config.rounds());
-                histogram.reset();
-                aeron.roundTrips(config.rounds(), histogram);
-                LatencySummary.of(histogram).putInto(results, "aeron_rtt");
-                return;
-            }
-            // IPC: the timed round trips alternate in blocks with the pair's cache line, as am2j's shared-memory
-            // round trips do with theirs.
             final InterleavedRoundTrips blocks = new InterleavedRoundTrips();
             blocks.run(config.rounds(),
-                (untimed, timed, h) ->
-                {
-                    channel.command(PhaseChannel.AERON_ECHO, untimed + timed);
-                    aeron.roundTrips(untimed, histogram);
-                    aeron.roundTrips(timed, h);
-                },
-                ShortRoundTrips.lineBlocks(line, channel, histogram));
+                ShortRoundTrips.blocks(PhaseChannel.AERON_ECHO, channel, aeron::roundTrips, histogram),
+                ShortRoundTrips.blocks(PhaseChannel.RESPOND, channel, line::roundTrips, histogram));
             LatencySummary.of(blocks.am()).putInto(results, "aeron_rtt");
             blocks.putInto(results);
         }, results);

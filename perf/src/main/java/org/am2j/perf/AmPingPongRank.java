@@ -1,7 +1,6 @@
 package org.am2j.perf;
 
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.function.LongConsumer;
 
@@ -10,7 +9,6 @@ import org.am2j.api.Am;
 import org.am2j.api.Bundle;
 import org.am2j.api.BundleKind;
 import org.am2j.api.Endpoint;
-import org.am2j.api.EndpointName;
 import org.am2j.api.Tags;
 import org.am2j.spmd.Job;
 
@@ -40,6 +38,9 @@ public final class AmPingPongRank
 {
     /** Probes run and thrown away before the first one that counts. */
     static final int WARM_PROBES = 3;
+
+    private static final String UDP_SOCKET = "the plain UDP limit's socket (only its own ranks and the network " +
+        "protocols' open one)";
 
     private AmPingPongRank()
     {
@@ -128,12 +129,8 @@ public final class AmPingPongRank
      */
     static void mapPeer(final Job job, final Endpoint endpoint, final int peer, final String route)
     {
-        final byte[] name = endpoint.name().toBytes();
-        final byte[] mine = ByteBuffer.allocate(Long.BYTES + name.length).putLong(endpoint.tag()).put(name).array();
-        final byte[] theirs = job.allGather(mine)[peer];
-        final long tag = ByteBuffer.wrap(theirs).getLong();
-        final EndpointName peerName = EndpointName.fromBytes(Arrays.copyOfRange(theirs, Long.BYTES, theirs.length));
-        endpoint.map(peer, peerName, tag);
+        final long[] tags = new long[job.size()];
+        endpoint.map(peer, ScaleRank.exchangeNames(job, endpoint, tags)[peer], tags[peer]);
         checkRoute(endpoint, peer, route);
     }
 
@@ -191,20 +188,12 @@ public final class AmPingPongRank
 
         if (config.size() > 0)
         {
-            results.put("medium_rtt_warmup_rounds", WarmUp.run(config.warmup(), n ->
+            guard.roundTrips("medium_rtt", "medium_rtt", config, results, histogram, n ->
             {
                 channel.command(PhaseChannel.SERVE, 0);
                 messaging.mediumRoundTrips(n, config.size(), histogram);
                 messaging.finish();
-            }));
-            guard.measure("medium_rtt", () ->
-            {
-                channel.command(PhaseChannel.SERVE, 0);
-                histogram.reset();
-                messaging.mediumRoundTrips(config.rounds(), config.size(), histogram);
-                messaging.finish();
-                LatencySummary.of(histogram).putInto(results, "medium_rtt");
-            }, results);
+            });
         }
 
         guard.measure("wake_rtt", () ->
@@ -294,23 +283,12 @@ public final class AmPingPongRank
     }
 
     /**
-     * Rank 1: follow rank 0's commands until the end command.
-     *
-     * @param messaging on rank 1's endpoint, or null in a rank that only answers the cache line.
-     * @param line      the pair's cache line.
-     * @param channel   from rank 0.
-     */
-    static void respond(final AmMessaging messaging, final CacheLinePingPong line, final PhaseChannel channel)
-    {
-        respond(messaging, null, line, channel);
-    }
-
-    /**
      * Rank 1: follow rank 0's commands until the end command: serve AM requests ({@link PhaseChannel#SERVE},
      * {@link PhaseChannel#SERVE_ASLEEP}), answer the cache line ({@link PhaseChannel#RESPOND}) and, with a UDP limit,
-     * its pings ({@link PhaseChannel#UDP_ECHO}).
+     * its pings and streams ({@link PhaseChannel#UDP_ECHO}, {@link PhaseChannel#UDP_SINK}). The rank programs of the
+     * plain UDP limit ({@link UdpRank}) and of the AM-II pairs follow with it.
      *
-     * @param messaging on rank 1's endpoint, or null in a rank that only answers the cache line.
+     * @param messaging on rank 1's endpoint, or null in a rank without one.
      * @param udp       rank 1's side of the plain UDP limit, or null in a rank without one.
      * @param line      the pair's cache line.
      * @param channel   from rank 0.
@@ -325,8 +303,8 @@ public final class AmPingPongRank
             {
                 case PhaseChannel.SERVE -> needed(messaging, type, "an AM endpoint").serve();
                 case PhaseChannel.SERVE_ASLEEP -> needed(messaging, type, "an AM endpoint").serveAsleep();
-                case PhaseChannel.UDP_ECHO -> needed(udp, type, "the plain UDP limit's socket (only the network " +
-                    "protocols' ranks open one)").respond(count);
+                case PhaseChannel.UDP_ECHO -> needed(udp, type, UDP_SOCKET).respond(count);
+                case PhaseChannel.UDP_SINK -> channel.report(needed(udp, type, UDP_SOCKET).sink(count).toBytes());
                 default ->
                 {
                     return false;

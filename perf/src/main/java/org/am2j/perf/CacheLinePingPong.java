@@ -14,6 +14,7 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.util.concurrent.atomic.AtomicLong;
 
 import org.HdrHistogram.Histogram;
+import org.agrona.CloseHelper;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.am2j.api.Am;
 
@@ -260,13 +261,7 @@ final class CacheLinePingPong implements AutoCloseable
     @Override
     public void close()
     {
-        try
-        {
-            channel.close();
-        }
-        catch (final IOException ignore)
-        {
-            // nothing was written through the channel
-        }
+        // nothing was written through the channel
+        CloseHelper.quietClose(channel);
     }
 }

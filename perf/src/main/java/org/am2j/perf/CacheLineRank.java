@@ -1,7 +1,6 @@
 package org.am2j.perf;
 
 import java.io.IOException;
-import java.util.function.IntConsumer;
 import java.util.function.LongConsumer;
 
 import org.HdrHistogram.Histogram;
@@ -54,47 +53,19 @@ public final class CacheLineRank
         final Results results = new Results();
         final EpochGuard guard = AmPingPongRank.guard(config, line, channel, pause);
         final Histogram histogram = LatencySummary.newHistogram();
-        measure("limit_rtt", config, guard, results, histogram, n ->
+        guard.roundTrips("limit_rtt", "limit_rtt", config, results, histogram, n ->
         {
             channel.command(PhaseChannel.RESPOND, n);
             line.roundTrips(n, histogram);
         });
         if (config.size() > 0)
         {
-            measure("limit_medium_rtt", config, guard, results, histogram, n ->
+            guard.roundTrips("limit_medium_rtt", "limit_medium_rtt", config, results, histogram, n ->
             {
                 channel.command(PhaseChannel.RESPOND_MEDIUM, n);
                 line.mediumRoundTrips(n, config.size(), histogram);
             });
         }
         return AmPingPongRank.end(channel, guard, results);
-    }
-
-    /**
-     * Warm up, then time {@code --rounds} round trips inside the guard into {@code NAME_*}.
-     *
-     * @param name       of the measurement.
-     * @param config     of the run.
-     * @param guard      of rank 0's measurements.
-     * @param results    where.
-     * @param histogram  that {@code roundTrips} records into.
-     * @param roundTrips commands rank 1 and runs the given number of round trips.
-     */
-    private static void measure(
-        final String name,
-        final RankConfig config,
-        final EpochGuard guard,
-        final Results results,
-        final Histogram histogram,
-        final IntConsumer roundTrips)
-    {
-        // Before the guard: its probe then comes right before the timed round trips, and a retry is not warmed again.
-        results.put(name + "_warmup_rounds", WarmUp.run(config.warmup(), roundTrips));
-        guard.measure(name, () ->
-        {
-            histogram.reset();
-            roundTrips.accept(config.rounds());
-            LatencySummary.of(histogram).putInto(results, name);
-        }, results);
     }
 }

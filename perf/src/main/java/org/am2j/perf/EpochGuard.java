@@ -3,6 +3,8 @@ package org.am2j.perf;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
+import org.HdrHistogram.Histogram;
+import java.util.function.IntConsumer;
 import java.util.function.LongConsumer;
 import java.util.function.LongSupplier;
 
@@ -103,6 +105,35 @@ final class EpochGuard
     long fastestNs()
     {
         return fastestNs;
+    }
+
+    /**
+     * Warm up ({@link WarmUp}: {@code --warmup} round trips at least, into {@code PREFIX_warmup_rounds}), then time
+     * {@code --rounds} round trips inside this guard into {@code PREFIX_*}. The warm-up runs before the guard: its
+     * probe then comes right before the timed round trips, and a retry is not warmed again.
+     *
+     * @param name       of the measurement.
+     * @param prefix     of its results.
+     * @param config     of the run.
+     * @param results    where.
+     * @param histogram  that {@code roundTrips} records into.
+     * @param roundTrips commands the other rank and runs the given number of round trips.
+     */
+    void roundTrips(
+        final String name,
+        final String prefix,
+        final RankConfig config,
+        final Results results,
+        final Histogram histogram,
+        final IntConsumer roundTrips)
+    {
+        results.put(prefix + "_warmup_rounds", WarmUp.run(config.warmup(), roundTrips));
+        measure(name, () ->
+        {
+            histogram.reset();
+            roundTrips.accept(config.rounds());
+            LatencySummary.of(histogram).putInto(results, prefix);
+        }, results);
     }
 
     /**

@@ -2,12 +2,10 @@ package org.am2j.perf;
 
 import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
@@ -37,10 +35,6 @@ public final class LogP
 {
     /** The command's name in messages. */
     static final String NAME = "am2j logp";
-    /** Exit status of a usage error. */
-    public static final int USAGE_STATUS = 2;
-    /** Exit status when the benchmark could not run to the end. */
-    public static final int FAILURE_STATUS = 1;
     /** Transports the four configurations need. */
     static final String TRANSPORTS = "shm,net";
 
@@ -68,7 +62,7 @@ public final class LogP
     {
         System.setProperty("java.awt.headless", "true");
         final LogP logP = new LogP(System.out, System.err);
-        RankPairs.main("am2j-logp-shutdown", logP::stop, logP::run, args);
+        BenchCommand.main("am2j-logp-shutdown", logP::stop, logP::run, args);
     }
 
     /**
@@ -83,31 +77,22 @@ public final class LogP
      * Run the benchmark.
      *
      * @param args the command line after {@code logp}.
-     * @return 0 when everything was measured, {@value #USAGE_STATUS} for a usage error, {@value #FAILURE_STATUS}
-     * otherwise.
+     * @return 0 when everything was measured, {@value BenchCommand#USAGE_STATUS} for a usage error,
+     * {@value BenchCommand#FAILURE_STATUS} otherwise.
      */
     public int run(final String[] args)
     {
-        final LogPOptions options = pairs.parse(LogPOptions::parse, args, LogPOptions.USAGE);
+        final LogPOptions options = BenchCommand.parse(NAME, LogPOptions::parse, args, LogPOptions.USAGE, err);
         if (null == options)
         {
-            return USAGE_STATUS;
+            return BenchCommand.USAGE_STATUS;
         }
         if (options.help())
         {
             out.print(LogPOptions.HELP);
             return 0;
         }
-        if (!pairs.jsonWritable(options.json()))
-        {
-            return USAGE_STATUS;
-        }
-        if (null != options.plots() && Files.exists(options.plots()) && !Files.isDirectory(options.plots()))
-        {
-            err.println(NAME + ": --plots " + options.plots() + " is not a directory");
-            return USAGE_STATUS;
-        }
-        return run(options, RankPairs.command(NAME, args));
+        return run(options, BenchCommand.command(NAME, args));
     }
 
     /**
@@ -115,13 +100,13 @@ public final class LogP
      *
      * @param options of the run.
      * @param command the command line, for the record.
-     * @return 0 when everything was measured, {@value #FAILURE_STATUS} otherwise.
+     * @return 0 when everything was measured, {@value BenchCommand#FAILURE_STATUS} otherwise.
      */
     int run(final LogPOptions options, final String command)
     {
         if (!pairs.canRun(TRANSPORTS, "each of the four configurations"))
         {
-            return FAILURE_STATUS;
+            return BenchCommand.FAILURE_STATUS;
         }
         final CpuPinning pinning = CpuPinning.detect();
         final MachineState start = MachineState.read();

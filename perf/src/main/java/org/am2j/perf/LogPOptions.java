@@ -1,5 +1,6 @@
 package org.am2j.perf;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 
 import org.am2j.tools.CommandLines;
@@ -150,6 +151,11 @@ record LogPOptions(boolean help, boolean quick, LogPOptions.Scale scale, Path js
         if (given.help)
         {
             return new LogPOptions(true, false, null, null, null, 0);
+        }
+        BenchCommand.writableDirectory("--json", given.json);
+        if (null != given.plots && Files.exists(given.plots) && !Files.isDirectory(given.plots))
+        {
+            throw new IllegalArgumentException("--plots " + given.plots + " is not a directory");
         }
         final Scale scale = given.quick ? QUICK : FULL;
         return new LogPOptions(false, given.quick, given.rounds > 0 ? scale.withRounds(given.rounds) : scale, given.json,

@@ -3,6 +3,7 @@ package org.am2j.perf;
 import java.io.IOException;
 import java.util.Arrays;
 import java.util.function.LongConsumer;
+import java.util.stream.IntStream;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 import org.HdrHistogram.Histogram;
@@ -221,18 +222,9 @@ public final class LogPRank
      */
     static int[] powersOfTwo(final int from, final int upTo)
     {
-        int n = 1;
-        for (long v = 2L * from; v <= upTo; v *= 2)
-        {
-            n++;
-        }
-        n = Math.max(2, n);
-        final int[] values = new int[n];
-        for (int i = 0; i < n; i++)
-        {
-            values[i] = from << i;
-        }
-        return values;
+        // from << k <= upTo exactly when 2^k <= upTo / from (rounded down)
+        final int n = Math.max(2, upTo < from ? 1 : 32 - Integer.numberOfLeadingZeros(upTo / from));
+        return IntStream.range(0, n).map(i -> from << i).toArray();
     }
 
     /**

@@ -35,7 +35,7 @@ public record MachineState(
      */
     public static MachineState read()
     {
-        return parse(readFirstLine(LOADAVG), readLines(CPUINFO));
+        return parse(readLines(LOADAVG).stream().findFirst().orElse(null), readLines(CPUINFO));
     }
 
     /**
@@ -87,12 +87,6 @@ public record MachineState(
         {
             return Double.NaN;
         }
-    }
-
-    private static String readFirstLine(final Path file)
-    {
-        final List<String> lines = readLines(file);
-        return lines.isEmpty() ? null : lines.get(0);
     }
 
     private static List<String> readLines(final Path file)

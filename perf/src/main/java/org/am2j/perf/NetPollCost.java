@@ -18,8 +18,12 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  * description.</li>
  * </ul>
  * The JSON object {@code poll_cost} has those keys, and {@code nic_kind} and {@code nics_per_node}.
+ *
+ * @param nicsPerNode shared NIC processes per emulated node of both pairs, 0 for in-process NICs.
+ * @param network     results of the {@link #NETWORK} pair.
+ * @param calibrated  results of the {@link #CALIBRATED} pair.
  */
-final class NetPollCost
+record NetPollCost(int nicsPerNode, Results network, Results calibrated)
 {
     /** The configuration of the empty network poll: the network alone, every poll includes it. */
     static final Protocol NETWORK = Protocol.NET;
@@ -32,22 +36,6 @@ final class NetPollCost
     /** Warm-up polls, at least. */
     static final int WARMUP_POLLS = 200_000;
 
-    private final int nicsPerNode;
-    private final Results network;
-    private final Results calibrated;
-
-    /**
-     * @param nicsPerNode shared NIC processes per emulated node of both pairs, 0 for in-process NICs.
-     * @param network     results of the {@link #NETWORK} pair.
-     * @param calibrated  results of the {@link #CALIBRATED} pair.
-     */
-    NetPollCost(final int nicsPerNode, final Results network, final Results calibrated)
-    {
-        this.nicsPerNode = nicsPerNode;
-        this.network = network;
-        this.calibrated = calibrated;
-    }
-
     /**
      * @param protocol {@link #NETWORK} or {@link #CALIBRATED}.
      * @return the system properties of its pair: the protocol's and its scheduler.
@@ -57,22 +45,6 @@ final class NetPollCost
         final Map<String, String> properties = new java.util.LinkedHashMap<>(protocol.systemProperties());
         properties.put("am2j.poll", NETWORK == protocol ? "every" : "calibrated");
         return properties;
-    }
-
-    /**
-     * @return the results of the {@link #NETWORK} pair.
-     */
-    Results network()
-    {
-        return network;
-    }
-
-    /**
-     * @return the results of the {@link #CALIBRATED} pair.
-     */
-    Results calibrated()
-    {
-        return calibrated;
     }
 
     /**

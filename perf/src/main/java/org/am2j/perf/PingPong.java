@@ -46,10 +46,7 @@ import org.am2j.launch.CpuPinning;
  */
 public final class PingPong
 {
-    /** Exit status of a usage error. */
-    public static final int USAGE_STATUS = 2;
-    /** Exit status when the benchmark could not run to the end. */
-    public static final int FAILURE_STATUS = 1;
+    static final String NAME = "am2j pingpong";
 
     private final PrintStream out;
     private final PrintStream err;
@@ -63,7 +60,7 @@ public final class PingPong
     {
         this.out = out;
         this.err = err;
-        this.pairs = new RankPairs("am2j pingpong", out, err);
+        this.pairs = new RankPairs(NAME, out, err);
     }
 
     /**
@@ -74,7 +71,7 @@ public final class PingPong
     public static void main(final String[] args)
     {
         final PingPong pingPong = new PingPong(System.out, System.err);
-        RankPairs.main("am2j-pingpong-shutdown", pingPong::stop, pingPong::run, args);
+        BenchCommand.main("am2j-pingpong-shutdown", pingPong::stop, pingPong::run, args);
     }
 
     /**
@@ -90,15 +87,16 @@ public final class PingPong
      * Run the benchmark.
      *
      * @param args the command line after {@code pingpong}.
-     * @return 0 when everything was measured, {@value #USAGE_STATUS} for a usage error, {@value #FAILURE_STATUS}
-     * (or a failing rank's status) otherwise.
+     * @return 0 when everything was measured, {@value BenchCommand#USAGE_STATUS} for a usage error,
+     * {@value BenchCommand#FAILURE_STATUS} (or a failing rank's status) otherwise.
      */
     public int run(final String[] args)
     {
-        final PingPongOptions options = pairs.parse(PingPongOptions::parse, args, PingPongOptions.USAGE);
+        final PingPongOptions options = BenchCommand.parse(NAME, PingPongOptions::parse, args, PingPongOptions.USAGE,
+            err);
         if (null == options)
         {
-            return USAGE_STATUS;
+            return BenchCommand.USAGE_STATUS;
         }
         if (options.help())
         {
@@ -106,21 +104,16 @@ public final class PingPong
             return 0;
         }
         final Protocol protocol = options.protocol();
-        if (!pairs.jsonWritable(options.json()))
-        {
-            err.println(PingPongOptions.USAGE);
-            return USAGE_STATUS;
-        }
         if (!pairs.canRun(protocol.transports(), "--protocol " + protocol.cliName()))
         {
-            return FAILURE_STATUS;
+            return BenchCommand.FAILURE_STATUS;
         }
 
         // the CPUs the ranks run on: the launcher's --pin takes them from CpuPinning.detect() the same way
         final CpuPinning pinning = CpuPinning.detect();
         final MachineState start = MachineState.read();
         final String timestamp = Instant.now().truncatedTo(ChronoUnit.SECONDS).toString();
-        final String command = RankPairs.command("am2j pingpong", args);
+        final String command = BenchCommand.command(NAME, args);
         return pairs.measureAll(() ->
         {
             final RankPairs.Fastest fastest = new RankPairs.Fastest();

@@ -140,6 +140,7 @@ record PingPongOptions(boolean help, Protocol protocol, int size, int rounds, in
                 Protocol.NET.cliName() + " or " + Protocol.MULTI_NET.cliName() + "): the ranks of --protocol " +
                 options.protocol.cliName() + " do not reach each other through a NIC");
         }
+        BenchCommand.writableDirectory("--json", options.json);
         return new PingPongOptions(false, options.protocol, options.size,
             options.rounds >= 0 ? options.rounds : options.quick ? QUICK_ROUNDS : DEFAULT_ROUNDS,
             options.warmup >= 0 ? options.warmup : options.quick ? QUICK_WARMUP : DEFAULT_WARMUP, options.poll,

@@ -9,8 +9,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Function;
-import java.util.function.ToIntFunction;
 
 import org.am2j.launch.Am2Run;
 import org.am2j.launch.CpuPinning;
@@ -389,87 +387,5 @@ final class RankPairs
             err.println(command + ": interrupted");
             return 1;
         }
-    }
-
-    /**
-     * The {@code main} of a benchmark: a shutdown hook that stops its rank JVMs, its run, then exit with its status.
-     *
-     * @param hook thread name of the shutdown hook.
-     * @param stop stops the benchmark's rank JVMs.
-     * @param run  runs the benchmark on its command line and returns its exit status.
-     * @param args the command line.
-     */
-    static void main(
-        final String hook, final Runnable stop, final ToIntFunction<String[]> run, final String[] args)
-    {
-        Runtime.getRuntime().addShutdownHook(new Thread(stop, hook));
-        final int status = run.applyAsInt(args);
-        System.out.flush();
-        System.err.flush();
-        System.exit(status);
-    }
-
-    /**
-     * Parse a benchmark's command line, or say why it cannot be.
-     *
-     * @param parser the benchmark's parser, which throws {@link IllegalArgumentException} naming a bad argument.
-     * @param args   the command line.
-     * @param usage  the usage line, printed after the error.
-     * @return the options, or {@code null} when the command line is bad (said on the error stream).
-     */
-    <T> T parse(final Function<String[], T> parser, final String[] args, final String usage)
-    {
-        try
-        {
-            return parser.apply(args);
-        }
-        catch (final IllegalArgumentException ex)
-        {
-            err.println(command + ": " + ex.getMessage());
-            err.println(usage);
-            return null;
-        }
-    }
-
-    /**
-     * @param json the file of {@code --json}, or {@code null}.
-     * @return true when there is none or its directory is writable; otherwise false, said on the error stream.
-     */
-    boolean jsonWritable(final Path json)
-    {
-        if (null == json)
-        {
-            return true;
-        }
-        final Path dir = json.toAbsolutePath().getParent();
-        if (null == dir || !Files.isDirectory(dir) || !Files.isWritable(dir))
-        {
-            err.println(command + ": --json " + json + ": " + dir + " is not a writable directory");
-            return false;
-        }
-        return true;
-    }
-
-    /**
-     * @param args a command line after the benchmark's name.
-     * @param name the benchmark's command, e.g. {@code am2j pingpong}.
-     * @return the whole command as a shell would take it back, for the record.
-     */
-    static String command(final String name, final String[] args)
-    {
-        final StringBuilder text = new StringBuilder(name);
-        for (final String arg : args)
-        {
-            text.append(' ');
-            if (arg.isEmpty() || !arg.matches("[A-Za-z0-9_./=:,+-]+"))
-            {
-                text.append('\'').append(arg.replace("'", "'\\''")).append('\'');
-            }
-            else
-            {
-                text.append(arg);
-            }
-        }
-        return text.toString();
     }
 }

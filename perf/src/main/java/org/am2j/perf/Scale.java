@@ -43,16 +43,11 @@ public final class Scale
 
     int run(final String[] args)
     {
-        final ScaleOptions options;
-        try
+        final ScaleOptions options = BenchCommand.parse("am2j scale", ScaleOptions::parse, args, ScaleOptions.USAGE,
+            err);
+        if (null == options)
         {
-            options = ScaleOptions.parse(args);
-        }
-        catch (final IllegalArgumentException ex)
-        {
-            err.println("am2j scale: " + ex.getMessage());
-            err.println(ScaleOptions.USAGE);
-            return 2;
+            return BenchCommand.USAGE_STATUS;
         }
         if (options.help)
         {

@@ -105,55 +105,50 @@ final class ShortRoundTrips
         };
         if (null != line)
         {
-            blocks.run(config.rounds(), amSide, lineBlocks(line, channel, histogram));
+            blocks.run(config.rounds(), amSide, blocks(PhaseChannel.RESPOND, channel, line::roundTrips, histogram));
             LatencySummary.of(blocks.am()).putInto(results, "rtt");
             blocks.putInto(results);
             return;
         }
         final long resends = udp.resends();
-        blocks.run(config.rounds(), amSide, udpBlocks(udp, channel, histogram));
+        blocks.run(config.rounds(), amSide, blocks(PhaseChannel.UDP_ECHO, channel, udp::roundTrips, histogram));
         LatencySummary.of(blocks.am()).putInto(results, "rtt");
         blocks.putInto(results, InterleavedRoundTrips.UDP_LIMIT, InterleavedRoundTrips.UDP_RATIO);
         results.put(InterleavedRoundTrips.UDP_LIMIT + "_resends", udp.resends() - resends);
     }
 
     /**
-     * The limit's side of {@link InterleavedRoundTrips}: each block a command to rank 1 to answer its round trips,
-     * then the pair's cache line.
-     *
-     * @param line    the pair's cache line.
-     * @param channel to rank 1.
-     * @param scratch receives the untimed round trips.
-     * @return the side.
+     * One round-trip loop of a ping-pong's initiator: {@link CacheLinePingPong#roundTrips},
+     * {@link UdpPingPong#roundTrips}, {@link AeronPingPong#roundTrips}.
      */
-    static InterleavedRoundTrips.Side lineBlocks(
-        final CacheLinePingPong line, final PhaseChannel channel, final Histogram scratch)
+    @FunctionalInterface
+    interface RoundTrips
     {
-        return (untimed, timed, histogram) ->
-        {
-            channel.command(PhaseChannel.RESPOND, untimed + timed);
-            line.roundTrips(untimed, scratch);
-            line.roundTrips(timed, histogram);
-        };
+        /**
+         * @param n         round trips.
+         * @param histogram receives each one's time in ns.
+         */
+        void roundTrips(int n, Histogram histogram);
     }
 
     /**
-     * The plain UDP limit's side of {@link InterleavedRoundTrips}: each block a command to rank 1 to answer its pings
-     * ({@link PhaseChannel#UDP_ECHO}), then the round trips over rank 0's socket.
+     * A limit's (or a peer's) side of {@link InterleavedRoundTrips}: each block a command to rank 1 to answer its
+     * round trips, then the untimed and the timed ones.
      *
-     * @param udp     rank 0's side of the plain UDP limit, its peer rank 1's.
-     * @param channel to rank 1.
-     * @param scratch receives the untimed round trips.
+     * @param command    that makes rank 1 answer the given number of round trips.
+     * @param channel    to rank 1.
+     * @param roundTrips rank 0's round-trip loop.
+     * @param scratch    receives the untimed round trips.
      * @return the side.
      */
-    static InterleavedRoundTrips.Side udpBlocks(
-        final UdpPingPong udp, final PhaseChannel channel, final Histogram scratch)
+    static InterleavedRoundTrips.Side blocks(
+        final int command, final PhaseChannel channel, final RoundTrips roundTrips, final Histogram scratch)
     {
         return (untimed, timed, histogram) ->
         {
-            channel.command(PhaseChannel.UDP_ECHO, untimed + timed);
-            udp.roundTrips(untimed, scratch);
-            udp.roundTrips(timed, histogram);
+            channel.command(command, untimed + timed);
+            roundTrips.roundTrips(untimed, scratch);
+            roundTrips.roundTrips(timed, histogram);
         };
     }
 }

@@ -14,6 +14,7 @@ import java.nio.channels.DatagramChannel;
 import java.util.concurrent.TimeUnit;
 
 import org.HdrHistogram.Histogram;
+import org.agrona.CloseHelper;
 
 /**
  * The network's limit for the ping-pong: plain UDP between two processes over loopback, with no messaging layer.
@@ -135,17 +136,6 @@ final class UdpPingPong implements AutoCloseable
     }
 
     /**
-     * Open a non-blocking UDP socket on {@code 127.0.0.1} and an ephemeral port.
-     *
-     * @return the socket's side of the ping-pong, its peer not yet known.
-     * @throws IOException when the socket cannot be opened or bound.
-     */
-    static UdpPingPong open() throws IOException
-    {
-        return open(loopback());
-    }
-
-    /**
      * Open a non-blocking UDP socket on an IPv4 address of this machine and an ephemeral port: for a ping-pong
      * across a network path (two network namespaces joined by a veth pair) rather than loopback.
      *
@@ -182,21 +172,13 @@ final class UdpPingPong implements AutoCloseable
     }
 
     /**
-     * @param port the other side's port, on this side's address ({@code 127.0.0.1} unless opened on another).
-     */
-    void peer(final int port)
-    {
-        peer(host, port);
-    }
-
-    /**
      * @param address the other side's address.
      * @param port    the other side's port.
      */
     void peer(final InetAddress address, final int port)
     {
         peer = new InetSocketAddress(address, port);
-        closeQuietly(sendChannel);
+        CloseHelper.quietClose(sendChannel);
         sendChannel = null;
         try
         {
@@ -452,23 +434,7 @@ final class UdpPingPong implements AutoCloseable
     @Override
     public void close()
     {
-        closeQuietly(sendChannel);
-        closeQuietly(channel);
-    }
-
-    private static void closeQuietly(final DatagramChannel toClose)
-    {
-        if (null == toClose)
-        {
-            return;
-        }
-        try
-        {
-            toClose.close();
-        }
-        catch (final IOException ignore)
-        {
-            // nothing is left to send or receive
-        }
+        // nothing is left to send or receive
+        CloseHelper.quietCloseAll(sendChannel, channel);
     }
 }

@@ -85,7 +85,7 @@ public final class UdpRank
                 }
                 else
                 {
-                    respond(udp, line, channel);
+                    AmPingPongRank.respond(null, udp, line, channel);
                 }
             }
         });
@@ -194,29 +194,5 @@ public final class UdpRank
         channel.command(PhaseChannel.UDP_SINK, datagrams);
         udp.stream(datagrams);
         return UdpStreamTally.fromBytes(channel.awaitReport());
-    }
-
-    /**
-     * Rank 1: follow rank 0's commands until the end command.
-     *
-     * @param udp     rank 1's socket, its peer set.
-     * @param line    the pair's cache line.
-     * @param channel from rank 0.
-     */
-    static void respond(final UdpPingPong udp, final CacheLinePingPong line, final PhaseChannel channel)
-    {
-        channel.follow(line, (type, count) ->
-        {
-            switch (type)
-            {
-                case PhaseChannel.UDP_ECHO -> udp.respond(count);
-                case PhaseChannel.UDP_SINK -> channel.report(udp.sink(count).toBytes());
-                default ->
-                {
-                    return false;
-                }
-            }
-            return true;
-        });
     }
 }

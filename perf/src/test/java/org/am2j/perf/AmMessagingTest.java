@@ -67,7 +67,7 @@ class AmMessagingTest
                     final AmMessaging messaging = new AmMessaging(bundle, endpoint, 0);
                     final Object[] peer = names.exchange(new Object[]{ endpoint.name(), endpoint.tag() });
                     endpoint.map(0, (EndpointName)peer[0], (Long)peer[1]);
-                    AmPingPongRank.respond(messaging, line, channel);
+                    AmPingPongRank.respond(messaging, null, line, channel);
                 }
                 return null;
             });

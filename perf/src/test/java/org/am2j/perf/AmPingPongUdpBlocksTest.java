@@ -71,11 +71,12 @@ class AmPingPongUdpBlocksTest
     @Timeout(60)
     void eachUdpBlockCommandsRankOneToEchoItsRoundTripsThenTimesOnlyTheTimedOnes() throws Exception
     {
-        try (UdpPingPong initiator = UdpPingPong.open(); UdpPingPong responder = UdpPingPong.open();
+        try (UdpPingPong initiator = UdpPingPong.open(UdpPingPong.loopback());
+            UdpPingPong responder = UdpPingPong.open(UdpPingPong.loopback());
             CacheLinePingPong line = CacheLinePingPong.map(lineFile))
         {
-            initiator.peer(responder.port());
-            responder.peer(initiator.port());
+            initiator.peer(responder.host(), responder.port());
+            responder.peer(initiator.host(), initiator.port());
             final RecordingChannel channel = new RecordingChannel(new ThreadPhaseChannel());
             final Future<?> answers = executor.submit(() ->
             {
@@ -88,7 +89,8 @@ class AmPingPongUdpBlocksTest
 
             final Histogram scratch = LatencySummary.newHistogram();
             final Histogram timed = LatencySummary.newHistogram();
-            final InterleavedRoundTrips.Side side = ShortRoundTrips.udpBlocks(initiator, channel, scratch);
+            final InterleavedRoundTrips.Side side =
+                ShortRoundTrips.blocks(PhaseChannel.UDP_ECHO, channel, initiator::roundTrips, scratch);
             side.roundTrips(100, 50, timed);
             side.roundTrips(0, 7, timed);
             channel.command(PhaseChannel.EXIT, 0);
@@ -119,7 +121,7 @@ class AmPingPongUdpBlocksTest
         try (CacheLinePingPong line = CacheLinePingPong.map(lineFile))
         {
             final IllegalStateException refused = assertThrows(IllegalStateException.class,
-                () -> AmPingPongRank.respond(null, line, channel));
+                () -> AmPingPongRank.respond(null, null, line, channel));
             assertTrue(refused.getMessage().contains("plain UDP"), refused.getMessage());
         }
     }
@@ -128,7 +130,8 @@ class AmPingPongUdpBlocksTest
     @Timeout(30)
     void theShortRoundTripsAlternateWithOneLimitOnly() throws Exception
     {
-        try (UdpPingPong udp = UdpPingPong.open(); CacheLinePingPong line = CacheLinePingPong.map(lineFile))
+        try (UdpPingPong udp = UdpPingPong.open(UdpPingPong.loopback());
+            CacheLinePingPong line = CacheLinePingPong.map(lineFile))
         {
             final RankConfig config = new RankConfig("net", ROUNDS, 1_000, 0, 0, 0, 0, 0, EpochGuard.NO_PROBE,
                 lineFile, lineFile);
@@ -142,10 +145,11 @@ class AmPingPongUdpBlocksTest
     @Timeout(60)
     void theShortRoundTripsAlternateWithUdpBetweenTheSameTwoRanks() throws Exception
     {
-        try (UdpPingPong initiator = UdpPingPong.open(); UdpPingPong responder = UdpPingPong.open())
+        try (UdpPingPong initiator = UdpPingPong.open(UdpPingPong.loopback());
+            UdpPingPong responder = UdpPingPong.open(UdpPingPong.loopback()))
         {
-            initiator.peer(responder.port());
-            responder.peer(initiator.port());
+            initiator.peer(responder.host(), responder.port());
+            responder.peer(initiator.host(), initiator.port());
             final Exchanger<Object[]> names = new Exchanger<>();
             final RecordingChannel channel = new RecordingChannel(new ThreadPhaseChannel());
             final Future<?> answers = executor.submit(() ->

@@ -191,7 +191,7 @@ class PingPongEndToEndTest
         {
             thread.setContextClassLoader(classPath);
         }
-        assertEquals(PingPong.FAILURE_STATUS, status);
+        assertEquals(BenchCommand.FAILURE_STATUS, status);
         final String message = err.toString(StandardCharsets.UTF_8);
         assertTrue(message.contains("not on the class path: net"), message);
         assertEquals("", out.toString(StandardCharsets.UTF_8));

@@ -122,7 +122,7 @@ class PingPongOptionsTest
             final ByteArrayOutputStream out = new ByteArrayOutputStream();
             final ByteArrayOutputStream err = new ByteArrayOutputStream();
             final int status = new PingPong(print(out), print(err)).run(args);
-            assertEquals(PingPong.USAGE_STATUS, status, String.join(" ", args));
+            assertEquals(BenchCommand.USAGE_STATUS, status, String.join(" ", args));
             final String errText = err.toString(StandardCharsets.UTF_8);
             assertTrue(errText.startsWith("am2j pingpong: "), errText);
             assertTrue(errText.contains(PingPongOptions.USAGE), errText);

@@ -43,7 +43,8 @@ class UdpPingPongTest
     @Timeout(60)
     void roundTripsBetweenTwoSocketsOnLoopback() throws Exception
     {
-        try (UdpPingPong initiator = UdpPingPong.open(); UdpPingPong responder = UdpPingPong.open())
+        try (UdpPingPong initiator = UdpPingPong.open(UdpPingPong.loopback());
+            UdpPingPong responder = UdpPingPong.open(UdpPingPong.loopback()))
         {
             pair(initiator, responder);
             final Future<?> answers = executor.submit(() ->
@@ -89,7 +90,8 @@ class UdpPingPongTest
     @Timeout(60)
     void aStreamArrivesAsWholeDatagramsAndIsCounted() throws Exception
     {
-        try (UdpPingPong sender = UdpPingPong.open(); UdpPingPong receiver = UdpPingPong.open())
+        try (UdpPingPong sender = UdpPingPong.open(UdpPingPong.loopback());
+            UdpPingPong receiver = UdpPingPong.open(UdpPingPong.loopback()))
         {
             pair(sender, receiver);
             for (int run = 0; run < 3; run++)
@@ -111,9 +113,9 @@ class UdpPingPongTest
     @Timeout(60)
     void aRepeatedPingIsAnsweredAgainButCountsOnce() throws Exception
     {
-        try (UdpPingPong responder = UdpPingPong.open(); DatagramChannel raw = rawChannel())
+        try (UdpPingPong responder = UdpPingPong.open(UdpPingPong.loopback()); DatagramChannel raw = rawChannel())
         {
-            responder.peer(((InetSocketAddress)raw.getLocalAddress()).getPort());
+            responder.peer(UdpPingPong.loopback(), ((InetSocketAddress)raw.getLocalAddress()).getPort());
             final Future<?> answers = executor.submit(() -> responder.respond(2));
             final InetSocketAddress to = new InetSocketAddress(UdpPingPong.loopback(), responder.port());
             raw.send(datagram(UdpPingPong.PING, 0, 1, UdpPingPong.SHORT_BYTES), to);
@@ -132,9 +134,9 @@ class UdpPingPongTest
     @Timeout(60)
     void theSinkIgnoresEarlierStreamsAndStopsSoonAfterTheEndMarker() throws Exception
     {
-        try (UdpPingPong receiver = UdpPingPong.open(); DatagramChannel raw = rawChannel())
+        try (UdpPingPong receiver = UdpPingPong.open(UdpPingPong.loopback()); DatagramChannel raw = rawChannel())
         {
-            receiver.peer(((InetSocketAddress)raw.getLocalAddress()).getPort());
+            receiver.peer(UdpPingPong.loopback(), ((InetSocketAddress)raw.getLocalAddress()).getPort());
             final InetSocketAddress to = new InetSocketAddress(UdpPingPong.loopback(), receiver.port());
             // the receiver's first stream is run 1: run 0 is an earlier one's late datagram
             raw.send(datagram(UdpPingPong.DATA, 0, 0, UdpPingPong.STREAM_BYTES), to);
@@ -157,9 +159,9 @@ class UdpPingPongTest
     @Timeout(60)
     void theSinkTakesAStreamThatFallsSilentAsOver() throws Exception
     {
-        try (UdpPingPong receiver = UdpPingPong.open(); DatagramChannel raw = rawChannel())
+        try (UdpPingPong receiver = UdpPingPong.open(UdpPingPong.loopback()); DatagramChannel raw = rawChannel())
         {
-            receiver.peer(((InetSocketAddress)raw.getLocalAddress()).getPort());
+            receiver.peer(UdpPingPong.loopback(), ((InetSocketAddress)raw.getLocalAddress()).getPort());
             final InetSocketAddress to = new InetSocketAddress(UdpPingPong.loopback(), receiver.port());
             raw.send(datagram(UdpPingPong.DATA, 0, 1, UdpPingPong.STREAM_BYTES), to);
             raw.send(datagram(UdpPingPong.DATA, 1, 1, UdpPingPong.STREAM_BYTES), to);
@@ -175,8 +177,8 @@ class UdpPingPongTest
 
     private static void pair(final UdpPingPong a, final UdpPingPong b)
     {
-        a.peer(b.port());
-        b.peer(a.port());
+        a.peer(b.host(), b.port());
+        b.peer(a.host(), a.port());
     }
 
     private static DatagramChannel rawChannel() throws Exception

@@ -35,16 +35,17 @@ class UdpRankTest
             thread.setDaemon(true);
             return thread;
         });
-        try (UdpPingPong initiator = UdpPingPong.open(); UdpPingPong responder = UdpPingPong.open())
+        try (UdpPingPong initiator = UdpPingPong.open(UdpPingPong.loopback());
+            UdpPingPong responder = UdpPingPong.open(UdpPingPong.loopback()))
         {
-            initiator.peer(responder.port());
-            responder.peer(initiator.port());
+            initiator.peer(responder.host(), responder.port());
+            responder.peer(initiator.host(), initiator.port());
             final PhaseChannel channel = new ThreadPhaseChannel();
             final Future<?> answers = executor.submit(() ->
             {
                 try (CacheLinePingPong line = CacheLinePingPong.map(lineFile))
                 {
-                    UdpRank.respond(responder, line, channel);
+                    AmPingPongRank.respond(null, responder, line, channel);
                 }
                 return null;
             });

@@ -15,6 +15,7 @@ import java.util.Locale;
 import java.util.Map;
 
 import org.agrona.IoUtil;
+import org.am2j.perf.BenchCommand;
 import org.am2j.perf.MachineState;
 import org.am2j.spi.Setting;
 import org.am2j.spi.Settings;
@@ -52,11 +53,6 @@ import org.am2j.spmd.RendezvousConfig;
  */
 public final class AppsMatrix
 {
-    /** Exit status of bad options. */
-    public static final int USAGE_STATUS = 2;
-    /** Exit status when a job failed or a run was not verified. */
-    public static final int FAILURE_STATUS = 1;
-
     private static final int LOG_TAIL_LINES = 12;
     /** No job starts with less than this many seconds left of the matrix's time limit. */
     static final int MIN_JOB_SECONDS = 30;
@@ -88,11 +84,7 @@ public final class AppsMatrix
     public static void main(final String[] args)
     {
         final AppsMatrix matrix = new AppsMatrix(System.out, System.err);
-        Runtime.getRuntime().addShutdownHook(new Thread(matrix::stop, "am2j-apps-matrix-shutdown"));
-        final int status = matrix.run(args);
-        System.out.flush();
-        System.err.flush();
-        System.exit(status);
+        BenchCommand.main("am2j-apps-matrix-shutdown", matrix::stop, matrix::run, args);
     }
 
     /**
@@ -131,21 +123,11 @@ public final class AppsMatrix
      */
     public int run(final String[] args)
     {
-        final MatrixOptions options;
-        try
+        final MatrixOptions options = BenchCommand.parse(
+            "am2j apps-matrix", a -> MatrixOptions.parse(a).checkOutputs(), args, MatrixOptions.USAGE, err);
+        if (null == options)
         {
-            options = MatrixOptions.parse(args);
-            if (!options.help)
-            {
-                writableDirectory("--out", options.out);
-                writableDirectory("--chart", options.chart);
-            }
-        }
-        catch (final IllegalArgumentException ex)
-        {
-            err.println("am2j apps-matrix: " + ex.getMessage());
-            err.println(MatrixOptions.USAGE);
-            return USAGE_STATUS;
+            return BenchCommand.USAGE_STATUS;
         }
         if (options.help)
         {
@@ -207,7 +189,7 @@ public final class AppsMatrix
         catch (final IOException ex)
         {
             err.println("am2j apps-matrix: cannot create a directory for the jobs' logs: " + ex);
-            return FAILURE_STATUS;
+            return BenchCommand.FAILURE_STATUS;
         }
 
         out.printf(Locale.ROOT, "am2j apps-matrix: preset %s, %s on %d cores, %d job(s) (%d application(s) x " +
@@ -271,7 +253,7 @@ public final class AppsMatrix
         catch (final IOException | RuntimeException ex)
         {
             err.println("am2j apps-matrix: cannot write the results: " + ex);
-            return FAILURE_STATUS;
+            return BenchCommand.FAILURE_STATUS;
         }
         summary(result, options, wall);
         final boolean ok = result.allVerified() && !stopped;
@@ -283,7 +265,7 @@ public final class AppsMatrix
         {
             out.println("am2j apps-matrix: the jobs' logs and reports are kept in " + work);
         }
-        return ok ? 0 : FAILURE_STATUS;
+        return ok ? 0 : BenchCommand.FAILURE_STATUS;
     }
 
     private static String notHosted(
@@ -384,7 +366,7 @@ public final class AppsMatrix
         catch (final IOException ex)
         {
             err.println("am2j apps-matrix: " + log + ": " + ex);
-            status = FAILURE_STATUS;
+            status = BenchCommand.FAILURE_STATUS;
         }
         final double wall = (System.nanoTime() - begin) / 1e9;
 
@@ -542,15 +524,6 @@ public final class AppsMatrix
         {
             // without a load average (no /proc/loadavg) the report leaves it out
             result.run().loads.add(state.loads());
-        }
-    }
-
-    private static void writableDirectory(final String option, final Path file)
-    {
-        final Path dir = file.toAbsolutePath().getParent();
-        if (null == dir || !Files.isDirectory(dir) || !Files.isWritable(dir))
-        {
-            throw new IllegalArgumentException(option + " " + file + ": " + dir + " is not a writable directory");
         }
     }
 }

@@ -221,14 +221,8 @@ enum MatrixConfig
      */
     static MatrixConfig byName(final String name)
     {
-        for (final MatrixConfig config : values())
-        {
-            if (config.cliName.equals(name))
-            {
-                return config;
-            }
-        }
-        throw new IllegalArgumentException("unknown configuration '" + name + "'; known: " +
-            String.join(", ", Stream.of(values()).map(MatrixConfig::cliName).toList()));
+        return Stream.of(values()).filter(config -> config.cliName.equals(name)).findFirst().orElseThrow(() ->
+            new IllegalArgumentException("unknown configuration '" + name + "'; known: " +
+            String.join(", ", Stream.of(values()).map(MatrixConfig::cliName).toList())));
     }
 }

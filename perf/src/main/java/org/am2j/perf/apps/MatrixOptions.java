@@ -6,6 +6,7 @@ import java.util.HashSet;
 import java.util.List;
 
 import org.am2j.spmd.RendezvousConfig;
+import org.am2j.perf.BenchCommand;
 import org.am2j.splitc.app.AppArgs;
 import org.am2j.splitc.app.Apps;
 import org.am2j.tools.CommandLines;
@@ -187,6 +188,21 @@ final class MatrixOptions
             options.polls.add(DEFAULT_POLL);
         }
         return options;
+    }
+
+    /**
+     * @return these options, after checking that the directories of {@code --out} and {@code --chart} can be written
+     * (unless only the help is asked for).
+     * @throws IllegalArgumentException when one cannot.
+     */
+    MatrixOptions checkOutputs()
+    {
+        if (!help)
+        {
+            BenchCommand.writableDirectory("--out", out);
+            BenchCommand.writableDirectory("--chart", chart);
+        }
+        return this;
     }
 
     /**

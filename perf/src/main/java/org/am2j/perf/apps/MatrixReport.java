@@ -293,13 +293,12 @@ final class MatrixReport
                 final AppRun run = cell.medianRun();
                 if (null == run)
                 {
-                    md.append("| ").append(label).append(" | ").append(config.cliName()).append(" | ")
-                        .append(status(cell)).append(" | | | | |\n");
+                    Markdown.row(md, label, config.cliName(), status(cell), "", "", "", "");
                     continue;
                 }
-                Markdown.row(md, label, config.cliName(), count(run.mean("network_short")), bulk(run, "network_bulk"),
-                    count(run.mean("local_short")), bulk(run, "local_bulk"), String.format(Locale.ROOT, "%.1f",
-                    run.percentLocal()));
+                Markdown.row(md, label, config.cliName(), Table4Report.count(run.mean("network_short")),
+                    bulk(run, "network_bulk"), Table4Report.count(run.mean("local_short")), bulk(run, "local_bulk"),
+                    String.format(Locale.ROOT, "%.1f", run.percentLocal()));
             }
         }
         md.append('\n');
@@ -307,12 +306,7 @@ final class MatrixReport
 
     private static String bulk(final AppRun run, final String field)
     {
-        final double messages = run.mean(field);
-        if (messages <= 0)
-        {
-            return "0";
-        }
-        return count(messages) + String.format(Locale.ROOT, " x %.0f B", run.meanBulkSize(field));
+        return Table4Report.bulk(run.mean(field), run.meanBulkSize(field));
     }
 
     private static void pollComparison(final StringBuilder md, final MatrixResult result, final String poll)
@@ -416,11 +410,5 @@ final class MatrixReport
     static String ratio(final double r)
     {
         return Markdown.number("%.3f", r, "");
-    }
-
-    private static String count(final double mean)
-    {
-        return mean == Math.rint(mean) ? String.format(Locale.ROOT, "%,.0f", mean) :
-            String.format(Locale.ROOT, "%,.1f", mean);
     }
 }

@@ -1,5 +1,6 @@
 package org.am2j.perf.apps;
 
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -167,12 +168,7 @@ final class PaperTable4
 
     private static Row row(final String run, final double... figures)
     {
-        final Double[] boxed = new Double[figures.length];
-        for (int i = 0; i < figures.length; i++)
-        {
-            boxed[i] = figures[i];
-        }
-        return new Row(run, List.of(boxed));
+        return new Row(run, Arrays.stream(figures).boxed().toList());
     }
 
     /**

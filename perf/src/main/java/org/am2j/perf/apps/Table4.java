@@ -183,15 +183,7 @@ record Table4(String label, PaperTable4.Row paper, long iterations, double scale
      */
     List<Figure> flagged(final Group group)
     {
-        final List<Figure> flagged = new ArrayList<>();
-        for (final Figure figure : figures)
-        {
-            if (figure.quantity().group() == group && figure.flagged())
-            {
-                flagged.add(figure);
-            }
-        }
-        return flagged;
+        return figures.stream().filter(figure -> figure.quantity().group() == group && figure.flagged()).toList();
     }
 
     /**

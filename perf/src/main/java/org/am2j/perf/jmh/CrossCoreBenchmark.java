@@ -1,7 +1,6 @@
 package org.am2j.perf.jmh;
 
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 import org.am2j.api.Am;
 import org.am2j.api.Bundle;
@@ -9,20 +8,14 @@ import org.am2j.api.BundleKind;
 import org.am2j.api.Endpoint;
 import org.am2j.api.Tags;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Group;
 import org.openjdk.jmh.annotations.GroupThreads;
 import org.openjdk.jmh.annotations.Level;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
-import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.Control;
 
 /**
@@ -36,12 +29,7 @@ import org.openjdk.jmh.infra.Control;
  * responder's bundle. Run on a machine with two free CPUs: the two threads spin.
  */
 @State(Scope.Group)
-@BenchmarkMode(Mode.AverageTime)
-@OutputTimeUnit(TimeUnit.NANOSECONDS)
-@Warmup(iterations = 5, time = 1)
-@Measurement(iterations = 5, time = 1)
-@Fork(value = 2, jvmArgsAppend = { JmhRuntime.ADD_EXPORTS, JmhRuntime.JDK_INTERNAL_MISC, JmhRuntime.NATIVE_ACCESS })
-public class CrossCoreBenchmark
+public class CrossCoreBenchmark extends AmBenchmark
 {
     private static final int ECHO = 1;
     private static final int ECHO_REPLY = 2;

@@ -1,24 +1,15 @@
 package org.am2j.perf.jmh;
 
-import java.util.concurrent.TimeUnit;
 
 import org.am2j.api.Am;
 import org.am2j.api.Bundle;
 import org.am2j.api.BundleKind;
 import org.am2j.api.Tags;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
-import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
-import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * What a poll costs when there is nothing to receive: {@link Bundle#poll()} of a SEQ bundle with
@@ -26,13 +17,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * messages and what every round trip pays at least twice. The network is polled as the poll scheduler says
  * ({@code am2j.poll}, default every poll).
  */
-@State(Scope.Thread)
-@BenchmarkMode(Mode.AverageTime)
-@OutputTimeUnit(TimeUnit.NANOSECONDS)
-@Warmup(iterations = 5, time = 1)
-@Measurement(iterations = 5, time = 1)
-@Fork(value = 2, jvmArgsAppend = { JmhRuntime.ADD_EXPORTS, JmhRuntime.JDK_INTERNAL_MISC, JmhRuntime.NATIVE_ACCESS })
-public class EmptyPollBenchmark
+public class EmptyPollBenchmark extends AmBenchmark
 {
     /**
      * The transports open: {@code inproc}, {@code inproc+shm} or {@code inproc+shm+net} ({@code +}, not a comma: JMH

@@ -1,21 +1,12 @@
 package org.am2j.perf.jmh;
 
-import java.util.concurrent.TimeUnit;
 
 import org.am2j.perf.FusedAmFloor;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OperationsPerInvocation;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
-import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
-import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * The floor of {@link MessagingBenchmark}: its three benchmarks, with the same settings, over the minimal AM-II layer
@@ -25,13 +16,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * turn as a bundle polls its endpoints. What {@link MessagingBenchmark} takes beyond these times is what am2j's core
  * and transports add to the AM-II path itself.
  */
-@State(Scope.Thread)
-@BenchmarkMode(Mode.AverageTime)
-@OutputTimeUnit(TimeUnit.NANOSECONDS)
-@Warmup(iterations = 5, time = 1)
-@Measurement(iterations = 5, time = 1)
-@Fork(value = 2, jvmArgsAppend = { JmhRuntime.ADD_EXPORTS, JmhRuntime.JDK_INTERNAL_MISC, JmhRuntime.NATIVE_ACCESS })
-public class FloorBenchmark
+public class FloorBenchmark extends AmBenchmark
 {
     private static final int ECHO = 1;
     private static final int ECHO_REPLY = 2;

@@ -1,7 +1,6 @@
 package org.am2j.perf.jmh;
 
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 import org.am2j.api.Am;
 import org.am2j.api.Bundle;
@@ -11,19 +10,11 @@ import org.am2j.api.Message;
 import org.am2j.api.Tags;
 import org.am2j.api.Token;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OperationsPerInvocation;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
-import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
-import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * The send, poll and dispatch paths of one protocol, on one thread: a client and a server endpoint in one SEQ bundle
@@ -47,13 +38,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * </ul>
  * Nothing allocates in the measured loops (check with {@code -prof gc}).
  */
-@State(Scope.Thread)
-@BenchmarkMode(Mode.AverageTime)
-@OutputTimeUnit(TimeUnit.NANOSECONDS)
-@Warmup(iterations = 5, time = 1)
-@Measurement(iterations = 5, time = 1)
-@Fork(value = 2, jvmArgsAppend = { JmhRuntime.ADD_EXPORTS, JmhRuntime.JDK_INTERNAL_MISC, JmhRuntime.NATIVE_ACCESS })
-public class MessagingBenchmark
+public class MessagingBenchmark extends AmBenchmark
 {
     /** Requests of one {@link #burst()}: the poll budget of one queue, so one poll takes them all. */
     static final int BURST = 32;

@@ -3,7 +3,6 @@ package org.am2j.perf.jmh;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.security.GeneralSecurityException;
-import java.util.concurrent.TimeUnit;
 
 import javax.crypto.Cipher;
 import javax.crypto.spec.GCMParameterSpec;
@@ -13,16 +12,10 @@ import org.agrona.concurrent.UnsafeBuffer;
 import org.am2j.net.auth.AesGcm;
 import org.am2j.net.auth.Mac128;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
-import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
@@ -44,13 +37,9 @@ import org.openjdk.jmh.annotations.Warmup;
  * {@code open} first restores a sealed datagram (a copy of its bytes, the {@code restore} benchmark alone), since
  * opening in place overwrites it. Run with {@code -prof gc} for the bytes allocated per call.
  */
-@State(Scope.Thread)
-@BenchmarkMode(Mode.AverageTime)
-@OutputTimeUnit(TimeUnit.NANOSECONDS)
 @Warmup(iterations = 3, time = 1)
-@Measurement(iterations = 5, time = 1)
 @Fork(value = 1, jvmArgsAppend = { JmhRuntime.ADD_EXPORTS, JmhRuntime.JDK_INTERNAL_MISC, JmhRuntime.NATIVE_ACCESS })
-public class WireSealBenchmark
+public class WireSealBenchmark extends AmBenchmark
 {
     private static final int HEADER = 104;
     private static final int TAG = 16;

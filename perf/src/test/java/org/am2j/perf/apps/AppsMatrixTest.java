@@ -11,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 import org.am2j.spmd.RendezvousConfig;
+import org.am2j.perf.BenchCommand;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -31,7 +32,7 @@ class AppsMatrixTest
         final int status = new AppsMatrix(new PrintStream(out, true, StandardCharsets.UTF_8),
             new PrintStream(err, true, StandardCharsets.UTF_8)).run(new String[] { "--apps", "fft3d", "--configs",
             "shm-only,clump32", "--time-limit", "1", "--out", md.toString(), "--keep", dir.resolve("work").toString() });
-        assertEquals(AppsMatrix.FAILURE_STATUS, status);
+        assertEquals(BenchCommand.FAILURE_STATUS, status);
         if (null == System.getenv(RendezvousConfig.JOIN_TIMEOUT_VARIABLE))
         {
             assertTrue(out.toString(StandardCharsets.UTF_8).contains("the launcher waits up to 300 s for the ranks " +

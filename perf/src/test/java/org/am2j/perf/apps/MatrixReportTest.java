@@ -119,7 +119,7 @@ class MatrixReportTest
     void countsOfTheMedianRunAndTheSecondPollScheduler()
     {
         final String md = MatrixReport.markdown(matrix(), null);
-        assertTrue(md.contains("| 3D FFT (small) | net | 7 | 256 x 4096 B | 3.5 | 0 | 33.3 |\n"), md);
+        assertTrue(md.contains("| 3D FFT (small) | net | 7 | 256 x 4096 B | 3.5 | none | 33.3 |\n"), md);
         assertTrue(md.contains("| CON/comm (small) | clump | FAILED | | | | |\n"), md);
         assertTrue(md.contains("## Poll scheduler `follow` against `every`"), md);
         assertTrue(md.contains("| 3D FFT (small) | multi | 1.133 (1.000-1.300) | 1.100 (1.100-1.100) | 0.971 |\n"),
