@@ -11,20 +11,38 @@ import org.am2j.spi.InboundMessage;
 import org.am2j.spi.MessageSink;
 import org.am2j.spi.OutboundMessage;
 import org.am2j.spi.Route;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
  * The protocol over a wire that drops 10%, duplicates 5% and reorders 10% of all datagrams, in both directions,
- * acknowledgements included: every request's handler runs exactly once and every reply arrives.
+ * acknowledgements included: every request's handler runs exactly once and every reply arrives. The default build
+ * sends 20,000 requests (thousands of datagrams dropped, duplicated and reordered), the soak build 100,000.
  */
 @Timeout(240)
 class LossyWireTest
 {
-    private static final int REQUESTS = Integer.getInteger("lossy.requests", 100_000);
+    /** Requests of the default build's run, unless the system property {@code lossy.requests} says otherwise. */
+    private static final int REQUESTS = Integer.getInteger("lossy.requests", 20_000);
 
     @Test
     void everyRequestRunsOnceAndEveryReplyArrives()
+    {
+        requestsOverALossyWire(REQUESTS);
+    }
+
+    @Tag("soak")
+    @Test
+    void aHundredThousandRequestsRunOnceAndAreAllReplied()
+    {
+        requestsOverALossyWire(100_000);
+    }
+
+    /**
+     * @param requests how many requests A sends B, each replied.
+     */
+    private static void requestsOverALossyWire(final int requests)
     {
         final List<LossyWire> wires = new ArrayList<>();
         try (NicPair pair = new NicPair((wire) ->
@@ -34,8 +52,8 @@ class LossyWireTest
             return lossy;
         }, "rtoMinUs", "500", "rtoInitialMs", "2", "timeoutMs", System.getProperty("lossy.timeout", "60000")))
         {
-            final int[] runs = new int[REQUESTS];
-            final int[] replies = new int[REQUESTS];
+            final int[] runs = new int[requests];
+            final int[] replies = new int[requests];
             final int[] answered = {0};
             final OutboundMessage reply = new OutboundMessage();
             final MessageSink client = (InboundMessage message) ->
@@ -61,9 +79,9 @@ class LossyWireTest
             final OutboundMessage request = new OutboundMessage();
             int sent = 0;
             final long deadline = System.nanoTime() + 200_000_000_000L;
-            while (answered[0] < REQUESTS && System.nanoTime() < deadline)
+            while (answered[0] < requests && System.nanoTime() < deadline)
             {
-                while (sent < REQUESTS)
+                while (sent < requests)
                 {
                     request.header(Opcode.REQUEST_SHORT.code(), 0, 3, NicPair.TAG_B).args(1, sent, 0, 0, 0, 0, 0, 0, 0);
                     if (pair.aToB.send(request) != Route.SENT)
@@ -75,7 +93,7 @@ class LossyWireTest
                 pair.hostA.endpoint.poll(client, 64, false);
                 pair.hostB.endpoint.poll(server, 64, false);
             }
-            for (int i = 0; i < REQUESTS; i++)
+            for (int i = 0; i < requests; i++)
             {
                 assertEquals(1, runs[i], "handler runs of request " + i);
                 assertEquals(1, replies[i], "replies to request " + i);
@@ -89,7 +107,7 @@ class LossyWireTest
                 duplicated += wire.duplicated;
                 reordered += wire.reordered;
             }
-            assertTrue(dropped > REQUESTS / 10 && duplicated > REQUESTS / 20 && reordered > REQUESTS / 10,
+            assertTrue(dropped > requests / 10 && duplicated > requests / 20 && reordered > requests / 10,
                 "the wire really was lossy: " + dropped + " dropped, " + duplicated + " duplicated, " + reordered +
                 " reordered");
             assertTrue(pair.b.nic().counters().get(NicEvent.DUPLICATES) > 0, "duplicates were recognised");

@@ -19,6 +19,7 @@ import java.util.regex.Pattern;
 import org.am2j.shm.LauncherTestSupport;
 import org.am2j.launch.Am2Run;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -73,6 +74,10 @@ class SharedNicJobTest
         }
     }
 
+    // soak: 15 JVMs; the default build runs this job's NIC processes in aKilledNicProcessFailsTheJobNamingIt (every
+    // rank floods through them), every message kind between nodes in CrossNodeTest, and a rank pair on shared NICs
+    // in perf's SharedNicPairTest
+    @Tag("soak")
     @Test
     @Timeout(value = 200, unit = TimeUnit.SECONDS)
     void everyMessageKindBetweenNodesThroughSharedNics() throws Exception
@@ -80,6 +85,9 @@ class SharedNicJobTest
         everyMessageKindBetweenEveryPair(List.of(), "multi");
     }
 
+    // soak: 15 JVMs; the default build reaches the ranks of one NIC through it in InlineSameNicTest and
+    // SameNicRoomTest
+    @Tag("soak")
     @Test
     @Timeout(value = 200, unit = TimeUnit.SECONDS)
     void aNetworkOnlyJobReachesTheRanksOfTheSameNicThroughIt() throws Exception

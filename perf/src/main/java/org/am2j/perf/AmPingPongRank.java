@@ -10,6 +10,7 @@ import org.am2j.api.Bundle;
 import org.am2j.api.BundleKind;
 import org.am2j.api.Endpoint;
 import org.am2j.api.Tags;
+import org.am2j.spi.Settings;
 import org.am2j.spmd.Job;
 
 /**
@@ -337,7 +338,8 @@ public final class AmPingPongRank
     {
         final Histogram probeHistogram = LatencySummary.newHistogram();
         final EpochGuard guard = new EpochGuard(
-            () -> probe(line, channel, probeHistogram), config.fastestProbeNs(), pause);
+            () -> probe(line, channel, probeHistogram), config.fastestProbeNs(), pause,
+            EpochGuard.maxRetries(Settings.system()));
         warmProbe(line, channel, probeHistogram);
         return guard;
     }

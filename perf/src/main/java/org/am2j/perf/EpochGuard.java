@@ -8,6 +8,9 @@ import java.util.function.IntConsumer;
 import java.util.function.LongConsumer;
 import java.util.function.LongSupplier;
 
+import org.am2j.spi.Setting;
+import org.am2j.spi.Settings;
+
 /**
  * Keeps measurements out of the machine's slow epochs.
  * <p>
@@ -28,7 +31,10 @@ import java.util.function.LongSupplier;
  * {@value #RETRY_PAUSE_MS} ms and probes again instead of measuring; when the probe after it is slow, the
  * measurement is thrown away and taken again after the pause. After {@value #MAX_RETRIES} retries the measurement
  * is kept whatever the probes say, and flagged {@code slow_epoch}. The driver of a run re-checks every flag against
- * the fastest probe of the whole run when it reports.
+ * the fastest probe of the whole run when it reports. The system property {@code am2j.perf.epochRetries} or the
+ * environment variable {@code AM2J_PERF_EPOCHRETRIES} of rank 0 sets fewer or more retries ({@link #RETRIES}; 0
+ * measures once and flags what a probe saw): where time counts more than clean figures, as in the tests of the
+ * benchmarks' plumbing on a busy machine, whose every probe is slow.
  * <p>
  * Results per measurement {@code NAME}: {@code machine.NAME.probe_p50_ns} (the probe before the kept measurement),
  * {@code machine.NAME.probe_after_p50_ns}, {@code machine.NAME.attempts}, {@code machine.NAME.slow_epoch}, and the
@@ -43,8 +49,12 @@ final class EpochGuard
     static final long ABSOLUTE_SLOW_NS = 350;
     /** A probe median above this many times the fastest one is slow. */
     static final long SLOW_FACTOR = 2;
-    /** Retries of a measurement taken in a slow epoch. */
+    /** Retries of a measurement taken in a slow epoch, unless {@link #RETRIES} says otherwise. */
     static final int MAX_RETRIES = 3;
+    /** The setting of the retries: {@code am2j.perf.epochRetries} / {@code AM2J_PERF_EPOCHRETRIES}. */
+    static final Setting RETRIES = Setting.of("perf", "epochRetries");
+    /** Most retries the setting takes. */
+    static final int MOST_RETRIES = 100;
     /** Pause before a retry (slow epochs last seconds). */
     static final long RETRY_PAUSE_MS = 1_000;
     /** {@link #fastestNs()} before any probe. */
@@ -66,6 +76,7 @@ final class EpochGuard
 
     private final LongSupplier probe;
     private final LongConsumer pause;
+    private final int maxRetries;
     private long fastestNs;
 
     /**
@@ -75,9 +86,31 @@ final class EpochGuard
      */
     EpochGuard(final LongSupplier probe, final long fastestNs, final LongConsumer pause)
     {
+        this(probe, fastestNs, pause, MAX_RETRIES);
+    }
+
+    /**
+     * @param probe      runs a probe and returns its median round trip in ns.
+     * @param fastestNs  fastest probe median seen so far in this run, or {@link #NO_PROBE}.
+     * @param pause      sleeps for the given milliseconds between a slow probe and the retry.
+     * @param maxRetries retries of a measurement taken in a slow epoch before it is kept and flagged.
+     */
+    EpochGuard(final LongSupplier probe, final long fastestNs, final LongConsumer pause, final int maxRetries)
+    {
         this.probe = probe;
         this.pause = pause;
+        this.maxRetries = maxRetries;
         this.fastestNs = fastestNs;
+    }
+
+    /**
+     * @param settings where {@link #RETRIES} is read.
+     * @return the retries it sets, else {@value #MAX_RETRIES}.
+     * @throws org.am2j.api.AmException when it is set to anything but a whole number in [0, {@value #MOST_RETRIES}].
+     */
+    static int maxRetries(final Settings settings)
+    {
+        return settings.intValue(RETRIES, MAX_RETRIES, 0, MOST_RETRIES);
     }
 
     /**
@@ -140,7 +173,7 @@ final class EpochGuard
      * Take a measurement outside a slow epoch if the machine allows, as the class comment says.
      *
      * @param name        of the measurement in the results ({@code [a-z0-9_]+}).
-     * @param measurement takes the measurement and puts its results; it may run up to {@value #MAX_RETRIES} + 1
+     * @param measurement takes the measurement and puts its results; it may run up to the guard's retries + 1
      *                    times, each run replacing the results of the one before.
      * @param results     where the measurement's machine state goes.
      * @return true when the kept measurement is flagged as taken in a slow epoch.
@@ -150,7 +183,7 @@ final class EpochGuard
         final String prefix = "machine." + name + ".";
         for (int attempt = 1; ; attempt++)
         {
-            final boolean last = attempt > MAX_RETRIES;
+            final boolean last = attempt > maxRetries;
             final long before = runProbe();
             final boolean slowBefore = isSlow(before, fastestNs);
             if (slowBefore && !last)

@@ -2,13 +2,17 @@ package org.am2j.perf;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.function.LongSupplier;
 
+import org.am2j.api.AmException;
+import org.am2j.spi.Settings;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 @Timeout(30)
@@ -80,6 +84,30 @@ class EpochGuardTest
         assertEquals(EpochGuard.MAX_RETRIES, pauses.size());
         assertEquals(EpochGuard.MAX_RETRIES + 1, results.getLong("machine.limit_rtt.attempts"));
         assertTrue(results.get("machine.limit_rtt.slow_epoch").booleanValue());
+    }
+
+    @Test
+    void withNoRetriesASlowMachineIsMeasuredOnceWithoutPausingAndFlagged()
+    {
+        final Results results = new Results();
+        final EpochGuard guard = new EpochGuard(probes(500, 500), 140, pauses::add, 0);
+        assertTrue(guard.measure("rtt", () -> measured++, results));
+        assertEquals(1, measured);
+        assertEquals(List.of(), pauses);
+        assertEquals(1, results.getLong("machine.rtt.attempts"));
+        assertTrue(results.get("machine.rtt.slow_epoch").booleanValue());
+    }
+
+    @Test
+    void theRetriesAreSetByPropertyOrVariableAndAreThreeOtherwise()
+    {
+        assertEquals(EpochGuard.MAX_RETRIES, EpochGuard.maxRetries(Settings.of(Map.of(), Map.of())));
+        assertEquals(0, EpochGuard.maxRetries(Settings.of(Map.of(), Map.of("AM2J_PERF_EPOCHRETRIES", "0"))));
+        assertEquals(5, EpochGuard.maxRetries(
+            Settings.of(Map.of("am2j.perf.epochRetries", "5"), Map.of("AM2J_PERF_EPOCHRETRIES", "0"))));
+        final AmException bad = assertThrows(AmException.class,
+            () -> EpochGuard.maxRetries(Settings.of(Map.of("am2j.perf.epochRetries", "-1"), Map.of())));
+        assertTrue(bad.getMessage().contains("am2j.perf.epochRetries"), bad.getMessage());
     }
 
     @Test

@@ -16,6 +16,7 @@ import java.util.stream.Stream;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import org.am2j.splitc.app.ReportJson;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -41,6 +42,8 @@ class PingPongEndToEndTest
     private final ByteArrayOutputStream out = new ByteArrayOutputStream();
     private final ByteArrayOutputStream err = new ByteArrayOutputStream();
 
+    // soak: shmPingPongWritesEveryFieldPositive checks the limit's fields in the default build
+    @Tag("soak")
     @Test
     @Timeout(120)
     void theLimitsOfTwoJvmsArePositive() throws Exception
@@ -61,6 +64,8 @@ class PingPongEndToEndTest
         assertNoLineFilesLeft();
     }
 
+    // soak: netPingPongIsHeldAgainstPlainUdp checks the udp limit's fields in the default build
+    @Tag("soak")
     @Test
     @Timeout(120)
     void theUdpLimitOfTwoJvmsIsPositive() throws Exception

@@ -400,8 +400,10 @@ final class FastBoxKeeper
     }
 
     /**
-     * Skip a ring's packets from {@code from} up to {@code end}, each counted as a drop; a packet its sender stamped
-     * gives back the bulk block it names (if its index is intact: a live sender's reservation keeps its own).
+     * Skip a ring's packets from {@code from} up to {@code end}, each counted as a drop. A skipped packet gives back no
+     * bulk block: its index is as little to be trusted as its stamp (a zeroed packet names block 0, which its sender
+     * may hold for a live message), so a block a spoiled packet held stays READY until the sweep of blocks no packet
+     * names ({@link BulkBlocks#freeUnreferenced}) frees it.
      *
      * @param stopAtReady stop at the first ready packet (it is delivered, not skipped).
      * @return the sequence after the last one skipped.
@@ -412,10 +414,6 @@ final class FastBoxKeeper
         long h = from;
         while (end - h > 0 && !(stopAtReady && ready(h) == table.stamp(table.packetOffset(ring[r], h))))
         {
-            if (stampedBelow[r] - h > 0)
-            {
-                receiver.freeBulk(kind, table.packetOffset(ring[r], h), box);
-            }
             counters.drop();
             h++;
         }
@@ -501,9 +499,9 @@ final class FastBoxKeeper
             final int packet = table.packetOffset(ring[r], h);
             if (ready(h) == table.stamp(packet))
             {
+                final ShmInbound message = inbound[kind].wrap(packet, readyState[box]);
                 try
                 {
-                    final ShmInbound message = inbound[kind].wrap(packet, readyState[box]);
                     if (null != message)
                     {
                         returns.onMessage(message);
@@ -511,12 +509,16 @@ final class FastBoxKeeper
                     }
                     else
                     {
+                        // Spoiled, as in FastBoxReceiver.deliver: counted, its block left to the sweep.
                         counters.drop();
                     }
                 }
                 finally
                 {
-                    receiver.freeBulk(kind, packet, box);
+                    if (null != message)
+                    {
+                        receiver.freeBulk(kind, packet, box);
+                    }
                     head[r] = h + 1;
                 }
                 continue;

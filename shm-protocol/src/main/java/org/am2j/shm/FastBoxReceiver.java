@@ -169,9 +169,9 @@ final class FastBoxReceiver
                 {
                     break;
                 }
+                final ShmInbound message = inbound[kind].wrap(packet, readyState[box]);
                 try
                 {
-                    final ShmInbound message = inbound[kind].wrap(packet, readyState[box]);
                     if (null != message)
                     {
                         handed++;
@@ -180,13 +180,17 @@ final class FastBoxReceiver
                     else
                     {
                         // Its inverse mapping names another process than the box's sender: spoiled, never delivered
-                        // (a reply would go to the wrong sender), counted.
+                        // (a reply would go to the wrong sender), counted; the block it names is left to the sweep
+                        // (a spoiled packet's index may name a block its sender holds for another message).
                         counters.drop();
                     }
                 }
                 finally
                 {
-                    freeBulk(kind, packet, box);
+                    if (null != message)
+                    {
+                        freeBulk(kind, packet, box);
+                    }
                     head[r] = ++h;
                 }
             }

@@ -87,6 +87,9 @@ class CloseFloodTest
         }
     }
 
+    // soak: the default build frees an endpoint mid-flood through small fast boxes, which holds messages in both the
+    // boxes and the shared queue at the close
+    @Tag("soak")
     @Test
     @Timeout(value = 120, unit = TimeUnit.SECONDS)
     void anEndpointFreedWhileFourPeersFloodItReturnsEveryRequestItDidNotDeliver() throws Exception

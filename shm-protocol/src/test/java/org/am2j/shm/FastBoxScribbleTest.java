@@ -276,6 +276,55 @@ class FastBoxScribbleTest
     }
 
     /**
+     * A packet zeroed whole (its stamp and its bulk index with it) ahead of a medium message whose data is in block 0,
+     * as a zeroing of the queue block leaves them: the spoiled packet is skipped after the timeout and counted, and
+     * the medium message after it is delivered with its data. A zeroed packet names block 0 as well as any; its
+     * skip once gave that block back while the message after it held it, which then arrived without its data (the
+     * core returns such a message with EBADLENGTH).
+     */
+    @Test
+    void aZeroedPacketSkippedGivesBackNoBlockItNames()
+    {
+        try (Fixture f = new Fixture("boxes", "1", "boxDepth", "8", "bulkDepth", "4", "livenessMs", "20"))
+        {
+            final Fixture.Ep a = f.endpoint();
+            final Fixture.Ep b = f.endpoint();
+            final Counts counts = new Counts();
+            final ShmRoute ab = boundRoute(a, b, counts);
+            final int box = ab.boxIndex();
+            final QueueBlock view = b.queueBlock();
+            final FastBoxTable boxes = view.boxes;
+            final int ring = boxes.ringOffset(box, FastBoxDescriptor.REQUESTS);
+            final long head = boxes.getAcquire(boxes.headOffset(box, FastBoxDescriptor.REQUESTS));
+            sendShorts(ab, b, 1, 1);
+            boxes.buffer.setMemory(boxes.packetOffset(ring, head), PacketDescriptor.LENGTH, (byte)0);
+            final byte[] bytes = new byte[1000];
+            java.util.Arrays.fill(bytes, (byte)2);
+            assertEquals(Route.SENT, ab.send(new OutboundMessage().header(Opcode.REQUEST_MEDIUM.code(), 0, 5,
+                b.host.tag).args(1, 2, 0, 0, 0, 0, 0, 0, 0)
+                .data(new org.agrona.concurrent.UnsafeBuffer(bytes), 0, bytes.length, -1)));
+            assertEquals(0, view.requests.packetShort(boxes.packetOffset(ring, head + 1),
+                PacketDescriptor.BULK_INDEX_OFFSET), "the medium message's data is in block 0");
+
+            final byte[] received = new byte[bytes.length];
+            final boolean[] withData = new boolean[1];
+            pollUntil(b, m ->
+            {
+                counts.onMessage(m);
+                if (2 == m.arg(0) && null != m.dataBuffer() && bytes.length == m.dataLength())
+                {
+                    withData[0] = true;
+                    m.dataBuffer().getBytes(m.dataOffset(), received);
+                }
+            }, () -> 1 == counts.seen[2]);
+            assertEquals(0, counts.seen[1], "the zeroed one is not delivered");
+            assertEquals(1, b.host.drops(), "it is counted");
+            assertTrue(withData[0], "the medium message arrives with its data");
+            assertTrue(java.util.Arrays.equals(bytes, received));
+        }
+    }
+
+    /**
      * A box whose published head words a faulty writer overwrote with a far negative number before its sender claimed
      * it: sender and receiver both start from that number, so the box works; the last stamp written spoiled is
      * skipped after the timeout and counted as one drop (what its sender has stamped is measured from that head, not

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -13,11 +14,16 @@ import org.junit.jupiter.api.Timeout;
  * {@link ScribbleRowMain}): per request, no handler runs twice, none is both served and returned, a reply to the live
  * requester is delivered, the requests with no outcome are no more than those counted as spoiled or unsettled, the
  * pair works again once the faults stop, and freeing each endpoint returns.
+ * <p>
+ * The default build runs the row of the state words; the other rows are soak: their faults keep a test in the default
+ * build (scribbled packets and headers between two JVMs in {@link PacketScribbleTest} and {@link HeaderScribbleTest},
+ * fast-box words and a zeroed box in one JVM in {@code FastBoxScribbleTest}).
  */
 class ScribbleRowTest extends LauncherTestSupport
 {
     private static final List<String> FAST_LIVENESS = List.of("-Dam2j.shm.livenessMs=50");
 
+    @Tag("soak")
     @Test
     @Timeout(value = 150, unit = TimeUnit.SECONDS)
     void overwrittenFastBoxWords() throws Exception
@@ -32,6 +38,7 @@ class ScribbleRowTest extends LauncherTestSupport
         run(ScribbleRowMain.Row.STATE_CLOSED, 3_000, 20);
     }
 
+    @Tag("soak")
     @Test
     @Timeout(value = 150, unit = TimeUnit.SECONDS)
     void garbageOverTheHeaders() throws Exception
@@ -39,6 +46,7 @@ class ScribbleRowTest extends LauncherTestSupport
         run(ScribbleRowMain.Row.HEADER_GARBAGE, 3_000, 200);
     }
 
+    @Tag("soak")
     @Test
     @Timeout(value = 150, unit = TimeUnit.SECONDS)
     void scribbledPacketStates() throws Exception
@@ -46,6 +54,7 @@ class ScribbleRowTest extends LauncherTestSupport
         run(ScribbleRowMain.Row.PACKET_STATES, 3_000, 100);
     }
 
+    @Tag("soak")
     @Test
     @Timeout(value = 150, unit = TimeUnit.SECONDS)
     void zeroedQueueBlock() throws Exception
