@@ -295,6 +295,14 @@ public final class AmRuntime implements TransportContext
         return transports;
     }
 
+    /**
+     * @return the local transports (every poll polls them), cheapest first: a new array for the caller to keep.
+     */
+    Transport[] localTransports()
+    {
+        return transports.stream().filter(transport -> !transport.isNetwork()).toArray(Transport[]::new);
+    }
+
     boolean hasNetwork()
     {
         return hasNetwork;

@@ -31,6 +31,8 @@ final class BundleCore implements Bundle
     private final ThreadGuard guard;
     private final PollScheduler scheduler;
     private final Transport blocker;
+    /** The process's local transports: each makes its process-wide part of a poll once per poll of this bundle. */
+    private final Transport[] localTransports;
     private final boolean pollBeforeSend;
 
     /** A SEQ bundle: polls take no locks and no poll ownership, and call the scheduler directly. */
@@ -52,6 +54,7 @@ final class BundleCore implements Bundle
         this.guard = new ThreadGuard(BundleKind.SEQ == kind);
         this.scheduler = scheduler;
         this.blocker = blocker;
+        this.localTransports = runtime.localTransports();
         this.pollBeforeSend = runtime.pollBeforeSend();
         this.seq = BundleKind.SEQ == kind;
         this.hasNetwork = runtime.hasNetwork();
@@ -174,6 +177,13 @@ final class BundleCore implements Bundle
 
     private int pollEndpoints(final DispatchContext context, final boolean repliesOnly)
     {
+        // What is process-wide in a poll (the doorbells the shared-memory transport owes sleepers) is done here,
+        // once per poll whatever the number of endpoints, before any endpoint's queues are looked at.
+        final Transport[] local = localTransports;
+        for (int i = 0; i < local.length; i++)
+        {
+            local[i].beforePoll();
+        }
         // Small, for the compiler to inline into poll(): a SEQ bundle's flat loop, or a PAR bundle's locked path.
         return seq ? seqPoll.poll(context, repliesOnly) : pollAllEndpoints(context, repliesOnly);
     }

@@ -128,18 +128,7 @@ final class Dispatcher implements MessageSink
                 handlerIndex >= 1 && handlerIndex < Am.NUM_HANDLERS &&
                 null != (handler = endpoint.handlers.get(handlerIndex)) && context.canNest())
             {
-                if (request)
-                {
-                    counters.onRequestReceived();
-                }
-                else
-                {
-                    counters.onReplyReceived();
-                }
-                if (0 != dataLength)
-                {
-                    counters.onBytesReceived(dataLength);
-                }
+                counters.onReceived(request, dataLength);
                 // A request's way back is resolved here, once, before its handler runs (see Delivery#replyRoute).
                 run(handler, message, request ? message.replyRoute() : null, opcode, null, argCount, dataLength);
                 return;
@@ -199,18 +188,7 @@ final class Dispatcher implements MessageSink
         }
         else
         {
-            if (opcode.isRequest())
-            {
-                counters.onRequestReceived();
-            }
-            else
-            {
-                counters.onReplyReceived();
-            }
-            if (0 != dataLength)
-            {
-                counters.onBytesReceived(dataLength);
-            }
+            counters.onReceived(opcode.isRequest(), dataLength);
             // A request's way back is resolved here, once, before its handler runs (see Delivery#replyRoute).
             run(handler, message, opcode.isRequest() ? message.replyRoute() : null, opcode, null, argCount,
                 dataLength);

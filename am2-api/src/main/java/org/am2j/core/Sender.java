@@ -119,11 +119,7 @@ final class Sender
             final int result = translation.route.send(frame);
             if (Route.SENT == result)
             {
-                protocol.onRequestSent();
-                if (0 != frame.dataLength())
-                {
-                    protocol.onBytesSent(frame.dataLength());
-                }
+                protocol.onSent(true, frame.dataLength());
                 endpoint.bundle.sent();
                 return Am.OK;
             }
@@ -156,11 +152,7 @@ final class Sender
             final int result = route.send(frame);
             if (Route.SENT == result)
             {
-                dispatcher.counters.onReplySent();
-                if (0 != frame.dataLength())
-                {
-                    dispatcher.counters.onBytesSent(frame.dataLength());
-                }
+                dispatcher.counters.onSent(false, frame.dataLength());
                 return;
             }
             if (Route.FULL != result)

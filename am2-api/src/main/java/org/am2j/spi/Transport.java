@@ -59,6 +59,18 @@ public interface Transport extends AutoCloseable
     AtomicBuffer allocateSegment(EndpointHost host, int length);
 
     /**
+     * The work of a poll that belongs to the whole process rather than to an endpoint (the shared-memory transport
+     * rings here the doorbells its senders kept while the CPUs are oversubscribed): made once per poll of a bundle,
+     * before any of its endpoints' queues are looked at, however many endpoints the bundle has. Called for local
+     * transports ({@link #isNetwork()} false) by whichever thread polls, several at once when several bundles poll;
+     * on the hot path, so it allocates nothing and costs a read and a compare when there is nothing to do. Default:
+     * nothing.
+     */
+    default void beforePoll()
+    {
+    }
+
+    /**
      * @return true when {@link #block(long, long)} can sleep until this transport's traffic arrives.
      */
     boolean canBlock();

@@ -23,6 +23,34 @@ public final class FaultTransport implements TransportProvider, Transport
     /** The transport's name. */
     public static final String NAME = "fault";
 
+    /** The thread whose calls of {@link #beforePoll()} are counted, or null for none. */
+    private static volatile Thread counted;
+    /** Calls of {@link #beforePoll()} by {@link #counted}: written by that thread only. */
+    private static long beforePolls;
+
+    /**
+     * Count the calls of {@link #beforePoll()} the calling thread makes from now on, from zero; stop counting with
+     * {@link #stopCounting()}.
+     */
+    static void countBeforePolls()
+    {
+        beforePolls = 0;
+        counted = Thread.currentThread();
+    }
+
+    static void stopCounting()
+    {
+        counted = null;
+    }
+
+    /**
+     * @return calls of {@link #beforePoll()} made by the counted thread since {@link #countBeforePolls()}.
+     */
+    static long beforePolls()
+    {
+        return beforePolls;
+    }
+
     /**
      * @param status every message to the name comes back with.
      * @return a name on another node that only this transport reaches.
@@ -80,6 +108,15 @@ public final class FaultTransport implements TransportProvider, Transport
     public AtomicBuffer allocateSegment(final EndpointHost host, final int length)
     {
         return null;
+    }
+
+    @Override
+    public void beforePoll()
+    {
+        if (Thread.currentThread() == counted)
+        {
+            beforePolls++;
+        }
     }
 
     @Override

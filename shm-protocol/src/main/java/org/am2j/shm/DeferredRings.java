@@ -11,12 +11,13 @@ import org.am2j.idle.CpuShare;
  * message, it runs (often preempting the sender), handles that one message, finds nothing more and sleeps again; the
  * next message wakes it again. Rung when the sender has sent its burst, it handles the burst in one turn.
  * <p>
- * The owed rings are rung, all of them, at the next of: a poll by any thread of this process (the receive side's idle
- * test, {@link #flush()}), a sleep ({@code waitSema()} publishing the sleeping flags), a send that finds a queue full
- * (the sender is about to back off), and the close of an endpoint or of the transport. A thread that sends and then
- * neither polls nor sleeps (it computes, or waits outside am2j) leaves the peer asleep until the peer's sleep slice
- * ends ({@code am2j.sleepSliceMs}, and a Split-C wait's shorter one), after which the peer looks at its queues by
- * itself. With a CPU to spare (not oversubscribed, or {@code am2j.idle=spin}) every ring goes out at once.
+ * The owed rings are rung, all of them, at the next of: a poll of any bundle by any thread of this process (once per
+ * poll, before its endpoints' queues are looked at: {@link ShmTransport#beforePoll()}), a sleep ({@code waitSema()}
+ * publishing the sleeping flags), a send that finds a queue full (the sender is about to back off), and the close of an
+ * endpoint or of the transport. A thread that sends and then neither polls nor sleeps (it computes, or waits outside
+ * am2j) leaves the peer asleep until the peer's sleep slice ends ({@code am2j.sleepSliceMs}, and a Split-C wait's
+ * shorter one), after which the peer looks at its queues by itself. With a CPU to spare (not oversubscribed, or
+ * {@code am2j.idle=spin}) every ring goes out at once.
  * <p>
  * At most {@value #CAPACITY} rings are kept; one more is rung at once. A doorbell may be kept twice (its process
  * slept again and was taken again): it is then rung twice, which costs a system call and nothing else.
@@ -64,7 +65,7 @@ final class DeferredRings
     }
 
     /**
-     * Ring every owed doorbell. Cheap when none is owed (one volatile read): called on every poll.
+     * Ring every owed doorbell. Cheap when none is owed (one volatile read): called once on every poll.
      */
     void flush()
     {

@@ -84,7 +84,7 @@ final class ShmQueues implements TransportQueues
             config.livenessNanos, transport.pid, boxes, REPLIES);
         this.boxes.sharedQueues(requests, replies);
         this.receiveQueues =
-            new ShmReceiveQueues(replies, requests, boxes, transport.rings, deadPeers, this::keepRouteBoxes);
+            new ShmReceiveQueues(replies, requests, boxes, deadPeers, this::keepRouteBoxes);
         transport.register(host.endpointId(), this);
     }
 

@@ -9,8 +9,9 @@ import org.am2j.spi.ReceiveQueues;
 /**
  * The owner's receive side of a queue block: its reply and request queue structures, each read by a
  * {@link PacketReceiver}, and its fast boxes' rings, read by a {@link FastBoxReceiver} (each kind's boxes before the
- * shared queue of that kind; a shared message of a pair with a box waits for what is ready in the box anyway). A SEQ bundle's poll loop asks {@link #idle} every turn (one read of each queue's head packet
- * state and a compare, inlined into the loop) and calls {@link #receive} only when that answers false.
+ * shared queue of that kind; a shared message of a pair with a box waits for what is ready in the box anyway). A SEQ
+ * bundle's poll loop asks {@link #idle} every turn (one read of each queue's head packet state and a compare, inlined
+ * into the loop) and calls {@link #receive} only when that answers false.
  * <p>
  * Everything the owner reads messages from belongs here, each with its part in both methods: the idle test says
  * whether anything is there, the receive hands it over. Replies are looked at first: they complete work the owner is
@@ -34,7 +35,6 @@ final class ShmReceiveQueues extends ReceiveQueues
     /** Receive calls until the next look for boxes to let go ({@link FastBoxReceiver#sweep}). */
     private int sweepCountdown = SWEEP_RECEIVES;
     private int emptyReceives;
-    private final DeferredRings rings;
     /** The endpoint's watch of dead peers: its settling runs here, and its watch on the periodic path. */
     private final DeadPeers deadPeers;
     /** The sending side's look at the boxes this endpoint writes into, made with the receiving side's sweep. */
@@ -44,9 +44,8 @@ final class ShmReceiveQueues extends ReceiveQueues
 
     ShmReceiveQueues(
         final PacketReceiver replies, final PacketReceiver requests, final FastBoxReceiver boxes,
-        final DeferredRings rings, final DeadPeers deadPeers, final Runnable keepRouteBoxes)
+        final DeadPeers deadPeers, final Runnable keepRouteBoxes)
     {
-        this.rings = rings;
         this.deadPeers = deadPeers;
         this.keepRouteBoxes = keepRouteBoxes;
         this.replies = replies;
@@ -57,8 +56,8 @@ final class ShmReceiveQueues extends ReceiveQueues
     @Override
     public boolean idle(final boolean repliesOnly)
     {
-        // Every poll starts here: the rings the process's sends since the last poll owe go now, one per sleeper.
-        rings.flush();
+        // The rings the process's sends owe sleepers are not rung here, once per endpoint, but once per poll of the
+        // bundle before its endpoints' queues are looked at (ShmTransport.beforePoll).
         // Each receiver's idle() counts the empty poll and answers false now and then for its periodic tail check.
         // A box's idle test is one stamp read per bound box, nothing when none is bound.
         return boxes.idle(REPLIES) && replies.idle() && (repliesOnly || boxes.idle(REQUESTS) && requests.idle());

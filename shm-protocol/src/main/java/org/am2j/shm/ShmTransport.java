@@ -190,6 +190,16 @@ public final class ShmTransport implements Transport
         }
     }
 
+    /**
+     * Every poll of a bundle starts here, once whatever its number of endpoints: the rings the process's sends since
+     * the last poll owe go now, one per sleeper.
+     */
+    @Override
+    public void beforePoll()
+    {
+        rings.flush();
+    }
+
     @Override
     public void close()
     {

@@ -10,8 +10,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * While the CPUs are oversubscribed, a send to a sleeping endpoint owes its process a ring and keeps it until the
- * sender polls, sleeps, finds a queue full or closes; with a CPU to spare it rings at once. The ring is seen as the
- * doorbell's sequence number (the ticket a sleeper would wait on) moving.
+ * sender polls (once per poll of a bundle, {@link ShmTransport#beforePoll()}), sleeps, finds a queue full or closes;
+ * with a CPU to spare it rings at once. The ring is seen as the doorbell's sequence number (the ticket a sleeper would
+ * wait on) moving.
  */
 class DeferredRingsTest
 {
@@ -55,9 +56,39 @@ class DeferredRingsTest
             assertEquals(ticket, f.transport.prepareBlock(), "no ring before the sender's poll");
             assertEquals(1, f.transport.rings.owed(), "one ring per sleep, not per message");
 
-            a.shm.receiveQueues().idle(false);
+            f.transport.beforePoll();
             assertEquals(ticket + 1, f.transport.prepareBlock(), "the poll rang once");
             assertEquals(0, f.transport.rings.owed());
+            assertEquals(1, f.transport.rings.flushes());
+        }
+    }
+
+    @Test
+    void oversubscribedTheRingGoesOncePerPollNotOncePerEndpoint()
+    {
+        try (Fixture f = new Fixture(CpuShare.Mode.SLEEP))
+        {
+            final Fixture.Ep a = f.endpoint();
+            final Fixture.Ep b = f.endpoint();
+            final Fixture.Ep c = f.endpoint();
+            b.shm.sleeping(true);
+            final long ticket = f.transport.prepareBlock();
+            assertEquals(Route.SENT, send(a.routeTo(b), b, 1));
+
+            // A bundle's poll of its endpoints' queues: the idle tests of each (and the receive of one) are the
+            // endpoints' own work, and leave the process's rings to the poll's one process-wide step.
+            for (final Fixture.Ep polled : new Fixture.Ep[] {a, c})
+            {
+                polled.shm.receiveQueues().idle(false);
+                polled.shm.receiveQueues().receive(m -> { }, 32, false);
+            }
+            assertEquals(ticket, f.transport.prepareBlock(), "no endpoint's poll rang");
+            assertEquals(1, f.transport.rings.owed());
+
+            f.transport.beforePoll();
+            assertEquals(ticket + 1, f.transport.prepareBlock(), "the poll's process-wide step rang once");
+            f.transport.beforePoll();
+            assertEquals(ticket + 1, f.transport.prepareBlock(), "and a poll with nothing owed rings nothing");
             assertEquals(1, f.transport.rings.flushes());
         }
     }

@@ -176,66 +176,70 @@ public final class ProtocolCounters implements TransportCounters
     }
 
     /**
-     * One more request whose handler ran here.
+     * A message sent, with its data bytes: its counts in one call, which reads the writer mode once.
+     *
+     * @param request true for a request, false for a reply.
+     * @param bytes   data bytes, 0 for a short message.
      */
-    public void onRequestReceived()
+    public void onSent(final boolean request, final int bytes)
     {
         final int mode = this.mode;
         if (WriterMode.SINGLE_WRITER == mode)
         {
-            requestsReceivedCount++;
+            if (request)
+            {
+                requestsSentCount++;
+            }
+            else
+            {
+                repliesSentCount++;
+            }
+            if (0 != bytes)
+            {
+                bytesSentCount += bytes;
+            }
         }
         else
         {
-            WriterMode.increment(mode, requestsReceived);
+            WriterMode.increment(mode, request ? requestsSent : repliesSent);
+            if (0 != bytes)
+            {
+                WriterMode.add(mode, bytesSent, bytes);
+            }
         }
     }
 
     /**
-     * One more reply whose handler ran here.
+     * A message whose handler ran here, with its data bytes: its counts in one call, which reads the writer mode once.
+     *
+     * @param request true for a request, false for a reply.
+     * @param bytes   data bytes, 0 for a short message.
      */
-    public void onReplyReceived()
+    public void onReceived(final boolean request, final int bytes)
     {
         final int mode = this.mode;
         if (WriterMode.SINGLE_WRITER == mode)
         {
-            repliesReceivedCount++;
+            if (request)
+            {
+                requestsReceivedCount++;
+            }
+            else
+            {
+                repliesReceivedCount++;
+            }
+            if (0 != bytes)
+            {
+                bytesReceivedCount += bytes;
+            }
         }
         else
         {
-            WriterMode.increment(mode, repliesReceived);
-        }
-    }
-
-    /**
-     * @param bytes data bytes of a medium or long message sent.
-     */
-    public void onBytesSent(final int bytes)
-    {
-        final int mode = this.mode;
-        if (WriterMode.SINGLE_WRITER == mode)
-        {
-            bytesSentCount += bytes;
-        }
-        else
-        {
-            WriterMode.add(mode, bytesSent, bytes);
-        }
-    }
-
-    /**
-     * @param bytes data bytes of a medium or long message received.
-     */
-    public void onBytesReceived(final int bytes)
-    {
-        final int mode = this.mode;
-        if (WriterMode.SINGLE_WRITER == mode)
-        {
-            bytesReceivedCount += bytes;
-        }
-        else
-        {
-            WriterMode.add(mode, bytesReceived, bytes);
+            WriterMode.increment(mode, request ? requestsReceived : repliesReceived);
+            if (0 != bytes)
+            {
+                WriterMode.add(mode, bytesReceived, bytes);
+            }
         }
     }
 

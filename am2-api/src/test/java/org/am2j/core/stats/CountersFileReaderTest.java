@@ -68,9 +68,8 @@ class CountersFileReaderTest
             final ProtocolCounters inproc = endpoint.transport("inproc");
             final ProtocolCounters shm = endpoint.transport("shm");
             inproc.onRequestSent();
-            inproc.onRequestSent();
-            inproc.onBytesSent(100);
-            shm.onReplyReceived();
+            inproc.onSent(true, 100);
+            shm.onReceived(false, 0);
             shm.retransmit();
             endpoint.onReturned(ReturnStatus.EBADTAG);
 

@@ -35,20 +35,17 @@ class EndpointCountersTest
             final ProtocolCounters inproc = endpoint.transport("inproc");
             final ProtocolCounters shm = endpoint.transport("shm");
 
-            inproc.onRequestSent();
+            inproc.onSent(true, 10);
             inproc.onReplySent();
-            inproc.onRequestReceived();
-            inproc.onReplyReceived();
-            inproc.onBytesSent(10);
-            inproc.onBytesReceived(20);
+            inproc.onReceived(true, 20);
+            inproc.onReceived(false, 0);
             inproc.onPoll();
             inproc.queueFullBackoff();
             inproc.retransmit();
             inproc.drop();
             inproc.unsettled();
             shm.onRequestSent();
-            shm.onRequestSent();
-            shm.onBytesSent(5);
+            shm.onSent(true, 5);
 
             for (final Counter counter : Counter.values())
             {
@@ -147,8 +144,7 @@ class EndpointCountersTest
             final ProtocolCounters shm = endpoint.transport("shm");
             assertTrue(shm.isSingleWriter());
 
-            shm.onRequestSent();
-            shm.onBytesSent(7);
+            shm.onSent(true, 7);
             endpoint.onReturned(ReturnStatus.EBADARGS);
             assertEquals(1, shm.get(Counter.REQUESTS_SENT));
             assertEquals(7, shm.get(Counter.BYTES_SENT));
@@ -180,8 +176,7 @@ class EndpointCountersTest
                     awaitQuietly(start);
                     for (int i = 0; i < increments; i++)
                     {
-                        inproc.onRequestSent();
-                        inproc.onBytesSent(2);
+                        inproc.onSent(true, 2);
                         inproc.drop();
                         endpoint.onReturned(ReturnStatus.ECONGESTION);
                     }
@@ -317,12 +312,10 @@ class EndpointCountersTest
     {
         for (int i = 0; i < iterations; i++)
         {
-            counters.onRequestSent();
+            counters.onSent(true, 64);
             counters.onReplySent();
-            counters.onRequestReceived();
-            counters.onReplyReceived();
-            counters.onBytesSent(64);
-            counters.onBytesReceived(64);
+            counters.onReceived(true, 64);
+            counters.onReceived(false, 0);
             counters.onPoll();
             counters.queueFullBackoff();
             counters.retransmit();
