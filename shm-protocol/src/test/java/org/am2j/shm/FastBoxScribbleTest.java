@@ -197,6 +197,50 @@ class FastBoxScribbleTest
     }
 
     /**
+     * A box let go and claimed again by another sender, its head words written back to 0 by a faulty writer in
+     * between: the ring still holds the stamps of the first sender's sequences 0 to 2, which read as ready for a ring
+     * bound at 0. They are consumed messages: the binding takes them for so, and nothing is delivered twice (they ran
+     * again before: the handler of each of the first sender's messages ran twice).
+     */
+    @Test
+    void aBoxClaimedAgainOverAHeadWrittenBackDeliversNothingTwice()
+    {
+        try (Fixture f = new Fixture("boxes", "1", "boxDepth", "8"))
+        {
+            final Fixture.Ep a = f.endpoint();
+            final Fixture.Ep b = f.endpoint();
+            final Counts counts = new Counts();
+            final ShmRoute ab = boundRoute(a, b, counts);
+            final int box = ab.boxIndex();
+            sendShorts(ab, b, 1, 3);
+            final FastBoxTable boxes = b.queueBlock().boxes;
+            final int released = boxes.ringOffset(box, 0) - FastBoxDescriptor.RINGS_OFFSET +
+                FastBoxDescriptor.RELEASED_OFFSET;
+            boxes.buffer.putIntVolatile(released, 0x5EED);
+            pollUntil(b, counts, () -> FastBoxDescriptor.FREE == boxes.owner(box));
+            assertEquals(4, counts.delivered);
+            for (int kind = 0; kind < 2; kind++)
+            {
+                boxes.putRelease(boxes.headOffset(box, kind), 0);
+            }
+
+            final Fixture.Ep c = f.endpoint();
+            final ShmRoute cb = c.routeTo(b);
+            assertEquals(Route.SENT, sendShort(cb, b, 10));
+            pollUntil(b, counts, () -> 1 == counts.seen[10]);
+            assertEquals(box, cb.boxIndex(), "the second sender claimed the box");
+            sendShorts(cb, b, 11, 13);
+            pollUntil(b, counts, () -> 1 == counts.seen[13]);
+            for (int i = 0; i < 50_000; i++)
+            {
+                b.shm.poll(counts, 32, false);
+            }
+            assertEquals(-1, counts.twice, "delivered twice");
+            assertEquals(8, counts.delivered);
+        }
+    }
+
+    /**
      * A stamp overwritten in a ring that goes on: the head packet is never ready again while its sender's writing
      * word is past it. It is skipped after the liveness timeout and counted; the packets after it are delivered.
      */
