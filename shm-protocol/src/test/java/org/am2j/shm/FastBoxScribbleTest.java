@@ -105,6 +105,16 @@ class FastBoxScribbleTest
     }
 
     /**
+     * A faulty writer's number over the released word of a box: its receiver takes its sender for closed.
+     */
+    private static void overwriteReleased(final FastBoxTable boxes, final int box)
+    {
+        final int released = boxes.ringOffset(box, 0) - FastBoxDescriptor.RINGS_OFFSET +
+            FastBoxDescriptor.RELEASED_OFFSET;
+        boxes.buffer.putIntVolatile(released, 0x5EED);
+    }
+
+    /**
      * A faulty writer's far negative number over both published heads of box 0, before its sender claims it.
      *
      * @return the number.
@@ -176,9 +186,7 @@ class FastBoxScribbleTest
             final int box = ab.boxIndex();
             sendShorts(ab, b, 1, 3);
             final FastBoxTable boxes = b.queueBlock().boxes;
-            final int released = boxes.ringOffset(box, 0) - FastBoxDescriptor.RINGS_OFFSET +
-                FastBoxDescriptor.RELEASED_OFFSET;
-            boxes.buffer.putIntVolatile(released, 0x5EED);
+            overwriteReleased(boxes, box);
             pollUntil(b, counts, () -> FastBoxDescriptor.RETIRING == boxes.owner(box) ||
                 FastBoxDescriptor.FREE == boxes.owner(box));
             assertEquals(4, counts.delivered, "what was in the box was delivered");
@@ -214,9 +222,7 @@ class FastBoxScribbleTest
             final int box = ab.boxIndex();
             sendShorts(ab, b, 1, 3);
             final FastBoxTable boxes = b.queueBlock().boxes;
-            final int released = boxes.ringOffset(box, 0) - FastBoxDescriptor.RINGS_OFFSET +
-                FastBoxDescriptor.RELEASED_OFFSET;
-            boxes.buffer.putIntVolatile(released, 0x5EED);
+            overwriteReleased(boxes, box);
             pollUntil(b, counts, () -> FastBoxDescriptor.FREE == boxes.owner(box));
             assertEquals(4, counts.delivered);
             for (int kind = 0; kind < 2; kind++)
