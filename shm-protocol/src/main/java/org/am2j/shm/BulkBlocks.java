@@ -95,11 +95,7 @@ final class BulkBlocks
         java.util.Arrays.fill(referenced, 0L);
         for (long sequence = head; sequence < tail; sequence++)
         {
-            final int index = queue.packetShort(queue.packetOffset(sequence), PacketDescriptor.BULK_INDEX_OFFSET);
-            if (index >= 0 && index < bulkDepth)
-            {
-                referenced[index >>> 6] |= 1L << index;
-            }
+            markReferenced(queue, queue.packetOffset(sequence), referenced);
         }
         boxes.markReferencedBulk(kind, queue, referenced);
         int freed = 0;
@@ -113,6 +109,22 @@ final class BulkBlocks
             }
         }
         return freed;
+    }
+
+    /**
+     * Mark the block a packet names, if it names one of the queue's.
+     *
+     * @param queue      whose bulk pool the packet's index is into.
+     * @param packet     offset of a packet (of the queue, or of a fast box using its pool).
+     * @param referenced bits of the blocks named, one per block.
+     */
+    static void markReferenced(final PacketQueue queue, final int packet, final long[] referenced)
+    {
+        final int index = queue.packetShort(packet, PacketDescriptor.BULK_INDEX_OFFSET);
+        if (index < queue.bulkDepth)
+        {
+            referenced[index >>> 6] |= 1L << index;
+        }
     }
 
     /**

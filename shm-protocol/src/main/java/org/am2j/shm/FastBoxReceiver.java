@@ -250,22 +250,13 @@ final class FastBoxReceiver
                 final boolean ready = stamped == sequence;
                 if ((run && !ready) || stamped - start >= 0)
                 {
-                    markBulk(queue, packet, referenced);
+                    BulkBlocks.markReferenced(queue, packet, referenced);
                 }
                 run &= ready;
             }
             // Acquire: the writing word, read after the flags (see above).
-            markBulk(queue, table.packetOffset(ring[r], table.getAcquire(table.writingOffset(box, kind)) - 1),
+            BulkBlocks.markReferenced(queue, table.packetOffset(ring[r], table.getAcquire(table.writingOffset(box, kind)) - 1),
                 referenced);
-        }
-    }
-
-    private static void markBulk(final PacketQueue queue, final int packet, final long[] referenced)
-    {
-        final int index = queue.packetShort(packet, BULK_INDEX_OFFSET);
-        if (index >= 0 && index < queue.bulkDepth)
-        {
-            referenced[index >>> 6] |= 1L << index;
         }
     }
 
@@ -449,7 +440,8 @@ final class FastBoxReceiver
             // Our own last published head (where the previous owner left the ring, or 0), unless a faulty writer
             // changed the word since: the sender reads the same word when it claims the box, so both start from it.
             head[r] = table.getAcquire(headOffset[r]);
-            consumedBefore(r, head[r]);
+            // Before the count that lets the sender write (the release store of it below).
+            table.consumedFrom(ring[r], head[r]);
             final long consumed = slot < slots && slotInverse[slot] == inverse ? sharedConsumed[kind][slot] : 0;
             // Release store of 1 + the pair's count so far (non-zero: the box is read from now on): the sender may use
             // the box once the count equals its shared sends.
@@ -461,28 +453,6 @@ final class FastBoxReceiver
         }
         keeper.bound(box);
         active[bound++] = box;
-    }
-
-    /**
-     * At a binding, before the sender may write: a stamp left in the ring that reads as ready for a sequence at or
-     * past the head is a consumed message's (a head word a faulty writer moved back, to 0 say, after the box was let
-     * go) or garbage. Each is made the stamp of the sequence before the head, which no sequence the ring reads from
-     * now on has, so nothing in the ring is delivered before its new sender writes it (and nothing twice).
-     *
-     * @param r    a ring of the box being bound.
-     * @param from its head.
-     */
-    private void consumedBefore(final int r, final long from)
-    {
-        for (int i = 0; i < table.depth; i++)
-        {
-            final int packet = table.packetOffset(ring[r], from + i);
-            if (table.stamp(packet) - FastBoxDescriptor.ready(from) >= 0)
-            {
-                // Release store: before the count that lets the sender write (bind's release store of it).
-                table.stampRelease(packet, FastBoxDescriptor.ready(from - 1));
-            }
-        }
     }
 
     /**

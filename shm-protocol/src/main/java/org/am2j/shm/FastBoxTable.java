@@ -181,4 +181,26 @@ final class FastBoxTable
     {
         UnsafeApi.putLongRelease(array, address + packet + PacketDescriptor.STATE_OFFSET, stamp);
     }
+
+    /**
+     * At a binding, before the sender may write: a stamp left in the ring that reads as ready for a sequence at or
+     * past the head is a consumed message's (a head word a faulty writer moved back, to 0 say, after the box was let
+     * go) or garbage. Each is made the stamp of the sequence before the head, which no sequence the ring reads from
+     * now on has, so nothing in the ring is delivered before its new sender writes it (and nothing twice).
+     *
+     * @param ring offset of the ring.
+     * @param from its head.
+     */
+    void consumedFrom(final int ring, final long from)
+    {
+        for (int i = 0; i < depth; i++)
+        {
+            final int packet = packetOffset(ring, from + i);
+            if (stamp(packet) - FastBoxDescriptor.ready(from) >= 0)
+            {
+                // Release store, ordered before the binding's release store of the count that lets the sender write.
+                stampRelease(packet, FastBoxDescriptor.ready(from - 1));
+            }
+        }
+    }
 }
