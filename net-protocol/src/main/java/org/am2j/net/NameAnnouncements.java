@@ -71,10 +71,7 @@ final class NameAnnouncements
             counters.increment(NicEvent.NAMES_REFUSED);
             return;
         }
-        if (null == peer.someName)
-        {
-            peer.someName = name;
-        }
+        peer.knowProcessBy(name);
     }
 
     /**
@@ -89,10 +86,7 @@ final class NameAnnouncements
         {
             return false;
         }
-        if (null == peer.someName)
-        {
-            peer.someName = peer.name(sourceEndpoint);
-        }
+        peer.knowProcessBy(peer.name(sourceEndpoint));
         return true;
     }
 }

@@ -92,7 +92,7 @@ final class NicTimers
                 // Silent for a timeout with messages outstanding: stalled, cut off, or gone. Only evidence that its
                 // process is gone resolves its messages; silence alone returns nothing.
                 peer.livenessCheckedNanos = clock.nowNanos;
-                if (liveness.isGone(peer.someName))
+                if (liveness.isGone(peer.someName, peer.someNameStartTimeMs))
                 {
                     died(peer);
                 }

@@ -5,6 +5,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.am2j.api.EndpointName;
 import org.am2j.net.auth.LinkSecret;
 import org.am2j.net.auth.Mac128;
+import org.am2j.spi.ProcessIdentity;
 
 /**
  * Another process's NIC, as this NIC knows it: where it is, the two channels to it and from it (requests; replies
@@ -37,6 +38,12 @@ final class Peer
     volatile boolean died;
     /** A name of one of the peer's endpoints (its node and pid, for the liveness check), or null while unknown. */
     volatile EndpointName someName;
+    /**
+     * The start time of the process that held {@link #someName}'s pid on this machine when the name was learnt
+     * ({@link ProcessIdentity#UNKNOWN_START_TIME} when none did): a pid given to another process since is no proof of
+     * life. Written before {@link #someName}, whose volatile store publishes it.
+     */
+    long someNameStartTimeMs = ProcessIdentity.UNKNOWN_START_TIME;
     /** A message was refused for a full receive queue: tell the peer we are alive but busy. NIC thread. */
     boolean busyOwed;
     /** When a datagram from the peer last arrived. NIC thread. */
@@ -115,8 +122,20 @@ final class Peer
     void learnName(final int endpointId, final EndpointName name)
     {
         names.mapped(endpointId, name);
-        if (null == someName)
+        knowProcessBy(name);
+    }
+
+    /**
+     * Take {@code name} as the one the liveness check looks the peer's process up by, unless one was taken already.
+     *
+     * @param name a name of one of the peer's endpoints.
+     */
+    void knowProcessBy(final EndpointName name)
+    {
+        if (null == someName && null != name)
         {
+            // Read once, while the name is fresh: its process is the one running under the pid now, or none.
+            someNameStartTimeMs = ProcessIdentity.startTimeMs(name.pid());
             someName = name;
         }
     }

@@ -1,17 +1,18 @@
 package org.am2j.net;
 
-import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 import org.am2j.api.EndpointName;
+import org.am2j.spi.ProcessIdentity;
 
 /**
  * Evidence that a peer's process is gone, the only thing that makes a NIC give up on a silent peer (silence alone
  * may be a stall: a collection pause, SIGSTOP, a VM migration). Two kinds:
  * <ul>
  *   <li>the process was on this machine (same node, or its NIC address is a loopback one) and its pid no longer
- *       runs;</li>
+ *       runs, or runs another process (pids are reused: the start time read when the name was learnt tells them
+ *       apart), or a zombie;</li>
  *   <li>someone who knows declared it dead ({@link #declareDead(long)}: the job's launcher or rendezvous lost it).</li>
  * </ul>
  * Thread-safe: declarations come from any thread, checks from the NIC agent.
@@ -62,10 +63,12 @@ final class ProcessLiveness
     }
 
     /**
-     * @param name a name of one of the peer's endpoints, or null when none is known.
+     * @param name        a name of one of the peer's endpoints, or null when none is known.
+     * @param startTimeMs the start time of the process that held the name's pid when the name was learnt, or
+     *                    {@link ProcessIdentity#UNKNOWN_START_TIME}.
      * @return true only on evidence that the process that owns it is gone.
      */
-    boolean isGone(final EndpointName name)
+    boolean isGone(final EndpointName name, final long startTimeMs)
     {
         if (null == name)
         {
@@ -79,8 +82,7 @@ final class ProcessLiveness
         {
             return false;
         }
-        final Optional<ProcessHandle> process = ProcessHandle.of(name.pid());
-        return process.isEmpty() || !process.get().isAlive();
+        return !ProcessIdentity.isAlive(name.pid(), startTimeMs);
     }
 
     private boolean onThisMachine(final EndpointName name)
