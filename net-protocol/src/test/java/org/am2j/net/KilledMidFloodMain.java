@@ -32,11 +32,12 @@ import org.am2j.spmd.Spmd;
  * another host.
  * <ul>
  *   <li>victim: serves the survivor's requests, writing each request's id to {@code victim.ran} (one write call
- *       each, before it replies, so that what it ran survives its SIGKILL), until the test kills it;</li>
+ *       each, before it replies, so that what it ran survives its SIGKILL), until the test kills it, or until it
+ *       has run {@link #STALL_AFTER} of them, then stops polling;</li>
  *   <li>other: serves the survivor's round trips until the survivor says stop;</li>
  *   <li>survivor: floods the victim with requests, each with a unique id, {@link #WINDOW} unresolved at most, while
  *       it does round trips with the other process; says {@code survivor.flooding} after {@link #FLOODING_AFTER}
- *       replies; once the test has killed the victim it sends {@link #AFTER_KILL} more, waits (still doing round
+ *       replies; once the test has killed the victim it sends {@link #AFTER_KILL} more, whatever the window, waits (still doing round
  *       trips) until every request to the victim is replied or returned, or its NIC knows the victim dead and
  *       has nothing outstanding to it (what the victim took before it died gets neither), does 200 more round
  *       trips, and writes
@@ -48,6 +49,10 @@ public final class KilledMidFloodMain
     static final int WINDOW = 64;
     static final int FLOODING_AFTER = 300;
     static final int AFTER_KILL = 20;
+    /**
+     * System property: the victim stops polling once it has run this many requests, and says {@code victim.stalled}.
+     */
+    static final String STALL_AFTER = "kmf.stallAfter";
     private static final int H_REQUEST = 1;
     private static final int H_REPLY = 2;
     private static final int H_PING = 3;
@@ -128,9 +133,19 @@ public final class KilledMidFloodMain
             });
             Files.writeString(dir.resolve("victim.ready"), "ready");
             final long deadline = RankSupport.deadline(60_000);
+            final int stallAfter = Integer.getInteger(STALL_AFTER, Integer.MAX_VALUE);
             while (true)
             {
                 check(!RankSupport.expired(deadline), "victim: never killed");
+                if (ran.cardinality() >= stallAfter)
+                {
+                    // Its NIC (a thread of its own) goes on taking and acknowledging requests it never runs.
+                    Files.writeString(dir.resolve("victim.stalled"), Integer.toString(ran.cardinality()));
+                    while (!RankSupport.expired(deadline))
+                    {
+                        Thread.sleep(10);
+                    }
+                }
                 if (0 == bundle.poll())
                 {
                     RankSupport.idle(bundle, 200);
@@ -220,7 +235,10 @@ public final class KilledMidFloodMain
                 check(!RankSupport.expired(deadline), "survivor: " + (sent - resolved) + " of " + sent +
                     " requests to the victim neither replied nor returned after 60 s; " + counts() + " nic: " +
                     NicCountersOf.giveUps(pid));
-                while (sent - resolved < WINDOW && (!sawKill || afterKill < AFTER_KILL))
+                // After the kill the window no longer holds the sends back: the victim's NIC may have acknowledged
+                // all of a full window before the process died without running them (they get no outcome), and
+                // only a message in flight makes the NIC look for the silent peer's death.
+                while (sawKill ? afterKill < AFTER_KILL : sent - resolved < WINDOW)
                 {
                     check(Am.OK == endpoint.request(1, H_REQUEST, sent), "survivor: request refused");
                     sent++;

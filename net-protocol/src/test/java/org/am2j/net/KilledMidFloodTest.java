@@ -83,17 +83,45 @@ class KilledMidFloodTest
         }
     }
 
-    private void killMidFlood(final String nic) throws Exception
+    @Tag("soak")
+    @Test
+    @Timeout(value = 90, unit = TimeUnit.SECONDS)
+    void aPeerKilledWithAWindowItsNicAcknowledgedButItNeverRanStillSettles() throws Exception
     {
-        final Process victim = jvms.start("victim", "-Dam2j.net.timeoutMs=1000", "-Dam2j.nic=" + nic);
+        // The victim stops running requests while its NIC thread goes on acknowledging them: the survivor's window
+        // fills with requests that are delivered but will never run, and nothing to the victim is in flight when it
+        // dies. What the survivor sends after the death is in flight, so its NIC finds the death and returns it.
+        final String out = killMidFlood("thread", "-D" + KilledMidFloodMain.STALL_AFTER + "=" +
+            (KilledMidFloodMain.FLOODING_AFTER + 10));
+        final Matcher ok = SURVIVOR_OK.matcher(out);
+        assertTrue(ok.find(), out);
+        final int sent = Integer.parseInt(ok.group(1));
+        final int returned = Integer.parseInt(ok.group(3)) + Integer.parseInt(ok.group(4));
+        assertEquals(KilledMidFloodMain.AFTER_KILL, returned, "every request sent after the death comes back: " + out);
+        final int ranBeforeTheStall = Integer.parseInt(Files.readString(dir.resolve("victim.stalled")).trim());
+        assertEquals(ranBeforeTheStall + KilledMidFloodMain.WINDOW + KilledMidFloodMain.AFTER_KILL, sent,
+            "a full window was acknowledged and not run: " + out);
+    }
+
+    private String killMidFlood(final String nic, final String... victimOptions) throws Exception
+    {
+        final List<String> victimArguments = new ArrayList<>(List.of("-Dam2j.net.timeoutMs=1000", "-Dam2j.nic=" + nic));
+        victimArguments.addAll(List.of(victimOptions));
+        final Process victim = jvms.start("victim", victimArguments.toArray(String[]::new));
         final Process other = jvms.start("other", "-Dam2j.net.timeoutMs=1000", "-Dam2j.nic=" + nic);
         final Process survivor = jvms.start("survivor", "-Dam2j.net.timeoutMs=1000", "-Dam2j.nic=" + nic);
         final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (!Files.exists(dir.resolve("survivor.flooding")))
+        final Path killWhen = dir.resolve(0 == victimOptions.length ? "survivor.flooding" : "victim.stalled");
+        while (!Files.exists(killWhen))
         {
             assertTrue(survivor.isAlive() && victim.isAlive() && System.nanoTime() < deadline,
                 "the survivor never flooded" + jvms.output("survivor") + jvms.output("victim"));
             Thread.sleep(5);
+        }
+        if (0 != victimOptions.length)
+        {
+            // Until the survivor's window is full of requests the victim's NIC took: no reply frees any more room.
+            Thread.sleep(500);
         }
         victim.destroyForcibly();
         assertTrue(victim.waitFor(10, TimeUnit.SECONDS));
@@ -103,8 +131,9 @@ class KilledMidFloodTest
         assertTrue(other.waitFor(30, TimeUnit.SECONDS), "other did not finish" + jvms.output("other"));
         assertEquals(0, other.exitValue(), jvms.output("other"));
 
-        checkAccounting(dir, "nic " + nic, Files.readString(dir.resolve("survivor.out")),
-            this::survivorOutput);
+        final String out = Files.readString(dir.resolve("survivor.out"));
+        checkAccounting(dir, "nic " + nic, out, this::survivorOutput);
+        return out;
     }
 
     private String survivorOutput()
