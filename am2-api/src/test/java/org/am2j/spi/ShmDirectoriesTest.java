@@ -14,6 +14,7 @@ import java.nio.file.attribute.UserPrincipal;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
 
 import org.am2j.api.AmError;
 import org.am2j.api.AmException;
@@ -76,6 +77,10 @@ class ShmDirectoriesTest
                     if (Files.deleteIfExists(job))
                     {
                         removals.incrementAndGet();
+                        // A sweep runs once per process start, not back to back: one that removed the directory at
+                        // every attempt would outlast the bounded retries, which only a directory that keeps
+                        // vanishing for another reason should.
+                        LockSupport.parkNanos(100_000);
                     }
                 }
                 catch (final IOException ignore)
