@@ -100,6 +100,34 @@ class WireSealTest
     }
 
     @Test
+    void inAuthenticateModeABatchOfMediumMessagesTakesTheAesGcmTagAndOneOfShortMessagesTheOther()
+    {
+        // An opener that never uses AES-GCM's tag (from an unreachable length) checks only the 128-bit tag: it opens
+        // a batch exactly when the sealer chose that tag for it.
+        final int payload = 4096;
+        for (final int entries : new int[] { 2, 16 })
+        {
+            final boolean medium = payload / entries >= WireSeal.GCM_TAG_FROM;
+            final WireSeal sealer = new WireSeal(WireMode.AUTHENTICATE, Long.MAX_VALUE, new NicCounters());
+            final WireSeal macOnly = new WireSeal(WireMode.AUTHENTICATE, Long.MAX_VALUE, new NicCounters(),
+                Integer.MAX_VALUE);
+            final WireSeal opener = new WireSeal(WireMode.AUTHENTICATE, Long.MAX_VALUE, new NicCounters());
+            final Datagram d = new Datagram(WireDescriptor.TYPE_BATCH, payload);
+            d.view.putInt(BatchDescriptor.COUNT_OFFSET, entries);
+            sealer.seal(d.buffer, d.view, d.length, alice.session, false);
+            final byte[] sealed = d.bytes(d.length + WireDescriptor.TAG_LENGTH);
+
+            assertEquals(!medium, macOnly.open(d.view, d.length, bob.session), entries + " entries");
+            d.view.putBytes(0, sealed);
+            assertTrue(opener.open(d.view, d.length, bob.session), entries + " entries");
+            // A count forged to the other side of the rule only picks the check that then fails.
+            d.view.putBytes(0, sealed);
+            d.view.putInt(BatchDescriptor.COUNT_OFFSET, medium ? 16 : 2);
+            assertFalse(opener.open(d.view, d.length, bob.session), entries + " entries, count forged");
+        }
+    }
+
+    @Test
     void aFlippedBitAnywhereIsRefused()
     {
         // Authenticate mode twice: with the 128-bit tag on short datagrams, and with AES-GCM's tag from the first
