@@ -32,11 +32,17 @@ import org.am2j.spmd.Job;
  * {@code os_ns} (the mean),
  * {@code os_burst_p50_ns} (the median burst's time per request: a preempted burst moves the mean, not this),
  * {@code os_queue_full_backoffs}, {@code bw_8k_gbps}, {@code bw_8k_gbps_min}, {@code bw_8k_gbps_max},
- * {@code bw_8k_gbps_runs}, {@code bw_8k_queue_full_backoffs} (back-offs of the sender on a full queue during the
- * timed runs), the {@link EpochGuard} results of each and {@code probe_fastest_p50_ns}.
+ * {@code bw_8k_gbps_runs} (timed after the bandwidth has settled: {@code warmUntilSettled}),
+ * {@code bw_8k_queue_full_backoffs} (back-offs of the sender on a full queue during the timed runs), the
+ * {@link EpochGuard} results of each and {@code probe_fastest_p50_ns}.
  */
 public final class AmPingPongRank
 {
+    /** A settling bandwidth run at most this much faster than the one before it ends the settling. */
+    static final double BW_SETTLED_GAIN = 1.1;
+    /** Settling bandwidth runs at most, after the warm-up run. */
+    static final int MAX_BW_SETTLING_RUNS = 5;
+
     /** Probes run and thrown away before the first one that counts. */
     static final int WARM_PROBES = 3;
 
@@ -229,6 +235,7 @@ public final class AmPingPongRank
         {
             channel.command(PhaseChannel.SERVE, 0);
             messaging.bandwidthGbps(bwWarmupMessages(config));
+            warmUntilSettled(messaging, config);
             final long backoffs = messaging.queueFullBackoffs();
             final double[] runs = new double[config.bwRepeats()];
             for (int i = 0; i < runs.length; i++)
@@ -242,6 +249,26 @@ public final class AmPingPongRank
         }, results);
 
         return end(channel, guard, results);
+    }
+
+    /**
+     * Untimed bandwidth runs of a timed run's length after the warm-up run, until one is not faster than the one
+     * before by more than {@value #BW_SETTLED_GAIN} (at most {@value #MAX_BW_SETTLING_RUNS}): paths that only the
+     * bandwidth run takes (batches of medium messages, AES-GCM over them on the wire) may still be compiling after
+     * the warm-up, and the first timed runs then measured the compiler, a third to a half of the later ones.
+     */
+    private static void warmUntilSettled(final AmMessaging messaging, final RankConfig config)
+    {
+        double last = messaging.bandwidthGbps(config.bwMessages());
+        for (int i = 1; i < MAX_BW_SETTLING_RUNS; i++)
+        {
+            final double next = messaging.bandwidthGbps(config.bwMessages());
+            if (next <= last * BW_SETTLED_GAIN)
+            {
+                return;
+            }
+            last = next;
+        }
     }
 
     /**
