@@ -56,6 +56,20 @@ def counted(runs, slow):
     return (fast, "the %d of %d runs outside slow epochs" % (len(fast), len(runs))) if fast else \
         (runs, "all %d runs (every one had a slow epoch)" % len(runs))
 
+def medians_of(rows, columns):
+    """Median (min, max) of each named column over the rows."""
+    return {name: med([row[i] for row in rows]) for name, i in columns.items()}
+
+def targets_table(p, heading, entries):
+    """The medians against their targets: entries of (figure, median, target, verdict)."""
+    p()
+    p(heading)
+    p()
+    p("| figure | median (range) | target | verdict |")
+    p("|---|---:|---|---|")
+    for entry in entries:
+        p("| %s | %s | %s | %s |" % entry)
+
 # Ping-pong
 rows = []
 for key, r in pp.items():
@@ -65,10 +79,7 @@ for key, r in pp.items():
                  r["medium_rtt_p50_ns"] / medium_limit if medium_limit else None, r["bw_8k_gbps"],
                  r["machine"]["load_avg_1m"], r["slow_epoch"]))
 fast, which = counted(rows, lambda row: row[13])
-ratio = med([row[6] for row in fast])
-medium = med([row[10] for row in fast])
-bw = med([row[11] for row in fast])
-rtt = med([row[2] for row in fast])
+m = medians_of(fast, {"rtt": 2, "ratio": 6, "medium": 10, "bw": 11})
 with open(os.path.join(out, "pingpong-shm.md"), "w") as f:
     p = lambda *a: print(*a, file=f)
     p("# Shared-memory ping-pong: `bin/am2j pingpong --protocol shm`")
@@ -91,15 +102,11 @@ with open(os.path.join(out, "pingpong-shm.md"), "w") as f:
             row[0], row[1], row[2], row[3], row[4], row[5], row[6], row[7],
             "n/a" if row[8] is None else "%d" % row[8], "n/a" if row[9] is None else "%d" % row[9],
             "n/a" if row[10] is None else "%.2f" % row[10], row[11], row[12], "yes" if row[13] else "no"))
-    p()
-    p("Medians (range) over %s:" % which)
-    p()
-    p("| figure | median (range) | target | verdict |")
-    p("|---|---:|---|---|")
-    p("| round trip p50 (ns) | %s | | |" % fmt(rtt, 0))
-    p("| am2j / cache line, interleaved | %s | at most 2.0 | %s |" % (fmt(ratio), verdict(ratio, 2.0)))
-    p("| 8 KiB medium / 8 KiB limit | %s | at most 1.5 | %s |" % (fmt(medium), verdict(medium, 1.5)))
-    p("| 8 KiB bandwidth (GB/s) | %s | at least 8 | %s |" % (fmt(bw), verdict(bw, 8.0, at_most=False)))
+    targets_table(p, "Medians (range) over %s:" % which, [
+        ("round trip p50 (ns)", fmt(m["rtt"], 0), "", ""),
+        ("am2j / cache line, interleaved", fmt(m["ratio"]), "at most 2.0", verdict(m["ratio"], 2.0)),
+        ("8 KiB medium / 8 KiB limit", fmt(m["medium"]), "at most 1.5", verdict(m["medium"], 1.5)),
+        ("8 KiB bandwidth (GB/s)", fmt(m["bw"]), "at least 8", verdict(m["bw"], 8.0, at_most=False))])
 
 # LogP
 rows = []
@@ -114,10 +121,8 @@ for key, r in lp.items():
                  ratios["multi_net_rtt_over_aeron_udp"], peers["limit_shm_rtt_us"], r["shm"]["os_us"] * 1000,
                  slow))
 fast, which = counted(rows, lambda row: row[13])
-shm = med([row[4] for row in fast])
-multi_shm = med([row[6] for row in fast])
-net = med([row[9] for row in rows])
-multi_net = med([row[10] for row in rows])
+m = medians_of(fast, {"shm": 4, "multi_shm": 6})
+m.update(medians_of(rows, {"net": 9, "multi_net": 10}))
 with open(os.path.join(out, "logp.md"), "w") as f:
     p = lambda *a: print(*a, file=f)
     p("# LogP parameters: `bin/am2j logp --quick`")
@@ -138,15 +143,11 @@ with open(os.path.join(out, "logp.md"), "w") as f:
         p("| `%s` | %s | %.3f | %.3f | %.2f | %.3f | %.2f | %.2f | %.2f | %.2f | %.2f | %.3f | %.0f | %s |" % (
             row[0], row[1], row[2], row[3], row[4], row[5], row[6], row[7], row[8], row[9], row[10], row[11], row[12],
             "yes" if row[13] else "no"))
-    p()
-    p("Medians (range); shared memory over %s, the network over all runs:" % which)
-    p()
-    p("| figure | median (range) | target | verdict |")
-    p("|---|---:|---|---|")
-    p("| `shm` RTT / Aeron IPC RTT | %s | at most 1.20 | %s |" % (fmt(shm), verdict(shm, 1.20)))
-    p("| `multi_shm` RTT / Aeron IPC RTT | %s | | |" % fmt(multi_shm))
-    p("| `net` RTT / Aeron UDP RTT | %s | at most 1.0 | %s |" % (fmt(net), verdict(net, 1.0)))
-    p("| `multi_net` RTT / Aeron UDP RTT | %s | | |" % fmt(multi_net))
+    targets_table(p, "Medians (range); shared memory over %s, the network over all runs:" % which, [
+        ("`shm` RTT / Aeron IPC RTT", fmt(m["shm"]), "at most 1.20", verdict(m["shm"], 1.20)),
+        ("`multi_shm` RTT / Aeron IPC RTT", fmt(m["multi_shm"]), "", ""),
+        ("`net` RTT / Aeron UDP RTT", fmt(m["net"]), "at most 1.0", verdict(m["net"], 1.0)),
+        ("`multi_net` RTT / Aeron UDP RTT", fmt(m["multi_net"]), "", "")])
     p()
     p("Run %d's printed output:" % rounds)
     p()
