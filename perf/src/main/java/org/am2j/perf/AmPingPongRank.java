@@ -252,10 +252,10 @@ public final class AmPingPongRank
     }
 
     /**
-     * Untimed bandwidth runs of a timed run's length after the warm-up run, until one is not faster than the one
-     * before by more than {@value #BW_SETTLED_GAIN} (at most {@value #MAX_BW_SETTLING_RUNS}): paths that only the
-     * bandwidth run takes (batches of medium messages, AES-GCM over them on the wire) may still be compiling after
-     * the warm-up, and the first timed runs then measured the compiler, a third to a half of the later ones.
+     * Untimed bandwidth runs of a timed run's length after the warm-up run, until one is at most
+     * {@value #BW_SETTLED_GAIN} times as fast as the one before (at most {@value #MAX_BW_SETTLING_RUNS}): paths that
+     * only the bandwidth run takes (batches of medium messages, AES-GCM over them on the wire) may still be compiling
+     * after the warm-up, and the first timed runs then measured the compiler, a third to a half of the later ones.
      */
     private static void warmUntilSettled(final AmMessaging messaging, final RankConfig config)
     {
