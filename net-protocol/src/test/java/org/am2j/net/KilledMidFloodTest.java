@@ -97,7 +97,9 @@ class KilledMidFloodTest
         assertTrue(ok.find(), out);
         final int sent = Integer.parseInt(ok.group(1));
         final int returned = Integer.parseInt(ok.group(3)) + Integer.parseInt(ok.group(4));
-        assertEquals(KilledMidFloodMain.AFTER_KILL, returned, "every request sent after the death comes back: " + out);
+        // Those sent after the death come back; so would any of the window the victim's NIC had not taken yet (on a
+        // loaded machine), which then were in flight when it died.
+        assertTrue(returned >= KilledMidFloodMain.AFTER_KILL, "every request sent after the death comes back: " + out);
         final int ranBeforeTheStall = Integer.parseInt(Files.readString(dir.resolve("victim.stalled")).trim());
         assertEquals(ranBeforeTheStall + KilledMidFloodMain.WINDOW + KilledMidFloodMain.AFTER_KILL, sent,
             "a full window was acknowledged and not run: " + out);
@@ -121,7 +123,7 @@ class KilledMidFloodTest
         if (0 != victimOptions.length)
         {
             // Until the survivor's window is full of requests the victim's NIC took: no reply frees any more room.
-            Thread.sleep(500);
+            Thread.sleep(1000);
         }
         victim.destroyForcibly();
         assertTrue(victim.waitFor(10, TimeUnit.SECONDS));
