@@ -122,9 +122,12 @@ final class WireSeal
         // A batch by its entries' mean length: one of short messages, however many, keeps the 128-bit tag, which
         // allocates nothing; one of medium messages takes AES-GCM's, whose cost per byte is a third of the other's.
         // The count is read before the tag is checked: a forged one only picks the check that then fails.
-        return WireDescriptor.TYPE_BATCH == type &&
-            length - WireDescriptor.HEADER_LENGTH >= (long)gcmTagFrom * view.getInt(BatchDescriptor.COUNT_OFFSET) &&
-            view.getInt(BatchDescriptor.COUNT_OFFSET) > 0 ? GCM_TAG : MAC;
+        if (WireDescriptor.TYPE_BATCH != type)
+        {
+            return MAC;
+        }
+        final int entries = view.getInt(BatchDescriptor.COUNT_OFFSET);
+        return entries > 0 && length - WireDescriptor.HEADER_LENGTH >= (long)gcmTagFrom * entries ? GCM_TAG : MAC;
     }
 
     /**
