@@ -35,6 +35,11 @@ final class Handlers
     /** Handler of the bytes a rank stored to this one since the last allStoreSync: (sender, low word, high word). */
     static final int H_STORE_COUNT = 75;
 
+    /** What each handler does, from {@link #H_GET} to {@link #H_STORE_COUNT}, for diagnostics. */
+    private static final String[] NAMES = {
+        "get", "get reply", "bulk get", "bulk get reply", "put", "bulk put", "put acknowledgement", "store",
+        "bulk store", "collective contribution", "collective result", "store count" };
+
     private Handlers()
     {
     }
@@ -77,34 +82,6 @@ final class Handlers
      */
     static String name(final int handler)
     {
-        switch (handler)
-        {
-            case H_GET:
-                return "get";
-            case H_GET_REPLY:
-                return "get reply";
-            case H_GET_BULK:
-                return "bulk get";
-            case H_GET_BULK_REPLY:
-                return "bulk get reply";
-            case H_PUT:
-                return "put";
-            case H_PUT_BULK:
-                return "bulk put";
-            case H_PUT_ACK:
-                return "put acknowledgement";
-            case H_STORE:
-                return "store";
-            case H_STORE_BULK:
-                return "bulk store";
-            case H_COLLECTIVE:
-                return "collective contribution";
-            case H_COLLECTIVE_RESULT:
-                return "collective result";
-            case H_STORE_COUNT:
-                return "store count";
-            default:
-                return "not a Split-C handler";
-        }
+        return handler >= H_GET && handler <= H_STORE_COUNT ? NAMES[handler - H_GET] : "not a Split-C handler";
     }
 }

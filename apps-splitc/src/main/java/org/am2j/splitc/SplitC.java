@@ -73,7 +73,7 @@ public final class SplitC
             this.space = new GlobalSpace(rank, size, endpoint, segment, progress);
             space.bulkChunkBytes = options.bulkChunkBytes();
             this.gets = new Gets(space, progress, options);
-            this.puts = new Puts(space, progress);
+            this.puts = new Puts(space);
             this.collectives = new Collectives(space, progress);
             this.stores = new Stores(space, progress, collectives);
             this.bulk = new BulkStaging(space, progress, puts, stores);
@@ -216,19 +216,19 @@ public final class SplitC
     @Override
     public void getLong(final long gp, final long[] dst, final int index)
     {
-        gets.getLong(gp, dst, index);
+        gets.get(gp, dst, dst.length, Elements.LONG, index);
     }
 
     @Override
     public void getDouble(final long gp, final double[] dst, final int index)
     {
-        gets.getDouble(gp, dst, index);
+        gets.get(gp, dst, dst.length, Elements.DOUBLE, index);
     }
 
     @Override
     public void getInt(final long gp, final int[] dst, final int index)
     {
-        gets.getInt(gp, dst, index);
+        gets.get(gp, dst, dst.length, Elements.INT, index);
     }
 
     @Override
@@ -270,19 +270,19 @@ public final class SplitC
     @Override
     public void putLong(final long gp, final long value)
     {
-        puts.putLong(gp, value);
+        puts.put(gp, value, 8);
     }
 
     @Override
     public void putDouble(final long gp, final double value)
     {
-        puts.putLong(gp, Double.doubleToRawLongBits(value));
+        puts.put(gp, Double.doubleToRawLongBits(value), 8);
     }
 
     @Override
     public void putInt(final long gp, final int value)
     {
-        puts.putInt(gp, value);
+        puts.put(gp, value, 4);
     }
 
     @Override
@@ -339,19 +339,19 @@ public final class SplitC
     @Override
     public void storeLong(final long gp, final long value)
     {
-        stores.storeLong(gp, value);
+        stores.store(gp, value, 8);
     }
 
     @Override
     public void storeDouble(final long gp, final double value)
     {
-        stores.storeLong(gp, Double.doubleToRawLongBits(value));
+        stores.store(gp, Double.doubleToRawLongBits(value), 8);
     }
 
     @Override
     public void storeInt(final long gp, final int value)
     {
-        stores.storeInt(gp, value);
+        stores.store(gp, value, 4);
     }
 
     @Override
