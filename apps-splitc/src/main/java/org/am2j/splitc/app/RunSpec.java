@@ -2,6 +2,7 @@ package org.am2j.splitc.app;
 
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 
@@ -19,6 +20,23 @@ public record RunSpec(String app, String label, Map<String, String> parameters)
     public RunSpec
     {
         parameters = Collections.unmodifiableMap(new LinkedHashMap<>(parameters));
+    }
+
+    /**
+     * @param app    name of the application.
+     * @param label  what the run is called in reports.
+     * @param names  every parameter of the application, in order.
+     * @param values their values, in the same order, written as {@link String#valueOf(Object)} writes them.
+     * @return the run.
+     */
+    public static RunSpec of(final String app, final String label, final List<String> names, final Object... values)
+    {
+        final Map<String, String> parameters = new LinkedHashMap<>();
+        for (int i = 0; i < names.size(); i++)
+        {
+            parameters.put(names.get(i), String.valueOf(values[i]));
+        }
+        return new RunSpec(app, label, parameters);
     }
 
     /**

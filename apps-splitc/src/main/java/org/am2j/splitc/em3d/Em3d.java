@@ -68,34 +68,22 @@ public final class Em3d implements SplitCApp
     @Override
     public List<RunSpec> preset(final String preset)
     {
-        switch (preset)
+        return switch (preset)
         {
-            case "paper":
-                return List.of(spec("EM3D/naive", 2500, 20, "naive", PAPER_ITERATIONS),
-                    spec("EM3D/good", 2500, 20, "good", PAPER_ITERATIONS));
-            case "paper-naive":
-                return List.of(spec("EM3D/naive", 2500, 20, "naive", PAPER_ITERATIONS));
-            case "paper-good":
-                return List.of(spec("EM3D/good", 2500, 20, "good", PAPER_ITERATIONS));
-            case "small":
-                return List.of(spec("EM3D/naive (small)", 200, 10, "naive", 10),
-                    spec("EM3D/good (small)", 200, 10, "good", 10));
-            default:
-                return List.of();
-        }
+            case "paper" -> List.of(spec("EM3D/naive", 2500, 20, "naive", PAPER_ITERATIONS),
+                spec("EM3D/good", 2500, 20, "good", PAPER_ITERATIONS));
+            case "paper-naive" -> List.of(spec("EM3D/naive", 2500, 20, "naive", PAPER_ITERATIONS));
+            case "paper-good" -> List.of(spec("EM3D/good", 2500, 20, "good", PAPER_ITERATIONS));
+            case "small" -> List.of(spec("EM3D/naive (small)", 200, 10, "naive", 10),
+                spec("EM3D/good (small)", 200, 10, "good", 10));
+            default -> List.of();
+        };
     }
 
     private static RunSpec spec(final String label, final int nodes, final int degree, final String layout,
         final int iterations)
     {
-        final Map<String, String> p = new LinkedHashMap<>();
-        p.put("nodes", Integer.toString(nodes));
-        p.put("degree", Integer.toString(degree));
-        p.put("remote", "0.40");
-        p.put("layout", layout);
-        p.put("iterations", Integer.toString(iterations));
-        p.put("seed", "1");
-        return new RunSpec(NAME, label, p);
+        return RunSpec.of(NAME, label, PARAMETERS, nodes, degree, "0.40", layout, iterations, 1);
     }
 
     private static Em3dGraph graph(final RunSpec spec, final int procs)
