@@ -202,17 +202,23 @@ public final class Am2Run
         finally
         {
             server.close();
-            if (options.nicsPerNode() > 0 && options.nodes() == 1)
-            {
-                // the NIC processes have exited or been killed: nothing maps their directory's files any more
-                ShmDirectories.deleteTree(shmRoot.resolve("nics-" + jobId));
-            }
-            if (options.nodes() > 1)
-            {
-                // every rank has exited or been killed: nothing maps the emulated nodes' files any more
-                ShmDirectories.deleteTree(RankPlacement.emulatedNodesRoot(shmRoot, jobId));
-                ShmDirectories.removeIfEmpty(shmRoot);
-            }
+            removeJobFiles(options, shmRoot, jobId);
+        }
+    }
+
+    /** Remove the job's shared-memory directories once its ranks and NIC processes have exited or been killed. */
+    private static void removeJobFiles(final LaunchOptions options, final Path shmRoot, final String jobId)
+    {
+        if (options.nicsPerNode() > 0 && options.nodes() == 1)
+        {
+            // the NIC processes have exited or been killed: nothing maps their directory's files any more
+            ShmDirectories.deleteTree(shmRoot.resolve("nics-" + jobId));
+        }
+        if (options.nodes() > 1)
+        {
+            // every rank has exited or been killed: nothing maps the emulated nodes' files any more
+            ShmDirectories.deleteTree(RankPlacement.emulatedNodesRoot(shmRoot, jobId));
+            ShmDirectories.removeIfEmpty(shmRoot);
         }
     }
 

@@ -5,9 +5,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Collections;
 import java.util.List;
 import java.util.TreeSet;
 
@@ -118,13 +116,7 @@ public final class CpuPinning
                 throw new IllegalArgumentException("bad CPU range '" + range + "' in '" + list + "'", ex);
             }
         }
-        final int[] result = new int[cpus.size()];
-        int i = 0;
-        for (final int cpu : cpus)
-        {
-            result[i++] = cpu;
-        }
-        return result;
+        return cpus.stream().mapToInt(Integer::intValue).toArray();
     }
 
     private static String findOnPath(final String program)
@@ -174,14 +166,6 @@ public final class CpuPinning
     }
 
     /**
-     * @return number of CPUs this process may run on.
-     */
-    public int allowedCount()
-    {
-        return cpus.length;
-    }
-
-    /**
      * @return the CPUs this process may run on, in the kernel's list format.
      */
     public String allowed()
@@ -211,14 +195,6 @@ public final class CpuPinning
     public List<String> prefix(final int rank)
     {
         final int cpu = cpu(rank);
-        if (cpu < 0)
-        {
-            return Collections.emptyList();
-        }
-        final List<String> words = new ArrayList<>(3);
-        words.add(taskset);
-        words.add("-c");
-        words.add(Integer.toString(cpu));
-        return Collections.unmodifiableList(words);
+        return cpu < 0 ? List.of() : List.of(taskset, "-c", Integer.toString(cpu));
     }
 }
