@@ -405,9 +405,7 @@ public final class Am2Run
         {
             // the rank's standard input is closed either way
         }
-        pumps[r] = new Thread[]{
-            pump(new LinePump(process.getInputStream(), out, r), "am2j-run-out-" + r),
-            pump(new LinePump(process.getErrorStream(), err, r), "am2j-run-err-" + r) };
+        pumps[r] = LinePump.start(process, out, err, Integer.toString(r));
         process.onExit().thenRun(() -> exits.add(r));
         return true;
     }
@@ -532,13 +530,5 @@ public final class Am2Run
     private static String signalName(final int signal)
     {
         return signal < SIGNALS.length && null != SIGNALS[signal] ? " (SIG" + SIGNALS[signal] + ")" : "";
-    }
-
-    private static Thread pump(final Runnable pump, final String name)
-    {
-        final Thread thread = new Thread(pump, name);
-        thread.setDaemon(true);
-        thread.start();
-        return thread;
     }
 }

@@ -24,16 +24,6 @@ final class LinePump implements Runnable
     private int length;
 
     /**
-     * @param in     the rank's stream.
-     * @param target where its lines go.
-     * @param rank   the rank, for the prefix.
-     */
-    LinePump(final InputStream in, final PrintStream target, final int rank)
-    {
-        this(in, target, Integer.toString(rank));
-    }
-
-    /**
      * @param in     the process's stream.
      * @param target where its lines go.
      * @param label  what the prefix says ({@code [label] }).
@@ -48,6 +38,26 @@ final class LinePump implements Runnable
     /**
      * Copy until the rank's stream ends.
      */
+    /**
+     * Start the pumps of a process in daemon threads: its standard output to {@code out}, its standard error to
+     * {@code err}, each line prefixed with {@code [label] }.
+     *
+     * @return the two threads.
+     */
+    static Thread[] start(final Process process, final PrintStream out, final PrintStream err, final String label)
+    {
+        final String name = "am2j-run-" + label.replace(' ', '-');
+        final Thread[] threads = {
+            new Thread(new LinePump(process.getInputStream(), out, label), name + "-out"),
+            new Thread(new LinePump(process.getErrorStream(), err, label), name + "-err") };
+        for (final Thread thread : threads)
+        {
+            thread.setDaemon(true);
+            thread.start();
+        }
+        return threads;
+    }
+
     @Override
     public void run()
     {

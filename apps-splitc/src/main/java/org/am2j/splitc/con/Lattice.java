@@ -123,15 +123,6 @@ public final class Lattice
     }
 
     /**
-     * @param d axis, 0 to 2.
-     * @return the difference of local indices of neighbours along the axis within a block.
-     */
-    public int localStride(final int d)
-    {
-        return d == 0 ? 1 : d == 1 ? side : side * side;
-    }
-
-    /**
      * @param id global id of a node whose coordinate along axis d is below the last.
      * @param d  axis, 0 to dim - 1.
      * @return true when the edge from the node to its neighbour {@code id + stride(d)} is present.
