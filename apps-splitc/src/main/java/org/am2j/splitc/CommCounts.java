@@ -16,13 +16,6 @@ public final class CommCounts
     private final long[] values = new long[CommSummary.FIELDS.size()];
 
     /**
-     * An empty set of counts.
-     */
-    public CommCounts()
-    {
-    }
-
-    /**
      * @return short messages sent to ranks on other nodes.
      */
     public long networkShort()

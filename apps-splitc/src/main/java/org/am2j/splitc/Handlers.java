@@ -1,5 +1,8 @@
 package org.am2j.splitc;
 
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+
 import org.am2j.api.Message;
 import org.am2j.api.Token;
 
@@ -64,16 +67,12 @@ final class Handlers
      */
     static void onReturned(final Progress progress, final Token token, final Message msg)
     {
-        final StringBuilder text = new StringBuilder("rank ").append(progress.rank()).append(": a ")
-            .append(msg.opcode()).append(" message for handler ").append(msg.handlerIndex()).append(" (")
-            .append(name(msg.handlerIndex())).append(") came back undelivered with status ")
-            .append(msg.returnStatus()).append(", arguments [");
-        for (int i = 0; i < msg.argCount(); i++)
-        {
-            text.append(i == 0 ? "" : ", ").append(msg.arg(i));
-        }
-        text.append(']');
-        throw progress.fail(new SplitCException(text.toString(), msg.returnStatus()));
+        final String arguments = IntStream.range(0, msg.argCount()).mapToObj(i -> Integer.toString(msg.arg(i)))
+            .collect(Collectors.joining(", ", "[", "]"));
+        throw progress.fail(new SplitCException("rank " + progress.rank() + ": a " + msg.opcode() +
+            " message for handler " + msg.handlerIndex() + " (" + name(msg.handlerIndex()) +
+            ") came back undelivered with status " + msg.returnStatus() + ", arguments " + arguments,
+            msg.returnStatus()));
     }
 
     /**
