@@ -190,6 +190,10 @@ final class FastBoxKeeper
                     }
                     continue;
                 }
+                else if (senderBehindHead(box))
+                {
+                    retire(box, now);
+                }
                 else
                 {
                     republish(box);
@@ -207,6 +211,35 @@ final class FastBoxKeeper
         {
             receiver.freeUnboundOfDead();
         }
+    }
+
+    /**
+     * A sender's writing word is never behind its receiver's head: the head passes a sequence only over a stamp its
+     * sender wrote after reserving it. A word behind the head says that the sender writes where nothing looks: a
+     * faulty writer moved the head word on between the sender's claim (its rings start from the word) and our
+     * binding, and back before its first send (a sender reads the head before it writes), or wrote the writing word.
+     * What the sender wrote there since it last read the head, at most a ring's depth, is counted as drops, and the
+     * box is let go: the sender finds it gone and claims one again from the head we publish.
+     *
+     * @return true when a ring of the bound box has its sender's writing word behind its head.
+     */
+    private boolean senderBehindHead(final int box)
+    {
+        boolean behind = false;
+        for (int kind = 0; kind < RINGS; kind++)
+        {
+            final int r = kind * cap + box;
+            // Acquire, and compared by difference as in writing(): any number may be there.
+            if (table.getAcquire(writingOffset[r]) - head[r] < 0)
+            {
+                behind = true;
+                for (int i = 0; i < table.depth; i++)
+                {
+                    counters.drop();
+                }
+            }
+        }
+        return behind;
     }
 
     /**
