@@ -69,6 +69,26 @@ class ScribbledPacketTest
         }
     }
 
+    /**
+     * Send requests 0 to 4 through {@code ab}, each SENT.
+     */
+    private static void sendFive(final ShmRoute ab, final Fixture.Ep b)
+    {
+        for (int i = 0; i < 5; i++)
+        {
+            assertEquals(Route.SENT, ab.send(request(b, i)));
+        }
+    }
+
+    /**
+     * A faulty writer zeroes a queue's structure: its tail, packets and claim words.
+     */
+    private static void zero(final PacketQueue queue)
+    {
+        final int structure = queue.tailOffset;
+        queue.buffer.setMemory(structure, queue.bulkFlagOffset(0) - structure, (byte)0);
+    }
+
     @Test
     void garbageOverTheStateOfAReadyPacketOfALiveSenderIsSkippedAndCounted()
     {
@@ -263,13 +283,9 @@ class ScribbledPacketTest
             final ShmRoute ab = a.routeTo(b);
             final PacketQueue queue = b.queueBlock().requests;
             final Fixture.Recorder recorder = new Fixture.Recorder();
-            for (int i = 0; i < 5; i++)
-            {
-                assertEquals(Route.SENT, ab.send(request(b, i)));
-            }
+            sendFive(ab, b);
             assertEquals(2, b.shm.poll(recorder, 2, false));
-            final int structure = queue.tailOffset;
-            queue.buffer.setMemory(structure, queue.bulkFlagOffset(0) - structure, (byte)0);
+            zero(queue);
             final long start = System.nanoTime();
             pollWithinBound(b, recorder, start, () -> b.host.drops() >= 3);
             assertEquals(3, b.host.drops(), "the three messages ready in the zeroed queue are counted");
@@ -299,13 +315,9 @@ class ScribbledPacketTest
             final ShmRoute ab = a.routeTo(b);
             final PacketQueue queue = b.queueBlock().requests;
             final Fixture.Recorder recorder = new Fixture.Recorder();
-            for (int i = 0; i < 5; i++)
-            {
-                assertEquals(Route.SENT, ab.send(request(b, i)));
-            }
+            sendFive(ab, b);
             assertEquals(5, b.shm.poll(recorder, 32, false));
-            final int structure = queue.tailOffset;
-            queue.buffer.setMemory(structure, queue.bulkFlagOffset(0) - structure, (byte)0);
+            zero(queue);
             assertEquals(Route.SENT, ab.send(request(b, 5)), "sequence 0 again: below the head");
             assertEquals(Route.SENT, ab.send(request(b, 6)), "sequence 1");
             final long start = System.nanoTime();
