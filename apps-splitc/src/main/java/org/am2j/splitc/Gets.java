@@ -43,7 +43,6 @@ final class Gets
     private int pendingBulkChunks;
 
     private final long[] readLongBox = new long[1];
-    private final double[] readDoubleBox = new double[1];
     private final int[] readIntBox = new int[1];
 
     Gets(final GlobalSpace space, final Progress progress, final SplitCOptions options)
@@ -105,12 +104,6 @@ final class Gets
     {
         read(gp, readLongBox, Elements.LONG);
         return readLongBox[0];
-    }
-
-    double readDouble(final long gp)
-    {
-        read(gp, readDoubleBox, Elements.DOUBLE);
-        return readDoubleBox[0];
     }
 
     int readInt(final long gp)

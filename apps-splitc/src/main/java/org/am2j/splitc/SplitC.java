@@ -162,12 +162,6 @@ public final class SplitC
         return space.segmentLength(Objects.checkIndex(otherRank, space.size));
     }
 
-    @Override
-    public long toGlobal(final int offset)
-    {
-        return GlobalPtr.of(space.rank, offset);
-    }
-
     /**
      * @return the AM-II endpoint under this layer (for statistics and tests; sending through it directly bypasses
      * the layer's counts and completion tracking).
@@ -256,12 +250,6 @@ public final class SplitC
     }
 
     @Override
-    public double readDouble(final long gp)
-    {
-        return gets.readDouble(gp);
-    }
-
-    @Override
     public int readInt(final long gp)
     {
         return gets.readInt(gp);
@@ -271,12 +259,6 @@ public final class SplitC
     public void putLong(final long gp, final long value)
     {
         puts.put(gp, value, 8);
-    }
-
-    @Override
-    public void putDouble(final long gp, final double value)
-    {
-        puts.put(gp, Double.doubleToRawLongBits(value), 8);
     }
 
     @Override
@@ -340,12 +322,6 @@ public final class SplitC
     public void storeLong(final long gp, final long value)
     {
         stores.store(gp, value, 8);
-    }
-
-    @Override
-    public void storeDouble(final long gp, final double value)
-    {
-        stores.store(gp, Double.doubleToRawLongBits(value), 8);
     }
 
     @Override
@@ -436,12 +412,6 @@ public final class SplitC
     public long broadcast(final int root, final long value)
     {
         return collectives.broadcast(root, value);
-    }
-
-    @Override
-    public double broadcast(final int root, final double value)
-    {
-        return Double.longBitsToDouble(collectives.broadcast(root, Double.doubleToRawLongBits(value)));
     }
 
     /**
