@@ -106,15 +106,6 @@ public final class Lattice
 
     /**
      * @param d axis, 0 to 2.
-     * @return ranks along it (1 beyond the lattice's dimensions).
-     */
-    public int grid(final int d)
-    {
-        return grid[d];
-    }
-
-    /**
-     * @param d axis, 0 to 2.
      * @return the difference of global ids of neighbours along the axis.
      */
     public long stride(final int d)
