@@ -118,18 +118,13 @@ public final class RendezvousDescriptor
      */
     public static int maxClientPayload(final int type)
     {
-        switch (type)
+        return switch (type)
         {
-            case HELLO:
-                return MAX_HELLO_PAYLOAD;
-            case BARRIER:
-            case GOODBYE:
-                return 0;
-            case ALL_GATHER:
-                return MAX_CONTRIBUTION;
-            default:
-                return -1;
-        }
+            case HELLO -> MAX_HELLO_PAYLOAD;
+            case BARRIER, GOODBYE -> 0;
+            case ALL_GATHER -> MAX_CONTRIBUTION;
+            default -> -1;
+        };
     }
 
     /**
@@ -139,21 +134,15 @@ public final class RendezvousDescriptor
      */
     public static long maxServerPayload(final int type, final int size)
     {
-        switch (type)
+        return switch (type)
         {
-            case WELCOME:
-                return 4 + 8L * size;
-            case RANK_LOST:
-                return RANK_LOST_PAYLOAD;
-            case BARRIER_DONE:
-                return 0;
-            case ALL_GATHER_DONE:
-                return 4 + (long)size * (4 + MAX_CONTRIBUTION);
-            case FAILED:
-                return MAX_FAILED_PAYLOAD;
-            default:
-                return -1;
-        }
+            case WELCOME -> 4 + 8L * size;
+            case RANK_LOST -> RANK_LOST_PAYLOAD;
+            case BARRIER_DONE -> 0;
+            case ALL_GATHER_DONE -> 4 + (long)size * (4 + MAX_CONTRIBUTION);
+            case FAILED -> MAX_FAILED_PAYLOAD;
+            default -> -1;
+        };
     }
 
     /**
@@ -162,29 +151,19 @@ public final class RendezvousDescriptor
      */
     public static String typeName(final int type)
     {
-        switch (type)
+        return switch (type)
         {
-            case HELLO:
-                return "HELLO";
-            case BARRIER:
-                return "BARRIER";
-            case ALL_GATHER:
-                return "ALL_GATHER";
-            case GOODBYE:
-                return "GOODBYE";
-            case WELCOME:
-                return "WELCOME";
-            case BARRIER_DONE:
-                return "BARRIER_DONE";
-            case ALL_GATHER_DONE:
-                return "ALL_GATHER_DONE";
-            case FAILED:
-                return "FAILED";
-            case RANK_LOST:
-                return "RANK_LOST";
-            default:
-                return "type " + type;
-        }
+            case HELLO -> "HELLO";
+            case BARRIER -> "BARRIER";
+            case ALL_GATHER -> "ALL_GATHER";
+            case GOODBYE -> "GOODBYE";
+            case WELCOME -> "WELCOME";
+            case BARRIER_DONE -> "BARRIER_DONE";
+            case ALL_GATHER_DONE -> "ALL_GATHER_DONE";
+            case FAILED -> "FAILED";
+            case RANK_LOST -> "RANK_LOST";
+            default -> "type " + type;
+        };
     }
 
     /**

@@ -173,19 +173,10 @@ final class RendezvousJob implements RendezvousConnection.Listener
     {
         switch (type)
         {
-            case HELLO:
-                onHello(peer, rank, payload);
-                break;
-            case BARRIER:
-            case ALL_GATHER:
-                onCollective(peer, type, collective, payload);
-                break;
-            case GOODBYE:
-                onGoodbye(peer);
-                break;
-            default:
-                onBadFrame(peer, "unexpected frame type " + type);
-                break;
+            case HELLO -> onHello(peer, rank, payload);
+            case BARRIER, ALL_GATHER -> onCollective(peer, type, collective, payload);
+            case GOODBYE -> onGoodbye(peer);
+            default -> onBadFrame(peer, "unexpected frame type " + type);
         }
     }
 

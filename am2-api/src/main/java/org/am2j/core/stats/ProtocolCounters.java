@@ -363,17 +363,17 @@ public final class ProtocolCounters implements TransportCounters
      */
     private long singleWriterCount(final EndpointStatistics.Counter counter)
     {
-        switch (counter)
+        return switch (counter)
         {
-            case REQUESTS_SENT: return requestsSentCount;
-            case REPLIES_SENT: return repliesSentCount;
-            case REQUESTS_RECEIVED: return requestsReceivedCount;
-            case REPLIES_RECEIVED: return repliesReceivedCount;
-            case BYTES_SENT: return bytesSentCount;
-            case BYTES_RECEIVED: return bytesReceivedCount;
-            case POLLS: return pollsCount;
-            default: return -1;
-        }
+            case REQUESTS_SENT -> requestsSentCount;
+            case REPLIES_SENT -> repliesSentCount;
+            case REQUESTS_RECEIVED -> requestsReceivedCount;
+            case REPLIES_RECEIVED -> repliesReceivedCount;
+            case BYTES_SENT -> bytesSentCount;
+            case BYTES_RECEIVED -> bytesReceivedCount;
+            case POLLS -> pollsCount;
+            default -> -1;
+        };
     }
 
     /**
