@@ -200,20 +200,8 @@ public final class CpuShare
         private static CpuShare create()
         {
             final Mode mode = modeSetting();
-            final RunnableProbe probe = Mode.ADAPTIVE == mode ? LoadavgProbe.open() : new RunnableProbe()
-            {
-                @Override
-                public int runnable()
-                {
-                    return UNKNOWN;
-                }
-
-                @Override
-                public int cpus()
-                {
-                    return Runtime.getRuntime().availableProcessors();
-                }
-            };
+            final RunnableProbe probe = Mode.ADAPTIVE == mode ? LoadavgProbe.open() :
+                RunnableProbe.fixed(RunnableProbe.UNKNOWN, Runtime.getRuntime().availableProcessors());
             return new CpuShare(mode, probe, SystemNanoClock.INSTANCE, DEFAULT_PERIOD_NANOS);
         }
     }
