@@ -7,6 +7,8 @@ import java.nio.channels.SelectionKey;
 import java.nio.channels.SocketChannel;
 import java.util.ArrayDeque;
 
+import org.agrona.CloseHelper;
+
 import static org.am2j.spmd.RendezvousDescriptor.HEADER_LENGTH;
 import static org.am2j.spmd.RendezvousDescriptor.HELLO;
 
@@ -260,6 +262,6 @@ final class RendezvousConnection
         {
             key.cancel();
         }
-        RendezvousServer.closeQuietly(channel);
+        CloseHelper.quietClose(channel);
     }
 }
