@@ -120,7 +120,7 @@ public final class NodeIdentity
             writeNew(temporary, fresh, posix);
             if (posix)
             {
-                checkRoot(root, Files.getOwner(temporary, NO_FOLLOW));
+                checkOwn(root, Files.getOwner(temporary, NO_FOLLOW), true);
             }
             try
             {
@@ -211,23 +211,30 @@ public final class NodeIdentity
         }
     }
 
-    private static void checkRoot(final Path root, final UserPrincipal self) throws IOException
+    /**
+     * @param path      the root directory or the published file.
+     * @param self      who must own it.
+     * @param directory true for the root (a directory), false for the file (a regular file).
+     * @throws AmException when it is a symbolic link, of the other kind, someone else's, or writable by others.
+     */
+    private static void checkOwn(final Path path, final UserPrincipal self, final boolean directory) throws IOException
     {
-        final PosixFileAttributes attributes = Files.readAttributes(root, PosixFileAttributes.class, NO_FOLLOW);
-        if (attributes.isSymbolicLink() || !attributes.isDirectory())
+        final PosixFileAttributes attributes = Files.readAttributes(path, PosixFileAttributes.class, NO_FOLLOW);
+        if (attributes.isSymbolicLink() || (directory ? !attributes.isDirectory() : !attributes.isRegularFile()))
         {
-            throw untrusted(root, "is not a directory (a symbolic link is not followed)");
+            throw untrusted(path, "is not a " + (directory ? "directory" : "regular file") +
+                " (a symbolic link is not followed)");
         }
         if (!self.equals(attributes.owner()))
         {
-            throw untrusted(root, "belongs to " + attributes.owner().getName() + ", not to " + self.getName());
+            throw untrusted(path, "belongs to " + attributes.owner().getName() + ", not to " + self.getName());
         }
         final Set<PosixFilePermission> permissions = attributes.permissions();
         if (permissions.contains(PosixFilePermission.GROUP_WRITE) ||
             permissions.contains(PosixFilePermission.OTHERS_WRITE))
         {
-            throw untrusted(root, "is writable by other users (mode " +
-                PosixFilePermissions.toString(permissions) + "); chmod 700 it");
+            throw untrusted(path, "is writable by other users (mode " +
+                PosixFilePermissions.toString(permissions) + (directory ? "); chmod 700 it" : ")"));
         }
     }
 
@@ -235,22 +242,7 @@ public final class NodeIdentity
     {
         if (null != self)
         {
-            final PosixFileAttributes attributes = Files.readAttributes(file, PosixFileAttributes.class, NO_FOLLOW);
-            if (attributes.isSymbolicLink() || !attributes.isRegularFile())
-            {
-                throw untrusted(file, "is not a regular file (a symbolic link is not followed)");
-            }
-            if (!self.equals(attributes.owner()))
-            {
-                throw untrusted(file, "belongs to " + attributes.owner().getName() + ", not to " + self.getName());
-            }
-            final Set<PosixFilePermission> permissions = attributes.permissions();
-            if (permissions.contains(PosixFilePermission.GROUP_WRITE) ||
-                permissions.contains(PosixFilePermission.OTHERS_WRITE))
-            {
-                throw untrusted(file, "is writable by other users (mode " +
-                    PosixFilePermissions.toString(permissions) + ")");
-            }
+            checkOwn(file, self, false);
         }
         final ByteBuffer bytes = ByteBuffer.allocate(ID_DIGITS + 2);
         try (SeekableByteChannel channel = Files.newByteChannel(file, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS))

@@ -1,6 +1,7 @@
 package org.am2j.spmd;
 
 import java.nio.ByteBuffer;
+import java.util.function.IntToLongFunction;
 
 /**
  * The frames of the bootstrap rendezvous: the TCP protocol between each rank's {@link RendezvousClient} and the job's
@@ -197,10 +198,15 @@ public final class RendezvousDescriptor
     }
 
     /**
-     * @param buffer holding a frame header at index 0.
-     * @return the reason the magic or version is wrong, or {@code null} when both are right.
+     * The checks every frame header passes, on either side.
+     *
+     * @param buffer     holding a frame header at index 0.
+     * @param maxPayload the largest payload of a frame type this side takes, -1 for a type it does not take
+     *                   ({@link #maxClientPayload(int)}, or {@link #maxServerPayload(int, int)} for the job's size).
+     * @return the reason the magic or version is wrong, the type unknown or the payload length outside [0, max], or
+     * {@code null} when the header passes.
      */
-    public static String checkMagicAndVersion(final ByteBuffer buffer)
+    public static String checkHeader(final ByteBuffer buffer, final IntToLongFunction maxPayload)
     {
         final int magic = buffer.getInt(MAGIC_OFFSET);
         if (magic != MAGIC)
@@ -211,6 +217,17 @@ public final class RendezvousDescriptor
         if (version != VERSION)
         {
             return "unsupported version " + version + ", expected " + VERSION;
+        }
+        final int type = type(buffer);
+        final long max = maxPayload.applyAsLong(type);
+        if (max < 0)
+        {
+            return "unknown frame type " + type;
+        }
+        final int length = payloadLength(buffer);
+        if (length < 0 || length > max)
+        {
+            return "payload length " + length + " of " + typeName(type) + " is outside [0, " + max + "]";
         }
         return null;
     }
