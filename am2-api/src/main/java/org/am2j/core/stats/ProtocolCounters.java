@@ -148,15 +148,7 @@ public final class ProtocolCounters implements TransportCounters
      */
     public void onRequestSent()
     {
-        final int mode = this.mode;
-        if (WriterMode.SINGLE_WRITER == mode)
-        {
-            requestsSentCount++;
-        }
-        else
-        {
-            WriterMode.increment(mode, requestsSent);
-        }
+        onSent(true, 0);
     }
 
     /**
@@ -164,15 +156,7 @@ public final class ProtocolCounters implements TransportCounters
      */
     public void onReplySent()
     {
-        final int mode = this.mode;
-        if (WriterMode.SINGLE_WRITER == mode)
-        {
-            repliesSentCount++;
-        }
-        else
-        {
-            WriterMode.increment(mode, repliesSent);
-        }
+        onSent(false, 0);
     }
 
     /**
@@ -248,15 +232,7 @@ public final class ProtocolCounters implements TransportCounters
      */
     public void onPoll()
     {
-        final int mode = this.mode;
-        if (WriterMode.SINGLE_WRITER == mode)
-        {
-            pollsCount++;
-        }
-        else
-        {
-            WriterMode.increment(mode, polls);
-        }
+        onPolls(1);
     }
 
     /**
