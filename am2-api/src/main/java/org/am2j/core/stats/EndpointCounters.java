@@ -1,5 +1,6 @@
 package org.am2j.core.stats;
 
+import org.agrona.CloseHelper;
 import org.agrona.concurrent.status.AtomicCounter;
 import org.agrona.concurrent.status.CountersManager;
 import org.am2j.api.AmError;
@@ -115,17 +116,8 @@ public final class EndpointCounters implements EndpointStatistics, AutoCloseable
         }
         catch (final RuntimeException ex)
         {
-            if (null != identityCounter)
-            {
-                identityCounter.close();
-            }
-            for (final AtomicCounter counter : returnedByCode)
-            {
-                if (null != counter)
-                {
-                    counter.close();
-                }
-            }
+            CloseHelper.quietClose(identityCounter);
+            CloseHelper.quietCloseAll(returnedByCode);
             throw ex;
         }
 

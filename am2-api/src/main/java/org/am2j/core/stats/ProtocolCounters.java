@@ -2,6 +2,7 @@ package org.am2j.core.stats;
 
 import java.util.Locale;
 
+import org.agrona.CloseHelper;
 import org.agrona.concurrent.status.AtomicCounter;
 import org.agrona.concurrent.status.CountersManager;
 import org.am2j.api.EndpointStatistics;
@@ -102,13 +103,7 @@ public final class ProtocolCounters implements TransportCounters
         }
         catch (final RuntimeException ex)
         {
-            for (final AtomicCounter counter : counters)
-            {
-                if (null != counter)
-                {
-                    counter.close();
-                }
-            }
+            CloseHelper.quietCloseAll(counters);
             throw ex;
         }
 
