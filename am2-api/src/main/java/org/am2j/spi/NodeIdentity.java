@@ -17,6 +17,7 @@ import java.nio.file.attribute.UserPrincipal;
 import java.security.SecureRandom;
 import java.util.EnumSet;
 import java.util.Set;
+import java.util.regex.Pattern;
 
 import org.am2j.api.AmError;
 import org.am2j.api.AmException;
@@ -53,6 +54,7 @@ public final class NodeIdentity
     public static final int ID_DIGITS = 16;
 
     private static final Set<PosixFilePermission> FILE_PERMISSIONS = PosixFilePermissions.fromString("rw-------");
+    private static final Pattern VALID_ID = Pattern.compile("[0-9a-f]{" + ID_DIGITS + "}");
     private static final LinkOption[] NO_FOLLOW = { LinkOption.NOFOLLOW_LINKS };
     private static volatile String local;
 
@@ -169,19 +171,7 @@ public final class NodeIdentity
      */
     static boolean isValidId(final String id)
     {
-        if (id.length() != ID_DIGITS)
-        {
-            return false;
-        }
-        for (int i = 0; i < id.length(); i++)
-        {
-            final char c = id.charAt(i);
-            if (!(c >= '0' && c <= '9') && !(c >= 'a' && c <= 'f'))
-            {
-                return false;
-            }
-        }
-        return true;
+        return VALID_ID.matcher(id).matches();
     }
 
     private static String newId()

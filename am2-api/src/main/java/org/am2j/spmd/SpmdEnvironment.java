@@ -275,18 +275,8 @@ public record SpmdEnvironment(
      */
     static boolean isValidNodeId(final String nodeId)
     {
-        if (nodeId.isEmpty() || nodeId.getBytes(StandardCharsets.UTF_8).length > MAX_NODE_ID_BYTES)
-        {
-            return false;
-        }
-        for (int i = 0; i < nodeId.length(); i++)
-        {
-            if (Character.isISOControl(nodeId.charAt(i)))
-            {
-                return false;
-            }
-        }
-        return true;
+        return !nodeId.isEmpty() && nodeId.getBytes(StandardCharsets.UTF_8).length <= MAX_NODE_ID_BYTES &&
+            nodeId.chars().noneMatch(Character::isISOControl);
     }
 
     /**
