@@ -154,14 +154,8 @@ public final class NodeIdentity
         }
         finally
         {
-            try
-            {
-                Files.deleteIfExists(temporary);
-            }
-            catch (final IOException ignore)
-            {
-                // a leftover temporary file is harmless: its name is never read
-            }
+            // a leftover temporary file is harmless: its name is never read
+            ShmDirectories.deleteQuietly(temporary);
         }
     }
 

@@ -181,7 +181,7 @@ public final class CountersFile implements AutoCloseable
         {
             for (final Path file : files)
             {
-                if (isStale(file) && deleteQuietly(file))
+                if (isStale(file) && ShmDirectories.deleteQuietly(file))
                 {
                     removed++;
                 }
@@ -281,7 +281,7 @@ public final class CountersFile implements AutoCloseable
 
     private void deleteFile()
     {
-        deleteQuietly(path);
+        ShmDirectories.deleteQuietly(path);
         ShmDirectories.removeIfEmpty(path.getParent());
     }
 
@@ -385,17 +385,5 @@ public final class CountersFile implements AutoCloseable
         final String name = file.getFileName().toString();
         final String digits = name.substring(0, name.length() - FILE_SUFFIX.length());
         return PID_DIGITS.matcher(digits).matches() ? Long.parseLong(digits) : -1;
-    }
-
-    private static boolean deleteQuietly(final Path file)
-    {
-        try
-        {
-            return Files.deleteIfExists(file);
-        }
-        catch (final IOException ex)
-        {
-            return false;
-        }
     }
 }
