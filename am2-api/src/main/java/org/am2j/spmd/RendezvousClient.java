@@ -260,22 +260,6 @@ public final class RendezvousClient implements AutoCloseable
     }
 
     /**
-     * @return number of ranks in the job.
-     */
-    public int size()
-    {
-        return size;
-    }
-
-    /**
-     * @return number of collectives completed.
-     */
-    public long completed()
-    {
-        return completed;
-    }
-
-    /**
      * Wait until every rank has entered this barrier.
      *
      * @throws AmException {@link AmError#RESOURCE} when the job has failed or the wait timed out,

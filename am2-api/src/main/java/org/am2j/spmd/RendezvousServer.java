@@ -125,30 +125,6 @@ public final class RendezvousServer implements AutoCloseable
     }
 
     /**
-     * @return number of ranks in the job.
-     */
-    public int size()
-    {
-        return size;
-    }
-
-    /**
-     * @return the job id the ranks must present.
-     */
-    public String jobId()
-    {
-        return jobId;
-    }
-
-    /**
-     * @return why the job can run no more collectives (a rank died, left or timed out), or {@code null} while it can.
-     */
-    public String failure()
-    {
-        return job.failure();
-    }
-
-    /**
      * @return true once every rank has joined the job (said hello); a rank cannot have returned from
      * {@link Spmd#init()} before.
      */
