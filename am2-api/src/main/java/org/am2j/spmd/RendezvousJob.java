@@ -35,7 +35,7 @@ import static org.am2j.spmd.RendezvousDescriptor.WELCOME;
  * error; a rank that disconnects while no collective is under way is not logged, since a program may well exit
  * without closing its job after its last collective, and later collectives report it anyway.
  * <p>
- * Owned by the server thread, except {@link #failure()} and {@link #everyRankJoined()}, which any thread may read.
+ * Owned by the server thread, except {@link #everyRankJoined()}, which any thread may read.
  */
 final class RendezvousJob implements RendezvousConnection.Listener
 {
@@ -57,7 +57,6 @@ final class RendezvousJob implements RendezvousConnection.Listener
     private final long waitingReportNs;
     private final Consumer<String> log;
     private final CountDownLatch departures;
-    private volatile String failureView;
     /** {@link #welcomed} for other threads: set once, when the last rank joins, before any rank is welcomed. */
     private volatile boolean welcomedView;
 
@@ -107,14 +106,6 @@ final class RendezvousJob implements RendezvousConnection.Listener
         this.processIds = new long[size];
         this.startNs = startNs;
         this.nextWaitingReportNs = startNs + waitingReportNs;
-    }
-
-    /**
-     * @return why the job can run no more collectives, or {@code null} while it can; any thread.
-     */
-    String failure()
-    {
-        return failureView;
     }
 
     /**
@@ -367,7 +358,6 @@ final class RendezvousJob implements RendezvousConnection.Listener
             failure = "rank " + rank + " left job '" + jobId + "' (closed it) after collective #" + completed +
                 ", so no later collective can complete";
             failureRank = rank;
-            failureView = failure;
             if (waiting)
             {
                 for (int r = 0; r < size; r++)
@@ -467,7 +457,6 @@ final class RendezvousJob implements RendezvousConnection.Listener
         }
         failure = message;
         failureRank = rank;
-        failureView = message;
         clearPending();
         for (final RendezvousConnection p : peers)
         {
