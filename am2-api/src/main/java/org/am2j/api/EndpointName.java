@@ -230,17 +230,9 @@ public final class EndpointName
     @Override
     public boolean equals(final Object o)
     {
-        if (this == o)
-        {
-            return true;
-        }
-        if (!(o instanceof EndpointName))
-        {
-            return false;
-        }
-        final EndpointName that = (EndpointName)o;
-        return processId == that.processId && endpointId == that.endpointId && pid == that.pid &&
-            node.equals(that.node) && addresses.equals(that.addresses);
+        return this == o || o instanceof EndpointName that && processId == that.processId &&
+            endpointId == that.endpointId && pid == that.pid && node.equals(that.node) &&
+            addresses.equals(that.addresses);
     }
 
     @Override

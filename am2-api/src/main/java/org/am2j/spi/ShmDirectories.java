@@ -417,7 +417,6 @@ public final class ShmDirectories
         }
     }
 
-
     private static FileAttribute<?>[] attributes()
     {
         return FileSystems.getDefault().supportedFileAttributeViews().contains("posix") ?
