@@ -244,7 +244,7 @@ public final class AmPingPongRank
             }
             final long backoffsDuring = messaging.queueFullBackoffs() - backoffs;
             messaging.finish();
-            putBandwidth(results, runs);
+            putBandwidth(results, "bw_8k", runs);
             results.put("bw_8k_queue_full_backoffs", backoffsDuring);
         }, results);
 
@@ -280,18 +280,6 @@ public final class AmPingPongRank
     static int bwWarmupMessages(final RankConfig config)
     {
         return Math.max(config.bwMessages(), Math.min(config.warmup(), PingPongOptions.MAX_BW_MESSAGES));
-    }
-
-    /**
-     * Put {@code bw_8k_gbps} (the median), {@code _min}, {@code _max} and {@code bw_8k_gbps_runs} (every run, in
-     * order).
-     *
-     * @param results where.
-     * @param runs    GB/s of each run, at least one.
-     */
-    static void putBandwidth(final Results results, final double[] runs)
-    {
-        putBandwidth(results, "bw_8k", runs);
     }
 
     /**

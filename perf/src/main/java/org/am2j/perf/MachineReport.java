@@ -51,16 +51,6 @@ final class MachineReport
         return this;
     }
 
-    /**
-     * @param label of a measurement added.
-     * @return true when its probes were slow, against the fastest probe of the whole run.
-     */
-    boolean slowEpoch(final String label)
-    {
-        return slowEpoch(entries.stream().filter(entry -> entry.label.equals(label)).findFirst()
-            .orElseThrow(() -> new IllegalArgumentException("no measurement " + label)));
-    }
-
     private boolean slowEpoch(final Entry entry)
     {
         return entry.probes.slowEpoch() || EpochGuard.isSlow(entry.probes.probeP50Ns(), fastestProbeNs) ||
@@ -124,17 +114,6 @@ final class MachineReport
     MachineState start()
     {
         return start;
-    }
-
-    /**
-     * Print the machine line, one line per measurement and the verdict.
-     *
-     * @param out   where.
-     * @param width of the label column.
-     */
-    void printTable(final PrintStream out, final int width)
-    {
-        printTable(out, width, List.of());
     }
 
     /**
