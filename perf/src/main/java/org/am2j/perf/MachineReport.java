@@ -101,22 +101,6 @@ final class MachineReport
     }
 
     /**
-     * @return fastest probe median of the run, ns.
-     */
-    long fastestProbeNs()
-    {
-        return fastestProbeNs;
-    }
-
-    /**
-     * @return the machine state at the start.
-     */
-    MachineState start()
-    {
-        return start;
-    }
-
-    /**
      * Print the machine line, one line per measurement and the verdict: whether the figures can be trusted, and if
      * not, why: figures that cannot be true, measurements in slow epochs, a machine busier than its CPUs.
      *

@@ -37,10 +37,7 @@ final class PingPongReport
     static final String UDP_LIMIT = "udp";
 
     private final PingPongOptions options;
-    private final String command;
-    private final String timestamp;
     private final CpuPinning pinning;
-    private final MachineState start;
     private final Results results = new Results();
     private final MachineReport machine;
     private final boolean udp;
@@ -70,10 +67,7 @@ final class PingPongReport
         final Results udp)
     {
         this.options = options;
-        this.command = command;
-        this.timestamp = timestamp;
         this.pinning = pinning;
-        this.start = start;
         results.putAll(am).putAll(limit);
         long fastest = Math.min(am.getLong("probe_fastest_p50_ns"), limit.getLong("probe_fastest_p50_ns"));
         this.udp = null != udp;

@@ -2,7 +2,6 @@ package org.am2j.perf.jmh;
 
 import java.util.List;
 
-import org.am2j.api.Endpoint;
 import org.am2j.core.AmRuntime;
 
 /**
@@ -69,22 +68,6 @@ final class JmhRuntime
             throw new IllegalArgumentException("route must be one of " + accepted + ", got '" + route + "'");
         }
         return AmRuntime.IN_PROCESS.equals(route) ? start("", false) : start(route, true);
-    }
-
-    /**
-     * @param from        the sending endpoint.
-     * @param translation its translation to the other endpoint.
-     * @param route       the route the benchmark is about.
-     * @throws IllegalStateException when the translation goes over another transport.
-     */
-    static void checkRoute(final Endpoint from, final int translation, final String route)
-    {
-        final String transport = from.translationTransport(translation);
-        if (!route.equals(transport))
-        {
-            throw new IllegalStateException("translation " + translation + " goes over '" + transport + "', not '" +
-                route + "'");
-        }
     }
 
     private static List<String> expected(final String transports)
