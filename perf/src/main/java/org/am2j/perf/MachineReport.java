@@ -135,10 +135,7 @@ final class MachineReport
     List<String> verdict(final List<String> impossible)
     {
         final List<String> reasons = new ArrayList<>();
-        for (final String figure : impossible)
-        {
-            reasons.add("  impossible figure: " + figure);
-        }
+        impossible.forEach(figure -> reasons.add("  impossible figure: " + figure));
         final List<String> slow = slowMeasurements();
         if (!slow.isEmpty())
         {

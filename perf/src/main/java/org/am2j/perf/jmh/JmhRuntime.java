@@ -1,6 +1,7 @@
 package org.am2j.perf.jmh;
 
 import java.util.List;
+import java.util.stream.Stream;
 
 import org.am2j.core.AmRuntime;
 
@@ -72,15 +73,9 @@ final class JmhRuntime
 
     private static List<String> expected(final String transports)
     {
-        final List<String> names = new java.util.ArrayList<>();
-        names.add(AmRuntime.IN_PROCESS);
-        for (final String name : transports.split(","))
-        {
-            if (!name.isBlank() && !AmRuntime.IN_PROCESS.equals(name.trim()))
-            {
-                names.add(name.trim());
-            }
-        }
+        final List<String> names = new java.util.ArrayList<>(List.of(AmRuntime.IN_PROCESS));
+        Stream.of(transports.split(",")).map(String::trim)
+            .filter(name -> !name.isEmpty() && !AmRuntime.IN_PROCESS.equals(name)).forEach(names::add);
         return names;
     }
 }
