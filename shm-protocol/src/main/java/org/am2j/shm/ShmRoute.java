@@ -98,7 +98,7 @@ final class ShmRoute implements Route
         this.withdrawnPacketState = state(WITHDRAWN, pid);
         this.watch = new OwnerWatch(transport, this, region, block, inverse, pid);
         this.owner = watch.owner;
-        this.box = new RouteBox(block.boxes, pid, inverse);
+        this.box = new RouteBox(block, pid, inverse);
         this.segment = new PeerSegment(block, transport.mappedFiles);
     }
 
