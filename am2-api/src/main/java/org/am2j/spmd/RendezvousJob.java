@@ -243,13 +243,7 @@ final class RendezvousJob implements RendezvousConnection.Listener
                 welcome.putLong(id);
             }
             welcome.flip();
-            for (final RendezvousConnection p : peers)
-            {
-                if (null != p)
-                {
-                    p.send(WELCOME, welcome.duplicate(), 0);
-                }
-            }
+            broadcast(WELCOME, welcome, 0);
         }
     }
 
@@ -326,13 +320,7 @@ final class RendezvousJob implements RendezvousConnection.Listener
         }
         final int doneType = pendingType == ALL_GATHER ? ALL_GATHER_DONE : BARRIER_DONE;
         clearPending();
-        for (final RendezvousConnection p : peers)
-        {
-            if (null != p && p.open)
-            {
-                p.send(doneType, null == result ? null : result.duplicate(), completed);
-            }
-        }
+        broadcast(doneType, result, completed);
     }
 
     private void clearPending()
@@ -421,13 +409,7 @@ final class RendezvousJob implements RendezvousConnection.Listener
     {
         final ByteBuffer payload = ByteBuffer.allocate(RendezvousDescriptor.RANK_LOST_PAYLOAD);
         payload.putInt(rank).flip();
-        for (final RendezvousConnection p : peers)
-        {
-            if (null != p && p.open)
-            {
-                p.send(RANK_LOST, payload.duplicate(), 0);
-            }
-        }
+        broadcast(RANK_LOST, payload, 0);
     }
 
     private void departed(final int rank)
@@ -458,11 +440,21 @@ final class RendezvousJob implements RendezvousConnection.Listener
         failure = message;
         failureRank = rank;
         clearPending();
+        broadcast(FAILED, failedPayload(failureRank, failure), completed);
+    }
+
+    /**
+     * Send a frame to every rank connected.
+     *
+     * @param payload its payload, each rank sent a view of it (its position untouched), or {@code null} for none.
+     */
+    private void broadcast(final int type, final ByteBuffer payload, final long collective)
+    {
         for (final RendezvousConnection p : peers)
         {
             if (null != p && p.open)
             {
-                sendFailed(p);
+                p.send(type, null == payload ? null : payload.duplicate(), collective);
             }
         }
     }
