@@ -177,43 +177,10 @@ public final class LinkSecret
     /**
      * The secrets of one session of a link, seen from one end: the traffic secret of each direction, from which the
      * keys of its epochs derive ({@link #epochKeys}), and the session's id, which both ends compute alike and every
-     * datagram of the session carries (it names the session; it is no secret).
+     * datagram of the session carries (it names the session; it is no secret). The arrays are the secrets
+     * themselves: do not change them.
      */
-    public static final class TrafficSecrets
+    public record TrafficSecrets(byte[] transmit, byte[] receive, int id)
     {
-        private final byte[] transmit;
-        private final byte[] receive;
-        private final int id;
-
-        TrafficSecrets(final byte[] transmit, final byte[] receive, final int id)
-        {
-            this.transmit = transmit;
-            this.receive = receive;
-            this.id = id;
-        }
-
-        /**
-         * @return the traffic secret of the datagrams this NIC sends (the array itself: do not change it).
-         */
-        public byte[] transmit()
-        {
-            return transmit;
-        }
-
-        /**
-         * @return the traffic secret of the datagrams this NIC receives (the array itself: do not change it).
-         */
-        public byte[] receive()
-        {
-            return receive;
-        }
-
-        /**
-         * @return the session's id.
-         */
-        public int id()
-        {
-            return id;
-        }
     }
 }

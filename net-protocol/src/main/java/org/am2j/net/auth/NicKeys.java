@@ -63,14 +63,12 @@ public final class NicKeys
     private static final String KEY_AGREEMENT_ALGORITHM = "XDH";
 
     private final PrivateKey privateKey;
-    private final XECPublicKey publicKey;
     private final byte[] encodedPublicKey;
 
     private NicKeys(final KeyPair pair)
     {
         this.privateKey = pair.getPrivate();
-        this.publicKey = (XECPublicKey)pair.getPublic();
-        this.encodedPublicKey = X25519Codec.encode(publicKey);
+        this.encodedPublicKey = X25519Codec.encode((XECPublicKey)pair.getPublic());
     }
 
     /**
@@ -122,14 +120,6 @@ public final class NicKeys
     public void publicKey(final MutableDirectBuffer buffer, final int offset)
     {
         buffer.putBytes(offset, encodedPublicKey);
-    }
-
-    /**
-     * @return the public key as the JDK's type.
-     */
-    public XECPublicKey jdkPublicKey()
-    {
-        return publicKey;
     }
 
     /**
