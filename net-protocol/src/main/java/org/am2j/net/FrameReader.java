@@ -189,7 +189,7 @@ final class FrameReader
             // Heard again after a long silence (it stalled, or was cut off; a running peer answers every
             // retransmission, at least every rtoMaxMs): what we sent meanwhile may still be in its socket or on its
             // way; give it a whole timeout before asking it to give anything up.
-            timers.extendDeadlines(peer);
+            timers.moveDeadlines(peer, false);
         }
         peer.lastHeardNanos = clock.nowNanos;
         if (peer.requestsOut.acknowledge(d.getLong(WireDescriptor.REQUEST_ACK_NEXT_OFFSET),
@@ -206,7 +206,7 @@ final class FrameReader
         peer.repliesIn.floor(d.getLong(WireDescriptor.REPLY_FLOOR_OFFSET));
         if (0 != (d.getShort(WireDescriptor.FLAGS_OFFSET) & WireDescriptor.FLAG_BUSY))
         {
-            timers.refreshDeadlines(peer);
+            timers.moveDeadlines(peer, true);
         }
         return true;
     }
