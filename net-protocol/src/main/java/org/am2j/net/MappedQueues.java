@@ -20,9 +20,8 @@ import static org.am2j.net.EndpointBlockDescriptor.*;
 final class MappedQueues extends ServedQueues
 {
     private final UnsafeBuffer block;
-    private final MappedByteBuffer mapping;
     private final int wireId;
-    private final long hostPid;
+    final long hostPid;
     private final WakeSender waker;
     private final InetSocketAddress hostWake;
     private final InFlightLog inFlightLog;
@@ -44,7 +43,6 @@ final class MappedQueues extends ServedQueues
         final WakeSender waker)
     {
         super(new UnsafeBuffer(mapping), queueBytes);
-        this.mapping = mapping;
         this.block = new UnsafeBuffer(mapping);
         this.wireId = wireId;
         this.hostPid = hostPid;
@@ -77,11 +75,6 @@ final class MappedQueues extends ServedQueues
         block.putInt(REPLY_RESULT_OFFSET, result);
         // Ordered store: a host that sees its sequence here sees the result and payload written before it.
         block.putLongOrdered(REPLY_SEQUENCE_OFFSET, sequence);
-    }
-
-    long hostPid()
-    {
-        return hostPid;
     }
 
     /**
@@ -206,11 +199,6 @@ final class MappedQueues extends ServedQueues
     {
         // The mapping goes with the last reference to it; the host removes the file.
         routeByKey.clear();
-    }
-
-    MappedByteBuffer mapping()
-    {
-        return mapping;
     }
 
     @Override

@@ -60,7 +60,7 @@ final class NetInbound extends MessageFlyweight
     @Override
     public DirectBuffer dataBuffer()
     {
-        return deposited ? endpoint.host().segment() : buffer;
+        return deposited ? endpoint.host.segment() : buffer;
     }
 
     @Override

@@ -96,7 +96,7 @@ public final class NetTransport extends NetworkTransport
         {
             this.keeper = null;
         }
-        LOGGER.log(System.Logger.Level.DEBUG, () -> "am2j " + config + " at " + nic.address());
+        LOGGER.log(System.Logger.Level.DEBUG, () -> "am2j " + config + " at " + nic.address);
     }
 
     /**
@@ -142,7 +142,7 @@ public final class NetTransport extends NetworkTransport
     @Override
     public String wakeAddress()
     {
-        return config.mode == NicMode.INLINE ? "udp:" + nic.address() : null;
+        return config.mode == NicMode.INLINE ? "udp:" + nic.address : null;
     }
 
     @Override

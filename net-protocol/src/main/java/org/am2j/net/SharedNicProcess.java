@@ -234,7 +234,7 @@ public final class SharedNicProcess implements AutoCloseable
             }
             // Whether an endpoint came is the command table's record, not this check's sample: an endpoint that
             // registered and closed between two checks must not leave the process waiting for a first one.
-            else if ((now - idleSinceNanos) / 1_000_000L >= (commands.served() ? IDLE_EXIT_MS : FIRST_ENDPOINT_MS))
+            else if ((now - idleSinceNanos) / 1_000_000L >= (commands.served ? IDLE_EXIT_MS : FIRST_ENDPOINT_MS))
             {
                 running = false;
             }
