@@ -404,18 +404,6 @@ final class FrameReader
     }
 
     /**
-     * Check a complete message body against its destination and put it into the destination's receive queue, or
-     * send it back to its sender.
-     *
-     * @return {@link #TAKEN} or {@link #BUSY}.
-     */
-    int deliver(final Peer peer, final boolean replyChannel, final DirectBuffer buffer, final int body,
-        final int bodyLength)
-    {
-        return deliverChecked(peer, replyChannel, buffer, body, bodyLength);
-    }
-
-    /**
      * {@link #deliver(Peer, boolean, DirectBuffer, int, int)} of a message between two endpoints of this NIC whose
      * copy is in its sender's in-flight log: a refusal marks the copy RETURNING as it goes back.
      */
@@ -426,7 +414,7 @@ final class FrameReader
         sameNicLogPosition = position;
         try
         {
-            return deliverChecked(peer, replyChannel, buffer, body, bodyLength);
+            return deliver(peer, replyChannel, buffer, body, bodyLength);
         }
         finally
         {
@@ -434,7 +422,13 @@ final class FrameReader
         }
     }
 
-    private int deliverChecked(final Peer peer, final boolean replyChannel, final DirectBuffer buffer, final int body,
+    /**
+     * Check a complete message body against its destination and put it into the destination's receive queue, or
+     * send it back to its sender.
+     *
+     * @return {@link #TAKEN}, {@link #BUSY}, or {@link #NOT_YET} for a request whose sender's name has not come.
+     */
+    int deliver(final Peer peer, final boolean replyChannel, final DirectBuffer buffer, final int body,
         final int bodyLength)
     {
         final int code = buffer.getByte(body + MessageDescriptor.OPCODE_OFFSET) & 0xFF;

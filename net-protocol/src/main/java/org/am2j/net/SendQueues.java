@@ -145,35 +145,29 @@ final class SendQueues
     {
         drainingReplies = replyQueue;
         draining.heldBack().set(replyQueue, false);
-        startRead(queue);
-        final int read = queue.controlledRead(creditTakingDrainer);
-        resolveSameNic();
-        if (0 == read)
-        {
-            return 0;
-        }
-        startRead(queue);
-        final int more = queue.controlledRead(creditTakingDrainer);
-        resolveSameNic();
-        return read + more;
+        final int read = readTakingCredits(queue);
+        return 0 == read ? 0 : read + readTakingCredits(queue);
     }
 
-    /**
-     * @param index where a record's message starts in the ring being read, as the read's handler is given it
-     *              ({@link #startRead} took the read's head).
-     * @return the record's position in its queue.
-     */
-    private long sendPosition(final int index)
-    {
-        return drainHead + (index - org.agrona.concurrent.ringbuffer.RecordDescriptor.HEADER_LENGTH - drainHeadIndex);
-    }
-
-    private void startRead(final org.agrona.concurrent.ringbuffer.RingBuffer queue)
+    private int readTakingCredits(final org.agrona.concurrent.ringbuffer.RingBuffer queue)
     {
         // A read moves the queue's head only when it ends: within it, a record's position is this head plus its
         // distance from the head's index.
         drainHead = queue.consumerPosition();
         drainHeadIndex = (int)(drainHead & (queue.capacity() - 1));
+        final int read = queue.controlledRead(creditTakingDrainer);
+        resolveSameNic();
+        return read;
+    }
+
+    /**
+     * @param index where a record's message starts in the ring being read, as the read's handler is given it
+     *              ({@link #readTakingCredits} took the read's head).
+     * @return the record's position in its queue.
+     */
+    private long sendPosition(final int index)
+    {
+        return drainHead + (index - org.agrona.concurrent.ringbuffer.RecordDescriptor.HEADER_LENGTH - drainHeadIndex);
     }
 
     /**
