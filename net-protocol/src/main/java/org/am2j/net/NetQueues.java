@@ -23,8 +23,8 @@ final class NetQueues extends ServedQueues implements TransportQueues
     /** Most inverse-mapping routes one endpoint keeps (distinct remote senders). */
     static final int MAX_ROUTES = 1 << 16;
 
-    private final NicAgent nic;
-    private final EndpointHost host;
+    final NicAgent nic;
+    final EndpointHost host;
     private final TransportCounters counters;
     private final int id;
     /**
@@ -84,7 +84,7 @@ final class NetQueues extends ServedQueues implements TransportQueues
         }
         // An endpoint of this NIC: the NIC moves the records between the two endpoints' queues (as a shared NIC
         // does); any other through its peer.
-        final Peer peer = target.nicId() == nic.nicId() ? nic.sameNicPeer(target.nicAddress()) :
+        final Peer peer = target.nicId() == nic.nicId ? nic.sameNicPeer(target.nicAddress()) :
             nic.peerFor(target.nicId(), target.nicAddress());
         if (null == peer)
         {
@@ -174,28 +174,14 @@ final class NetQueues extends ServedQueues implements TransportQueues
     private int runHandedOver()
     {
         final boolean reply = direct.acceptedReply();
-        if (reply)
-        {
-            receiveQueues.readingReplies = true;
-        }
-        else
-        {
-            receiveQueues.readingRequests = true;
-        }
+        receiveQueues.reading(reply, true);
         try
         {
             sink.onMessage(direct.inbound);
         }
         finally
         {
-            if (reply)
-            {
-                receiveQueues.readingReplies = false;
-            }
-            else
-            {
-                receiveQueues.readingRequests = false;
-            }
+            receiveQueues.reading(reply, false);
             direct.done();
             nic.returnReceiveBuffer();
         }
@@ -243,7 +229,7 @@ final class NetQueues extends ServedQueues implements TransportQueues
         closed = true;
         nic.unregister(this);
         // What this endpoint's sends held goes out now, not when the keeper next runs the NIC.
-        nic.directSends().flushHeld();
+        nic.directSends.flushHeld();
     }
 
     /**
@@ -341,21 +327,6 @@ final class NetQueues extends ServedQueues implements TransportQueues
     public void countRetransmit()
     {
         counters.retransmit();
-    }
-
-    NicAgent nic()
-    {
-        return nic;
-    }
-
-    TransportCounters counters()
-    {
-        return counters;
-    }
-
-    EndpointHost host()
-    {
-        return host;
     }
 
     @Override
