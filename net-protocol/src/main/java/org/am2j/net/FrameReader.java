@@ -554,7 +554,7 @@ final class FrameReader
         if (peer.sameNic)
         {
             // From an endpoint this NIC serves too: back into its reply receive queue, no datagram.
-            return SameNicReturn.toSender(endpoints, peer, buffer, body, bodyLength, status, sameNicLog,
+            return ReceiveRecords.returnToSender(endpoints, peer, buffer, body, bodyLength, status, sameNicLog,
                 sameNicLogPosition);
         }
         return writer.sendBack(peer, buffer, body, bodyLength, status, false);

@@ -1,8 +1,6 @@
 package org.am2j.net;
 
-import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
-import org.agrona.concurrent.ringbuffer.OneToOneRingBuffer;
 import org.am2j.api.ReturnStatus;
 
 /**
@@ -374,25 +372,8 @@ final class NicTimers
             return true;
         }
         final int route = endpoint.inverseRoute(peer, message.getInt(body + MessageDescriptor.DESTINATION_ENDPOINT_OFFSET));
-        final OneToOneRingBuffer queue = endpoint.receiveQueue(true);
-        final int index = route < 0 ? -1 :
-            queue.tryClaim(QueueRecordDescriptor.MESSAGE_TYPE, QueueRecordDescriptor.BODY_OFFSET + slot.bodyLength);
-        if (index < 0)
-        {
-            return route < 0;
-        }
-        if (null != slot.log)
-        {
-            // Before the commit: a host that reads the log of a dead NIC finds this return committed or not.
-            slot.log.returning(slot.logPosition,
-                InFlightLog.claimedPosition(queue, QueueRecordDescriptor.BODY_OFFSET + slot.bodyLength));
-        }
-        final MutableDirectBuffer ring = queue.buffer();
-        ring.putInt(index + QueueRecordDescriptor.ROUTE_OFFSET, route);
-        ring.putInt(index + QueueRecordDescriptor.DEPOSITED_OFFSET, 0);
-        ring.putBytes(index + QueueRecordDescriptor.BODY_OFFSET, message, body, slot.bodyLength);
-        ring.putByte(index + QueueRecordDescriptor.BODY_OFFSET + MessageDescriptor.RETURN_STATUS_OFFSET, (byte)status);
-        ReceiveRecords.commitAndSignal(queue, index, endpoint);
-        return true;
+        // A sender with more peers than routes cannot be told.
+        return route < 0 ||
+            ReceiveRecords.putReturned(endpoint, route, message, body, slot.bodyLength, status, slot.log, slot.logPosition);
     }
 }

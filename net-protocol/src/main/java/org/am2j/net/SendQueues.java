@@ -144,7 +144,7 @@ final class SendQueues
         final boolean replyQueue)
     {
         drainingReplies = replyQueue;
-        draining.heldBack().set(replyQueue, false);
+        draining.heldBack(replyQueue, false);
         final int read = readTakingCredits(queue);
         return 0 == read ? 0 : read + readTakingCredits(queue);
     }
@@ -205,7 +205,7 @@ final class SendQueues
         if (routePeer.sameNic)
         {
             // Its sender is an endpoint of this NIC too: back into its reply receive queue, or later when that is full.
-            return FrameReader.BUSY == SameNicReturn.toSender(endpoints, routePeer, buffer, body, bodyLength, status, null, -1) ?
+            return FrameReader.BUSY == ReceiveRecords.returnToSender(endpoints, routePeer, buffer, body, bodyLength, status, null, -1) ?
                 ControlledMessageHandler.Action.ABORT : ControlledMessageHandler.Action.CONTINUE;
         }
         // The return goes out at once on the reply channel: what this drain held for the peer goes first.
@@ -417,7 +417,7 @@ final class SendQueues
      */
     private ControlledMessageHandler.Action heldBack()
     {
-        draining.heldBack().set(drainingReplies, true);
+        draining.heldBack(drainingReplies, true);
         return ControlledMessageHandler.Action.ABORT;
     }
 
@@ -429,8 +429,7 @@ final class SendQueues
     {
         for (final ServedQueues endpoint : endpoints.all())
         {
-            if ((endpoint.hasQueuedSends(true) && !endpoint.heldBack().get(true)) ||
-                (endpoint.hasQueuedSends(false) && !endpoint.heldBack().get(false)))
+            if (endpoint.hasReadySends())
             {
                 return true;
             }
