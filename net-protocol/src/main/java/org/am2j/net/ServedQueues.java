@@ -24,7 +24,8 @@ abstract class ServedQueues
     private final OneToOneRingBuffer requestReceiveQueue;
     private final OneToOneRingBuffer replyReceiveQueue;
     /** Whether the NIC's last drain left the oldest record of each send queue for later ({@link SendQueues}). */
-    private final HeldBack heldBack = new HeldBack();
+    private boolean requestsHeldBack;
+    private boolean repliesHeldBack;
 
     /**
      * @param block      the network queue block whose rings these are ({@link EndpointBlockDescriptor}), or null
@@ -159,13 +160,32 @@ abstract class ServedQueues
     }
 
     /**
-     * @return whether the NIC's last drain of each send queue left its oldest record there (the peer's window or the
-     *         in-flight log full, the link busy, a same-NIC destination's queue full): until then, that queue's
-     *         records are no work for the NIC. NIC thread only.
+     * Say whether the NIC's last drain of a send queue left its oldest record there (the peer's window or the
+     * in-flight log full, the link busy, a same-NIC destination's queue full): until then, that queue's records are
+     * no work for the NIC. NIC thread only.
+     *
+     * @param replyChannel which channel's send queue.
+     * @param heldBack     whether its oldest record was left there.
      */
-    final HeldBack heldBack()
+    final void heldBack(final boolean replyChannel, final boolean heldBack)
     {
-        return heldBack;
+        if (replyChannel)
+        {
+            repliesHeldBack = heldBack;
+        }
+        else
+        {
+            requestsHeldBack = heldBack;
+        }
+    }
+
+    /**
+     * @return true when a send queue holds a record the NIC could take now: one its last drain did not leave there
+     *         ({@link #heldBack(boolean, boolean)}).
+     */
+    final boolean hasReadySends()
+    {
+        return (pending(replySendQueue) && !repliesHeldBack) || (pending(requestSendQueue) && !requestsHeldBack);
     }
 
     /**
