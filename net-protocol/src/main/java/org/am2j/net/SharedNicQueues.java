@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.util.Arrays;
 
 import org.agrona.DirectBuffer;
+import org.agrona.IoUtil;
 import org.agrona.MutableDirectBuffer;
 import org.agrona.collections.Long2ObjectHashMap;
 import org.agrona.concurrent.AtomicBuffer;
@@ -497,14 +498,8 @@ final class SharedNicQueues implements TransportQueues
 
     private void deleteFile()
     {
-        try
-        {
-            Files.deleteIfExists(file);
-        }
-        catch (final IOException ignored)
-        {
-            // A leftover block file of a dead pid is replaced by the next process that gets the pid.
-        }
+        // A leftover block file of a dead pid is replaced by the next process that gets the pid.
+        IoUtil.delete(file.toFile(), true);
     }
 
     ManyToOneRingBuffer sendQueue(final boolean replyChannel)

@@ -9,6 +9,7 @@ import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.util.concurrent.atomic.AtomicLong;
 
+import org.agrona.CloseHelper;
 import org.am2j.api.AmError;
 import org.am2j.api.AmException;
 import org.am2j.spi.EndpointHost;
@@ -144,15 +145,7 @@ final class SharedNicTransport extends NetworkTransport
     @Override
     public void close()
     {
-        try
-        {
-            selector.close();
-            wakeChannel.close();
-        }
-        catch (final IOException ignored)
-        {
-            // Descriptors only.
-        }
+        CloseHelper.quietCloseAll(selector, wakeChannel);
         link.close();
     }
 
