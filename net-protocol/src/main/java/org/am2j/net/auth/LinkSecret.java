@@ -1,5 +1,7 @@
 package org.am2j.net.auth;
 
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.util.Arrays;
 
 /**
@@ -113,7 +115,7 @@ public final class LinkSecret
                 (localIsLower ? lowerToHigher : higherToLower) + TRAFFIC_SECRET_LENGTH),
             Arrays.copyOfRange(okm, localIsLower ? higherToLower : lowerToHigher,
                 (localIsLower ? higherToLower : lowerToHigher) + TRAFFIC_SECRET_LENGTH),
-            littleEndianInt(okm, LinkKeyDescriptor.SESSION_ID_OFFSET));
+            littleEndian(okm).getInt(LinkKeyDescriptor.SESSION_ID_OFFSET));
         Arrays.fill(okm, (byte)0);
         return secrets;
     }
@@ -130,10 +132,19 @@ public final class LinkSecret
     {
         final byte[] info = new byte[LinkKeyDescriptor.EPOCH_INFO_LENGTH];
         System.arraycopy(LinkKeyDescriptor.EPOCH_LABEL, 0, info, 0, LinkKeyDescriptor.LABEL_LENGTH);
-        putLittleEndian(info, LinkKeyDescriptor.EPOCH_NUMBER_OFFSET, epoch, 4);
+        littleEndian(info).putInt(LinkKeyDescriptor.EPOCH_NUMBER_OFFSET, epoch);
         final byte[] okm = Hkdf.expand(trafficSecret, info, LinkKeyDescriptor.EPOCH_OKM_LENGTH);
         System.arraycopy(okm, 0, into, 0, LinkKeyDescriptor.EPOCH_OKM_LENGTH);
         Arrays.fill(okm, (byte)0);
+    }
+
+    /**
+     * @param bytes an array.
+     * @return a little-endian view of it, as every integer in the key schedule's inputs and outputs is.
+     */
+    static ByteBuffer littleEndian(final byte[] bytes)
+    {
+        return ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
     }
 
     private byte[] lower()
@@ -144,25 +155,6 @@ public final class LinkSecret
     private byte[] higher()
     {
         return localIsLower ? peerNic : localNic;
-    }
-
-    static void putLittleEndian(final byte[] bytes, final int offset, final long value)
-    {
-        putLittleEndian(bytes, offset, value, 8);
-    }
-
-    private static void putLittleEndian(final byte[] bytes, final int offset, final long value, final int length)
-    {
-        for (int i = 0; i < length; i++)
-        {
-            bytes[offset + i] = (byte)(value >>> (8 * i));
-        }
-    }
-
-    private static int littleEndianInt(final byte[] bytes, final int offset)
-    {
-        return (bytes[offset] & 0xFF) | (bytes[offset + 1] & 0xFF) << 8 | (bytes[offset + 2] & 0xFF) << 16 |
-            (bytes[offset + 3] & 0xFF) << 24;
     }
 
     /**
