@@ -119,7 +119,7 @@ final class FrameWriter
                 fragment.putByte(WireDescriptor.FRAGMENT_COUNT_OFFSET, (byte)count);
                 fragment.putInt(WireDescriptor.FRAGMENT_OFFSET_OFFSET, offset);
                 fragment.putBytes(WireDescriptor.HEADER_LENGTH, datagram, WireDescriptor.HEADER_LENGTH + offset, length);
-                send(fragmentBuffer, fragment, WireDescriptor.HEADER_LENGTH + length, peer);
+                send(fragmentBuffer, fragment, WireDescriptor.HEADER_LENGTH + length, peer, false);
             }
         }
         sent(peer, slot);
@@ -176,18 +176,11 @@ final class FrameWriter
     /**
      * Seal or tag a datagram of the peer's session ({@link WireSeal}: its tag goes after its {@code length} bytes, which
      * its buffer has room for) and hand it to the wire.
-     */
-    void send(final ByteBuffer datagram, final UnsafeBuffer view, final int length,
-        final Peer peer)
-    {
-        send(datagram, view, length, peer, false);
-    }
-
-    /**
+     *
      * @param keep the datagram is a window slot's, which keeps its message in clear for retransmission.
      */
-    private void send(final ByteBuffer datagram, final UnsafeBuffer view, final int length,
-        final Peer peer, final boolean keep)
+    void send(final ByteBuffer datagram, final UnsafeBuffer view, final int length, final Peer peer,
+        final boolean keep)
     {
         final LinkSession session = peer.session;
         if (null == session)
@@ -230,7 +223,7 @@ final class FrameWriter
         writeHeader(ack, type, flags | (replyChannel ? WireDescriptor.FLAG_REPLY_CHANNEL : 0), peer, sequence);
         ack.putInt(WireDescriptor.BODY_LENGTH_OFFSET, 0);
         ack.putInt(WireDescriptor.FRAGMENT_OFFSET_OFFSET, 0);
-        send(ackBuffer, ack, WireDescriptor.HEADER_LENGTH, peer);
+        send(ackBuffer, ack, WireDescriptor.HEADER_LENGTH, peer, false);
     }
 
     /**
