@@ -123,7 +123,7 @@ final class NetQueues extends ServedQueues implements TransportQueues
                 {
                     break;
                 }
-                else if (direct.accepted())
+                else if (direct.accepted)
                 {
                     handled += runHandedOver();
                 }
@@ -159,7 +159,7 @@ final class NetQueues extends ServedQueues implements TransportQueues
     {
         if (closed)
         {
-            return nic.inlineReceive();
+            return nic.inlineReceive(null);
         }
         direct.offer(!repliesOnly && !receiveQueues.readingRequests, !receiveQueues.readingReplies);
         return nic.inlineReceive(direct);
@@ -173,7 +173,7 @@ final class NetQueues extends ServedQueues implements TransportQueues
      */
     private int runHandedOver()
     {
-        final boolean reply = direct.acceptedReply();
+        final boolean reply = direct.acceptedReply;
         receiveQueues.reading(reply, true);
         try
         {
@@ -205,7 +205,7 @@ final class NetQueues extends ServedQueues implements TransportQueues
     @Override
     public boolean hasPending()
     {
-        nic.inlineReceive();
+        nic.inlineReceive(null);
         return receiveQueues.pending();
     }
 

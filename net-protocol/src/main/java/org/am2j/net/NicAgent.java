@@ -187,18 +187,8 @@ final class NicAgent implements Agent
     }
 
     /**
-     * Inline mode: read one datagram (after moving queued sends).
-     *
-     * @return true when a datagram was read; always false in thread mode or when another thread runs the NIC.
-     */
-    boolean inlineReceive()
-    {
-        return inlineReceive(null);
-    }
-
-    /**
      * Inline mode: read one datagram (after moving queued sends), and hand a message of it to the polling host when
-     * the host's offer allows ({@link DirectDelivery}). When {@link DirectDelivery#accepted()} afterwards, the
+     * the host's offer allows ({@link DirectDelivery}). When {@link DirectDelivery#accepted} afterwards, the
      * message lies in the receive buffer: the host runs it, then calls {@link #returnReceiveBuffer()}.
      *
      * @param offer the polling endpoint's offer, or null.
