@@ -46,7 +46,7 @@ public final class NetTransport extends NetworkTransport
         this(config, openWire(config), nicId, counters);
     }
 
-    private static UdpWire openWire(final NetConfig config)
+    static UdpWire openWire(final NetConfig config)
     {
         try
         {
