@@ -58,6 +58,8 @@ final class FastBoxKeeper
     /** Per ring: the head found not ready while its sender had stamped or reserved it, and since when. */
     private final long[] stuckHead;
     private final long[] stuckSince;
+    /** Per box: since when its sender's writing word has stood behind a head ({@link #senderBehindHead}), or 0. */
+    private final long[] behindSince;
     /** Per box: being let go ({@link FastBoxDescriptor#RETIRING} stored), and since when. */
     private final boolean[] retiring;
     private final long[] retiringSince;
@@ -95,6 +97,7 @@ final class FastBoxKeeper
         this.stampedBelow = new long[RINGS * cap];
         this.stuckHead = new long[RINGS * cap];
         this.stuckSince = new long[RINGS * cap];
+        this.behindSince = new long[cap];
         this.retiring = new boolean[cap];
         this.retiringSince = new long[cap];
         this.sharedGap = new long[RINGS * cap];
@@ -122,6 +125,7 @@ final class FastBoxKeeper
             stuckSince[r] = 0;
             sharedGapSince[r] = 0;
         }
+        behindSince[box] = 0;
     }
 
     /**
@@ -190,6 +194,10 @@ final class FastBoxKeeper
                     }
                     continue;
                 }
+                else if (senderBehindHead(box, now))
+                {
+                    retire(box, now);
+                }
                 else
                 {
                     republish(box);
@@ -207,6 +215,50 @@ final class FastBoxKeeper
         {
             receiver.freeUnboundOfDead();
         }
+    }
+
+    /**
+     * A sender's writing word is never behind its receiver's head: the head passes a sequence only over a stamp its
+     * sender wrote after reserving it. A word behind the head says that the sender writes where nothing looks: a
+     * faulty writer moved the head word on between the sender's claim (its rings start from the word) and our
+     * binding, and back before its first send (a sender reads the head before it writes). A word that stays behind
+     * for the liveness timeout (a faulty writer's number over a live sender's word is written again at its next
+     * reservation) has what the sender wrote there since it last read the head, at most a ring's depth, counted as
+     * drops, and the box let go: the sender finds it gone and claims one again from the head we publish.
+     *
+     * @return true when the box is to be let go.
+     */
+    private boolean senderBehindHead(final int box, final long now)
+    {
+        int behind = 0;
+        for (int kind = 0; kind < RINGS; kind++)
+        {
+            final int r = kind * cap + box;
+            // Acquire, and compared by difference as in writing(): any number may be there.
+            if (table.getAcquire(writingOffset[r]) - head[r] < 0)
+            {
+                behind++;
+            }
+        }
+        if (0 == behind)
+        {
+            behindSince[box] = 0;
+            return false;
+        }
+        if (0 == behindSince[box])
+        {
+            behindSince[box] = now;
+            return false;
+        }
+        if (now - behindSince[box] < livenessNanos)
+        {
+            return false;
+        }
+        for (int i = behind * table.depth; i > 0; i--)
+        {
+            counters.drop();
+        }
+        return true;
     }
 
     /**
