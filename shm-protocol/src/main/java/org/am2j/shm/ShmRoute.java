@@ -529,6 +529,25 @@ final class ShmRoute implements Route
     }
 
     /**
+     * @return true once the destination was found freed under a forged OPEN ({@link OwnerWatch#abandonUnderOpen}):
+     * what was sent there is settled as for a dead owner.
+     */
+    boolean abandoned()
+    {
+        return watch.abandoned();
+    }
+
+    /**
+     * The dead-peer watch's look at a stalled route whose owner lives ({@link OwnerWatch#abandonUnderOpen}).
+     *
+     * @return true when this call took the destination for abandoned.
+     */
+    boolean abandonUnderOpen(final long now)
+    {
+        return watch.abandonUnderOpen(now);
+    }
+
+    /**
      * @return true when {@link #settle} has run and found nothing of this process's still being written.
      */
     boolean settled()
