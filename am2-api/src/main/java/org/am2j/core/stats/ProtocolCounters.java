@@ -143,7 +143,15 @@ public final class ProtocolCounters implements TransportCounters
      */
     public void onRequestSent()
     {
-        onSent(true, 0);
+        final int mode = this.mode;
+        if (WriterMode.SINGLE_WRITER == mode)
+        {
+            requestsSentCount++;
+        }
+        else
+        {
+            WriterMode.increment(mode, requestsSent);
+        }
     }
 
     /**
@@ -151,7 +159,15 @@ public final class ProtocolCounters implements TransportCounters
      */
     public void onReplySent()
     {
-        onSent(false, 0);
+        final int mode = this.mode;
+        if (WriterMode.SINGLE_WRITER == mode)
+        {
+            repliesSentCount++;
+        }
+        else
+        {
+            WriterMode.increment(mode, repliesSent);
+        }
     }
 
     /**
@@ -227,7 +243,15 @@ public final class ProtocolCounters implements TransportCounters
      */
     public void onPoll()
     {
-        onPolls(1);
+        final int mode = this.mode;
+        if (WriterMode.SINGLE_WRITER == mode)
+        {
+            pollsCount++;
+        }
+        else
+        {
+            WriterMode.increment(mode, polls);
+        }
     }
 
     /**
