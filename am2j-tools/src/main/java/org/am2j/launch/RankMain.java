@@ -55,36 +55,10 @@ public final class RankMain
             LauncherWatchdog.start(environment.launcherPid(), environment.launcherStartMillis(), environment.rank());
         }
 
-        final String mainClass = args[0];
-        final String prefix = "am2j rank " + environment.rank() + ": ";
-        final Method main;
-        try
+        final Method main = mainMethod(args[0], ClassLoader.getSystemClassLoader(),
+            "am2j rank " + environment.rank() + ": ");
+        if (null == main)
         {
-            main = Class.forName(mainClass, false, ClassLoader.getSystemClassLoader())
-                .getMethod("main", String[].class);
-            if (!Modifier.isStatic(main.getModifiers()) || main.getReturnType() != void.class)
-            {
-                throw new NoSuchMethodException(mainClass + ".main");
-            }
-            main.setAccessible(true);
-        }
-        catch (final ClassNotFoundException ex)
-        {
-            System.err.println(prefix + "main class " + mainClass + " not found on the class path " +
-                System.getProperty("java.class.path"));
-            System.exit(FAILURE_STATUS);
-            return;
-        }
-        catch (final NoSuchMethodException ex)
-        {
-            System.err.println(prefix + "class " + mainClass + " has no public static void main(String[])");
-            System.exit(FAILURE_STATUS);
-            return;
-        }
-        catch (final RuntimeException | LinkageError ex)
-        {
-            System.err.println(prefix + "cannot load main class " + mainClass + ":");
-            ex.printStackTrace();
             System.exit(FAILURE_STATUS);
             return;
         }
@@ -101,6 +75,42 @@ public final class RankMain
         {
             uncaught(ex);
         }
+    }
+
+    /**
+     * @param mainClass a rank program's main class.
+     * @param loader    to load it with.
+     * @param prefix    of the message said when it cannot be run, e.g. {@code am2j rank 3: }.
+     * @return its {@code public static void main(String[])}, accessible; {@code null} after saying on standard error
+     * why there is none.
+     */
+    static Method mainMethod(final String mainClass, final ClassLoader loader, final String prefix)
+    {
+        try
+        {
+            final Method main = Class.forName(mainClass, false, loader).getMethod("main", String[].class);
+            if (!Modifier.isStatic(main.getModifiers()) || main.getReturnType() != void.class)
+            {
+                throw new NoSuchMethodException(mainClass + ".main");
+            }
+            main.setAccessible(true);
+            return main;
+        }
+        catch (final ClassNotFoundException ex)
+        {
+            System.err.println(prefix + "main class " + mainClass + " not found on the class path " +
+                System.getProperty("java.class.path"));
+        }
+        catch (final NoSuchMethodException ex)
+        {
+            System.err.println(prefix + "class " + mainClass + " has no public static void main(String[])");
+        }
+        catch (final RuntimeException | LinkageError ex)
+        {
+            System.err.println(prefix + "cannot load main class " + mainClass + ":");
+            ex.printStackTrace();
+        }
+        return null;
     }
 
     private static void uncaught(final Throwable ex)
