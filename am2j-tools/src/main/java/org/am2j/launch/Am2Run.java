@@ -192,7 +192,7 @@ public final class Am2Run
             final RankCommand command = new RankCommand(
                 options, jobId, HostPort.format(server.address()), shmRoot, pid, ProcessIdentity.currentStartTimeMs(),
                 pinning);
-            return supervise(options.ranks(), command, options.timeoutSeconds(), server);
+            return supervise(command.jvms(), command, options.timeoutSeconds(), server);
         }
         finally
         {
@@ -343,7 +343,7 @@ public final class Am2Run
             }
             catch (final IOException ex)
             {
-                err.println("am2j run: cannot start rank " + r + ": " + ex.getMessage());
+                err.println("am2j run: cannot start " + command.describe(r) + ": " + ex.getMessage());
                 ranks.terminate(GRACE_MS);
                 return FAILURE_STATUS;
             }
@@ -359,9 +359,13 @@ public final class Am2Run
             {
                 // the rank's standard input is closed either way
             }
+            // a JVM of several ranks prefixes each line with its rank itself (RankOutput)
+            final boolean prefixed = command.ranksPerJvm() == 1;
             pumps[r] = new Thread[]{
-                pump(new LinePump(process.getInputStream(), out, r), "am2j-run-out-" + r),
-                pump(new LinePump(process.getErrorStream(), err, r), "am2j-run-err-" + r) };
+                pump(prefixed ? new LinePump(process.getInputStream(), out, r) :
+                    LinePump.unprefixed(process.getInputStream(), out), "am2j-run-out-" + r),
+                pump(prefixed ? new LinePump(process.getErrorStream(), err, r) :
+                    LinePump.unprefixed(process.getErrorStream(), err), "am2j-run-err-" + r) };
             final int rank = r;
             process.onExit().thenRun(() -> exits.add(rank));
         }
@@ -416,7 +420,8 @@ public final class Am2Run
                     failing = true;
                     stopping = true;
                     status = exitValue > 0 && exitValue < 256 ? exitValue : FAILURE_STATUS;
-                    err.println("am2j run: " + describeExit(rank, exitValue) + (0 == exitValue ? BEFORE_JOINING : ""));
+                    err.println("am2j run: " + describeExit(command.describe(rank), exitValue) +
+                        (0 == exitValue ? BEFORE_JOINING : ""));
                     final int alive = ranks.alive();
                     if (alive > 0)
                     {
@@ -454,9 +459,10 @@ public final class Am2Run
      * Remove the shared-memory files an exited rank left (all of them when it was killed; none are left by a rank
      * that closed its endpoints and exited).
      */
-    private static void reap(final RankCommand command, final int rank, final Process process)
+    private static void reap(final RankCommand command, final int jvm, final Process process)
     {
-        RankFiles.removeAfterExit(command.shmRoot(rank), CountersFile.defaultDirectory(), process.pid());
+        RankFiles.removeAfterExit(command.shmRoot(command.firstRank(jvm)), CountersFile.defaultDirectory(),
+            process.pid());
     }
 
     /**
@@ -489,12 +495,22 @@ public final class Am2Run
      */
     static String describeExit(final int rank, final int exitValue)
     {
+        return describeExit("rank " + rank, exitValue);
+    }
+
+    /**
+     * @param ranks     what exited: {@code rank R}, or the ranks of a JVM that held several.
+     * @param exitValue its exit value as {@link Process#exitValue()} reports it (128 + K for a death by signal K).
+     * @return {@code RANKS exited with status S} or {@code RANKS was killed by signal K (NAME)}.
+     */
+    static String describeExit(final String ranks, final int exitValue)
+    {
         if (exitValue > 128 && exitValue <= 128 + 64)
         {
             final int signal = exitValue - 128;
-            return "rank " + rank + " was killed by signal " + signal + signalName(signal);
+            return ranks + " was killed by signal " + signal + signalName(signal);
         }
-        return "rank " + rank + " exited with status " + exitValue;
+        return ranks + " exited with status " + exitValue;
     }
 
     private static String signalName(final int signal)

@@ -3,6 +3,7 @@ package org.am2j.launch;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Pattern;
 
 import org.am2j.spmd.SpmdEnvironment;
@@ -25,10 +26,13 @@ final class LaunchOptions
 {
     /** The usage line without its heading. */
     static final String SYNOPSIS = "am2j run -n P [--nodes N] [--poll NAME] [--nic inline|thread]" +
-        " [--nics-per-node K] [--pin] [--timeout SECONDS] [--jvm-opt OPT]... [--cp CLASSPATH] -- MAINCLASS [ARGS]";
+        " [--nics-per-node K] [--ranks-per-jvm K] [--pin] [--timeout SECONDS] [--jvm-opt OPT]... [--cp CLASSPATH] -- MAINCLASS [ARGS]";
 
     /** Most NIC processes per node. */
     static final int MAX_NICS_PER_NODE = 64;
+
+    /** The environment variable that gives {@code --ranks-per-jvm} when the option is not given. */
+    static final String RANKS_PER_JVM_VARIABLE = "AM2J_RANKS_PER_JVM";
 
     /** {@link #timeoutSeconds()} of a job without {@code --timeout}. */
     static final int NO_TIMEOUT = 0;
@@ -64,6 +68,11 @@ final class LaunchOptions
         "0, the default, gives every rank a NIC of its own (AM2J_NICS_PER_NODE)")
     @Range(min = 0, max = MAX_NICS_PER_NODE, meaning = "NIC processes per node")
     private int nicsPerNode;
+    @Option(names = "--ranks-per-jvm", paramLabel = "K", description = "K consecutive ranks of one node in each JVM, " +
+        "as threads, each rank's program in a class loader of its own; K must divide the ranks of every node " +
+        "(default 1, a JVM per rank, or " + RANKS_PER_JVM_VARIABLE + ")")
+    @Range(min = 1, max = SpmdEnvironment.MAX_SIZE, meaning = "ranks per JVM")
+    private int ranksPerJvm;
     @Option(names = "--pin", description = "pin rank R to the R-th CPU this process may use (modulo their number) " +
         "with taskset -c; without taskset or with fewer than 2 allowed CPUs the ranks run unpinned (said on stderr)")
     private boolean pin;
@@ -102,6 +111,17 @@ final class LaunchOptions
      */
     static LaunchOptions parse(final String[] args)
     {
+        return parse(args, System.getenv());
+    }
+
+    /**
+     * @param args the command line, with or without a leading {@code run}.
+     * @param env  the launcher's environment, for {@value #RANKS_PER_JVM_VARIABLE}.
+     * @return the options.
+     * @throws IllegalArgumentException naming the bad or missing argument.
+     */
+    static LaunchOptions parse(final String[] args, final Map<String, String> env)
+    {
         final LaunchOptions options = new LaunchOptions();
         final int from = args.length > 0 && "run".equals(args[0]) ? 1 : 0;
         // a rank JVM's options look like options (--jvm-opt -cp): an option's value is the next word, whatever it is
@@ -122,6 +142,7 @@ final class LaunchOptions
             throw new IllegalArgumentException("--nodes " + options.nodes + " is more than -n " + options.ranks +
                 ": every node needs a rank");
         }
+        options.ranksPerJvm = JvmPlacement.ranksPerJvm(options.ranksPerJvm, env, options.ranks, options.nodes);
         if (options.program.isEmpty())
         {
             throw new IllegalArgumentException("missing MAINCLASS, the class whose main(String[]) every rank runs");
@@ -210,6 +231,14 @@ final class LaunchOptions
     int nicsPerNode()
     {
         return nicsPerNode;
+    }
+
+    /**
+     * @return ranks held by each rank JVM, as threads; 1 for a JVM per rank.
+     */
+    int ranksPerJvm()
+    {
+        return ranksPerJvm;
     }
 
     /**

@@ -40,9 +40,24 @@ final class LinePump implements Runnable
      */
     LinePump(final InputStream in, final PrintStream target, final String label)
     {
+        this(in, target, ("[" + label + "] ").getBytes(StandardCharsets.US_ASCII));
+    }
+
+    private LinePump(final InputStream in, final PrintStream target, final byte[] prefix)
+    {
         this.in = in;
         this.target = target;
-        this.prefix = ("[" + label + "] ").getBytes(StandardCharsets.US_ASCII);
+        this.prefix = prefix;
+    }
+
+    /**
+     * @param in     the stream of a process that prefixes its lines itself (a JVM of several ranks, {@link RankOutput}).
+     * @param target where its lines go, as they are.
+     * @return a pump that adds no prefix.
+     */
+    static LinePump unprefixed(final InputStream in, final PrintStream target)
+    {
+        return new LinePump(in, target, new byte[0]);
     }
 
     /**

@@ -1,0 +1,159 @@
+package org.am2j.launch;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.MatchResult;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Jobs whose JVMs hold several ranks as threads ({@code --ranks-per-jvm K}, {@link RankThreads}), with real rank JVMs
+ * on the test class path. Every test is bounded by {@link Timeout} and kills whatever it started when it ends.
+ */
+@Timeout(value = 90, unit = TimeUnit.SECONDS)
+class RanksAsThreadsTest
+{
+    private static final long RUN_TIMEOUT_S = 75;
+    private static final Pattern COUNT_LINE = Pattern.compile(
+        "^\\[(\\d+)] rank (\\d+) pid (\\d+) count (\\d+) loader (\\S+)$", Pattern.MULTILINE);
+
+    private final ByteArrayOutputStream outBytes = new ByteArrayOutputStream();
+    private final ByteArrayOutputStream errBytes = new ByteArrayOutputStream();
+    private final PrintStream out = new PrintStream(outBytes, true, StandardCharsets.UTF_8);
+    private final PrintStream err = new PrintStream(errBytes, true, StandardCharsets.UTF_8);
+    private final ExecutorService executor = Executors.newSingleThreadExecutor();
+
+    @AfterEach
+    void killEverythingStarted()
+    {
+        executor.shutdownNow();
+        rankJvms().forEach(ProcessHandle::destroyForcibly);
+    }
+
+    private static List<ProcessHandle> rankJvms()
+    {
+        return ProcessHandle.current().descendants()
+            .filter(p -> p.info().commandLine().map(c -> c.contains("org.am2j.launch.Rank")).orElse(true))
+            .filter(ProcessHandle::isAlive)
+            .collect(Collectors.toList());
+    }
+
+    private int run(final String... args) throws Exception
+    {
+        final Future<Integer> job = executor.submit(() -> new Am2Run(out, err).run(args));
+        return job.get(RUN_TIMEOUT_S, TimeUnit.SECONDS);
+    }
+
+    private String out()
+    {
+        return outBytes.toString(StandardCharsets.UTF_8);
+    }
+
+    private String err()
+    {
+        return errBytes.toString(StandardCharsets.UTF_8);
+    }
+
+    private String output()
+    {
+        return "\n--- stdout ---\n" + out() + "--- stderr ---\n" + err();
+    }
+
+    @Test
+    void twoRanksOfOneJvmEachSeeTheirOwnStaticFieldAndEnvironment() throws Exception
+    {
+        assertEquals(0, run("run", "-n", "2", "--ranks-per-jvm", "2", "--timeout", "60", "--",
+            StaticCountMain.class.getName()), output());
+
+        final Map<Integer, MatchResult> lines = new HashMap<>();
+        final Matcher m = COUNT_LINE.matcher(out());
+        while (m.find())
+        {
+            assertEquals(m.group(1), m.group(2), "a rank's line carries its own prefix" + output());
+            lines.put(Integer.parseInt(m.group(2)), m.toMatchResult());
+        }
+        assertEquals(2, lines.size(), "a line of each rank" + output());
+        for (int rank = 0; rank < 2; rank++)
+        {
+            assertEquals(Integer.toString(10 * (rank + 1)), lines.get(rank).group(4),
+                "rank " + rank + "'s count" + output());
+        }
+        final String[] pids = { lines.get(0).group(3), lines.get(1).group(3) };
+        final String[] loaders = { lines.get(0).group(5), lines.get(1).group(5) };
+        assertEquals(pids[0], pids[1], "both ranks in one JVM" + output());
+        assertNotEquals(loaders[0], loaders[1], "each rank's program in a loader of its own" + output());
+        assertTrue(rankJvms().isEmpty(), "still running: " + rankJvms());
+    }
+
+    @Test
+    void helloOverTwoNodesOfTwoRankJvms() throws Exception
+    {
+        assertEquals(0, run("run", "-n", "4", "--nodes", "2", "--ranks-per-jvm", "2", "--timeout", "60", "--",
+            HelloMain.class.getName()), output());
+        for (int rank = 0; rank < 4; rank++)
+        {
+            assertTrue(out().contains("[" + rank + "] rank " + rank + " of 4 on node " + rank / 2 + "\n"), output());
+        }
+    }
+
+    @Test
+    void aRankThatThrowsFailsTheJobNamingItAndTheOtherRanksAreStopped() throws Exception
+    {
+        // ranks 0-1 in one JVM, 2-3 in another: rank 1 throws after a barrier, the others sleep to be stopped
+        assertEquals(RankMain.FAILURE_STATUS, run("run", "-n", "4", "--ranks-per-jvm", "2", "--timeout", "60", "--",
+            ThrowOnRank1Main.class.getName()), output());
+
+        assertTrue(err().contains("[1] am2j rank 1: uncaught exception in the rank's main; stopping this JVM's " +
+            "ranks 0-1\n"), output());
+        assertTrue(err().contains("[1] Exception in thread \"rank-1\" java.lang.IllegalStateException: boom on rank 1\n"),
+            output());
+        // the frames of a rank's program name its class loader, rank-R
+        assertTrue(err().contains("[1] \tat rank-1//org.am2j.launch.ThrowOnRank1Main.main("), "its stack trace" +
+            output());
+        assertTrue(err().contains("am2j run: ranks 0-1 (one JVM) exited with status 1\n"), output());
+        assertTrue(err().contains("am2j run: stopping the other 1 rank(s)\n"), output());
+        assertTrue(rankJvms().isEmpty(), "still running: " + rankJvms());
+    }
+
+    @Test
+    void ranksPerJvmMustDivideTheRanksOfEveryNode()
+    {
+        final IllegalArgumentException ex = assertThrows(IllegalArgumentException.class,
+            () -> LaunchOptions.parse(new String[]{ "-n", "6", "--nodes", "2", "--ranks-per-jvm", "2", "--", "M" },
+                Map.of()));
+        assertEquals("--ranks-per-jvm 2 does not divide the 3 rank(s) of node 0 (-n 6 over --nodes 2): a JVM holds " +
+            "ranks of one node only; K may be 1 or 3", ex.getMessage());
+
+        final IllegalArgumentException fromEnv = assertThrows(IllegalArgumentException.class,
+            () -> LaunchOptions.parse(new String[]{ "-n", "5", "--nodes", "2", "--", "M" },
+                Map.of(LaunchOptions.RANKS_PER_JVM_VARIABLE, "3")));
+        assertEquals("AM2J_RANKS_PER_JVM = 3 does not divide the 2 rank(s) of node 1 (-n 5 over --nodes 2): a JVM " +
+            "holds ranks of one node only; K may be 1", fromEnv.getMessage());
+
+        assertEquals(4, LaunchOptions.parse(new String[]{ "-n", "8", "--nodes", "2", "--", "M" },
+            Map.of(LaunchOptions.RANKS_PER_JVM_VARIABLE, "4")).ranksPerJvm());
+        assertEquals(2, LaunchOptions.parse(new String[]{ "-n", "8", "--ranks-per-jvm", "2", "--", "M" },
+            Map.of(LaunchOptions.RANKS_PER_JVM_VARIABLE, "4")).ranksPerJvm(), "the option wins");
+        assertEquals(1, LaunchOptions.parse(new String[]{ "-n", "3", "--", "M" }, Map.of()).ranksPerJvm());
+        assertThrows(IllegalArgumentException.class, () -> LaunchOptions.parse(
+            new String[]{ "-n", "4", "--", "M" }, Map.of(LaunchOptions.RANKS_PER_JVM_VARIABLE, "two")));
+    }
+}
