@@ -25,6 +25,7 @@ public final class RankScope
 
     private final int rank;
     private final Map<String, String> environment;
+    private volatile boolean joined;
 
     /**
      * @param rank        the rank, 0 or more.
@@ -83,6 +84,22 @@ public final class RankScope
     public int rank()
     {
         return rank;
+    }
+
+    /**
+     * Record that the rank has joined its job ({@code Spmd.init()} returned on one of its threads).
+     */
+    public void markJoined()
+    {
+        joined = true;
+    }
+
+    /**
+     * @return true once the rank has joined its job.
+     */
+    public boolean hasJoined()
+    {
+        return joined;
     }
 
     /**

@@ -118,6 +118,11 @@ public final class Spmd
                     nodes = Math.max(nodes, index + 1);
                 }
             }
+            final RankScope scope = RankScope.current();
+            if (null != scope)
+            {
+                scope.markJoined();
+            }
             return new Job(environment, node, nodes, client, server, config.lingerTimeoutMs());
         }
         catch (final RuntimeException ex)

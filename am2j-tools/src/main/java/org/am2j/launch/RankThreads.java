@@ -30,7 +30,9 @@ import org.am2j.spmd.SpmdEnvironment;
  * As with the {@code java} command, the JVM exits with status 0 once every rank's main has returned and no
  * non-daemon thread is left. An exception thrown out of a rank's main prints {@code am2j rank R: ...} and its stack
  * trace, and ends the JVM, and so every rank of it, with status {@value RankMain#FAILURE_STATUS}; the launcher then
- * stops the job. A rank's {@code System.exit(n)} ends the JVM too.
+ * stops the job. So does a rank whose main returns, with no thread of its left, before it has joined the job
+ * ({@code Spmd.init()}): the other ranks would wait for it until the join timeout. A rank's {@code System.exit(n)}
+ * ends the JVM too.
  */
 public final class RankThreads
 {
@@ -147,7 +149,8 @@ public final class RankThreads
             final int rank = first + i;
             final RankScope scope = new RankScope(rank, environmentOf(rank));
             final Method main = mains[i];
-            threads[i] = new Thread(() -> runRank(scope, main), "rank-" + rank);
+            // the rank's own group: the threads it starts are in it too, which tells when it has none left
+            threads[i] = new Thread(new ThreadGroup("rank-" + rank), () -> runRank(scope, main), "rank-" + rank);
             threads[i].setContextClassLoader(loaders[i]);
         }
         for (final Thread thread : threads)
@@ -167,14 +170,20 @@ public final class RankThreads
         try
         {
             main.invoke(null, (Object)programArgs.clone());
+            if (!scope.hasJoined() && Thread.currentThread().getThreadGroup().activeCount() <= 1)
+            {
+                // as a rank JVM that exits before joining: the others would wait for the join timeout
+                fail(scope.rank(), "main returned before joining the job (a rank program must join it, " +
+                    "Spmd.init(), before it ends)", null);
+            }
         }
         catch (final InvocationTargetException ex)
         {
-            fail(scope.rank(), ex.getCause());
+            fail(scope.rank(), "uncaught exception in the rank's main", ex.getCause());
         }
         catch (final IllegalAccessException | RuntimeException | Error ex)
         {
-            fail(scope.rank(), ex);
+            fail(scope.rank(), "uncaught exception in the rank's main", ex);
         }
         finally
         {
@@ -184,19 +193,27 @@ public final class RankThreads
     }
 
     /**
-     * A rank threw out of its main: say which, with the stack trace, and end the JVM, stopping its other ranks (the
-     * launcher then stops the job). Only the first failure is reported: the others' may be the consequence of it.
+     * A rank failed: say which and why, with the stack trace of what it threw, and end the JVM, stopping its other
+     * ranks (the launcher then stops the job). Only the first failure is reported: the others' may be the consequence
+     * of it.
+     *
+     * @param rank that failed.
+     * @param what went wrong.
+     * @param ex   what it threw, or {@code null}.
      */
-    private void fail(final int rank, final Throwable ex)
+    private void fail(final int rank, final String what, final Throwable ex)
     {
         if (!failed.compareAndSet(false, true))
         {
             return;
         }
         final String others = count > 1 ? "; stopping this JVM's ranks " + first + "-" + (first + count - 1) : "";
-        System.err.println("am2j rank " + rank + ": uncaught exception in the rank's main" + others);
-        System.err.print("Exception in thread \"" + Thread.currentThread().getName() + "\" ");
-        ex.printStackTrace();
+        System.err.println("am2j rank " + rank + ": " + what + others);
+        if (null != ex)
+        {
+            System.err.print("Exception in thread \"" + Thread.currentThread().getName() + "\" ");
+            ex.printStackTrace();
+        }
         out.finishAll();
         err.finishAll();
         System.exit(RankMain.FAILURE_STATUS);

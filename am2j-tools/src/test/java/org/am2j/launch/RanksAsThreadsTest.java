@@ -134,6 +134,34 @@ class RanksAsThreadsTest
     }
 
     @Test
+    void aRankThatExitsEndsItsJvmAndTheLauncherNamesEveryRankOfIt() throws Exception
+    {
+        assertEquals(3, run("run", "-n", "4", "--ranks-per-jvm", "2", "--timeout", "60", "--",
+            ExitOnRank1Main.class.getName()), output());
+
+        for (int rank = 0; rank < 4; rank++)
+        {
+            assertTrue(out().contains("[" + rank + "] out " + rank + "\n"), output());
+            assertTrue(err().contains("[" + rank + "] err " + rank + "\n"), output());
+        }
+        assertTrue(err().contains("am2j run: ranks 0-1 (one JVM) exited with status 3\n"), output());
+        assertTrue(rankJvms().isEmpty(), "still running: " + rankJvms());
+    }
+
+    @Test
+    void aRankThatReturnsBeforeJoiningFailsTheJobBeforeTheJoinTimeout() throws Exception
+    {
+        // the join timeout is 60 s: the job's own limit, 40 s, would end it first (status 124) were it awaited
+        assertEquals(RankMain.FAILURE_STATUS, run("run", "-n", "2", "--ranks-per-jvm", "2", "--timeout", "40", "--",
+            ReturnsBeforeJoiningOnRank1Main.class.getName()), output());
+
+        assertTrue(err().contains("[1] am2j rank 1: main returned before joining the job (a rank program must join " +
+            "it, Spmd.init(), before it ends); stopping this JVM's ranks 0-1\n"), output());
+        assertTrue(err().contains("am2j run: ranks 0-1 (one JVM) exited with status 1\n"), output());
+        assertTrue(rankJvms().isEmpty(), "still running: " + rankJvms());
+    }
+
+    @Test
     void ranksPerJvmMustDivideTheRanksOfEveryNode()
     {
         final IllegalArgumentException ex = assertThrows(IllegalArgumentException.class,
