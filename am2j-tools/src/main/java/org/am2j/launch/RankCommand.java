@@ -227,7 +227,7 @@ final class RankCommand
         final List<String> command = new ArrayList<>();
         if (null != pinning)
         {
-            command.addAll(pinning.prefix(jvm));
+            command.addAll(pinning.prefix(rank, options.ranksPerJvm()));
         }
         command.add(java);
         command.addAll(JVM_FLAGS);

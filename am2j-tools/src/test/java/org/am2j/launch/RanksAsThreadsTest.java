@@ -3,6 +3,7 @@ package org.am2j.launch;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -15,6 +16,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
+import org.am2j.spmd.SpmdEnvironment;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -159,6 +161,27 @@ class RanksAsThreadsTest
             "it, Spmd.init(), before it ends); stopping this JVM's ranks 0-1\n"), output());
         assertTrue(err().contains("am2j run: ranks 0-1 (one JVM) exited with status 1\n"), output());
         assertTrue(rankJvms().isEmpty(), "still running: " + rankJvms());
+    }
+
+    @Test
+    void aJvmOfKRanksRunsRankThreadsAsItsFirstRankOnTheCpusOfItsRanks()
+    {
+        final LaunchOptions options = LaunchOptions.parse(new String[]{ "-n", "8", "--nodes", "2", "--ranks-per-jvm",
+            "2", "--pin", "--", "Main", "a" }, Map.of());
+        final RankCommand command = new RankCommand(options, "j1", "127.0.0.1:1", Path.of("/dev/shm/am2j-test"), 1, 0,
+            CpuPinning.of("/usr/bin/taskset", "4-7"));
+
+        assertEquals(4, command.jvms());
+        final List<String> words = command.build(1).command();
+        assertEquals(List.of("/usr/bin/taskset", "-c", "6,7"), words.subList(0, 3));
+        assertEquals(List.of(RankThreads.class.getName(), "2", "Main", "a"), words.subList(words.size() - 4,
+            words.size()));
+        assertEquals("2", command.build(1).environment().get(SpmdEnvironment.AM2J_RANK));
+        assertEquals("0", command.build(1).environment().get(SpmdEnvironment.AM2J_NODE));
+        assertEquals("4", command.build(2).environment().get(SpmdEnvironment.AM2J_RANK));
+        assertEquals("1", command.build(2).environment().get(SpmdEnvironment.AM2J_NODE));
+        assertEquals(command.shmRoot(4), command.shmRoot(command.firstRank(2)));
+        assertEquals("ranks 6-7 (one JVM)", command.describe(3));
     }
 
     @Test
