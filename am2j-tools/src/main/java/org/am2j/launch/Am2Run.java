@@ -28,9 +28,11 @@ import org.am2j.spmd.SpmdEnvironment;
  * The SPMD launcher ({@code bin/am2j run}, {@code bin/am2run}): starts P rank JVMs on this machine, spread in blocks
  * over N emulated nodes, runs their rendezvous server, and supervises them.
  * <pre>
- * am2j run -n P [--nodes N] [--poll NAME] [--nic inline|thread] [--pin] [--timeout SECONDS] [--jvm-opt OPT]...
- *     [--cp CLASSPATH] -- MAINCLASS [ARGS]
+ * am2j run -n P [--nodes N] [--poll NAME] [--nic inline|thread] [--ranks-per-jvm K] [--pin] [--timeout SECONDS]
+ *     [--jvm-opt OPT]... [--cp CLASSPATH] -- MAINCLASS [ARGS]
  * </pre>
+ * With {@code --ranks-per-jvm K} each rank JVM holds K consecutive ranks of one node as threads ({@link RankThreads},
+ * {@link JvmPlacement}); what is said of a rank's exit below is then said of the JVM, naming its ranks.
  * (the leading {@code run} is optional). Each rank runs {@link RankMain} with the rank program's class, the
  * environment of {@link SpmdEnvironment}; each emulated node gets a shared-memory root of its own, and so is its own
  * shared-memory domain and node ({@link org.am2j.spi.NodeIdentity}), removed when the job ends; see
