@@ -3,25 +3,15 @@ package org.am2j.launch;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
 
 /**
  * Copies one output stream of a rank to the launcher's stream of the same kind, a line at a time, each line prefixed
- * with {@code [R] }. A line is written whole while holding the target stream's lock, so lines of different ranks never
- * interleave. Bytes are copied as they are (no charset decoding); a line longer than {@value #MAX_LINE} bytes is
- * split, and a last line without a newline gets one.
+ * with {@code [R] } ({@link PrefixedLine}: whole lines, never interleaved; a last line without a newline gets one).
  */
 final class LinePump implements Runnable
 {
-    /** Longest line kept whole. */
-    static final int MAX_LINE = 1024 * 1024;
-
     private final InputStream in;
-    private final PrintStream target;
-    private final byte[] prefix;
-    private byte[] line = new byte[256];
-    private int length;
+    private final PrefixedLine line;
 
     /**
      * @param in     the rank's stream.
@@ -40,14 +30,13 @@ final class LinePump implements Runnable
      */
     LinePump(final InputStream in, final PrintStream target, final String label)
     {
-        this(in, target, ("[" + label + "] ").getBytes(StandardCharsets.US_ASCII));
+        this(in, target, PrefixedLine.prefix(label));
     }
 
     private LinePump(final InputStream in, final PrintStream target, final byte[] prefix)
     {
         this.in = in;
-        this.target = target;
-        this.prefix = prefix;
+        this.line = new PrefixedLine(target, prefix);
     }
 
     /**
@@ -74,15 +63,7 @@ final class LinePump implements Runnable
             {
                 for (int i = 0; i < n; i++)
                 {
-                    final byte b = chunk[i];
-                    if (b == '\n')
-                    {
-                        emit();
-                    }
-                    else
-                    {
-                        append(b);
-                    }
+                    line.write(chunk[i]);
                 }
             }
         }
@@ -90,37 +71,6 @@ final class LinePump implements Runnable
         {
             // the rank's stream broke: the rank is gone, what was read is written below
         }
-        if (length > 0)
-        {
-            emit();
-        }
-    }
-
-    private void append(final byte b)
-    {
-        if (length == line.length)
-        {
-            if (length >= MAX_LINE)
-            {
-                emit();
-            }
-            else
-            {
-                line = Arrays.copyOf(line, Math.min(MAX_LINE, line.length * 2));
-            }
-        }
-        line[length++] = b;
-    }
-
-    private void emit()
-    {
-        synchronized (target)
-        {
-            target.write(prefix, 0, prefix.length);
-            target.write(line, 0, length);
-            target.write('\n');
-            target.flush();
-        }
-        length = 0;
+        line.finish();
     }
 }

@@ -39,21 +39,13 @@ public final class RankMain
             System.exit(USAGE_STATUS);
             return;
         }
-        final SpmdEnvironment environment;
-        try
+        final SpmdEnvironment environment = environment();
+        if (null == environment)
         {
-            environment = SpmdEnvironment.parse(System.getenv());
-        }
-        catch (final AmException ex)
-        {
-            System.err.println("am2j rank: " + ex.getMessage());
             System.exit(USAGE_STATUS);
             return;
         }
-        if (environment.launcherPid() > 0)
-        {
-            LauncherWatchdog.start(environment.launcherPid(), environment.launcherStartMillis(), environment.rank());
-        }
+        startWatchdog(environment, environment.rank());
 
         final Method main = mainMethod(args[0], ClassLoader.getSystemClassLoader(),
             "am2j rank " + environment.rank() + ": ");
@@ -74,6 +66,37 @@ public final class RankMain
         catch (final IllegalAccessException | RuntimeException | Error ex)
         {
             uncaught(ex);
+        }
+    }
+
+    /**
+     * @return the environment the launcher gave this JVM, or {@code null} after saying on standard error what is wrong
+     * with it.
+     */
+    static SpmdEnvironment environment()
+    {
+        try
+        {
+            return SpmdEnvironment.parse(System.getenv());
+        }
+        catch (final AmException ex)
+        {
+            System.err.println("am2j rank: " + ex.getMessage());
+            return null;
+        }
+    }
+
+    /**
+     * Start the {@link LauncherWatchdog} of a rank JVM when its launcher's pid is known.
+     *
+     * @param environment the JVM's environment.
+     * @param rank        its (first) rank, for the watchdog's message.
+     */
+    static void startWatchdog(final SpmdEnvironment environment, final int rank)
+    {
+        if (environment.launcherPid() > 0)
+        {
+            LauncherWatchdog.start(environment.launcherPid(), environment.launcherStartMillis(), rank);
         }
     }
 

@@ -10,7 +10,6 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 
-import org.am2j.api.AmException;
 import org.am2j.spi.RankScope;
 import org.am2j.spmd.SpmdEnvironment;
 
@@ -70,14 +69,9 @@ public final class RankThreads
             System.exit(RankMain.USAGE_STATUS);
             return;
         }
-        final SpmdEnvironment environment;
-        try
+        final SpmdEnvironment environment = RankMain.environment();
+        if (null == environment)
         {
-            environment = SpmdEnvironment.parse(System.getenv());
-        }
-        catch (final AmException ex)
-        {
-            System.err.println("am2j rank: " + ex.getMessage());
             System.exit(RankMain.USAGE_STATUS);
             return;
         }
@@ -89,10 +83,7 @@ public final class RankThreads
             System.exit(RankMain.USAGE_STATUS);
             return;
         }
-        if (environment.launcherPid() > 0)
-        {
-            LauncherWatchdog.start(environment.launcherPid(), environment.launcherStartMillis(), first);
-        }
+        RankMain.startWatchdog(environment, first);
         final String label = first + "-" + (first + count - 1);
         final RankOutput out = new RankOutput(System.out, label);
         final RankOutput err = new RankOutput(System.err, label);
