@@ -106,6 +106,26 @@ class RanksAsThreadsTest
     }
 
     @Test
+    void statShowsTheEndpointsOfOneJvmWithTheirOwnRanks() throws Exception
+    {
+        assertEquals(0, run("run", "-n", "2", "--ranks-per-jvm", "2", "--timeout", "60", "--",
+            StatOfItselfMain.class.getName()), output());
+
+        // each rank prints the heading of every endpoint of its process: the JVM's two ranks' endpoints
+        final String job = "j" + ProcessHandle.current().pid() + "-[0-9a-z]+";
+        for (int r = 0; r < 2; r++)
+        {
+            final String prefix = "[" + r + "] stat ";
+            final List<String> endpoints = out().lines().filter(line -> line.startsWith(prefix + "ep "))
+                .map(line -> line.substring(prefix.length()).replaceAll("^ep \\d+ endpoint \\(\\d+ transports?\\)  ", ""))
+                .sorted().collect(Collectors.toList());
+            assertEquals(2, endpoints.size(), output());
+            assertTrue(endpoints.get(0).matches("rank 0  job " + job), output());
+            assertTrue(endpoints.get(1).matches("rank 1  job " + job), output());
+        }
+    }
+
+    @Test
     void helloOverTwoNodesOfTwoRankJvms() throws Exception
     {
         assertEquals(0, run("run", "-n", "4", "--nodes", "2", "--ranks-per-jvm", "2", "--timeout", "60", "--",
