@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -20,6 +21,7 @@ import java.util.regex.Pattern;
 import org.am2j.launch.Am2Run;
 import org.am2j.shm.LauncherTestSupport;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -43,17 +45,19 @@ class RanksAsThreadsJobTest
         LauncherTestSupport.ourDescendants().forEach(ProcessHandle::destroyForcibly);
     }
 
-    private void everyMessageKindBetweenEveryPair(final int ranks) throws Exception
+    private void everyMessageKindBetweenEveryPair(final int ranks, final String... launcherOptions) throws Exception
     {
         final int nodes = 2;
         final ByteArrayOutputStream outBytes = new ByteArrayOutputStream();
         final ByteArrayOutputStream errBytes = new ByteArrayOutputStream();
         final PrintStream out = new PrintStream(outBytes, true, StandardCharsets.UTF_8);
         final PrintStream err = new PrintStream(errBytes, true, StandardCharsets.UTF_8);
-        final String[] command = {"run", "-n", Integer.toString(ranks), "--nodes", Integer.toString(nodes),
-            "--ranks-per-jvm", "2", "--timeout", "150", "--jvm-opt", "-Xmx128m", "--cp",
-            System.getProperty("java.class.path"), "--", CrossNodeMain.class.getName(), "1", "multi"};
-        final Future<Integer> job = executor.submit(() -> new Am2Run(out, err).run(command));
+        final List<String> command = new ArrayList<>(List.of("run", "-n", Integer.toString(ranks), "--nodes",
+            Integer.toString(nodes), "--ranks-per-jvm", "2", "--timeout", "150", "--jvm-opt", "-Xmx128m"));
+        command.addAll(List.of(launcherOptions));
+        command.addAll(List.of("--cp", System.getProperty("java.class.path"), "--", CrossNodeMain.class.getName(), "1",
+            "multi"));
+        final Future<Integer> job = executor.submit(() -> new Am2Run(out, err).run(command.toArray(new String[0])));
         final int status = job.get(165, TimeUnit.SECONDS);
         final String text = outBytes.toString(StandardCharsets.UTF_8);
         final String output = "\n--- stdout ---\n" + text + "--- stderr ---\n" + errBytes.toString(StandardCharsets.UTF_8);
@@ -101,5 +105,15 @@ class RanksAsThreadsJobTest
     {
         // and shared memory between the two JVMs of each node
         everyMessageKindBetweenEveryPair(8);
+    }
+
+    // soak: 12 JVMs; the two ranks of a JVM share its link to the node's NIC process (whose watch they once read at
+    // once); the default build runs shared NICs in SharedNicJobTest
+    @Tag("soak")
+    @Test
+    @Timeout(value = 180, unit = TimeUnit.SECONDS)
+    void eightRanksOnTwoNodesTwoPerJvmThroughSharedNics() throws Exception
+    {
+        everyMessageKindBetweenEveryPair(8, "--nics-per-node", "2");
     }
 }
