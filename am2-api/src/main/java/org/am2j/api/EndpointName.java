@@ -1,5 +1,7 @@
 package org.am2j.api;
 
+import java.nio.BufferUnderflowException;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Collections;
 import java.util.Map;
@@ -154,18 +156,14 @@ public final class EndpointName
     public byte[] toBytes()
     {
         final byte[] bytes = new byte[encodedLength()];
-        final Writer w = new Writer(bytes);
-        w.putShort(MAGIC);
-        w.putByte(VERSION);
-        w.putByte(addresses.size());
-        w.putLong(processId);
-        w.putLong(pid);
-        w.putInt(endpointId);
-        w.putString(node);
+        final ByteBuffer w = ByteBuffer.wrap(bytes);
+        w.putShort((short)MAGIC).put((byte)VERSION).put((byte)addresses.size());
+        w.putLong(processId).putLong(pid).putInt(endpointId);
+        putString(w, node);
         for (final Map.Entry<String, String> e : addresses.entrySet())
         {
-            w.putString(e.getKey());
-            w.putString(e.getValue());
+            putString(w, e.getKey());
+            putString(w, e.getValue());
         }
         return bytes;
     }
@@ -189,32 +187,32 @@ public final class EndpointName
         }
         try
         {
-            final Reader r = new Reader(bytes, offset, offset + length);
-            final int magic = r.getShort();
-            final int version = r.getByte();
+            final ByteBuffer r = ByteBuffer.wrap(bytes, offset, length);
+            final int magic = r.getShort() & 0xFFFF;
+            final int version = r.get() & 0xFF;
             if (magic != MAGIC || version != VERSION)
             {
                 throw new AmException(AmError.BAD_ARG, "not an endpoint name: magic 0x" + Integer.toHexString(magic) +
                     " version " + version + ", expected magic 0x" + Integer.toHexString(MAGIC) + " version " + VERSION);
             }
-            final int count = r.getByte();
+            final int count = r.get() & 0xFF;
             final long processId = r.getLong();
             final long pid = r.getLong();
             final int endpointId = r.getInt();
-            final String node = r.getString();
+            final String node = getString(r);
             final Map<String, String> addresses = new TreeMap<>();
             for (int i = 0; i < count; i++)
             {
-                addresses.put(r.getString(), r.getString());
+                addresses.put(getString(r), getString(r));
             }
-            if (r.position != offset + length)
+            if (r.hasRemaining())
             {
-                throw new AmException(AmError.BAD_ARG, "endpoint name has " + (offset + length - r.position) +
+                throw new AmException(AmError.BAD_ARG, "endpoint name has " + r.remaining() +
                     " trailing bytes");
             }
             return new EndpointName(node, processId, pid, endpointId, addresses);
         }
-        catch (final IndexOutOfBoundsException ex)
+        catch (final BufferUnderflowException ex)
         {
             throw new AmException(AmError.BAD_ARG, "endpoint name truncated at " + length + " bytes", ex);
         }
@@ -232,17 +230,9 @@ public final class EndpointName
     @Override
     public boolean equals(final Object o)
     {
-        if (this == o)
-        {
-            return true;
-        }
-        if (!(o instanceof EndpointName))
-        {
-            return false;
-        }
-        final EndpointName that = (EndpointName)o;
-        return processId == that.processId && endpointId == that.endpointId && pid == that.pid &&
-            node.equals(that.node) && addresses.equals(that.addresses);
+        return this == o || o instanceof EndpointName that && processId == that.processId &&
+            endpointId == that.endpointId && pid == that.pid && node.equals(that.node) &&
+            addresses.equals(that.addresses);
     }
 
     @Override
@@ -272,99 +262,23 @@ public final class EndpointName
         return s.getBytes(StandardCharsets.UTF_8);
     }
 
-    private static final class Writer
+    /** A string: its length in UTF-8 bytes, two bytes big-endian, then the bytes (the name's length bounds it). */
+    private static void putString(final ByteBuffer buffer, final String s)
     {
-        private final byte[] bytes;
-        private int position;
-
-        Writer(final byte[] bytes)
-        {
-            this.bytes = bytes;
-        }
-
-        void putByte(final int v)
-        {
-            bytes[position++] = (byte)v;
-        }
-
-        void putShort(final int v)
-        {
-            putByte(v >>> 8);
-            putByte(v);
-        }
-
-        void putInt(final int v)
-        {
-            putShort(v >>> 16);
-            putShort(v);
-        }
-
-        void putLong(final long v)
-        {
-            putInt((int)(v >>> 32));
-            putInt((int)v);
-        }
-
-        void putString(final String s)
-        {
-            final byte[] b = utf8(s);
-            if (b.length > 0xFFFF)
-            {
-                throw new AmException(AmError.BAD_ARG, "name component of " + b.length + " bytes, allowed [0, 65535]");
-            }
-            putShort(b.length);
-            System.arraycopy(b, 0, bytes, position, b.length);
-            position += b.length;
-        }
+        final byte[] b = utf8(s);
+        buffer.putShort((short)b.length).put(b);
     }
 
-    private static final class Reader
+    private static String getString(final ByteBuffer buffer)
     {
-        private final byte[] bytes;
-        private final int limit;
-        private int position;
-
-        Reader(final byte[] bytes, final int offset, final int limit)
+        final int length = buffer.getShort() & 0xFFFF;
+        if (length > buffer.remaining())
         {
-            this.bytes = bytes;
-            this.position = offset;
-            this.limit = limit;
+            throw new BufferUnderflowException();
         }
-
-        int getByte()
-        {
-            if (position >= limit)
-            {
-                throw new IndexOutOfBoundsException("position " + position);
-            }
-            return bytes[position++] & 0xFF;
-        }
-
-        int getShort()
-        {
-            return (getByte() << 8) | getByte();
-        }
-
-        int getInt()
-        {
-            return (getShort() << 16) | getShort();
-        }
-
-        long getLong()
-        {
-            return ((long)getInt() << 32) | (getInt() & 0xFFFF_FFFFL);
-        }
-
-        String getString()
-        {
-            final int length = getShort();
-            if (length > limit - position)
-            {
-                throw new IndexOutOfBoundsException("string of " + length + " bytes at " + position);
-            }
-            final String s = new String(bytes, position, length, StandardCharsets.UTF_8);
-            position += length;
-            return s;
-        }
+        final String s = new String(buffer.array(), buffer.arrayOffset() + buffer.position(), length,
+            StandardCharsets.UTF_8);
+        buffer.position(buffer.position() + length);
+        return s;
     }
 }

@@ -42,15 +42,6 @@ final class ModuleArtifacts
     }
 
     /**
-     * @param scheduler a poll scheduler's name (without its argument).
-     * @return the artifact that brings it, or null when am2j does not ship it (or it is built in).
-     */
-    static String ofScheduler(final String scheduler)
-    {
-        return SCHEDULERS.get(scheduler);
-    }
-
-    /**
      * @param present the names of the transports on the class path.
      * @return {@code "; not on the class path: shm (org.am2j:shm-protocol), ...: add them, or org.am2j:am2j-all"} for
      * the transports am2j ships that are missing, or the empty string when none is.

@@ -10,6 +10,8 @@ import org.am2j.core.stats.EndpointCounterDescriptor;
 import org.am2j.core.stats.EndpointCounters;
 import org.am2j.core.stats.SynchronizedCountersManager;
 import org.am2j.spi.RankScope;
+import org.am2j.spi.Setting;
+import org.am2j.spi.Settings;
 import org.am2j.spi.TransportContext;
 
 /**
@@ -64,37 +66,28 @@ final class ProcessCounters
     /**
      * @return this process's rank as {@value #RANK_PROPERTY} says, or {@link EndpointCounterDescriptor#NO_RANK}.
      */
-    private synchronized int rank()
+    synchronized int rank()
     {
         final RankScope scope = RankScope.current();
         if (null != scope)
         {
             return scope.rank();
         }
-        final String value = System.getProperty(RANK_PROPERTY);
-        if (null == value)
-        {
-            return EndpointCounterDescriptor.NO_RANK;
-        }
         try
         {
-            final int rank = Integer.parseInt(value.trim());
-            if (rank >= 0)
+            return Settings.system().intValue(
+                Setting.property(RANK_PROPERTY), EndpointCounterDescriptor.NO_RANK, 0, Integer.MAX_VALUE);
+        }
+        catch (final AmException ex)
+        {
+            if (!warnedRank)
             {
-                return rank;
+                warnedRank = true;
+                LOGGER.log(Level.WARNING, "am2j: " + ex.detail() + " (a rank); bin/am2j stat shows this process's " +
+                    "endpoints without one");
             }
+            return EndpointCounterDescriptor.NO_RANK;
         }
-        catch (final NumberFormatException ignore)
-        {
-            // warned below
-        }
-        if (!warnedRank)
-        {
-            warnedRank = true;
-            LOGGER.log(Level.WARNING, "am2j: " + RANK_PROPERTY + " = '" + value + "' is not a rank (a whole number " +
-                "from 0); bin/am2j stat shows this process's endpoints without one");
-        }
-        return EndpointCounterDescriptor.NO_RANK;
     }
 
     /**

@@ -1,5 +1,6 @@
 package org.am2j.idle;
 
+import java.util.Arrays;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
@@ -113,11 +114,7 @@ public final class CpuShare
 
     static Mode modeSetting(final Settings settings)
     {
-        final String[] names = new String[Mode.values().length];
-        for (final Mode mode : Mode.values())
-        {
-            names[mode.ordinal()] = mode.settingName();
-        }
+        final String[] names = Arrays.stream(Mode.values()).map(Mode::settingName).toArray(String[]::new);
         final String chosen = settings.choice(new Setting(PROPERTY, ENVIRONMENT), Mode.ADAPTIVE.settingName(), names);
         return Mode.valueOf(chosen.toUpperCase(Locale.ROOT));
     }
@@ -200,20 +197,8 @@ public final class CpuShare
         private static CpuShare create()
         {
             final Mode mode = modeSetting();
-            final RunnableProbe probe = Mode.ADAPTIVE == mode ? LoadavgProbe.open() : new RunnableProbe()
-            {
-                @Override
-                public int runnable()
-                {
-                    return UNKNOWN;
-                }
-
-                @Override
-                public int cpus()
-                {
-                    return Runtime.getRuntime().availableProcessors();
-                }
-            };
+            final RunnableProbe probe = Mode.ADAPTIVE == mode ? LoadavgProbe.open() :
+                RunnableProbe.fixed(RunnableProbe.UNKNOWN, Runtime.getRuntime().availableProcessors());
             return new CpuShare(mode, probe, SystemNanoClock.INSTANCE, DEFAULT_PERIOD_NANOS);
         }
     }

@@ -91,12 +91,4 @@ public final class IdleSteps
     {
         return yields;
     }
-
-    /**
-     * @return the oversubscription this plan asks.
-     */
-    public CpuShare share()
-    {
-        return share;
-    }
 }

@@ -6,6 +6,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
+import org.agrona.CloseHelper;
+
 /**
  * The runnable count of Linux: field 4 of {@code /proc/loadavg} is {@code R/T}, R the threads running or waiting for
  * a CPU on the whole machine at the moment of the read (the kernel's {@code nr_running}, the same number as
@@ -108,17 +110,8 @@ public final class LoadavgProbe implements RunnableProbe, AutoCloseable
     public synchronized void close()
     {
         failed = true;
-        if (null != file)
-        {
-            try
-            {
-                file.close();
-            }
-            catch (final IOException ignored)
-            {
-                // a read-only file: nothing was written that closing could lose
-            }
-        }
+        // a read-only file: nothing was written that a failure to close could lose
+        CloseHelper.quietClose(file);
     }
 
     /**

@@ -33,19 +33,16 @@ public interface RunnableProbe
             throw new IllegalArgumentException("runnable must be 0 or more (or UNKNOWN), cpus 1 or more: " +
                 runnable + ", " + cpus);
         }
-        return new RunnableProbe()
-        {
-            @Override
-            public int runnable()
-            {
-                return runnable;
-            }
+        return new Fixed(runnable, cpus);
+    }
 
-            @Override
-            public int cpus()
-            {
-                return cpus;
-            }
-        };
+    /**
+     * A probe that always gives the same counts ({@link #fixed(int, int)} checks them).
+     *
+     * @param runnable what {@link #runnable()} answers.
+     * @param cpus     what {@link #cpus()} answers.
+     */
+    record Fixed(int runnable, int cpus) implements RunnableProbe
+    {
     }
 }

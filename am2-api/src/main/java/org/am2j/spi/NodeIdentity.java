@@ -17,6 +17,7 @@ import java.nio.file.attribute.UserPrincipal;
 import java.security.SecureRandom;
 import java.util.EnumSet;
 import java.util.Set;
+import java.util.regex.Pattern;
 
 import org.am2j.api.AmError;
 import org.am2j.api.AmException;
@@ -53,6 +54,7 @@ public final class NodeIdentity
     public static final int ID_DIGITS = 16;
 
     private static final Set<PosixFilePermission> FILE_PERMISSIONS = PosixFilePermissions.fromString("rw-------");
+    private static final Pattern VALID_ID = Pattern.compile("[0-9a-f]{" + ID_DIGITS + "}");
     private static final LinkOption[] NO_FOLLOW = { LinkOption.NOFOLLOW_LINKS };
     private static volatile String local;
 
@@ -120,7 +122,7 @@ public final class NodeIdentity
             writeNew(temporary, fresh, posix);
             if (posix)
             {
-                checkRoot(root, Files.getOwner(temporary, NO_FOLLOW));
+                checkOwn(root, Files.getOwner(temporary, NO_FOLLOW), true);
             }
             try
             {
@@ -152,14 +154,8 @@ public final class NodeIdentity
         }
         finally
         {
-            try
-            {
-                Files.deleteIfExists(temporary);
-            }
-            catch (final IOException ignore)
-            {
-                // a leftover temporary file is harmless: its name is never read
-            }
+            // a leftover temporary file is harmless: its name is never read
+            ShmDirectories.deleteQuietly(temporary);
         }
     }
 
@@ -169,19 +165,7 @@ public final class NodeIdentity
      */
     static boolean isValidId(final String id)
     {
-        if (id.length() != ID_DIGITS)
-        {
-            return false;
-        }
-        for (int i = 0; i < id.length(); i++)
-        {
-            final char c = id.charAt(i);
-            if (!(c >= '0' && c <= '9') && !(c >= 'a' && c <= 'f'))
-            {
-                return false;
-            }
-        }
-        return true;
+        return VALID_ID.matcher(id).matches();
     }
 
     private static String newId()
@@ -211,23 +195,30 @@ public final class NodeIdentity
         }
     }
 
-    private static void checkRoot(final Path root, final UserPrincipal self) throws IOException
+    /**
+     * @param path      the root directory or the published file.
+     * @param self      who must own it.
+     * @param directory true for the root (a directory), false for the file (a regular file).
+     * @throws AmException when it is a symbolic link, of the other kind, someone else's, or writable by others.
+     */
+    private static void checkOwn(final Path path, final UserPrincipal self, final boolean directory) throws IOException
     {
-        final PosixFileAttributes attributes = Files.readAttributes(root, PosixFileAttributes.class, NO_FOLLOW);
-        if (attributes.isSymbolicLink() || !attributes.isDirectory())
+        final PosixFileAttributes attributes = Files.readAttributes(path, PosixFileAttributes.class, NO_FOLLOW);
+        if (attributes.isSymbolicLink() || (directory ? !attributes.isDirectory() : !attributes.isRegularFile()))
         {
-            throw untrusted(root, "is not a directory (a symbolic link is not followed)");
+            throw untrusted(path, "is not a " + (directory ? "directory" : "regular file") +
+                " (a symbolic link is not followed)");
         }
         if (!self.equals(attributes.owner()))
         {
-            throw untrusted(root, "belongs to " + attributes.owner().getName() + ", not to " + self.getName());
+            throw untrusted(path, "belongs to " + attributes.owner().getName() + ", not to " + self.getName());
         }
         final Set<PosixFilePermission> permissions = attributes.permissions();
         if (permissions.contains(PosixFilePermission.GROUP_WRITE) ||
             permissions.contains(PosixFilePermission.OTHERS_WRITE))
         {
-            throw untrusted(root, "is writable by other users (mode " +
-                PosixFilePermissions.toString(permissions) + "); chmod 700 it");
+            throw untrusted(path, "is writable by other users (mode " +
+                PosixFilePermissions.toString(permissions) + (directory ? "); chmod 700 it" : ")"));
         }
     }
 
@@ -235,22 +226,7 @@ public final class NodeIdentity
     {
         if (null != self)
         {
-            final PosixFileAttributes attributes = Files.readAttributes(file, PosixFileAttributes.class, NO_FOLLOW);
-            if (attributes.isSymbolicLink() || !attributes.isRegularFile())
-            {
-                throw untrusted(file, "is not a regular file (a symbolic link is not followed)");
-            }
-            if (!self.equals(attributes.owner()))
-            {
-                throw untrusted(file, "belongs to " + attributes.owner().getName() + ", not to " + self.getName());
-            }
-            final Set<PosixFilePermission> permissions = attributes.permissions();
-            if (permissions.contains(PosixFilePermission.GROUP_WRITE) ||
-                permissions.contains(PosixFilePermission.OTHERS_WRITE))
-            {
-                throw untrusted(file, "is writable by other users (mode " +
-                    PosixFilePermissions.toString(permissions) + ")");
-            }
+            checkOwn(file, self, false);
         }
         final ByteBuffer bytes = ByteBuffer.allocate(ID_DIGITS + 2);
         try (SeekableByteChannel channel = Files.newByteChannel(file, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS))

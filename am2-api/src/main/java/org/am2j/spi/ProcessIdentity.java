@@ -13,6 +13,8 @@ import java.time.Instant;
 import java.util.Optional;
 import java.util.function.BooleanSupplier;
 
+import org.agrona.CloseHelper;
+
 /**
  * Identifies a process by pid <em>and</em> start time, so that a file or a claim left by a dead process is not
  * mistaken for one of a live process that was given the same pid (pid reuse, and every container's pid 1). Used by
@@ -166,7 +168,7 @@ public final class ProcessIdentity
             catch (final IOException ex)
             {
                 // ESRCH: the process this entry was opened for is gone.
-                closeQuietly(stat);
+                CloseHelper.quietClose(stat);
                 return false;
             }
             final char state = stateOf(buffer);
@@ -183,18 +185,6 @@ public final class ProcessIdentity
         catch (final IOException | UnsupportedOperationException | SecurityException ex)
         {
             return null;
-        }
-    }
-
-    private static void closeQuietly(final FileChannel channel)
-    {
-        try
-        {
-            channel.close();
-        }
-        catch (final IOException ignored)
-        {
-            // Closing a /proc entry: nothing to do about a failure.
         }
     }
 

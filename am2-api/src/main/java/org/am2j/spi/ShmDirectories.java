@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
-import java.nio.file.DirectoryStream;
 import java.nio.file.FileSystems;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
@@ -330,7 +329,7 @@ public final class ShmDirectories
     {
         final Path root = userRoot().toAbsolutePath().normalize();
         Path current = directory.toAbsolutePath().normalize();
-        while (null != current && current.startsWith(root) && deleteIfEmpty(current))
+        while (null != current && current.startsWith(root) && deleteQuietly(current))
         {
             if (current.equals(root))
             {
@@ -400,37 +399,20 @@ public final class ShmDirectories
         }
     }
 
-    private static void deleteQuietly(final Path path)
+    /**
+     * @param path a file, or an empty directory.
+     * @return true when this call deleted it; false when it was not there or could not be deleted (e.g. a
+     * directory that is not empty), which is not an error.
+     */
+    public static boolean deleteQuietly(final Path path)
     {
         try
         {
-            Files.deleteIfExists(path);
+            return Files.deleteIfExists(path);
         }
         catch (final IOException ignore)
         {
-            // as above
-        }
-    }
-
-    private static boolean deleteIfEmpty(final Path directory)
-    {
-        try (DirectoryStream<Path> entries = Files.newDirectoryStream(directory))
-        {
-            if (entries.iterator().hasNext())
-            {
-                return false;
-            }
-        }
-        catch (final IOException ex)
-        {
-            return false;
-        }
-        try
-        {
-            return Files.deleteIfExists(directory);
-        }
-        catch (final IOException ex)
-        {
+            // a directory that is not empty (another user of it), or a file another process removes or holds
             return false;
         }
     }

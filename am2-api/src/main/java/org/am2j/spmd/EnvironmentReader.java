@@ -60,9 +60,8 @@ final class EnvironmentReader
     long number(final String variable, final long min, final long max, final String allowed)
     {
         final Setting setting = Setting.variable(variable);
-        if (!settings.isSet(setting))
+        if (null == required(variable))
         {
-            missing.add(variable);
             return -1;
         }
         try
@@ -86,13 +85,8 @@ final class EnvironmentReader
      */
     String checked(final String variable, final Predicate<String> valid, final String allowed)
     {
-        final String value = text(variable);
-        if (null == value)
-        {
-            missing.add(variable);
-            return null;
-        }
-        if (!valid.test(value))
+        final String value = required(variable);
+        if (null != value && !valid.test(value))
         {
             malformed.add(settings.invalid(Setting.variable(variable), allowed).detail());
             return null;
@@ -106,10 +100,9 @@ final class EnvironmentReader
      */
     InetSocketAddress address(final String variable)
     {
-        final String value = text(variable);
+        final String value = required(variable);
         if (null == value)
         {
-            missing.add(variable);
             return null;
         }
         try
@@ -121,6 +114,20 @@ final class EnvironmentReader
             malformed.add(ex.detail());
             return null;
         }
+    }
+
+    /**
+     * @param variable a variable that must be set.
+     * @return its value, trimmed, or {@code null} when it is not set (recorded as missing).
+     */
+    private String required(final String variable)
+    {
+        final String value = text(variable);
+        if (null == value)
+        {
+            missing.add(variable);
+        }
+        return value;
     }
 
     /**

@@ -12,6 +12,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.TimeUnit;
 
+import org.agrona.CloseHelper;
 import org.am2j.api.AmError;
 import org.am2j.api.AmException;
 import org.am2j.spi.ProcessIdentity;
@@ -166,7 +167,7 @@ public final class RendezvousClient implements AutoCloseable
         }
         catch (final IOException ex)
         {
-            closeQuietly(socket);
+            CloseHelper.quietClose(socket);
             throw new AmException(AmError.RESOURCE, "rank " + rank + " cannot use its connection to the rendezvous" +
                 " at " + server + ": " + ex.getMessage(), ex);
         }
@@ -216,7 +217,7 @@ public final class RendezvousClient implements AutoCloseable
             }
             catch (final IOException ex)
             {
-                closeQuietly(socket);
+                CloseHelper.quietClose(socket);
                 failure = ex;
             }
             final long nowNs = System.nanoTime();
@@ -256,22 +257,6 @@ public final class RendezvousClient implements AutoCloseable
     public int rank()
     {
         return rank;
-    }
-
-    /**
-     * @return number of ranks in the job.
-     */
-    public int size()
-    {
-        return size;
-    }
-
-    /**
-     * @return number of collectives completed.
-     */
-    public long completed()
-    {
-        return completed;
     }
 
     /**
@@ -341,7 +326,7 @@ public final class RendezvousClient implements AutoCloseable
                 // leaving anyway
             }
         }
-        closeQuietly(socket);
+        CloseHelper.quietClose(socket);
     }
 
     private ByteBuffer exchange(final int type, final byte[] payload, final int answerType, final String what)
@@ -488,19 +473,7 @@ public final class RendezvousClient implements AutoCloseable
         {
             failure = message;
         }
-        closeQuietly(socket);
+        CloseHelper.quietClose(socket);
         return new AmException(AmError.RESOURCE, failure);
-    }
-
-    private static void closeQuietly(final Socket socket)
-    {
-        try
-        {
-            socket.close();
-        }
-        catch (final IOException ignore)
-        {
-            // nothing more to do
-        }
     }
 }

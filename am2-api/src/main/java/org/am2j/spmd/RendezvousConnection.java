@@ -7,6 +7,8 @@ import java.nio.channels.SelectionKey;
 import java.nio.channels.SocketChannel;
 import java.util.ArrayDeque;
 
+import org.agrona.CloseHelper;
+
 import static org.am2j.spmd.RendezvousDescriptor.HEADER_LENGTH;
 import static org.am2j.spmd.RendezvousDescriptor.HELLO;
 
@@ -134,23 +136,12 @@ final class RendezvousConnection
 
     private String checkHeader()
     {
-        final String magicOrVersion = RendezvousDescriptor.checkMagicAndVersion(header);
-        if (null != magicOrVersion)
+        final String reason = RendezvousDescriptor.checkHeader(header, RendezvousDescriptor::maxClientPayload);
+        if (null != reason)
         {
-            return magicOrVersion;
+            return reason;
         }
         final int type = RendezvousDescriptor.type(header);
-        final int max = RendezvousDescriptor.maxClientPayload(type);
-        if (max < 0)
-        {
-            return "unknown frame type " + type;
-        }
-        final int length = RendezvousDescriptor.payloadLength(header);
-        if (length < 0 || length > max)
-        {
-            return "payload length " + length + " of " + RendezvousDescriptor.typeName(type) +
-                " is outside [0, " + max + "]";
-        }
         final int frameRank = RendezvousDescriptor.rank(header);
         if (rank < 0)
         {
@@ -260,6 +251,6 @@ final class RendezvousConnection
         {
             key.cancel();
         }
-        RendezvousServer.closeQuietly(channel);
+        CloseHelper.quietClose(channel);
     }
 }

@@ -1,6 +1,7 @@
 package org.am2j.spmd;
 
 import java.nio.ByteBuffer;
+import java.util.function.IntToLongFunction;
 
 /**
  * The frames of the bootstrap rendezvous: the TCP protocol between each rank's {@link RendezvousClient} and the job's
@@ -118,18 +119,13 @@ public final class RendezvousDescriptor
      */
     public static int maxClientPayload(final int type)
     {
-        switch (type)
+        return switch (type)
         {
-            case HELLO:
-                return MAX_HELLO_PAYLOAD;
-            case BARRIER:
-            case GOODBYE:
-                return 0;
-            case ALL_GATHER:
-                return MAX_CONTRIBUTION;
-            default:
-                return -1;
-        }
+            case HELLO -> MAX_HELLO_PAYLOAD;
+            case BARRIER, GOODBYE -> 0;
+            case ALL_GATHER -> MAX_CONTRIBUTION;
+            default -> -1;
+        };
     }
 
     /**
@@ -139,21 +135,15 @@ public final class RendezvousDescriptor
      */
     public static long maxServerPayload(final int type, final int size)
     {
-        switch (type)
+        return switch (type)
         {
-            case WELCOME:
-                return 4 + 8L * size;
-            case RANK_LOST:
-                return RANK_LOST_PAYLOAD;
-            case BARRIER_DONE:
-                return 0;
-            case ALL_GATHER_DONE:
-                return 4 + (long)size * (4 + MAX_CONTRIBUTION);
-            case FAILED:
-                return MAX_FAILED_PAYLOAD;
-            default:
-                return -1;
-        }
+            case WELCOME -> 4 + 8L * size;
+            case RANK_LOST -> RANK_LOST_PAYLOAD;
+            case BARRIER_DONE -> 0;
+            case ALL_GATHER_DONE -> 4 + (long)size * (4 + MAX_CONTRIBUTION);
+            case FAILED -> MAX_FAILED_PAYLOAD;
+            default -> -1;
+        };
     }
 
     /**
@@ -162,29 +152,19 @@ public final class RendezvousDescriptor
      */
     public static String typeName(final int type)
     {
-        switch (type)
+        return switch (type)
         {
-            case HELLO:
-                return "HELLO";
-            case BARRIER:
-                return "BARRIER";
-            case ALL_GATHER:
-                return "ALL_GATHER";
-            case GOODBYE:
-                return "GOODBYE";
-            case WELCOME:
-                return "WELCOME";
-            case BARRIER_DONE:
-                return "BARRIER_DONE";
-            case ALL_GATHER_DONE:
-                return "ALL_GATHER_DONE";
-            case FAILED:
-                return "FAILED";
-            case RANK_LOST:
-                return "RANK_LOST";
-            default:
-                return "type " + type;
-        }
+            case HELLO -> "HELLO";
+            case BARRIER -> "BARRIER";
+            case ALL_GATHER -> "ALL_GATHER";
+            case GOODBYE -> "GOODBYE";
+            case WELCOME -> "WELCOME";
+            case BARRIER_DONE -> "BARRIER_DONE";
+            case ALL_GATHER_DONE -> "ALL_GATHER_DONE";
+            case FAILED -> "FAILED";
+            case RANK_LOST -> "RANK_LOST";
+            default -> "type " + type;
+        };
     }
 
     /**
@@ -218,10 +198,15 @@ public final class RendezvousDescriptor
     }
 
     /**
-     * @param buffer holding a frame header at index 0.
-     * @return the reason the magic or version is wrong, or {@code null} when both are right.
+     * The checks every frame header passes, on either side.
+     *
+     * @param buffer     holding a frame header at index 0.
+     * @param maxPayload the largest payload of a frame type this side takes, -1 for a type it does not take
+     *                   ({@link #maxClientPayload(int)}, or {@link #maxServerPayload(int, int)} for the job's size).
+     * @return the reason the magic or version is wrong, the type unknown or the payload length outside [0, max], or
+     * {@code null} when the header passes.
      */
-    public static String checkMagicAndVersion(final ByteBuffer buffer)
+    public static String checkHeader(final ByteBuffer buffer, final IntToLongFunction maxPayload)
     {
         final int magic = buffer.getInt(MAGIC_OFFSET);
         if (magic != MAGIC)
@@ -232,6 +217,17 @@ public final class RendezvousDescriptor
         if (version != VERSION)
         {
             return "unsupported version " + version + ", expected " + VERSION;
+        }
+        final int type = type(buffer);
+        final long max = maxPayload.applyAsLong(type);
+        if (max < 0)
+        {
+            return "unknown frame type " + type;
+        }
+        final int length = payloadLength(buffer);
+        if (length < 0 || length > max)
+        {
+            return "payload length " + length + " of " + typeName(type) + " is outside [0, " + max + "]";
         }
         return null;
     }

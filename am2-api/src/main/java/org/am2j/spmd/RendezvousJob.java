@@ -35,7 +35,7 @@ import static org.am2j.spmd.RendezvousDescriptor.WELCOME;
  * error; a rank that disconnects while no collective is under way is not logged, since a program may well exit
  * without closing its job after its last collective, and later collectives report it anyway.
  * <p>
- * Owned by the server thread, except {@link #failure()} and {@link #everyRankJoined()}, which any thread may read.
+ * Owned by the server thread, except {@link #everyRankJoined()}, which any thread may read.
  */
 final class RendezvousJob implements RendezvousConnection.Listener
 {
@@ -57,7 +57,6 @@ final class RendezvousJob implements RendezvousConnection.Listener
     private final long waitingReportNs;
     private final Consumer<String> log;
     private final CountDownLatch departures;
-    private volatile String failureView;
     /** {@link #welcomed} for other threads: set once, when the last rank joins, before any rank is welcomed. */
     private volatile boolean welcomedView;
 
@@ -107,14 +106,6 @@ final class RendezvousJob implements RendezvousConnection.Listener
         this.processIds = new long[size];
         this.startNs = startNs;
         this.nextWaitingReportNs = startNs + waitingReportNs;
-    }
-
-    /**
-     * @return why the job can run no more collectives, or {@code null} while it can; any thread.
-     */
-    String failure()
-    {
-        return failureView;
     }
 
     /**
@@ -173,19 +164,10 @@ final class RendezvousJob implements RendezvousConnection.Listener
     {
         switch (type)
         {
-            case HELLO:
-                onHello(peer, rank, payload);
-                break;
-            case BARRIER:
-            case ALL_GATHER:
-                onCollective(peer, type, collective, payload);
-                break;
-            case GOODBYE:
-                onGoodbye(peer);
-                break;
-            default:
-                onBadFrame(peer, "unexpected frame type " + type);
-                break;
+            case HELLO -> onHello(peer, rank, payload);
+            case BARRIER, ALL_GATHER -> onCollective(peer, type, collective, payload);
+            case GOODBYE -> onGoodbye(peer);
+            default -> onBadFrame(peer, "unexpected frame type " + type);
         }
     }
 
@@ -261,13 +243,7 @@ final class RendezvousJob implements RendezvousConnection.Listener
                 welcome.putLong(id);
             }
             welcome.flip();
-            for (final RendezvousConnection p : peers)
-            {
-                if (null != p)
-                {
-                    p.send(WELCOME, welcome.duplicate(), 0);
-                }
-            }
+            broadcast(WELCOME, welcome, 0);
         }
     }
 
@@ -344,13 +320,7 @@ final class RendezvousJob implements RendezvousConnection.Listener
         }
         final int doneType = pendingType == ALL_GATHER ? ALL_GATHER_DONE : BARRIER_DONE;
         clearPending();
-        for (final RendezvousConnection p : peers)
-        {
-            if (null != p && p.open)
-            {
-                p.send(doneType, null == result ? null : result.duplicate(), completed);
-            }
-        }
+        broadcast(doneType, result, completed);
     }
 
     private void clearPending()
@@ -376,7 +346,6 @@ final class RendezvousJob implements RendezvousConnection.Listener
             failure = "rank " + rank + " left job '" + jobId + "' (closed it) after collective #" + completed +
                 ", so no later collective can complete";
             failureRank = rank;
-            failureView = failure;
             if (waiting)
             {
                 for (int r = 0; r < size; r++)
@@ -440,13 +409,7 @@ final class RendezvousJob implements RendezvousConnection.Listener
     {
         final ByteBuffer payload = ByteBuffer.allocate(RendezvousDescriptor.RANK_LOST_PAYLOAD);
         payload.putInt(rank).flip();
-        for (final RendezvousConnection p : peers)
-        {
-            if (null != p && p.open)
-            {
-                p.send(RANK_LOST, payload.duplicate(), 0);
-            }
-        }
+        broadcast(RANK_LOST, payload, 0);
     }
 
     private void departed(final int rank)
@@ -476,13 +439,22 @@ final class RendezvousJob implements RendezvousConnection.Listener
         }
         failure = message;
         failureRank = rank;
-        failureView = message;
         clearPending();
+        broadcast(FAILED, failedPayload(failureRank, failure), completed);
+    }
+
+    /**
+     * Send a frame to every rank connected.
+     *
+     * @param payload its payload, each rank sent a view of it (its position untouched), or {@code null} for none.
+     */
+    private void broadcast(final int type, final ByteBuffer payload, final long collective)
+    {
         for (final RendezvousConnection p : peers)
         {
             if (null != p && p.open)
             {
-                sendFailed(p);
+                p.send(type, null == payload ? null : payload.duplicate(), collective);
             }
         }
     }

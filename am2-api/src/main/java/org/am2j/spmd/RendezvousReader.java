@@ -161,23 +161,14 @@ final class RendezvousReader implements Runnable
 
     private String check()
     {
-        final String magicOrVersion = RendezvousDescriptor.checkMagicAndVersion(headerBuffer);
-        if (null != magicOrVersion)
+        final String reason = RendezvousDescriptor.checkHeader(
+            headerBuffer, type -> RendezvousDescriptor.maxServerPayload(type, size));
+        if (null != reason)
         {
-            return magicOrVersion;
+            return reason;
         }
         final int type = RendezvousDescriptor.type(headerBuffer);
-        final long max = RendezvousDescriptor.maxServerPayload(type, size);
-        if (max < 0)
-        {
-            return "unknown frame type " + type;
-        }
         final int length = RendezvousDescriptor.payloadLength(headerBuffer);
-        if (length < 0 || length > max)
-        {
-            return "payload length " + length + " of " + RendezvousDescriptor.typeName(type) + " is outside [0, " +
-                max + "]";
-        }
         if (type == RANK_LOST && length != RendezvousDescriptor.RANK_LOST_PAYLOAD)
         {
             return "RANK_LOST payload of " + length + " bytes, expected " + RendezvousDescriptor.RANK_LOST_PAYLOAD;

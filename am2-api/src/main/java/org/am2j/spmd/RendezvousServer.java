@@ -12,6 +12,7 @@ import java.util.Iterator;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
+import org.agrona.CloseHelper;
 import org.am2j.api.AmError;
 import org.am2j.api.AmException;
 
@@ -108,8 +109,8 @@ public final class RendezvousServer implements AutoCloseable
         }
         catch (final IOException ex)
         {
-            closeQuietly(acceptor);
-            closeQuietly(selector);
+            CloseHelper.quietClose(acceptor);
+            CloseHelper.quietClose(selector);
             throw new AmException(AmError.RESOURCE, "cannot listen on " + bindAddress + " for the rendezvous of job '" +
                 jobId + "': " + ex.getMessage(), ex);
         }
@@ -121,30 +122,6 @@ public final class RendezvousServer implements AutoCloseable
     public InetSocketAddress address()
     {
         return address;
-    }
-
-    /**
-     * @return number of ranks in the job.
-     */
-    public int size()
-    {
-        return size;
-    }
-
-    /**
-     * @return the job id the ranks must present.
-     */
-    public String jobId()
-    {
-        return jobId;
-    }
-
-    /**
-     * @return why the job can run no more collectives (a rank died, left or timed out), or {@code null} while it can.
-     */
-    public String failure()
-    {
-        return job.failure();
     }
 
     /**
@@ -215,8 +192,8 @@ public final class RendezvousServer implements AutoCloseable
         finally
         {
             job.closeAll();
-            closeQuietly(acceptor);
-            closeQuietly(selector);
+            CloseHelper.quietClose(acceptor);
+            CloseHelper.quietClose(selector);
         }
     }
 
@@ -280,7 +257,7 @@ public final class RendezvousServer implements AutoCloseable
             {
                 log.accept("refused the connection from " + remote + ": " + MAX_UNJOINED +
                     " connections have not said hello yet");
-                closeQuietly(channel);
+                CloseHelper.quietClose(channel);
                 continue;
             }
             try
@@ -294,7 +271,7 @@ public final class RendezvousServer implements AutoCloseable
             catch (final IOException ex)
             {
                 log.accept("cannot set up the connection from " + remote + ": " + ex.getMessage());
-                closeQuietly(channel);
+                CloseHelper.quietClose(channel);
             }
         }
     }
@@ -308,21 +285,6 @@ public final class RendezvousServer implements AutoCloseable
         catch (final IOException ex)
         {
             return "an unknown address";
-        }
-    }
-
-    static void closeQuietly(final AutoCloseable closeable)
-    {
-        if (null != closeable)
-        {
-            try
-            {
-                closeable.close();
-            }
-            catch (final Exception ignore)
-            {
-                // nothing more to do
-            }
         }
     }
 }

@@ -2,6 +2,7 @@ package org.am2j.spmd;
 
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -112,11 +113,7 @@ public final class Spmd
                 final byte[][] nodeIds = client.allGather(environment.nodeId().getBytes(StandardCharsets.UTF_8));
                 final int[] indices = nodeIndices(nodeIds);
                 node = indices[environment.rank()];
-                nodes = 0;
-                for (final int index : indices)
-                {
-                    nodes = Math.max(nodes, index + 1);
-                }
+                nodes = Arrays.stream(indices).max().orElse(-1) + 1;
             }
             final RankScope scope = RankScope.current();
             if (null != scope)
@@ -169,14 +166,9 @@ public final class Spmd
         final int[] indices = new int[nodeIds.length];
         for (int r = 0; r < nodeIds.length; r++)
         {
-            final String nodeId = new String(nodeIds[r], StandardCharsets.UTF_8);
-            Integer index = indexByNode.get(nodeId);
-            if (null == index)
-            {
-                index = indexByNode.size();
-                indexByNode.put(nodeId, index);
-            }
-            indices[r] = index;
+            // the map's size before the new node is added: nodes are numbered in order of first appearance
+            indices[r] = indexByNode.computeIfAbsent(
+                new String(nodeIds[r], StandardCharsets.UTF_8), nodeId -> indexByNode.size());
         }
         return indices;
     }

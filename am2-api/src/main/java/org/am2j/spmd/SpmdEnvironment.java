@@ -56,8 +56,32 @@ import org.am2j.spi.Settings;
  * <p>
  * Values are trimmed, and a blank one counts as not set. Missing or malformed variables are one {@link AmException}
  * with {@link AmError#BAD_ARG} whose message names every one of them and what is allowed.
+ *
+ * @param launcher            which launcher started this process.
+ * @param rank                rank of this process, 0 to {@link #size()} - 1.
+ * @param size                number of ranks in the job.
+ * @param node                index of this rank's node, or {@link #UNKNOWN_NODE} under an external launcher with
+ *                            several ranks.
+ * @param nodes               number of nodes, or {@link #UNKNOWN_NODE} under an external launcher with several ranks.
+ * @param nodeId              identity of this rank's node: equal strings mean the same shared-memory domain
+ *                            ({@link NodeIdentity}).
+ * @param jobId               the job id, safe to use in a file name.
+ * @param bootstrap           the (unresolved) address of the rendezvous server, or {@code null} for a single-process
+ *                            job without one.
+ * @param launcherPid         pid of am2j's launcher, or 0 when not started by it.
+ * @param launcherStartMillis start instant of am2j's launcher in epoch milliseconds, or 0 when unknown.
  */
-public final class SpmdEnvironment
+public record SpmdEnvironment(
+    LauncherKind launcher,
+    int rank,
+    int size,
+    int node,
+    int nodes,
+    String nodeId,
+    String jobId,
+    InetSocketAddress bootstrap,
+    long launcherPid,
+    long launcherStartMillis)
 {
     /** Rank of this process under am2j's launcher. */
     public static final String AM2J_RANK = "AM2J_RANK";
@@ -96,41 +120,6 @@ public final class SpmdEnvironment
     private static final String WHOLE = "a whole number in ";
     /** The variables only am2j's launcher knows: one of them set says that it started this process. */
     private static final String[] LAUNCHER_ONLY = {AM2J_NODE, AM2J_NODES, AM2J_LAUNCHER_PID, AM2J_LAUNCHER_START};
-
-    private final LauncherKind launcher;
-    private final int rank;
-    private final int size;
-    private final int node;
-    private final int nodes;
-    private final String nodeId;
-    private final String jobId;
-    private final InetSocketAddress bootstrap;
-    private final long launcherPid;
-    private final long launcherStartMillis;
-
-    private SpmdEnvironment(
-        final LauncherKind launcher,
-        final int rank,
-        final int size,
-        final int node,
-        final int nodes,
-        final String nodeId,
-        final String jobId,
-        final InetSocketAddress bootstrap,
-        final long launcherPid,
-        final long launcherStartMillis)
-    {
-        this.launcher = launcher;
-        this.rank = rank;
-        this.size = size;
-        this.node = node;
-        this.nodes = nodes;
-        this.nodeId = nodeId;
-        this.jobId = jobId;
-        this.bootstrap = bootstrap;
-        this.launcherPid = launcherPid;
-        this.launcherStartMillis = launcherStartMillis;
-    }
 
     /**
      * Parse an environment, taking the node identity ({@link NodeIdentity#local()}) and pid of this process for the
@@ -286,18 +275,8 @@ public final class SpmdEnvironment
      */
     static boolean isValidNodeId(final String nodeId)
     {
-        if (nodeId.isEmpty() || nodeId.getBytes(StandardCharsets.UTF_8).length > MAX_NODE_ID_BYTES)
-        {
-            return false;
-        }
-        for (int i = 0; i < nodeId.length(); i++)
-        {
-            if (Character.isISOControl(nodeId.charAt(i)))
-            {
-                return false;
-            }
-        }
-        return true;
+        return !nodeId.isEmpty() && nodeId.getBytes(StandardCharsets.UTF_8).length <= MAX_NODE_ID_BYTES &&
+            nodeId.chars().noneMatch(Character::isISOControl);
     }
 
     /**
@@ -313,88 +292,6 @@ public final class SpmdEnvironment
     {
         return reader.checked(AM2J_JOB, SpmdEnvironment::isValidJobId,
             "1 to " + MAX_JOB_ID_LENGTH + " characters of [A-Za-z0-9._-]");
-    }
-
-    /**
-     * @return which launcher started this process.
-     */
-    public LauncherKind launcher()
-    {
-        return launcher;
-    }
-
-    /**
-     * @return rank of this process, 0 to {@link #size()} - 1.
-     */
-    public int rank()
-    {
-        return rank;
-    }
-
-    /**
-     * @return number of ranks in the job.
-     */
-    public int size()
-    {
-        return size;
-    }
-
-    /**
-     * @return index of this rank's node, or {@link #UNKNOWN_NODE} under an external launcher with several ranks.
-     */
-    public int node()
-    {
-        return node;
-    }
-
-    /**
-     * @return number of nodes, or {@link #UNKNOWN_NODE} under an external launcher with several ranks.
-     */
-    public int nodes()
-    {
-        return nodes;
-    }
-
-    /**
-     * @return identity of this rank's node: equal strings mean the same shared-memory domain
-     * ({@link NodeIdentity}).
-     */
-    public String nodeId()
-    {
-        return nodeId;
-    }
-
-    /**
-     * @return the job id, safe to use in a file name.
-     */
-    public String jobId()
-    {
-        return jobId;
-    }
-
-    /**
-     * @return the (unresolved) address of the rendezvous server, or {@code null} for a single-process job without
-     * one.
-     */
-    public InetSocketAddress bootstrap()
-    {
-        return bootstrap;
-    }
-
-    /**
-     * @return pid of am2j's launcher, or 0 when not started by it.
-     */
-    public long launcherPid()
-    {
-        return launcherPid;
-    }
-
-    /**
-     * @return start instant of am2j's launcher in epoch milliseconds, or 0 when unknown.
-     */
-    public long launcherStartMillis()
-    {
-        return launcherStartMillis;
     }
 
     @Override

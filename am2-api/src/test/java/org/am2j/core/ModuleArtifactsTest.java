@@ -28,12 +28,10 @@ class ModuleArtifactsTest
     {
         for (final String scheduler : List.of("follow", "fractional", "adaptive", "calibrated"))
         {
-            assertEquals("org.am2j:polling", ModuleArtifacts.ofScheduler(scheduler));
             assertEquals("; '" + scheduler + "' comes with org.am2j:polling: add it to the class path, or " +
                 "org.am2j:am2j-all for the whole library", ModuleArtifacts.missingSchedulerHint(scheduler));
         }
         // a typo or a third party's scheduler: no artifact to suggest
-        assertNull(ModuleArtifacts.ofScheduler("folow"));
         assertEquals("", ModuleArtifacts.missingSchedulerHint("folow"));
         assertEquals("", ModuleArtifacts.missingSchedulerHint("every"));
     }

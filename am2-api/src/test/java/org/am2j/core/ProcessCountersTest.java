@@ -41,4 +41,34 @@ class ProcessCountersTest
             assertFalse(snapshot.isEndpointCounter());
         }
     }
+
+    @Test
+    void theRankComesFromItsPropertyAndABadOneIsNone()
+    {
+        final String before = System.getProperty(ProcessCounters.RANK_PROPERTY);
+        final ProcessCounters counters = ProcessCounters.open();
+        try
+        {
+            System.clearProperty(ProcessCounters.RANK_PROPERTY);
+            assertEquals(EndpointCounterDescriptor.NO_RANK, counters.rank());
+            System.setProperty(ProcessCounters.RANK_PROPERTY, " 3 ");
+            assertEquals(3, counters.rank());
+            System.setProperty(ProcessCounters.RANK_PROPERTY, "three");
+            assertEquals(EndpointCounterDescriptor.NO_RANK, counters.rank());
+            System.setProperty(ProcessCounters.RANK_PROPERTY, "-2");
+            assertEquals(EndpointCounterDescriptor.NO_RANK, counters.rank());
+        }
+        finally
+        {
+            counters.close();
+            if (null == before)
+            {
+                System.clearProperty(ProcessCounters.RANK_PROPERTY);
+            }
+            else
+            {
+                System.setProperty(ProcessCounters.RANK_PROPERTY, before);
+            }
+        }
+    }
 }

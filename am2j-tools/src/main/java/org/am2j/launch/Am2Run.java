@@ -85,6 +85,11 @@ public final class Am2Run
     /** How long the ranks of a NIC process that died get to report it before the job is stopped. */
     private static final long NIC_LOSS_REPORT_MS = 1_000;
 
+    /** The names of the signals that usually end a JVM, by number (Linux's). */
+    private static final String[] SIGNALS = {
+        null, "HUP", "INT", "QUIT", "ILL", null, "ABRT", "BUS", "FPE", "KILL", null, "SEGV", null, "PIPE", null,
+        "TERM" };
+
     private final PrintStream out;
     private final PrintStream err;
     private volatile RankProcesses current;
@@ -199,17 +204,23 @@ public final class Am2Run
         finally
         {
             server.close();
-            if (options.nicsPerNode() > 0 && options.nodes() == 1)
-            {
-                // the NIC processes have exited or been killed: nothing maps their directory's files any more
-                ShmDirectories.deleteTree(shmRoot.resolve("nics-" + jobId));
-            }
-            if (options.nodes() > 1)
-            {
-                // every rank has exited or been killed: nothing maps the emulated nodes' files any more
-                ShmDirectories.deleteTree(RankPlacement.emulatedNodesRoot(shmRoot, jobId));
-                ShmDirectories.removeIfEmpty(shmRoot);
-            }
+            removeJobFiles(options, shmRoot, jobId);
+        }
+    }
+
+    /** Remove the job's shared-memory directories once its ranks and NIC processes have exited or been killed. */
+    private static void removeJobFiles(final LaunchOptions options, final Path shmRoot, final String jobId)
+    {
+        if (options.nicsPerNode() > 0 && options.nodes() == 1)
+        {
+            // the NIC processes have exited or been killed: nothing maps their directory's files any more
+            ShmDirectories.deleteTree(shmRoot.resolve("nics-" + jobId));
+        }
+        if (options.nodes() > 1)
+        {
+            // every rank has exited or been killed: nothing maps the emulated nodes' files any more
+            ShmDirectories.deleteTree(RankPlacement.emulatedNodesRoot(shmRoot, jobId));
+            ShmDirectories.removeIfEmpty(shmRoot);
         }
     }
 
@@ -224,12 +235,7 @@ public final class Am2Run
         final RankProcesses ranks = current;
         if (null != ranks)
         {
-            final int alive = ranks.alive();
-            if (alive > 0)
-            {
-                err.println("am2j run: terminated; stopping " + alive + " rank(s)");
-            }
-            ranks.terminate(GRACE_MS);
+            stop(ranks, "terminated; stopping ");
         }
         final NicProcesses nics = currentNics;
         if (null != nics)
@@ -333,105 +339,14 @@ public final class Am2Run
     {
         for (int r = 0; r < size; r++)
         {
-            if (shuttingDown)
-            {
-                ranks.terminate(GRACE_MS);
-                return FAILURE_STATUS;
-            }
-            final Process process;
-            try
-            {
-                process = command.build(r).start();
-            }
-            catch (final IOException ex)
-            {
-                err.println("am2j run: cannot start " + command.describe(r) + ": " + ex.getMessage());
-                ranks.terminate(GRACE_MS);
-                return FAILURE_STATUS;
-            }
-            if (!ranks.add(r, process))
+            if (!startRank(r, command, ranks, exits, pumps))
             {
                 return FAILURE_STATUS;
             }
-            try
-            {
-                process.getOutputStream().close();
-            }
-            catch (final IOException ignore)
-            {
-                // the rank's standard input is closed either way
-            }
-            // a JVM of several ranks prefixes each line with its rank itself (RankOutput)
-            final boolean prefixed = command.ranksPerJvm() == 1;
-            pumps[r] = new Thread[]{
-                pump(prefixed ? new LinePump(process.getInputStream(), out, r) :
-                    LinePump.unprefixed(process.getInputStream(), out), "am2j-run-out-" + r),
-                pump(prefixed ? new LinePump(process.getErrorStream(), err, r) :
-                    LinePump.unprefixed(process.getErrorStream(), err), "am2j-run-err-" + r) };
-            final int rank = r;
-            process.onExit().thenRun(() -> exits.add(rank));
         }
-
-        int status = 0;
-        boolean failing = false;
         try
         {
-            for (int done = 0; done < size; done++)
-            {
-                final Integer rank = failing || LaunchOptions.NO_TIMEOUT == timeoutSeconds ?
-                    exits.take() : exits.poll(deadlineNs - System.nanoTime(), TimeUnit.NANOSECONDS);
-                if (null == rank)
-                {
-                    stopping = true;
-                    err.println("am2j run: the job exceeded its time limit of " + timeoutSeconds + " s");
-                    final int alive = ranks.alive();
-                    if (alive > 0)
-                    {
-                        err.println("am2j run: stopping " + alive + " rank(s)");
-                    }
-                    ranks.terminate(GRACE_MS);
-                    drain(pumps);
-                    return TIMEOUT_STATUS;
-                }
-                if (rank < 0)
-                {
-                    // A NIC process exited while ranks ran: its ranks cannot use the network any more.
-                    done--;
-                    if (!failing)
-                    {
-                        failing = true;
-                        stopping = true;
-                        status = FAILURE_STATUS;
-                        err.println("am2j run: " + nics.describeExit(-1 - rank));
-                        // The ranks it served notice it within a poll or two and report what came back; then the job
-                        // stops.
-                        Thread.sleep(NIC_LOSS_REPORT_MS);
-                        ranks.terminate(GRACE_MS);
-                    }
-                    continue;
-                }
-                for (final Thread pump : pumps[rank])
-                {
-                    pump.join(PUMP_DRAIN_MS);
-                }
-                reap(command, rank, ranks.get(rank));
-                final int exitValue = ranks.get(rank).exitValue();
-                // A rank gone before every rank joined can never join: the others would wait for the join timeout.
-                if ((exitValue != 0 || !server.everyRankJoined()) && !failing)
-                {
-                    failing = true;
-                    stopping = true;
-                    status = exitValue > 0 && exitValue < 256 ? exitValue : FAILURE_STATUS;
-                    err.println("am2j run: " + describeExit(command.describe(rank), exitValue) +
-                        (0 == exitValue ? BEFORE_JOINING : ""));
-                    final int alive = ranks.alive();
-                    if (alive > 0)
-                    {
-                        err.println("am2j run: stopping the other " + alive + " rank(s)");
-                    }
-                    ranks.terminate(GRACE_MS);
-                }
-            }
+            return awaitRanks(size, command, timeoutSeconds, deadlineNs, ranks, exits, pumps, nics, server);
         }
         catch (final InterruptedException ex)
         {
@@ -444,7 +359,7 @@ public final class Am2Run
         }
         finally
         {
-            // Ranks stopped for a time limit, a failure or an interrupt were not reaped in the loop.
+            // Ranks stopped for a time limit, a failure or an interrupt were not reaped while awaited.
             for (int r = 0; r < size; r++)
             {
                 final Process process = ranks.get(r);
@@ -454,7 +369,120 @@ public final class Am2Run
                 }
             }
         }
+    }
+
+    /**
+     * Start one rank, its output pumps and the report of its exit.
+     *
+     * @return false when the job fails (shut down, the rank could not start), its ranks stopped.
+     */
+    private boolean startRank(final int r, final RankCommand command, final RankProcesses ranks,
+        final BlockingQueue<Integer> exits, final Thread[][] pumps)
+    {
+        if (shuttingDown)
+        {
+            ranks.terminate(GRACE_MS);
+            return false;
+        }
+        final Process process;
+        try
+        {
+            process = command.build(r).start();
+        }
+        catch (final IOException ex)
+        {
+            err.println("am2j run: cannot start " + command.describe(r) + ": " + ex.getMessage());
+            ranks.terminate(GRACE_MS);
+            return false;
+        }
+        if (!ranks.add(r, process))
+        {
+            return false;
+        }
+        try
+        {
+            process.getOutputStream().close();
+        }
+        catch (final IOException ignore)
+        {
+            // the rank's standard input is closed either way
+        }
+        // a JVM of several ranks prefixes each line with its rank itself (RankOutput)
+        pumps[r] = command.ranksPerJvm() == 1 ? LinePump.start(process, out, err, Integer.toString(r)) :
+            LinePump.startUnprefixed(process, out, err, Integer.toString(r));
+        process.onExit().thenRun(() -> exits.add(r));
+        return true;
+    }
+
+    /**
+     * Wait for every rank (and NIC process) to exit, stopping them all at the first failure or at the time limit.
+     *
+     * @return the job's exit status.
+     */
+    private int awaitRanks(final int size, final RankCommand command, final int timeoutSeconds,
+        final long deadlineNs, final RankProcesses ranks, final BlockingQueue<Integer> exits, final Thread[][] pumps,
+        final NicProcesses nics, final RendezvousServer server) throws InterruptedException
+    {
+        int status = 0;
+        boolean failing = false;
+        for (int done = 0; done < size; done++)
+        {
+            final Integer rank = failing || LaunchOptions.NO_TIMEOUT == timeoutSeconds ?
+                exits.take() : exits.poll(deadlineNs - System.nanoTime(), TimeUnit.NANOSECONDS);
+            if (null == rank)
+            {
+                stopping = true;
+                err.println("am2j run: the job exceeded its time limit of " + timeoutSeconds + " s");
+                stop(ranks, "stopping ");
+                drain(pumps);
+                return TIMEOUT_STATUS;
+            }
+            if (rank < 0)
+            {
+                // A NIC process exited while ranks ran: its ranks cannot use the network any more.
+                done--;
+                if (!failing)
+                {
+                    failing = true;
+                    stopping = true;
+                    status = FAILURE_STATUS;
+                    err.println("am2j run: " + nics.describeExit(-1 - rank));
+                    // The ranks it served notice it within a poll or two and report what came back; then the job
+                    // stops.
+                    Thread.sleep(NIC_LOSS_REPORT_MS);
+                    ranks.terminate(GRACE_MS);
+                }
+                continue;
+            }
+            for (final Thread pump : pumps[rank])
+            {
+                pump.join(PUMP_DRAIN_MS);
+            }
+            reap(command, rank, ranks.get(rank));
+            final int exitValue = ranks.get(rank).exitValue();
+            // A rank gone before every rank joined can never join: the others would wait for the join timeout.
+            if ((exitValue != 0 || !server.everyRankJoined()) && !failing)
+            {
+                failing = true;
+                stopping = true;
+                status = exitValue > 0 && exitValue < 256 ? exitValue : FAILURE_STATUS;
+                err.println("am2j run: " + describeExit(command.describe(rank), exitValue) +
+                    (0 == exitValue ? BEFORE_JOINING : ""));
+                stop(ranks, "stopping the other ");
+            }
+        }
         return status;
+    }
+
+    /** Stop every rank, saying how many were still running after {@code am2j run: WHAT}. */
+    private void stop(final RankProcesses ranks, final String what)
+    {
+        final int alive = ranks.alive();
+        if (alive > 0)
+        {
+            err.println("am2j run: " + what + alive + " rank(s)");
+        }
+        ranks.terminate(GRACE_MS);
     }
 
     /**
@@ -517,40 +545,6 @@ public final class Am2Run
 
     private static String signalName(final int signal)
     {
-        switch (signal)
-        {
-            case 1:
-                return " (SIGHUP)";
-            case 2:
-                return " (SIGINT)";
-            case 3:
-                return " (SIGQUIT)";
-            case 4:
-                return " (SIGILL)";
-            case 6:
-                return " (SIGABRT)";
-            case 7:
-                return " (SIGBUS)";
-            case 8:
-                return " (SIGFPE)";
-            case 9:
-                return " (SIGKILL)";
-            case 11:
-                return " (SIGSEGV)";
-            case 13:
-                return " (SIGPIPE)";
-            case 15:
-                return " (SIGTERM)";
-            default:
-                return "";
-        }
-    }
-
-    private static Thread pump(final Runnable pump, final String name)
-    {
-        final Thread thread = new Thread(pump, name);
-        thread.setDaemon(true);
-        thread.start();
-        return thread;
+        return signal < SIGNALS.length && null != SIGNALS[signal] ? " (SIG" + SIGNALS[signal] + ")" : "";
     }
 }

@@ -4,7 +4,8 @@ import java.io.File;
 import java.io.PrintStream;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
-import java.util.StringJoiner;
+import java.util.Arrays;
+import java.util.stream.Collectors;
 
 /**
  * {@code bin/am2j classpath}: prints the class path am2j's commands and ranks run on (the class path of this JVM),
@@ -74,15 +75,8 @@ public final class ClassPathCommand
      */
     static String absolute(final String classPath)
     {
-        final StringJoiner joined = new StringJoiner(File.pathSeparator);
-        for (final String entry : classPath.split(File.pathSeparator))
-        {
-            if (!entry.isEmpty())
-            {
-                joined.add(absoluteEntry(entry));
-            }
-        }
-        return joined.toString();
+        return Arrays.stream(classPath.split(File.pathSeparator)).filter(entry -> !entry.isEmpty())
+            .map(ClassPathCommand::absoluteEntry).collect(Collectors.joining(File.pathSeparator));
     }
 
     private static String absoluteEntry(final String entry)

@@ -6,7 +6,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
-import java.util.Collections;
 import java.util.List;
 import java.util.StringJoiner;
 import java.util.TreeSet;
@@ -118,13 +117,7 @@ public final class CpuPinning
                 throw new IllegalArgumentException("bad CPU range '" + range + "' in '" + list + "'", ex);
             }
         }
-        final int[] result = new int[cpus.size()];
-        int i = 0;
-        for (final int cpu : cpus)
-        {
-            result[i++] = cpu;
-        }
-        return result;
+        return cpus.stream().mapToInt(Integer::intValue).toArray();
     }
 
     private static String findOnPath(final String program)
@@ -174,14 +167,6 @@ public final class CpuPinning
     }
 
     /**
-     * @return number of CPUs this process may run on.
-     */
-    public int allowedCount()
-    {
-        return cpus.length;
-    }
-
-    /**
      * @return the CPUs this process may run on, in the kernel's list format.
      */
     public String allowed()
@@ -223,7 +208,7 @@ public final class CpuPinning
     {
         if (cpu(firstRank) < 0)
         {
-            return Collections.emptyList();
+            return List.of();
         }
         final TreeSet<Integer> jvmCpus = new TreeSet<>();
         for (int rank = firstRank; rank < firstRank + ranks; rank++)

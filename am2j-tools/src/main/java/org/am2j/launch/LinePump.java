@@ -13,26 +13,6 @@ final class LinePump implements Runnable
     private final InputStream in;
     private final PrefixedLine line;
 
-    /**
-     * @param in     the rank's stream.
-     * @param target where its lines go.
-     * @param rank   the rank, for the prefix.
-     */
-    LinePump(final InputStream in, final PrintStream target, final int rank)
-    {
-        this(in, target, Integer.toString(rank));
-    }
-
-    /**
-     * @param in     the process's stream.
-     * @param target where its lines go.
-     * @param label  what the prefix says ({@code [label] }).
-     */
-    LinePump(final InputStream in, final PrintStream target, final String label)
-    {
-        this(in, target, PrefixedLine.prefix(label));
-    }
-
     private LinePump(final InputStream in, final PrintStream target, final byte[] prefix)
     {
         this.in = in;
@@ -40,13 +20,42 @@ final class LinePump implements Runnable
     }
 
     /**
-     * @param in     the stream of a process that prefixes its lines itself (a JVM of several ranks, {@link RankOutput}).
-     * @param target where its lines go, as they are.
-     * @return a pump that adds no prefix.
+     * Start the pumps of a process in daemon threads: its standard output to {@code out}, its standard error to
+     * {@code err}, each line prefixed with {@code [label] }.
+     *
+     * @return the two threads.
      */
-    static LinePump unprefixed(final InputStream in, final PrintStream target)
+    static Thread[] start(final Process process, final PrintStream out, final PrintStream err, final String label)
     {
-        return new LinePump(in, target, new byte[0]);
+        return start(process, out, err, label, PrefixedLine.prefix(label));
+    }
+
+    /**
+     * Start the pumps of a process that prefixes its lines itself (a JVM of several ranks, {@link RankOutput}): its
+     * lines are copied as they are.
+     *
+     * @param label names the pumps' threads.
+     * @return the two threads.
+     */
+    static Thread[] startUnprefixed(final Process process, final PrintStream out, final PrintStream err,
+        final String label)
+    {
+        return start(process, out, err, label, new byte[0]);
+    }
+
+    private static Thread[] start(final Process process, final PrintStream out, final PrintStream err,
+        final String label, final byte[] prefix)
+    {
+        final String name = "am2j-run-" + label.replace(' ', '-');
+        final Thread[] threads = {
+            new Thread(new LinePump(process.getInputStream(), out, prefix), name + "-out"),
+            new Thread(new LinePump(process.getErrorStream(), err, prefix), name + "-err") };
+        for (final Thread thread : threads)
+        {
+            thread.setDaemon(true);
+            thread.start();
+        }
+        return threads;
     }
 
     /**

@@ -10,7 +10,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Enumeration;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
 import java.util.TreeSet;
@@ -212,11 +211,8 @@ final class MainClassCheck
             {
                 try (Stream<Path> files = Files.walk(entry))
                 {
-                    final Iterator<Path> it = files.limit(MAX_FILES_SCANNED).iterator();
-                    while (it.hasNext())
-                    {
-                        addClassName(names, entry.relativize(it.next()).toString().replace(File.separatorChar, '/'));
-                    }
+                    files.limit(MAX_FILES_SCANNED).forEach(file ->
+                        addClassName(names, entry.relativize(file).toString().replace(File.separatorChar, '/')));
                 }
             }
             else if (Files.isRegularFile(entry))

@@ -54,8 +54,7 @@ final class NicProcesses
             }
             processes.add(i, process);
             process.getOutputStream().close();
-            pumps[2 * i] = pump(new LinePump(process.getInputStream(), out, label(i)), label(i) + "-out");
-            pumps[2 * i + 1] = pump(new LinePump(process.getErrorStream(), err, label(i)), label(i) + "-err");
+            System.arraycopy(LinePump.start(process, out, err, label(i)), 0, pumps, 2 * i, 2);
             final int index = i;
             process.onExit().thenRun(() -> exits.add(-1 - index));
         }
@@ -108,13 +107,5 @@ final class NicProcesses
                 }
             }
         }
-    }
-
-    private static Thread pump(final Runnable pump, final String name)
-    {
-        final Thread thread = new Thread(pump, "am2j-run-" + name.replace(' ', '-'));
-        thread.setDaemon(true);
-        thread.start();
-        return thread;
     }
 }

@@ -163,22 +163,31 @@ final class RankCommand
         command.add(nicDirectory(node).toString());
         command.add(Integer.toString(index));
         final ProcessBuilder builder = new ProcessBuilder(command);
-        final Map<String, String> env = builder.environment();
+        jobEnvironment(builder.environment(), node);
+        return builder;
+    }
+
+    /**
+     * Put in a process's environment what every process of the job gets: its node's shared-memory root, the job, the
+     * launcher (the process exits when the launcher is gone, killed without stopping it) and the network address.
+     */
+    private void jobEnvironment(final Map<String, String> env, final int node)
+    {
         if (options.nodes() > 1)
         {
             env.put(ShmDirectories.ROOT_VARIABLE, RankPlacement.nodeRoot(shmRoot, jobId, node).toString());
             env.remove(NodeIdentity.NODE_VARIABLE);
         }
         env.put(SpmdEnvironment.AM2J_JOB, jobId);
-        // The NIC process exits when the launcher is gone (killed without stopping it).
         env.put(SpmdEnvironment.AM2J_LAUNCHER_PID, Long.toString(launcherPid));
         env.put(SpmdEnvironment.AM2J_LAUNCHER_START, Long.toString(launcherStartMillis));
+        // Every process of this launcher runs on this machine: emulated nodes reach each other's NICs over loopback
+        // (whose MTU lets a whole message travel in one datagram), unless the user chose an address.
         if (!env.containsKey(NET_HOST_VARIABLE))
         {
             final String chosen = System.getProperty(NET_HOST_PROPERTY);
             env.put(NET_HOST_VARIABLE, null != chosen && !chosen.isEmpty() ? chosen : "127.0.0.1");
         }
-        return builder;
     }
 
     /**
@@ -258,20 +267,16 @@ final class RankCommand
 
         final ProcessBuilder builder = new ProcessBuilder(command);
         final Map<String, String> env = builder.environment();
+        jobEnvironment(env, node);
         env.put(SpmdEnvironment.AM2J_RANK, Integer.toString(rank));
         env.put(SpmdEnvironment.AM2J_SIZE, Integer.toString(options.ranks()));
         env.put(SpmdEnvironment.AM2J_NODE, Integer.toString(node));
         env.put(SpmdEnvironment.AM2J_NODES, Integer.toString(options.nodes()));
         if (options.nodes() > 1)
         {
-            env.put(ShmDirectories.ROOT_VARIABLE, RankPlacement.nodeRoot(shmRoot, jobId, node).toString());
-            env.remove(NodeIdentity.NODE_VARIABLE);
             env.putIfAbsent(CountersFile.DIRECTORY_ENV_NAME, CountersFile.defaultDirectory().toString());
         }
-        env.put(SpmdEnvironment.AM2J_JOB, jobId);
         env.put(SpmdEnvironment.AM2J_BOOTSTRAP, bootstrap);
-        env.put(SpmdEnvironment.AM2J_LAUNCHER_PID, Long.toString(launcherPid));
-        env.put(SpmdEnvironment.AM2J_LAUNCHER_START, Long.toString(launcherStartMillis));
         if (null != options.poll())
         {
             env.put(SpmdEnvironment.AM2J_POLL, options.poll());
@@ -291,13 +296,6 @@ final class RankCommand
             // The launcher starts the NIC processes itself: a rank that finds none serving fails rather than start
             // another set.
             env.put(NIC_AUTOSTART_VARIABLE, "false");
-        }
-        // Every rank of this launcher runs on this machine: emulated nodes reach each other's NICs over loopback
-        // (whose MTU lets a whole message travel in one datagram), unless the user chose an address.
-        if (!env.containsKey(NET_HOST_VARIABLE))
-        {
-            final String chosen = System.getProperty(NET_HOST_PROPERTY);
-            env.put(NET_HOST_VARIABLE, null != chosen && !chosen.isEmpty() ? chosen : "127.0.0.1");
         }
         return builder;
     }

@@ -34,10 +34,19 @@ final class RankPlacement
         {
             throw new IllegalArgumentException("rank " + rank + " of " + ranks + " over " + nodes + " nodes");
         }
-        final int perNode = ranks / nodes;
-        final int bigNodes = ranks % nodes;
-        final int ranksOnBigNodes = bigNodes * (perNode + 1);
-        return rank < ranksOnBigNodes ? rank / (perNode + 1) : bigNodes + (rank - ranksOnBigNodes) / perNode;
+        return blockOf(rank, ranks, nodes);
+    }
+
+    /**
+     * @return the block of {@code item} when {@code items} are cut into {@code parts} contiguous blocks, the first
+     * {@code items mod parts} of them one item larger.
+     */
+    private static int blockOf(final int item, final int items, final int parts)
+    {
+        final int small = items / parts;
+        final int larger = items % parts;
+        final int onLarger = larger * (small + 1);
+        return item < onLarger ? item / (small + 1) : larger + (item - onLarger) / small;
     }
 
     /**
@@ -144,10 +153,6 @@ final class RankPlacement
         {
             throw new IllegalArgumentException("rank " + localRank + " of " + ranksOnNode + " on " + nics + " NICs");
         }
-        final int used = Math.min(nics, ranksOnNode);
-        final int small = ranksOnNode / used;
-        final int larger = ranksOnNode % used;
-        final int ranksOnLarger = larger * (small + 1);
-        return localRank < ranksOnLarger ? localRank / (small + 1) : larger + (localRank - ranksOnLarger) / small;
+        return blockOf(localRank, ranksOnNode, Math.min(nics, ranksOnNode));
     }
 }

@@ -1,6 +1,7 @@
 package org.am2j.launch;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
@@ -60,15 +61,7 @@ final class RankProcesses
      */
     synchronized int alive()
     {
-        int alive = 0;
-        for (final Process p : processes)
-        {
-            if (null != p && p.isAlive())
-            {
-                alive++;
-            }
-        }
-        return alive;
+        return (int)Arrays.stream(processes).filter(p -> null != p && p.isAlive()).count();
     }
 
     /**
@@ -79,17 +72,11 @@ final class RankProcesses
      */
     void terminate(final long graceMs)
     {
-        final List<Process> alive = new ArrayList<>();
+        final List<Process> alive;
         synchronized (this)
         {
             terminating = true;
-            for (final Process p : processes)
-            {
-                if (null != p && p.isAlive())
-                {
-                    alive.add(p);
-                }
-            }
+            alive = Arrays.stream(processes).filter(p -> null != p && p.isAlive()).toList();
         }
         if (alive.isEmpty())
         {

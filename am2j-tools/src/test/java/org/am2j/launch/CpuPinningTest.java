@@ -35,7 +35,6 @@ class CpuPinningTest
     {
         final CpuPinning pinning = CpuPinning.of("/usr/bin/taskset", "2-3,6");
         assertTrue(pinning.applied());
-        assertEquals(3, pinning.allowedCount());
         assertEquals(2, pinning.cpu(0));
         assertEquals(3, pinning.cpu(1));
         assertEquals(List.of("/usr/bin/taskset", "-c", "2"), pinning.prefix(0));
@@ -73,7 +72,6 @@ class CpuPinningTest
     void detectsThisMachine()
     {
         final CpuPinning pinning = CpuPinning.detect();
-        assertTrue(pinning.allowedCount() >= 1);
-        assertEquals(pinning.allowedCount(), CpuPinning.parseCpuList(pinning.allowed()).length);
+        assertTrue(CpuPinning.parseCpuList(pinning.allowed()).length >= 1);
     }
 }

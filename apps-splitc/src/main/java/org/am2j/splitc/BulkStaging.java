@@ -121,15 +121,9 @@ final class BulkStaging
     {
         switch (kind)
         {
-            case Elements.LONG:
-                stagingLongs.put(0, (long[])src, from, n);
-                break;
-            case Elements.DOUBLE:
-                stagingDoubles.put(0, (double[])src, from, n);
-                break;
-            default:
-                stagingInts.put(0, (int[])src, from, n);
-                break;
+            case Elements.LONG -> stagingLongs.put(0, (long[])src, from, n);
+            case Elements.DOUBLE -> stagingDoubles.put(0, (double[])src, from, n);
+            default -> stagingInts.put(0, (int[])src, from, n);
         }
     }
 

@@ -64,5 +64,8 @@ public interface CollectiveOperations
      * @param value the value at the root; ignored elsewhere.
      * @return the root's value, the same bits.
      */
-    double broadcast(int root, double value);
+    default double broadcast(int root, double value)
+    {
+        return Double.longBitsToDouble(broadcast(root, Double.doubleToRawLongBits(value)));
+    }
 }

@@ -30,6 +30,9 @@ final class Collectives
     private static final int OP_KIND_MASK = 0xFF;
     private static final int ROOT_SHIFT = 8;
     private static final int ROOT = 0;
+    /** The names of the operations from {@link #OP_BARRIER} to {@link #OP_MAX_DOUBLE}, for errors. */
+    private static final String[] OP_NAMES = { null, "barrier", "allReduceSum(long)", "allReduceMin(long)",
+        "allReduceMax(long)", "allReduceSum(double)", "allReduceMin(double)", "allReduceMax(double)" };
 
     private final GlobalSpace space;
     private final Progress progress;
@@ -149,51 +152,43 @@ final class Collectives
 
     private long combine(final int op, final long[] values)
     {
-        final int size = space.size;
-        long result = values[0];
-        switch (op & OP_KIND_MASK)
+        final int kind = op & OP_KIND_MASK;
+        if (kind == OP_BARRIER)
         {
-            case OP_BARRIER:
-                return 0;
-            case OP_SUM_LONG:
-                for (int r = 1; r < size; r++)
-                {
-                    result += values[r];
-                }
-                return result;
-            case OP_MIN_LONG:
-                for (int r = 1; r < size; r++)
-                {
-                    result = Math.min(result, values[r]);
-                }
-                return result;
-            case OP_MAX_LONG:
-                for (int r = 1; r < size; r++)
-                {
-                    result = Math.max(result, values[r]);
-                }
-                return result;
-            case OP_SUM_DOUBLE:
-            case OP_MIN_DOUBLE:
-            case OP_MAX_DOUBLE:
-                return Double.doubleToRawLongBits(combineDouble(op & OP_KIND_MASK, values));
-            case OP_BROADCAST:
-                return values[op >>> ROOT_SHIFT];
-            default:
-                throw progress.fail(new SplitCException("unknown collective operation " + op));
+            return 0;
         }
-    }
-
-    private double combineDouble(final int kind, final long[] values)
-    {
-        double result = Double.longBitsToDouble(values[0]);
+        if (kind == OP_BROADCAST)
+        {
+            return values[op >>> ROOT_SHIFT];
+        }
+        if (kind < OP_SUM_LONG || kind > OP_MAX_DOUBLE)
+        {
+            throw progress.fail(new SplitCException("unknown collective operation " + op));
+        }
+        long result = values[0];
         for (int r = 1; r < space.size; r++)
         {
-            final double v = Double.longBitsToDouble(values[r]);
-            result = kind == OP_SUM_DOUBLE ? result + v : kind == OP_MIN_DOUBLE ? Math.min(result, v) :
-                Math.max(result, v);
+            result = combine(kind, result, values[r]);
         }
         return result;
+    }
+
+    /** One step of a reduction; a double travels as its raw bits, which the conversions keep exactly. */
+    private static long combine(final int kind, final long a, final long b)
+    {
+        return switch (kind)
+        {
+            case OP_SUM_LONG -> a + b;
+            case OP_MIN_LONG -> Math.min(a, b);
+            case OP_MAX_LONG -> Math.max(a, b);
+            default ->
+                Double.doubleToRawLongBits(combine(kind, Double.longBitsToDouble(a), Double.longBitsToDouble(b)));
+        };
+    }
+
+    private static double combine(final int kind, final double a, final double b)
+    {
+        return kind == OP_SUM_DOUBLE ? a + b : kind == OP_MIN_DOUBLE ? Math.min(a, b) : Math.max(a, b);
     }
 
     private static String waitName(final int op)
@@ -203,27 +198,9 @@ final class Collectives
 
     private static String opName(final int op)
     {
-        switch (op & OP_KIND_MASK)
-        {
-            case OP_BARRIER:
-                return "barrier";
-            case OP_SUM_LONG:
-                return "allReduceSum(long)";
-            case OP_MIN_LONG:
-                return "allReduceMin(long)";
-            case OP_MAX_LONG:
-                return "allReduceMax(long)";
-            case OP_SUM_DOUBLE:
-                return "allReduceSum(double)";
-            case OP_MIN_DOUBLE:
-                return "allReduceMin(double)";
-            case OP_MAX_DOUBLE:
-                return "allReduceMax(double)";
-            case OP_BROADCAST:
-                return "broadcast(root " + (op >>> ROOT_SHIFT) + ")";
-            default:
-                return "operation " + op;
-        }
+        final int kind = op & OP_KIND_MASK;
+        return kind == OP_BROADCAST ? "broadcast(root " + (op >>> ROOT_SHIFT) + ")" :
+            kind >= OP_BARRIER && kind < OP_BROADCAST ? OP_NAMES[kind] : "operation " + op;
     }
 
     // Handlers: they run inside this rank's polls, in its thread.

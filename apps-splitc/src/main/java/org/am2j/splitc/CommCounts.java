@@ -12,26 +12,15 @@ package org.am2j.splitc;
  */
 public final class CommCounts
 {
-    long networkShort;
-    long networkBulk;
-    long networkBulkBytes;
-    long localShort;
-    long localBulk;
-    long localBulkBytes;
-
-    /**
-     * An empty set of counts.
-     */
-    public CommCounts()
-    {
-    }
+    /** The counts, indexed by the fields of {@link CommSummary}. */
+    private final long[] values = new long[CommSummary.FIELDS.size()];
 
     /**
      * @return short messages sent to ranks on other nodes.
      */
     public long networkShort()
     {
-        return networkShort;
+        return values[CommSummary.NETWORK_SHORT];
     }
 
     /**
@@ -39,7 +28,7 @@ public final class CommCounts
      */
     public long networkBulk()
     {
-        return networkBulk;
+        return values[CommSummary.NETWORK_BULK];
     }
 
     /**
@@ -47,7 +36,7 @@ public final class CommCounts
      */
     public long networkBulkBytes()
     {
-        return networkBulkBytes;
+        return values[CommSummary.NETWORK_BULK_BYTES];
     }
 
     /**
@@ -55,7 +44,7 @@ public final class CommCounts
      */
     public long localShort()
     {
-        return localShort;
+        return values[CommSummary.LOCAL_SHORT];
     }
 
     /**
@@ -63,7 +52,7 @@ public final class CommCounts
      */
     public long localBulk()
     {
-        return localBulk;
+        return values[CommSummary.LOCAL_BULK];
     }
 
     /**
@@ -71,15 +60,7 @@ public final class CommCounts
      */
     public long localBulkBytes()
     {
-        return localBulkBytes;
-    }
-
-    /**
-     * @return every message counted.
-     */
-    public long total()
-    {
-        return networkShort + networkBulk + localShort + localBulk;
+        return values[CommSummary.LOCAL_BULK_BYTES];
     }
 
     /**
@@ -88,12 +69,7 @@ public final class CommCounts
     public CommCounts copy()
     {
         final CommCounts copy = new CommCounts();
-        copy.networkShort = networkShort;
-        copy.networkBulk = networkBulk;
-        copy.networkBulkBytes = networkBulkBytes;
-        copy.localShort = localShort;
-        copy.localBulk = localBulk;
-        copy.localBulkBytes = localBulkBytes;
+        System.arraycopy(values, 0, copy.values, 0, values.length);
         return copy;
     }
 
@@ -104,12 +80,10 @@ public final class CommCounts
     public CommCounts minus(final CommCounts earlier)
     {
         final CommCounts delta = new CommCounts();
-        delta.networkShort = networkShort - earlier.networkShort;
-        delta.networkBulk = networkBulk - earlier.networkBulk;
-        delta.networkBulkBytes = networkBulkBytes - earlier.networkBulkBytes;
-        delta.localShort = localShort - earlier.localShort;
-        delta.localBulk = localBulk - earlier.localBulk;
-        delta.localBulkBytes = localBulkBytes - earlier.localBulkBytes;
+        for (int i = 0; i < values.length; i++)
+        {
+            delta.values[i] = values[i] - earlier.values[i];
+        }
         return delta;
     }
 
@@ -118,39 +92,26 @@ public final class CommCounts
      */
     long[] toArray()
     {
-        return new long[]{ networkShort, networkBulk, networkBulkBytes, localShort, localBulk, localBulkBytes };
+        return values.clone();
     }
 
     void countShort(final boolean local)
     {
-        if (local)
-        {
-            localShort++;
-        }
-        else
-        {
-            networkShort++;
-        }
+        values[local ? CommSummary.LOCAL_SHORT : CommSummary.NETWORK_SHORT]++;
     }
 
     void countBulk(final boolean local, final int bytes)
     {
-        if (local)
-        {
-            localBulk++;
-            localBulkBytes += bytes;
-        }
-        else
-        {
-            networkBulk++;
-            networkBulkBytes += bytes;
-        }
+        final int messages = local ? CommSummary.LOCAL_BULK : CommSummary.NETWORK_BULK;
+        values[messages]++;
+        // the bytes of each kind follow its messages
+        values[messages + 1] += bytes;
     }
 
     @Override
     public String toString()
     {
-        return "CommCounts{network short " + networkShort + ", bulk " + networkBulk + " (" + networkBulkBytes +
-            " B); local short " + localShort + ", bulk " + localBulk + " (" + localBulkBytes + " B)}";
+        return "CommCounts{network short " + networkShort() + ", bulk " + networkBulk() + " (" + networkBulkBytes() +
+            " B); local short " + localShort() + ", bulk " + localBulk() + " (" + localBulkBytes() + " B)}";
     }
 }

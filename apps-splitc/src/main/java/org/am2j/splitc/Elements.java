@@ -36,32 +36,29 @@ final class Elements
     {
         switch (kind)
         {
-            case LONG:
+            case LONG ->
             {
                 final long[] a = (long[])src;
                 for (int i = 0; i < n; i++)
                 {
                     buffer.putLong(offset + (i << 3), a[from + i]);
                 }
-                break;
             }
-            case DOUBLE:
+            case DOUBLE ->
             {
                 final double[] a = (double[])src;
                 for (int i = 0; i < n; i++)
                 {
                     buffer.putDouble(offset + (i << 3), a[from + i]);
                 }
-                break;
             }
-            default:
+            default ->
             {
                 final int[] a = (int[])src;
                 for (int i = 0; i < n; i++)
                 {
                     buffer.putInt(offset + (i << 2), a[from + i]);
                 }
-                break;
             }
         }
     }
@@ -81,32 +78,29 @@ final class Elements
     {
         switch (kind)
         {
-            case LONG:
+            case LONG ->
             {
                 final long[] a = (long[])dst;
                 for (int i = 0; i < n; i++)
                 {
                     a[from + i] = buffer.getLong(offset + (i << 3));
                 }
-                break;
             }
-            case DOUBLE:
+            case DOUBLE ->
             {
                 final double[] a = (double[])dst;
                 for (int i = 0; i < n; i++)
                 {
                     a[from + i] = buffer.getDouble(offset + (i << 3));
                 }
-                break;
             }
-            default:
+            default ->
             {
                 final int[] a = (int[])dst;
                 for (int i = 0; i < n; i++)
                 {
                     a[from + i] = buffer.getInt(offset + (i << 2));
                 }
-                break;
             }
         }
     }

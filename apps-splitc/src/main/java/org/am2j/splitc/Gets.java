@@ -43,7 +43,6 @@ final class Gets
     private int pendingBulkChunks;
 
     private final long[] readLongBox = new long[1];
-    private final double[] readDoubleBox = new double[1];
     private final int[] readIntBox = new int[1];
 
     Gets(final GlobalSpace space, final Progress progress, final SplitCOptions options)
@@ -81,72 +80,35 @@ final class Gets
         return pending;
     }
 
-    void getLong(final long gp, final long[] dst, final int index)
+    /**
+     * Start reading one element at a global pointer into {@code dst[index]}.
+     *
+     * @param dst       a {@code long[]}, {@code double[]} or {@code int[]} as {@code kind} says.
+     * @param dstLength its length.
+     * @param kind      the element kind ({@link Elements}).
+     */
+    void get(final long gp, final Object dst, final int dstLength, final byte kind, final int index)
     {
-        final int r = space.checkTarget(gp, 8);
-        Objects.checkIndex(index, dst.length);
+        final int bytes = 1 << Elements.shift(kind);
+        final int r = space.checkTarget(gp, bytes);
+        Objects.checkIndex(index, dstLength);
         if (r == space.rank)
         {
-            dst[index] = space.segment.getLong(GlobalPtr.offset(gp));
+            Elements.copyOut(space.segment, GlobalPtr.offset(gp), dst, kind, index, 1);
             return;
         }
-        send(r, GlobalPtr.offset(gp), 8, takeSlot(dst, index, Elements.LONG, 1));
-    }
-
-    void getDouble(final long gp, final double[] dst, final int index)
-    {
-        final int r = space.checkTarget(gp, 8);
-        Objects.checkIndex(index, dst.length);
-        if (r == space.rank)
-        {
-            dst[index] = space.segment.getDouble(GlobalPtr.offset(gp));
-            return;
-        }
-        send(r, GlobalPtr.offset(gp), 8, takeSlot(dst, index, Elements.DOUBLE, 1));
-    }
-
-    void getInt(final long gp, final int[] dst, final int index)
-    {
-        final int r = space.checkTarget(gp, 4);
-        Objects.checkIndex(index, dst.length);
-        if (r == space.rank)
-        {
-            dst[index] = space.segment.getInt(GlobalPtr.offset(gp));
-            return;
-        }
-        send(r, GlobalPtr.offset(gp), 4, takeSlot(dst, index, Elements.INT, 1));
+        send(r, GlobalPtr.offset(gp), bytes, takeSlot(dst, index, kind, 1));
     }
 
     long readLong(final long gp)
     {
-        final int r = space.checkTarget(gp, 8);
-        if (r == space.rank)
-        {
-            return space.segment.getLong(GlobalPtr.offset(gp));
-        }
-        read(r, GlobalPtr.offset(gp), 8, takeSlot(readLongBox, 0, Elements.LONG, 1));
+        read(gp, readLongBox, Elements.LONG);
         return readLongBox[0];
-    }
-
-    double readDouble(final long gp)
-    {
-        final int r = space.checkTarget(gp, 8);
-        if (r == space.rank)
-        {
-            return space.segment.getDouble(GlobalPtr.offset(gp));
-        }
-        read(r, GlobalPtr.offset(gp), 8, takeSlot(readDoubleBox, 0, Elements.DOUBLE, 1));
-        return readDoubleBox[0];
     }
 
     int readInt(final long gp)
     {
-        final int r = space.checkTarget(gp, 4);
-        if (r == space.rank)
-        {
-            return space.segment.getInt(GlobalPtr.offset(gp));
-        }
-        read(r, GlobalPtr.offset(gp), 4, takeSlot(readIntBox, 0, Elements.INT, 1));
+        read(gp, readIntBox, Elements.INT);
         return readIntBox[0];
     }
 
@@ -206,11 +168,19 @@ final class Gets
         pending++;
     }
 
-    /** A blocking read: send the get, then wait for this slot's reply only. */
-    private void read(final int r, final int offset, final int bytes, final int slot)
+    /** A blocking read into {@code box[0]}: send the get, then wait for this slot's reply only. */
+    private void read(final long gp, final Object box, final byte kind)
     {
+        final int bytes = 1 << Elements.shift(kind);
+        final int r = space.checkTarget(gp, bytes);
+        if (r == space.rank)
+        {
+            Elements.copyOut(space.segment, GlobalPtr.offset(gp), box, kind, 0, 1);
+            return;
+        }
+        final int slot = takeSlot(box, 0, kind, 1);
         final int generation = slotGeneration[slot];
-        send(r, offset, bytes, slot);
+        send(r, GlobalPtr.offset(gp), bytes, slot);
         progress.beginWait();
         while (slotGeneration[slot] == generation)
         {
@@ -269,15 +239,10 @@ final class Gets
         final int index = slotIndex[slot];
         switch (slotKind[slot])
         {
-            case Elements.LONG:
-                ((long[])target)[index] = Handlers.join(msg.arg(1), msg.arg(2));
-                break;
-            case Elements.DOUBLE:
+            case Elements.LONG -> ((long[])target)[index] = Handlers.join(msg.arg(1), msg.arg(2));
+            case Elements.DOUBLE ->
                 ((double[])target)[index] = Double.longBitsToDouble(Handlers.join(msg.arg(1), msg.arg(2)));
-                break;
-            default:
-                ((int[])target)[index] = msg.arg(1);
-                break;
+            default -> ((int[])target)[index] = msg.arg(1);
         }
         releaseSlot(slot);
         pending--;

@@ -57,5 +57,8 @@ public interface GlobalAddressSpace
      * @param offset byte offset in this rank's segment.
      * @return a global pointer to it.
      */
-    long toGlobal(int offset);
+    default long toGlobal(int offset)
+    {
+        return GlobalPtr.of(myProc(), offset);
+    }
 }

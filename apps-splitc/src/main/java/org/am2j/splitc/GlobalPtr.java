@@ -55,25 +55,6 @@ public final class GlobalPtr
     }
 
     /**
-     * Pointer arithmetic within one rank's segment.
-     *
-     * @param gp    a global pointer.
-     * @param bytes to add, may be negative.
-     * @return the pointer {@code bytes} further in the same rank's segment.
-     * @throws IllegalArgumentException when the offset would leave [0, {@link Integer#MAX_VALUE}].
-     */
-    public static long add(final long gp, final long bytes)
-    {
-        final long offset = offset(gp) + bytes;
-        if (offset < 0 || offset > Integer.MAX_VALUE)
-        {
-            throw new IllegalArgumentException("global pointer " + toString(gp) + " + " + bytes +
-                " leaves the segment's offset range");
-        }
-        return (gp & 0xFFFF_FFFF_0000_0000L) | offset;
-    }
-
-    /**
      * @param gp a global pointer.
      * @return {@code <rank:offset>}.
      */

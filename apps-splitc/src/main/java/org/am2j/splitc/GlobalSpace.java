@@ -7,6 +7,7 @@ import java.util.Map;
 import org.agrona.concurrent.AtomicBuffer;
 import org.am2j.api.Endpoint;
 import org.am2j.api.EndpointName;
+import org.am2j.api.Message;
 
 /**
  * One rank's view of the global address space: its endpoint and global segment, every rank's segment length, which
@@ -113,5 +114,48 @@ final class GlobalSpace
                 "rank " + r + "'s segment of " + segmentLengths[r] + " bytes"));
         }
         return r;
+    }
+
+    /**
+     * Send a scalar of 4 or 8 bytes to rank {@code r} as a short request (requester, offset, low word[, high word]),
+     * as puts and stores do, and count it.
+     */
+    void sendScalar(final int r, final int handler, final int offset, final long value, final int bytes)
+    {
+        progress.beforeSend();
+        if (8 == bytes)
+        {
+            endpoint.request(r, handler, rank, offset, (int)value, (int)(value >>> 32));
+        }
+        else
+        {
+            endpoint.request(r, handler, rank, offset, (int)value);
+        }
+        counts.countShort(local[r]);
+    }
+
+    /** Write a scalar of 4 or 8 bytes into this rank's segment. */
+    void writeScalar(final int offset, final long value, final int bytes)
+    {
+        if (8 == bytes)
+        {
+            segment.putLong(offset, value);
+        }
+        else
+        {
+            segment.putInt(offset, (int)value);
+        }
+    }
+
+    /**
+     * Write the scalar of a request of {@link #sendScalar} into this rank's segment.
+     *
+     * @return its bytes.
+     */
+    int writeScalar(final Message msg)
+    {
+        final int bytes = 4 == msg.argCount() ? 8 : 4;
+        writeScalar(msg.arg(1), 8 == bytes ? Handlers.join(msg.arg(2), msg.arg(3)) : msg.arg(2), bytes);
+        return bytes;
     }
 }

@@ -1,5 +1,8 @@
 package org.am2j.splitc;
 
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+
 import org.am2j.api.Message;
 import org.am2j.api.Token;
 
@@ -35,6 +38,11 @@ final class Handlers
     /** Handler of the bytes a rank stored to this one since the last allStoreSync: (sender, low word, high word). */
     static final int H_STORE_COUNT = 75;
 
+    /** What each handler does, from {@link #H_GET} to {@link #H_STORE_COUNT}, for diagnostics. */
+    private static final String[] NAMES = {
+        "get", "get reply", "bulk get", "bulk get reply", "put", "bulk put", "put acknowledgement", "store",
+        "bulk store", "collective contribution", "collective result", "store count" };
+
     private Handlers()
     {
     }
@@ -59,16 +67,12 @@ final class Handlers
      */
     static void onReturned(final Progress progress, final Token token, final Message msg)
     {
-        final StringBuilder text = new StringBuilder("rank ").append(progress.rank()).append(": a ")
-            .append(msg.opcode()).append(" message for handler ").append(msg.handlerIndex()).append(" (")
-            .append(name(msg.handlerIndex())).append(") came back undelivered with status ")
-            .append(msg.returnStatus()).append(", arguments [");
-        for (int i = 0; i < msg.argCount(); i++)
-        {
-            text.append(i == 0 ? "" : ", ").append(msg.arg(i));
-        }
-        text.append(']');
-        throw progress.fail(new SplitCException(text.toString(), msg.returnStatus()));
+        final String arguments = IntStream.range(0, msg.argCount()).mapToObj(i -> Integer.toString(msg.arg(i)))
+            .collect(Collectors.joining(", ", "[", "]"));
+        throw progress.fail(new SplitCException("rank " + progress.rank() + ": a " + msg.opcode() +
+            " message for handler " + msg.handlerIndex() + " (" + name(msg.handlerIndex()) +
+            ") came back undelivered with status " + msg.returnStatus() + ", arguments " + arguments,
+            msg.returnStatus()));
     }
 
     /**
@@ -77,34 +81,6 @@ final class Handlers
      */
     static String name(final int handler)
     {
-        switch (handler)
-        {
-            case H_GET:
-                return "get";
-            case H_GET_REPLY:
-                return "get reply";
-            case H_GET_BULK:
-                return "bulk get";
-            case H_GET_BULK_REPLY:
-                return "bulk get reply";
-            case H_PUT:
-                return "put";
-            case H_PUT_BULK:
-                return "bulk put";
-            case H_PUT_ACK:
-                return "put acknowledgement";
-            case H_STORE:
-                return "store";
-            case H_STORE_BULK:
-                return "bulk store";
-            case H_COLLECTIVE:
-                return "collective contribution";
-            case H_COLLECTIVE_RESULT:
-                return "collective result";
-            case H_STORE_COUNT:
-                return "store count";
-            default:
-                return "not a Split-C handler";
-        }
+        return handler >= H_GET && handler <= H_STORE_COUNT ? NAMES[handler - H_GET] : "not a Split-C handler";
     }
 }

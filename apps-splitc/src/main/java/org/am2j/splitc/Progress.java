@@ -1,6 +1,7 @@
 package org.am2j.splitc;
 
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
 import org.am2j.api.Bundle;
 import org.am2j.api.EventMask;
@@ -34,7 +35,8 @@ final class Progress
     private long sleepTimeouts;
     private SplitCException failure;
     private boolean closed;
-    private Diagnostics diagnostics = () -> "no diagnostics";
+    /** What the whole rank is waiting for, in words, for the message of a stalled wait. */
+    private Supplier<String> diagnostics = () -> "no diagnostics";
 
     Progress(final Bundle bundle, final int rank, final SplitCOptions options)
     {
@@ -62,7 +64,7 @@ final class Progress
     /**
      * @param diagnostics says what the whole rank is waiting for, in the message of a stalled wait.
      */
-    void diagnostics(final Diagnostics diagnostics)
+    void diagnostics(final Supplier<String> diagnostics)
     {
         this.diagnostics = diagnostics;
     }
@@ -180,7 +182,7 @@ final class Progress
             {
                 throw fail(new SplitCException("rank " + rank + ": no message handled for " +
                     TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - idleSince) + " ms while waiting for " +
-                    waitingFor + "; " + diagnostics.state()));
+                    waitingFor + "; " + diagnostics.get()));
             }
             sleeps++;
             bundle.eventMask(EventMask.NOTEMPTY);
@@ -202,11 +204,6 @@ final class Progress
         return sleepTimeouts;
     }
 
-    boolean closed()
-    {
-        return closed;
-    }
-
     /**
      * Free the bundle (its endpoint and segment) once.
      */
@@ -217,15 +214,5 @@ final class Progress
             closed = true;
             bundle.close();
         }
-    }
-
-    /** What a rank is waiting for, in words, for the message of a stalled wait. */
-    @FunctionalInterface
-    interface Diagnostics
-    {
-        /**
-         * @return the rank's state.
-         */
-        String state();
     }
 }

@@ -16,14 +16,12 @@ import org.am2j.api.Token;
 final class Puts
 {
     private final GlobalSpace space;
-    private final Progress progress;
     /** Put messages (scalar puts and chunks of bulk puts) not yet acknowledged. */
     private int pending;
 
-    Puts(final GlobalSpace space, final Progress progress)
+    Puts(final GlobalSpace space)
     {
         this.space = space;
-        this.progress = progress;
     }
 
     void install(final Endpoint endpoint)
@@ -49,31 +47,18 @@ final class Puts
         pending++;
     }
 
-    void putLong(final long gp, final long value)
+    /**
+     * Start a put of a scalar of 4 or 8 bytes (a double as its raw bits).
+     */
+    void put(final long gp, final long value, final int bytes)
     {
-        final int r = space.checkTarget(gp, 8);
+        final int r = space.checkTarget(gp, bytes);
         if (r == space.rank)
         {
-            space.segment.putLong(GlobalPtr.offset(gp), value);
+            space.writeScalar(GlobalPtr.offset(gp), value, bytes);
             return;
         }
-        progress.beforeSend();
-        space.endpoint.request(r, H_PUT, space.rank, GlobalPtr.offset(gp), (int)value, (int)(value >>> 32));
-        space.counts.countShort(space.local[r]);
-        pending++;
-    }
-
-    void putInt(final long gp, final int value)
-    {
-        final int r = space.checkTarget(gp, 4);
-        if (r == space.rank)
-        {
-            space.segment.putInt(GlobalPtr.offset(gp), value);
-            return;
-        }
-        progress.beforeSend();
-        space.endpoint.request(r, H_PUT, space.rank, GlobalPtr.offset(gp), value);
-        space.counts.countShort(space.local[r]);
+        space.sendScalar(r, H_PUT, GlobalPtr.offset(gp), value, bytes);
         pending++;
     }
 
@@ -81,18 +66,9 @@ final class Puts
 
     private void onPut(final Token token, final Message msg)
     {
-        final int requester = msg.arg(0);
-        final int offset = msg.arg(1);
-        if (4 == msg.argCount())
-        {
-            space.segment.putLong(offset, Handlers.join(msg.arg(2), msg.arg(3)));
-        }
-        else
-        {
-            space.segment.putInt(offset, msg.arg(2));
-        }
+        space.writeScalar(msg);
         token.reply(H_PUT_ACK);
-        space.counts.countShort(space.local[requester]);
+        space.counts.countShort(space.local[msg.arg(0)]);
     }
 
     private void onPutAck(final Token token, final Message msg)

@@ -28,7 +28,10 @@ public interface SignallingStores
      * @param gp    where to write, 8 bytes.
      * @param value the value.
      */
-    void storeDouble(long gp, double value);
+    default void storeDouble(long gp, double value)
+    {
+        storeLong(gp, Double.doubleToRawLongBits(value));
+    }
 
     /**
      * Store an int at a global pointer, one-way: the owner learns of it through {@link #storeSync(long)} (4 bytes) or

@@ -73,7 +73,7 @@ public final class SplitC
             this.space = new GlobalSpace(rank, size, endpoint, segment, progress);
             space.bulkChunkBytes = options.bulkChunkBytes();
             this.gets = new Gets(space, progress, options);
-            this.puts = new Puts(space, progress);
+            this.puts = new Puts(space);
             this.collectives = new Collectives(space, progress);
             this.stores = new Stores(space, progress, collectives);
             this.bulk = new BulkStaging(space, progress, puts, stores);
@@ -162,12 +162,6 @@ public final class SplitC
         return space.segmentLength(Objects.checkIndex(otherRank, space.size));
     }
 
-    @Override
-    public long toGlobal(final int offset)
-    {
-        return GlobalPtr.of(space.rank, offset);
-    }
-
     /**
      * @return the AM-II endpoint under this layer (for statistics and tests; sending through it directly bypasses
      * the layer's counts and completion tracking).
@@ -216,19 +210,19 @@ public final class SplitC
     @Override
     public void getLong(final long gp, final long[] dst, final int index)
     {
-        gets.getLong(gp, dst, index);
+        gets.get(gp, dst, dst.length, Elements.LONG, index);
     }
 
     @Override
     public void getDouble(final long gp, final double[] dst, final int index)
     {
-        gets.getDouble(gp, dst, index);
+        gets.get(gp, dst, dst.length, Elements.DOUBLE, index);
     }
 
     @Override
     public void getInt(final long gp, final int[] dst, final int index)
     {
-        gets.getInt(gp, dst, index);
+        gets.get(gp, dst, dst.length, Elements.INT, index);
     }
 
     @Override
@@ -256,12 +250,6 @@ public final class SplitC
     }
 
     @Override
-    public double readDouble(final long gp)
-    {
-        return gets.readDouble(gp);
-    }
-
-    @Override
     public int readInt(final long gp)
     {
         return gets.readInt(gp);
@@ -270,19 +258,13 @@ public final class SplitC
     @Override
     public void putLong(final long gp, final long value)
     {
-        puts.putLong(gp, value);
-    }
-
-    @Override
-    public void putDouble(final long gp, final double value)
-    {
-        puts.putLong(gp, Double.doubleToRawLongBits(value));
+        puts.put(gp, value, 8);
     }
 
     @Override
     public void putInt(final long gp, final int value)
     {
-        puts.putInt(gp, value);
+        puts.put(gp, value, 4);
     }
 
     @Override
@@ -339,19 +321,13 @@ public final class SplitC
     @Override
     public void storeLong(final long gp, final long value)
     {
-        stores.storeLong(gp, value);
-    }
-
-    @Override
-    public void storeDouble(final long gp, final double value)
-    {
-        stores.storeLong(gp, Double.doubleToRawLongBits(value));
+        stores.store(gp, value, 8);
     }
 
     @Override
     public void storeInt(final long gp, final int value)
     {
-        stores.storeInt(gp, value);
+        stores.store(gp, value, 4);
     }
 
     @Override
@@ -436,12 +412,6 @@ public final class SplitC
     public long broadcast(final int root, final long value)
     {
         return collectives.broadcast(root, value);
-    }
-
-    @Override
-    public double broadcast(final int root, final double value)
-    {
-        return Double.longBitsToDouble(collectives.broadcast(root, Double.doubleToRawLongBits(value)));
     }
 
     /**

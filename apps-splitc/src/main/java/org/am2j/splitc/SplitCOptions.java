@@ -45,13 +45,6 @@ public final class SplitCOptions
     private int sleepMicros = 50_000;
 
     /**
-     * Default settings.
-     */
-    public SplitCOptions()
-    {
-    }
-
-    /**
      * @return {@value #STALL_PROPERTY} in milliseconds, else the default.
      * @throws org.am2j.api.AmException naming the property when it is not a whole number of seconds in [0, a year].
      */

@@ -91,7 +91,10 @@ public interface SplitPhaseAccess
      * @param gp where to read, 8 bytes.
      * @return the value.
      */
-    double readDouble(long gp);
+    default double readDouble(long gp)
+    {
+        return Double.longBitsToDouble(readLong(gp));
+    }
 
     /**
      * Blocking read of an int: waits for this value only.
@@ -115,7 +118,10 @@ public interface SplitPhaseAccess
      * @param gp    where to write, 8 bytes.
      * @param value the value.
      */
-    void putDouble(long gp, double value);
+    default void putDouble(long gp, double value)
+    {
+        putLong(gp, Double.doubleToRawLongBits(value));
+    }
 
     /**
      * Start writing an int at a global pointer; it is written when {@link #sync()} returns.

@@ -66,36 +66,22 @@ final class Stores
         sentTo[r] += bytes;
     }
 
-    void storeLong(final long gp, final long value)
+    /**
+     * Store a scalar of 4 or 8 bytes (a double as its raw bits), one-way.
+     */
+    void store(final long gp, final long value, final int bytes)
     {
-        final int r = space.checkTarget(gp, 8);
+        final int r = space.checkTarget(gp, bytes);
         if (r == space.rank)
         {
-            space.segment.putLong(GlobalPtr.offset(gp), value);
-            arrived += 8;
-            sentTo[r] += 8;
-            return;
+            space.writeScalar(GlobalPtr.offset(gp), value, bytes);
+            arrived += bytes;
         }
-        progress.beforeSend();
-        space.endpoint.request(r, H_STORE, space.rank, GlobalPtr.offset(gp), (int)value, (int)(value >>> 32));
-        space.counts.countShort(space.local[r]);
-        sentTo[r] += 8;
-    }
-
-    void storeInt(final long gp, final int value)
-    {
-        final int r = space.checkTarget(gp, 4);
-        if (r == space.rank)
+        else
         {
-            space.segment.putInt(GlobalPtr.offset(gp), value);
-            arrived += 4;
-            sentTo[r] += 4;
-            return;
+            space.sendScalar(r, H_STORE, GlobalPtr.offset(gp), value, bytes);
         }
-        progress.beforeSend();
-        space.endpoint.request(r, H_STORE, space.rank, GlobalPtr.offset(gp), value);
-        space.counts.countShort(space.local[r]);
-        sentTo[r] += 4;
+        sentTo[r] += bytes;
     }
 
     void storeSync(final long bytes)
@@ -161,17 +147,7 @@ final class Stores
 
     private void onStore(final Token token, final Message msg)
     {
-        final int offset = msg.arg(1);
-        if (4 == msg.argCount())
-        {
-            space.segment.putLong(offset, Handlers.join(msg.arg(2), msg.arg(3)));
-            arrived += 8;
-        }
-        else
-        {
-            space.segment.putInt(offset, msg.arg(2));
-            arrived += 4;
-        }
+        arrived += space.writeScalar(msg);
     }
 
     private void onStoreCount(final Token token, final Message msg)

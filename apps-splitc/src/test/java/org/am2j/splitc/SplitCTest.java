@@ -536,10 +536,7 @@ class SplitCTest
         final long gp = GlobalPtr.of(4095, Integer.MAX_VALUE - 7);
         assertEquals(4095, GlobalPtr.rank(gp));
         assertEquals(Integer.MAX_VALUE - 7, GlobalPtr.offset(gp));
-        assertEquals(GlobalPtr.of(3, 24), GlobalPtr.add(GlobalPtr.of(3, 16), 8));
-        assertEquals(GlobalPtr.of(3, 8), GlobalPtr.add(GlobalPtr.of(3, 16), -8));
         assertTrue(GlobalPtr.of(1, 0) > GlobalPtr.of(0, Integer.MAX_VALUE), "ordered by rank, then offset");
-        assertThrows(IllegalArgumentException.class, () -> GlobalPtr.add(GlobalPtr.of(3, 16), -17));
         assertThrows(IllegalArgumentException.class, () -> GlobalPtr.of(-1, 0));
         assertThrows(IllegalArgumentException.class, () -> GlobalPtr.of(0, -1));
         assertEquals("<3:16>", GlobalPtr.toString(GlobalPtr.of(3, 16)));

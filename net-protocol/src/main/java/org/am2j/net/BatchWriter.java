@@ -127,7 +127,7 @@ final class BatchWriter
             offset = BatchDescriptor.putEntry(batch, offset, slot.sequence, pending.replyChannel[i], slot.view,
                 WireDescriptor.HEADER_LENGTH, slot.bodyLength);
         }
-        writer.send(batchBuffer, batch, offset, peer);
+        writer.send(batchBuffer, batch, offset, peer, false);
         counters.increment(NicEvent.BATCHES_SENT);
         for (int i = 0; i < count; i++)
         {

@@ -67,7 +67,7 @@ final class DatagramReceiver
         finally
         {
             reader.offer(null);
-            if (offer.accepted())
+            if (offer.accepted)
             {
                 // Volatile store before the caller gives the NIC back: its next holder receives into the spare.
                 lent = true;

@@ -27,8 +27,10 @@ final class DirectDelivery
     final NetInbound inbound;
     private boolean requests;
     private boolean replies;
-    private boolean accepted;
-    private boolean acceptedReply;
+    /** Whether the NIC took the offer: the message lies in its receive buffer for the host to run. */
+    boolean accepted;
+    /** Whether the message taken is a reply (or returned message). */
+    boolean acceptedReply;
 
     DirectDelivery(final NetQueues endpoint)
     {
@@ -77,22 +79,6 @@ final class DirectDelivery
         inbound.wrapBody(buffer, body, bodyLength, route, deposited);
         acceptedReply = replyQueue;
         accepted = true;
-    }
-
-    /**
-     * @return whether the NIC accepted a message in the last receive.
-     */
-    boolean accepted()
-    {
-        return accepted;
-    }
-
-    /**
-     * @return whether the accepted message belongs to the reply receive queue.
-     */
-    boolean acceptedReply()
-    {
-        return acceptedReply;
     }
 
     /**

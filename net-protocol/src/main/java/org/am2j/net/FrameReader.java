@@ -189,7 +189,7 @@ final class FrameReader
             // Heard again after a long silence (it stalled, or was cut off; a running peer answers every
             // retransmission, at least every rtoMaxMs): what we sent meanwhile may still be in its socket or on its
             // way; give it a whole timeout before asking it to give anything up.
-            timers.extendDeadlines(peer);
+            timers.moveDeadlines(peer, false);
         }
         peer.lastHeardNanos = clock.nowNanos;
         if (peer.requestsOut.acknowledge(d.getLong(WireDescriptor.REQUEST_ACK_NEXT_OFFSET),
@@ -206,7 +206,7 @@ final class FrameReader
         peer.repliesIn.floor(d.getLong(WireDescriptor.REPLY_FLOOR_OFFSET));
         if (0 != (d.getShort(WireDescriptor.FLAGS_OFFSET) & WireDescriptor.FLAG_BUSY))
         {
-            timers.refreshDeadlines(peer);
+            timers.moveDeadlines(peer, true);
         }
         return true;
     }
@@ -404,18 +404,6 @@ final class FrameReader
     }
 
     /**
-     * Check a complete message body against its destination and put it into the destination's receive queue, or
-     * send it back to its sender.
-     *
-     * @return {@link #TAKEN} or {@link #BUSY}.
-     */
-    int deliver(final Peer peer, final boolean replyChannel, final DirectBuffer buffer, final int body,
-        final int bodyLength)
-    {
-        return deliverChecked(peer, replyChannel, buffer, body, bodyLength);
-    }
-
-    /**
      * {@link #deliver(Peer, boolean, DirectBuffer, int, int)} of a message between two endpoints of this NIC whose
      * copy is in its sender's in-flight log: a refusal marks the copy RETURNING as it goes back.
      */
@@ -426,7 +414,7 @@ final class FrameReader
         sameNicLogPosition = position;
         try
         {
-            return deliverChecked(peer, replyChannel, buffer, body, bodyLength);
+            return deliver(peer, replyChannel, buffer, body, bodyLength);
         }
         finally
         {
@@ -434,7 +422,13 @@ final class FrameReader
         }
     }
 
-    private int deliverChecked(final Peer peer, final boolean replyChannel, final DirectBuffer buffer, final int body,
+    /**
+     * Check a complete message body against its destination and put it into the destination's receive queue, or
+     * send it back to its sender.
+     *
+     * @return {@link #TAKEN}, {@link #BUSY}, or {@link #NOT_YET} for a request whose sender's name has not come.
+     */
+    int deliver(final Peer peer, final boolean replyChannel, final DirectBuffer buffer, final int body,
         final int bodyLength)
     {
         final int code = buffer.getByte(body + MessageDescriptor.OPCODE_OFFSET) & 0xFF;
@@ -560,7 +554,7 @@ final class FrameReader
         if (peer.sameNic)
         {
             // From an endpoint this NIC serves too: back into its reply receive queue, no datagram.
-            return SameNicReturn.toSender(endpoints, peer, buffer, body, bodyLength, status, sameNicLog,
+            return ReceiveRecords.returnToSender(endpoints, peer, buffer, body, bodyLength, status, sameNicLog,
                 sameNicLogPosition);
         }
         return writer.sendBack(peer, buffer, body, bodyLength, status, false);

@@ -119,7 +119,7 @@ final class FrameWriter
                 fragment.putByte(WireDescriptor.FRAGMENT_COUNT_OFFSET, (byte)count);
                 fragment.putInt(WireDescriptor.FRAGMENT_OFFSET_OFFSET, offset);
                 fragment.putBytes(WireDescriptor.HEADER_LENGTH, datagram, WireDescriptor.HEADER_LENGTH + offset, length);
-                send(fragmentBuffer, fragment, WireDescriptor.HEADER_LENGTH + length, peer);
+                send(fragmentBuffer, fragment, WireDescriptor.HEADER_LENGTH + length, peer, false);
             }
         }
         sent(peer, slot);
@@ -153,16 +153,10 @@ final class FrameWriter
     void writeHeader(final UnsafeBuffer datagram, final int type, final int flags, final Peer peer,
         final long sequence)
     {
-        datagram.putShort(WireDescriptor.MAGIC_OFFSET, WireDescriptor.MAGIC);
-        datagram.putByte(WireDescriptor.VERSION_OFFSET, WireDescriptor.VERSION);
-        datagram.putByte(WireDescriptor.TYPE_OFFSET, (byte)type);
         final int busy = peer.busyOwed ? WireDescriptor.FLAG_BUSY : 0;
         peer.busyOwed = false;
-        datagram.putShort(WireDescriptor.FLAGS_OFFSET, (short)(flags | busy));
+        putStart(datagram, type, flags | busy, peer.nicId);
         datagram.putByte(WireDescriptor.FRAGMENT_INDEX_OFFSET, (byte)0);
-        datagram.putByte(WireDescriptor.FRAGMENT_COUNT_OFFSET, (byte)1);
-        datagram.putLong(WireDescriptor.SOURCE_NIC_OFFSET, nicId);
-        datagram.putLong(WireDescriptor.DESTINATION_NIC_OFFSET, peer.nicId);
         datagram.putLong(WireDescriptor.SEQUENCE_OFFSET, sequence);
         // The port, then key epoch 0 and the reserved byte, in one store.
         datagram.putInt(WireDescriptor.SOURCE_PORT_OFFSET, (int)receivingPort);
@@ -182,18 +176,11 @@ final class FrameWriter
     /**
      * Seal or tag a datagram of the peer's session ({@link WireSeal}: its tag goes after its {@code length} bytes, which
      * its buffer has room for) and hand it to the wire.
-     */
-    void send(final ByteBuffer datagram, final UnsafeBuffer view, final int length,
-        final Peer peer)
-    {
-        send(datagram, view, length, peer, false);
-    }
-
-    /**
+     *
      * @param keep the datagram is a window slot's, which keeps its message in clear for retransmission.
      */
-    private void send(final ByteBuffer datagram, final UnsafeBuffer view, final int length,
-        final Peer peer, final boolean keep)
+    void send(final ByteBuffer datagram, final UnsafeBuffer view, final int length, final Peer peer,
+        final boolean keep)
     {
         final LinkSession session = peer.session;
         if (null == session)
@@ -236,7 +223,7 @@ final class FrameWriter
         writeHeader(ack, type, flags | (replyChannel ? WireDescriptor.FLAG_REPLY_CHANNEL : 0), peer, sequence);
         ack.putInt(WireDescriptor.BODY_LENGTH_OFFSET, 0);
         ack.putInt(WireDescriptor.FRAGMENT_OFFSET_OFFSET, 0);
-        send(ackBuffer, ack, WireDescriptor.HEADER_LENGTH, peer);
+        send(ackBuffer, ack, WireDescriptor.HEADER_LENGTH, peer, false);
     }
 
     /**
@@ -344,14 +331,22 @@ final class FrameWriter
     private void writeHandshakeHeader(final int type, final int flags, final long destinationNic)
     {
         ack.setMemory(0, WireDescriptor.HEADER_LENGTH, (byte)0);
-        ack.putShort(WireDescriptor.MAGIC_OFFSET, WireDescriptor.MAGIC);
-        ack.putByte(WireDescriptor.VERSION_OFFSET, WireDescriptor.VERSION);
-        ack.putByte(WireDescriptor.TYPE_OFFSET, (byte)type);
-        ack.putShort(WireDescriptor.FLAGS_OFFSET, (short)flags);
-        ack.putByte(WireDescriptor.FRAGMENT_COUNT_OFFSET, (byte)1);
-        ack.putLong(WireDescriptor.SOURCE_NIC_OFFSET, nicId);
-        ack.putLong(WireDescriptor.DESTINATION_NIC_OFFSET, destinationNic);
+        putStart(ack, type, flags, destinationNic);
         ack.putShort(WireDescriptor.SOURCE_PORT_OFFSET, (short)receivingPort);
+    }
+
+    /**
+     * The fields every header starts with: magic, version, type, flags, one fragment, and the two NICs.
+     */
+    private void putStart(final UnsafeBuffer datagram, final int type, final int flags, final long destinationNic)
+    {
+        datagram.putShort(WireDescriptor.MAGIC_OFFSET, WireDescriptor.MAGIC);
+        datagram.putByte(WireDescriptor.VERSION_OFFSET, WireDescriptor.VERSION);
+        datagram.putByte(WireDescriptor.TYPE_OFFSET, (byte)type);
+        datagram.putShort(WireDescriptor.FLAGS_OFFSET, (short)flags);
+        datagram.putByte(WireDescriptor.FRAGMENT_COUNT_OFFSET, (byte)1);
+        datagram.putLong(WireDescriptor.SOURCE_NIC_OFFSET, nicId);
+        datagram.putLong(WireDescriptor.DESTINATION_NIC_OFFSET, destinationNic);
     }
 
     /**
@@ -389,10 +384,7 @@ final class FrameWriter
 
     void sendAck(final Peer peer)
     {
-        writeHeader(ack, WireDescriptor.TYPE_ACK, 0, peer, 0);
-        ack.putInt(WireDescriptor.BODY_LENGTH_OFFSET, 0);
-        ack.putInt(WireDescriptor.FRAGMENT_OFFSET_OFFSET, 0);
-        send(ackBuffer, ack, WireDescriptor.HEADER_LENGTH, peer);
+        sendControl(peer, WireDescriptor.TYPE_ACK, false, 0, 0);
         counters.increment(NicEvent.ACKS_SENT);
     }
 

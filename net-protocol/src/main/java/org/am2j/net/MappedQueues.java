@@ -7,9 +7,6 @@ import java.nio.MappedByteBuffer;
 import org.agrona.collections.Long2LongHashMap;
 import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
-import org.agrona.concurrent.ringbuffer.ManyToOneRingBuffer;
-import org.agrona.concurrent.ringbuffer.OneToOneRingBuffer;
-import org.agrona.concurrent.ringbuffer.RingBuffer;
 import org.am2j.spi.SegmentBounds;
 
 import static org.am2j.net.EndpointBlockDescriptor.*;
@@ -20,18 +17,13 @@ import static org.am2j.net.EndpointBlockDescriptor.*;
  * segment length the host keeps there, fills the route table before the receive records that refer to it, and wakes
  * a sleeping host with a datagram to its loopback wake port. NIC thread.
  */
-final class MappedQueues implements ServedQueues
+final class MappedQueues extends ServedQueues
 {
     private final UnsafeBuffer block;
-    private final MappedByteBuffer mapping;
     private final int wireId;
-    private final long hostPid;
+    final long hostPid;
     private final WakeSender waker;
     private final InetSocketAddress hostWake;
-    private final ManyToOneRingBuffer requestSendQueue;
-    private final ManyToOneRingBuffer replySendQueue;
-    private final OneToOneRingBuffer requestReceiveQueue;
-    private final OneToOneRingBuffer replyReceiveQueue;
     private final InFlightLog inFlightLog;
     private final Long2LongHashMap routeByKey = new Long2LongHashMap(-1);
     private final Peer[] routePeers = new Peer[ROUTES];
@@ -50,24 +42,14 @@ final class MappedQueues implements ServedQueues
     MappedQueues(final MappedByteBuffer mapping, final int queueBytes, final int wireId, final long hostPid,
         final WakeSender waker)
     {
-        this.mapping = mapping;
+        super(new UnsafeBuffer(mapping), queueBytes);
         this.block = new UnsafeBuffer(mapping);
         this.wireId = wireId;
         this.hostPid = hostPid;
         this.waker = waker;
         this.hostWake = new InetSocketAddress(InetAddress.getLoopbackAddress(), block.getIntVolatile(WAKE_PORT_OFFSET));
-        this.requestSendQueue = new ManyToOneRingBuffer(ring(REQUEST_SEND, queueBytes));
-        this.replySendQueue = new ManyToOneRingBuffer(ring(REPLY_SEND, queueBytes));
-        this.requestReceiveQueue = new OneToOneRingBuffer(ring(REQUEST_RECEIVE, queueBytes));
-        this.replyReceiveQueue = new OneToOneRingBuffer(ring(REPLY_RECEIVE, queueBytes));
         this.inFlightLog = new InFlightLog(block, queueBytes);
         block.putInt(WIRE_ID_OFFSET, wireId);
-    }
-
-    private UnsafeBuffer ring(final int ring, final int queueBytes)
-    {
-        return new UnsafeBuffer(block, ringOffset(ring, queueBytes),
-            queueBytes + org.agrona.concurrent.ringbuffer.RingBufferDescriptor.TRAILER_LENGTH);
     }
 
     /**
@@ -93,11 +75,6 @@ final class MappedQueues implements ServedQueues
         block.putInt(REPLY_RESULT_OFFSET, result);
         // Ordered store: a host that sees its sequence here sees the result and payload written before it.
         block.putLongOrdered(REPLY_SEQUENCE_OFFSET, sequence);
-    }
-
-    long hostPid()
-    {
-        return hostPid;
     }
 
     /**
@@ -133,18 +110,6 @@ final class MappedQueues implements ServedQueues
     public boolean isClosed()
     {
         return abandoned || 0 != block.getIntVolatile(CLOSED_OFFSET);
-    }
-
-    @Override
-    public RingBuffer sendQueue(final boolean replyChannel)
-    {
-        return replyChannel ? replySendQueue : requestSendQueue;
-    }
-
-    @Override
-    public OneToOneRingBuffer receiveQueue(final boolean replyChannel)
-    {
-        return replyChannel ? replyReceiveQueue : requestReceiveQueue;
     }
 
     @Override
@@ -230,47 +195,10 @@ final class MappedQueues implements ServedQueues
     }
 
     @Override
-    public boolean hasQueuedSends()
-    {
-        return pending(requestSendQueue) || pending(replySendQueue);
-    }
-
-    /** NIC thread: whether the last drain left the oldest record of each send queue for later ({@link SendQueues}). */
-    private final HeldBack heldBack = new HeldBack();
-
-    @Override
-    public boolean hasQueuedSends(final boolean replyChannel)
-    {
-        return pending(sendQueue(replyChannel));
-    }
-
-    @Override
-    public HeldBack heldBack()
-    {
-        return heldBack;
-    }
-
-    @Override
-    public boolean hasUndelivered()
-    {
-        return pending(requestReceiveQueue) || pending(replyReceiveQueue);
-    }
-
-    private static boolean pending(final RingBuffer queue)
-    {
-        return queue.producerPosition() != queue.consumerPosition();
-    }
-
-    @Override
     public void retired()
     {
         // The mapping goes with the last reference to it; the host removes the file.
         routeByKey.clear();
-    }
-
-    MappedByteBuffer mapping()
-    {
-        return mapping;
     }
 
     @Override

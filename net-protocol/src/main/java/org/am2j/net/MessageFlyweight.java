@@ -82,20 +82,31 @@ abstract class MessageFlyweight implements InboundMessage
     }
 
     /**
-     * @return the data length of data carried in the body: the NIC checked the body, and a record is never read
-     *         beyond its end whatever it declares.
+     * @return the buffer holding the data: the body's by default.
      */
-    final int dataLengthInBody()
+    @Override
+    public DirectBuffer dataBuffer()
     {
-        return Math.min(declaredDataLength(), bodyLength - MessageDescriptor.HEADER_LENGTH);
+        return buffer;
     }
 
     /**
-     * @return the offset of data carried in the body.
+     * @return the offset of the data: in the body by default.
      */
-    final int dataOffsetInBody()
+    @Override
+    public int dataOffset()
     {
         return body + MessageDescriptor.HEADER_LENGTH;
+    }
+
+    /**
+     * @return the length of the data carried in the body, by default: the NIC checked the body, and a record is
+     *         never read beyond its end whatever it declares.
+     */
+    @Override
+    public int dataLength()
+    {
+        return Math.min(declaredDataLength(), bodyLength - MessageDescriptor.HEADER_LENGTH);
     }
 
     @Override

@@ -229,13 +229,10 @@ final class NetConfig
      */
     String socketAdvice()
     {
-        if (null != bindSetting)
+        final String given = null != bindSetting ? bindSetting : hostSetting;
+        if (null != given)
         {
-            return "check " + bindSetting + " (an address of this host) and " + portSetting;
-        }
-        if (null != hostSetting)
-        {
-            return "check " + hostSetting + " (an address of this host) and " + portSetting;
+            return "check " + given + " (an address of this host) and " + portSetting;
         }
         return "the address " + host.getHostAddress() + " was chosen as the route to " + BOOTSTRAP_VARIABLE +
             " or the first interface up; set AM2J_NET_HOST (or -Dam2j.net.host) to an address of this host, and check " +

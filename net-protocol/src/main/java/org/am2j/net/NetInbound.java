@@ -52,32 +52,27 @@ final class NetInbound extends MessageFlyweight
         return this;
     }
 
-    int routeIndex()
-    {
-        return route;
-    }
-
     @Override
     public DirectBuffer dataBuffer()
     {
-        return deposited ? endpoint.host().segment() : buffer;
+        return deposited ? endpoint.host.segment() : buffer;
     }
 
     @Override
     public int dataOffset()
     {
-        return deposited ? (int)segmentOffset() : dataOffsetInBody();
+        return deposited ? (int)segmentOffset() : super.dataOffset();
     }
 
     @Override
     public int dataLength()
     {
-        return deposited ? declaredDataLength() : dataLengthInBody();
+        return deposited ? declaredDataLength() : super.dataLength();
     }
 
     @Override
     public Route replyRoute()
     {
-        return endpoint.routeAt(routeIndex());
+        return endpoint.routeAt(route);
     }
 }

@@ -1,13 +1,7 @@
 package org.am2j.net;
 
-import org.agrona.BufferUtil;
 import org.agrona.collections.Long2ObjectHashMap;
 import org.agrona.concurrent.ControlledMessageHandler;
-import org.agrona.concurrent.UnsafeBuffer;
-import org.agrona.concurrent.ringbuffer.ManyToOneRingBuffer;
-import org.agrona.concurrent.ringbuffer.OneToOneRingBuffer;
-import org.agrona.concurrent.ringbuffer.RingBuffer;
-import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
 import org.am2j.api.EndpointName;
 import org.am2j.spi.EndpointHost;
 import org.am2j.spi.MessageSink;
@@ -21,7 +15,7 @@ import org.am2j.spi.TransportQueues;
  * received messages refer to. Replies and returned messages have their own queues in both directions, so a request
  * flood never holds them up.
  */
-final class NetQueues implements TransportQueues, ServedQueues
+final class NetQueues extends ServedQueues implements TransportQueues
 {
     /** Thread mode: a host yields its CPU after this many empty polls in a row. */
     static final int YIELD_AFTER_EMPTY_POLLS = 64;
@@ -29,12 +23,10 @@ final class NetQueues implements TransportQueues, ServedQueues
     /** Most inverse-mapping routes one endpoint keeps (distinct remote senders). */
     static final int MAX_ROUTES = 1 << 16;
 
-    private final NicAgent nic;
-    private final EndpointHost host;
+    final NicAgent nic;
+    final EndpointHost host;
     private final TransportCounters counters;
     private final int id;
-    private final ManyToOneRingBuffer requestSendQueue;
-    private final ManyToOneRingBuffer replySendQueue;
     /**
      * The two receive queues and their readers, each reader with its own flyweight: a nested poll of the reply queue
      * (a reply waiting for space) must not move the flyweight of the request being handled.
@@ -58,22 +50,15 @@ final class NetQueues implements TransportQueues, ServedQueues
 
     NetQueues(final NetTransport transport, final EndpointHost host, final int queueBytes)
     {
+        super(null, queueBytes);
         this.nic = transport.nic();
         this.host = host;
         this.id = host.endpointId();
         this.counters = host.counters(NetTransport.NAME);
         this.threadMode = transport.config().mode == NicMode.THREAD;
         this.tag = host.tag();
-        this.requestSendQueue = new ManyToOneRingBuffer(ring(queueBytes));
-        this.replySendQueue = new ManyToOneRingBuffer(ring(queueBytes));
-        this.receiveQueues = new ReceiveQueueReader(new OneToOneRingBuffer(ring(queueBytes)),
-            reader(new NetInbound(this)), new OneToOneRingBuffer(ring(queueBytes)), reader(new NetInbound(this)));
-    }
-
-    private static UnsafeBuffer ring(final int bytes)
-    {
-        final int length = bytes + RingBufferDescriptor.TRAILER_LENGTH;
-        return new UnsafeBuffer(BufferUtil.allocateDirectAligned(length, 64));
+        this.receiveQueues = new ReceiveQueueReader(receiveQueue(false), reader(new NetInbound(this)),
+            receiveQueue(true), reader(new NetInbound(this)));
     }
 
     @Override
@@ -99,7 +84,7 @@ final class NetQueues implements TransportQueues, ServedQueues
         }
         // An endpoint of this NIC: the NIC moves the records between the two endpoints' queues (as a shared NIC
         // does); any other through its peer.
-        final Peer peer = target.nicId() == nic.nicId() ? nic.sameNicPeer(target.nicAddress()) :
+        final Peer peer = target.nicId() == nic.nicId ? nic.sameNicPeer(target.nicAddress()) :
             nic.peerFor(target.nicId(), target.nicAddress());
         if (null == peer)
         {
@@ -138,7 +123,7 @@ final class NetQueues implements TransportQueues, ServedQueues
                 {
                     break;
                 }
-                else if (direct.accepted())
+                else if (direct.accepted)
                 {
                     handled += runHandedOver();
                 }
@@ -174,7 +159,7 @@ final class NetQueues implements TransportQueues, ServedQueues
     {
         if (closed)
         {
-            return nic.inlineReceive();
+            return nic.inlineReceive(null);
         }
         direct.offer(!repliesOnly && !receiveQueues.readingRequests, !receiveQueues.readingReplies);
         return nic.inlineReceive(direct);
@@ -188,29 +173,15 @@ final class NetQueues implements TransportQueues, ServedQueues
      */
     private int runHandedOver()
     {
-        final boolean reply = direct.acceptedReply();
-        if (reply)
-        {
-            receiveQueues.readingReplies = true;
-        }
-        else
-        {
-            receiveQueues.readingRequests = true;
-        }
+        final boolean reply = direct.acceptedReply;
+        receiveQueues.reading(reply, true);
         try
         {
             sink.onMessage(direct.inbound);
         }
         finally
         {
-            if (reply)
-            {
-                receiveQueues.readingReplies = false;
-            }
-            else
-            {
-                receiveQueues.readingRequests = false;
-            }
+            receiveQueues.reading(reply, false);
             direct.done();
             nic.returnReceiveBuffer();
         }
@@ -234,14 +205,8 @@ final class NetQueues implements TransportQueues, ServedQueues
     @Override
     public boolean hasPending()
     {
-        nic.inlineReceive();
+        nic.inlineReceive(null);
         return receiveQueues.pending();
-    }
-
-    private static boolean pending(final RingBuffer queue)
-    {
-        // The NIC commits a record (ordered store) before it reads our sleeping flag.
-        return queue.producerPosition() != queue.consumerPosition();
     }
 
     @Override
@@ -264,7 +229,7 @@ final class NetQueues implements TransportQueues, ServedQueues
         closed = true;
         nic.unregister(this);
         // What this endpoint's sends held goes out now, not when the keeper next runs the NIC.
-        nic.directSends().flushHeld();
+        nic.directSends.flushHeld();
     }
 
     /**
@@ -362,67 +327,6 @@ final class NetQueues implements TransportQueues, ServedQueues
     public void countRetransmit()
     {
         counters.retransmit();
-    }
-
-    @Override
-    public ManyToOneRingBuffer sendQueue(final boolean replyChannel)
-    {
-        return replyChannel ? replySendQueue : requestSendQueue;
-    }
-
-    @Override
-    public OneToOneRingBuffer receiveQueue(final boolean replyChannel)
-    {
-        return replyChannel ? receiveQueues.replies : receiveQueues.requests;
-    }
-
-    /** NIC thread: whether the last drain left the oldest record of each send queue for later ({@link SendQueues}). */
-    private final HeldBack heldBack = new HeldBack();
-
-    /**
-     * @param replyChannel which channel's send queue.
-     * @return true when a record is claimed or committed in it and the NIC has not read it yet.
-     */
-    @Override
-    public boolean hasQueuedSends(final boolean replyChannel)
-    {
-        return pending(sendQueue(replyChannel));
-    }
-
-    @Override
-    public HeldBack heldBack()
-    {
-        return heldBack;
-    }
-
-    /**
-     * @return true when the NIC has put messages into the receive queues that nobody has read yet.
-     */
-    @Override
-    public boolean hasUndelivered()
-    {
-        return receiveQueues.pending();
-    }
-
-    @Override
-    public boolean hasQueuedSends()
-    {
-        return pending(replySendQueue) || pending(requestSendQueue);
-    }
-
-    NicAgent nic()
-    {
-        return nic;
-    }
-
-    TransportCounters counters()
-    {
-        return counters;
-    }
-
-    EndpointHost host()
-    {
-        return host;
     }
 
     @Override

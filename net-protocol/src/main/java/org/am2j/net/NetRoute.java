@@ -34,7 +34,7 @@ final class NetRoute implements Route
     NetRoute(final NetQueues endpoint, final Peer peer, final int remoteEndpointId, final EndpointName peerName)
     {
         this.endpoint = endpoint;
-        this.nic = endpoint.nic();
+        this.nic = endpoint.nic;
         this.peer = peer;
         this.remoteEndpointId = remoteEndpointId;
         this.peerName = peerName;
@@ -56,7 +56,7 @@ final class NetRoute implements Route
         if (!channel.tryAcquire(announce ? 2 : 1))
         {
             // Held sends hold credits: they must leave for the window to open again.
-            nic.directSends().flushHeld();
+            nic.directSends.flushHeld();
             return FULL;
         }
         if (announce && !queueName(queue, restarts, message.tag()))
@@ -71,7 +71,7 @@ final class NetRoute implements Route
         final WindowSlot slot;
         try
         {
-            slot = announce ? null : nic.directSends().directSlot(endpoint, peer, replyChannel, bodyLength);
+            slot = announce ? null : nic.directSends.directSlot(endpoint, peer, replyChannel, bodyLength);
         }
         catch (final RuntimeException | Error ex)
         {
@@ -83,17 +83,18 @@ final class NetRoute implements Route
         {
             try
             {
-                writeBody(slot.view, WireDescriptor.HEADER_LENGTH, message, dataLength);
+                writeBody(slot.view, WireDescriptor.HEADER_LENGTH, message, dataLength, endpoint.id(),
+                    remoteEndpointId);
             }
             catch (final RuntimeException | Error ex)
             {
                 // Nothing assigned: the credit, then the NIC (whose release may drain other queues) are given back,
                 // and the caller sees the failure.
                 channel.release(1);
-                nic.directSends().abandonDirect();
+                nic.directSends.abandonDirect();
                 throw ex;
             }
-            nic.directSends().sendDirect(peer, replyChannel, bodyLength, endpoint.id());
+            nic.directSends.sendDirect(peer, replyChannel, bodyLength, endpoint.id());
             return SENT;
         }
         if (!queueRecord(queue, message, dataLength))
@@ -126,12 +127,24 @@ final class NetRoute implements Route
         return queued ? SENT : FULL;
     }
 
+    private boolean queueRecord(final ManyToOneRingBuffer queue, final OutboundMessage message, final int dataLength)
+    {
+        return queueRecord(queue, peer.index, message, dataLength, endpoint.id(), remoteEndpointId);
+    }
+
     /**
-     * Queue the message's record for the NIC.
+     * Queue a message's record for the NIC.
      *
+     * @param queue            the send queue.
+     * @param peerIndex        the destination's NIC in the NIC's peer table.
+     * @param message          the message.
+     * @param dataLength       bytes of its data.
+     * @param sourceEndpointId the sending endpoint's wire id.
+     * @param remoteEndpointId the destination's wire id.
      * @return false when the queue had no room.
      */
-    private boolean queueRecord(final ManyToOneRingBuffer queue, final OutboundMessage message, final int dataLength)
+    static boolean queueRecord(final ManyToOneRingBuffer queue, final int peerIndex, final OutboundMessage message,
+        final int dataLength, final int sourceEndpointId, final int remoteEndpointId)
     {
         final int index = queue.tryClaim(QueueRecordDescriptor.MESSAGE_TYPE, QueueRecordDescriptor.BODY_OFFSET +
             MessageDescriptor.HEADER_LENGTH + dataLength);
@@ -140,26 +153,13 @@ final class NetRoute implements Route
             return false;
         }
         final MutableDirectBuffer buffer = queue.buffer();
-        buffer.putInt(index + QueueRecordDescriptor.PEER_OFFSET, peer.index);
+        buffer.putInt(index + QueueRecordDescriptor.PEER_OFFSET, peerIndex);
         buffer.putInt(index + QueueRecordDescriptor.DEPOSITED_OFFSET, 0);
-        writeBody(buffer, index + QueueRecordDescriptor.BODY_OFFSET, message, dataLength);
+        writeBody(buffer, index + QueueRecordDescriptor.BODY_OFFSET, message, dataLength, sourceEndpointId,
+            remoteEndpointId);
         // Commit is an ordered store of the record length: the NIC reads the record only after it is complete.
         queue.commit(index);
         return true;
-    }
-
-    /**
-     * Write a message body ({@link MessageDescriptor}): into a send-queue record, or straight into a window slot.
-     *
-     * @param buffer     where.
-     * @param body       offset of the body in it.
-     * @param message    the message.
-     * @param dataLength bytes of its data.
-     */
-    private void writeBody(
-        final MutableDirectBuffer buffer, final int body, final OutboundMessage message, final int dataLength)
-    {
-        writeBody(buffer, body, message, dataLength, endpoint.id(), remoteEndpointId);
     }
 
     /**

@@ -1,12 +1,10 @@
 package org.am2j.net;
 
 import org.agrona.concurrent.AgentRunner;
-import org.agrona.concurrent.AtomicBuffer;
 import org.am2j.api.AmException;
 import org.am2j.api.EndpointName;
 import org.am2j.idle.CpuShare;
 import org.am2j.spi.EndpointHost;
-import org.am2j.spi.Transport;
 import org.am2j.spi.TransportContext;
 import org.am2j.spi.TransportQueues;
 
@@ -15,7 +13,7 @@ import org.am2j.spi.TransportQueues;
  * every endpoint of the process. Reaches any endpoint whose name has a {@code net} address; the core prefers
  * cheaper transports (in-process, shared memory) where they reach.
  */
-public final class NetTransport implements Transport
+public final class NetTransport extends NetworkTransport
 {
     /** The transport's name. */
     public static final String NAME = "net";
@@ -48,7 +46,7 @@ public final class NetTransport implements Transport
         this(config, openWire(config), nicId, counters);
     }
 
-    private static UdpWire openWire(final NetConfig config)
+    static UdpWire openWire(final NetConfig config)
     {
         try
         {
@@ -98,13 +96,7 @@ public final class NetTransport implements Transport
         {
             this.keeper = null;
         }
-        LOGGER.log(System.Logger.Level.DEBUG, () -> "am2j " + config + " at " + nic.address());
-    }
-
-    @Override
-    public String name()
-    {
-        return NAME;
+        LOGGER.log(System.Logger.Level.DEBUG, () -> "am2j " + config + " at " + nic.address);
     }
 
     /**
@@ -128,33 +120,9 @@ public final class NetTransport implements Transport
     }
 
     @Override
-    public int cost()
-    {
-        return 100;
-    }
-
-    @Override
-    public boolean isNetwork()
-    {
-        return true;
-    }
-
-    @Override
-    public boolean canReach(final EndpointName name)
-    {
-        return null != name.address(NAME);
-    }
-
-    @Override
     public TransportQueues attach(final EndpointHost host)
     {
         return new NetQueues(this, host, config.queueBytes);
-    }
-
-    @Override
-    public AtomicBuffer allocateSegment(final EndpointHost host, final int length)
-    {
-        return null;
     }
 
     /**
@@ -174,7 +142,7 @@ public final class NetTransport implements Transport
     @Override
     public String wakeAddress()
     {
-        return config.mode == NicMode.INLINE ? "udp:" + nic.address() : null;
+        return config.mode == NicMode.INLINE ? "udp:" + nic.address : null;
     }
 
     @Override

@@ -40,9 +40,9 @@ final class NicAgent implements Agent
     static final int RECEIVE_BATCH = 64;
 
     private final Wire wire;
-    private final long nicId;
+    final long nicId;
     private final boolean inline;
-    private final String address;
+    final String address;
     private final NicCounters counters;
     private final ProcessLiveness liveness;
     private final NicKeys keys;
@@ -55,7 +55,7 @@ final class NicAgent implements Agent
     private final SendQueues sendQueues;
 
     private final NicLock lock;
-    private final DirectSends directSends;
+    final DirectSends directSends;
     private final AtomicLong wakeups = new AtomicLong();
     /** Inline mode: when a host thread last called in (for the keeper). */
     private final AtomicLong hostSeenNanos = new AtomicLong(System.nanoTime());
@@ -92,19 +92,6 @@ final class NicAgent implements Agent
 
     // ----------------------------------------------------------------------------------------------------------
     // Tables
-
-    /**
-     * @return this NIC's address, {@code host:port}, as recorded in endpoint names.
-     */
-    String address()
-    {
-        return address;
-    }
-
-    long nicId()
-    {
-        return nicId;
-    }
 
     NicCounters counters()
     {
@@ -193,45 +180,15 @@ final class NicAgent implements Agent
      */
     void submitted()
     {
-        if (inline && tryLock())
-        {
-            try
-            {
-                clock.nowNanos = System.nanoTime();
-                sendQueues.drain();
-            }
-            finally
-            {
-                unlock();
-            }
-        }
-        else if (agentSleeping)
+        if (!(inline && drainLocked(System.nanoTime(), false)) && agentSleeping)
         {
             wire.wakeup();
         }
     }
 
     /**
-     * @return the direct and held sends of an inline NIC.
-     */
-    DirectSends directSends()
-    {
-        return directSends;
-    }
-
-    /**
-     * Inline mode: read one datagram (after moving queued sends).
-     *
-     * @return true when a datagram was read; always false in thread mode or when another thread runs the NIC.
-     */
-    boolean inlineReceive()
-    {
-        return inlineReceive(null);
-    }
-
-    /**
      * Inline mode: read one datagram (after moving queued sends), and hand a message of it to the polling host when
-     * the host's offer allows ({@link DirectDelivery}). When {@link DirectDelivery#accepted()} afterwards, the
+     * the host's offer allows ({@link DirectDelivery}). When {@link DirectDelivery#accepted} afterwards, the
      * message lies in the receive buffer: the host runs it, then calls {@link #returnReceiveBuffer()}.
      *
      * @param offer the polling endpoint's offer, or null.
@@ -277,18 +234,58 @@ final class NicAgent implements Agent
         // Ordered store (a plain store on x86): the keeper only needs to see it eventually.
         hostSeenNanos.setRelease(now);
         directSends.flushHeld();
-        if (timers.due(now) && tryLock())
+        if (timers.due(now))
         {
-            try
+            drainLocked(now, true);
+        }
+    }
+
+    /**
+     * Move what hosts queued, and run the timers when asked, unless another thread runs the NIC (it does that work).
+     *
+     * @return true when this thread did it.
+     */
+    private boolean drainLocked(final long nowNanos, final boolean runTimers)
+    {
+        if (!tryLock())
+        {
+            return false;
+        }
+        try
+        {
+            clock.nowNanos = nowNanos;
+            sendQueues.drain();
+            if (runTimers)
             {
-                clock.nowNanos = now;
-                sendQueues.drain();
                 timers.run();
             }
-            finally
-            {
-                unlock();
-            }
+            return true;
+        }
+        finally
+        {
+            unlock();
+        }
+    }
+
+    /**
+     * Do the NIC's work ({@link #doWork()}) unless another thread runs the NIC.
+     *
+     * @return true when this thread did it.
+     */
+    private boolean workLocked()
+    {
+        if (!tryLock())
+        {
+            return false;
+        }
+        try
+        {
+            doWork();
+            return true;
+        }
+        finally
+        {
+            unlock();
         }
     }
 
@@ -333,17 +330,7 @@ final class NicAgent implements Agent
             hostBlocking = false;
             seen();
         }
-        if (tryLock())
-        {
-            try
-            {
-                doWorkLocked();
-            }
-            finally
-            {
-                unlock();
-            }
-        }
+        workLocked();
     }
 
     /**
@@ -361,11 +348,6 @@ final class NicAgent implements Agent
     @Override
     public int doWork()
     {
-        return doWorkLocked();
-    }
-
-    private int doWorkLocked()
-    {
         return doWorkAt(System.nanoTime());
     }
 
@@ -381,7 +363,7 @@ final class NicAgent implements Agent
         int work = sendQueues.drain();
         for (int i = 0; i < RECEIVE_BATCH; i++)
         {
-            if (receiveOne() == 0)
+            if (receiver.receiveOne() == 0)
             {
                 break;
             }
@@ -483,29 +465,7 @@ final class NicAgent implements Agent
         // A host asleep in the selector computed its timeout from the timers it saw; one armed since (by another
         // thread) would wait for the end of its slice: the keeper runs the timers that are due, and leaves the
         // socket to the sleeper.
-        final boolean timersOnly = !away;
-        if ((timersOnly && (!timers.due(now) || !hasTimers())) || !tryLock())
-        {
-            return false;
-        }
-        try
-        {
-            if (timersOnly)
-            {
-                clock.nowNanos = now;
-                sendQueues.drain();
-                timers.run();
-            }
-            else
-            {
-                doWorkLocked();
-            }
-            return true;
-        }
-        finally
-        {
-            unlock();
-        }
+        return away ? workLocked() : timers.due(now) && hasTimers() && drainLocked(now, true);
     }
 
     /**
@@ -563,11 +523,6 @@ final class NicAgent implements Agent
 
     // ----------------------------------------------------------------------------------------------------------
     // Receiving
-
-    private int receiveOne()
-    {
-        return receiver.receiveOne();
-    }
 
     /**
      * A wake-up from another transport's sender (see NetTransport.wakeAddress()). Its job was to end a sleep in the

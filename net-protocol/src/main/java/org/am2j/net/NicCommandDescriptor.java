@@ -42,9 +42,6 @@ final class NicCommandDescriptor
 
     static final int DEAD_PROCESS_OFFSET = 8;
 
-    /** Longest command. */
-    static final int MAX_LENGTH = 2048;
-
     private NicCommandDescriptor()
     {
     }

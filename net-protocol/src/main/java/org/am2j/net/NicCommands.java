@@ -37,7 +37,7 @@ final class NicCommands
     private final Int2ObjectHashMap<MappedQueues> byWireId = new Int2ObjectHashMap<>();
     private final MessageHandler handler = this::onCommand;
     /** An endpoint registered at some time (a NIC process that stops when idle waits longer for the first). */
-    private boolean served;
+    boolean served;
     private int nextWireId = 1;
     private long nextHostCheckNanos;
 
@@ -77,14 +77,6 @@ final class NicCommands
     }
 
     /**
-     * @return true once the NIC has served an endpoint, however briefly.
-     */
-    boolean served()
-    {
-        return served;
-    }
-
-    /**
      * @return endpoints the NIC serves for hosts.
      */
     int endpoints()
@@ -97,7 +89,7 @@ final class NicCommands
         int closed = 0;
         for (final MappedQueues endpoint : byWireId.values().toArray(new MappedQueues[0]))
         {
-            if (!ProcessIdentity.isAlive(endpoint.hostPid(), ProcessIdentity.UNKNOWN_START_TIME))
+            if (!ProcessIdentity.isAlive(endpoint.hostPid, ProcessIdentity.UNKNOWN_START_TIME))
             {
                 endpoint.abandon();
                 nic.unregister(endpoint);
@@ -181,7 +173,7 @@ final class NicCommands
         buffer.getBytes(nameAt + Integer.BYTES, name);
         // An endpoint this NIC serves too (its id and key): its messages go from queue to queue inside the NIC
         // (SendQueues). Another NIC may have the same id (NICs on threads of one process): the key tells them apart.
-        final Peer self = peerNicId == nic.nicId() ? nic.sameNicPeer(address) : null;
+        final Peer self = peerNicId == nic.nicId ? nic.sameNicPeer(address) : null;
         final Peer peer = null != self ? self : nic.peerFor(peerNicId, address);
         if (null == peer)
         {

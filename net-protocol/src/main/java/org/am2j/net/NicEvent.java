@@ -128,26 +128,14 @@ enum NicEvent
      * Socket errors: counted by the agent and by host threads that block in the wire without holding it, so its
      * every increment is an atomic add ({@link #hasSeveralWriters()}).
      */
-    IO_ERRORS(true);
-
-    private final boolean severalWriters;
-
-    NicEvent()
-    {
-        this(false);
-    }
-
-    NicEvent(final boolean severalWriters)
-    {
-        this.severalWriters = severalWriters;
-    }
+    IO_ERRORS;
 
     /**
      * @return true when threads other than the agent count it too: its increments must be atomic adds, where the
-     * agent's own events take a release store of the value it read.
+     * agent's own events take a release store of the value it read. Only {@link #IO_ERRORS} has.
      */
     boolean hasSeveralWriters()
     {
-        return severalWriters;
+        return IO_ERRORS == this;
     }
 }

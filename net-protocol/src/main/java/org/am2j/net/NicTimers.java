@@ -1,8 +1,6 @@
 package org.am2j.net;
 
-import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
-import org.agrona.concurrent.ringbuffer.OneToOneRingBuffer;
 import org.am2j.api.ReturnStatus;
 
 /**
@@ -212,14 +210,21 @@ final class NicTimers
         peer.died = true;
         peer.helloRandom = null;
         counters.increment(NicEvent.PEERS_DIED);
-        resolveAll(peer, peer.requestsOut);
-        resolveAll(peer, peer.repliesOut);
+        resolveAll(peer);
+    }
+
+    /**
+     * Return every unresolved message to the peer, and forget the messages from it being reassembled.
+     */
+    private void resolveAll(final Peer peer)
+    {
+        resolveBelow(peer, peer.requestsOut, peer.requestsOut.nextSequence());
+        resolveBelow(peer, peer.repliesOut, peer.repliesOut.nextSequence());
         peer.reassembly.clear();
     }
 
-    void resolveAll(final Peer peer, final SendChannel channel)
+    private void resolveBelow(final Peer peer, final SendChannel channel, final long end)
     {
-        final long end = channel.nextSequence();
         for (long sequence = channel.oldest(); sequence < end; sequence++)
         {
             final WindowSlot slot = channel.inFlight(sequence);
@@ -253,9 +258,7 @@ final class NicTimers
     void refuseAll(final Peer peer)
     {
         peer.pending.clear();
-        resolveAll(peer, peer.requestsOut);
-        resolveAll(peer, peer.repliesOut);
-        peer.reassembly.clear();
+        resolveAll(peer);
     }
 
     /**
@@ -292,14 +295,7 @@ final class NicTimers
                 base = sequence + 1;
             }
         }
-        for (long sequence = channel.oldest(); sequence < base; sequence++)
-        {
-            final WindowSlot slot = channel.inFlight(sequence);
-            if (null != slot && 0 == slot.returnStatus)
-            {
-                resolve(peer, channel, slot, null == slot.sentIn ? NicEvent.UNREACHABLE : NicEvent.OUTCOME_UNKNOWN);
-            }
-        }
+        resolveBelow(peer, channel, base);
         channel.restart(base);
     }
 
@@ -328,45 +324,31 @@ final class NicTimers
         }
     }
 
-    void extendDeadlines(final Peer peer)
+    /**
+     * Move the timeouts of the peer's messages in flight: heard again after a long silence, each gets at least a
+     * whole timeout from now; busy, each restarts its timeout, but not past {@link #BUSY_TIMEOUTS} timeouts from its
+     * first transmission, so that one endpoint that never polls cannot hold the window (shared by every endpoint of
+     * its process) for ever.
+     *
+     * @param busy whether the peer said it is busy (else it was heard after a long silence).
+     */
+    void moveDeadlines(final Peer peer, final boolean busy)
     {
-        extendDeadlines(peer.requestsOut);
-        extendDeadlines(peer.repliesOut);
+        moveDeadlines(peer.requestsOut, busy);
+        moveDeadlines(peer.repliesOut, busy);
     }
 
-    void extendDeadlines(final SendChannel channel)
+    private void moveDeadlines(final SendChannel channel, final boolean busy)
     {
         final long end = channel.nextSequence();
         final long expires = clock.nowNanos + config.timeoutNanos;
         for (long sequence = channel.oldest(); sequence < end; sequence++)
         {
             final WindowSlot slot = channel.slot(sequence);
-            if (slot.inFlight && slot.expiresAtNanos - expires < 0)
+            if (slot.inFlight && (busy || slot.expiresAtNanos - expires < 0))
             {
-                slot.expiresAtNanos = expires;
-            }
-        }
-    }
-
-    void refreshDeadlines(final Peer peer)
-    {
-        refreshDeadlines(peer.requestsOut);
-        refreshDeadlines(peer.repliesOut);
-    }
-
-    void refreshDeadlines(final SendChannel channel)
-    {
-        final long end = channel.nextSequence();
-        for (long sequence = channel.oldest(); sequence < end; sequence++)
-        {
-            final WindowSlot slot = channel.slot(sequence);
-            if (slot.inFlight)
-            {
-                // A busy peer is alive: restart the timeout, but not past BUSY_TIMEOUTS timeouts from the first
-                // transmission, so that one endpoint that never polls cannot hold the window (shared by every
-                // endpoint of its process) for ever.
-                slot.expiresAtNanos = Math.min(clock.nowNanos + config.timeoutNanos,
-                    slot.firstSentNanos + BUSY_TIMEOUTS * config.timeoutNanos);
+                slot.expiresAtNanos = busy ?
+                    Math.min(expires, slot.firstSentNanos + BUSY_TIMEOUTS * config.timeoutNanos) : expires;
             }
         }
     }
@@ -390,25 +372,8 @@ final class NicTimers
             return true;
         }
         final int route = endpoint.inverseRoute(peer, message.getInt(body + MessageDescriptor.DESTINATION_ENDPOINT_OFFSET));
-        final OneToOneRingBuffer queue = endpoint.receiveQueue(true);
-        final int index = route < 0 ? -1 :
-            queue.tryClaim(QueueRecordDescriptor.MESSAGE_TYPE, QueueRecordDescriptor.BODY_OFFSET + slot.bodyLength);
-        if (index < 0)
-        {
-            return route < 0;
-        }
-        if (null != slot.log)
-        {
-            // Before the commit: a host that reads the log of a dead NIC finds this return committed or not.
-            slot.log.returning(slot.logPosition,
-                InFlightLog.claimedPosition(queue, QueueRecordDescriptor.BODY_OFFSET + slot.bodyLength));
-        }
-        final MutableDirectBuffer ring = queue.buffer();
-        ring.putInt(index + QueueRecordDescriptor.ROUTE_OFFSET, route);
-        ring.putInt(index + QueueRecordDescriptor.DEPOSITED_OFFSET, 0);
-        ring.putBytes(index + QueueRecordDescriptor.BODY_OFFSET, message, body, slot.bodyLength);
-        ring.putByte(index + QueueRecordDescriptor.BODY_OFFSET + MessageDescriptor.RETURN_STATUS_OFFSET, (byte)status);
-        ReceiveRecords.commitAndSignal(queue, index, endpoint);
-        return true;
+        // A sender with more peers than routes cannot be told.
+        return route < 0 ||
+            ReceiveRecords.putReturned(endpoint, route, message, body, slot.bodyLength, status, slot.log, slot.logPosition);
     }
 }

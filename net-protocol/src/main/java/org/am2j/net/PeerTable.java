@@ -92,17 +92,8 @@ final class PeerTable
      */
     Peer peerFor(final long peerNicId, final String text)
     {
-        final int hash = text.indexOf(KEY_SEPARATOR);
         final InetSocketAddress socketAddress = parse(text);
-        final byte[] publicKey;
-        try
-        {
-            publicKey = hash < 0 ? null : Base64.getUrlDecoder().decode(text.substring(hash + 1));
-        }
-        catch (final IllegalArgumentException ex)
-        {
-            return null;
-        }
+        final byte[] publicKey = publicKey(text);
         if (null == socketAddress || null == publicKey || publicKey.length != NicKeys.PUBLIC_KEY_LENGTH)
         {
             return null;
@@ -146,17 +137,8 @@ final class PeerTable
      */
     Peer self(final String text)
     {
-        final int hash = text.indexOf(KEY_SEPARATOR);
-        final byte[] publicKey;
-        try
-        {
-            publicKey = hash < 0 ? null : Base64.getUrlDecoder().decode(text.substring(hash + 1));
-        }
-        catch (final IllegalArgumentException ex)
-        {
-            return null;
-        }
-        if (!Arrays.equals(keys.publicKey(), publicKey))
+        final byte[] publicKey = publicKey(text);
+        if (null == publicKey || !Arrays.equals(keys.publicKey(), publicKey))
         {
             return null;
         }
@@ -188,6 +170,23 @@ final class PeerTable
     Peer byNic(final long nicId)
     {
         return peersByNic.get(nicId);
+    }
+
+    /**
+     * @param published a NIC's published address.
+     * @return the public key it carries after {@link #KEY_SEPARATOR}, or null when it has none or not in base64.
+     */
+    private static byte[] publicKey(final String published)
+    {
+        final int hash = published.indexOf(KEY_SEPARATOR);
+        try
+        {
+            return hash < 0 ? null : Base64.getUrlDecoder().decode(published.substring(hash + 1));
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            return null;
+        }
     }
 
     /**
@@ -265,14 +264,6 @@ final class PeerTable
     void releaseNames(final long cost)
     {
         nameBytes.getAndAdd(-cost);
-    }
-
-    /**
-     * @return bytes charged for announced names, all peers.
-     */
-    long nameBytes()
-    {
-        return nameBytes.get();
     }
 
     int evictable(final Peer[] table, final long now)

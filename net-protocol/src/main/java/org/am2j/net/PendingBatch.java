@@ -30,10 +30,7 @@ final class PendingBatch
 
     void clear()
     {
-        for (int i = 0; i < count; i++)
-        {
-            slots[i] = null;
-        }
+        java.util.Arrays.fill(slots, 0, count, null);
         count = 0;
         entryBytes = 0;
     }

@@ -63,10 +63,10 @@ final class ReceiveChannel
     {
         if (sequence == next)
         {
-            boolean nextTaken = step();
-            while (nextTaken)
+            // Step past it, and past every later sequence taken already.
+            while (step())
             {
-                nextTaken = step();
+                continue;
             }
         }
         else if (sequence > next && sequence - next - 1 < Long.SIZE)

@@ -71,6 +71,24 @@ final class ReceiveQueueReader
     }
 
     /**
+     * Mark a queue as being read, or no more, while its message is handled outside {@link #read}.
+     *
+     * @param replyQueue which queue.
+     * @param reading    whether it is being read.
+     */
+    void reading(final boolean replyQueue, final boolean reading)
+    {
+        if (replyQueue)
+        {
+            readingReplies = reading;
+        }
+        else
+        {
+            readingRequests = reading;
+        }
+    }
+
+    /**
      * @return true when either queue holds a record.
      */
     boolean pending()

@@ -36,24 +36,6 @@ final class ReturnedRecord extends MessageFlyweight
     }
 
     @Override
-    public DirectBuffer dataBuffer()
-    {
-        return buffer;
-    }
-
-    @Override
-    public int dataOffset()
-    {
-        return dataOffsetInBody();
-    }
-
-    @Override
-    public int dataLength()
-    {
-        return dataLengthInBody();
-    }
-
-    @Override
     public Route replyRoute()
     {
         return route;

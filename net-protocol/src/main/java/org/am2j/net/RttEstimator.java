@@ -81,14 +81,6 @@ final class RttEstimator
         return backedOff < 0 || backedOff > maxNanos ? maxNanos : backedOff;
     }
 
-    /**
-     * @return the smoothed round trip, 0 before the first sample.
-     */
-    long srtt()
-    {
-        return srtt;
-    }
-
     private long clamp(final long nanos)
     {
         return Math.max(minNanos, Math.min(maxNanos, nanos));

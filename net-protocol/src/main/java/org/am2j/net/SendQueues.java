@@ -144,36 +144,30 @@ final class SendQueues
         final boolean replyQueue)
     {
         drainingReplies = replyQueue;
-        draining.heldBack().set(replyQueue, false);
-        startRead(queue);
-        final int read = queue.controlledRead(creditTakingDrainer);
-        resolveSameNic();
-        if (0 == read)
-        {
-            return 0;
-        }
-        startRead(queue);
-        final int more = queue.controlledRead(creditTakingDrainer);
-        resolveSameNic();
-        return read + more;
+        draining.heldBack(replyQueue, false);
+        final int read = readTakingCredits(queue);
+        return 0 == read ? 0 : read + readTakingCredits(queue);
     }
 
-    /**
-     * @param index where a record's message starts in the ring being read, as the read's handler is given it
-     *              ({@link #startRead} took the read's head).
-     * @return the record's position in its queue.
-     */
-    private long sendPosition(final int index)
-    {
-        return drainHead + (index - org.agrona.concurrent.ringbuffer.RecordDescriptor.HEADER_LENGTH - drainHeadIndex);
-    }
-
-    private void startRead(final org.agrona.concurrent.ringbuffer.RingBuffer queue)
+    private int readTakingCredits(final org.agrona.concurrent.ringbuffer.RingBuffer queue)
     {
         // A read moves the queue's head only when it ends: within it, a record's position is this head plus its
         // distance from the head's index.
         drainHead = queue.consumerPosition();
         drainHeadIndex = (int)(drainHead & (queue.capacity() - 1));
+        final int read = queue.controlledRead(creditTakingDrainer);
+        resolveSameNic();
+        return read;
+    }
+
+    /**
+     * @param index where a record's message starts in the ring being read, as the read's handler is given it
+     *              ({@link #readTakingCredits} took the read's head).
+     * @return the record's position in its queue.
+     */
+    private long sendPosition(final int index)
+    {
+        return drainHead + (index - org.agrona.concurrent.ringbuffer.RecordDescriptor.HEADER_LENGTH - drainHeadIndex);
     }
 
     /**
@@ -211,7 +205,7 @@ final class SendQueues
         if (routePeer.sameNic)
         {
             // Its sender is an endpoint of this NIC too: back into its reply receive queue, or later when that is full.
-            return FrameReader.BUSY == SameNicReturn.toSender(endpoints, routePeer, buffer, body, bodyLength, status, null, -1) ?
+            return FrameReader.BUSY == ReceiveRecords.returnToSender(endpoints, routePeer, buffer, body, bodyLength, status, null, -1) ?
                 ControlledMessageHandler.Action.ABORT : ControlledMessageHandler.Action.CONTINUE;
         }
         // The return goes out at once on the reply channel: what this drain held for the peer goes first.
@@ -423,7 +417,7 @@ final class SendQueues
      */
     private ControlledMessageHandler.Action heldBack()
     {
-        draining.heldBack().set(drainingReplies, true);
+        draining.heldBack(drainingReplies, true);
         return ControlledMessageHandler.Action.ABORT;
     }
 
@@ -435,8 +429,7 @@ final class SendQueues
     {
         for (final ServedQueues endpoint : endpoints.all())
         {
-            if ((endpoint.hasQueuedSends(true) && !endpoint.heldBack().get(true)) ||
-                (endpoint.hasQueuedSends(false) && !endpoint.heldBack().get(false)))
+            if (endpoint.hasReadySends())
             {
                 return true;
             }

@@ -47,69 +47,26 @@ final class SharedNicAddress
     /**
      * @param destination an endpoint's name.
      * @return where it is on the wire, or null when the name has no {@code net} address or its suffix is malformed.
+     *         An in-process NIC's address has no suffix: the NIC's id is then the name's process id, and the
+     *         endpoint's wire id its endpoint id.
      */
     static Target target(final EndpointName destination)
     {
         final String address = destination.address(NetTransport.NAME);
-        if (null == address)
+        final int at = null == address ? -1 : address.indexOf(SEPARATOR);
+        if (at < 0)
         {
-            return null;
+            return null == address ? null : new Target(address, destination.processId(), destination.endpointId());
         }
+        final int dot = address.indexOf('.', at);
         try
         {
-            return new Target(nicAddress(address), nicId(address, destination), wireEndpointId(address, destination));
+            return dot < 0 ? null : new Target(address.substring(0, at),
+                Long.parseUnsignedLong(address.substring(at + 1, dot), 16), Integer.parseInt(address.substring(dot + 1)));
         }
         catch (final NumberFormatException ex)
         {
             return null;
         }
-    }
-
-    /**
-     * @param address an endpoint's {@code net} address.
-     * @return the NIC's published address in it, {@code host:port#key}.
-     */
-    static String nicAddress(final String address)
-    {
-        final int at = address.indexOf(SEPARATOR);
-        return at < 0 ? address : address.substring(0, at);
-    }
-
-    /**
-     * @param address     an endpoint's {@code net} address.
-     * @param destination its name.
-     * @return the id of the NIC that serves it, or {@code destination.processId()} for an in-process NIC's address.
-     * @throws NumberFormatException when the suffix is malformed.
-     */
-    static long nicId(final String address, final EndpointName destination)
-    {
-        final int at = address.indexOf(SEPARATOR);
-        if (at < 0)
-        {
-            return destination.processId();
-        }
-        final int dot = address.indexOf('.', at);
-        return Long.parseUnsignedLong(address.substring(at + 1, dot < 0 ? address.length() : dot), 16);
-    }
-
-    /**
-     * @param address     an endpoint's {@code net} address.
-     * @param destination its name.
-     * @return the endpoint's id on the wire, or {@code destination.endpointId()} for an in-process NIC's address.
-     * @throws NumberFormatException when the suffix is malformed.
-     */
-    static int wireEndpointId(final String address, final EndpointName destination)
-    {
-        final int at = address.indexOf(SEPARATOR);
-        if (at < 0)
-        {
-            return destination.endpointId();
-        }
-        final int dot = address.indexOf('.', at);
-        if (dot < 0)
-        {
-            throw new NumberFormatException("no endpoint id in " + address);
-        }
-        return Integer.parseInt(address.substring(dot + 1));
     }
 }

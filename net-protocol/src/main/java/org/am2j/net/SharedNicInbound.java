@@ -42,13 +42,7 @@ final class SharedNicInbound extends MessageFlyweight
     @Override
     public int dataOffset()
     {
-        return null != segment ? (int)segmentOffset() : dataOffsetInBody();
-    }
-
-    @Override
-    public int dataLength()
-    {
-        return dataLengthInBody();
+        return null != segment ? (int)segmentOffset() : super.dataOffset();
     }
 
     @Override

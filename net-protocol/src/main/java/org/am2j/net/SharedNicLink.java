@@ -29,15 +29,15 @@ import static org.am2j.net.NicFileDescriptor.*;
  */
 final class SharedNicLink implements AutoCloseable
 {
-    private final Path directory;
+    final Path directory;
     private final Path file;
     private final int index;
     private final long waitNanos;
     private final UnsafeBuffer control;
     private final ManyToOneRingBuffer commands;
     private final long nicPid;
-    private final long nicId;
-    private final String published;
+    final long nicId;
+    final String published;
     private final InetSocketAddress nicSocket;
     private final BooleanSupplier nicAlive;
     private final WakeSender waker = new WakeSender();
@@ -112,26 +112,6 @@ final class SharedNicLink implements AutoCloseable
         {
             return null;
         }
-    }
-
-    Path directory()
-    {
-        return directory;
-    }
-
-    long nicId()
-    {
-        return nicId;
-    }
-
-    long nicPid()
-    {
-        return nicPid;
-    }
-
-    String published()
-    {
-        return published;
     }
 
     /**
@@ -212,7 +192,7 @@ final class SharedNicLink implements AutoCloseable
             awaitStep(deadline, "room in its command ring");
         }
         final CommandBuffer command = new CommandBuffer(commands.buffer(), at);
-        command.buffer.putLong(at + NicCommandDescriptor.SEQUENCE_OFFSET, sequence);
+        command.buffer().putLong(at + NicCommandDescriptor.SEQUENCE_OFFSET, sequence);
         try
         {
             writer.accept(command);
@@ -269,15 +249,7 @@ final class SharedNicLink implements AutoCloseable
     /**
      * Where a command is written: the ring's buffer and the command's offset.
      */
-    static final class CommandBuffer
+    record CommandBuffer(MutableDirectBuffer buffer, int offset)
     {
-        final MutableDirectBuffer buffer;
-        final int offset;
-
-        CommandBuffer(final MutableDirectBuffer buffer, final int offset)
-        {
-            this.buffer = buffer;
-            this.offset = offset;
-        }
     }
 }

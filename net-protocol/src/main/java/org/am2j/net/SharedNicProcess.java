@@ -78,7 +78,7 @@ public final class SharedNicProcess implements AutoCloseable
         final MappedByteBuffer mapping = createControlFile(file);
         this.control = new UnsafeBuffer(mapping);
         final long nicId = ProcessIdentity.currentProcessId();
-        this.nic = new NicAgent(config, openWire(config), nicId, new NicCounters(context),
+        this.nic = new NicAgent(config, NetTransport.openWire(config), nicId, new NicCounters(context),
             new ProcessLiveness(config.node));
         final ManyToOneRingBuffer ring = new ManyToOneRingBuffer(new UnsafeBuffer(control, COMMAND_RING_OFFSET,
             COMMAND_RING_CAPACITY + RingBufferDescriptor.TRAILER_LENGTH));
@@ -98,11 +98,6 @@ public final class SharedNicProcess implements AutoCloseable
         control.putInt(ADDRESS_LENGTH_OFFSET, address.length);
         // Ordered store last: a host that sees the NIC serving sees its address, id and ring.
         control.putIntOrdered(STATE_OFFSET, STATE_SERVING);
-    }
-
-    private static UdpWire openWire(final NetConfig config)
-    {
-        return new UdpWire(config.bind, config.host, config.port, config.socketBytes, config.connectedPeers);
     }
 
     /**
@@ -234,7 +229,7 @@ public final class SharedNicProcess implements AutoCloseable
             }
             // Whether an endpoint came is the command table's record, not this check's sample: an endpoint that
             // registered and closed between two checks must not leave the process waiting for a first one.
-            else if ((now - idleSinceNanos) / 1_000_000L >= (commands.served() ? IDLE_EXIT_MS : FIRST_ENDPOINT_MS))
+            else if ((now - idleSinceNanos) / 1_000_000L >= (commands.served ? IDLE_EXIT_MS : FIRST_ENDPOINT_MS))
             {
                 running = false;
             }

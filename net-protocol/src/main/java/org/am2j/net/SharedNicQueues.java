@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.util.Arrays;
 
 import org.agrona.DirectBuffer;
+import org.agrona.IoUtil;
 import org.agrona.MutableDirectBuffer;
 import org.agrona.collections.Long2ObjectHashMap;
 import org.agrona.concurrent.AtomicBuffer;
@@ -15,7 +16,6 @@ import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.ringbuffer.ManyToOneRingBuffer;
 import org.agrona.concurrent.ringbuffer.OneToOneRingBuffer;
 import org.agrona.concurrent.ringbuffer.RingBuffer;
-import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
 import org.am2j.api.AmError;
 import org.am2j.api.AmException;
 import org.am2j.api.EndpointName;
@@ -47,11 +47,11 @@ final class SharedNicQueues implements TransportQueues
     /** How often an idle poll looks whether the NIC process still runs. */
     static final long NIC_CHECK_NANOS = 100_000_000L;
 
-    private final SharedNicLink link;
+    final SharedNicLink link;
     private final EndpointHost host;
     private final Path file;
     private final UnsafeBuffer block;
-    private final int wireId;
+    final int wireId;
     private final ManyToOneRingBuffer requestSendQueue;
     private final ManyToOneRingBuffer replySendQueue;
     private final ReceiveQueueReader receiveQueues;
@@ -60,7 +60,7 @@ final class SharedNicQueues implements TransportQueues
     private final Long2ObjectHashMap<SharedNicRoute> forwardRoutes = new Long2ObjectHashMap<>();
     private final Object commandLock = new Object();
     private volatile SharedNicRoute[] inverseRoutes = new SharedNicRoute[16];
-    private volatile byte[] encodedName = new byte[0];
+    volatile byte[] encodedName = new byte[0];
     private long sequence;
     private long nextNicCheckNanos;
     private boolean nicGoneReported;
@@ -72,21 +72,22 @@ final class SharedNicQueues implements TransportQueues
     {
         this.link = link;
         this.host = host;
-        this.file = link.directory().resolve(fileName(pid, host.endpointId()));
+        this.file = link.directory.resolve(fileName(pid, host.endpointId()));
         this.block = new UnsafeBuffer(map(file, length(queueBytes)));
         block.putLong(TAG_OFFSET, host.tag());
         block.putInt(WAKE_PORT_OFFSET, wakePort);
         block.putLong(HOST_PID_OFFSET, pid);
         final AtomicBuffer segment = host.segment();
         block.putLong(SEGMENT_LENGTH_OFFSET, null == segment ? 0 : segment.capacity());
-        this.requestSendQueue = new ManyToOneRingBuffer(ring(REQUEST_SEND, queueBytes));
-        this.replySendQueue = new ManyToOneRingBuffer(ring(REPLY_SEND, queueBytes));
+        this.requestSendQueue = new ManyToOneRingBuffer(ServedQueues.ring(block, REQUEST_SEND, queueBytes));
+        this.replySendQueue = new ManyToOneRingBuffer(ServedQueues.ring(block, REPLY_SEND, queueBytes));
         // Each queue's reader has its own flyweight: a nested read of the reply queue must not move the request's.
         final SharedNicInbound requestInbound = new SharedNicInbound(this);
         final SharedNicInbound replyInbound = new SharedNicInbound(this);
         this.queueBytes = queueBytes;
-        this.replyReceiveQueue = new OneToOneRingBuffer(ring(REPLY_RECEIVE, queueBytes));
-        this.receiveQueues = new ReceiveQueueReader(new OneToOneRingBuffer(ring(REQUEST_RECEIVE, queueBytes)),
+        this.replyReceiveQueue = new OneToOneRingBuffer(ServedQueues.ring(block, REPLY_RECEIVE, queueBytes));
+        this.receiveQueues = new ReceiveQueueReader(
+            new OneToOneRingBuffer(ServedQueues.ring(block, REQUEST_RECEIVE, queueBytes)),
             (type, buffer, index, length) -> deliver(requestInbound, buffer, index, length),
             replyReceiveQueue,
             (type, buffer, index, length) -> deliver(replyInbound, buffer, index, length));
@@ -97,12 +98,12 @@ final class SharedNicQueues implements TransportQueues
             result = command(NicCommandDescriptor.REGISTER, NicCommandDescriptor.REGISTER_PATH_OFFSET + name.length,
                 (command) ->
                 {
-                    command.buffer.putLong(command.offset + NicCommandDescriptor.REGISTER_PID_OFFSET, pid);
-                    command.buffer.putInt(command.offset + NicCommandDescriptor.REGISTER_ENDPOINT_OFFSET,
+                    command.buffer().putLong(command.offset() + NicCommandDescriptor.REGISTER_PID_OFFSET, pid);
+                    command.buffer().putInt(command.offset() + NicCommandDescriptor.REGISTER_ENDPOINT_OFFSET,
                         host.endpointId());
-                    command.buffer.putInt(command.offset + NicCommandDescriptor.REGISTER_PATH_LENGTH_OFFSET,
+                    command.buffer().putInt(command.offset() + NicCommandDescriptor.REGISTER_PATH_LENGTH_OFFSET,
                         name.length);
-                    command.buffer.putBytes(command.offset + NicCommandDescriptor.REGISTER_PATH_OFFSET, name);
+                    command.buffer().putBytes(command.offset() + NicCommandDescriptor.REGISTER_PATH_OFFSET, name);
                 });
         }
         catch (final RuntimeException ex)
@@ -142,11 +143,6 @@ final class SharedNicQueues implements TransportQueues
         }
     }
 
-    private UnsafeBuffer ring(final int ring, final int queueBytes)
-    {
-        return new UnsafeBuffer(block, ringOffset(ring, queueBytes), queueBytes + RingBufferDescriptor.TRAILER_LENGTH);
-    }
-
     private int command(final int type, final int length, final java.util.function.Consumer<SharedNicLink.CommandBuffer>
         writer)
     {
@@ -165,7 +161,7 @@ final class SharedNicQueues implements TransportQueues
     @Override
     public String address()
     {
-        return SharedNicAddress.format(link.published(), link.nicId(), wireId);
+        return SharedNicAddress.format(link.published, link.nicId, wireId);
     }
 
     @Override
@@ -189,8 +185,8 @@ final class SharedNicQueues implements TransportQueues
         final int peerIndex = command(NicCommandDescriptor.CONNECT,
             NicCommandDescriptor.CONNECT_ADDRESS_OFFSET + nicAddress.length + Integer.BYTES + name.length, (command) ->
             {
-                final MutableDirectBuffer buffer = command.buffer;
-                final int at = command.offset;
+                final MutableDirectBuffer buffer = command.buffer();
+                final int at = command.offset();
                 buffer.putInt(at + NicCommandDescriptor.WIRE_ID_OFFSET, wireId);
                 buffer.putInt(at + NicCommandDescriptor.CONNECT_REMOTE_ID_OFFSET, remoteId);
                 buffer.putLong(at + NicCommandDescriptor.CONNECT_NIC_ID_OFFSET, nicId);
@@ -434,8 +430,8 @@ final class SharedNicQueues implements TransportQueues
         final int length = command(NicCommandDescriptor.NAME, NicCommandDescriptor.NAME_ROUTE_OFFSET + Integer.BYTES,
             (command) ->
             {
-                command.buffer.putInt(command.offset + NicCommandDescriptor.WIRE_ID_OFFSET, wireId);
-                command.buffer.putInt(command.offset + NicCommandDescriptor.NAME_ROUTE_OFFSET, route);
+                command.buffer().putInt(command.offset() + NicCommandDescriptor.WIRE_ID_OFFSET, wireId);
+                command.buffer().putInt(command.offset() + NicCommandDescriptor.NAME_ROUTE_OFFSET, route);
             });
         if (length <= 0 || length > MAX_REPLY_PAYLOAD)
         {
@@ -489,7 +485,7 @@ final class SharedNicQueues implements TransportQueues
             try
             {
                 command(NicCommandDescriptor.CLOSE, NicCommandDescriptor.WIRE_ID_OFFSET + Integer.BYTES,
-                    (command) -> command.buffer.putInt(command.offset + NicCommandDescriptor.WIRE_ID_OFFSET, wireId));
+                    (command) -> command.buffer().putInt(command.offset() + NicCommandDescriptor.WIRE_ID_OFFSET, wireId));
             }
             catch (final AmException ex)
             {
@@ -502,34 +498,13 @@ final class SharedNicQueues implements TransportQueues
 
     private void deleteFile()
     {
-        try
-        {
-            Files.deleteIfExists(file);
-        }
-        catch (final IOException ignored)
-        {
-            // A leftover block file of a dead pid is replaced by the next process that gets the pid.
-        }
+        // A leftover block file of a dead pid is replaced by the next process that gets the pid.
+        IoUtil.delete(file.toFile(), true);
     }
 
     ManyToOneRingBuffer sendQueue(final boolean replyChannel)
     {
         return replyChannel ? replySendQueue : requestSendQueue;
-    }
-
-    SharedNicLink link()
-    {
-        return link;
-    }
-
-    int wireId()
-    {
-        return wireId;
-    }
-
-    byte[] encodedName()
-    {
-        return encodedName;
     }
 
     boolean isClosed()

@@ -1,7 +1,6 @@
 package org.am2j.net;
 
 import org.agrona.DirectBuffer;
-import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.ringbuffer.ManyToOneRingBuffer;
 import org.am2j.api.EndpointName;
 import org.am2j.api.Opcode;
@@ -30,7 +29,7 @@ final class SharedNicRoute implements Route
         final EndpointName peerName)
     {
         this.endpoint = endpoint;
-        this.link = endpoint.link();
+        this.link = endpoint.link;
         this.peerIndex = peerIndex;
         this.remoteEndpointId = remoteEndpointId;
         this.peerName = peerName;
@@ -52,23 +51,10 @@ final class SharedNicRoute implements Route
         }
         final DirectBuffer data = message.data();
         final int dataLength = null == data ? 0 : message.dataLength();
-        final int bodyLength = MessageDescriptor.HEADER_LENGTH + dataLength;
-        final int index = queue.tryClaim(QueueRecordDescriptor.MESSAGE_TYPE, QueueRecordDescriptor.BODY_OFFSET +
-            bodyLength);
-        if (index < 0)
-        {
-            link.ring();
-            return FULL;
-        }
-        final MutableDirectBuffer buffer = queue.buffer();
-        buffer.putInt(index + QueueRecordDescriptor.PEER_OFFSET, peerIndex);
-        buffer.putInt(index + QueueRecordDescriptor.DEPOSITED_OFFSET, 0);
-        NetRoute.writeBody(buffer, index + QueueRecordDescriptor.BODY_OFFSET, message, dataLength, endpoint.wireId(),
-            remoteEndpointId);
-        // Commit is an ordered store of the record length: the NIC reads the record only after it is complete.
-        queue.commit(index);
+        final boolean queued =
+            NetRoute.queueRecord(queue, peerIndex, message, dataLength, endpoint.wireId, remoteEndpointId);
         link.ring();
-        return SENT;
+        return queued ? SENT : FULL;
     }
 
     private synchronized boolean queueName(final ManyToOneRingBuffer queue, final long tag)
@@ -77,7 +63,7 @@ final class SharedNicRoute implements Route
         {
             return true;
         }
-        announced = NetRoute.queueName(queue, peerIndex, endpoint.wireId(), remoteEndpointId, endpoint.encodedName(),
+        announced = NetRoute.queueName(queue, peerIndex, endpoint.wireId, remoteEndpointId, endpoint.encodedName,
             tag);
         return announced;
     }
@@ -103,7 +89,7 @@ final class SharedNicRoute implements Route
     @Override
     public String toString()
     {
-        return "net route " + endpoint.wireId() + " -> " + remoteEndpointId + " via peer " + peerIndex + " of the " +
+        return "net route " + endpoint.wireId + " -> " + remoteEndpointId + " via peer " + peerIndex + " of the " +
             link.describe();
     }
 }

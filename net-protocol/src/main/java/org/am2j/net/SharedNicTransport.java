@@ -9,12 +9,10 @@ import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.util.concurrent.atomic.AtomicLong;
 
-import org.agrona.concurrent.AtomicBuffer;
+import org.agrona.CloseHelper;
 import org.am2j.api.AmError;
 import org.am2j.api.AmException;
-import org.am2j.api.EndpointName;
 import org.am2j.spi.EndpointHost;
-import org.am2j.spi.Transport;
 import org.am2j.spi.TransportContext;
 import org.am2j.spi.TransportQueues;
 
@@ -25,7 +23,7 @@ import org.am2j.spi.TransportQueues;
  * nothing to do sleeps in that socket's selector: the NIC, after it fills a receive queue of a sleeping endpoint,
  * and the senders of other transports send it a one-byte datagram ({@link #wakeAddress()}).
  */
-final class SharedNicTransport implements Transport
+final class SharedNicTransport extends NetworkTransport
 {
     private final SharedNicLink link;
     private final int queueBytes;
@@ -58,39 +56,9 @@ final class SharedNicTransport implements Transport
     }
 
     @Override
-    public String name()
-    {
-        return NetTransport.NAME;
-    }
-
-    @Override
-    public int cost()
-    {
-        return 100;
-    }
-
-    @Override
-    public boolean isNetwork()
-    {
-        return true;
-    }
-
-    @Override
-    public boolean canReach(final EndpointName name)
-    {
-        return null != name.address(NetTransport.NAME);
-    }
-
-    @Override
     public TransportQueues attach(final EndpointHost host)
     {
         return new SharedNicQueues(link, host, queueBytes, pid, wakePort());
-    }
-
-    @Override
-    public AtomicBuffer allocateSegment(final EndpointHost host, final int length)
-    {
-        return null;
     }
 
     /**
@@ -170,22 +138,14 @@ final class SharedNicTransport implements Transport
             return;
         }
         link.command(NicCommandDescriptor.DEAD, NicCommandDescriptor.DEAD_PROCESS_OFFSET + Long.BYTES,
-            (command) -> command.buffer.putLong(command.offset + NicCommandDescriptor.DEAD_PROCESS_OFFSET, processId),
+            (command) -> command.buffer().putLong(command.offset() + NicCommandDescriptor.DEAD_PROCESS_OFFSET, processId),
             null, 0);
     }
 
     @Override
     public void close()
     {
-        try
-        {
-            selector.close();
-            wakeChannel.close();
-        }
-        catch (final IOException ignored)
-        {
-            // Descriptors only.
-        }
+        CloseHelper.quietCloseAll(selector, wakeChannel);
         link.close();
     }
 

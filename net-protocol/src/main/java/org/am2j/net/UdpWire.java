@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.SocketException;
-import java.net.SocketAddress;
 import java.net.StandardProtocolFamily;
 import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
@@ -14,6 +13,7 @@ import java.nio.channels.Selector;
 import java.util.HashMap;
 import java.util.concurrent.TimeUnit;
 
+import org.agrona.CloseHelper;
 import org.am2j.api.AmError;
 import org.am2j.api.AmException;
 
@@ -80,8 +80,8 @@ final class UdpWire implements Wire
         }
         catch (final IOException | RuntimeException ex)
         {
-            closeQuietly(openedSelector);
-            closeQuietly(opened);
+            CloseHelper.quietClose(openedSelector);
+            CloseHelper.quietClose(opened);
             throw new AmException(AmError.RESOURCE, "am2j net: cannot open a UDP socket on " + bind.getHostAddress() +
                 ":" + port + " (" + ex + ")", ex);
         }
@@ -138,7 +138,7 @@ final class UdpWire implements Wire
         }
         catch (final IOException | RuntimeException ex)
         {
-            closeQuietly(opened);
+            CloseHelper.quietClose(opened);
             throw ex;
         }
     }
@@ -155,7 +155,7 @@ final class UdpWire implements Wire
         catch (final IOException | RuntimeException ex)
         {
             // The peer stays reachable through the receiving socket: a connected socket only makes sending cheaper.
-            closeQuietly(opened);
+            CloseHelper.quietClose(opened);
             return null;
         }
     }
@@ -185,8 +185,7 @@ final class UdpWire implements Wire
     @Override
     public InetSocketAddress receive(final ByteBuffer into) throws IOException
     {
-        final SocketAddress from = channel.receive(into);
-        return (InetSocketAddress)from;
+        return (InetSocketAddress)channel.receive(into);
     }
 
     @Override
@@ -211,12 +210,6 @@ final class UdpWire implements Wire
         selector.wakeup();
     }
 
-    @Override
-    public Selector selector()
-    {
-        return selector;
-    }
-
     /**
      * @return how many peers have a connected send socket.
      */
@@ -236,27 +229,12 @@ final class UdpWire implements Wire
             closed = true;
             for (final ConnectedDestination destination : connected.values())
             {
-                closeQuietly(destination.channel);
+                CloseHelper.quietClose(destination.channel);
             }
             connected.clear();
         }
-        closeQuietly(selector);
-        closeQuietly(channel);
-    }
-
-    private static void closeQuietly(final AutoCloseable closeable)
-    {
-        if (null != closeable)
-        {
-            try
-            {
-                closeable.close();
-            }
-            catch (final Exception ex)
-            {
-                // closing at shutdown: nothing left to do with the error
-            }
-        }
+        CloseHelper.quietClose(selector);
+        CloseHelper.quietClose(channel);
     }
 
     @Override

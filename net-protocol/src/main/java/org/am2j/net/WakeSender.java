@@ -5,6 +5,8 @@ import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.DatagramChannel;
 
+import org.agrona.CloseHelper;
+
 /**
  * Sends one-byte wake datagrams ({@link WireDescriptor#WAKE_LENGTH}) between a host and the shared NIC that serves
  * it: a host wakes a NIC asleep in its selector, the NIC wakes a host asleep in its own. One unbound non-blocking
@@ -48,13 +50,6 @@ final class WakeSender implements AutoCloseable
     @Override
     public void close()
     {
-        try
-        {
-            channel.close();
-        }
-        catch (final IOException ignored)
-        {
-            // Nothing to release beyond the descriptor.
-        }
+        CloseHelper.quietClose(channel);
     }
 }

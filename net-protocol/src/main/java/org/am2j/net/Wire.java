@@ -3,7 +3,6 @@ package org.am2j.net;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
-import java.nio.channels.Selector;
 
 /**
  * What the NIC sends datagrams through and receives them from. {@link UdpWire} is the real one; tests wrap it to
@@ -64,9 +63,4 @@ interface Wire extends AutoCloseable
      */
     @Override
     void close();
-
-    /**
-     * @return the selector {@link #await(long)} waits in, for diagnostics.
-     */
-    Selector selector();
 }

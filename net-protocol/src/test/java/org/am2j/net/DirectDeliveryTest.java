@@ -66,7 +66,7 @@ class DirectDeliveryTest
             {
                 while (!stop.get())
                 {
-                    nic.inlineReceive();
+                    nic.inlineReceive(null);
                     Thread.onSpinWait();
                 }
             }, "other NIC user");

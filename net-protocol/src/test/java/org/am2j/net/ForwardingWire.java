@@ -3,7 +3,6 @@ package org.am2j.net;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
-import java.nio.channels.Selector;
 
 /**
  * A wire that hands everything to another one: the base of the tests' faulty wires, which override what they spoil.
@@ -59,9 +58,4 @@ abstract class ForwardingWire implements Wire
         wire.close();
     }
 
-    @Override
-    public Selector selector()
-    {
-        return wire.selector();
-    }
 }

@@ -128,8 +128,8 @@ class HeldSendsTest
             warmUp(pair);
             // B answers every request from its handler; both hold while their CPUs are oversubscribed, so the burst
             // arrives in one datagram and the replies its handlers send are held until B's poll reads the wire again.
-            pair.a.nic().directSends().cpuShare(NicPair.cpus(true));
-            pair.b.nic().directSends().cpuShare(NicPair.cpus(true));
+            pair.a.nic().directSends.cpuShare(NicPair.cpus(true));
+            pair.b.nic().directSends.cpuShare(NicPair.cpus(true));
             final NicCounters b = pair.b.nic().counters();
             final long batches = b.get(NicEvent.BATCHES_SENT);
             final long held = b.get(NicEvent.HELD_SENDS);
@@ -158,7 +158,7 @@ class HeldSendsTest
     private static void holding(final NicPair pair, final BurstWire wire)
     {
         warmUp(pair);
-        pair.a.nic().directSends().cpuShare(NicPair.cpus(true));
+        pair.a.nic().directSends.cpuShare(NicPair.cpus(true));
         wire.record = true;
     }
 

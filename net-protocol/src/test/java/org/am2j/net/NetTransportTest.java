@@ -399,7 +399,7 @@ class NetTransportTest
             {
                 while (!stop.get())
                 {
-                    nic.inlineReceive();
+                    nic.inlineReceive(null);
                     Thread.onSpinWait();
                 }
             }, "other NIC user");

@@ -66,8 +66,8 @@ final class NicPair implements AutoCloseable
         a = new NetTransport(configA, null == wrap ? wireA : wrap.apply(wireA), 1);
         b = new NetTransport(configB, null == wrap ? wireB : wrap.apply(wireB), 2);
         // Whatever the machine's load: a direct send goes out at once unless a test scripts oversubscribed CPUs.
-        a.nic().directSends().cpuShare(cpus(false));
-        b.nic().directSends().cpuShare(cpus(false));
+        a.nic().directSends.cpuShare(cpus(false));
+        b.nic().directSends.cpuShare(cpus(false));
         hostA = TestHost.attach(a, 1, 7, TAG_A);
         hostB = TestHost.attach(b, 2, 9, TAG_B);
         aToB = hostA.endpoint.connect(hostB.name, TAG_B);

@@ -161,7 +161,7 @@ class SessionsTest
             final NetConfig config = new NetConfig(new TestContext(processId, all));
             final Wire wire = new UdpWire(config.bind, config.host, 0, config.socketBytes, config.connectedPeers);
             transport = new NetTransport(config, null == wrap ? wire : wrap.apply(wire), processId);
-            transport.nic().directSends().cpuShare(NicPair.cpus(false));
+            transport.nic().directSends.cpuShare(NicPair.cpus(false));
             host = TestHost.attach(transport, processId, endpointId, tag);
         }
 

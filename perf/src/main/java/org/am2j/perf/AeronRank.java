@@ -33,26 +33,17 @@ public final class AeronRank
         {
             final AeronPingPong.Kind kind = AeronPingPong.Kind.of(config.route());
             final AeronPingPong aeron = AeronPingPong.open(kind, job.rank(), job::allGather);
-            boolean done = false;
             try
             {
-                if (job.rank() == 0)
-                {
-                    initiate(config, kind, aeron, line, channel, AmPingPongRank::sleep).write(config.out());
-                }
-                else
-                {
-                    channel.follow(line, PhaseChannel.AERON_ECHO, aeron::respond);
-                }
-                done = true;
+                JobPhaseChannel.split(config, job,
+                    () -> initiate(config, kind, aeron, line, channel, AmPingPongRank::sleep),
+                    () -> channel.follow(line, PhaseChannel.AERON_ECHO, aeron::respond));
             }
-            finally
+            catch (final IOException | RuntimeException | Error ex)
             {
-                if (!done)
-                {
-                    // failing: no barrier with a rank that may wait for this one's messages (the job fails whole)
-                    aeron.close();
-                }
+                // failing: no barrier with a rank that may wait for this one's messages (the job fails whole)
+                aeron.close();
+                throw ex;
             }
             // over IPC rank 1's client uses rank 0's driver: it closes first
             if (job.rank() == 1)

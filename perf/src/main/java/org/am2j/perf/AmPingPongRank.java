@@ -112,15 +112,9 @@ public final class AmPingPongRank
                 // all-gather or neither does
                 try (UdpPingPong udp = udpLimit && config.routeIsNet() ? UdpRank.openToPeer(job) : null)
                 {
-                    if (job.rank() == 0)
-                    {
-                        initiator.initiate(config, messaging, line, udp, channel, AmPingPongRank::sleep)
-                            .write(config.out());
-                    }
-                    else
-                    {
-                        respond(messaging, udp, line, channel);
-                    }
+                    JobPhaseChannel.split(config, job,
+                        () -> initiator.initiate(config, messaging, line, udp, channel, AmPingPongRank::sleep),
+                        () -> respond(messaging, udp, line, channel));
                 }
             }
         });
@@ -142,12 +136,14 @@ public final class AmPingPongRank
     }
 
     /**
+     * The check of every rank pair and JMH benchmark that its messages take the route it measures.
+     *
      * @param endpoint with the peer mapped.
      * @param peer     translation index of the peer.
      * @param route    the transport the translation must use.
      * @throws IllegalStateException when it uses another.
      */
-    static void checkRoute(final Endpoint endpoint, final int peer, final String route)
+    public static void checkRoute(final Endpoint endpoint, final int peer, final String route)
     {
         final String transport = endpoint.translationTransport(peer);
         if (!route.equals(transport))
@@ -244,7 +240,7 @@ public final class AmPingPongRank
             }
             final long backoffsDuring = messaging.queueFullBackoffs() - backoffs;
             messaging.finish();
-            putBandwidth(results, runs);
+            putBandwidth(results, "bw_8k", runs);
             results.put("bw_8k_queue_full_backoffs", backoffsDuring);
         }, results);
 
@@ -280,18 +276,6 @@ public final class AmPingPongRank
     static int bwWarmupMessages(final RankConfig config)
     {
         return Math.max(config.bwMessages(), Math.min(config.warmup(), PingPongOptions.MAX_BW_MESSAGES));
-    }
-
-    /**
-     * Put {@code bw_8k_gbps} (the median), {@code _min}, {@code _max} and {@code bw_8k_gbps_runs} (every run, in
-     * order).
-     *
-     * @param results where.
-     * @param runs    GB/s of each run, at least one.
-     */
-    static void putBandwidth(final Results results, final double[] runs)
-    {
-        putBandwidth(results, "bw_8k", runs);
     }
 
     /**
@@ -352,7 +336,7 @@ public final class AmPingPongRank
     }
 
     /**
-     * The guard of the measurements of rank 0 of a pair, its probes warmed up ({@link #warmProbe}).
+     * The guard of the measurements of rank 0 of a pair, its probes warmed up ({@value #WARM_PROBES} probes thrown away).
      *
      * @param config  of the run: the fastest probe so far.
      * @param line    the pair's cache line.
@@ -367,7 +351,12 @@ public final class AmPingPongRank
         final EpochGuard guard = new EpochGuard(
             () -> probe(line, channel, probeHistogram), config.fastestProbeNs(), pause,
             EpochGuard.maxRetries(Settings.system()));
-        warmProbe(line, channel, probeHistogram);
+        // probes whose values are thrown away, so that the first probe that counts runs compiled code: a fresh JVM's
+        // first probe is slower than the machine and could pass for a slow epoch
+        for (int i = 0; i < WARM_PROBES; i++)
+        {
+            probe(line, channel, probeHistogram);
+        }
         return guard;
     }
 
@@ -399,22 +388,6 @@ public final class AmPingPongRank
         histogram.reset();
         line.roundTrips(EpochGuard.PROBE_ROUND_TRIPS, histogram);
         return histogram.getValueAtPercentile(50.0);
-    }
-
-    /**
-     * Run {@value #WARM_PROBES} probes whose values are thrown away, so that the first probe that counts runs
-     * compiled code: a fresh JVM's first probe is slower than the machine and could pass for a slow epoch.
-     *
-     * @param line      the pair's cache line.
-     * @param channel   to rank 1.
-     * @param histogram scratch histogram.
-     */
-    static void warmProbe(final CacheLinePingPong line, final PhaseChannel channel, final Histogram histogram)
-    {
-        for (int i = 0; i < WARM_PROBES; i++)
-        {
-            probe(line, channel, histogram);
-        }
     }
 
     /**

@@ -27,14 +27,9 @@ public final class CacheLineRank
     {
         JobPhaseChannel.run(args, (config, job, line, channel) ->
         {
-            if (job.rank() == 0)
-            {
-                initiate(config, line, channel, AmPingPongRank::sleep).write(config.out());
-            }
-            else
-            {
-                channel.follow(line, PhaseChannel.RESPOND_MEDIUM, count -> line.respondMedium(count, config.size()));
-            }
+            JobPhaseChannel.split(config, job, () -> initiate(config, line, channel, AmPingPongRank::sleep),
+                () -> channel.follow(line, PhaseChannel.RESPOND_MEDIUM,
+                    count -> line.respondMedium(count, config.size())));
         });
     }
 

@@ -80,16 +80,6 @@ final class EpochGuard
     private long fastestNs;
 
     /**
-     * @param probe     runs a probe and returns its median round trip in ns.
-     * @param fastestNs fastest probe median seen so far in this run, or {@link #NO_PROBE}.
-     * @param pause     sleeps for the given milliseconds between a slow probe and the retry.
-     */
-    EpochGuard(final LongSupplier probe, final long fastestNs, final LongConsumer pause)
-    {
-        this(probe, fastestNs, pause, MAX_RETRIES);
-    }
-
-    /**
      * @param probe      runs a probe and returns its median round trip in ns.
      * @param fastestNs  fastest probe median seen so far in this run, or {@link #NO_PROBE}.
      * @param pause      sleeps for the given milliseconds between a slow probe and the retry.

@@ -118,23 +118,6 @@ final class InterleavedRoundTrips
     }
 
     /**
-     * @return the limit's round trips of every block.
-     */
-    Histogram limit()
-    {
-        return limit;
-    }
-
-    /**
-     * @return each block's ratio of am2j's median round trip over the limit's, in block order; NaN for a block whose
-     * limit median was 0.
-     */
-    double[] ratios()
-    {
-        return ratios.clone();
-    }
-
-    /**
      * Put the limit's round trips as {@code limit_interleaved_rtt_*} ({@link LatencySummary}) and the ratios as
      * {@code ratio_p50_interleaved} and its {@code _min}, {@code _max} and {@code _blocks}: the names of the pair's
      * cache line as the limit ({@link #putInto(Results, String, String)}).

@@ -2,6 +2,7 @@ package org.am2j.perf;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.util.function.Supplier;
 
 import org.am2j.spmd.Job;
 import org.am2j.spmd.Spmd;
@@ -32,6 +33,29 @@ final class JobPhaseChannel implements PhaseChannel
          * @throws IOException when the rank's sockets or results fail.
          */
         void run(RankConfig config, Job job, CacheLinePingPong line, PhaseChannel channel) throws IOException;
+    }
+
+    /**
+     * The two sides of a pair: rank 0 measures and writes its results to the configuration's {@code out} file, rank 1
+     * serves it (until the end command).
+     *
+     * @param config of the pair.
+     * @param job    of the two ranks.
+     * @param rank0  rank 0's measurements.
+     * @param rank1  rank 1's serving.
+     * @throws IOException when the results cannot be written.
+     */
+    static void split(final RankConfig config, final Job job, final Supplier<Results> rank0, final Runnable rank1)
+        throws IOException
+    {
+        if (job.rank() == 0)
+        {
+            rank0.get().write(config.out());
+        }
+        else
+        {
+            rank1.run();
+        }
     }
 
     /**

@@ -5,6 +5,7 @@ import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -202,11 +203,7 @@ public final class LogP
      */
     static long amWork(final LogPOptions.Scale scale, final int longestBurst)
     {
-        double delays = 0;
-        for (final double factor : LogPRank.DELAY_FACTORS)
-        {
-            delays += 1 + factor;
-        }
+        final double delays = Arrays.stream(LogPRank.DELAY_FACTORS).map(factor -> 1 + factor).sum();
         final long signature = (long)((scale.signatureReps() + scale.signatureWarmup()) * 2L *
             longestBurst * delays);
         final long transfers = (long)LogPRank.MOST_REPS_FACTOR * scale.fewestTransfers() * 2 * 20 * 16;

@@ -7,8 +7,10 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.stream.IntStream;
 
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.XYChart;
@@ -96,19 +98,13 @@ final class LogPPlots
             "LogP signature, " + LogPReport.key(protocol) + " (" + protocol.transports() + "): time per message",
             "burst length M (requests sent one after another, log scale)", "time per message (us)", false);
         final int[] bursts = signature.bursts();
-        final double[] x = new double[bursts.length];
-        for (int i = 0; i < bursts.length; i++)
-        {
-            x[i] = bursts[i];
-        }
+        final double[] x = Arrays.stream(bursts).asDoubleStream().toArray();
         final double rttUs = p.rttNs() / 1000;
         for (int k = 0; k < signature.delaysNs().length; k++)
         {
-            final double[] y = new double[bursts.length];
-            for (int i = 0; i < bursts.length; i++)
-            {
-                y[i] = signature.perMessageNs(k, i) / 1000;
-            }
+            final int row = k;
+            final double[] y = IntStream.range(0, bursts.length).mapToDouble(i -> signature.perMessageNs(row, i) / 1000)
+                .toArray();
             final double delayUs = signature.delaysNs()[k] / 1000.0;
             final String name = 0 == k ? "delay 0" : String.format(Locale.ROOT, "delay %.2f RTT = %.3f us",
                 delayUs / rttUs, delayUs);
@@ -138,13 +134,8 @@ final class LogPPlots
             final LogPParameters.TransferCurve curve = report.transferCurve(protocol);
             final LogPParameters p = report.parameters(protocol);
             final int[] sizes = curve.sizes();
-            final double[] x = new double[sizes.length];
-            final double[] y = new double[sizes.length];
-            for (int i = 0; i < sizes.length; i++)
-            {
-                x[i] = sizes[i];
-                y[i] = curve.bytesPerNs(i) * 1000;
-            }
+            final double[] x = Arrays.stream(sizes).asDoubleStream().toArray();
+            final double[] y = IntStream.range(0, sizes.length).mapToDouble(i -> curve.bytesPerNs(i) * 1000).toArray();
             final Color color = COLORS[c++ % COLORS.length];
             line(chart, String.format(Locale.ROOT, "%s: 1/G = %s, half-power point %s (diamond)",
                 LogPReport.key(protocol), Double.isNaN(p.bandwidthMBps()) ? "? (no fit)" :

@@ -184,12 +184,7 @@ public final class LogPRank
                 times[i][r] = messaging.signatureBurst(bursts[i], delayNs);
             }
         }
-        final double[] medians = new double[bursts.length];
-        for (int i = 0; i < bursts.length; i++)
-        {
-            medians[i] = Medians.of(times[i]);
-        }
-        return medians;
+        return Arrays.stream(times).mapToDouble(Medians::of).toArray();
     }
 
     private static long[] transfers(final AmMessaging messaging, final int bytes, final int reps)

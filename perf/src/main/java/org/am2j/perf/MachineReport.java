@@ -51,16 +51,6 @@ final class MachineReport
         return this;
     }
 
-    /**
-     * @param label of a measurement added.
-     * @return true when its probes were slow, against the fastest probe of the whole run.
-     */
-    boolean slowEpoch(final String label)
-    {
-        return slowEpoch(entries.stream().filter(entry -> entry.label.equals(label)).findFirst()
-            .orElseThrow(() -> new IllegalArgumentException("no measurement " + label)));
-    }
-
     private boolean slowEpoch(final Entry entry)
     {
         return entry.probes.slowEpoch() || EpochGuard.isSlow(entry.probes.probeP50Ns(), fastestProbeNs) ||
@@ -111,33 +101,6 @@ final class MachineReport
     }
 
     /**
-     * @return fastest probe median of the run, ns.
-     */
-    long fastestProbeNs()
-    {
-        return fastestProbeNs;
-    }
-
-    /**
-     * @return the machine state at the start.
-     */
-    MachineState start()
-    {
-        return start;
-    }
-
-    /**
-     * Print the machine line, one line per measurement and the verdict.
-     *
-     * @param out   where.
-     * @param width of the label column.
-     */
-    void printTable(final PrintStream out, final int width)
-    {
-        printTable(out, width, List.of());
-    }
-
-    /**
      * Print the machine line, one line per measurement and the verdict: whether the figures can be trusted, and if
      * not, why: figures that cannot be true, measurements in slow epochs, a machine busier than its CPUs.
      *
@@ -172,10 +135,7 @@ final class MachineReport
     List<String> verdict(final List<String> impossible)
     {
         final List<String> reasons = new ArrayList<>();
-        for (final String figure : impossible)
-        {
-            reasons.add("  impossible figure: " + figure);
-        }
+        impossible.forEach(figure -> reasons.add("  impossible figure: " + figure));
         final List<String> slow = slowMeasurements();
         if (!slow.isEmpty())
         {

@@ -100,13 +100,4 @@ public record MachineState(
             return Collections.emptyList();
         }
     }
-
-
-    /**
-     * @return the load averages of 1, 5 and 15 minutes, in that order.
-     */
-    public double[] loads()
-    {
-        return new double[] { load1, load5, load15 };
-    }
 }

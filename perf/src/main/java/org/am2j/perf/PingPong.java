@@ -140,7 +140,7 @@ public final class PingPong
                 options.protocol().route(), options.rounds(), options.warmup(), options.size(), options.osBursts(),
                 options.osWarmupBursts(), options.bwMessages(), PingPongOptions.BW_REPEATS, EpochGuard.NO_PROBE,
                 line, results),
-            options.amProperties(), options.protocol().nodes(), options.nicsPerNode(),
+            options.amProperties(options.protocol()), options.protocol().nodes(), options.nicsPerNode(),
             4L * (options.rounds() + options.warmup()));
     }
 

@@ -58,9 +58,9 @@ record PingPongOptions(boolean help, Protocol protocol, int size, int rounds, in
     static final int MAX_NICS_PER_NODE = 64;
     /** What {@code --nics-per-node} counts, for its errors. */
     static final String NICS_PER_NODE = "shared NIC processes per node, 0 for in-process NICs";
-    /** {@link #nicKind()} of ranks that each run their own NIC in-process. */
+    /** {@link #nicKind(int)} of ranks that each run their own NIC in-process. */
     static final String IN_PROCESS_NIC = "in-process";
-    /** {@link #nicKind()} of ranks served by shared NIC processes. */
+    /** {@link #nicKind(int)} of ranks served by shared NIC processes. */
     static final String SHARED_NIC = "shared";
 
     /** The usage line, printed after an error. */
@@ -165,22 +165,6 @@ record PingPongOptions(boolean help, Protocol protocol, int size, int rounds, in
     static String nicKind(final int nicsPerNode)
     {
         return nicsPerNode > 0 ? SHARED_NIC : IN_PROCESS_NIC;
-    }
-
-    /**
-     * @return {@value #IN_PROCESS_NIC} or {@value #SHARED_NIC}.
-     */
-    String nicKind()
-    {
-        return nicKind(nicsPerNode);
-    }
-
-    /**
-     * @return the system properties of the AM ranks: the protocol's, then the scheduler and NIC mode given.
-     */
-    Map<String, String> amProperties()
-    {
-        return amProperties(protocol);
     }
 
     /**

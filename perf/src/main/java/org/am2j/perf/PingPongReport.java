@@ -1,6 +1,7 @@
 package org.am2j.perf;
 
 import java.io.PrintStream;
+import java.util.List;
 import java.util.Locale;
 import java.util.stream.Stream;
 
@@ -36,10 +37,7 @@ final class PingPongReport
     static final String UDP_LIMIT = "udp";
 
     private final PingPongOptions options;
-    private final String command;
-    private final String timestamp;
     private final CpuPinning pinning;
-    private final MachineState start;
     private final Results results = new Results();
     private final MachineReport machine;
     private final boolean udp;
@@ -69,10 +67,7 @@ final class PingPongReport
         final Results udp)
     {
         this.options = options;
-        this.command = command;
-        this.timestamp = timestamp;
         this.pinning = pinning;
-        this.start = start;
         results.putAll(am).putAll(limit);
         long fastest = Math.min(am.getLong("probe_fastest_p50_ns"), limit.getLong("probe_fastest_p50_ns"));
         this.udp = null != udp;
@@ -101,7 +96,8 @@ final class PingPongReport
         final Double overUdp = this.udp ? ratio(rtt, results.getLong("limit_udp_rtt_p50_ns")) : null;
         summary = new Summary(options.protocol().cliName(), options.protocol().transports(),
             null == options.poll() ? "default" : options.poll(), null == options.nic() ? "default" : options.nic(),
-            options.nicKind(), options.nicsPerNode(), org.am2j.net.NetTransport.wireMode(), command, timestamp,
+            PingPongOptions.nicKind(options.nicsPerNode()), options.nicsPerNode(), org.am2j.net.NetTransport.wireMode(),
+            command, timestamp,
             options.rounds(), options.warmup(), options.size() > 0 ? Integer.valueOf(options.size()) : null,
             pinning.applied(), results.getLong("wake_rtt_p50_ns") - rtt,
             this.single ? options.protocol().single().cliName() : null,
@@ -119,15 +115,6 @@ final class PingPongReport
     Summary summary()
     {
         return summary;
-    }
-
-    /**
-     * @param name of a measurement.
-     * @return true when its probes were slow, against the fastest probe of the whole run.
-     */
-    boolean slowEpoch(final String name)
-    {
-        return machine.slowEpoch(name);
     }
 
     /**
@@ -227,7 +214,7 @@ final class PingPongReport
                 results.getLong("udp_bw_8k_send_full_spins"));
             out.printf(Locale.ROOT, "%-28s %.2f%n", "bandwidth / udp stream", summary.bwRatioUdp());
         }
-        machine.printTable(out, 28);
+        machine.printTable(out, 28, List.of());
     }
 
     private void interleavedRow(final PrintStream out, final String label, final String ratioKey, final String with)

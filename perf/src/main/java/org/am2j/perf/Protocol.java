@@ -1,7 +1,5 @@
 package org.am2j.perf;
 
-import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -114,8 +112,6 @@ public enum Protocol
      */
     public Map<String, String> systemProperties()
     {
-        final Map<String, String> properties = new LinkedHashMap<>();
-        properties.put(TRANSPORTS_PROPERTY, transports);
-        return Collections.unmodifiableMap(properties);
+        return Map.of(TRANSPORTS_PROPERTY, transports);
     }
 }

@@ -5,9 +5,6 @@ import java.util.List;
 import java.util.stream.IntStream;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.json.JsonMapper;
 
 /**
  * What the rank programs of a pair ({@link AmPingPongRank}, {@link CacheLineRank}, ...) are to do, passed as their
@@ -39,12 +36,6 @@ record RankConfig(
     Path line,
     Path out)
 {
-    /** Every member must be given, none may be null: a configuration is made by {@link #toArgs()}, never by hand. */
-    private static final ObjectMapper JSON = JsonMapper.builder()
-        .enable(DeserializationFeature.FAIL_ON_MISSING_CREATOR_PROPERTIES)
-        .enable(DeserializationFeature.FAIL_ON_NULL_CREATOR_PROPERTIES)
-        .build();
-
     /**
      * @throws IllegalArgumentException when a count is negative or a member is missing.
      */
@@ -72,7 +63,7 @@ record RankConfig(
         }
         try
         {
-            return JSON.readValue(args[0], RankConfig.class);
+            return Results.STRICT.readValue(args[0], RankConfig.class);
         }
         catch (final JsonProcessingException ex)
         {
@@ -87,7 +78,7 @@ record RankConfig(
     {
         try
         {
-            return List.of(JSON.writeValueAsString(this));
+            return List.of(Results.STRICT.writeValueAsString(this));
         }
         catch (final JsonProcessingException ex)
         {

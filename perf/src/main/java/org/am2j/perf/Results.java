@@ -35,6 +35,15 @@ final class Results
             new NumberDeserializers.DoubleDeserializer(double.class, Double.NaN)))
         .build();
 
+    /**
+     * Reads and writes what one program hands another as JSON text (a rank's configuration, a rank's scale line):
+     * every member of the record must be given, and none may be null.
+     */
+    static final ObjectMapper STRICT = JsonMapper.builder()
+        .enable(DeserializationFeature.FAIL_ON_MISSING_CREATOR_PROPERTIES)
+        .enable(DeserializationFeature.FAIL_ON_NULL_CREATOR_PROPERTIES)
+        .build();
+
     private final ObjectNode values = MAPPER.createObjectNode();
 
     /**

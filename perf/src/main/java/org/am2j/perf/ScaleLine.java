@@ -4,11 +4,8 @@ import java.util.List;
 import java.util.Objects;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
-import com.fasterxml.jackson.databind.json.JsonMapper;
 
 /**
  * The measurements the rank programs of {@link Scale} print, one a line of standard output (which the launcher
@@ -19,10 +16,6 @@ final class ScaleLine
 {
     /** What every measurement line starts with, after the launcher's prefix. */
     static final String PREFIX = "scale.";
-    /** Writes and reads a line's object (on one line: no pretty printer); every member must be there. */
-    private static final ObjectMapper JSON = JsonMapper.builder()
-        .enable(DeserializationFeature.FAIL_ON_MISSING_CREATOR_PROPERTIES)
-        .enable(DeserializationFeature.FAIL_ON_NULL_CREATOR_PROPERTIES).build();
 
     private ScaleLine()
     {
@@ -78,7 +71,7 @@ final class ScaleLine
     {
         try
         {
-            return PREFIX + kind + " " + JSON.writeValueAsString(measurement);
+            return PREFIX + kind + " " + Results.STRICT.writeValueAsString(measurement);
         }
         catch (final JsonProcessingException ex)
         {
@@ -116,7 +109,7 @@ final class ScaleLine
         }
         try
         {
-            return JSON.readValue(rest.substring(PREFIX.length() + kind.length()), type);
+            return Results.STRICT.readValue(rest.substring(PREFIX.length() + kind.length()), type);
         }
         catch (final JsonProcessingException ex)
         {

@@ -213,8 +213,8 @@ final class ScaleReport
     {
         final ObjectNode json = ReportJson.object();
         json.put("command", commandLine).put("date", date).put("cpus", cpus).put("java", java);
-        machine(json, "machine_before", before);
-        machine(json, "machine_after", after);
+        json.set("machine_before", Results.MAPPER.valueToTree(before));
+        json.set("machine_after", Results.MAPPER.valueToTree(after));
         final ArrayNode hello = json.putArray("hello");
         for (final Hello h : hellos)
         {
@@ -243,10 +243,5 @@ final class ScaleReport
         }
         failures.forEach(json.putArray("failures")::add);
         return ReportJson.write(json);
-    }
-
-    private static void machine(final ObjectNode json, final String name, final MachineState state)
-    {
-        json.set(name, Results.MAPPER.valueToTree(state));
     }
 }

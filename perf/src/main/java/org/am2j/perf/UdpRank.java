@@ -79,14 +79,8 @@ public final class UdpRank
         {
             try (UdpPingPong udp = openToPeer(job))
             {
-                if (job.rank() == 0)
-                {
-                    initiate(config, udp, line, channel, AmPingPongRank::sleep).write(config.out());
-                }
-                else
-                {
-                    AmPingPongRank.respond(null, udp, line, channel);
-                }
+                JobPhaseChannel.split(config, job, () -> initiate(config, udp, line, channel, AmPingPongRank::sleep),
+                    () -> AmPingPongRank.respond(null, udp, line, channel));
             }
         });
     }

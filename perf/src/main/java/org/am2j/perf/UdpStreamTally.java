@@ -10,7 +10,7 @@ import java.nio.ByteBuffer;
  * <li>{@link #gbps()}: the bytes of every datagram after the first, over the time from the first arrival to the last
  * (n datagrams arrive in n - 1 intervals, so the first one's bytes arrived before the clock started), in bytes per
  * nanosecond, that is GB/s; 0 when fewer than two datagrams arrived;</li>
- * <li>{@link #loss(long)}: the fraction of the datagrams sent that did not arrive.</li>
+ * <li>{@link #loss(long, long)}: the fraction of the datagrams sent that did not arrive.</li>
  * </ul>
  * A tally travels from the receiving rank to rank 0 as {@value #ENCODED_BYTES} bytes ({@link #toBytes()},
  * {@link #fromBytes(byte[])}).
@@ -88,15 +88,6 @@ final class UdpStreamTally
     {
         final long elapsed = elapsedNs();
         return datagrams < 2 || elapsed <= 0 ? 0.0 : (double)(bytes - firstBytes) / elapsed;
-    }
-
-    /**
-     * @param sent datagrams the sender sent.
-     * @return the fraction of them that did not arrive, 0 to 1 (0 when none were sent).
-     */
-    double loss(final long sent)
-    {
-        return loss(sent, datagrams);
     }
 
     /**

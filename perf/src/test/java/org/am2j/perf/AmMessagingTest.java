@@ -127,14 +127,14 @@ class AmMessagingTest
     void bandwidthIsTheMedianAndRangeOfTheRuns()
     {
         final Results odd = new Results();
-        AmPingPongRank.putBandwidth(odd, new double[]{ 5.0, 1.0, 9.0, 7.0, 3.0 });
+        AmPingPongRank.putBandwidth(odd, "bw_8k", new double[]{ 5.0, 1.0, 9.0, 7.0, 3.0 });
         assertEquals(5.0, odd.getDouble("bw_8k_gbps"));
         assertEquals(1.0, odd.getDouble("bw_8k_gbps_min"));
         assertEquals(9.0, odd.getDouble("bw_8k_gbps_max"));
         assertArrayEquals(new double[]{ 5.0, 1.0, 9.0, 7.0, 3.0 }, odd.getDoubles("bw_8k_gbps_runs"));
 
         final Results even = new Results();
-        AmPingPongRank.putBandwidth(even, new double[]{ 4.0, 2.0 });
+        AmPingPongRank.putBandwidth(even, "bw_8k", new double[]{ 4.0, 2.0 });
         assertEquals(3.0, even.getDouble("bw_8k_gbps"));
 
         final Results prefixed = new Results();

@@ -127,7 +127,7 @@ class EpochGuardTest
 
     private EpochGuard guard(final LongSupplier probe, final long fastestNs)
     {
-        return new EpochGuard(probe, fastestNs, pauses::add);
+        return new EpochGuard(probe, fastestNs, pauses::add, EpochGuard.MAX_RETRIES);
     }
 
     private static LongSupplier probes(final long... values)

@@ -66,12 +66,12 @@ class PingPongOptionsTest
             "--protocol", "multi-net", "--poll", "adaptive:8-32", "--nic", "thread" });
         assertEquals("adaptive:8-32", options.poll());
         assertEquals("thread", options.nic());
-        assertEquals("adaptive:8-32", options.amProperties().get("am2j.poll"));
-        assertEquals("thread", options.amProperties().get("am2j.nic"));
-        assertEquals("inproc,shm,net", options.amProperties().get(Protocol.TRANSPORTS_PROPERTY));
+        assertEquals("adaptive:8-32", options.amProperties(options.protocol()).get("am2j.poll"));
+        assertEquals("thread", options.amProperties(options.protocol()).get("am2j.nic"));
+        assertEquals("inproc,shm,net", options.amProperties(options.protocol()).get(Protocol.TRANSPORTS_PROPERTY));
         final PingPongOptions plain = PingPongOptions.parse(new String[]{ "--protocol", "shm" });
-        assertEquals(null, plain.amProperties().get("am2j.poll"));
-        assertEquals(null, plain.amProperties().get("am2j.nic"));
+        assertEquals(null, plain.amProperties(plain.protocol()).get("am2j.poll"));
+        assertEquals(null, plain.amProperties(plain.protocol()).get("am2j.nic"));
         org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
             () -> PingPongOptions.parse(new String[]{ "--protocol", "net", "--nic", "fast" }));
     }

@@ -23,7 +23,7 @@ class SharedNicOptionsTest
     {
         final PingPongOptions options = PingPongOptions.parse(new String[]{ "--protocol", "net" });
         assertEquals(0, options.nicsPerNode());
-        assertEquals(PingPongOptions.IN_PROCESS_NIC, options.nicKind());
+        assertEquals(PingPongOptions.IN_PROCESS_NIC, PingPongOptions.nicKind(options.nicsPerNode()));
     }
 
     @Test
@@ -31,7 +31,7 @@ class SharedNicOptionsTest
     {
         final PingPongOptions net = PingPongOptions.parse(new String[]{ "--nics-per-node", "1", "--protocol", "net" });
         assertEquals(1, net.nicsPerNode());
-        assertEquals(PingPongOptions.SHARED_NIC, net.nicKind());
+        assertEquals(PingPongOptions.SHARED_NIC, PingPongOptions.nicKind(net.nicsPerNode()));
         final PingPongOptions multi = PingPongOptions.parse(
             new String[]{ "--protocol", "multi-net", "--nics-per-node", "3", "--quick" });
         assertEquals(3, multi.nicsPerNode());

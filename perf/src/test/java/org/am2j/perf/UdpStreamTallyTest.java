@@ -56,8 +56,8 @@ class UdpStreamTallyTest
         {
             tally.record(8192, i);
         }
-        assertEquals(0.25, tally.loss(100), 1e-12);
-        assertEquals(0.0, tally.loss(75));
+        assertEquals(0.25, UdpStreamTally.loss(100, tally.datagrams()), 1e-12);
+        assertEquals(0.0, UdpStreamTally.loss(75, tally.datagrams()));
         assertEquals(0.0, UdpStreamTally.loss(0, 0), "nothing sent, nothing lost");
         assertEquals(1.0, UdpStreamTally.loss(10, 0));
         assertEquals(0.0, UdpStreamTally.loss(10, 11), "never negative");

@@ -18,9 +18,18 @@ package org.am2j.shm;
  *  |              sender's start time, epoch ms                    | 16
  *  |                                                               |
  *  +---------------------------------------------------------------+
- *  |   sender's queue block file path (UTF-8, up to 232 bytes)    ...  24
+ *  |   messages the sender put on the shared request queue         | 24
+ *  |                                                               |
+ *  +---------------------------------------------------------------+
+ *  |   messages the sender put on the shared reply queue           | 32
+ *  |                                                               |
+ *  +---------------------------------------------------------------+
+ *  |   sender's queue block file path (UTF-8, up to 216 bytes)    ...  40
  *  +---------------------------------------------------------------+
  * </pre>
+ * The two counts are the sender's, zeroed by its claim and stored (a release store) after each message it makes
+ * ready on a shared queue: what the owner's {@link PairCounts} compares its own count with, so that messages a
+ * faulty writer destroys on a shared queue are counted.
  */
 public final class ConnectionSlotDescriptor
 {
@@ -34,8 +43,10 @@ public final class ConnectionSlotDescriptor
     public static final int PATH_LENGTH_OFFSET = 12;
     /** Offset of the sender's start time (long). */
     public static final int START_OFFSET = 16;
+    /** Offset of the count of messages put on the shared request queue (long); the reply queue's follows it. */
+    public static final int SHARED_SENT_OFFSET = 24;
     /** Offset of the path bytes. */
-    public static final int PATH_OFFSET = 24;
+    public static final int PATH_OFFSET = 40;
     /** Longest path a slot holds. */
     public static final int MAX_PATH_LENGTH = LENGTH - PATH_OFFSET;
 
@@ -48,5 +59,14 @@ public final class ConnectionSlotDescriptor
 
     private ConnectionSlotDescriptor()
     {
+    }
+
+    /**
+     * @param kind {@link FastBoxDescriptor#REQUESTS} or {@link FastBoxDescriptor#REPLIES}.
+     * @return offset within a slot of the sender's count for the shared queue of that kind.
+     */
+    static int sharedSentOffset(final int kind)
+    {
+        return SHARED_SENT_OFFSET + 8 * kind;
     }
 }

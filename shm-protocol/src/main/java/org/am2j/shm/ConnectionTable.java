@@ -51,9 +51,11 @@ final class ConnectionTable
                     final int generation = (block.buffer.getInt(offset + GENERATION_OFFSET) + 1) & 0xFFFF;
                     block.buffer.putInt(offset + GENERATION_OFFSET, generation);
                     block.buffer.putLong(offset + START_OFFSET, ProcessIdentity.currentStartTimeMs());
+                    block.buffer.putLong(offset + sharedSentOffset(FastBoxDescriptor.REQUESTS), 0);
+                    block.buffer.putLong(offset + sharedSentOffset(FastBoxDescriptor.REPLIES), 0);
                     block.buffer.putBytes(offset + PATH_OFFSET, path);
                     block.buffer.putInt(offset + PATH_LENGTH_OFFSET, path.length);
-                    // Release store of USED: the owner that sees USED sees the generation and path above.
+                    // Release store of USED: the owner that sees USED sees the generation, counts and path above.
                     block.buffer.putLongRelease(offset + STATE_OFFSET, state(USED, pid));
                     return slot | (generation << 16);
                 }

@@ -38,8 +38,11 @@ import org.am2j.spi.TransportCounters;
  * it, and another message may have taken the block since. A returned message of this process's (one it sent back to
  * the dead process) is not returned again: counted as a drop.
  * <p>
- * The settling thread reads the owner dead ({@link PeerProcess#isDead()}, volatile) before it reads each queue's
- * tail here; a sender of this process reads it after its tail CAS and withdraws its packet when it sees it. So every
+ * The same hands back what a route sent into a block its owner freed and a faulty writer set OPEN again, once the
+ * owner's close is over ({@link OwnerWatch#abandonUnderOpen}): no one reads it, so the owner is as good as dead for it.
+ * <p>
+ * The settling thread reads the owner dead ({@link PeerProcess#isDead()}, volatile; or the block abandoned) before it
+ * reads each queue's tail here; a sender of this process reads it after its tail CAS and withdraws its packet when it sees it. So every
  * assignment this process takes in the dead block is either below the tail read here, and looked at, or withdrawn
  * and refused at the sender. A packet one of this process's threads claimed and is still filling is looked at again
  * by a later pass, and so is a box packet one of them reserved (its sender reads the owner dead after the fence that

@@ -99,7 +99,7 @@ final class DeadPeers
             }
             for (final ShmRoute route : all)
             {
-                if (route.owner().isDead())
+                if (route.owner().isDead() || route.abandoned())
                 {
                     handed += route.settle(sink, counters);
                     again |= !route.settled();
@@ -136,7 +136,7 @@ final class DeadPeers
             {
                 final ShmRoute route = routes.get(i);
                 final PeerProcess owner = route.owner();
-                if (owner.isDead())
+                if (owner.isDead() || route.abandoned())
                 {
                     if (!route.settled())
                     {
@@ -145,9 +145,15 @@ final class DeadPeers
                     continue;
                 }
                 // The stall check first: it keeps the heads it saw for the next watch.
-                if ((route.stalled() || owner.isSuspect()) && owner.check(now))
+                final boolean stalled = route.stalled();
+                if ((stalled || owner.isSuspect()) && owner.check(now))
                 {
                     transport.peerDied(owner);
+                }
+                else if (stalled && !owner.isDead() && route.abandonUnderOpen(now))
+                {
+                    pending = true;
+                    host.signalArrival();
                 }
             }
         }

@@ -23,10 +23,6 @@ import static org.am2j.shm.QueueBlockDescriptor.HOT_LINE;
  *                 the sender may be writing (its reservation), its tail
  *                 when it writes none
  *              +24 reply ring's writing word (long)                     the sender
- *              +32 request ring's shared-sent count (long): messages     the sender (a plain store per shared
- *                 of this pair the sender put on the shared request        message)
- *                 queue, as its overflow rule counts them
- *              +40 reply ring's shared-sent count (long)                the sender
  *  +128      request ring's receiver area, 128 bytes:                   receiver only
  *              +0 head (long): next sequence the receiver will read,
  *                 published lazily (once per poll that read something)
@@ -69,8 +65,6 @@ public final class FastBoxDescriptor
     public static final int RELEASED_OFFSET = 8;
     /** Offset of the request ring's writing word within a box (long); the reply ring's follows it. */
     public static final int WRITING_OFFSET = 16;
-    /** Offset of the request ring's shared-sent count within a box (long); the reply ring's follows it. */
-    public static final int SHARED_SENT_OFFSET = 32;
     /** Offset of the request ring's receiver area within a box. */
     public static final int REQUEST_RECEIVER_OFFSET = HOT_LINE;
     /** Offset of the reply ring's receiver area within a box. */
@@ -145,15 +139,6 @@ public final class FastBoxDescriptor
     public static int writingOffset(final int ring)
     {
         return WRITING_OFFSET + 8 * ring;
-    }
-
-    /**
-     * @param ring {@link #REQUESTS} or {@link #REPLIES}.
-     * @return offset of that ring's shared-sent count within a box.
-     */
-    public static int sharedSentOffset(final int ring)
-    {
-        return SHARED_SENT_OFFSET + 8 * ring;
     }
 
     /**

@@ -13,23 +13,20 @@ import org.am2j.spi.TransportCounters;
  * The upkeep of the fast boxes bound to a {@link FastBoxReceiver}, apart from the delivery of their messages: letting
  * a box go (its sender closed its route, or its process is gone) with the handshake that loses nothing its sender
  * still writes; writing back the words only the receiver writes, which a faulty writer may have overwritten (owner
- * words, heads, counts); skipping and counting what a faulty writer spoiled in a ring, so that no ring stops for good,
- * and what it destroyed of a boxed pair's messages on the shared queue; and, when the endpoint is freed, handing over
- * what is left. It learns what each ring's sender has written from the sender's writing word, and how many of the
- * pair's messages went through the shared queue from its shared-sent count ({@link FastBoxDescriptor}).
+ * words, heads, counts); skipping and counting what a faulty writer spoiled in a ring, so that no ring stops for good;
+ * and, when the endpoint is freed, handing over what is left. It learns what each ring's sender has written from the
+ * sender's writing word ({@link FastBoxDescriptor}). What a faulty writer destroyed on the shared queues is counted
+ * for every pair, with a box or not, by {@link PairCounts}.
  * <p>
  * Used by the receiver's thread, from polls that are not nested in another and from the endpoint's close.
  */
 final class FastBoxKeeper
 {
     private static final int RINGS = 2;
-    /** The deepest shared queue's packets: a count difference larger than that is a faulty writer's number. */
-    private static final long MOST_IN_A_QUEUE = 65536;
 
     private final FastBoxReceiver receiver;
     private final FastBoxTable table;
     private final int cap;
-    private final int slots;
     private final TransportCounters counters;
     private final long livenessNanos;
     /** How long a live sender's reservation is waited for before its packet is taken for spoiled. */
@@ -43,8 +40,7 @@ final class FastBoxKeeper
     private final int[] headOffset;
     private final int[] consumedOffset;
     private final int[] active;
-    private final int[] slotInverse;
-    private final long[][] sharedConsumed;
+    private final PairCounts pairCounts;
     private final ShmInbound[] inbound;
 
     /** Per ring ({@code kind * cap + box}): its writing word. */
@@ -58,26 +54,22 @@ final class FastBoxKeeper
     /** Per ring: the head found not ready while its sender had stamped or reserved it, and since when. */
     private final long[] stuckHead;
     private final long[] stuckSince;
+    /** Per box: since when its sender's writing word has stood behind a head ({@link #senderBehindHead}), or 0. */
+    private final long[] behindSince;
     /** Per box: being let go ({@link FastBoxDescriptor#RETIRING} stored), and since when. */
     private final boolean[] retiring;
     private final long[] retiringSince;
-    /** Per ring: the shared messages its sender counted that this receiver has not consumed, and since when. */
-    private final long[] sharedGap;
-    private final long[] sharedGapSince;
-    /** The receivers of the shared request and reply queues, by kind. */
-    private final PacketReceiver[] sharedQueues = new PacketReceiver[RINGS];
     private long lastLivenessCheck;
 
     FastBoxKeeper(
         final FastBoxReceiver receiver, final TransportCounters counters, final long livenessNanos,
         final long[] owner, final long[] readyState, final long[] head, final int[] ring, final int[] headOffset,
-        final int[] consumedOffset, final int[] active, final int[] slotInverse, final long[][] sharedConsumed,
+        final int[] consumedOffset, final int[] active, final PairCounts pairCounts,
         final ShmInbound[] inbound)
     {
         this.receiver = receiver;
         this.table = receiver.table;
         this.cap = table.boxes;
-        this.slots = slotInverse.length;
         this.counters = counters;
         this.livenessNanos = livenessNanos;
         this.liveReservationNanos = livenessNanos * PacketReceiver.LIVE_CLAIM_TIMEOUTS;
@@ -88,23 +80,15 @@ final class FastBoxKeeper
         this.headOffset = headOffset;
         this.consumedOffset = consumedOffset;
         this.active = active;
-        this.slotInverse = slotInverse;
-        this.sharedConsumed = sharedConsumed;
+        this.pairCounts = pairCounts;
         this.inbound = inbound;
         this.writingOffset = new int[RINGS * cap];
         this.stampedBelow = new long[RINGS * cap];
         this.stuckHead = new long[RINGS * cap];
         this.stuckSince = new long[RINGS * cap];
+        this.behindSince = new long[cap];
         this.retiring = new boolean[cap];
         this.retiringSince = new long[cap];
-        this.sharedGap = new long[RINGS * cap];
-        this.sharedGapSince = new long[RINGS * cap];
-    }
-
-    void sharedQueues(final PacketReceiver requests, final PacketReceiver replies)
-    {
-        sharedQueues[FastBoxDescriptor.REQUESTS] = requests;
-        sharedQueues[FastBoxDescriptor.REPLIES] = replies;
     }
 
     /**
@@ -120,8 +104,8 @@ final class FastBoxKeeper
             // included): what is owed is always measured from the head, at most the ring's depth past it.
             stampedBelow[r] = head[r];
             stuckSince[r] = 0;
-            sharedGapSince[r] = 0;
         }
+        behindSince[box] = 0;
     }
 
     /**
@@ -190,14 +174,13 @@ final class FastBoxKeeper
                     }
                     continue;
                 }
-                else if (senderBehindHead(box))
+                else if (senderBehindHead(box, now))
                 {
                     retire(box, now);
                 }
                 else
                 {
                     republish(box);
-                    countLostShared(box, now);
                 }
             }
             skipSpoiled(box, now);
@@ -217,77 +200,44 @@ final class FastBoxKeeper
      * A sender's writing word is never behind its receiver's head: the head passes a sequence only over a stamp its
      * sender wrote after reserving it. A word behind the head says that the sender writes where nothing looks: a
      * faulty writer moved the head word on between the sender's claim (its rings start from the word) and our
-     * binding, and back before its first send (a sender reads the head before it writes), or wrote the writing word.
-     * What the sender wrote there since it last read the head, at most a ring's depth, is counted as drops, and the
-     * box is let go: the sender finds it gone and claims one again from the head we publish.
+     * binding, and back before its first send (a sender reads the head before it writes). A word that stays behind
+     * for the liveness timeout (a faulty writer's number over a live sender's word is written again at its next
+     * reservation) has what the sender wrote there since it last read the head, at most a ring's depth, counted as
+     * drops, and the box let go: the sender finds it gone and claims one again from the head we publish.
      *
-     * @return true when a ring of the bound box has its sender's writing word behind its head.
+     * @return true when the box is to be let go.
      */
-    private boolean senderBehindHead(final int box)
+    private boolean senderBehindHead(final int box, final long now)
     {
-        boolean behind = false;
+        int behind = 0;
         for (int kind = 0; kind < RINGS; kind++)
         {
             final int r = kind * cap + box;
             // Acquire, and compared by difference as in writing(): any number may be there.
             if (table.getAcquire(writingOffset[r]) - head[r] < 0)
             {
-                behind = true;
-                for (int i = 0; i < table.depth; i++)
-                {
-                    counters.drop();
-                }
+                behind++;
             }
         }
-        return behind;
-    }
-
-    /**
-     * The messages of a pair with a box that went through the shared queue are counted on both sides, by the
-     * overflow rule: the sender publishes its count in the box, this receiver keeps what it consumed. A difference
-     * that stays while the shared queue is empty (nothing ready at its head, no sender past it) for the liveness
-     * timeout is messages a faulty writer destroyed there (a queue zeroed with messages in it): counted as drops, and
-     * taken as consumed, so the pair's overflow rule lets it use its box again.
-     */
-    private void countLostShared(final int box, final long now)
-    {
-        final int inverse = ownerInverse(owner[box]);
-        final int slot = inverse & 0xFFFF;
-        if (slot >= slots || slotInverse[slot] != inverse)
+        if (0 == behind)
         {
-            return;
+            behindSince[box] = 0;
+            return false;
         }
-        for (int kind = 0; kind < RINGS; kind++)
+        if (0 == behindSince[box])
         {
-            final int r = kind * cap + box;
-            // The sender's count first (acquire), then the queue: the count is published after the READY store of
-            // the message it counts, so a message counted is either in the queue or consumed.
-            final long gap = table.getAcquire(table.sharedSentOffset(box, kind)) - sharedConsumed[kind][slot];
-            final PacketReceiver queue = sharedQueues[kind];
-            if (gap <= 0 || gap > MOST_IN_A_QUEUE || null == queue || !queue.isEmpty())
-            {
-                sharedGapSince[r] = 0;
-                continue;
-            }
-            if (0 == sharedGapSince[r] || sharedGap[r] != gap)
-            {
-                sharedGap[r] = gap;
-                sharedGapSince[r] = now;
-                continue;
-            }
-            if (now - sharedGapSince[r] < livenessNanos)
-            {
-                continue;
-            }
-            for (long i = 0; i < gap; i++)
-            {
-                counters.drop();
-            }
-            final long consumed = sharedConsumed[kind][slot] += gap;
-            sharedGapSince[r] = 0;
-            // Release store of 1 + the count, as in FastBoxReceiver.afterShared.
-            table.putRelease(consumedOffset[r], consumed + 1);
+            behindSince[box] = now;
+            return false;
         }
+        if (now - behindSince[box] < livenessNanos)
+        {
+            return false;
+        }
+        for (int i = behind * table.depth; i > 0; i--)
+        {
+            counters.drop();
+        }
+        return true;
     }
 
     /**
@@ -460,8 +410,7 @@ final class FastBoxKeeper
      */
     private void republish(final int box)
     {
-        final int slot = ownerInverse(owner[box]) & 0xFFFF;
-        final boolean counted = slot < slots && slotInverse[slot] == ownerInverse(owner[box]);
+        final int inverse = ownerInverse(owner[box]);
         for (int kind = 0; kind < RINGS; kind++)
         {
             final int r = kind * cap + box;
@@ -470,7 +419,7 @@ final class FastBoxKeeper
                 // Release store: every message below the head was handed over before it.
                 table.putRelease(headOffset[r], head[r]);
             }
-            final long consumed = 1 + (counted ? sharedConsumed[kind][slot] : 0);
+            final long consumed = 1 + pairCounts.consumedOf(kind, inverse);
             if (table.getAcquire(consumedOffset[r]) != consumed)
             {
                 // Release store, as in afterShared.

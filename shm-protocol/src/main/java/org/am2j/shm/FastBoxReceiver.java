@@ -61,10 +61,8 @@ final class FastBoxReceiver
     int bound;
     /** Per connection slot: the box bound to it, plus 1 (0: none). */
     private final int[] slotBox;
-    /** Per connection slot: the inverse mapping the counts below belong to. */
-    private final int[] slotInverse;
-    /** Per ring kind and slot: shared messages of the pair consumed. */
-    private final long[][] sharedConsumed;
+    /** Per pair: shared messages consumed, beside what their senders counted. */
+    private final PairCounts pairCounts;
     private final boolean[] reading = new boolean[RINGS];
     /** Per ring kind: the place in {@link #active} the next poll starts at. */
     private final int[] firstBox = new int[RINGS];
@@ -92,10 +90,9 @@ final class FastBoxReceiver
         this.consumedOffset = new int[RINGS * cap];
         this.active = new int[cap];
         this.slotBox = new int[0 == cap ? 0 : slots];
-        this.slotInverse = new int[0 == cap ? 0 : slots];
-        this.sharedConsumed = new long[RINGS][0 == cap ? 0 : slots];
+        this.pairCounts = new PairCounts(block, counters, livenessNanos);
         this.keeper = new FastBoxKeeper(this, counters, livenessNanos, owner, readyState, head, ring, headOffset,
-            consumedOffset, active, slotInverse, sharedConsumed, inbound);
+            consumedOffset, active, pairCounts, inbound);
     }
 
     /**
@@ -314,22 +311,15 @@ final class FastBoxReceiver
      */
     void afterShared(final int kind, final int inverse)
     {
-        if (0 == cap)
-        {
-            return;
-        }
-        final int slot = inverse & 0xFFFF;
-        if (slot >= slots)
-        {
-            return;
-        }
-        if (slotInverse[slot] != inverse)
-        {
-            slotInverse[slot] = inverse;
-            sharedConsumed[REQUESTS][slot] = 0;
-            sharedConsumed[REPLIES][slot] = 0;
-        }
-        final long consumed = ++sharedConsumed[kind][slot];
+        countMoved(kind, inverse, pairCounts.consumed(kind, inverse));
+    }
+
+    /**
+     * The count of a pair's shared messages consumed moved (a message handed over, or messages found destroyed):
+     * publish it in the pair's box, if it has one bound, for the overflow rule.
+     */
+    void countMoved(final int kind, final int inverse, final long consumed)
+    {
         final int box = boundBox(inverse);
         if (box >= 0)
         {
@@ -356,15 +346,20 @@ final class FastBoxReceiver
      */
     void sharedQueues(final PacketReceiver requests, final PacketReceiver replies)
     {
-        keeper.sharedQueues(requests, replies);
+        pairCounts.sharedQueues(requests, replies);
     }
 
     /**
-     * Now and then, from a poll that is not nested in another: the upkeep of the bound boxes ({@link FastBoxKeeper}).
+     * Now and then, from a poll that is not nested in another: the upkeep of the bound boxes ({@link FastBoxKeeper})
+     * and the count of what a faulty writer destroyed on the shared queues ({@link PairCounts}).
      */
     void sweep()
     {
         keeper.sweep();
+        if (!reading())
+        {
+            pairCounts.countLost(System.nanoTime(), this);
+        }
     }
 
     /**
@@ -442,7 +437,7 @@ final class FastBoxReceiver
             head[r] = table.getAcquire(headOffset[r]);
             // Before the count that lets the sender write (the release store of it below).
             table.consumedFrom(ring[r], head[r]);
-            final long consumed = slot < slots && slotInverse[slot] == inverse ? sharedConsumed[kind][slot] : 0;
+            final long consumed = pairCounts.consumedOf(kind, inverse);
             // Release store of 1 + the pair's count so far (non-zero: the box is read from now on): the sender may use
             // the box once the count equals its shared sends.
             table.putRelease(consumedOffset[r], consumed + 1);

@@ -28,7 +28,6 @@ final class FastBoxSender
     private final int headOffset;
     private final int consumedOffset;
     private final int writingOffset;
-    private final int sharedSentOffset;
     /** The next sequence to write: this sender's alone. */
     private long tail;
     /** The first sequence this sender wrote (for {@link #sent}). */
@@ -65,7 +64,6 @@ final class FastBoxSender
         this.headOffset = table.headOffset(box, ring);
         this.consumedOffset = table.consumedOffset(box, ring);
         this.writingOffset = table.writingOffset(box, ring);
-        this.sharedSentOffset = table.sharedSentOffset(box, ring);
         this.tail = tail;
         this.first = tail;
         // As if the ring were full: the first send reads the receiver's head.
@@ -149,31 +147,6 @@ final class FastBoxSender
         if (table.getAcquire(writingOffset) != tail)
         {
             cancel();
-        }
-    }
-
-    /**
-     * Publish how many messages of this pair the route put on the shared queue of this ring's kind (its overflow
-     * count): the receiver compares it with what it consumed, and counts a difference that stays while its shared
-     * queue is empty as messages a faulty writer destroyed there.
-     *
-     * @param count the route's count.
-     */
-    void sharedSent(final long count)
-    {
-        // Release store, after the READY store of the message counted: a receiver that reads the count sees it.
-        table.putRelease(sharedSentOffset, count);
-    }
-
-    /**
-     * Publish the route's shared count again where it differs (a faulty writer overwrote it). Between sends, by the
-     * box's thread.
-     */
-    void republishSharedSent(final long count)
-    {
-        if (table.getAcquire(sharedSentOffset) != count)
-        {
-            sharedSent(count);
         }
     }
 

@@ -76,14 +76,6 @@ final class FastBoxTable
     }
 
     /**
-     * @return offset of a ring's shared-sent count, in its box's owner area.
-     */
-    int sharedSentOffset(final int box, final int ring)
-    {
-        return box(box) + FastBoxDescriptor.sharedSentOffset(ring);
-    }
-
-    /**
      * @return offset of the head of a ring's receiver area.
      */
     int headOffset(final int box, final int ring)
@@ -145,8 +137,7 @@ final class FastBoxTable
     }
 
     /**
-     * @param offset an offset from {@link #headOffset}, {@link #consumedOffset}, {@link #writingOffset} or
-     *               {@link #sharedSentOffset}.
+     * @param offset an offset from {@link #headOffset}, {@link #consumedOffset} or {@link #writingOffset}.
      * @return the word there, read with acquire semantics.
      */
     long getAcquire(final int offset)
@@ -155,8 +146,7 @@ final class FastBoxTable
     }
 
     /**
-     * @param offset an offset from {@link #headOffset}, {@link #consumedOffset}, {@link #writingOffset} or
-     *               {@link #sharedSentOffset}.
+     * @param offset an offset from {@link #headOffset}, {@link #consumedOffset} or {@link #writingOffset}.
      * @param value  stored with release semantics.
      */
     void putRelease(final int offset, final long value)

@@ -30,6 +30,15 @@ final class OwnerWatch
     private final MappedRegion region;
     /** Set once the kernel said the destination's file is gone: its owner freed the endpoint (or died). */
     private boolean fileGone;
+    /**
+     * Set once the destination's file was found gone under a state word that says OPEN, and the owner's close is
+     * certainly over ({@link #abandonUnderOpen}): every send is refused as by a CLOSED state, and what was sent into
+     * the block is handed back as from a dead owner. Volatile: its store comes before the settling pass reads the
+     * tails, a sender's read after its tail CAS or box fence (the Dekker pair of a dead owner's flag).
+     */
+    private volatile boolean abandoned;
+    /** Since when the file of a stalled destination has been seen gone under a state that says OPEN (0: not). */
+    private long goneUnderOpenSince;
     private long fullSince;
     /** What was sent into the block of a dead owner, handed back; null until the owner is found dead. */
     private DeadPeerReturns returns;
@@ -111,7 +120,7 @@ final class OwnerWatch
      */
     boolean closed()
     {
-        if (STATE_OPEN == block.state())
+        if (STATE_OPEN == block.state() && !abandoned)
         {
             return false;
         }
@@ -254,6 +263,53 @@ final class OwnerWatch
         final boolean stalled = waiting && progress == lastProgress;
         lastProgress = progress;
         return stalled;
+    }
+
+    /**
+     * For the dead-peer watch, when the destination's queues stalled and its owner lives. A destination whose file is
+     * gone while its state word says OPEN was freed by its owner, and a faulty writer wrote OPEN over the CLOSED: what
+     * was sent into it after the owner's close drained it is read by no one. Once that close is certainly over (its
+     * bound, {@link ShmQueues#DRAIN_TIMEOUTS} liveness timeouts, twice over since the file was first seen gone, and
+     * the owner not stopped), the destination is taken for abandoned: sends are refused, and what the route sent
+     * there is handed back as from a dead owner ({@link #settle}). The file is looked at with a system call, at most
+     * once per watch of a stalled route.
+     *
+     * @return true when this call took the destination for abandoned.
+     */
+    boolean abandonUnderOpen(final long now)
+    {
+        if (abandoned || STATE_OPEN != block.state())
+        {
+            // A state that says CLOSED over a file gone is a close that returns what it drained and refuses the rest.
+            return false;
+        }
+        if (region.stillNamesFile())
+        {
+            goneUnderOpenSince = 0;
+            return false;
+        }
+        if (0 == goneUnderOpenSince)
+        {
+            goneUnderOpenSince = now;
+            return false;
+        }
+        if (now - goneUnderOpenSince < 2L * ShmQueues.DRAIN_TIMEOUTS * livenessNanos ||
+            ProcessIdentity.isStopped(owner.pid))
+        {
+            return false;
+        }
+        fileGone = true;
+        // Volatile store, before the settling pass reads the tails (see the field).
+        abandoned = true;
+        return true;
+    }
+
+    /**
+     * @return true once the destination was taken for abandoned ({@link #abandonUnderOpen}).
+     */
+    boolean abandoned()
+    {
+        return abandoned;
     }
 
     /**

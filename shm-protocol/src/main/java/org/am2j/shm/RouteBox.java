@@ -1,5 +1,7 @@
 package org.am2j.shm;
 
+import org.agrona.concurrent.UnsafeBuffer;
+
 /**
  * A route's fast box in its destination's queue block: which box it claimed, its two rings' senders, the one thread
  * that writes them, and the route's counts of messages it put on the destination's shared queues (the overflow rule's
@@ -39,11 +41,21 @@ final class RouteBox
     /** Messages the route put on the destination's shared request / reply queue. */
     private long sharedRequests;
     private long sharedReplies;
+    /** The destination's buffer, and the offset of the request count in the route's connection slot there. */
+    private final UnsafeBuffer slotBuffer;
+    private final int countOffset;
 
-    RouteBox(final FastBoxTable boxes, final long pid, final int inverse)
+    /**
+     * @param block   the destination's queue block.
+     * @param pid     this process's pid.
+     * @param inverse the route's connection slot in that block and its generation.
+     */
+    RouteBox(final QueueBlock block, final long pid, final int inverse)
     {
-        this.boxes = boxes;
+        this.boxes = block.boxes;
         this.ownerWord = FastBoxDescriptor.owner(pid, inverse);
+        this.slotBuffer = block.buffer;
+        this.countOffset = block.slotOffset(inverse & 0xFFFF) + ConnectionSlotDescriptor.SHARED_SENT_OFFSET;
     }
 
     /**
@@ -100,17 +112,30 @@ final class RouteBox
     }
 
     /**
-     * Count a message the route put on the destination's shared queue of that kind, and publish the count in the box
-     * when the calling thread is the box's (only that thread reads it, and only while it owns the box; the receiver
-     * counts what a faulty writer destroyed on the shared queue by it).
+     * Count a message the route put on the destination's shared queue of that kind (the overflow rule's count, which
+     * only the box's thread reads), and publish the count in the route's connection slot, where the receiver
+     * compares it with what it consumed to count what a faulty writer destroyed on the shared queue
+     * ({@link PairCounts}).
      */
     void sharedSent(final boolean request)
     {
         final long shared = request ? ++sharedRequests : ++sharedReplies;
-        final FastBoxSender ring = request ? requests : replies;
-        if (null != ring && Thread.currentThread() == thread)
+        // Release store, after the READY store of the message counted: a receiver that reads the count sees it.
+        slotBuffer.putLongRelease(countOffset + (request ? 0 : 8), shared);
+    }
+
+    /**
+     * Publish the route's shared counts again where they differ (a faulty writer overwrote them).
+     */
+    private void republishSharedSent()
+    {
+        if (slotBuffer.getLongVolatile(countOffset) != sharedRequests)
         {
-            ring.sharedSent(shared);
+            slotBuffer.putLongRelease(countOffset, sharedRequests);
+        }
+        if (slotBuffer.getLongVolatile(countOffset + 8) != sharedReplies)
+        {
+            slotBuffer.putLongRelease(countOffset + 8, sharedReplies);
         }
     }
 
@@ -186,8 +211,6 @@ final class RouteBox
         final FastBoxSender requests = claimed ?
             new FastBoxSender(boxes, index, FastBoxDescriptor.REQUESTS, ownerWord) :
             new FastBoxSender(boxes, index, FastBoxDescriptor.REQUESTS, ownerWord, lostRequestTail);
-        requests.sharedSent(sharedRequests);
-        replies.sharedSent(sharedReplies);
         this.replies = replies;
         thread = Thread.currentThread();
         box = index;
@@ -196,13 +219,15 @@ final class RouteBox
     }
 
     /**
-     * Between sends, now and then (from the sending endpoint's polls): a box found not ours any more is given up, and
-     * its writing words are stored again where a faulty writer overwrote them, so the receiver learns what we had put
-     * into it even when we send nothing more (it counts what it finds spoiled below them). Only the box's thread does
-     * this: another's store could undo a reservation in progress.
+     * Between sends, now and then (from the sending endpoint's polls): the shared counts are stored again where a
+     * faulty writer overwrote them; a box found not ours any more is given up, and its writing words are stored again
+     * where a faulty writer overwrote them, so the receiver learns what we had put into it even when we send nothing
+     * more (it counts what it finds spoiled below them). Only the box's thread does the box's part: another's store
+     * could undo a reservation in progress.
      */
     void keep()
     {
+        republishSharedSent();
         final FastBoxSender requests = this.requests;
         if (null == requests || Thread.currentThread() != thread || givenUp)
         {
@@ -215,8 +240,6 @@ final class RouteBox
         }
         requests.republish();
         replies.republish();
-        requests.republishSharedSent(sharedRequests);
-        replies.republishSharedSent(sharedReplies);
     }
 
     /**

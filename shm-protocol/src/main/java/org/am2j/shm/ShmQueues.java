@@ -29,6 +29,12 @@ import org.am2j.spi.TransportQueues;
  */
 final class ShmQueues implements TransportQueues
 {
+    /**
+     * Liveness timeouts the drain of a freed endpoint's queues waits at most, from the start of the close: a live
+     * claimer's {@link PacketReceiver#LIVE_CLAIM_TIMEOUTS} and two more.
+     */
+    static final int DRAIN_TIMEOUTS = PacketReceiver.LIVE_CLAIM_TIMEOUTS + 2;
+
     private final ShmTransport transport;
     private final EndpointHost host;
     private final MappedRegion region;
@@ -380,8 +386,8 @@ final class ShmQueues implements TransportQueues
      * closed and withdraws it (cancels it); an assignment at or above it belongs to a sender that saw it closed. The
      * drain waits for each packet below that tail to become ready or withdrawn, or to be abandoned by a sender whose
      * process is gone (the liveness check of an ordinary poll, so at most the liveness timeout per dead sender,
-     * counted as a drop), up to a bound: {@link PacketReceiver#LIVE_CLAIM_TIMEOUTS} + 2 liveness timeouts from the
-     * first call. What is not settled then is counted as unsettled.
+     * counted as a drop), up to a bound: {@link #DRAIN_TIMEOUTS} liveness timeouts from the first call. What is not
+     * settled then is counted as unsettled.
      */
     @Override
     public int returnQueued(final MessageSink returns)
@@ -396,8 +402,7 @@ final class ShmQueues implements TransportQueues
             // assignment from here on sees CLOSED after its tail CAS.
             repliesEnd = block.replies.tail();
             requestsEnd = block.requests.tail();
-            drainDeadline =
-                System.nanoTime() + (PacketReceiver.LIVE_CLAIM_TIMEOUTS + 2) * transport.config.livenessNanos;
+            drainDeadline = System.nanoTime() + DRAIN_TIMEOUTS * transport.config.livenessNanos;
         }
         // Called again after a handler 0 run for a message handed over threw: goes on from where that stopped.
         // What our routes sent to processes already found dead comes back first, since they go with the endpoint.

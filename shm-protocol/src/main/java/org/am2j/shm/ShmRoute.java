@@ -98,7 +98,7 @@ final class ShmRoute implements Route
         this.withdrawnPacketState = state(WITHDRAWN, pid);
         this.watch = new OwnerWatch(transport, this, region, block, inverse, pid);
         this.owner = watch.owner;
-        this.box = new RouteBox(block.boxes, pid, inverse);
+        this.box = new RouteBox(block, pid, inverse);
         this.segment = new PeerSegment(block, transport.mappedFiles);
     }
 
@@ -526,6 +526,25 @@ final class ShmRoute implements Route
     int settle(final MessageSink sink, final TransportCounters drops)
     {
         return watch.settle(sink, drops, box.held());
+    }
+
+    /**
+     * @return true once the destination was found freed under a forged OPEN ({@link OwnerWatch#abandonUnderOpen}):
+     * what was sent there is settled as for a dead owner.
+     */
+    boolean abandoned()
+    {
+        return watch.abandoned();
+    }
+
+    /**
+     * The dead-peer watch's look at a stalled route whose owner lives ({@link OwnerWatch#abandonUnderOpen}).
+     *
+     * @return true when this call took the destination for abandoned.
+     */
+    boolean abandonUnderOpen(final long now)
+    {
+        return watch.abandonUnderOpen(now);
     }
 
     /**

@@ -136,6 +136,47 @@ class DeadOwnerTest
         }
     }
 
+    /**
+     * A freed endpoint whose state word a faulty writer set back to OPEN: senders believe it (the kernel is asked only
+     * about a state that is not OPEN) and write into a block no one reads. The sender's watch finds the destination
+     * stalled, its owner alive and its file gone under the OPEN: once the owner's close is certainly over, what was
+     * sent there comes back once, each message with a status that says it did not run or may have (box packets,
+     * whose head the owner publishes lazily), and later sends are refused at once.
+     */
+    @Test
+    void aFreedEndpointWithAForgedOpenStateHasWhatWasSentThereReturned() throws Exception
+    {
+        try (Fixture f = new Fixture("livenessMs", "20"))
+        {
+            final Fixture.Ep a = f.endpoint();
+            final Fixture.Ep b = f.endpoint();
+            final QueueBlock view = b.queueBlock();
+            final ShmRoute ab = a.routeTo(b);
+            assertEquals(Route.SENT, sendShort(ab, Opcode.REQUEST_SHORT, b.host.tag, 0));
+            assertEquals(1, b.shm.poll(new Fixture.Recorder(), 32, false), "the first contact binds a box");
+            assertEquals(0, b.shm.returnQueued(new Fixture.Recorder()), "freed with nothing queued");
+            view.buffer.putIntVolatile(QueueBlockDescriptor.STATE_OFFSET, QueueBlockDescriptor.STATE_OPEN);
+            for (int i = 1; i <= 3; i++)
+            {
+                assertEquals(Route.SENT, sendShort(ab, Opcode.REQUEST_SHORT, b.host.tag, i), "the OPEN is believed");
+            }
+
+            final Fixture.Recorder returned = pollWhileWaiting(a, 3, 10_000);
+            assertEquals(3, returned.headers.size(), "handed back");
+            final int[] seen = new int[4];
+            for (final int[] header : returned.headers)
+            {
+                assertTrue(ReturnStatus.EUNREACHABLE.code() == header[2] ||
+                    ReturnStatus.EOUTCOMEUNKNOWN.code() == header[2], "status " + header[2]);
+                seen[header[5]]++;
+            }
+            assertArrayEquals(new int[] {0, 1, 1, 1}, seen, "each once");
+            assertEquals(ReturnStatus.EBADENDPOINT.code(), sendShort(ab, Opcode.REQUEST_SHORT, b.host.tag, 4),
+                "refused at once");
+            assertEquals(0, pollWhileWaiting(a, 1, 100).headers.size(), "nothing more comes back");
+        }
+    }
+
     @Test
     void aLossNoticeMakesTheEndpointLookAtOnce() throws Exception
     {

@@ -69,6 +69,26 @@ class ScribbledPacketTest
         }
     }
 
+    /**
+     * Send requests 0 to 4 through {@code ab}, each SENT.
+     */
+    private static void sendFive(final ShmRoute ab, final Fixture.Ep b)
+    {
+        for (int i = 0; i < 5; i++)
+        {
+            assertEquals(Route.SENT, ab.send(request(b, i)));
+        }
+    }
+
+    /**
+     * A faulty writer zeroes a queue's structure: its tail, packets and claim words.
+     */
+    private static void zero(final PacketQueue queue)
+    {
+        final int structure = queue.tailOffset;
+        queue.buffer.setMemory(structure, queue.bulkFlagOffset(0) - structure, (byte)0);
+    }
+
     @Test
     void garbageOverTheStateOfAReadyPacketOfALiveSenderIsSkippedAndCounted()
     {
@@ -248,6 +268,38 @@ class ScribbledPacketTest
     }
 
     /**
+     * A request queue zeroed with messages ready in it, of a pair without a fast box (boxes off): the tail, the only
+     * record of those messages in the queue, goes with them. The sender's count in its connection slot does not: the
+     * receiver's count of what it consumed stays behind it while the queue is empty, and after the liveness timeout
+     * the difference is counted as drops. The queue goes on, and nothing more is counted.
+     */
+    @Test
+    void messagesReadyInAZeroedQueueOfAPairWithoutABoxAreCounted()
+    {
+        try (Fixture f = new Fixture("boxes", "0", "requestDepth", "8", "bulkDepth", "2", "livenessMs", "20"))
+        {
+            final Fixture.Ep a = f.endpoint();
+            final Fixture.Ep b = f.endpoint();
+            final ShmRoute ab = a.routeTo(b);
+            final PacketQueue queue = b.queueBlock().requests;
+            final Fixture.Recorder recorder = new Fixture.Recorder();
+            sendFive(ab, b);
+            assertEquals(2, b.shm.poll(recorder, 2, false));
+            zero(queue);
+            final long start = System.nanoTime();
+            pollWithinBound(b, recorder, start, () -> b.host.drops() >= 3);
+            assertEquals(3, b.host.drops(), "the three messages ready in the zeroed queue are counted");
+            assertEquals(2, recorder.headers.size());
+            sendWithinBound(ab, b, recorder, start, 5, 9);
+            pollWithinBound(b, recorder, start, () -> recorder.headers.size() >= 6);
+            assertEquals(6, recorder.headers.size(), "the queue delivers again");
+            final long until = System.nanoTime() + 200_000_000L;
+            pollWithinBound(b, recorder, start, () -> System.nanoTime() - until > 0);
+            assertEquals(3, b.host.drops(), "nothing more is counted");
+        }
+    }
+
+    /**
      * A request queue zeroed under a live pair (tail, packets, claim words): the sender takes sequences from 0 again,
      * below the receiver's head, where the receiver would not look before the queue came round. The receiver finds
      * the tail behind its head, counts those messages as drops and frees their packets, moves the tail up, and the
@@ -263,13 +315,9 @@ class ScribbledPacketTest
             final ShmRoute ab = a.routeTo(b);
             final PacketQueue queue = b.queueBlock().requests;
             final Fixture.Recorder recorder = new Fixture.Recorder();
-            for (int i = 0; i < 5; i++)
-            {
-                assertEquals(Route.SENT, ab.send(request(b, i)));
-            }
+            sendFive(ab, b);
             assertEquals(5, b.shm.poll(recorder, 32, false));
-            final int structure = queue.tailOffset;
-            queue.buffer.setMemory(structure, queue.bulkFlagOffset(0) - structure, (byte)0);
+            zero(queue);
             assertEquals(Route.SENT, ab.send(request(b, 5)), "sequence 0 again: below the head");
             assertEquals(Route.SENT, ab.send(request(b, 6)), "sequence 1");
             final long start = System.nanoTime();

@@ -5,21 +5,14 @@ import org.am2j.spi.Setting;
 import org.am2j.spi.Settings;
 import org.am2j.spi.ShmDirectories;
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.nio.MappedByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
-import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.FileAttribute;
-import java.nio.file.attribute.PosixFilePermission;
-import java.nio.file.attribute.PosixFilePermissions;
-import java.util.EnumSet;
-import java.util.Set;
+import java.util.regex.Pattern;
 
 import org.agrona.IoUtil;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -56,6 +49,8 @@ public final class CountersFile implements AutoCloseable
 
     /** A number of counters enough for about a hundred endpoints with three transports each (2.5 MiB). */
     public static final int DEFAULT_MAX_COUNTERS = 4096;
+
+    private static final Pattern PID_DIGITS = Pattern.compile("[0-9]{1,18}");
 
     private final Path path;
     private final int maxCounters;
@@ -186,7 +181,7 @@ public final class CountersFile implements AutoCloseable
         {
             for (final Path file : files)
             {
-                if (isStale(file) && deleteQuietly(file))
+                if (isStale(file) && ShmDirectories.deleteQuietly(file))
                 {
                     removed++;
                 }
@@ -286,7 +281,7 @@ public final class CountersFile implements AutoCloseable
 
     private void deleteFile()
     {
-        deleteQuietly(path);
+        ShmDirectories.deleteQuietly(path);
         ShmDirectories.removeIfEmpty(path.getParent());
     }
 
@@ -389,32 +384,6 @@ public final class CountersFile implements AutoCloseable
     {
         final String name = file.getFileName().toString();
         final String digits = name.substring(0, name.length() - FILE_SUFFIX.length());
-        if (digits.isEmpty() || digits.length() > 18)
-        {
-            return -1;
-        }
-
-        for (int i = 0; i < digits.length(); i++)
-        {
-            final char c = digits.charAt(i);
-            if (c < '0' || c > '9')
-            {
-                return -1;
-            }
-        }
-
-        return Long.parseLong(digits);
-    }
-
-    private static boolean deleteQuietly(final Path file)
-    {
-        try
-        {
-            return Files.deleteIfExists(file);
-        }
-        catch (final IOException ex)
-        {
-            return false;
-        }
+        return PID_DIGITS.matcher(digits).matches() ? Long.parseLong(digits) : -1;
     }
 }

@@ -1,5 +1,9 @@
 package org.am2j.core.stats;
 
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import org.agrona.CloseHelper;
 import org.agrona.concurrent.status.AtomicCounter;
 import org.agrona.concurrent.status.CountersManager;
 import org.am2j.api.AmError;
@@ -24,6 +28,7 @@ import org.am2j.api.ReturnStatus;
 public final class EndpointCounters implements EndpointStatistics, AutoCloseable
 {
     private static final ProtocolCounters[] NO_TRANSPORTS = new ProtocolCounters[0];
+    private static final Pattern NOT_IN_TRANSPORT_NAME = Pattern.compile("[^A-Za-z0-9._-]");
 
     private final CountersManager countersManager;
     private final int endpointId;
@@ -115,17 +120,8 @@ public final class EndpointCounters implements EndpointStatistics, AutoCloseable
         }
         catch (final RuntimeException ex)
         {
-            if (null != identityCounter)
-            {
-                identityCounter.close();
-            }
-            for (final AtomicCounter counter : returnedByCode)
-            {
-                if (null != counter)
-                {
-                    counter.close();
-                }
-            }
+            CloseHelper.quietClose(identityCounter);
+            CloseHelper.quietCloseAll(returnedByCode);
             throw ex;
         }
 
@@ -352,17 +348,12 @@ public final class EndpointCounters implements EndpointStatistics, AutoCloseable
                 EndpointCounterDescriptor.MAX_TRANSPORT_NAME_LENGTH);
         }
 
-        for (int i = 0; i < length; i++)
+        final Matcher refused = NOT_IN_TRANSPORT_NAME.matcher(name);
+        if (refused.find())
         {
-            final char c = name.charAt(i);
-            final boolean allowed = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-                '.' == c || '_' == c || '-' == c;
-            if (!allowed)
-            {
-                throw new AmException(
-                    AmError.BAD_ARG, "transport name \"" + name + "\" has character '" + c + "' at " + i +
-                    ", allowed [A-Za-z0-9._-]");
-            }
+            throw new AmException(
+                AmError.BAD_ARG, "transport name \"" + name + "\" has character '" + refused.group() + "' at " +
+                refused.start() + ", allowed [A-Za-z0-9._-]");
         }
     }
 }

@@ -2,6 +2,7 @@ package org.am2j.core.stats;
 
 import java.util.Locale;
 
+import org.agrona.CloseHelper;
 import org.agrona.concurrent.status.AtomicCounter;
 import org.agrona.concurrent.status.CountersManager;
 import org.am2j.api.EndpointStatistics;
@@ -102,13 +103,7 @@ public final class ProtocolCounters implements TransportCounters
         }
         catch (final RuntimeException ex)
         {
-            for (final AtomicCounter counter : counters)
-            {
-                if (null != counter)
-                {
-                    counter.close();
-                }
-            }
+            CloseHelper.quietCloseAll(counters);
             throw ex;
         }
 
@@ -148,15 +143,7 @@ public final class ProtocolCounters implements TransportCounters
      */
     public void onRequestSent()
     {
-        final int mode = this.mode;
-        if (WriterMode.SINGLE_WRITER == mode)
-        {
-            requestsSentCount++;
-        }
-        else
-        {
-            WriterMode.increment(mode, requestsSent);
-        }
+        onSent(true, 0);
     }
 
     /**
@@ -164,15 +151,7 @@ public final class ProtocolCounters implements TransportCounters
      */
     public void onReplySent()
     {
-        final int mode = this.mode;
-        if (WriterMode.SINGLE_WRITER == mode)
-        {
-            repliesSentCount++;
-        }
-        else
-        {
-            WriterMode.increment(mode, repliesSent);
-        }
+        onSent(false, 0);
     }
 
     /**
@@ -248,15 +227,7 @@ public final class ProtocolCounters implements TransportCounters
      */
     public void onPoll()
     {
-        final int mode = this.mode;
-        if (WriterMode.SINGLE_WRITER == mode)
-        {
-            pollsCount++;
-        }
-        else
-        {
-            WriterMode.increment(mode, polls);
-        }
+        onPolls(1);
     }
 
     /**
@@ -363,17 +334,17 @@ public final class ProtocolCounters implements TransportCounters
      */
     private long singleWriterCount(final EndpointStatistics.Counter counter)
     {
-        switch (counter)
+        return switch (counter)
         {
-            case REQUESTS_SENT: return requestsSentCount;
-            case REPLIES_SENT: return repliesSentCount;
-            case REQUESTS_RECEIVED: return requestsReceivedCount;
-            case REPLIES_RECEIVED: return repliesReceivedCount;
-            case BYTES_SENT: return bytesSentCount;
-            case BYTES_RECEIVED: return bytesReceivedCount;
-            case POLLS: return pollsCount;
-            default: return -1;
-        }
+            case REQUESTS_SENT -> requestsSentCount;
+            case REPLIES_SENT -> repliesSentCount;
+            case REQUESTS_RECEIVED -> requestsReceivedCount;
+            case REPLIES_RECEIVED -> repliesReceivedCount;
+            case BYTES_SENT -> bytesSentCount;
+            case BYTES_RECEIVED -> bytesReceivedCount;
+            case POLLS -> pollsCount;
+            default -> -1;
+        };
     }
 
     /**

@@ -1,6 +1,7 @@
 package org.am2j.core.stats;
 
 import java.util.function.Consumer;
+import java.util.function.IntSupplier;
 
 import org.agrona.BufferUtil;
 import org.agrona.DirectBuffer;
@@ -8,7 +9,6 @@ import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.status.CountersManager;
-import org.agrona.concurrent.status.CountersReader;
 import org.am2j.api.AmError;
 import org.am2j.api.AmException;
 
@@ -38,19 +38,6 @@ public final class SynchronizedCountersManager extends CountersManager
     private int allocated;
     private boolean closed;
     private boolean released;
-
-    /**
-     * A thread-safe manager over buffers the caller provides.
-     *
-     * @param metaDataBuffer the metadata section, at least {@code 4 * valuesBuffer.capacity()} bytes
-     *                       ({@link CountersReader#METADATA_LENGTH} per counter).
-     * @param valuesBuffer   the values section, {@link CountersReader#COUNTER_LENGTH} bytes per counter, 8-byte
-     *                       aligned.
-     */
-    public SynchronizedCountersManager(final AtomicBuffer metaDataBuffer, final AtomicBuffer valuesBuffer)
-    {
-        this(metaDataBuffer, valuesBuffer, "in private memory");
-    }
 
     /**
      * @param metaDataBuffer the metadata section.
@@ -87,17 +74,7 @@ public final class SynchronizedCountersManager extends CountersManager
      */
     public synchronized int allocate(final String label, final int typeId)
     {
-        checkOpen();
-        try
-        {
-            final int counterId = super.allocate(label, typeId);
-            allocated++;
-            return counterId;
-        }
-        catch (final IllegalStateException ex)
-        {
-            throw full(ex);
-        }
+        return counted(() -> super.allocate(label, typeId));
     }
 
     /**
@@ -106,17 +83,7 @@ public final class SynchronizedCountersManager extends CountersManager
     public synchronized int allocate(
         final String label, final int typeId, final Consumer<MutableDirectBuffer> keyFunc)
     {
-        checkOpen();
-        try
-        {
-            final int counterId = super.allocate(label, typeId, keyFunc);
-            allocated++;
-            return counterId;
-        }
-        catch (final IllegalStateException ex)
-        {
-            throw full(ex);
-        }
+        return counted(() -> super.allocate(label, typeId, keyFunc));
     }
 
     /**
@@ -131,18 +98,8 @@ public final class SynchronizedCountersManager extends CountersManager
         final int labelOffset,
         final int labelLength)
     {
-        checkOpen();
-        try
-        {
-            final int counterId =
-                super.allocate(typeId, keyBuffer, keyOffset, keyLength, labelBuffer, labelOffset, labelLength);
-            allocated++;
-            return counterId;
-        }
-        catch (final IllegalStateException ex)
-        {
-            throw full(ex);
-        }
+        return counted(
+            () -> super.allocate(typeId, keyBuffer, keyOffset, keyLength, labelBuffer, labelOffset, labelLength));
     }
 
     /**
@@ -206,14 +163,6 @@ public final class SynchronizedCountersManager extends CountersManager
     }
 
     /**
-     * @return number of counters allocated and not yet freed.
-     */
-    synchronized int allocatedCount()
-    {
-        return allocated;
-    }
-
-    /**
      * Refuse further allocation and, when no counter is allocated, mark the sections released.
      *
      * @return true when the caller may now unmap the sections: no counter is allocated and none can be.
@@ -230,12 +179,27 @@ public final class SynchronizedCountersManager extends CountersManager
         return false;
     }
 
-    private void checkOpen()
+    /** One allocation, under the monitor: refused once closed, counted when done, a full buffer an AmException. */
+    private int counted(final IntSupplier allocation)
     {
         if (closed)
         {
             throw new AmException(
                 AmError.NOT_INIT, "the counters " + description + " are closed: no counter can be allocated");
+        }
+        try
+        {
+            final int counterId = allocation.getAsInt();
+            allocated++;
+            return counterId;
+        }
+        catch (final IllegalStateException ex)
+        {
+            throw new AmException(
+                AmError.RESOURCE,
+                "the counters " + description + " are full: all " + capacity() + " counters are allocated" +
+                " (maxCounters)",
+                ex);
         }
     }
 
@@ -245,14 +209,5 @@ public final class SynchronizedCountersManager extends CountersManager
         {
             throw new IllegalStateException("the counters " + description + " are closed");
         }
-    }
-
-    private AmException full(final IllegalStateException ex)
-    {
-        return new AmException(
-            AmError.RESOURCE,
-            "the counters " + description + " are full: all " + capacity() + " counters are allocated" +
-            " (maxCounters)",
-            ex);
     }
 }

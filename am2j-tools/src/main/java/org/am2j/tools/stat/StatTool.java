@@ -1,9 +1,7 @@
 package org.am2j.tools.stat;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -110,21 +108,6 @@ public final class StatTool
     public static void render(final CountersFileReader reader, final PrintStream out)
     {
         StatRenderer.renderProcess(reader.path(), reader.owner(), reader.maxCounters(), reader.snapshot(), out);
-    }
-
-    /**
-     * @param reader an open reader.
-     * @return the counters of its file as {@link #run} prints them.
-     */
-    public static String render(final CountersFileReader reader)
-    {
-        final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        try (PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8))
-        {
-            render(reader, out);
-        }
-
-        return bytes.toString(StandardCharsets.UTF_8);
     }
 
     /**

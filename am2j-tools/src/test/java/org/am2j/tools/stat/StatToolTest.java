@@ -56,7 +56,9 @@ class StatToolTest
             three.onReturned(ReturnStatus.EBADTAG);
             file.countersManager().newCounter("someone else's counter").setRelease(9);
 
-            final String text = StatTool.render(reader);
+            final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+            StatTool.render(reader, new PrintStream(bytes, true, StandardCharsets.UTF_8));
+            final String text = bytes.toString(StandardCharsets.UTF_8);
             final List<String> lines = text.lines().toList();
 
             assertTrue(lines.get(0).startsWith("pid " + PID + "  started "), lines.get(0));

@@ -2,7 +2,6 @@ package org.am2j.splitc.app;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -140,14 +139,6 @@ public final class AppArgs
     public int timed()
     {
         return timed;
-    }
-
-    /**
-     * @return the explicit parameters.
-     */
-    public Map<String, String> overrides()
-    {
-        return Collections.unmodifiableMap(overrides);
     }
 
     /**

@@ -206,19 +206,8 @@ public final class AppMain
                 }
             }
             final int timed = options.timed();
-            final List<RunReport> timedReports = new ArrayList<>();
-            for (int t = 1; t <= timed; t++)
-            {
-                final RunReport report = runOnce(job, app, spec,
-                    new PhaseClock(out, app.name() + ": " + spec.label(), root), warmups, t);
-                timedReports.add(report);
-                verified &= report.verified();
-                if (root && timed > 1)
-                {
-                    out.printf(Locale.ROOT, "%s: %s: timed run %d of %d: %.3f s%s%n", app.name(), spec.label(), t,
-                        timed, report.totalSeconds(), report.verified() ? ", verified" : ", NOT VERIFIED");
-                }
-            }
+            final List<RunReport> timedReports = timedRuns(job, app, spec, warmups, timed, out);
+            verified &= timedReports.stream().allMatch(RunReport::verified);
             reports.addAll(timedReports);
             final RunReport median = medianReport(timedReports);
             medianTotal += median.totalSeconds();
@@ -233,28 +222,7 @@ public final class AppMain
         }
         if (root && null != options.json())
         {
-            final Map<String, Object> json = new LinkedHashMap<>();
-            json.put("app", app.name());
-            json.put("preset", options.preset());
-            json.put("warmup", options.warmup().auto() ? options.warmup().toString() : options.warmup().runs());
-            json.put("arguments", Arrays.asList(args));
-            json.put("ranks", job.size());
-            json.put("nodes", job.nodes());
-            json.put("poll", Am.pollScheduler());
-            json.put("transports", Am.transports());
-            json.put("java", System.getProperty("java.vm.name") + " " + System.getProperty("java.version"));
-            json.put("cpus", Runtime.getRuntime().availableProcessors());
-            json.put("started", started);
-            json.put("timed", options.timed());
-            json.put("verified", verified);
-            final List<Object> runJson = new ArrayList<>();
-            for (final RunReport report : reports)
-            {
-                runJson.add(report.toJson());
-            }
-            json.put("total_s", medianTotal);
-            json.put("runs", runJson);
-            Files.writeString(options.json(), ReportJson.write(json), StandardCharsets.UTF_8);
+            writeJson(job, options, args, started, verified, medianTotal, reports);
             out.println("am2j app: wrote " + options.json());
         }
         if (root)
@@ -262,5 +230,50 @@ public final class AppMain
             out.println("am2j app " + app.name() + ": " + (verified ? "all runs verified" : "NOT VERIFIED"));
         }
         return verified ? 0 : FAILED;
+    }
+
+    /**
+     * The timed runs of a spec, after its warm-ups; rank 0 prints the time of each when there are several.
+     */
+    private static List<RunReport> timedRuns(final Job job, final SplitCApp app, final RunSpec spec, final int warmups,
+        final int timed, final PrintStream out)
+    {
+        final boolean root = job.rank() == 0;
+        final List<RunReport> reports = new ArrayList<>();
+        for (int t = 1; t <= timed; t++)
+        {
+            final RunReport report = runOnce(job, app, spec,
+                new PhaseClock(out, app.name() + ": " + spec.label(), root), warmups, t);
+            reports.add(report);
+            if (root && timed > 1)
+            {
+                out.printf(Locale.ROOT, "%s: %s: timed run %d of %d: %.3f s%s%n", app.name(), spec.label(), t,
+                    timed, report.totalSeconds(), report.verified() ? ", verified" : ", NOT VERIFIED");
+            }
+        }
+        return reports;
+    }
+
+    /** Write the JSON report of every timed run (rank 0). */
+    private static void writeJson(final Job job, final AppArgs options, final String[] args, final String started,
+        final boolean verified, final double medianTotal, final List<RunReport> reports) throws IOException
+    {
+        final Map<String, Object> json = new LinkedHashMap<>();
+        json.put("app", options.app().name());
+        json.put("preset", options.preset());
+        json.put("warmup", options.warmup().auto() ? options.warmup().toString() : options.warmup().runs());
+        json.put("arguments", Arrays.asList(args));
+        json.put("ranks", job.size());
+        json.put("nodes", job.nodes());
+        json.put("poll", Am.pollScheduler());
+        json.put("transports", Am.transports());
+        json.put("java", System.getProperty("java.vm.name") + " " + System.getProperty("java.version"));
+        json.put("cpus", Runtime.getRuntime().availableProcessors());
+        json.put("started", started);
+        json.put("timed", options.timed());
+        json.put("verified", verified);
+        json.put("total_s", medianTotal);
+        json.put("runs", reports.stream().map(RunReport::toJson).toList());
+        Files.writeString(options.json(), ReportJson.write(json), StandardCharsets.UTF_8);
     }
 }

@@ -98,15 +98,6 @@ public final class PhaseClock
     }
 
     /**
-     * @param phase name of a phase.
-     * @return this rank's time in it so far, in seconds.
-     */
-    public double seconds(final String phase)
-    {
-        return phases.getOrDefault(phase, 0L) / 1e9;
-    }
-
-    /**
      * A collective: every rank calls it with the same phases.
      *
      * @param sc this rank's Split-C layer.

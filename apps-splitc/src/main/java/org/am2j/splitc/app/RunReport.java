@@ -12,17 +12,16 @@ import org.am2j.splitc.CommSummary;
  * whether its result was verified against a sequential computation and how closely, and the communication counts of
  * its timed phases per rank (mean, minimum and maximum over the ranks: the model paper's Table 4 columns).
  */
-public final class RunReport
+public record RunReport(
+    RunSpec spec,
+    Map<String, Double> phases,
+    double totalSeconds,
+    boolean verified,
+    Map<String, Object> verification,
+    CommSummary counts,
+    Map<String, Object> extra,
+    Map<String, Object> activity)
 {
-    private final RunSpec spec;
-    private final Map<String, Double> phases;
-    private final double totalSeconds;
-    private final boolean verified;
-    private final Map<String, Object> verification;
-    private final CommSummary counts;
-    private final Map<String, Object> extra;
-    private final Map<String, Object> activity;
-
     /**
      * @param spec         the run.
      * @param phases       seconds per phase, the largest over ranks, in order.
@@ -31,6 +30,19 @@ public final class RunReport
      * @param verification how it was checked: errors, bounds, counts.
      * @param counts       messages of the timed phases, over the ranks.
      * @param extra        other facts of the run (iterations, components, load balance).
+     * @param activity     what the ranks did besides the application during the run: JIT compilation, sleeps (empty
+     *                     when not measured).
+     */
+    public RunReport
+    {
+        phases = new LinkedHashMap<>(phases);
+        verification = new LinkedHashMap<>(verification);
+        extra = new LinkedHashMap<>(extra);
+        activity = new LinkedHashMap<>(activity);
+    }
+
+    /**
+     * A report without {@link #activity()}.
      */
     public RunReport(
         final RunSpec spec,
@@ -41,26 +53,7 @@ public final class RunReport
         final CommSummary counts,
         final Map<String, Object> extra)
     {
-        this.spec = spec;
-        this.phases = new LinkedHashMap<>(phases);
-        this.totalSeconds = totalSeconds;
-        this.verified = verified;
-        this.verification = new LinkedHashMap<>(verification);
-        this.counts = counts;
-        this.extra = new LinkedHashMap<>(extra);
-        this.activity = new LinkedHashMap<>();
-    }
-
-    private RunReport(final RunReport report, final Map<String, Object> activity)
-    {
-        this.spec = report.spec;
-        this.phases = report.phases;
-        this.totalSeconds = report.totalSeconds;
-        this.verified = report.verified;
-        this.verification = report.verification;
-        this.counts = report.counts;
-        this.extra = report.extra;
-        this.activity = new LinkedHashMap<>(activity);
+        this(spec, phases, totalSeconds, verified, verification, counts, extra, Map.of());
     }
 
     /**
@@ -69,71 +62,7 @@ public final class RunReport
      */
     public RunReport withActivity(final Map<String, Object> activity)
     {
-        return new RunReport(this, activity);
-    }
-
-    /**
-     * @return what the ranks did besides the application during the run (empty when not measured).
-     */
-    public Map<String, Object> activity()
-    {
-        return activity;
-    }
-
-    /**
-     * @return the run.
-     */
-    public RunSpec spec()
-    {
-        return spec;
-    }
-
-    /**
-     * @return seconds per phase, the largest over ranks.
-     */
-    public Map<String, Double> phases()
-    {
-        return phases;
-    }
-
-    /**
-     * @return seconds of the timed phases together, the largest over ranks.
-     */
-    public double totalSeconds()
-    {
-        return totalSeconds;
-    }
-
-    /**
-     * @return true when the result matched the sequential reference within its bound.
-     */
-    public boolean verified()
-    {
-        return verified;
-    }
-
-    /**
-     * @return how the result was checked.
-     */
-    public Map<String, Object> verification()
-    {
-        return verification;
-    }
-
-    /**
-     * @return messages of the timed phases, over the ranks.
-     */
-    public CommSummary counts()
-    {
-        return counts;
-    }
-
-    /**
-     * @return other facts of the run.
-     */
-    public Map<String, Object> extra()
-    {
-        return extra;
+        return new RunReport(spec, phases, totalSeconds, verified, verification, counts, extra, activity);
     }
 
     /**

@@ -2,52 +2,41 @@ package org.am2j.splitc.app;
 
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
  * One run of an application: its label (as in the model paper's tables, e.g. {@code CON/comm}) and its parameters,
  * by name, as text, in a fixed order. Typed getters parse them and name the parameter when it is malformed.
  */
-public final class RunSpec
+public record RunSpec(String app, String label, Map<String, String> parameters)
 {
-    private final String app;
-    private final String label;
-    private final Map<String, String> parameters;
-
     /**
      * @param app        name of the application.
      * @param label      what the run is called in reports.
-     * @param parameters every parameter of the application, by name.
+     * @param parameters every parameter of the application, by name, in order.
      */
-    public RunSpec(final String app, final String label, final Map<String, String> parameters)
+    public RunSpec
     {
-        this.app = app;
-        this.label = label;
-        this.parameters = Collections.unmodifiableMap(new LinkedHashMap<>(parameters));
+        parameters = Collections.unmodifiableMap(new LinkedHashMap<>(parameters));
     }
 
     /**
-     * @return name of the application.
+     * @param app    name of the application.
+     * @param label  what the run is called in reports.
+     * @param names  every parameter of the application, in order.
+     * @param values their values, in the same order, written as {@link String#valueOf(Object)} writes them.
+     * @return the run.
      */
-    public String app()
+    public static RunSpec of(final String app, final String label, final List<String> names, final Object... values)
     {
-        return app;
-    }
-
-    /**
-     * @return what the run is called in reports.
-     */
-    public String label()
-    {
-        return label;
-    }
-
-    /**
-     * @return the parameters, by name, in order.
-     */
-    public Map<String, String> parameters()
-    {
-        return parameters;
+        final Map<String, String> parameters = new LinkedHashMap<>();
+        for (int i = 0; i < names.size(); i++)
+        {
+            parameters.put(names.get(i), String.valueOf(values[i]));
+        }
+        return new RunSpec(app, label, parameters);
     }
 
     /**
@@ -71,14 +60,7 @@ public final class RunSpec
      */
     public int getInt(final String name)
     {
-        try
-        {
-            return Integer.parseInt(get(name).trim().replace("_", ""));
-        }
-        catch (final NumberFormatException ex)
-        {
-            throw new IllegalArgumentException(option(name) + " " + get(name) + " is not an integer", ex);
-        }
+        return parse(name, text -> Integer.parseInt(text.replace("_", "")), "an integer");
     }
 
     /**
@@ -87,14 +69,7 @@ public final class RunSpec
      */
     public long getLong(final String name)
     {
-        try
-        {
-            return Long.parseLong(get(name).trim().replace("_", ""));
-        }
-        catch (final NumberFormatException ex)
-        {
-            throw new IllegalArgumentException(option(name) + " " + get(name) + " is not an integer", ex);
-        }
+        return parse(name, text -> Long.parseLong(text.replace("_", "")), "an integer");
     }
 
     /**
@@ -103,13 +78,18 @@ public final class RunSpec
      */
     public double getDouble(final String name)
     {
+        return parse(name, Double::parseDouble, "a number");
+    }
+
+    private <T> T parse(final String name, final Function<String, T> parser, final String what)
+    {
         try
         {
-            return Double.parseDouble(get(name).trim());
+            return parser.apply(get(name).trim());
         }
         catch (final NumberFormatException ex)
         {
-            throw new IllegalArgumentException(option(name) + " " + get(name) + " is not a number", ex);
+            throw new IllegalArgumentException(option(name) + " " + get(name) + " is not " + what, ex);
         }
     }
 

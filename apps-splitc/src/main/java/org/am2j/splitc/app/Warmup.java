@@ -12,7 +12,7 @@ package org.am2j.splitc.app;
  * compilation. A warm-up run is <em>quiet</em> when no rank compiled for more than {@value #QUIET_PERCENT}% of the
  * run's time (or {@value #QUIET_FLOOR_MS} ms, whichever is larger).
  */
-public final class Warmup
+public record Warmup(boolean auto, int runs)
 {
     /** Most warm-up runs, fixed or automatic. */
     public static final int MAX_RUNS = 100;
@@ -25,13 +25,19 @@ public final class Warmup
 
     private static final String AUTO = "auto";
 
-    private final boolean auto;
-    private final int runs;
-
-    private Warmup(final boolean auto, final int runs)
+    /**
+     * @param auto true for runs until a quiet one.
+     * @param runs the number of runs, or the most runs when {@code auto}: in [0, {@value #MAX_RUNS}], [1, ...] when
+     *             {@code auto}.
+     * @throws IllegalArgumentException outside the range.
+     */
+    public Warmup
     {
-        this.auto = auto;
-        this.runs = runs;
+        if (runs < (auto ? 1 : 0) || runs > MAX_RUNS)
+        {
+            throw new IllegalArgumentException("--warmup must be in [" + (auto ? 1 : 0) + ", " + MAX_RUNS +
+                "] runs, got " + (auto ? AUTO + ":" + runs : Integer.toString(runs)));
+        }
     }
 
     /**
@@ -41,7 +47,6 @@ public final class Warmup
      */
     public static Warmup fixed(final int runs)
     {
-        checkRange(runs, 0, Integer.toString(runs));
         return new Warmup(false, runs);
     }
 
@@ -52,7 +57,6 @@ public final class Warmup
      */
     public static Warmup untilQuiet(final int maxRuns)
     {
-        checkRange(maxRuns, 1, AUTO + ":" + maxRuns);
         return new Warmup(true, maxRuns);
     }
 
@@ -84,31 +88,6 @@ public final class Warmup
         return Integer.parseInt(digits);
     }
 
-    private static void checkRange(final int runs, final int least, final String value)
-    {
-        if (runs < least || runs > MAX_RUNS)
-        {
-            throw new IllegalArgumentException("--warmup must be in [" + least + ", " + MAX_RUNS + "] runs, got " +
-                value);
-        }
-    }
-
-    /**
-     * @return true for runs until a quiet one.
-     */
-    public boolean auto()
-    {
-        return auto;
-    }
-
-    /**
-     * @return the number of runs, or the most runs when {@link #auto()}.
-     */
-    public int runs()
-    {
-        return runs;
-    }
-
     /**
      * @param done          warm-up runs made so far.
      * @param lastWasQuiet  whether the last of them was quiet ({@link #quiet}); false when none was made.
@@ -128,18 +107,6 @@ public final class Warmup
     public static boolean quiet(final long jitMillis, final long runMillis)
     {
         return jitMillis >= 0 && jitMillis <= Math.max(QUIET_FLOOR_MS, runMillis * QUIET_PERCENT / 100);
-    }
-
-    @Override
-    public boolean equals(final Object other)
-    {
-        return other instanceof Warmup && ((Warmup)other).auto == auto && ((Warmup)other).runs == runs;
-    }
-
-    @Override
-    public int hashCode()
-    {
-        return auto ? -runs - 1 : runs;
     }
 
     /**

@@ -64,29 +64,19 @@ public final class Con implements SplitCApp
     @Override
     public List<RunSpec> preset(final String preset)
     {
-        switch (preset)
+        return switch (preset)
         {
-            case "paper":
-                return List.of(spec("CON/comm", 3, 80, "0.25"), spec("CON/comp", 2, 800, "0.40"));
-            case "paper-comm":
-                return List.of(spec("CON/comm", 3, 80, "0.25"));
-            case "paper-comp":
-                return List.of(spec("CON/comp", 2, 800, "0.40"));
-            case "small":
-                return List.of(spec("CON/comm (small)", 3, 16, "0.25"), spec("CON/comp (small)", 2, 100, "0.40"));
-            default:
-                return List.of();
-        }
+            case "paper" -> List.of(spec("CON/comm", 3, 80, "0.25"), spec("CON/comp", 2, 800, "0.40"));
+            case "paper-comm" -> List.of(spec("CON/comm", 3, 80, "0.25"));
+            case "paper-comp" -> List.of(spec("CON/comp", 2, 800, "0.40"));
+            case "small" -> List.of(spec("CON/comm (small)", 3, 16, "0.25"), spec("CON/comp (small)", 2, 100, "0.40"));
+            default -> List.of();
+        };
     }
 
     private static RunSpec spec(final String label, final int dim, final int side, final String fraction)
     {
-        final Map<String, String> p = new LinkedHashMap<>();
-        p.put("dim", Integer.toString(dim));
-        p.put("side", Integer.toString(side));
-        p.put("fraction", fraction);
-        p.put("seed", "1");
-        return new RunSpec(NAME, label, p);
+        return RunSpec.of(NAME, label, PARAMETERS, dim, side, fraction, 1);
     }
 
     private static Lattice lattice(final RunSpec spec, final int procs)

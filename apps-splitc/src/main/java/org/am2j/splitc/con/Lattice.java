@@ -106,29 +106,11 @@ public final class Lattice
 
     /**
      * @param d axis, 0 to 2.
-     * @return ranks along it (1 beyond the lattice's dimensions).
-     */
-    public int grid(final int d)
-    {
-        return grid[d];
-    }
-
-    /**
-     * @param d axis, 0 to 2.
      * @return the difference of global ids of neighbours along the axis.
      */
     public long stride(final int d)
     {
         return d == 0 ? 1 : d == 1 ? size[0] : size[0] * size[1];
-    }
-
-    /**
-     * @param d axis, 0 to 2.
-     * @return the difference of local indices of neighbours along the axis within a block.
-     */
-    public int localStride(final int d)
-    {
-        return d == 0 ? 1 : d == 1 ? side : side * side;
     }
 
     /**

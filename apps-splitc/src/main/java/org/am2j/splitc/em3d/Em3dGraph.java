@@ -101,14 +101,6 @@ public final class Em3dGraph
     }
 
     /**
-     * @return number of virtual processors.
-     */
-    public int procs()
-    {
-        return procs;
-    }
-
-    /**
      * @return nodes of each kind per virtual processor.
      */
     public int nodes()

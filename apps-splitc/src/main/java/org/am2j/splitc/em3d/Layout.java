@@ -120,14 +120,6 @@ public final class Layout
         return vpOfRank[rank];
     }
 
-    /**
-     * @return {@code naive} or {@code good}.
-     */
-    public String name()
-    {
-        return name;
-    }
-
     @Override
     public String toString()
     {

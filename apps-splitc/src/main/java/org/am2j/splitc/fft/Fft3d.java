@@ -65,27 +65,17 @@ public final class Fft3d implements SplitCApp
     @Override
     public List<RunSpec> preset(final String preset)
     {
-        switch (preset)
+        return switch (preset)
         {
-            case "paper":
-                return List.of(spec("3D FFT", 256));
-            case "small":
-                return List.of(spec("3D FFT (small)", 64));
-            default:
-                return List.of();
-        }
+            case "paper" -> List.of(spec("3D FFT", 256));
+            case "small" -> List.of(spec("3D FFT (small)", 64));
+            default -> List.of();
+        };
     }
 
     private static RunSpec spec(final String label, final int n)
     {
-        final Map<String, String> p = new LinkedHashMap<>();
-        p.put("nx", Integer.toString(n));
-        p.put("ny", Integer.toString(n));
-        p.put("nz", Integer.toString(n));
-        p.put("msg", "4096");
-        p.put("seed", "1");
-        p.put("fullcheck", Integer.toString(1 << 21));
-        return new RunSpec(NAME, label, p);
+        return RunSpec.of(NAME, label, PARAMETERS, n, n, n, 4096, 1, 1 << 21);
     }
 
     @Override
@@ -152,10 +142,15 @@ public final class Fft3d implements SplitCApp
      */
     public static void sequential(final double[] a, final int nx, final int ny, final int nz)
     {
-        final Fft fx = new Fft(nx);
-        final Fft fy = new Fft(ny);
-        final Fft fz = new Fft(nz);
-        for (int z = 0; z < nz; z++)
+        forwardXY(new Fft(nx), new Fft(ny), a, nx, ny, nz);
+        new Fft(nz).forward(a, 0, nx * ny, nx * ny);
+    }
+
+    /** Transform each of the first {@code planes} planes {@code a[z][y][x]} along x, then along y. */
+    private static void forwardXY(final Fft fx, final Fft fy, final double[] a, final int nx, final int ny,
+        final int planes)
+    {
+        for (int z = 0; z < planes; z++)
         {
             for (int y = 0; y < ny; y++)
             {
@@ -163,7 +158,24 @@ public final class Fft3d implements SplitCApp
             }
             fy.forward(a, 2 * z * ny * nx, nx, nx);
         }
-        fz.forward(a, 0, nx * ny, nx * ny);
+    }
+
+    /** Fill {@code a[z - z0][y][x]} with the input of the planes [z0, z0 + planes). */
+    private static void fillInput(final double[] a, final int nx, final int ny, final int z0, final int planes,
+        final long seed)
+    {
+        for (int zl = 0; zl < planes; zl++)
+        {
+            for (int y = 0; y < ny; y++)
+            {
+                for (int x = 0; x < nx; x++)
+                {
+                    final int i = 2 * ((zl * ny + y) * nx + x);
+                    a[i] = input(x, y, z0 + zl, seed, false);
+                    a[i + 1] = input(x, y, z0 + zl, seed, true);
+                }
+            }
+        }
     }
 
     @Override
@@ -179,7 +191,6 @@ public final class Fft3d implements SplitCApp
         final int ly = ny / p;
         final int z0 = me * lz;
         final int y0 = me * ly;
-        final AtomicBuffer segment = sc.segment();
         sc.bulkChunkBytes(spec.getInt("msg"));
 
         final double[] a = new double[2 * nx * ny * lz];
@@ -192,46 +203,14 @@ public final class Fft3d implements SplitCApp
         final CommCounts before = sc.counts().copy();
         final long start = System.nanoTime();
         clock.begin();
-        for (int zl = 0; zl < lz; zl++)
-        {
-            for (int y = 0; y < ny; y++)
-            {
-                for (int x = 0; x < nx; x++)
-                {
-                    final int i = 2 * ((zl * ny + y) * nx + x);
-                    a[i] = input(x, y, z0 + zl, seed, false);
-                    a[i + 1] = input(x, y, z0 + zl, seed, true);
-                }
-            }
-        }
+        fillInput(a, nx, ny, z0, lz, seed);
         clock.end("init");
 
-        for (int zl = 0; zl < lz; zl++)
-        {
-            for (int y = 0; y < ny; y++)
-            {
-                fx.forward(a, 2 * (zl * ny + y) * nx, 1, 1);
-            }
-            fy.forward(a, 2 * zl * ny * nx, nx, nx);
-        }
+        forwardXY(fx, fy, a, nx, ny, lz);
         clock.end("fft x,y");
 
         // transpose 1: z-slabs a[zl][y][x] -> y-slabs b[yl][z][x] in the destinations' segments
-        for (int k = 1; k <= p; k++)
-        {
-            final int d = (me + k) % p;
-            for (int y = d * ly; y < (d + 1) * ly; y++)
-            {
-                for (int zl = 0; zl < lz; zl++)
-                {
-                    System.arraycopy(a, 2 * (zl * ny + y) * nx, pack, 2 * zl * nx, 2 * nx);
-                }
-                final long offset = 16L * (((long)(y - d * ly) * nz + z0) * nx);
-                sc.bulkStore(GlobalPtr.of(d, (int)offset), pack, 0, 2 * nx * lz);
-            }
-        }
-        sc.allStoreSync();
-        copyOut(segment, a);
+        transpose(sc, a, pack, nx, ny, ly, lz, nz, z0);
         clock.end("transpose 1");
 
         for (int yl = 0; yl < ly; yl++)
@@ -242,21 +221,7 @@ public final class Fft3d implements SplitCApp
 
         // transpose 2: y-slabs b[yl][z][x] -> z-slabs a[zl][y][x]; every rank has copied its segment out (barrier)
         sc.barrier();
-        for (int k = 1; k <= p; k++)
-        {
-            final int d = (me + k) % p;
-            for (int z = d * lz; z < (d + 1) * lz; z++)
-            {
-                for (int yl = 0; yl < ly; yl++)
-                {
-                    System.arraycopy(a, 2 * (yl * nz + z) * nx, pack, 2 * yl * nx, 2 * nx);
-                }
-                final long offset = 16L * (((long)(z - d * lz) * ny + y0) * nx);
-                sc.bulkStore(GlobalPtr.of(d, (int)offset), pack, 0, 2 * nx * ly);
-            }
-        }
-        sc.allStoreSync();
-        copyOut(segment, a);
+        transpose(sc, a, pack, nx, nz, lz, ly, ny, y0);
         clock.end("transpose 2");
         // the counts of the timed phases, before the reductions of the report add their own messages
         final CommCounts counts = sc.counts().minus(before);
@@ -274,8 +239,35 @@ public final class Fft3d implements SplitCApp
         return new RunReport(spec, phases, total, verified, verification, sc.summarize(counts), extra);
     }
 
-    private static void copyOut(final AtomicBuffer segment, final double[] a)
+    /**
+     * Send every rank its block of the local slab {@code a[plane][row][x]}, transposed to {@code b[row][plane][x]}
+     * in its segment (bulk stores of one row of planes each), wait for every rank's, and copy the segment into
+     * {@code a}.
+     *
+     * @param rows      rows of a local plane; each rank receives {@code block} of them.
+     * @param planes    local planes.
+     * @param destRows  planes of all ranks together: the rows of a received plane.
+     * @param first     the first of this rank's planes among them.
+     */
+    private static void transpose(final SplitC sc, final double[] a, final double[] pack, final int nx, final int rows,
+        final int block, final int planes, final int destRows, final int first)
     {
+        final int p = sc.procs();
+        for (int k = 1; k <= p; k++)
+        {
+            final int d = (sc.myProc() + k) % p;
+            for (int row = d * block; row < (d + 1) * block; row++)
+            {
+                for (int pl = 0; pl < planes; pl++)
+                {
+                    System.arraycopy(a, 2 * (pl * rows + row) * nx, pack, 2 * pl * nx, 2 * nx);
+                }
+                final long offset = 16L * (((long)(row - d * block) * destRows + first) * nx);
+                sc.bulkStore(GlobalPtr.of(d, (int)offset), pack, 0, 2 * nx * planes);
+            }
+        }
+        sc.allStoreSync();
+        final AtomicBuffer segment = sc.segment();
         for (int i = 0; i < a.length; i++)
         {
             a[i] = segment.getDouble(8 * i);
@@ -357,36 +349,7 @@ public final class Fft3d implements SplitCApp
         final long fullCheck = spec.getLong("fullcheck");
         if (points <= fullCheck)
         {
-            double maxDiff = 0;
-            if (sc.myProc() == 0)
-            {
-                final double[] all = new double[(int)(2 * points)];
-                for (int z = 0; z < nz; z++)
-                {
-                    for (int y = 0; y < ny; y++)
-                    {
-                        for (int x = 0; x < nx; x++)
-                        {
-                            final int i = 2 * ((z * ny + y) * nx + x);
-                            all[i] = input(x, y, z, seed, false);
-                            all[i + 1] = input(x, y, z, seed, true);
-                        }
-                    }
-                }
-                sequential(all, nx, ny, nz);
-                final double[] theirs = new double[2 * nx * ny * lz];
-                for (int r = 0; r < p; r++)
-                {
-                    sc.bulkGet(theirs, 0, GlobalPtr.of(r, 0), theirs.length);
-                    sc.sync();
-                    final int base = r * theirs.length;
-                    for (int i = 0; i < theirs.length; i++)
-                    {
-                        maxDiff = Math.max(maxDiff, Math.abs(theirs[i] - all[base + i]));
-                    }
-                }
-            }
-            maxDiff = sc.broadcast(0, maxDiff);
+            final double maxDiff = sc.broadcast(0, sc.myProc() == 0 ? maxDiffVsSequential(sc, nx, ny, nz, seed) : 0);
             verification.put("max_diff_vs_sequential_fft", maxDiff);
             verification.put("bound_vs_sequential_fft", 2 * fftBound);
             verified &= maxDiff <= 2 * fftBound;
@@ -396,6 +359,31 @@ public final class Fft3d implements SplitCApp
             verification.put("max_diff_vs_sequential_fft", "skipped: more than fullcheck = " + fullCheck + " points");
         }
         return sc.allReduceMin(verified ? 1L : 0L) == 1;
+    }
+
+    /**
+     * @return the largest difference between the whole transform computed sequentially and the distributed result in
+     * every rank's segment (bulk gets of them all).
+     */
+    private static double maxDiffVsSequential(final SplitC sc, final int nx, final int ny, final int nz,
+        final long seed)
+    {
+        final double[] all = new double[2 * nx * ny * nz];
+        fillInput(all, nx, ny, 0, nz, seed);
+        sequential(all, nx, ny, nz);
+        final double[] theirs = new double[2 * nx * ny * (nz / sc.procs())];
+        double maxDiff = 0;
+        for (int r = 0; r < sc.procs(); r++)
+        {
+            sc.bulkGet(theirs, 0, GlobalPtr.of(r, 0), theirs.length);
+            sc.sync();
+            final int base = r * theirs.length;
+            for (int i = 0; i < theirs.length; i++)
+            {
+                maxDiff = Math.max(maxDiff, Math.abs(theirs[i] - all[base + i]));
+            }
+        }
+        return maxDiff;
     }
 
     private static List<int[]> samples(final int nx, final int ny, final int nz, final long seed)

@@ -87,9 +87,6 @@ public class SequentialConTest
     void numberingRoundTripsAndBlocksBelongToTheirRanks()
     {
         final Lattice lattice = new Lattice(3, 4, 12, 0.5, 1);
-        assertEquals(3, lattice.grid(0));
-        assertEquals(2, lattice.grid(1));
-        assertEquals(2, lattice.grid(2));
         assertEquals(12 * 64, lattice.nodes());
         for (int rank = 0; rank < 12; rank++)
         {

@@ -79,14 +79,6 @@ public final class Cookies
     }
 
     /**
-     * @return how often the secret changes, in nanoseconds.
-     */
-    public long periodNanos()
-    {
-        return periodNanos;
-    }
-
-    /**
      * Begin the epoch of {@code nowNanos} if it has not begun: draw its secret; the secret of the epoch before stays.
      *
      * @param nowNanos the caller's clock now.

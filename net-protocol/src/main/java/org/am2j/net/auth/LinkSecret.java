@@ -1,5 +1,7 @@
 package org.am2j.net.auth;
 
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.util.Arrays;
 
 /**
@@ -113,7 +115,7 @@ public final class LinkSecret
                 (localIsLower ? lowerToHigher : higherToLower) + TRAFFIC_SECRET_LENGTH),
             Arrays.copyOfRange(okm, localIsLower ? higherToLower : lowerToHigher,
                 (localIsLower ? higherToLower : lowerToHigher) + TRAFFIC_SECRET_LENGTH),
-            littleEndianInt(okm, LinkKeyDescriptor.SESSION_ID_OFFSET));
+            littleEndian(okm).getInt(LinkKeyDescriptor.SESSION_ID_OFFSET));
         Arrays.fill(okm, (byte)0);
         return secrets;
     }
@@ -130,10 +132,19 @@ public final class LinkSecret
     {
         final byte[] info = new byte[LinkKeyDescriptor.EPOCH_INFO_LENGTH];
         System.arraycopy(LinkKeyDescriptor.EPOCH_LABEL, 0, info, 0, LinkKeyDescriptor.LABEL_LENGTH);
-        putLittleEndian(info, LinkKeyDescriptor.EPOCH_NUMBER_OFFSET, epoch, 4);
+        littleEndian(info).putInt(LinkKeyDescriptor.EPOCH_NUMBER_OFFSET, epoch);
         final byte[] okm = Hkdf.expand(trafficSecret, info, LinkKeyDescriptor.EPOCH_OKM_LENGTH);
         System.arraycopy(okm, 0, into, 0, LinkKeyDescriptor.EPOCH_OKM_LENGTH);
         Arrays.fill(okm, (byte)0);
+    }
+
+    /**
+     * @param bytes an array.
+     * @return a little-endian view of it, as every integer in the key schedule's inputs and outputs is.
+     */
+    static ByteBuffer littleEndian(final byte[] bytes)
+    {
+        return ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
     }
 
     private byte[] lower()
@@ -144,25 +155,6 @@ public final class LinkSecret
     private byte[] higher()
     {
         return localIsLower ? peerNic : localNic;
-    }
-
-    static void putLittleEndian(final byte[] bytes, final int offset, final long value)
-    {
-        putLittleEndian(bytes, offset, value, 8);
-    }
-
-    private static void putLittleEndian(final byte[] bytes, final int offset, final long value, final int length)
-    {
-        for (int i = 0; i < length; i++)
-        {
-            bytes[offset + i] = (byte)(value >>> (8 * i));
-        }
-    }
-
-    private static int littleEndianInt(final byte[] bytes, final int offset)
-    {
-        return (bytes[offset] & 0xFF) | (bytes[offset + 1] & 0xFF) << 8 | (bytes[offset + 2] & 0xFF) << 16 |
-            (bytes[offset + 3] & 0xFF) << 24;
     }
 
     /**
@@ -177,43 +169,10 @@ public final class LinkSecret
     /**
      * The secrets of one session of a link, seen from one end: the traffic secret of each direction, from which the
      * keys of its epochs derive ({@link #epochKeys}), and the session's id, which both ends compute alike and every
-     * datagram of the session carries (it names the session; it is no secret).
+     * datagram of the session carries (it names the session; it is no secret). The arrays are the secrets
+     * themselves: do not change them.
      */
-    public static final class TrafficSecrets
+    public record TrafficSecrets(byte[] transmit, byte[] receive, int id)
     {
-        private final byte[] transmit;
-        private final byte[] receive;
-        private final int id;
-
-        TrafficSecrets(final byte[] transmit, final byte[] receive, final int id)
-        {
-            this.transmit = transmit;
-            this.receive = receive;
-            this.id = id;
-        }
-
-        /**
-         * @return the traffic secret of the datagrams this NIC sends (the array itself: do not change it).
-         */
-        public byte[] transmit()
-        {
-            return transmit;
-        }
-
-        /**
-         * @return the traffic secret of the datagrams this NIC receives (the array itself: do not change it).
-         */
-        public byte[] receive()
-        {
-            return receive;
-        }
-
-        /**
-         * @return the session's id.
-         */
-        public int id()
-        {
-            return id;
-        }
     }
 }

@@ -63,14 +63,12 @@ public final class NicKeys
     private static final String KEY_AGREEMENT_ALGORITHM = "XDH";
 
     private final PrivateKey privateKey;
-    private final XECPublicKey publicKey;
     private final byte[] encodedPublicKey;
 
     private NicKeys(final KeyPair pair)
     {
         this.privateKey = pair.getPrivate();
-        this.publicKey = (XECPublicKey)pair.getPublic();
-        this.encodedPublicKey = X25519Codec.encode(publicKey);
+        this.encodedPublicKey = X25519Codec.encode((XECPublicKey)pair.getPublic());
     }
 
     /**
@@ -122,14 +120,6 @@ public final class NicKeys
     public void publicKey(final MutableDirectBuffer buffer, final int offset)
     {
         buffer.putBytes(offset, encodedPublicKey);
-    }
-
-    /**
-     * @return the public key as the JDK's type.
-     */
-    public XECPublicKey jdkPublicKey()
-    {
-        return publicKey;
     }
 
     /**
@@ -194,7 +184,7 @@ public final class NicKeys
     private static byte[] nic(final long nicId, final byte[] publicKey)
     {
         final byte[] bytes = new byte[LinkKeyDescriptor.NIC_LENGTH];
-        LinkSecret.putLittleEndian(bytes, 0, nicId);
+        LinkSecret.littleEndian(bytes).putLong(0, nicId);
         System.arraycopy(publicKey, 0, bytes, 8, PUBLIC_KEY_LENGTH);
         return bytes;
     }
@@ -253,11 +243,6 @@ public final class NicKeys
     @Override
     public String toString()
     {
-        final StringBuilder text = new StringBuilder("NicKeys{public=");
-        for (final byte b : encodedPublicKey)
-        {
-            text.append(Character.forDigit((b >> 4) & 0xF, 16)).append(Character.forDigit(b & 0xF, 16));
-        }
-        return text.append('}').toString();
+        return "NicKeys{public=" + java.util.HexFormat.of().formatHex(encodedPublicKey) + "}";
     }
 }

@@ -41,24 +41,6 @@ public final class SipHash
     private boolean keyed;
 
     /**
-     * An instance without a key: {@link #hash(DirectBuffer, int, int)} refuses to run until a key is set.
-     */
-    public SipHash()
-    {
-    }
-
-    /**
-     * An instance with a key.
-     *
-     * @param k0 bytes 0..7 of the key, little-endian.
-     * @param k1 bytes 8..15 of the key, little-endian.
-     */
-    public SipHash(final long k0, final long k1)
-    {
-        key(k0, k1);
-    }
-
-    /**
      * Set the key.
      *
      * @param k0 bytes 0..7 of the key, little-endian.
@@ -76,19 +58,6 @@ public final class SipHash
     /**
      * Set the key from its 16 bytes.
      *
-     * @param buffer holding the key.
-     * @param offset of the key's first byte.
-     * @return this.
-     */
-    public SipHash key(final DirectBuffer buffer, final int offset)
-    {
-        buffer.boundsCheck(offset, KEY_LENGTH);
-        return key(buffer.getLong(offset, ByteOrder.LITTLE_ENDIAN), buffer.getLong(offset + 8, ByteOrder.LITTLE_ENDIAN));
-    }
-
-    /**
-     * Set the key from its 16 bytes.
-     *
      * @param key    holding the key.
      * @param offset of the key's first byte.
      * @return this.
@@ -101,16 +70,6 @@ public final class SipHash
                 " of a " + key.length + "-byte array leaves " + Math.max(0, key.length - offset));
         }
         return key(littleEndianLong(key, offset), littleEndianLong(key, offset + 8));
-    }
-
-    /**
-     * Forget the key: zero it and refuse to hash until a key is set again.
-     */
-    public void clear()
-    {
-        k0 = 0;
-        k1 = 0;
-        keyed = false;
     }
 
     /**
@@ -171,10 +130,12 @@ public final class SipHash
         long v2 = k0 ^ V2;
         long v3 = k1 ^ V3;
 
+        // Every 8-byte block, then the last one: the 0..7 bytes left over and the message length (mod 256) in its
+        // top byte.
         final int blocksEnd = offset + (length & ~7);
-        for (int i = offset; i < blocksEnd; i += 8)
+        for (int i = offset; i <= blocksEnd; i += 8)
         {
-            final long m = buffer.getLong(i, ByteOrder.LITTLE_ENDIAN);
+            final long m = i < blocksEnd ? buffer.getLong(i, ByteOrder.LITTLE_ENDIAN) : lastBlock(buffer, i, length);
             v3 ^= m;
             for (int round = 0; round < 2; round++)
             {
@@ -185,23 +146,6 @@ public final class SipHash
             }
             v0 ^= m;
         }
-
-        // The last block: the 0..7 bytes left over, then the message length (mod 256) in the top byte.
-        long last = ((long)length) << 56;
-        final int tail = length & 7;
-        for (int j = 0; j < tail; j++)
-        {
-            last |= (buffer.getByte(blocksEnd + j) & 0xFFL) << (8 * j);
-        }
-        v3 ^= last;
-        for (int round = 0; round < 2; round++)
-        {
-            v0 += v1; v1 = Long.rotateLeft(v1, 13); v1 ^= v0; v0 = Long.rotateLeft(v0, 32);
-            v2 += v3; v3 = Long.rotateLeft(v3, 16); v3 ^= v2;
-            v0 += v3; v3 = Long.rotateLeft(v3, 21); v3 ^= v0;
-            v2 += v1; v1 = Long.rotateLeft(v1, 17); v1 ^= v2; v2 = Long.rotateLeft(v2, 32);
-        }
-        v0 ^= last;
 
         v2 ^= 0xFF;
         for (int round = 0; round < 4; round++)
@@ -214,6 +158,16 @@ public final class SipHash
         return v0 ^ v1 ^ v2 ^ v3;
     }
 
+    private static long lastBlock(final DirectBuffer buffer, final int at, final int length)
+    {
+        long last = ((long)length) << 56;
+        for (int j = 0; j < (length & 7); j++)
+        {
+            last |= (buffer.getByte(at + j) & 0xFFL) << (8 * j);
+        }
+        return last;
+    }
+
     static long littleEndianLong(final byte[] bytes, final int offset)
     {
         long value = 0;
@@ -222,16 +176,6 @@ public final class SipHash
             value = (value << 8) | (bytes[offset + i] & 0xFFL);
         }
         return value;
-    }
-
-    long k0()
-    {
-        return k0;
-    }
-
-    long k1()
-    {
-        return k1;
     }
 
     /**

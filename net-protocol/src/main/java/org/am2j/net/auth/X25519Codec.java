@@ -10,7 +10,6 @@ import java.security.spec.NamedParameterSpec;
 import java.security.spec.XECPublicKeySpec;
 
 import org.agrona.DirectBuffer;
-import org.agrona.MutableDirectBuffer;
 
 /**
  * X25519 public keys as they travel: 32 bytes, the u-coordinate little-endian (RFC 7748 section 5), to and from the
@@ -100,18 +99,6 @@ public final class X25519Codec
         final byte[] encoded = new byte[PUBLIC_KEY_LENGTH];
         buffer.getBytes(offset, encoded);
         return decode(encoded, 0);
-    }
-
-    /**
-     * Write a public key's encoding into a buffer, such as a datagram being built.
-     *
-     * @param key    an X25519 public key.
-     * @param buffer to write into.
-     * @param offset of the first byte; {@link #PUBLIC_KEY_LENGTH} bytes are written.
-     */
-    public static void encode(final XECPublicKey key, final MutableDirectBuffer buffer, final int offset)
-    {
-        buffer.putBytes(offset, encode(key));
     }
 
     private static XECPublicKey decode(final byte[] encoded, final int offset)

@@ -39,7 +39,7 @@ class X25519CodecTest
         assertArrayEquals(encoded, X25519Codec.encode(key));
 
         final UnsafeBuffer buffer = new UnsafeBuffer(new byte[40]);
-        X25519Codec.encode(key, buffer, 5);
+        buffer.putBytes(5, X25519Codec.encode(key));
         assertEquals(key.getU(), X25519Codec.decode(buffer, 5).getU());
     }
 

@@ -523,7 +523,7 @@ public final class AppsMatrix
         if (!Double.isNaN(state.load1()))
         {
             // without a load average (no /proc/loadavg) the report leaves it out
-            result.run().loads.add(state.loads());
+            result.run().loads.add(new double[] { state.load1(), state.load5(), state.load15() });
         }
     }
 }

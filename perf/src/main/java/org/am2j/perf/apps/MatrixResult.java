@@ -132,13 +132,6 @@ record MatrixResult(String command, String preset, int ranks, int cores, int rep
      */
     boolean allVerified()
     {
-        for (final Cell cell : cells.values())
-        {
-            if (null == cell.notHostedReason() && !cell.ok())
-            {
-                return false;
-            }
-        }
-        return true;
+        return cells.values().stream().allMatch(cell -> null != cell.notHostedReason() || cell.ok());
     }
 }

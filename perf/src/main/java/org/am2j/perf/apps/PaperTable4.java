@@ -178,14 +178,7 @@ final class PaperTable4
     static Row row(final String label)
     {
         final String run = PaperFigures.paperRun(label);
-        for (final Row row : ROWS)
-        {
-            if (row.run().equals(run))
-            {
-                return row;
-            }
-        }
-        return null;
+        return ROWS.stream().filter(row -> row.run().equals(run)).findFirst().orElse(null);
     }
 
     /**

@@ -7,6 +7,7 @@ import org.am2j.api.Bundle;
 import org.am2j.api.BundleKind;
 import org.am2j.api.Endpoint;
 import org.am2j.api.Tags;
+import org.am2j.perf.AmPingPongRank;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.Group;
 import org.openjdk.jmh.annotations.GroupThreads;
@@ -65,7 +66,7 @@ public class CrossCoreBenchmark extends AmBenchmark
         responder.handler(0, (token, msg) -> returned++);
         initiator.handler(0, (token, msg) -> returned++);
         initiator.map(0, responder.name(), responder.tag());
-        JmhRuntime.checkRoute(initiator, 0, route);
+        AmPingPongRank.checkRoute(initiator, 0, route);
     }
 
     /**

@@ -1,8 +1,8 @@
 package org.am2j.perf.jmh;
 
 import java.util.List;
+import java.util.stream.Stream;
 
-import org.am2j.api.Endpoint;
 import org.am2j.core.AmRuntime;
 
 /**
@@ -71,33 +71,11 @@ final class JmhRuntime
         return AmRuntime.IN_PROCESS.equals(route) ? start("", false) : start(route, true);
     }
 
-    /**
-     * @param from        the sending endpoint.
-     * @param translation its translation to the other endpoint.
-     * @param route       the route the benchmark is about.
-     * @throws IllegalStateException when the translation goes over another transport.
-     */
-    static void checkRoute(final Endpoint from, final int translation, final String route)
-    {
-        final String transport = from.translationTransport(translation);
-        if (!route.equals(transport))
-        {
-            throw new IllegalStateException("translation " + translation + " goes over '" + transport + "', not '" +
-                route + "'");
-        }
-    }
-
     private static List<String> expected(final String transports)
     {
-        final List<String> names = new java.util.ArrayList<>();
-        names.add(AmRuntime.IN_PROCESS);
-        for (final String name : transports.split(","))
-        {
-            if (!name.isBlank() && !AmRuntime.IN_PROCESS.equals(name.trim()))
-            {
-                names.add(name.trim());
-            }
-        }
+        final List<String> names = new java.util.ArrayList<>(List.of(AmRuntime.IN_PROCESS));
+        Stream.of(transports.split(",")).map(String::trim)
+            .filter(name -> !name.isEmpty() && !AmRuntime.IN_PROCESS.equals(name)).forEach(names::add);
         return names;
     }
 }

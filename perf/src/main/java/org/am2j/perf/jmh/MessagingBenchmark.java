@@ -9,6 +9,7 @@ import org.am2j.api.Endpoint;
 import org.am2j.api.Message;
 import org.am2j.api.Tags;
 import org.am2j.api.Token;
+import org.am2j.perf.AmPingPongRank;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.OperationsPerInvocation;
@@ -78,7 +79,7 @@ public class MessagingBenchmark extends AmBenchmark
         client.handler(0, this::onReturned);
         server.handler(0, this::onReturned);
         client.map(0, server.name(), server.tag());
-        JmhRuntime.checkRoute(client, 0, route);
+        AmPingPongRank.checkRoute(client, 0, route);
     }
 
     private void onReturned(final Token token, final Message msg)
