@@ -37,10 +37,6 @@ class RanksAsThreadsTest
     private static final Pattern COUNT_LINE = Pattern.compile(
         "^\\[(\\d+)] rank (\\d+) pid (\\d+) count (\\d+) loader (\\S+)$", Pattern.MULTILINE);
 
-    private final ByteArrayOutputStream outBytes = new ByteArrayOutputStream();
-    private final ByteArrayOutputStream errBytes = new ByteArrayOutputStream();
-    private final PrintStream out = new PrintStream(outBytes, true, StandardCharsets.UTF_8);
-    private final PrintStream err = new PrintStream(errBytes, true, StandardCharsets.UTF_8);
     private final ExecutorService executor = Executors.newSingleThreadExecutor();
 
     @AfterEach
@@ -58,81 +54,84 @@ class RanksAsThreadsTest
             .collect(Collectors.toList());
     }
 
-    private int run(final String... args) throws Exception
+    /** What a job printed, and its status. */
+    private record Ran(int status, String out, String err)
     {
-        final Future<Integer> job = executor.submit(() -> new Am2Run(out, err).run(args));
-        return job.get(RUN_TIMEOUT_S, TimeUnit.SECONDS);
+        String output()
+        {
+            return "\n--- stdout ---\n" + out + "--- stderr ---\n" + err;
+        }
     }
 
-    private String out()
+    private Ran run(final String... args) throws Exception
     {
-        return outBytes.toString(StandardCharsets.UTF_8);
-    }
-
-    private String err()
-    {
-        return errBytes.toString(StandardCharsets.UTF_8);
-    }
-
-    private String output()
-    {
-        return "\n--- stdout ---\n" + out() + "--- stderr ---\n" + err();
+        final ByteArrayOutputStream out = new ByteArrayOutputStream();
+        final ByteArrayOutputStream err = new ByteArrayOutputStream();
+        final Future<Integer> job = executor.submit(() -> new Am2Run(new PrintStream(out, true, StandardCharsets.UTF_8),
+            new PrintStream(err, true, StandardCharsets.UTF_8)).run(args));
+        final int status = job.get(RUN_TIMEOUT_S, TimeUnit.SECONDS);
+        return new Ran(status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
     }
 
     @Test
     void twoRanksOfOneJvmEachSeeTheirOwnStaticFieldAndEnvironment() throws Exception
     {
-        assertEquals(0, run("run", "-n", "2", "--ranks-per-jvm", "2", "--timeout", "60", "--",
-            StaticCountMain.class.getName()), output());
+        final Ran ran = run("run", "-n", "2", "--ranks-per-jvm", "2", "--timeout", "60", "--",
+            StaticCountMain.class.getName());
+        assertEquals(0, ran.status(), ran.output());
 
         final Map<Integer, MatchResult> lines = new HashMap<>();
-        final Matcher m = COUNT_LINE.matcher(out());
+        final Matcher m = COUNT_LINE.matcher(ran.out());
         while (m.find())
         {
-            assertEquals(m.group(1), m.group(2), "a rank's line carries its own prefix" + output());
+            assertEquals(m.group(1), m.group(2), "a rank's line carries its own prefix" + ran.output());
             lines.put(Integer.parseInt(m.group(2)), m.toMatchResult());
         }
-        assertEquals(2, lines.size(), "a line of each rank" + output());
+        assertEquals(2, lines.size(), "a line of each rank" + ran.output());
         for (int rank = 0; rank < 2; rank++)
         {
             assertEquals(Integer.toString(10 * (rank + 1)), lines.get(rank).group(4),
-                "rank " + rank + "'s count" + output());
+                "rank " + rank + "'s count" + ran.output());
         }
         final String[] pids = { lines.get(0).group(3), lines.get(1).group(3) };
         final String[] loaders = { lines.get(0).group(5), lines.get(1).group(5) };
-        assertEquals(pids[0], pids[1], "both ranks in one JVM" + output());
-        assertNotEquals(loaders[0], loaders[1], "each rank's program in a loader of its own" + output());
+        assertEquals(pids[0], pids[1], "both ranks in one JVM" + ran.output());
+        assertNotEquals(loaders[0], loaders[1], "each rank's program in a loader of its own" + ran.output());
         assertTrue(rankJvms().isEmpty(), "still running: " + rankJvms());
     }
 
     @Test
     void statShowsTheEndpointsOfOneJvmWithTheirOwnRanks() throws Exception
     {
-        assertEquals(0, run("run", "-n", "2", "--ranks-per-jvm", "2", "--timeout", "60", "--",
-            StatOfItselfMain.class.getName()), output());
+        final Ran ran = run("run", "-n", "2", "--ranks-per-jvm", "2", "--timeout", "60", "--",
+            StatOfItselfMain.class.getName());
+        assertEquals(0, ran.status(), ran.output());
 
         // each rank prints the heading of every endpoint of its process: the JVM's two ranks' endpoints
         final String job = "j" + ProcessHandle.current().pid() + "-[0-9a-z]+";
         for (int r = 0; r < 2; r++)
         {
             final String prefix = "[" + r + "] stat ";
-            final List<String> endpoints = out().lines().filter(line -> line.startsWith(prefix + "ep "))
-                .map(line -> line.substring(prefix.length()).replaceAll("^ep \\d+ endpoint \\(\\d+ transports?\\)  ", ""))
+            final List<String> endpoints = ran.out().lines().filter(line -> line.startsWith(prefix + "ep "))
+                .map(line -> line.substring(prefix.length())
+                    .replaceAll("^ep \\d+ endpoint \\(\\d+ transports?\\)  ", ""))
                 .sorted().collect(Collectors.toList());
-            assertEquals(2, endpoints.size(), output());
-            assertTrue(endpoints.get(0).matches("rank 0  job " + job), output());
-            assertTrue(endpoints.get(1).matches("rank 1  job " + job), output());
+            assertEquals(2, endpoints.size(), ran.output());
+            assertTrue(endpoints.get(0).matches("rank 0  job " + job), ran.output());
+            assertTrue(endpoints.get(1).matches("rank 1  job " + job), ran.output());
         }
     }
 
     @Test
     void helloOverTwoNodesOfTwoRankJvms() throws Exception
     {
-        assertEquals(0, run("run", "-n", "4", "--nodes", "2", "--ranks-per-jvm", "2", "--timeout", "60", "--",
-            HelloMain.class.getName()), output());
+        final Ran ran = run("run", "-n", "4", "--nodes", "2", "--ranks-per-jvm", "2", "--timeout", "60", "--",
+            HelloMain.class.getName());
+        assertEquals(0, ran.status(), ran.output());
         for (int rank = 0; rank < 4; rank++)
         {
-            assertTrue(out().contains("[" + rank + "] rank " + rank + " of 4 on node " + rank / 2 + "\n"), output());
+            assertTrue(ran.out().contains("[" + rank + "] rank " + rank + " of 4 on node " + rank / 2 + "\n"),
+                ran.output());
         }
     }
 
@@ -140,33 +139,36 @@ class RanksAsThreadsTest
     void aRankThatThrowsFailsTheJobNamingItAndTheOtherRanksAreStopped() throws Exception
     {
         // ranks 0-1 in one JVM, 2-3 in another: rank 1 throws after a barrier, the others sleep to be stopped
-        assertEquals(RankMain.FAILURE_STATUS, run("run", "-n", "4", "--ranks-per-jvm", "2", "--timeout", "60", "--",
-            ThrowOnRank1Main.class.getName()), output());
+        final Ran ran = run("run", "-n", "4", "--ranks-per-jvm", "2", "--timeout", "60", "--",
+            ThrowOnRank1Main.class.getName());
+        assertEquals(RankMain.FAILURE_STATUS, ran.status(), ran.output());
 
-        assertTrue(err().contains("[1] am2j rank 1: uncaught exception in the rank's main; stopping this JVM's " +
-            "ranks 0-1\n"), output());
-        assertTrue(err().contains("[1] Exception in thread \"rank-1\" java.lang.IllegalStateException: boom on rank 1\n"),
-            output());
+        assertTrue(ran.err().contains("[1] am2j rank 1: uncaught exception in the rank's main; stopping this JVM's " +
+            "ranks 0-1\n"), ran.output());
+        assertTrue(ran.err().contains(
+            "[1] Exception in thread \"rank-1\" java.lang.IllegalStateException: boom on rank 1\n"),
+            ran.output());
         // the frames of a rank's program name its class loader, rank-R
-        assertTrue(err().contains("[1] \tat rank-1//org.am2j.launch.ThrowOnRank1Main.main("), "its stack trace" +
-            output());
-        assertTrue(err().contains("am2j run: ranks 0-1 (one JVM) exited with status 1\n"), output());
-        assertTrue(err().contains("am2j run: stopping the other 1 rank(s)\n"), output());
+        assertTrue(ran.err().contains("[1] \tat rank-1//org.am2j.launch.ThrowOnRank1Main.main("), "its stack trace" +
+            ran.output());
+        assertTrue(ran.err().contains("am2j run: ranks 0-1 (one JVM) exited with status 1\n"), ran.output());
+        assertTrue(ran.err().contains("am2j run: stopping the other 1 rank(s)\n"), ran.output());
         assertTrue(rankJvms().isEmpty(), "still running: " + rankJvms());
     }
 
     @Test
     void aRankThatExitsEndsItsJvmAndTheLauncherNamesEveryRankOfIt() throws Exception
     {
-        assertEquals(3, run("run", "-n", "4", "--ranks-per-jvm", "2", "--timeout", "60", "--",
-            ExitOnRank1Main.class.getName()), output());
+        final Ran ran = run("run", "-n", "4", "--ranks-per-jvm", "2", "--timeout", "60", "--",
+            ExitOnRank1Main.class.getName());
+        assertEquals(3, ran.status(), ran.output());
 
         for (int rank = 0; rank < 4; rank++)
         {
-            assertTrue(out().contains("[" + rank + "] out " + rank + "\n"), output());
-            assertTrue(err().contains("[" + rank + "] err " + rank + "\n"), output());
+            assertTrue(ran.out().contains("[" + rank + "] out " + rank + "\n"), ran.output());
+            assertTrue(ran.err().contains("[" + rank + "] err " + rank + "\n"), ran.output());
         }
-        assertTrue(err().contains("am2j run: ranks 0-1 (one JVM) exited with status 3\n"), output());
+        assertTrue(ran.err().contains("am2j run: ranks 0-1 (one JVM) exited with status 3\n"), ran.output());
         assertTrue(rankJvms().isEmpty(), "still running: " + rankJvms());
     }
 
@@ -174,12 +176,13 @@ class RanksAsThreadsTest
     void aRankThatReturnsBeforeJoiningFailsTheJobBeforeTheJoinTimeout() throws Exception
     {
         // the join timeout is 60 s: the job's own limit, 40 s, would end it first (status 124) were it awaited
-        assertEquals(RankMain.FAILURE_STATUS, run("run", "-n", "2", "--ranks-per-jvm", "2", "--timeout", "40", "--",
-            ReturnsBeforeJoiningOnRank1Main.class.getName()), output());
+        final Ran ran = run("run", "-n", "2", "--ranks-per-jvm", "2", "--timeout", "40", "--",
+            ReturnsBeforeJoiningOnRank1Main.class.getName());
+        assertEquals(RankMain.FAILURE_STATUS, ran.status(), ran.output());
 
-        assertTrue(err().contains("[1] am2j rank 1: main returned before joining the job (a rank program must join " +
-            "it, Spmd.init(), before it ends); stopping this JVM's ranks 0-1\n"), output());
-        assertTrue(err().contains("am2j run: ranks 0-1 (one JVM) exited with status 1\n"), output());
+        assertTrue(ran.err().contains("[1] am2j rank 1: main returned before joining the job (a rank program must " +
+            "join it, Spmd.init(), before it ends); stopping this JVM's ranks 0-1\n"), ran.output());
+        assertTrue(ran.err().contains("am2j run: ranks 0-1 (one JVM) exited with status 1\n"), ran.output());
         assertTrue(rankJvms().isEmpty(), "still running: " + rankJvms());
     }
 
