@@ -39,6 +39,12 @@ final class OwnerWatch
     private volatile boolean abandoned;
     /** Since when the file of a stalled destination has been seen gone under a state that says OPEN (0: not). */
     private long goneUnderOpenSince;
+    /**
+     * The block is a sealed memory file opened through its owner's descriptor, with a known identity: its file is gone
+     * only once its owner closed the descriptor, which it does when it frees the endpoint (a named file in a job
+     * directory can be deleted by any process of the user while its owner still reads it).
+     */
+    private final boolean fileTellsClose;
     private long fullSince;
     /** What was sent into the block of a dead owner, handed back; null until the owner is found dead. */
     private DeadPeerReturns returns;
@@ -57,6 +63,7 @@ final class OwnerWatch
         this.pid = pid;
         this.livenessNanos = transport.config.livenessNanos;
         this.owner = identify(transport, region, block);
+        this.fileTellsClose = SealedMemory.isAddress(region.path) && null != region.fileKey;
     }
 
     /**
@@ -272,13 +279,14 @@ final class OwnerWatch
      * bound, {@link ShmQueues#DRAIN_TIMEOUTS} liveness timeouts, twice over since the file was first seen gone, and
      * the owner not stopped), the destination is taken for abandoned: sends are refused, and what the route sent
      * there is handed back as from a dead owner ({@link #settle}). The file is looked at with a system call, at most
-     * once per watch of a stalled route.
+     * once per watch of a stalled route. Only for a sealed block ({@link #fileTellsClose}): a named file deleted under
+     * a live owner would otherwise have its messages both delivered and handed back.
      *
      * @return true when this call took the destination for abandoned.
      */
     boolean abandonUnderOpen(final long now)
     {
-        if (abandoned || STATE_OPEN != block.state())
+        if (abandoned || !fileTellsClose || STATE_OPEN != block.state())
         {
             // A state that says CLOSED over a file gone is a close that returns what it drained and refuses the rest.
             return false;
