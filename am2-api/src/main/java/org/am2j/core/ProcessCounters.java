@@ -9,6 +9,7 @@ import org.am2j.core.stats.CountersFile;
 import org.am2j.core.stats.EndpointCounterDescriptor;
 import org.am2j.core.stats.EndpointCounters;
 import org.am2j.core.stats.SynchronizedCountersManager;
+import org.am2j.spi.RankScope;
 import org.am2j.spi.Setting;
 import org.am2j.spi.Settings;
 import org.am2j.spi.TransportContext;
@@ -20,7 +21,8 @@ import org.am2j.spi.TransportContext;
  * <p>
  * Each endpoint's identity counter records the job and the rank the endpoint belongs to, the rank from the system
  * property {@value #RANK_PROPERTY} as it is when the endpoint is allocated ({@code Spmd.init()} sets it); without it,
- * or with a value that is no rank (then with a warning), the endpoint belongs to no rank.
+ * or with a value that is no rank (then with a warning), the endpoint belongs to no rank. An endpoint allocated on a
+ * thread that works for a rank of a JVM holding several ({@link RankScope}) records that rank.
  */
 final class ProcessCounters
 {
@@ -66,6 +68,11 @@ final class ProcessCounters
      */
     synchronized int rank()
     {
+        final RankScope scope = RankScope.current();
+        if (null != scope)
+        {
+            return scope.rank();
+        }
         try
         {
             return Settings.system().intValue(

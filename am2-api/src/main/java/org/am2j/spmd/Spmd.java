@@ -10,6 +10,8 @@ import org.am2j.api.AmError;
 import org.am2j.api.AmException;
 import org.am2j.core.AmRuntime;
 import org.am2j.core.JvmFlags;
+import org.am2j.spi.ProcessIdentity;
+import org.am2j.spi.RankScope;
 
 /**
  * Entry point of SPMD rank programs: {@code try (Job job = Spmd.init()) { ... }}.
@@ -31,7 +33,8 @@ import org.am2j.core.JvmFlags;
  * passes the job id on the command line; the node identity is the shared-memory domain's,
  * {@link org.am2j.spi.NodeIdentity}, for the job and its endpoints alike). Under any launcher it sets
  * {@value #RANK_PROPERTY} to the rank, unless set already: endpoints allocated afterwards record it in the counters
- * {@code bin/am2j stat} shows.
+ * {@code bin/am2j stat} shows. A rank held as a thread of a JVM with others ({@link RankScope}) sets no property: its
+ * endpoints record the rank of their thread's scope.
  */
 public final class Spmd
 {
@@ -48,7 +51,8 @@ public final class Spmd
 
     /**
      * Join the job this process was started in, as its environment ({@link System#getenv()}) describes, with the
-     * timeouts of {@link RendezvousConfig#RendezvousConfig()}.
+     * timeouts of {@link RendezvousConfig#RendezvousConfig()}. In a JVM that holds several ranks as threads the
+     * environment is that of the rank the calling thread works for ({@link RankScope}).
      *
      * @return this process's membership of the job.
      * @throws AmException {@link AmError#BAD_ARG} when the environment is malformed; {@link AmError#RESOURCE} when
@@ -56,7 +60,7 @@ public final class Spmd
      */
     public static Job init()
     {
-        return init(System.getenv(), new RendezvousConfig());
+        return init(RankScope.environment(), new RendezvousConfig());
     }
 
     /**
@@ -85,7 +89,11 @@ public final class Spmd
             System.getProperties().putIfAbsent(NODE_PROPERTY, environment.nodeId());
             System.getProperties().putIfAbsent(JOB_PROPERTY, environment.jobId());
         }
-        System.getProperties().putIfAbsent(RANK_PROPERTY, Integer.toString(environment.rank()));
+        if (null == RankScope.current())
+        {
+            // A rank held as a thread has its rank counted from its scope: the property is the whole JVM's.
+            System.getProperties().putIfAbsent(RANK_PROPERTY, Integer.toString(environment.rank()));
+        }
         RendezvousServer server = null;
         RendezvousClient client = null;
         try
@@ -106,6 +114,11 @@ public final class Spmd
                 final int[] indices = nodeIndices(nodeIds);
                 node = indices[environment.rank()];
                 nodes = Arrays.stream(indices).max().orElse(-1) + 1;
+            }
+            final RankScope scope = RankScope.current();
+            if (null != scope)
+            {
+                scope.markJoined();
             }
             return new Job(environment, node, nodes, client, server, config.lingerTimeoutMs());
         }
@@ -129,6 +142,12 @@ public final class Spmd
      */
     private static void rankLost(final int rank, final long processId)
     {
+        if (processId == ProcessIdentity.currentProcessId())
+        {
+            // A sibling rank of this JVM (ranks as threads): this process lives, and its ranks' supervisor, not the
+            // transports, answers for the sibling's end.
+            return;
+        }
         System.getLogger("org.am2j").log(System.Logger.Level.WARNING, "rank " + rank + " of this job was lost (its " +
             "rendezvous connection closed without leaving the job): its process is treated as dead, and messages " +
             "sent to it come back to handler 0, EOUTCOMEUNKNOWN where they may have run there");

@@ -28,9 +28,11 @@ import org.am2j.spmd.SpmdEnvironment;
  * The SPMD launcher ({@code bin/am2j run}, {@code bin/am2run}): starts P rank JVMs on this machine, spread in blocks
  * over N emulated nodes, runs their rendezvous server, and supervises them.
  * <pre>
- * am2j run -n P [--nodes N] [--poll NAME] [--nic inline|thread] [--pin] [--timeout SECONDS] [--jvm-opt OPT]...
- *     [--cp CLASSPATH] -- MAINCLASS [ARGS]
+ * am2j run -n P [--nodes N] [--poll NAME] [--nic inline|thread] [--ranks-per-jvm K] [--pin] [--timeout SECONDS]
+ *     [--jvm-opt OPT]... [--cp CLASSPATH] -- MAINCLASS [ARGS]
  * </pre>
+ * With {@code --ranks-per-jvm K} each rank JVM holds K consecutive ranks of one node as threads ({@link RankThreads},
+ * {@link JvmPlacement}); what is said of a rank's exit below is then said of the JVM, naming its ranks.
  * (the leading {@code run} is optional). Each rank runs {@link RankMain} with the rank program's class, the
  * environment of {@link SpmdEnvironment}; each emulated node gets a shared-memory root of its own, and so is its own
  * shared-memory domain and node ({@link org.am2j.spi.NodeIdentity}), removed when the job ends; see
@@ -197,7 +199,7 @@ public final class Am2Run
             final RankCommand command = new RankCommand(
                 options, jobId, HostPort.format(server.address()), shmRoot, pid, ProcessIdentity.currentStartTimeMs(),
                 pinning);
-            return supervise(options.ranks(), command, options.timeoutSeconds(), server);
+            return supervise(command.jvms(), command, options.timeoutSeconds(), server);
         }
         finally
         {
@@ -389,7 +391,7 @@ public final class Am2Run
         }
         catch (final IOException ex)
         {
-            err.println("am2j run: cannot start rank " + r + ": " + ex.getMessage());
+            err.println("am2j run: cannot start " + command.describe(r) + ": " + ex.getMessage());
             ranks.terminate(GRACE_MS);
             return false;
         }
@@ -405,7 +407,9 @@ public final class Am2Run
         {
             // the rank's standard input is closed either way
         }
-        pumps[r] = LinePump.start(process, out, err, Integer.toString(r));
+        // a JVM of several ranks prefixes each line with its rank itself (RankOutput)
+        pumps[r] = command.ranksPerJvm() == 1 ? LinePump.start(process, out, err, Integer.toString(r)) :
+            LinePump.startUnprefixed(process, out, err, Integer.toString(r));
         process.onExit().thenRun(() -> exits.add(r));
         return true;
     }
@@ -462,7 +466,8 @@ public final class Am2Run
                 failing = true;
                 stopping = true;
                 status = exitValue > 0 && exitValue < 256 ? exitValue : FAILURE_STATUS;
-                err.println("am2j run: " + describeExit(rank, exitValue) + (0 == exitValue ? BEFORE_JOINING : ""));
+                err.println("am2j run: " + describeExit(command.describe(rank), exitValue) +
+                    (0 == exitValue ? BEFORE_JOINING : ""));
                 stop(ranks, "stopping the other ");
             }
         }
@@ -484,9 +489,10 @@ public final class Am2Run
      * Remove the shared-memory files an exited rank left (all of them when it was killed; none are left by a rank
      * that closed its endpoints and exited).
      */
-    private static void reap(final RankCommand command, final int rank, final Process process)
+    private static void reap(final RankCommand command, final int jvm, final Process process)
     {
-        RankFiles.removeAfterExit(command.shmRoot(rank), CountersFile.defaultDirectory(), process.pid());
+        RankFiles.removeAfterExit(command.shmRoot(command.firstRank(jvm)), CountersFile.defaultDirectory(),
+            process.pid());
     }
 
     /**
@@ -519,12 +525,22 @@ public final class Am2Run
      */
     static String describeExit(final int rank, final int exitValue)
     {
+        return describeExit("rank " + rank, exitValue);
+    }
+
+    /**
+     * @param ranks     what exited: {@code rank R}, or the ranks of a JVM that held several.
+     * @param exitValue its exit value as {@link Process#exitValue()} reports it (128 + K for a death by signal K).
+     * @return {@code RANKS exited with status S} or {@code RANKS was killed by signal K (NAME)}.
+     */
+    static String describeExit(final String ranks, final int exitValue)
+    {
         if (exitValue > 128 && exitValue <= 128 + 64)
         {
             final int signal = exitValue - 128;
-            return "rank " + rank + " was killed by signal " + signal + signalName(signal);
+            return ranks + " was killed by signal " + signal + signalName(signal);
         }
-        return "rank " + rank + " exited with status " + exitValue;
+        return ranks + " exited with status " + exitValue;
     }
 
     private static String signalName(final int signal)

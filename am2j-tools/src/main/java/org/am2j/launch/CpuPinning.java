@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
+import java.util.StringJoiner;
 import java.util.TreeSet;
 
 /**
@@ -194,7 +195,28 @@ public final class CpuPinning
      */
     public List<String> prefix(final int rank)
     {
-        final int cpu = cpu(rank);
-        return cpu < 0 ? List.of() : List.of(taskset, "-c", Integer.toString(cpu));
+        return prefix(rank, 1);
+    }
+
+    /**
+     * @param firstRank 0 or more.
+     * @param ranks     1 or more: the ranks one JVM holds, from {@code firstRank}.
+     * @return the words to put before that JVM's {@code java} command: {@code taskset -c CPU,CPU...} with the CPUs of
+     * its ranks ({@link #cpu(int)}, each once, ascending), or nothing when pinning is not applied.
+     */
+    public List<String> prefix(final int firstRank, final int ranks)
+    {
+        if (cpu(firstRank) < 0)
+        {
+            return List.of();
+        }
+        final TreeSet<Integer> jvmCpus = new TreeSet<>();
+        for (int rank = firstRank; rank < firstRank + ranks; rank++)
+        {
+            jvmCpus.add(cpu(rank));
+        }
+        final StringJoiner list = new StringJoiner(",");
+        jvmCpus.forEach(cpu -> list.add(Integer.toString(cpu)));
+        return List.of(taskset, "-c", list.toString());
     }
 }

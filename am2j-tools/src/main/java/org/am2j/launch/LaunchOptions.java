@@ -3,6 +3,7 @@ package org.am2j.launch;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Pattern;
 
 import org.am2j.spmd.SpmdEnvironment;
@@ -26,6 +27,7 @@ import picocli.CommandLine.TypeConversionException;
  * @param poll           the poll scheduler, or {@code null} for the ranks' default.
  * @param nic            the NIC agent mode, or {@code null} for the ranks' default.
  * @param nicsPerNode    NIC processes per node, 0 when every rank has a NIC of its own.
+ * @param ranksPerJvm    ranks held by each rank JVM, as threads; 1 for a JVM per rank ({@link JvmPlacement}).
  * @param pin            true when each rank is to be pinned to a CPU ({@code --pin}, see {@link CpuPinning}).
  * @param timeoutSeconds the time limit of the job in seconds, or {@link #NO_TIMEOUT}.
  * @param jvmOptions     options for every rank's JVM, in order.
@@ -33,15 +35,18 @@ import picocli.CommandLine.TypeConversionException;
  * @param mainClass      the class whose main every rank runs.
  * @param mainArgs       the arguments of the rank program.
  */
-record LaunchOptions(boolean help, int ranks, int nodes, String poll, String nic, int nicsPerNode, boolean pin,
-    int timeoutSeconds, List<String> jvmOptions, String classPath, String mainClass, List<String> mainArgs)
+record LaunchOptions(boolean help, int ranks, int nodes, String poll, String nic, int nicsPerNode, int ranksPerJvm,
+    boolean pin, int timeoutSeconds, List<String> jvmOptions, String classPath, String mainClass, List<String> mainArgs)
 {
     /** The usage line without its heading. */
     static final String SYNOPSIS = "am2j run -n P [--nodes N] [--poll NAME] [--nic inline|thread]" +
-        " [--nics-per-node K] [--pin] [--timeout SECONDS] [--jvm-opt OPT]... [--cp CLASSPATH] -- MAINCLASS [ARGS]";
+        " [--nics-per-node K] [--ranks-per-jvm K] [--pin] [--timeout SECONDS] [--jvm-opt OPT]... [--cp CLASSPATH] -- MAINCLASS [ARGS]";
 
     /** Most NIC processes per node. */
     static final int MAX_NICS_PER_NODE = 64;
+
+    /** The environment variable that gives {@code --ranks-per-jvm} when the option is not given. */
+    static final String RANKS_PER_JVM_VARIABLE = "AM2J_RANKS_PER_JVM";
 
     /** {@link #timeoutSeconds()} of a job without {@code --timeout}. */
     static final int NO_TIMEOUT = 0;
@@ -64,6 +69,17 @@ record LaunchOptions(boolean help, int ranks, int nodes, String poll, String nic
      */
     static LaunchOptions parse(final String[] args)
     {
+        return parse(args, System.getenv());
+    }
+
+    /**
+     * @param args the command line, with or without a leading {@code run}.
+     * @param env  the launcher's environment, for {@value #RANKS_PER_JVM_VARIABLE}.
+     * @return the options.
+     * @throws IllegalArgumentException naming the bad or missing argument.
+     */
+    static LaunchOptions parse(final String[] args, final Map<String, String> env)
+    {
         final Arguments a = new Arguments();
         final int from = args.length > 0 && "run".equals(args[0]) ? 1 : 0;
         // a rank JVM's options look like options (--jvm-opt -cp): an option's value is the next word, whatever it is
@@ -72,8 +88,8 @@ record LaunchOptions(boolean help, int ranks, int nodes, String poll, String nic
         CommandLines.parse(line, Arrays.copyOfRange(args, from, args.length));
         if (a.help)
         {
-            return new LaunchOptions(true, a.ranks, a.nodes, a.poll, a.nic, a.nicsPerNode, a.pin, a.timeoutSeconds,
-                List.of(), a.classPath, null, List.of());
+            return new LaunchOptions(true, a.ranks, a.nodes, a.poll, a.nic, a.nicsPerNode, 1, a.pin,
+                a.timeoutSeconds, List.of(), a.classPath, null, List.of());
         }
         if (a.ranks < 0)
         {
@@ -85,6 +101,7 @@ record LaunchOptions(boolean help, int ranks, int nodes, String poll, String nic
             throw new IllegalArgumentException("--nodes " + a.nodes + " is more than -n " + a.ranks +
                 ": every node needs a rank");
         }
+        final int ranksPerJvm = JvmPlacement.ranksPerJvm(a.ranksPerJvm, env, a.ranks, a.nodes);
         if (a.program.isEmpty())
         {
             throw new IllegalArgumentException("missing MAINCLASS, the class whose main(String[]) every rank runs");
@@ -93,8 +110,8 @@ record LaunchOptions(boolean help, int ranks, int nodes, String poll, String nic
         {
             throw new IllegalArgumentException("MAINCLASS '" + a.program.get(0) + "' is not a class name");
         }
-        return new LaunchOptions(false, a.ranks, a.nodes, a.poll, a.nic, a.nicsPerNode, a.pin, a.timeoutSeconds,
-            List.copyOf(a.jvmOptions), a.classPath, a.program.get(0),
+        return new LaunchOptions(false, a.ranks, a.nodes, a.poll, a.nic, a.nicsPerNode, ranksPerJvm, a.pin,
+            a.timeoutSeconds, List.copyOf(a.jvmOptions), a.classPath, a.program.get(0),
             List.copyOf(a.program.subList(1, a.program.size())));
     }
 
@@ -123,6 +140,11 @@ record LaunchOptions(boolean help, int ranks, int nodes, String poll, String nic
             "NICs: 3, 3, 2); 0, the default, gives every rank a NIC of its own (AM2J_NICS_PER_NODE)")
         @Range(min = 0, max = MAX_NICS_PER_NODE, meaning = "NIC processes per node")
         int nicsPerNode;
+        @Option(names = "--ranks-per-jvm", paramLabel = "K", description = "K consecutive ranks of one node in each " +
+            "JVM, as threads, each rank's program in a class loader of its own; K must divide the ranks of every node " +
+            "(default 1, a JVM per rank, or " + RANKS_PER_JVM_VARIABLE + ")")
+        @Range(min = 1, max = SpmdEnvironment.MAX_SIZE, meaning = "ranks per JVM")
+        int ranksPerJvm;
         @Option(names = "--pin", description = "pin rank R to the R-th CPU this process may use (modulo their " +
             "number) with taskset -c; without taskset or with fewer than 2 allowed CPUs the ranks run unpinned (said " +
             "on stderr)")

@@ -21,6 +21,8 @@ import org.am2j.spmd.SpmdEnvironment;
  *     -Dam2j.job=&lt;job id&gt; [-Dam2j.poll=..] [-Dam2j.nic=..]
  *     -cp &lt;class path&gt; org.am2j.launch.RankMain MAINCLASS [ARGS]
  * </pre>
+ * or, with {@code --ranks-per-jvm K} above 1, one such JVM per K ranks running {@code org.am2j.launch.RankThreads K
+ * MAINCLASS [ARGS]} ({@link RankThreads}, {@link JvmPlacement}).
  * ({@code taskset -c CPU} with {@code --pin} when pinning can be applied, see {@link CpuPinning#prefix(int)}), with
  * the {@code AM2J_*} variables of {@link SpmdEnvironment} (and {@code AM2J_POLL}, {@code AM2J_NIC} when given) added
  * to the launcher's environment. With more ranks than CPUs the ranks' JVMs compile with C1 only and collect with the
@@ -189,16 +191,52 @@ final class RankCommand
     }
 
     /**
-     * @param rank of the process to start.
+     * @return the number of rank JVMs: one per rank, or one per {@code --ranks-per-jvm} ranks.
+     */
+    int jvms()
+    {
+        return JvmPlacement.jvms(options.ranks(), options.ranksPerJvm());
+    }
+
+    /**
+     * @return ranks each rank JVM holds.
+     */
+    int ranksPerJvm()
+    {
+        return options.ranksPerJvm();
+    }
+
+    /**
+     * @param jvm index of a rank JVM.
+     * @return its first rank.
+     */
+    int firstRank(final int jvm)
+    {
+        return JvmPlacement.firstRank(jvm, options.ranksPerJvm());
+    }
+
+    /**
+     * @param jvm index of a rank JVM.
+     * @return what it holds, for messages: {@code rank R}, or {@code ranks F-L (one JVM)}.
+     */
+    String describe(final int jvm)
+    {
+        return JvmPlacement.describe(jvm, options.ranksPerJvm());
+    }
+
+    /**
+     * @param jvm index of the rank JVM to start, which is its rank when each JVM holds one; with K ranks per JVM it
+     *            runs {@link RankThreads} for ranks jvm·K .. jvm·K + K - 1, and its environment is its first rank's.
      * @return a process builder for it, its standard streams piped.
      */
-    ProcessBuilder build(final int rank)
+    ProcessBuilder build(final int jvm)
     {
+        final int rank = firstRank(jvm);
         final int node = RankPlacement.nodeOf(rank, options.ranks(), options.nodes());
         final List<String> command = new ArrayList<>();
         if (null != pinning)
         {
-            command.addAll(pinning.prefix(rank));
+            command.addAll(pinning.prefix(rank, options.ranksPerJvm()));
         }
         command.add(java);
         command.addAll(JVM_FLAGS);
@@ -215,7 +253,15 @@ final class RankCommand
         }
         command.add("-cp");
         command.add(classPath);
-        command.add(RankMain.class.getName());
+        if (options.ranksPerJvm() > 1)
+        {
+            command.add(RankThreads.class.getName());
+            command.add(Integer.toString(options.ranksPerJvm()));
+        }
+        else
+        {
+            command.add(RankMain.class.getName());
+        }
         command.add(options.mainClass());
         command.addAll(options.mainArgs());
 

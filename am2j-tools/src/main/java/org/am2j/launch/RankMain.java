@@ -39,52 +39,18 @@ public final class RankMain
             System.exit(USAGE_STATUS);
             return;
         }
-        final SpmdEnvironment environment;
-        try
+        final SpmdEnvironment environment = environment();
+        if (null == environment)
         {
-            environment = SpmdEnvironment.parse(System.getenv());
-        }
-        catch (final AmException ex)
-        {
-            System.err.println("am2j rank: " + ex.getMessage());
             System.exit(USAGE_STATUS);
             return;
         }
-        if (environment.launcherPid() > 0)
-        {
-            LauncherWatchdog.start(environment.launcherPid(), environment.launcherStartMillis(), environment.rank());
-        }
+        startWatchdog(environment, environment.rank());
 
-        final String mainClass = args[0];
-        final String prefix = "am2j rank " + environment.rank() + ": ";
-        final Method main;
-        try
+        final Method main = mainMethod(args[0], ClassLoader.getSystemClassLoader(),
+            "am2j rank " + environment.rank() + ": ");
+        if (null == main)
         {
-            main = Class.forName(mainClass, false, ClassLoader.getSystemClassLoader())
-                .getMethod("main", String[].class);
-            if (!Modifier.isStatic(main.getModifiers()) || main.getReturnType() != void.class)
-            {
-                throw new NoSuchMethodException(mainClass + ".main");
-            }
-            main.setAccessible(true);
-        }
-        catch (final ClassNotFoundException ex)
-        {
-            System.err.println(prefix + "main class " + mainClass + " not found on the class path " +
-                System.getProperty("java.class.path"));
-            System.exit(FAILURE_STATUS);
-            return;
-        }
-        catch (final NoSuchMethodException ex)
-        {
-            System.err.println(prefix + "class " + mainClass + " has no public static void main(String[])");
-            System.exit(FAILURE_STATUS);
-            return;
-        }
-        catch (final RuntimeException | LinkageError ex)
-        {
-            System.err.println(prefix + "cannot load main class " + mainClass + ":");
-            ex.printStackTrace();
             System.exit(FAILURE_STATUS);
             return;
         }
@@ -101,6 +67,73 @@ public final class RankMain
         {
             uncaught(ex);
         }
+    }
+
+    /**
+     * @return the environment the launcher gave this JVM, or {@code null} after saying on standard error what is wrong
+     * with it.
+     */
+    static SpmdEnvironment environment()
+    {
+        try
+        {
+            return SpmdEnvironment.parse(System.getenv());
+        }
+        catch (final AmException ex)
+        {
+            System.err.println("am2j rank: " + ex.getMessage());
+            return null;
+        }
+    }
+
+    /**
+     * Start the {@link LauncherWatchdog} of a rank JVM when its launcher's pid is known.
+     *
+     * @param environment the JVM's environment.
+     * @param rank        its (first) rank, for the watchdog's message.
+     */
+    static void startWatchdog(final SpmdEnvironment environment, final int rank)
+    {
+        if (environment.launcherPid() > 0)
+        {
+            LauncherWatchdog.start(environment.launcherPid(), environment.launcherStartMillis(), rank);
+        }
+    }
+
+    /**
+     * @param mainClass a rank program's main class.
+     * @param loader    to load it with.
+     * @param prefix    of the message said when it cannot be run, e.g. {@code am2j rank 3: }.
+     * @return its {@code public static void main(String[])}, accessible; {@code null} after saying on standard error
+     * why there is none.
+     */
+    static Method mainMethod(final String mainClass, final ClassLoader loader, final String prefix)
+    {
+        try
+        {
+            final Method main = Class.forName(mainClass, false, loader).getMethod("main", String[].class);
+            if (!Modifier.isStatic(main.getModifiers()) || main.getReturnType() != void.class)
+            {
+                throw new NoSuchMethodException(mainClass + ".main");
+            }
+            main.setAccessible(true);
+            return main;
+        }
+        catch (final ClassNotFoundException ex)
+        {
+            System.err.println(prefix + "main class " + mainClass + " not found on the class path " +
+                System.getProperty("java.class.path"));
+        }
+        catch (final NoSuchMethodException ex)
+        {
+            System.err.println(prefix + "class " + mainClass + " has no public static void main(String[])");
+        }
+        catch (final RuntimeException | LinkageError ex)
+        {
+            System.err.println(prefix + "cannot load main class " + mainClass + ":");
+            ex.printStackTrace();
+        }
+        return null;
     }
 
     private static void uncaught(final Throwable ex)

@@ -94,11 +94,11 @@ class LaunchOptionsTest
     @Test
     void theHelpNamesEveryOptionUnderTheUsageLine()
     {
-        assertEquals("usage: am2j run -n P [--nodes N] [--poll NAME] [--nic inline|thread] [--nics-per-node K] [--pin]" +
-            " [--timeout SECONDS] [--jvm-opt OPT]... [--cp CLASSPATH] -- MAINCLASS [ARGS]", LaunchOptions.USAGE);
+        assertEquals("usage: am2j run -n P [--nodes N] [--poll NAME] [--nic inline|thread] [--nics-per-node K]" +
+            " [--ranks-per-jvm K] [--pin] [--timeout SECONDS] [--jvm-opt OPT]... [--cp CLASSPATH] -- MAINCLASS [ARGS]", LaunchOptions.USAGE);
         assertTrue(LaunchOptions.HELP.startsWith(LaunchOptions.USAGE + System.lineSeparator()), LaunchOptions.HELP);
         for (final String option : List.of("-n P", "--nodes N", "--poll NAME", "--nic MODE", "--nics-per-node K",
-            "--pin", "--timeout S", "--jvm-opt OPT", "--cp CLASSPATH", "MAINCLASS ARGS"))
+            "--ranks-per-jvm K", "--pin", "--timeout S", "--jvm-opt OPT", "--cp CLASSPATH", "MAINCLASS ARGS"))
         {
             assertTrue(LaunchOptions.HELP.contains(option), option + " in " + LaunchOptions.HELP);
         }

@@ -131,11 +131,13 @@ final class SharedNicLink implements AutoCloseable
     }
 
     /**
-     * Look whether the NIC process still runs (one read of its {@code /proc} entry on Linux).
+     * Look whether the NIC process still runs (one read of its {@code /proc} entry on Linux). Serialised: the watch
+     * reads into one buffer, and the host threads of several endpoints (ranks held as threads of one JVM) share the
+     * link; it runs now and then in an idle poll and while waiting for a command, never per message.
      *
      * @return false once it is gone.
      */
-    boolean checkAlive()
+    synchronized boolean checkAlive()
     {
         if (!nicDead && !nicAlive.getAsBoolean())
         {

@@ -31,8 +31,9 @@ import org.am2j.spmd.Spmd;
  * Rank program: every rank sends every other rank every message kind (short with 0..8 arguments; medium and long
  * with 0..8 arguments and 0, 1, 63, 64, 1500, 4095, 8192 bytes), one at a time, and checks the reply, which echoes
  * arguments and data; the receiver checks each request too. It checks that each translation uses the expected
- * transport (same node: {@code shm} when shared memory is open, else {@code net}; other nodes: {@code net}) and, at
- * the end, that the per-transport counters show each request on that transport only.
+ * transport (same JVM, when it holds several ranks as threads: {@code inproc}; same node: {@code shm} when shared
+ * memory is open, else {@code net}; other nodes: {@code net}) and, at the end, that the per-transport counters show
+ * each request on that transport only.
  * <p>
  * Arguments: rounds, and {@code multi} (shared memory and network open) or {@code net} (network only).
  */
@@ -86,18 +87,24 @@ public final class CrossNodeMain
             final AtomicBuffer segment = endpoint.allocateSegment(2 * size * REGION);
             check(null != segment, "no segment");
             mapAll();
+            int sameJvmPeers = 0;
             int sameNodePeers = 0;
             int otherNodePeers = 0;
             for (int q = 0; q < size; q++)
             {
                 final String transport = endpoint.translationTransport(q);
                 final boolean sameNode = endpoint.translationName(q).node().equals(endpoint.name().node());
-                final String expected = q == rank ? "inproc" : sameNode && shmOpen ? "shm" : "net";
+                final boolean sameJvm = endpoint.translationName(q).processId() == endpoint.name().processId();
+                final String expected = q == rank || sameJvm ? "inproc" : sameNode && shmOpen ? "shm" : "net";
                 check(expected.equals(transport), "rank " + rank + ": translation " + q + " uses " + transport +
                     ", expected " + expected);
                 if (q != rank)
                 {
-                    if ("shm".equals(transport))
+                    if ("inproc".equals(transport))
+                    {
+                        sameJvmPeers++;
+                    }
+                    else if ("shm".equals(transport))
                     {
                         sameNodePeers++;
                     }
@@ -134,6 +141,8 @@ public final class CrossNodeMain
             final EndpointStatistics statistics = endpoint.statistics();
             final long shmRequests = statistics.get("shm", EndpointStatistics.Counter.REQUESTS_SENT);
             final long netRequests = statistics.get("net", EndpointStatistics.Counter.REQUESTS_SENT);
+            checkEquals((long)sameJvmPeers * perPeer, statistics.get("inproc", EndpointStatistics.Counter.REQUESTS_SENT),
+                "rank " + rank + ": requests sent in-process");
             checkEquals((long)sameNodePeers * perPeer, shmRequests, "rank " + rank + ": requests sent over shm");
             checkEquals((long)otherNodePeers * perPeer, netRequests, "rank " + rank + ": requests sent over net");
             // Replies travel by the medium of their request: as many replies on each transport as requests came in.
@@ -141,7 +150,7 @@ public final class CrossNodeMain
             long netHandled = 0;
             for (int q = 0; q < size; q++)
             {
-                if (q != rank)
+                if (q != rank && !"inproc".equals(endpoint.translationTransport(q)))
                 {
                     if ("shm".equals(endpoint.translationTransport(q)))
                     {

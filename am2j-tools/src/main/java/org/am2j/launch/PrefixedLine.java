@@ -1,0 +1,88 @@
+package org.am2j.launch;
+
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+
+/**
+ * The line a rank is writing, copied whole, prefixed, to a stream of the launcher ({@link LinePump}) or of a JVM of
+ * several ranks ({@link RankOutput}): a line is written while holding the target stream's lock, so lines of different
+ * ranks never interleave. Bytes are copied as they are (no charset decoding); a line longer than {@link #MAX_LINE}
+ * bytes is split. Not thread-safe.
+ */
+final class PrefixedLine
+{
+    /** Longest line kept whole. */
+    static final int MAX_LINE = 1024 * 1024;
+
+    private final PrintStream target;
+    private final byte[] prefix;
+    private byte[] line = new byte[256];
+    private int length;
+
+    /**
+     * @param target where the lines go.
+     * @param prefix what goes in front of each, e.g. {@code [3] }, in bytes; empty for none.
+     */
+    PrefixedLine(final PrintStream target, final byte[] prefix)
+    {
+        this.target = target;
+        this.prefix = prefix;
+    }
+
+    /**
+     * @param label what the prefix says.
+     * @return {@code [label] } in bytes.
+     */
+    static byte[] prefix(final Object label)
+    {
+        return ("[" + label + "] ").getBytes(StandardCharsets.US_ASCII);
+    }
+
+    /**
+     * @param b the next byte of the rank's stream: a newline writes the line.
+     */
+    void write(final byte b)
+    {
+        if (b == '\n')
+        {
+            emit();
+            return;
+        }
+        if (length == line.length)
+        {
+            if (length >= MAX_LINE)
+            {
+                emit();
+            }
+            else
+            {
+                line = Arrays.copyOf(line, Math.min(MAX_LINE, line.length * 2));
+            }
+        }
+        line[length++] = b;
+    }
+
+    /**
+     * Write the unfinished last line, if any, with a newline.
+     */
+    void finish()
+    {
+        if (length > 0)
+        {
+            emit();
+        }
+    }
+
+    private void emit()
+    {
+        synchronized (target)
+        {
+            target.write(prefix, 0, prefix.length);
+            target.write(line, 0, length);
+            target.write('\n');
+            target.flush();
+        }
+        length = 0;
+    }
+}
