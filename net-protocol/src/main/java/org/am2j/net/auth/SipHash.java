@@ -130,12 +130,11 @@ public final class SipHash
         long v2 = k0 ^ V2;
         long v3 = k1 ^ V3;
 
-        // Every 8-byte block, then the last one: the 0..7 bytes left over and the message length (mod 256) in its
-        // top byte.
+        // Every full 8-byte block in a loop of its own (no test per block: it runs over every byte of a datagram).
         final int blocksEnd = offset + (length & ~7);
-        for (int i = offset; i <= blocksEnd; i += 8)
+        for (int i = offset; i < blocksEnd; i += 8)
         {
-            final long m = i < blocksEnd ? buffer.getLong(i, ByteOrder.LITTLE_ENDIAN) : lastBlock(buffer, i, length);
+            final long m = buffer.getLong(i, ByteOrder.LITTLE_ENDIAN);
             v3 ^= m;
             for (int round = 0; round < 2; round++)
             {
@@ -146,6 +145,18 @@ public final class SipHash
             }
             v0 ^= m;
         }
+
+        // The last block: the 0..7 bytes left over, then the message length (mod 256) in the top byte.
+        final long last = lastBlock(buffer, blocksEnd, length);
+        v3 ^= last;
+        for (int round = 0; round < 2; round++)
+        {
+            v0 += v1; v1 = Long.rotateLeft(v1, 13); v1 ^= v0; v0 = Long.rotateLeft(v0, 32);
+            v2 += v3; v3 = Long.rotateLeft(v3, 16); v3 ^= v2;
+            v0 += v3; v3 = Long.rotateLeft(v3, 21); v3 ^= v0;
+            v2 += v1; v1 = Long.rotateLeft(v1, 17); v1 ^= v2; v2 = Long.rotateLeft(v2, 32);
+        }
+        v0 ^= last;
 
         v2 ^= 0xFF;
         for (int round = 0; round < 4; round++)
