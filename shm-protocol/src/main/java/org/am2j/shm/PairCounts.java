@@ -3,6 +3,8 @@ package org.am2j.shm;
 import static org.am2j.shm.FastBoxDescriptor.REPLIES;
 import static org.am2j.shm.FastBoxDescriptor.REQUESTS;
 
+import java.util.Arrays;
+
 import org.agrona.concurrent.UnsafeBuffer;
 import org.am2j.spi.TransportCounters;
 
@@ -93,14 +95,19 @@ final class PairCounts
         for (int kind = 0; kind < KINDS; kind++)
         {
             final PacketReceiver queue = queues[kind];
-            final boolean empty = null != queue && queue.isEmpty();
+            if (null == queue || !queue.isEmpty())
+            {
+                // Messages waiting: nothing of this kind is lost now, and no difference is read.
+                Arrays.fill(gapSince, kind * slots, (kind + 1) * slots, 0);
+                continue;
+            }
             for (int slot = 0; slot < slots; slot++)
             {
                 final int g = kind * slots + slot;
                 final int countOffset = block.slotOffset(slot) + ConnectionSlotDescriptor.sharedSentOffset(kind);
                 // Acquire: the count is published after the READY store of the message it counts.
                 final long difference = buffer.getLongAcquire(countOffset) - consumed[kind][slot];
-                if (!empty || difference <= 0 || difference > MOST_IN_A_QUEUE)
+                if (difference <= 0 || difference > MOST_IN_A_QUEUE)
                 {
                     gapSince[g] = 0;
                     continue;

@@ -41,9 +41,10 @@ final class RouteBox
     /** Messages the route put on the destination's shared request / reply queue. */
     private long sharedRequests;
     private long sharedReplies;
-    /** The destination's buffer, and the offset of the request count in the route's connection slot there. */
+    /** The destination's buffer, and the offsets of the route's request and reply counts in its connection slot. */
     private final UnsafeBuffer slotBuffer;
-    private final int countOffset;
+    private final int requestCountOffset;
+    private final int replyCountOffset;
 
     /**
      * @param block   the destination's queue block.
@@ -55,7 +56,9 @@ final class RouteBox
         this.boxes = block.boxes;
         this.ownerWord = FastBoxDescriptor.owner(pid, inverse);
         this.slotBuffer = block.buffer;
-        this.countOffset = block.slotOffset(inverse & 0xFFFF) + ConnectionSlotDescriptor.SHARED_SENT_OFFSET;
+        final int slot = block.slotOffset(inverse & 0xFFFF);
+        this.requestCountOffset = slot + ConnectionSlotDescriptor.sharedSentOffset(FastBoxDescriptor.REQUESTS);
+        this.replyCountOffset = slot + ConnectionSlotDescriptor.sharedSentOffset(FastBoxDescriptor.REPLIES);
     }
 
     /**
@@ -121,7 +124,7 @@ final class RouteBox
     {
         final long shared = request ? ++sharedRequests : ++sharedReplies;
         // Release store, after the READY store of the message counted: a receiver that reads the count sees it.
-        slotBuffer.putLongRelease(countOffset + (request ? 0 : 8), shared);
+        slotBuffer.putLongRelease(request ? requestCountOffset : replyCountOffset, shared);
     }
 
     /**
@@ -129,13 +132,16 @@ final class RouteBox
      */
     private void republishSharedSent()
     {
-        if (slotBuffer.getLongVolatile(countOffset) != sharedRequests)
+        republish(requestCountOffset, sharedRequests);
+        republish(replyCountOffset, sharedReplies);
+    }
+
+    private void republish(final int offset, final long count)
+    {
+        if (slotBuffer.getLongVolatile(offset) != count)
         {
-            slotBuffer.putLongRelease(countOffset, sharedRequests);
-        }
-        if (slotBuffer.getLongVolatile(countOffset + 8) != sharedReplies)
-        {
-            slotBuffer.putLongRelease(countOffset + 8, sharedReplies);
+            // Release store, as in sharedSent.
+            slotBuffer.putLongRelease(offset, count);
         }
     }
 
