@@ -5,6 +5,7 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.SeekableByteChannel;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -156,6 +157,46 @@ public final class NodeIdentity
         {
             // a leftover temporary file is harmless: its name is never read
             ShmDirectories.deleteQuietly(temporary);
+            removeTemporariesOfGoneProcesses(root);
+        }
+    }
+
+    /**
+     * Remove the temporary files of processes that died between writing and removing them (a SIGKILL there): their
+     * names carry the writer's pid, and a pid with no live process is not writing. A live process under a reused pid
+     * keeps its file until a later look. Once per call of {@link #of}, which a process makes once per root.
+     */
+    private static void removeTemporariesOfGoneProcesses(final Path root)
+    {
+        final String prefix = "." + FILE_NAME + "-";
+        try (DirectoryStream<Path> temporaries = Files.newDirectoryStream(root, prefix + "*"))
+        {
+            for (final Path temporary : temporaries)
+            {
+                final String name = temporary.getFileName().toString();
+                final int end = name.indexOf('-', prefix.length());
+                final long pid = end < 0 ? -1 : parsePid(name.substring(prefix.length(), end));
+                if (pid > 0 && !ProcessIdentity.isAlive(pid, ProcessIdentity.UNKNOWN_START_TIME))
+                {
+                    ShmDirectories.deleteQuietly(temporary);
+                }
+            }
+        }
+        catch (final IOException | RuntimeException ex)
+        {
+            // a leftover temporary file is harmless: the next process to read the id looks again
+        }
+    }
+
+    private static long parsePid(final String digits)
+    {
+        try
+        {
+            return Long.parseLong(digits);
+        }
+        catch (final NumberFormatException ex)
+        {
+            return -1;
         }
     }
 

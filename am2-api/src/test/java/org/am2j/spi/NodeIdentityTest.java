@@ -56,6 +56,29 @@ class NodeIdentityTest
         }
     }
 
+    /**
+     * A process killed between writing its temporary file and removing it leaves the file behind: the next reader of
+     * the id removes it, and leaves the temporary file of a live process alone.
+     */
+    @Test
+    @Timeout(value = 30, unit = TimeUnit.SECONDS)
+    void theTemporaryFileOfAGoneProcessIsRemovedAndALiveOnesKept() throws Exception
+    {
+        final Path root = temp.resolve("am2j-user");
+        NodeIdentity.of(root);
+        final Process gone = new ProcessBuilder("true").start();
+        gone.waitFor();
+        final Path ofGone = root.resolve("." + NodeIdentity.FILE_NAME + "-" + gone.pid() + "-0123456789abcdef");
+        final Path ofLive = root.resolve("." + NodeIdentity.FILE_NAME + "-" + ProcessHandle.current().pid() + "-x");
+        Files.createFile(ofGone);
+        Files.createFile(ofLive);
+
+        NodeIdentity.of(root);
+
+        assertTrue(Files.notExists(ofGone), "a gone process's temporary file is removed");
+        assertTrue(Files.exists(ofLive), "a live process's temporary file is kept");
+    }
+
     @Test
     @Timeout(value = 30, unit = TimeUnit.SECONDS)
     void racingCreatorsAllReadTheOneIdThatWasPublished() throws Exception
