@@ -20,7 +20,9 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code OMPI_COMM_WORLD_RANK}/{@code OMPI_COMM_WORLD_SIZE}. Every pair of ranks ping-pongs and floods each other
  * ({@link NamespaceFloodMain}), every message arriving once with its reply. Only this test needs
  * {@code --allow-run-as-root} (CI runs as root) and {@code --oversubscribe} (4 ranks on 2 CPUs). Skipped, with the
- * reason, where {@code mpirun} is not installed (Debian's package {@code openmpi-bin}).
+ * reason, where {@code mpirun} is not installed (Debian's package {@code openmpi-bin}). The same with 2 processes of
+ * 4 ranks each, as threads ({@code -x AM2J_RANKS_PER_JVM=4 java ... org.am2j.launch.RankThreads Program}): ranks of
+ * one process talk in-process, the two processes over shared memory.
  */
 class MpirunTest
 {
@@ -58,6 +60,43 @@ class MpirunTest
         {
             final List<Long> left = LauncherJob.killMarked(marker);
             assertEquals(List.of(), left, "processes of the job left after mpirun ended (killed)");
+        }
+    }
+
+    @Test
+    @Timeout(value = 100, unit = TimeUnit.SECONDS)
+    void everyPairOfEightRanksExchangesUnderMpirunOfTwoProcessesOfFourRanksEach() throws Exception
+    {
+        final String reason = LauncherJob.missing("openmpi-bin", "mpirun");
+        System.out.println("MpirunTest: " + (null == reason ? "mpirun found, the test runs" : "skipped: " + reason));
+        assumeTrue(null == reason, reason);
+
+        final String marker = "mpirun-threads-" + ProcessHandle.current().pid() + "-" + System.nanoTime();
+        final String bootstrap = "127.0.0.1:" + LauncherJob.freePort();
+        final List<String> command = new ArrayList<>(List.of(LauncherJob.find("mpirun").toString(),
+            "--allow-run-as-root", "--oversubscribe", "-n", "2", "-x", "AM2J_RANKS_PER_JVM=4",
+            "-x", "AM2J_BOOTSTRAP=" + bootstrap));
+        command.addAll(LauncherJob.rankThreadsCommand(RANK_SECONDS, 8));
+        final Path output = dir.resolve("mpirun.out");
+        boolean passed = false;
+        try
+        {
+            final int status = LauncherJob.run(TimeUnit.SECONDS.toMillis(RANK_SECONDS + 20), command,
+                Map.of(LauncherJob.MARKER, marker), output);
+            assertEquals(0, status, "mpirun ended with " + status + " (-1: killed for running too long)\n" +
+                String.join(" ", command) + "\n" + LauncherJob.read(output));
+            LauncherJob.checkRanks(LauncherJob.read(output), "mpirun", 8, 4);
+            System.out.println("MpirunTest: 2 processes of 4 ranks each under mpirun with AM2J_RANKS_PER_JVM=4: " +
+                "every pair of the 8 ranks exchanged, every message once with its reply");
+            passed = true;
+        }
+        finally
+        {
+            final List<Long> left = LauncherJob.killMarked(marker);
+            if (passed)
+            {
+                assertEquals(List.of(), left, "processes of the job left after mpirun ended (killed)");
+            }
         }
     }
 
