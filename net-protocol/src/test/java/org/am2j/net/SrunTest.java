@@ -30,7 +30,8 @@ import org.junit.jupiter.api.io.TempDir;
  * once with its reply. Only this test needs {@code --overcommit} (4 tasks on 2 CPUs). Every process of the test
  * carries a marker in its environment; whatever happens, the daemons and any task left are killed and the directory
  * removed. Skipped, with the reason, where Slurm or MUNGE is not installed (Debian's packages {@code slurmctld},
- * {@code slurmd}, {@code slurm-client}, {@code munge}) or the test does not run as root.
+ * {@code slurmd}, {@code slurm-client}, {@code munge}) or the test does not run as root. The same with 2 tasks of 4
+ * ranks each, as threads ({@code AM2J_RANKS_PER_JVM=4 srun -n 2 java ... org.am2j.launch.RankThreads Program}).
  */
 class SrunTest
 {
@@ -47,6 +48,38 @@ class SrunTest
     @Timeout(value = 180, unit = TimeUnit.SECONDS)
     void everyPairOfFourRanksExchangesUnderSrunOfAOneNodeSlurm() throws Exception
     {
+        final String bootstrap = "127.0.0.1:" + LauncherJob.freePort();
+        runUnderSlurm("srun", LauncherJob.RANKS, Map.of("AM2J_BOOTSTRAP", bootstrap),
+            LauncherJob.rankCommand(RANK_SECONDS), 1);
+        System.out.println("SrunTest: 4 ranks under srun --overcommit of a one-node Slurm with AM2J_BOOTSTRAP=" +
+            bootstrap + ": every pair exchanged, every message once with its reply");
+    }
+
+    @Test
+    @Timeout(value = 180, unit = TimeUnit.SECONDS)
+    void everyPairOfEightRanksExchangesUnderSrunOfTwoTasksOfFourRanksEach() throws Exception
+    {
+        final String bootstrap = "127.0.0.1:" + LauncherJob.freePort();
+        runUnderSlurm("srun-threads", 2, Map.of("AM2J_BOOTSTRAP", bootstrap, "AM2J_RANKS_PER_JVM", "4"),
+            LauncherJob.rankThreadsCommand(RANK_SECONDS, 8), 4);
+        System.out.println("SrunTest: 2 tasks of 4 ranks each under srun of a one-node Slurm with " +
+            "AM2J_RANKS_PER_JVM=4: every pair of the 8 ranks exchanged, every message once with its reply");
+    }
+
+    /**
+     * Start a one-node Slurm, run {@code srun -n TASKS RANKCOMMAND} in it with {@code jobEnv} in srun's environment,
+     * check that it succeeds and that every rank exchanged with every other ({@link LauncherJob#checkRanks}), then
+     * stop the daemons and kill whatever is left.
+     *
+     * @param name        of the test, for its marker and output file.
+     * @param tasks       Slurm tasks.
+     * @param jobEnv      variables given to srun, and so to every task.
+     * @param rankCommand the command of every task.
+     * @param perTask     ranks each task holds.
+     */
+    private void runUnderSlurm(final String name, final int tasks, final Map<String, String> jobEnv,
+        final List<String> rankCommand, final int perTask) throws Exception
+    {
         String reason = LauncherJob.missing("slurmctld slurmd slurm-client munge",
             "slurmctld", "slurmd", "srun", "sinfo", "munged");
         if (null == reason && !isRoot())
@@ -57,7 +90,7 @@ class SrunTest
             "skipped: " + reason));
         assumeTrue(null == reason, reason);
 
-        final String marker = "srun-" + ProcessHandle.current().pid() + "-" + System.nanoTime();
+        final String marker = name + "-" + ProcessHandle.current().pid() + "-" + System.nanoTime();
         final Path conf = dir.resolve("slurm.conf");
         final Map<String, String> env = Map.of(LauncherJob.MARKER, marker, "SLURM_CONF", conf.toString());
         Process srun = null;
@@ -72,22 +105,19 @@ class SrunTest
                 conf.toString()), env, dir.resolve("slurmd.out")));
             awaitIdleNode(env);
 
-            final String bootstrap = "127.0.0.1:" + LauncherJob.freePort();
             final List<String> command = new ArrayList<>(List.of(LauncherJob.find("srun").toString(),
-                "--overcommit", "-n", Integer.toString(LauncherJob.RANKS), "--time=2", "--kill-on-bad-exit=1"));
-            command.addAll(LauncherJob.rankCommand(RANK_SECONDS));
-            final Map<String, String> jobEnv = new java.util.HashMap<>(env);
-            jobEnv.put("AM2J_BOOTSTRAP", bootstrap);
-            final Path output = dir.resolve("srun.out");
-            srun = LauncherJob.start(command, jobEnv, output);
+                "--overcommit", "-n", Integer.toString(tasks), "--time=2", "--kill-on-bad-exit=1"));
+            command.addAll(rankCommand);
+            final Map<String, String> srunEnv = new java.util.HashMap<>(env);
+            srunEnv.putAll(jobEnv);
+            final Path output = dir.resolve(name + ".out");
+            srun = LauncherJob.start(command, srunEnv, output);
             final boolean ended = srun.waitFor(RANK_SECONDS + 20, TimeUnit.SECONDS);
             assertTrue(ended, "srun did not end in time\n" + String.join(" ", command) + "\n" +
                 LauncherJob.read(output) + logs());
             assertEquals(0, srun.exitValue(), "srun ended with " + srun.exitValue() + "\n" +
                 String.join(" ", command) + "\n" + LauncherJob.read(output) + logs());
-            LauncherJob.checkRanks(LauncherJob.read(output), "srun");
-            System.out.println("SrunTest: 4 ranks under srun --overcommit of a one-node Slurm with AM2J_BOOTSTRAP=" +
-                bootstrap + ": every pair exchanged, every message once with its reply");
+            LauncherJob.checkRanks(LauncherJob.read(output), "srun", tasks * perTask, perTask);
             passed = true;
         }
         finally
