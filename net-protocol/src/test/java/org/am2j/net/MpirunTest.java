@@ -100,6 +100,46 @@ class MpirunTest
         }
     }
 
+    /**
+     * The mpirun line of docs/commands.md's "Under srun or mpirun", run as written ({@link DocsRecipe}): 2 processes
+     * of 4 ranks each of the README's HelloAm. What the root user and a machine of fewer than 2 CPUs need is given to
+     * mpirun in its environment, so that the line stays as the docs write it.
+     */
+    @Test
+    @Timeout(value = 100, unit = TimeUnit.SECONDS)
+    void theDocsRecipeOfFourRanksPerProcessRunsUnderMpirun() throws Exception
+    {
+        final String reason = LauncherJob.missing("openmpi-bin", "mpirun");
+        System.out.println("MpirunTest: " + (null == reason ? "mpirun found, the test runs" : "skipped: " + reason));
+        assumeTrue(null == reason, reason);
+
+        final String marker = "mpirun-recipe-" + ProcessHandle.current().pid() + "-" + System.nanoTime();
+        final List<String> recipe = DocsRecipe.recipe("docs/commands.md", "**Under `srun` or `mpirun`.**",
+            DocsRecipe.compileHello(dir)).stream().filter(line -> !line.contains("srun ")).toList();
+        final Map<String, String> env = new java.util.HashMap<>(DocsRecipe.environment(marker));
+        env.putAll(Map.of("OMPI_ALLOW_RUN_AS_ROOT", "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1",
+            "OMPI_MCA_rmaps_base_oversubscribe", "1"));
+        final Path output = dir.resolve("recipe.out");
+        boolean passed = false;
+        try
+        {
+            final int status = LauncherJob.run(TimeUnit.SECONDS.toMillis(RANK_SECONDS), DocsRecipe.bash(recipe), env,
+                output);
+            assertEquals(0, status, "the recipe ended with " + status + " (-1: killed for running too long)\n" +
+                String.join("\n", recipe) + "\n" + LauncherJob.read(output));
+            DocsRecipe.checkGreetings(LauncherJob.read(output), 8, true);
+            passed = true;
+        }
+        finally
+        {
+            final List<Long> left = LauncherJob.killMarked(marker);
+            if (passed)
+            {
+                assertEquals(List.of(), left, "processes of the job left after mpirun ended (killed)");
+            }
+        }
+    }
+
     @Test
     @Timeout(value = 100, unit = TimeUnit.SECONDS)
     void theRanksStartTheirNodesSharedNicsUnderMpirun() throws Exception

@@ -49,8 +49,9 @@ class SrunTest
     void everyPairOfFourRanksExchangesUnderSrunOfAOneNodeSlurm() throws Exception
     {
         final String bootstrap = "127.0.0.1:" + LauncherJob.freePort();
-        runUnderSlurm("srun", LauncherJob.RANKS, Map.of("AM2J_BOOTSTRAP", bootstrap),
-            LauncherJob.rankCommand(RANK_SECONDS), 1);
+        final String output = runUnderSlurm("srun", srun(LauncherJob.RANKS, LauncherJob.rankCommand(RANK_SECONDS)),
+            Map.of("AM2J_BOOTSTRAP", bootstrap));
+        LauncherJob.checkRanks(output, "srun");
         System.out.println("SrunTest: 4 ranks under srun --overcommit of a one-node Slurm with AM2J_BOOTSTRAP=" +
             bootstrap + ": every pair exchanged, every message once with its reply");
     }
@@ -60,25 +61,48 @@ class SrunTest
     void everyPairOfEightRanksExchangesUnderSrunOfTwoTasksOfFourRanksEach() throws Exception
     {
         final String bootstrap = "127.0.0.1:" + LauncherJob.freePort();
-        runUnderSlurm("srun-threads", 2, Map.of("AM2J_BOOTSTRAP", bootstrap, "AM2J_RANKS_PER_JVM", "4"),
-            LauncherJob.rankThreadsCommand(RANK_SECONDS, 8), 4);
+        final String output = runUnderSlurm("srun-threads", srun(2, LauncherJob.rankThreadsCommand(RANK_SECONDS, 8)),
+            Map.of("AM2J_BOOTSTRAP", bootstrap, "AM2J_RANKS_PER_JVM", "4"));
+        LauncherJob.checkRanks(output, "srun", 8, 4);
         System.out.println("SrunTest: 2 tasks of 4 ranks each under srun of a one-node Slurm with " +
             "AM2J_RANKS_PER_JVM=4: every pair of the 8 ranks exchanged, every message once with its reply");
     }
 
     /**
-     * Start a one-node Slurm, run {@code srun -n TASKS RANKCOMMAND} in it with {@code jobEnv} in srun's environment,
-     * check that it succeeds and that every rank exchanged with every other ({@link LauncherJob#checkRanks}), then
-     * stop the daemons and kill whatever is left.
-     *
-     * @param name        of the test, for its marker and output file.
-     * @param tasks       Slurm tasks.
-     * @param jobEnv      variables given to srun, and so to every task.
-     * @param rankCommand the command of every task.
-     * @param perTask     ranks each task holds.
+     * The srun line of docs/commands.md's "Under srun or mpirun", run as written ({@link DocsRecipe}): 2 tasks of 4
+     * ranks each of the README's HelloAm ({@code SLURM_OVERCOMMIT} in srun's environment lets a machine of fewer than
+     * 2 CPUs run it as written).
      */
-    private void runUnderSlurm(final String name, final int tasks, final Map<String, String> jobEnv,
-        final List<String> rankCommand, final int perTask) throws Exception
+    @Test
+    @Timeout(value = 180, unit = TimeUnit.SECONDS)
+    void theDocsRecipeOfFourRanksPerTaskRunsUnderSrun() throws Exception
+    {
+        final List<String> recipe = DocsRecipe.recipe("docs/commands.md", "**Under `srun` or `mpirun`.**",
+            DocsRecipe.compileHello(dir)).stream().filter(line -> !line.startsWith("mpirun ")).toList();
+        final String output = runUnderSlurm("recipe", DocsRecipe.bash(recipe),
+            Map.of("PATH", DocsRecipe.path(), "SLURM_OVERCOMMIT", "1"));
+        DocsRecipe.checkGreetings(output, 8, true);
+    }
+
+    private static List<String> srun(final int tasks, final List<String> taskCommand)
+    {
+        final List<String> command = new ArrayList<>(List.of(LauncherJob.find("srun").toString(),
+            "--overcommit", "-n", Integer.toString(tasks), "--time=2", "--kill-on-bad-exit=1"));
+        command.addAll(taskCommand);
+        return command;
+    }
+
+    /**
+     * Start a one-node Slurm, run a command in it (srun, or a script that runs it) with {@code jobEnv} added to its
+     * environment, check that it succeeds, then stop the daemons and kill whatever is left.
+     *
+     * @param name    of the test, for its marker and output file.
+     * @param command what runs the job.
+     * @param jobEnv  variables given to the command, and so to every task.
+     * @return the command's output.
+     */
+    private String runUnderSlurm(final String name, final List<String> command, final Map<String, String> jobEnv)
+        throws Exception
     {
         String reason = LauncherJob.missing("slurmctld slurmd slurm-client munge",
             "slurmctld", "slurmd", "srun", "sinfo", "munged");
@@ -93,7 +117,7 @@ class SrunTest
         final String marker = name + "-" + ProcessHandle.current().pid() + "-" + System.nanoTime();
         final Path conf = dir.resolve("slurm.conf");
         final Map<String, String> env = Map.of(LauncherJob.MARKER, marker, "SLURM_CONF", conf.toString());
-        Process srun = null;
+        Process job = null;
         boolean passed = false;
         try
         {
@@ -105,24 +129,21 @@ class SrunTest
                 conf.toString()), env, dir.resolve("slurmd.out")));
             awaitIdleNode(env);
 
-            final List<String> command = new ArrayList<>(List.of(LauncherJob.find("srun").toString(),
-                "--overcommit", "-n", Integer.toString(tasks), "--time=2", "--kill-on-bad-exit=1"));
-            command.addAll(rankCommand);
-            final Map<String, String> srunEnv = new java.util.HashMap<>(env);
-            srunEnv.putAll(jobEnv);
+            final Map<String, String> jobEnvironment = new java.util.HashMap<>(env);
+            jobEnvironment.putAll(jobEnv);
             final Path output = dir.resolve(name + ".out");
-            srun = LauncherJob.start(command, srunEnv, output);
-            final boolean ended = srun.waitFor(RANK_SECONDS + 20, TimeUnit.SECONDS);
+            job = LauncherJob.start(command, jobEnvironment, output);
+            final boolean ended = job.waitFor(RANK_SECONDS + 20, TimeUnit.SECONDS);
             assertTrue(ended, "srun did not end in time\n" + String.join(" ", command) + "\n" +
                 LauncherJob.read(output) + logs());
-            assertEquals(0, srun.exitValue(), "srun ended with " + srun.exitValue() + "\n" +
+            assertEquals(0, job.exitValue(), "srun ended with " + job.exitValue() + "\n" +
                 String.join(" ", command) + "\n" + LauncherJob.read(output) + logs());
-            LauncherJob.checkRanks(LauncherJob.read(output), "srun", tasks * perTask, perTask);
             passed = true;
+            return LauncherJob.read(output);
         }
         finally
         {
-            LauncherJob.kill(srun);
+            LauncherJob.kill(job);
             stopDaemons();
             final List<Long> left = LauncherJob.killMarked(marker);
             if (passed)
