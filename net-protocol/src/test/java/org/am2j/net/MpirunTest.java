@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -35,69 +36,27 @@ class MpirunTest
     @Timeout(value = 100, unit = TimeUnit.SECONDS)
     void everyPairOfFourRanksExchangesUnderMpirun() throws Exception
     {
-        final String reason = LauncherJob.missing("openmpi-bin", "mpirun");
-        System.out.println("MpirunTest: " + (null == reason ? "mpirun found, the test runs" : "skipped: " + reason));
-        assumeTrue(null == reason, reason);
-
-        final String marker = "mpirun-" + ProcessHandle.current().pid() + "-" + System.nanoTime();
+        skipWithoutMpirun();
         final String bootstrap = "127.0.0.1:" + LauncherJob.freePort();
-        final List<String> command = new ArrayList<>(List.of(LauncherJob.find("mpirun").toString(),
-            "--allow-run-as-root", "--oversubscribe", "-n", Integer.toString(LauncherJob.RANKS),
-            "-x", "AM2J_BOOTSTRAP=" + bootstrap));
+        final List<String> command = mpirun("-n", Integer.toString(LauncherJob.RANKS), "-x",
+            "AM2J_BOOTSTRAP=" + bootstrap);
         command.addAll(LauncherJob.rankCommand(RANK_SECONDS));
-        final Path output = dir.resolve("mpirun.out");
-        try
-        {
-            final int status = LauncherJob.run(TimeUnit.SECONDS.toMillis(RANK_SECONDS + 20), command,
-                Map.of(LauncherJob.MARKER, marker), output);
-            assertEquals(0, status, "mpirun ended with " + status + " (-1: killed for running too long)\n" +
-                String.join(" ", command) + "\n" + LauncherJob.read(output));
-            LauncherJob.checkRanks(LauncherJob.read(output), "mpirun");
-            System.out.println("MpirunTest: 4 ranks under mpirun with AM2J_BOOTSTRAP=" + bootstrap +
-                ": every pair exchanged, every message once with its reply");
-        }
-        finally
-        {
-            final List<Long> left = LauncherJob.killMarked(marker);
-            assertEquals(List.of(), left, "processes of the job left after mpirun ended (killed)");
-        }
+        LauncherJob.checkRanks(run("mpirun", command, Map.of()), "mpirun");
+        System.out.println("MpirunTest: 4 ranks under mpirun with AM2J_BOOTSTRAP=" + bootstrap +
+            ": every pair exchanged, every message once with its reply");
     }
 
     @Test
     @Timeout(value = 100, unit = TimeUnit.SECONDS)
     void everyPairOfEightRanksExchangesUnderMpirunOfTwoProcessesOfFourRanksEach() throws Exception
     {
-        final String reason = LauncherJob.missing("openmpi-bin", "mpirun");
-        System.out.println("MpirunTest: " + (null == reason ? "mpirun found, the test runs" : "skipped: " + reason));
-        assumeTrue(null == reason, reason);
-
-        final String marker = "mpirun-threads-" + ProcessHandle.current().pid() + "-" + System.nanoTime();
-        final String bootstrap = "127.0.0.1:" + LauncherJob.freePort();
-        final List<String> command = new ArrayList<>(List.of(LauncherJob.find("mpirun").toString(),
-            "--allow-run-as-root", "--oversubscribe", "-n", "2", "-x", "AM2J_RANKS_PER_JVM=4",
-            "-x", "AM2J_BOOTSTRAP=" + bootstrap));
+        skipWithoutMpirun();
+        final List<String> command = mpirun("-n", "2", "-x", "AM2J_RANKS_PER_JVM=4", "-x",
+            "AM2J_BOOTSTRAP=127.0.0.1:" + LauncherJob.freePort());
         command.addAll(LauncherJob.rankThreadsCommand(RANK_SECONDS, 8));
-        final Path output = dir.resolve("mpirun.out");
-        boolean passed = false;
-        try
-        {
-            final int status = LauncherJob.run(TimeUnit.SECONDS.toMillis(RANK_SECONDS + 20), command,
-                Map.of(LauncherJob.MARKER, marker), output);
-            assertEquals(0, status, "mpirun ended with " + status + " (-1: killed for running too long)\n" +
-                String.join(" ", command) + "\n" + LauncherJob.read(output));
-            LauncherJob.checkRanks(LauncherJob.read(output), "mpirun", 8, 4);
-            System.out.println("MpirunTest: 2 processes of 4 ranks each under mpirun with AM2J_RANKS_PER_JVM=4: " +
-                "every pair of the 8 ranks exchanged, every message once with its reply");
-            passed = true;
-        }
-        finally
-        {
-            final List<Long> left = LauncherJob.killMarked(marker);
-            if (passed)
-            {
-                assertEquals(List.of(), left, "processes of the job left after mpirun ended (killed)");
-            }
-        }
+        LauncherJob.checkRanks(run("mpirun-threads", command, Map.of()), "mpirun", 8, 4);
+        System.out.println("MpirunTest: 2 processes of 4 ranks each under mpirun with AM2J_RANKS_PER_JVM=4: " +
+            "every pair of the 8 ranks exchanged, every message once with its reply");
     }
 
     /**
@@ -109,26 +68,58 @@ class MpirunTest
     @Timeout(value = 100, unit = TimeUnit.SECONDS)
     void theDocsRecipeOfFourRanksPerProcessRunsUnderMpirun() throws Exception
     {
+        skipWithoutMpirun();
+        final List<String> recipe = DocsRecipe.recipe("docs/commands.md", "**Under `srun` or `mpirun`.**",
+            DocsRecipe.compileHello(dir)).stream().filter(line -> !line.contains("srun ")).toList();
+        final String output = run("mpirun-recipe", DocsRecipe.bash(recipe), Map.of("PATH", DocsRecipe.path(),
+            "OMPI_ALLOW_RUN_AS_ROOT", "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1",
+            "OMPI_MCA_rmaps_base_oversubscribe", "1"));
+        DocsRecipe.checkGreetings(output, 8, true);
+    }
+
+    private static void skipWithoutMpirun()
+    {
         final String reason = LauncherJob.missing("openmpi-bin", "mpirun");
         System.out.println("MpirunTest: " + (null == reason ? "mpirun found, the test runs" : "skipped: " + reason));
         assumeTrue(null == reason, reason);
+    }
 
-        final String marker = "mpirun-recipe-" + ProcessHandle.current().pid() + "-" + System.nanoTime();
-        final List<String> recipe = DocsRecipe.recipe("docs/commands.md", "**Under `srun` or `mpirun`.**",
-            DocsRecipe.compileHello(dir)).stream().filter(line -> !line.contains("srun ")).toList();
-        final Map<String, String> env = new java.util.HashMap<>(DocsRecipe.environment(marker));
-        env.putAll(Map.of("OMPI_ALLOW_RUN_AS_ROOT", "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1",
-            "OMPI_MCA_rmaps_base_oversubscribe", "1"));
-        final Path output = dir.resolve("recipe.out");
+    /**
+     * @param options mpirun's options after those only this test needs.
+     * @return the command line so far.
+     */
+    private static List<String> mpirun(final String... options)
+    {
+        final List<String> command = new ArrayList<>(List.of(LauncherJob.find("mpirun").toString(),
+            "--allow-run-as-root", "--oversubscribe"));
+        command.addAll(List.of(options));
+        return command;
+    }
+
+    /**
+     * Run a command (mpirun, or a script that runs it) with {@code env} and a marker of its own added to its
+     * environment, check that it ends with status 0 in time, and kill whatever it left running.
+     *
+     * @param name    of the run, for its marker and output file.
+     * @param command what runs the job.
+     * @param env     variables added to its environment.
+     * @return its output.
+     */
+    private String run(final String name, final List<String> command, final Map<String, String> env) throws Exception
+    {
+        final String marker = name + "-" + ProcessHandle.current().pid() + "-" + System.nanoTime();
+        final Map<String, String> environment = new HashMap<>(env);
+        environment.put(LauncherJob.MARKER, marker);
+        final Path output = dir.resolve(name + ".out");
         boolean passed = false;
         try
         {
-            final int status = LauncherJob.run(TimeUnit.SECONDS.toMillis(RANK_SECONDS), DocsRecipe.bash(recipe), env,
+            final int status = LauncherJob.run(TimeUnit.SECONDS.toMillis(RANK_SECONDS + 20), command, environment,
                 output);
-            assertEquals(0, status, "the recipe ended with " + status + " (-1: killed for running too long)\n" +
-                String.join("\n", recipe) + "\n" + LauncherJob.read(output));
-            DocsRecipe.checkGreetings(LauncherJob.read(output), 8, true);
+            assertEquals(0, status, name + " ended with " + status + " (-1: killed for running too long)\n" +
+                String.join(" ", command) + "\n" + LauncherJob.read(output));
             passed = true;
+            return LauncherJob.read(output);
         }
         finally
         {
