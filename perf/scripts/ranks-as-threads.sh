@@ -5,13 +5,16 @@
 # Writes each app run's JSON under OUTPUT.d/ and a Markdown report with the commands, the machine state and the
 # figures against the targets (EM3D/good 20 s, EM3D/naive 40 s, CON/comm 20 s, CON/comp 2.2 s, hello 15 s) to
 # OUTPUT.md.
-# Usage: [PLACEMENTS="1 8 8v"] [APPS="em3d con"] perf/scripts/ranks-as-threads.sh [OUTPUT]
-#        (OUTPUT defaults to perf/results/ranks-as-threads; "8v" is 8 ranks per JVM as virtual threads)
+# Usage: [PLACEMENTS="1 8 8v"] [APPS="em3d con"] [PRESET=paper] [HELLO_RANKS=128] perf/scripts/ranks-as-threads.sh
+#        [OUTPUT]   (OUTPUT defaults to perf/results/ranks-as-threads; "8v" is 8 ranks per JVM as virtual threads;
+#        another PRESET or HELLO_RANKS is for trying the script: the targets are for the defaults)
 set -euo pipefail
 root="$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")/../.." && pwd -P)"
 out="${1:-$root/perf/results/ranks-as-threads}"
 placements="${PLACEMENTS:-1 8 8v}"
 apps="${APPS:-em3d con}"
+preset="${PRESET:-paper}"
+hello_ranks="${HELLO_RANKS:-128}"
 java="${JAVA_HOME:+$JAVA_HOME/bin/}java"
 feature="$("$java" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.specification.version = //p')"
 "$root/bin/am2j" help > /dev/null # builds perf/target/lib when it is missing or stale
@@ -34,7 +37,7 @@ for app in $apps; do
             env=(AM2J_RANK_THREADS=virtual)
         fi
         json="$out.d/$app-k$placement.json"
-        command=(app "$app" --preset paper -n 32 --nodes 4 --ranks-per-jvm "$k" --json "$json")
+        command=(app "$app" --preset "$preset" -n 32 --nodes 4 --ranks-per-jvm "$k" --json "$json")
         echo "ranks-as-threads: ${env[*]} bin/am2j ${command[*]}" >&2
         load="$(cut -d' ' -f1 /proc/loadavg)"
         start=$(date +%s.%N)
@@ -46,8 +49,8 @@ for app in $apps; do
     done
 done
 
-for k in 1 32; do
-    command=(hello -n 128 --nodes 4 --ranks-per-jvm "$k")
+for k in 1 $(( hello_ranks / 4 )); do
+    command=(hello -n "$hello_ranks" --nodes 4 --ranks-per-jvm "$k")
     echo "ranks-as-threads: bin/am2j ${command[*]}" >&2
     load="$(cut -d' ' -f1 /proc/loadavg)"
     start=$(date +%s.%N)
@@ -63,18 +66,17 @@ python3 - "$runs" "$started" "$load_before" "$(cut -d' ' -f1-3 /proc/loadavg)" \
 import json, os, sys
 path, started, load_before, load_after, commit, jvm, directory = sys.argv[1:8]
 targets = {"EM3D/good": 20.0, "EM3D/naive": 40.0, "CON/comm": 20.0, "CON/comp": 2.2, "hello": 15.0}
-names = {"1": "a JVM per rank", "8": "8 ranks per JVM, platform threads", "8v": "8 ranks per JVM, virtual threads",
-         "32": "32 ranks per JVM"}
+names = {"1": "a JVM per rank", "8": "8 ranks per JVM, platform threads", "8v": "8 ranks per JVM, virtual threads"}
 rows = [line.rstrip("\n").split("\t") for line in open(path) if line.strip()]
 model = open("/proc/cpuinfo").read().split("model name")[1].split(":")[1].split("\n")[0].strip()
-print("# Ranks as threads: 32 ranks of the paper's applications, and 128 ranks of hello, on 4 emulated nodes")
+print("# Ranks as threads: the paper's applications at 32 ranks, and hello, on 4 emulated nodes")
 print()
 print("Command: `perf/scripts/ranks-as-threads.sh` (%s, git %s, %s)" % (started, commit, jvm))
 print()
 print("Machine: %d CPUs, %s, load %s before and %s after the runs; each run's own starting load is in its row." %
       (os.cpu_count(), model, load_before, load_after))
 print()
-print("Each run is one job of `bin/am2j app` with the paper's inputs (`--preset paper`: both specs of the application")
+print("Each run is one job of `bin/am2j app` (with `--preset paper`, the paper's inputs: both specs of the application")
 print("one after the other), its `total_s` per spec (the slowest rank's timed phases, `--json`), every run verified")
 print("against a sequential run. `--ranks-per-jvm 8` puts the 8 ranks of a node in one JVM: in-process between them,")
 print("the network between nodes. JSON and output of each run: `%s/`." % directory)
@@ -83,25 +85,25 @@ print("| spec | placement | total s | target s | met | verified | load at start 
 print("|---|---|---:|---:|---|---|---:|---:|")
 commands = []
 for app, placement, status, wall, load, json_path, command in rows:
-    commands.append("- %s, %s: `%s` (exit status %s)" % (app, names.get(placement, placement), command, status))
+    commands.append("- %s, %s: `%s` (exit status %s)" % (app, names.get(placement, placement + " ranks per JVM"), command, status))
     if app == "hello":
         seconds = float(wall)
         ok = status == "0"
-        print("| hello -n 128 | %s | %.1f | %.0f | %s | %s | %s | %.1f |" % (names.get(placement, placement), seconds,
+        print("| hello -n %s | %s | %.1f | %.0f | %s | %s | %s | %.1f |" % (command.split()[3], names.get(placement, placement + " ranks per JVM"), seconds,
               targets["hello"], "yes" if ok and seconds <= targets["hello"] else "no", "-" if ok else "FAILED", load,
               seconds))
         continue
     try:
         report = json.load(open(json_path))
     except (OSError, ValueError):
-        print("| %s | %s | - | - | no | FAILED (exit %s, no JSON) | %s | %.1f |" % (app, names.get(placement, placement),
+        print("| %s | %s | - | - | no | FAILED (exit %s, no JSON) | %s | %.1f |" % (app, names.get(placement, placement + " ranks per JVM"),
               status, load, float(wall)))
         continue
     for run in report["runs"]:
         label = run["label"]
         target = targets.get(label)
         total = run["total_s"]
-        print("| %s | %s | %.1f | %s | %s | %s | %s | %.1f |" % (label, names.get(placement, placement), total,
+        print("| %s | %s | %.1f | %s | %s | %s | %s | %.1f |" % (label, names.get(placement, placement + " ranks per JVM"), total,
               "%.1f" % target if target else "-", "yes" if target and total <= target and run["verified"] else "no",
               "yes" if run["verified"] else "NO", load, float(wall)))
 print()
