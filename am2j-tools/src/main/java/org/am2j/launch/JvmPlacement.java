@@ -16,6 +16,9 @@ import org.am2j.spmd.SpmdEnvironment;
  */
 public final class JvmPlacement
 {
+    /** The environment variable that gives {@code --ranks-per-jvm} when the option is not given. */
+    public static final String RANKS_PER_JVM_VARIABLE = LaunchOptions.RANKS_PER_JVM_VARIABLE;
+
     private JvmPlacement()
     {
     }

@@ -117,7 +117,7 @@ public final class LogP
         return pairs.measureAll(() ->
         {
             final RankPairs.Fastest fastest = new RankPairs.Fastest();
-            final Results limitShm = fastest.of(pairs.measureLimit(scale.rounds(), scale.warmup(), 0, fastest.ns()));
+            final Results limitShm = fastest.of(pairs.measureLimit(1, scale.rounds(), scale.warmup(), 0, fastest.ns()));
             final Results aeronIpc = fastest.of(measureAeron(AeronPingPong.Kind.IPC, scale, fastest.ns()));
             final Map<Protocol, Results> am = new LinkedHashMap<>();
             for (final Protocol protocol : LogPReport.CONFIGS)
@@ -156,7 +156,8 @@ public final class LogP
             (line, results) -> new RankConfig(protocol.route(), scale.rounds(), scale.warmup(),
                 scale.largestTransfer(), scale.signatureReps(), scale.signatureWarmup(), scale.longestBurst(protocol),
                 scale.fewestTransfers(), fastestProbeNs, line, results),
-            protocol.systemProperties(), protocol.nodes(), nicsPerNode, amWork(scale, scale.longestBurst(protocol)));
+            protocol.systemProperties(), protocol.nodes(), nicsPerNode, 1,
+            amWork(scale, scale.longestBurst(protocol)));
     }
 
     private Results measurePollCost(final Protocol protocol, final LogPOptions options, final long fastestProbeNs)
@@ -168,7 +169,7 @@ public final class LogP
         return pairs.measure("poll cost " + protocol.cliName(), NetPollRank.class.getName(),
             (line, results) -> new RankConfig(protocol.route(), NetPollCost.BLOCK_POLLS, NetPollCost.WARMUP_POLLS, 0,
                 0, 0, 0, NetPollCost.BLOCKS, fastestProbeNs, line, results),
-            properties, protocol.nodes(), options.nicsPerNode(protocol),
+            properties, protocol.nodes(), options.nicsPerNode(protocol), 1,
             (long)NetPollCost.BLOCK_POLLS * NetPollCost.BLOCKS + NetPollCost.WARMUP_POLLS);
     }
 
@@ -191,7 +192,7 @@ public final class LogP
         return pairs.measure("aeron " + name, AeronRank.class.getName(),
             (line, results) -> new RankConfig(name, scale.rounds(), scale.warmup(), AeronPingPong.MESSAGE_BYTES, 0,
                 0, 0, 0, fastestProbeNs, line, results),
-            Map.of(), AeronPingPong.Kind.UDP == kind ? Protocol.NET.nodes() : 1, 0,
+            Map.of(), AeronPingPong.Kind.UDP == kind ? Protocol.NET.nodes() : 1, 0, 1,
             4L * (scale.rounds() + scale.warmup()));
     }
 
