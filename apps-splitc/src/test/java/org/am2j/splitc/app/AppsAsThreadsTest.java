@@ -29,13 +29,13 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * The applications' {@code small} presets through {@code am2j app} ({@link AppCommand}, the launcher in this process)
  * with ranks as threads: 8 ranks on 2 emulated nodes, 4 ranks per JVM (the ranks of a node in one JVM: the in-process
- * transport within a node, the network between them) and, under the soak profile, 2 ranks per JVM (two JVMs per node:
- * shared memory between them too). Every run verified by {@link AppMain}, which returns in each rank rather than end
+ * transport within a node, the network between them) and 2 ranks per JVM (two JVMs per node: shared memory between
+ * them too); each application in one of them in the default build, in both under the soak profile. Every run verified by {@link AppMain}, which returns in each rank rather than end
  * its JVM while the JVM's other ranks still run; the JSON report names the JVMs. Whatever a test started is killed
  * when it ends.
  */
@@ -58,23 +58,26 @@ class AppsAsThreadsTest extends LauncherTestSupport
         executor.shutdownNow();
     }
 
-    /** The ranks of a node in one JVM, each application: the default build's jobs. */
-    @ParameterizedTest(name = "{0} --preset small -n 8 --nodes 2 --ranks-per-jvm 4")
-    @ValueSource(strings = { "fft3d", "con", "em3d" })
+    /**
+     * The default build's jobs: each application once, the ranks of a node in one JVM (4 per JVM) or two JVMs per node
+     * (2 per JVM, shared memory between the JVMs of a node too).
+     */
+    @ParameterizedTest(name = "{0} --preset small -n 8 --nodes 2 --ranks-per-jvm {1}")
+    @CsvSource({ "fft3d, 2", "con, 4", "em3d, 4" })
     @Timeout(value = JOB_TIMEOUT_S + 20, unit = TimeUnit.SECONDS)
-    void everyApplicationWithTheRanksOfANodeInOneJvm(final String app) throws Exception
+    void everyApplicationWithRanksAsThreads(final String app, final int ranksPerJvm) throws Exception
     {
-        smallPresetIsVerifiedWithRanksPerJvm(app, 4);
+        smallPresetIsVerifiedWithRanksPerJvm(app, ranksPerJvm);
     }
 
-    /** Two JVMs of two ranks per node: minutes for the three on 2 CPUs, so in the soak profile. */
+    /** Every application in both placements: minutes on 2 CPUs, so in the soak profile. */
     @Tag("soak")
-    @ParameterizedTest(name = "{0} --preset small -n 8 --nodes 2 --ranks-per-jvm 2")
-    @ValueSource(strings = { "fft3d", "con", "em3d" })
+    @ParameterizedTest(name = "{0} --preset small -n 8 --nodes 2 --ranks-per-jvm {1}")
+    @CsvSource({ "fft3d, 4", "con, 4", "em3d, 4", "fft3d, 2", "con, 2", "em3d, 2" })
     @Timeout(value = JOB_TIMEOUT_S + 20, unit = TimeUnit.SECONDS)
-    void everyApplicationWithTwoJvmsPerNode(final String app) throws Exception
+    void everyApplicationInBothPlacements(final String app, final int ranksPerJvm) throws Exception
     {
-        smallPresetIsVerifiedWithRanksPerJvm(app, 2);
+        smallPresetIsVerifiedWithRanksPerJvm(app, ranksPerJvm);
     }
 
     private void smallPresetIsVerifiedWithRanksPerJvm(final String app, final int ranksPerJvm) throws Exception

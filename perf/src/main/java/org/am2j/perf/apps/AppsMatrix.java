@@ -152,6 +152,7 @@ public final class AppsMatrix
             options.configs, labels);
         result.run().timeLimitSeconds = options.timeLimitSeconds;
         result.run().timeoutSeconds = options.timeoutSeconds;
+        result.run().ranksPerJvm = options.ranksPerJvm;
         result.run().em3dIterations = options.em3dIterations;
 
         final List<Job> jobs = new ArrayList<>();
@@ -312,7 +313,7 @@ public final class AppsMatrix
         final int timeoutSeconds,
         final String classPath)
     {
-        final List<String> args = new ArrayList<>(config.runOptions(options.ranks));
+        final List<String> args = new ArrayList<>(config.runOptions(options.ranks, options.ranksPerJvm));
         if (options.pollGiven)
         {
             args.add("--poll");
