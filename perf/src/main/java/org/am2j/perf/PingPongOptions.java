@@ -7,7 +7,6 @@ import java.util.Map;
 import java.util.stream.Stream;
 
 import org.am2j.api.Am;
-import org.am2j.core.AmRuntime;
 import org.am2j.launch.JvmPlacement;
 import org.am2j.spmd.SpmdEnvironment;
 import org.am2j.tools.CommandLines;
@@ -203,7 +202,7 @@ record PingPongOptions(boolean help, Protocol protocol, int size, int rounds, in
      */
     String route(final Protocol measured)
     {
-        return ranksPerJvm > 1 ? AmRuntime.IN_PROCESS : measured.route();
+        return measured.route(measured.ranksPerJvm(ranksPerJvm));
     }
 
     /** The names {@code --protocol} takes, for the help. */
