@@ -80,6 +80,7 @@ public final class AmRuntime implements TransportContext
     private final ProcessCounters counters;
     private final AtomicInteger nextEndpointId = new AtomicInteger();
     private final Set<BundleCore> bundles = new HashSet<>();
+    private final BlockerSeat blockerSeat = new BlockerSeat();
     private boolean shutDown;
 
     private AmRuntime()
@@ -228,6 +229,7 @@ public final class AmRuntime implements TransportContext
             }
             bundles.add(bundle);
         }
+        blockerSeat.add(bundle);
         return bundle;
     }
 
@@ -333,6 +335,15 @@ public final class AmRuntime implements TransportContext
         {
             bundles.remove(bundle);
         }
+        blockerSeat.remove(bundle);
+    }
+
+    /**
+     * @return who of the process's sleepers sleeps in the blocker.
+     */
+    BlockerSeat blockerSeat()
+    {
+        return blockerSeat;
     }
 
     void log(final String what, final Throwable error)

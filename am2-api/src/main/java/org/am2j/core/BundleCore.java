@@ -18,7 +18,7 @@ import org.am2j.spi.TransportQueues;
 /**
  * A bundle: its endpoints, its poll scheduler, its event mask and the thread sleeping in {@link #waitSema()}.
  */
-final class BundleCore implements Bundle
+final class BundleCore implements Bundle, BlockerSeat.Sleeper
 {
     /** Messages one poll accepts from one local queue. */
     static final int POLL_BUDGET = TransportQueues.BASE_POLL_BUDGET;
@@ -31,6 +31,8 @@ final class BundleCore implements Bundle
     private final ThreadGuard guard;
     private final PollScheduler scheduler;
     private final Transport blocker;
+    /** Who of the process's sleepers sleeps in the blocker. */
+    private final BlockerSeat seat;
     /** The process's local transports: each makes its process-wide part of a poll once per poll of this bundle. */
     private final Transport[] localTransports;
     private final boolean pollBeforeSend;
@@ -54,6 +56,7 @@ final class BundleCore implements Bundle
         this.guard = new ThreadGuard(BundleKind.SEQ == kind);
         this.scheduler = scheduler;
         this.blocker = blocker;
+        this.seat = runtime.blockerSeat();
         this.localTransports = runtime.localTransports();
         this.pollBeforeSend = runtime.pollBeforeSend();
         this.seq = BundleKind.SEQ == kind;
@@ -339,14 +342,17 @@ final class BundleCore implements Bundle
     {
         final long start = System.nanoTime();
         final EndpointCore[] sleepers = endpoints;
-        waiter = Thread.currentThread();
+        // Published before the seat is asked for: a holder that leaves it then sees this sleeper (BlockerSeat.leave).
+        final Thread self = Thread.currentThread();
+        waiter = self;
         try
         {
             while (true)
             {
+                final boolean seated = null != blocker && seat.take(self);
                 // The ticket is read before the flags are published and the queues checked: anything that
                 // happens after this point changes it, and block() then returns at once.
-                final long ticket = null != blocker ? blocker.prepareBlock() : 0;
+                final long ticket = seated ? blocker.prepareBlock() : 0;
                 for (final EndpointCore endpoint : sleepers)
                 {
                     endpoint.poller.sleeping(true);
@@ -368,9 +374,12 @@ final class BundleCore implements Bundle
                     return false;
                 }
                 final long slice = Math.min(remaining, sleepSliceNanos);
-                if (null != blocker)
+                if (seated)
                 {
+                    // After the ticket: a ring for a parked sleeper before it is seen here, one after it ends block().
+                    seat.wakePending(this);
                     blocker.block(ticket, slice);
+                    seat.wakePending(this);
                 }
                 else
                 {
@@ -385,6 +394,10 @@ final class BundleCore implements Bundle
                 endpoint.poller.sleeping(false);
             }
             waiter = null;
+            if (null != blocker)
+            {
+                seat.leave(self, this);
+            }
         }
     }
 
@@ -400,6 +413,42 @@ final class BundleCore implements Bundle
         return false;
     }
 
+    @Override
+    public boolean unparkSleeper()
+    {
+        final Thread sleeper = waiter;
+        if (null == sleeper)
+        {
+            return false;
+        }
+        LockSupport.unpark(sleeper);
+        return true;
+    }
+
+    @Override
+    public void unparkIfPending()
+    {
+        final Thread sleeper = waiter;
+        if (null == sleeper)
+        {
+            return;
+        }
+        boolean pending;
+        try
+        {
+            pending = anyPending(endpoints);
+        }
+        catch (final RuntimeException ex)
+        {
+            // The owner woke meanwhile and changed what the check reads: it runs, and will find its work itself.
+            pending = true;
+        }
+        if (pending)
+        {
+            LockSupport.unpark(sleeper);
+        }
+    }
+
     /**
      * Wake the thread sleeping in {@link #waitSema()}, if any.
      */
@@ -408,8 +457,10 @@ final class BundleCore implements Bundle
         final Thread sleeper = waiter;
         if (null != sleeper)
         {
+            // One system call either way: a thread asleep in the blocker is not parked, so the unpark only leaves
+            // it a permit; a parked one is not in the blocker.
             LockSupport.unpark(sleeper);
-            if (null != blocker)
+            if (null != blocker && seat.heldBy(sleeper))
             {
                 blocker.wakeup();
             }

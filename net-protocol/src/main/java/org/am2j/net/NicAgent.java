@@ -2,6 +2,7 @@ package org.am2j.net;
 
 import java.io.IOException;
 import java.util.Base64;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 import org.agrona.concurrent.Agent;
@@ -61,6 +62,8 @@ final class NicAgent implements Agent
     private final AtomicLong hostSeenNanos = new AtomicLong(System.nanoTime());
     /** Inline mode: a host thread sleeps in {@link #block(long, long)} and does the NIC's work when it wakes. */
     private volatile boolean hostBlocking;
+    /** Threads in {@link #block}: one at most, the holder of the process's blocker seat (hostBlocking is one flag). */
+    private final AtomicInteger blockers = new AtomicInteger();
     private volatile boolean agentSleeping;
     private final DatagramReceiver receiver;
 
@@ -305,6 +308,26 @@ final class NicAgent implements Agent
      * @param nanos  longest sleep.
      */
     void block(final long ticket, final long nanos)
+    {
+        // One sleeper at a time: a second would find the selector held by the first, deaf to wake-ups, and would
+        // clear the first's hostBlocking flag when it left.
+        if (blockers.getAndIncrement() != 0)
+        {
+            blockers.decrementAndGet();
+            throw new IllegalStateException("two threads asleep in one NIC at once: the process's sleepers must " +
+                "take turns in its blocker");
+        }
+        try
+        {
+            blockAlone(ticket, nanos);
+        }
+        finally
+        {
+            blockers.decrementAndGet();
+        }
+    }
+
+    private void blockAlone(final long ticket, final long nanos)
     {
         // Volatile store before the ticket check: a thread that takes a wake datagram from the socket increments the
         // ticket, then reads this flag (onDatagram). One of the two sees the other, so a wake-up read by another

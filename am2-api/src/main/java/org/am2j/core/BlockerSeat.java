@@ -1,0 +1,140 @@
+package org.am2j.core;
+
+import java.util.Arrays;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
+
+import org.am2j.spi.Transport;
+
+/**
+ * The process's blocker ({@link Transport#canBlock()}: the NIC's selector, the shared-memory doorbell) as a seat for
+ * one sleeper at a time. A process may have many threads asleep in {@code waitSema()} at once: the ranks of a JVM
+ * that holds several ({@code --ranks-per-jvm}), or the threads of a program with several bundles. A selector serves
+ * one thread in {@code select()} (the others would queue on its lock, deaf to wake-ups), and a process doorbell rung
+ * for one sleeper would wake them all. So one sleeper holds the seat and sleeps in the blocker; the others park
+ * ({@link LockSupport#parkNanos}) and are unparked by whoever gives them work:
+ * <ul>
+ * <li>a sender of this process (in-process transport) or the inline NIC delivering a message: the endpoint's
+ * {@code signalArrival()} unparks the bundle's thread, a single system call, and rings the blocker only when that
+ * bundle holds the seat;</li>
+ * <li>a sender in another process (a shared-memory doorbell, a wake datagram): the seated thread wakes and
+ * {@link #wakePending unparks} the parked sleepers that now have something pending.</li>
+ * </ul>
+ * A holder that stops sleeping gives the seat up and unparks one parked sleeper to take it, so traffic for the
+ * parked ones always has a watcher, within a sleep slice at worst.
+ */
+final class BlockerSeat
+{
+    /**
+     * A bundle as the seat sees it: the thread it may have asleep in {@code waitSema()}.
+     */
+    interface Sleeper
+    {
+        /**
+         * Unpark the sleeper, if there is one: the seat is free for it to take.
+         *
+         * @return true when there was one.
+         */
+        boolean unparkSleeper();
+
+        /**
+         * Unpark the sleeper, if there is one and something is pending for it.
+         */
+        void unparkIfPending();
+    }
+
+    private static final Sleeper[] NONE = new Sleeper[0];
+
+    private final AtomicReference<Thread> holder = new AtomicReference<>();
+    /** The open bundles, copied on write: read by the holder's scans. */
+    private volatile Sleeper[] bundles = NONE;
+
+    /**
+     * @param bundle opened.
+     */
+    synchronized void add(final Sleeper bundle)
+    {
+        final Sleeper[] old = bundles;
+        final Sleeper[] grown = Arrays.copyOf(old, old.length + 1);
+        grown[old.length] = bundle;
+        bundles = grown;
+    }
+
+    /**
+     * @param bundle closed.
+     */
+    synchronized void remove(final Sleeper bundle)
+    {
+        final Sleeper[] old = bundles;
+        for (int i = 0; i < old.length; i++)
+        {
+            if (old[i] == bundle)
+            {
+                final Sleeper[] shrunk = new Sleeper[old.length - 1];
+                System.arraycopy(old, 0, shrunk, 0, i);
+                System.arraycopy(old, i + 1, shrunk, i, old.length - i - 1);
+                bundles = shrunk;
+                return;
+            }
+        }
+    }
+
+    /**
+     * @param sleeper a thread about to sleep.
+     * @return true when it holds the seat, now or already.
+     */
+    boolean take(final Thread sleeper)
+    {
+        // CAS: one holder at a time. The holder is the only thread that enters the blocker.
+        return holder.get() == sleeper || holder.compareAndSet(null, sleeper);
+    }
+
+    /**
+     * @param sleeper a thread asleep in {@code waitSema()}.
+     * @return true when it sleeps (or is about to) in the blocker.
+     */
+    boolean heldBy(final Thread sleeper)
+    {
+        return holder.get() == sleeper;
+    }
+
+    /**
+     * A thread stops sleeping: if it held the seat, the seat is free, and a parked sleeper, if any, is unparked to
+     * take it.
+     *
+     * @param sleeper the thread.
+     * @param bundle  its bundle.
+     */
+    void leave(final Thread sleeper, final Sleeper bundle)
+    {
+        // CAS, then the read of the sleepers: a sleeper that parked after its own attempt to take the seat failed is
+        // seen here (its waiter was published before that attempt), or it took the seat itself once it was free.
+        if (holder.compareAndSet(sleeper, null))
+        {
+            for (final Sleeper other : bundles)
+            {
+                if (other != bundle && other.unparkSleeper())
+                {
+                    return;
+                }
+            }
+        }
+    }
+
+    /**
+     * The holder found the blocker rung (or is about to sleep in it): unpark the parked sleepers that have something
+     * pending, since a sender in another process rings the process's blocker whichever of its sleepers it has work for.
+     *
+     * @param bundle the holder.
+     */
+    void wakePending(final Sleeper bundle)
+    {
+        for (final Sleeper other : bundles)
+        {
+            if (other != bundle)
+            {
+                other.unparkIfPending();
+            }
+        }
+    }
+}
