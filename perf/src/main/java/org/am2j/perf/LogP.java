@@ -119,7 +119,8 @@ public final class LogP
         return pairs.measureAll(() ->
         {
             final RankPairs.Fastest fastest = new RankPairs.Fastest();
-            final Results limitShm = fastest.of(pairs.measureLimit(options.ranksPerJvm(), scale.rounds(), scale.warmup(), 0, fastest.ns()));
+            final Results limitShm = fastest.of(pairs.measureLimit(options.ranksPerJvm(), scale.rounds(),
+                scale.warmup(), 0, fastest.ns()));
             final Results aeronIpc = fastest.of(measureAeron(AeronPingPong.Kind.IPC, scale, fastest.ns()));
             final Map<Protocol, Results> am = new LinkedHashMap<>();
             for (final Protocol protocol : LogPReport.CONFIGS)

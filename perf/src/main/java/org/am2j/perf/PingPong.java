@@ -20,9 +20,10 @@ import org.am2j.launch.CpuPinning;
  * emulated nodes and with the transports of the {@link Protocol}, and the pair is killed when it outlives its time
  * limit. With {@code --nics-per-node K} (network protocols) the pair's ranks are served by K shared NIC processes
  * per emulated node, which the launcher starts before the ranks and stops after them, as {@code am2j run
- * --nics-per-node K} does; the limits' pairs use no NIC. With {@code --ranks-per-jvm 2} (one-node protocols) each pair is
- * two threads of one JVM ({@code am2j run --ranks-per-jvm 2}): the AM round trips then go through the in-process
- * transport, which the report names as the route, and the cache-line limit is between the two threads. It measures, in this order, each measurement behind a machine-state probe ({@link EpochGuard}):
+ * --nics-per-node K} does; the limits' pairs use no NIC. With {@code --ranks-per-jvm 2} (one-node protocols) each
+ * pair is two threads of one JVM ({@code am2j run --ranks-per-jvm 2}): the AM round trips then go through the
+ * in-process transport, which the report names as the route, and the cache-line limit is between the two threads. It
+ * measures, in this order, each measurement behind a machine-state probe ({@link EpochGuard}):
  * <ol>
  * <li>short request/reply round trips: warm-up, then {@code --rounds} round trips each timed with
  * {@link System#nanoTime()} into an HdrHistogram (p50, p99, p99.9, mean, min, max);</li>
@@ -139,7 +140,8 @@ public final class PingPong
             options.protocol().transports() + ", " + LogP.nicText(options.nicsPerNode()) + pairText(options) + ")");
         return pairs.measure("am2j " + options.protocol().cliName(), AmPingPongRank.class.getName(),
             (line, results) -> new RankConfig(
-                options.route(options.protocol()), options.rounds(), options.warmup(), options.size(), options.osBursts(),
+                options.route(options.protocol()), options.rounds(), options.warmup(), options.size(),
+                options.osBursts(),
                 options.osWarmupBursts(), options.bwMessages(), PingPongOptions.BW_REPEATS, EpochGuard.NO_PROBE,
                 line, results),
             options.amProperties(options.protocol()), options.protocol().nodes(), options.nicsPerNode(),

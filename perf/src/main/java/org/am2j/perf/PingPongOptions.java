@@ -109,9 +109,9 @@ record PingPongOptions(boolean help, Protocol protocol, int size, int rounds, in
         int nicsPerNode;
         @Option(names = "--ranks-per-jvm", paramLabel = "K", description = "1 (the default, or " +
             JvmPlacement.RANKS_PER_JVM_VARIABLE + ") runs each pair as two JVMs; 2 runs each pair as two threads of " +
-            "one JVM, as 'am2j run --ranks-per-jvm 2' does, so the AM round trips go through the in-process transport and the " +
-            "limit is the cache line between two threads (shm and multi-shm only: the ranks of net and multi-net are " +
-            "on two nodes); with pinning, the JVM runs on both ranks' CPUs")
+            "one JVM, as 'am2j run --ranks-per-jvm 2' does, so the AM round trips go through the in-process " +
+            "transport and the limit is the cache line between two threads (shm and multi-shm only: the ranks of " +
+            "net and multi-net are on two nodes); with pinning, the JVM runs on both ranks' CPUs")
         @Range(min = 1, max = SpmdEnvironment.MAX_SIZE, meaning = "ranks per JVM")
         int ranksPerJvm;
         @Option(names = "--json", paramLabel = "FILE", description = "also write the results as a JSON object to FILE")
@@ -187,10 +187,10 @@ record PingPongOptions(boolean help, Protocol protocol, int size, int rounds, in
         if (ranksPerJvm > 1 && protocol.nodes() > 1)
         {
             throw new IllegalArgumentException((option > 0 ? "--ranks-per-jvm " :
-                JvmPlacement.RANKS_PER_JVM_VARIABLE + " = ") + ranksPerJvm + " puts the pair in one JVM, which is on one node, but the ranks of --protocol " +
-                protocol.cliName() + " are on two emulated nodes: use --protocol " + Protocol.SHM.cliName() + " or " +
-                Protocol.MULTI_SHM.cliName() + " (the in-process transport then carries the round trips), or one " +
-                "rank per JVM");
+                JvmPlacement.RANKS_PER_JVM_VARIABLE + " = ") + ranksPerJvm + " puts the pair in one JVM, which is " +
+                "on one node, but the ranks of --protocol " + protocol.cliName() + " are on two emulated nodes: use " +
+                "--protocol " + Protocol.SHM.cliName() + " or " + Protocol.MULTI_SHM.cliName() + " (the in-process " +
+                "transport then carries the round trips), or one rank per JVM");
         }
         return ranksPerJvm;
     }

@@ -20,9 +20,9 @@ import org.am2j.launch.CpuPinning;
  * {@code taskset} when it can be ({@link CpuPinning}), on the emulated nodes asked for, and the pair is killed when it
  * outlives its time limit. With K = 1 the pair is two rank JVMs; with K = 2 it is two threads of one JVM (on one
  * node), which runs on both ranks' CPUs. K is always given, so that an {@code AM2J_RANKS_PER_JVM} of the environment
- * places no pair behind the benchmark's back. A pair's rank program gets a {@link RankConfig} command line naming a fresh cache-line
- * file (for the {@link EpochGuard} probes) and the file rank 0 writes its {@link Results} to; both files are deleted
- * after the pair, or at exit when the benchmark is stopped.
+ * places no pair behind the benchmark's back. A pair's rank program gets a {@link RankConfig} command line naming a
+ * fresh cache-line file (for the {@link EpochGuard} probes) and the file rank 0 writes its {@link Results} to; both
+ * files are deleted after the pair, or at exit when the benchmark is stopped.
  * <p>
  * The pairs every benchmark holds itself against live here too: the machine's limit ({@link #measureLimit}) and the
  * network's ({@link #measureUdpLimit}).

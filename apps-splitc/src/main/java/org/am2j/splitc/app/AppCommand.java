@@ -160,8 +160,8 @@ public final class AppCommand
 
     /** The options of the launcher that {@code am2j app} takes, handed on to it as given. */
     @Command(name = "am2j app", customSynopsis = "am2j app fft3d|con|em3d [--preset NAME] [-n P] [--nodes N] " +
-        "[--ranks-per-jvm K] [--poll S] [--pin] [--timeout S] [--jvm-opt OPT]... [--nic M] [--nics-per-node K] [--warmup W] [--timed K] " +
-        "[--json FILE] [--PARAM VALUE]...")
+        "[--ranks-per-jvm K] [--poll S] [--pin] [--timeout S] [--jvm-opt OPT]... [--nic M] [--nics-per-node K] " +
+        "[--warmup W] [--timed K] [--json FILE] [--PARAM VALUE]...")
     private static final class LaunchOptions
     {
         @Option(names = { "-h", "--help" }, usageHelp = true, description = "this help")

@@ -293,7 +293,8 @@ public final class AppMain
 
     /** Write the JSON report of every timed run (rank 0). */
     private static void writeJson(final Job job, final RankJvms jvms, final AppArgs options, final String[] args,
-        final String started, final boolean verified, final double medianTotal, final List<RunReport> reports) throws IOException
+        final String started, final boolean verified, final double medianTotal, final List<RunReport> reports)
+        throws IOException
     {
         final Map<String, Object> json = new LinkedHashMap<>();
         json.put("app", options.app().name());

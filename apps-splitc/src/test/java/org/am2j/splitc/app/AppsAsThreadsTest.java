@@ -35,9 +35,9 @@ import org.junit.jupiter.params.provider.CsvSource;
  * The applications' {@code small} presets through {@code am2j app} ({@link AppCommand}, the launcher in this process)
  * with ranks as threads: 8 ranks on 2 emulated nodes, 4 ranks per JVM (the ranks of a node in one JVM: the in-process
  * transport within a node, the network between them) and 2 ranks per JVM (two JVMs per node: shared memory between
- * them too); each application in one of them in the default build, in both under the soak profile. Every run verified by {@link AppMain}, which returns in each rank rather than end
- * its JVM while the JVM's other ranks still run; the JSON report names the JVMs. Whatever a test started is killed
- * when it ends.
+ * them too); each application in one of them in the default build, in both under the soak profile. Every run verified
+ * by {@link AppMain}, which returns in each rank rather than end its JVM while the JVM's other ranks still run; the
+ * JSON report names the JVMs. Whatever a test started is killed when it ends.
  */
 class AppsAsThreadsTest extends LauncherTestSupport
 {

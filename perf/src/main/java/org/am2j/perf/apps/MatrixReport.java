@@ -134,7 +134,8 @@ final class MatrixReport
                 (ranks / nodes) + "-" + (ranks / nodes + 1);
             Markdown.row(md, config.cliName() + " (" + config.description() + ")", ranks, nodes, perNode,
                 config.transports(), config.nics(), "`" +
-                String.join(" ", config.runOptions(result.ranks(), result.run().ranksPerJvm)) + "`", counterpart(config));
+                String.join(" ", config.runOptions(result.ranks(), result.run().ranksPerJvm)) + "`",
+                counterpart(config));
         }
         md.append("\nEach job is the launcher job of `bin/am2j app APP --preset ").append(result.preset())
             .append(" --warmup ").append(result.warmup()).append(" --timed ").append(result.timed())
