@@ -428,6 +428,11 @@ public final class AppsMatrix
             return "the job ran " + report.ranks() + " ranks on " + report.nodes() + " nodes, not " + ranks + " on " +
                 nodes;
         }
+        final int ranksPerJvm = job.config().ranksPerJvm(ranks, result.run().ranksPerJvm);
+        if (report.ranksPerJvm() != ranksPerJvm)
+        {
+            return "the job ran " + report.ranksPerJvm() + " ranks per JVM, not " + ranksPerJvm;
+        }
         final String scheduler = job.poll().split(":", 2)[0];
         if (!report.poll().startsWith(scheduler))
         {
