@@ -445,6 +445,7 @@ public final class AmRuntime implements TransportContext
                 log("closing " + bundle + " at exit", ex);
             }
         }
+        blockerSeat.stopWatcher(blocker);
         for (final Transport transport : transports)
         {
             try

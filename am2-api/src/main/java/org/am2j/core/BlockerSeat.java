@@ -5,6 +5,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 
 import org.am2j.spi.Transport;
+import org.am2j.spi.VirtualThreads;
 
 /**
  * The process's blocker ({@link Transport#canBlock()}: the NIC's selector, the shared-memory doorbell) as a seat for
@@ -22,6 +23,9 @@ import org.am2j.spi.Transport;
  * </ul>
  * A holder that stops sleeping gives the seat up and unparks one parked sleeper to take it, so traffic for the
  * parked ones always has a watcher, within a sleep slice at worst.
+ * <p>
+ * A virtual thread never takes the seat ({@link VirtualThreads}): the first virtual sleeper starts a platform thread,
+ * {@value #WATCHER_NAME}, that holds the seat for good and sleeps in the blocker on behalf of all sleepers.
  */
 final class BlockerSeat
 {
@@ -43,7 +47,15 @@ final class BlockerSeat
         void unparkIfPending();
     }
 
+    /** The name of the platform thread that holds the seat for virtual sleepers. */
+    static final String WATCHER_NAME = "am2j-blocker-watch";
+    /** How long {@link #stopWatcher} waits for the watcher to leave the blocker. */
+    private static final long WATCHER_STOP_MILLIS = 1_000;
+
     private static final Sleeper[] NONE = new Sleeper[0];
+
+    private Thread watcher;
+    private volatile boolean stopping;
 
     private final AtomicReference<Thread> holder = new AtomicReference<>();
     /** The open bundles, copied on write: read by the holder's scans. */
@@ -135,6 +147,86 @@ final class BlockerSeat
             {
                 other.unparkIfPending();
             }
+        }
+    }
+
+    /**
+     * A virtual thread is about to park in {@code waitSema()}: make sure a platform thread sleeps in the blocker for
+     * it. Started once, on the first call; it holds the seat until {@link #stopWatcher}.
+     *
+     * @param blocker    the process's blocker.
+     * @param sliceNanos longest single sleep in it.
+     */
+    void watchFor(final Transport blocker, final long sliceNanos)
+    {
+        if (null != watcher)
+        {
+            return;
+        }
+        synchronized (this)
+        {
+            if (null != watcher || stopping)
+            {
+                return;
+            }
+            // Not the starting rank's: no inherited thread locals (its RankScope), the runtime's class loader.
+            final Thread thread = new Thread(null, () -> watch(blocker, sliceNanos), WATCHER_NAME, 0, false);
+            thread.setContextClassLoader(BlockerSeat.class.getClassLoader());
+            thread.setDaemon(true);
+            watcher = thread;
+            thread.start();
+        }
+    }
+
+    private void watch(final Transport blocker, final long sliceNanos)
+    {
+        final Thread self = Thread.currentThread();
+        while (!stopping)
+        {
+            if (!take(self))
+            {
+                // A platform sleeper sleeps in the blocker: it hands the seat on when it leaves, to us among others.
+                LockSupport.parkNanos(this, sliceNanos);
+                continue;
+            }
+            final long ticket = blocker.prepareBlock();
+            wakePending(null);
+            if (stopping)
+            {
+                break;
+            }
+            blocker.block(ticket, sliceNanos);
+            wakePending(null);
+        }
+        holder.compareAndSet(self, null);
+    }
+
+    /**
+     * At exit, before the transports close: the watcher leaves the blocker and ends.
+     *
+     * @param blocker the process's blocker, or null.
+     */
+    void stopWatcher(final Transport blocker)
+    {
+        final Thread thread;
+        synchronized (this)
+        {
+            stopping = true;
+            thread = watcher;
+        }
+        if (null == thread || null == blocker)
+        {
+            return;
+        }
+        blocker.wakeup();
+        LockSupport.unpark(thread);
+        try
+        {
+            thread.join(WATCHER_STOP_MILLIS);
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
         }
     }
 }

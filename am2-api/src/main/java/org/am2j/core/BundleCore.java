@@ -13,6 +13,7 @@ import org.am2j.api.Endpoint;
 import org.am2j.api.EventMask;
 import org.am2j.spi.PollScheduler;
 import org.am2j.spi.Transport;
+import org.am2j.spi.VirtualThreads;
 import org.am2j.spi.TransportQueues;
 
 /**
@@ -344,12 +345,17 @@ final class BundleCore implements Bundle, BlockerSeat.Sleeper
         final EndpointCore[] sleepers = endpoints;
         // Published before the seat is asked for: a holder that leaves it then sees this sleeper (BlockerSeat.leave).
         final Thread self = Thread.currentThread();
+        final boolean virtual = VirtualThreads.isVirtual(self);
         waiter = self;
         try
         {
             while (true)
             {
-                final boolean seated = null != blocker && seat.take(self);
+                final boolean seated = null != blocker && !virtual && seat.take(self);
+                if (virtual && null != blocker)
+                {
+                    seat.watchFor(blocker, sleepSliceNanos);
+                }
                 // The ticket is read before the flags are published and the queues checked: anything that
                 // happens after this point changes it, and block() then returns at once.
                 final long ticket = seated ? blocker.prepareBlock() : 0;

@@ -26,10 +26,12 @@ import org.am2j.spmd.SpmdEnvironment;
  * reads on the rank's thread and on the threads it starts;</li>
  * <li>its own lines on standard output and error, prefixed {@code [R] } ({@link RankOutput}).</li>
  * </ul>
+ * The ranks' threads are platform threads, or virtual threads with {@code AM2J_RANK_THREADS=virtual}
+ * ({@link RankThreadKind}, Java 21 and later).
  * As with the {@code java} command, the JVM exits with status 0 once every rank's main has returned and no
  * non-daemon thread is left. An exception thrown out of a rank's main prints {@code am2j rank R: ...} and its stack
  * trace, and ends the JVM, and so every rank of it, with status {@value RankMain#FAILURE_STATUS}; the launcher then
- * stops the job. So does a rank whose main returns, with no thread of its left, before it has joined the job
+ * stops the job. So does a rank whose main returns before it has joined the job, with no thread of its left (a virtual rank: at all)
  * ({@code Spmd.init()}): the other ranks would wait for it until the join timeout. A rank's {@code System.exit(n)}
  * ends the JVM too.
  */
@@ -42,11 +44,13 @@ public final class RankThreads
     private final String[] programArgs;
     private final RankOutput out;
     private final RankOutput err;
+    private final boolean virtual;
     private final AtomicBoolean failed = new AtomicBoolean();
 
     private RankThreads(final int first, final int count, final Method[] mains, final RankClassLoader[] loaders,
-        final String[] programArgs, final RankOutput out, final RankOutput err)
+        final String[] programArgs, final RankOutput out, final RankOutput err, final boolean virtual)
     {
+        this.virtual = virtual;
         this.first = first;
         this.count = count;
         this.mains = mains;
@@ -83,6 +87,17 @@ public final class RankThreads
             System.exit(RankMain.USAGE_STATUS);
             return;
         }
+        final boolean virtual;
+        try
+        {
+            virtual = RankThreadKind.setting() == RankThreadKind.VIRTUAL;
+        }
+        catch (final RuntimeException ex)
+        {
+            System.err.println("am2j rank " + first + ": " + ex.getMessage());
+            System.exit(RankMain.USAGE_STATUS);
+            return;
+        }
         RankMain.startWatchdog(environment, first);
         final String label = first + "-" + (first + count - 1);
         final RankOutput out = new RankOutput(System.out, label);
@@ -106,7 +121,7 @@ public final class RankThreads
                 return;
             }
         }
-        new RankThreads(first, count, mains, loaders, Arrays.copyOfRange(args, 2, args.length), out, err).run();
+        new RankThreads(first, count, mains, loaders, Arrays.copyOfRange(args, 2, args.length), out, err, virtual).run();
     }
 
     private static int count(final String text)
@@ -140,8 +155,11 @@ public final class RankThreads
             final int rank = first + i;
             final RankScope scope = new RankScope(rank, environmentOf(rank));
             final Method main = mains[i];
-            // the rank's own group: the threads it starts are in it too, which tells when it has none left
-            threads[i] = new Thread(new ThreadGroup("rank-" + rank), () -> runRank(scope, main), "rank-" + rank);
+            final Runnable body = () -> runRank(scope, main);
+            // A platform rank has a group of its own: the threads it starts are in it too, which tells when it has
+            // none left. A virtual thread's group is the JVM's.
+            threads[i] = virtual ? RankThreadKind.virtualThread("rank-" + rank, body) :
+                new Thread(new ThreadGroup("rank-" + rank), body, "rank-" + rank);
             threads[i].setContextClassLoader(loaders[i]);
         }
         for (final Thread thread : threads)
@@ -161,7 +179,7 @@ public final class RankThreads
         try
         {
             main.invoke(null, (Object)programArgs.clone());
-            if (!scope.hasJoined() && Thread.currentThread().getThreadGroup().activeCount() <= 1)
+            if (!scope.hasJoined() && (virtual || Thread.currentThread().getThreadGroup().activeCount() <= 1))
             {
                 // as a rank JVM that exits before joining: the others would wait for the join timeout
                 fail(scope.rank(), "main returned before joining the job (a rank program must join it, " +

@@ -3,6 +3,7 @@ package org.am2j.net;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -47,7 +48,12 @@ class RanksAsThreadsJobTest
 
     private void everyMessageKindBetweenEveryPair(final int ranks, final String... launcherOptions) throws Exception
     {
-        final int nodes = 2;
+        everyMessageKindBetweenEveryPair(ranks, 2, launcherOptions);
+    }
+
+    private void everyMessageKindBetweenEveryPair(final int ranks, final int nodes, final String... launcherOptions)
+        throws Exception
+    {
         final ByteArrayOutputStream outBytes = new ByteArrayOutputStream();
         final ByteArrayOutputStream errBytes = new ByteArrayOutputStream();
         final PrintStream out = new PrintStream(outBytes, true, StandardCharsets.UTF_8);
@@ -105,6 +111,25 @@ class RanksAsThreadsJobTest
     {
         // and shared memory between the two JVMs of each node
         everyMessageKindBetweenEveryPair(8);
+    }
+
+    @Test
+    @Timeout(value = 180, unit = TimeUnit.SECONDS)
+    void fourRanksOnTwoNodesTwoPerJvmAsVirtualThreads() throws Exception
+    {
+        assumeTrue(Runtime.version().feature() >= 21, "virtual threads need Java 21 or later");
+        // the NIC's selector is the blocker: a platform thread sleeps there for the virtual ranks
+        everyMessageKindBetweenEveryPair(4, "--jvm-opt", "-Dam2j.rankThreads=virtual");
+    }
+
+    @Test
+    @Timeout(value = 180, unit = TimeUnit.SECONDS)
+    void fourRanksOfOneNodeTwoPerJvmAsVirtualThreadsOverSharedMemoryOnly() throws Exception
+    {
+        assumeTrue(Runtime.version().feature() >= 21, "virtual threads need Java 21 or later");
+        // the shared-memory futex is the blocker, where no virtual thread may sleep
+        everyMessageKindBetweenEveryPair(4, 1, "--jvm-opt", "-Dam2j.rankThreads=virtual", "--jvm-opt",
+            "-Dam2j.transports=inproc,shm");
     }
 
     // soak: 12 JVMs; the two ranks of a JVM share its link to the node's NIC process (whose watch they once read at

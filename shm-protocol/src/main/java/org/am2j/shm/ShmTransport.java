@@ -16,6 +16,7 @@ import org.am2j.spi.ShmDirectories;
 import org.am2j.spi.Transport;
 import org.am2j.spi.TransportContext;
 import org.am2j.spi.TransportQueues;
+import org.am2j.spi.VirtualThreads;
 
 /**
  * The shared-memory transport {@code shm}: endpoints of processes on the same node exchange messages through queue
@@ -133,6 +134,12 @@ public final class ShmTransport implements Transport
     @Override
     public void block(final long ticket, final long nanos)
     {
+        // A futex wait through JNA holds the thread's carrier: a virtual thread sleeping here could stop the JVM's
+        // other virtual threads. The core never sends one here; this keeps it so.
+        if (VirtualThreads.isVirtual(Thread.currentThread()))
+        {
+            throw new IllegalStateException("a virtual thread may not sleep in the shared-memory doorbell's futex");
+        }
         doorbell.await((int)ticket, nanos);
     }
 

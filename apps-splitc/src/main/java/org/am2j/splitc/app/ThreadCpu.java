@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 import org.am2j.spi.RankScope;
+import org.am2j.spi.VirtualThreads;
 
 /**
  * The CPU time of this JVM's threads besides the one reading, from Linux's per-thread files, split into the JIT
@@ -27,7 +28,8 @@ import org.am2j.spi.RankScope;
  * of the thread groups {@code rank-R} of the other ranks R (where {@code am2j run} starts each rank, and where the
  * threads a rank starts stay) are left out, their CPU times ({@link ThreadMXBean}) read just before and just after
  * the JVM's threads and the mean of the two taken away from the others' time. A reader of no scope (a JVM per rank)
- * counts every thread but itself, as before.
+ * counts every thread but itself. A virtual rank ({@code AM2J_RANK_THREADS=virtual}) runs on carrier threads shared by
+ * every rank of the JVM, so its readings are unknown.
  *
  * @param compilerNanos nanoseconds the compiler threads have run, -1 when unknown.
  * @param otherNanos    nanoseconds every other thread but the reader has run, -1 when unknown.
@@ -60,9 +62,11 @@ record ThreadCpu(long compilerNanos, long otherNanos)
         {
             return jvmThreads();
         }
-        if (!THREADS.isThreadCpuTimeSupported() || !THREADS.isThreadCpuTimeEnabled())
+        if (VirtualThreads.isVirtual(Thread.currentThread()) || !THREADS.isThreadCpuTimeSupported() ||
+            !THREADS.isThreadCpuTimeEnabled())
         {
-            // the other ranks' time cannot be told from the others'
+            // the other ranks' time cannot be told from the others': a virtual rank runs on carrier threads that run
+            // every rank, and has no thread group of its own
             return UNKNOWN;
         }
         final long siblingsBefore = siblingRanksNanos(scope.rank());
