@@ -7,8 +7,9 @@ import org.am2j.api.AmException;
 
 /**
  * The rank a thread works for, when one JVM holds several ranks of a job as threads ({@code bin/am2j run
- * --ranks-per-jvm K}): the rank's number and the environment variables its launcher would have given a process of its
- * own ({@code AM2J_RANK} and the rest).
+ * --ranks-per-jvm K}, or {@code org.am2j.launch.RankThreads} under {@code srun} or {@code mpirun}): the rank's number
+ * and the environment variables its launcher would have given a process of its own ({@code AM2J_RANK} and the rest;
+ * under an external launcher the process's, with {@code AM2J_RANKS_PER_JVM} and the rank's {@code AM2J_RANK_IN_JVM}).
  * <p>
  * A rank's thread is bound to its scope once, before the rank's program runs; threads it starts afterwards inherit the
  * scope ({@link InheritableThreadLocal}), so {@code Spmd.init()} called on any of them joins the job as that rank, and

@@ -52,6 +52,15 @@ import org.am2j.spi.Settings;
  * the address of rank 0, which runs the rendezvous server in-process on that port. The job id is {@value #AM2J_JOB}
  * when set, else {@code slurm-<SLURM_JOB_ID>[.<SLURM_STEP_ID>]} under SLURM, else derived from the bootstrap address.
  * <p>
+ * <b>Several ranks per process under an external launcher.</b> With {@value #AM2J_RANKS_PER_JVM} = K (1 to
+ * {@value #MAX_SIZE}; 1 when not set) each of the launcher's n processes holds K ranks as threads
+ * ({@code org.am2j.launch.RankThreads}, in the am2j-tools module): the job has n·K ranks, and the launcher's process p
+ * holds ranks p·K .. p·K + K - 1, the rank of a thread being p·K + {@value #AM2J_RANK_IN_JVM} (0 to K - 1, which
+ * {@code RankThreads} gives each of its ranks). With K above 1, {@value #AM2J_RANK_IN_JVM} is required: a process
+ * that was not started through {@code RankThreads} is an error that says so. n·K must not exceed {@value #MAX_SIZE}.
+ * The ranks of one process are on its node. am2j's launcher and a job without one ({@link LauncherKind#MANUAL}) give
+ * each rank its own {@value #AM2J_RANK}, and do not read these two variables.
+ * <p>
  * <b>No variables.</b> With none of these variables the process is rank 0 of a single-process job on node 0 of 1.
  * <p>
  * Values are trimmed, and a blank one counts as not set. Missing or malformed variables are one {@link AmException}
@@ -101,6 +110,13 @@ public record SpmdEnvironment(
     public static final String AM2J_LAUNCHER_PID = "AM2J_LAUNCHER_PID";
     /** Start instant of the launcher process, epoch milliseconds, 0 when unknown. */
     public static final String AM2J_LAUNCHER_START = "AM2J_LAUNCHER_START";
+    /**
+     * Ranks each process of an external launcher holds as threads, K; also what {@code bin/am2j run} takes when
+     * {@code --ranks-per-jvm} is not given.
+     */
+    public static final String AM2J_RANKS_PER_JVM = "AM2J_RANKS_PER_JVM";
+    /** Which of its process's K ranks a thread works for under an external launcher, 0 to K - 1. */
+    public static final String AM2J_RANK_IN_JVM = "AM2J_RANK_IN_JVM";
     /** Poll scheduler requested by {@code --poll}; read by the endpoint core. */
     public static final String AM2J_POLL = "AM2J_POLL";
     /** NIC agent mode requested by {@code --nic}; read by the network protocol. */
@@ -207,9 +223,19 @@ public record SpmdEnvironment(
         final String localNodeId)
     {
         final String sizeVariable = kind.sizeVariable();
-        final int size = (int)reader.number(sizeVariable, 1, MAX_SIZE, WHOLE + "[1, " + MAX_SIZE + "]");
-        final int rank = (int)reader.number(kind.rankVariable(), 0, size > 0 ? size - 1 : MAX_SIZE - 1,
-            WHOLE + "[0, " + sizeVariable + " - 1" + (size > 0 ? " = " + (size - 1) : "") + "]");
+        final int processes = (int)reader.number(sizeVariable, 1, MAX_SIZE, WHOLE + "[1, " + MAX_SIZE + "]");
+        final int process = (int)reader.number(kind.rankVariable(), 0, processes > 0 ? processes - 1 : MAX_SIZE - 1,
+            WHOLE + "[0, " + sizeVariable + " - 1" + (processes > 0 ? " = " + (processes - 1) : "") + "]");
+        final int perProcess = kind.isExternal() ? ranksPerJvm(reader) : 1;
+        final int inProcess = kind.isExternal() ? rankInJvm(reader, perProcess) : 0;
+        if (processes > 0 && perProcess > 0 && (long)processes * perProcess > MAX_SIZE)
+        {
+            reader.problem(sizeVariable + " = " + processes + " processes of " + AM2J_RANKS_PER_JVM + " = " +
+                perProcess + " ranks each are " + (long)processes * perProcess + " ranks, more than a job may have (" +
+                MAX_SIZE + ")");
+        }
+        final int size = processes * perProcess;
+        final int rank = process * perProcess + inProcess;
         final String nodeId = nodeId(reader, localNodeId);
         final InetSocketAddress bootstrap = size > 1 || reader.isSet(AM2J_BOOTSTRAP) ?
             reader.address(AM2J_BOOTSTRAP) : null;
@@ -224,6 +250,56 @@ public record SpmdEnvironment(
         final int node = size == 1 ? 0 : UNKNOWN_NODE;
         final int nodes = size == 1 ? 1 : UNKNOWN_NODE;
         return new SpmdEnvironment(kind, rank, size, node, nodes, nodeId, jobId, bootstrap, 0, 0);
+    }
+
+    /**
+     * @param env an environment.
+     * @return {@value #AM2J_RANKS_PER_JVM} of it: the ranks a process of an external launcher holds as threads, K; 1
+     * when not set.
+     * @throws AmException {@link AmError#BAD_ARG} naming the variable when it is not a whole number in [1,
+     *                     {@value #MAX_SIZE}].
+     */
+    public static int ranksPerJvm(final Map<String, String> env)
+    {
+        AmException.checkNotNull("env", env);
+        final EnvironmentReader reader = new EnvironmentReader(env);
+        final int perJvm = ranksPerJvm(reader);
+        reader.check("");
+        return perJvm;
+    }
+
+    /**
+     * @return {@value #AM2J_RANKS_PER_JVM}, 1 when not set, or -1 when malformed (recorded).
+     */
+    private static int ranksPerJvm(final EnvironmentReader reader)
+    {
+        return reader.isSet(AM2J_RANKS_PER_JVM) ? (int)reader.number(AM2J_RANKS_PER_JVM, 1, MAX_SIZE,
+            WHOLE + "[1, " + MAX_SIZE + "]: the ranks each process of the launcher holds as threads") : 1;
+    }
+
+    /**
+     * @param perJvm K, or -1 when malformed.
+     * @return {@value #AM2J_RANK_IN_JVM}, 0 when not set and K is 1, or -1 when it is missing or malformed
+     * (recorded).
+     */
+    private static int rankInJvm(final EnvironmentReader reader, final int perJvm)
+    {
+        if (!reader.isSet(AM2J_RANK_IN_JVM))
+        {
+            if (perJvm > 1)
+            {
+                reader.problem(AM2J_RANKS_PER_JVM + " = " + perJvm + " says each process of the launcher holds " +
+                    perJvm + " ranks as threads, but " + AM2J_RANK_IN_JVM + ", which of them this thread works " +
+                    "for, is not set: start java with the main class org.am2j.launch.RankThreads before the " +
+                    "program's (java ... org.am2j.launch.RankThreads MAINCLASS [ARGS]), which gives each of its " +
+                    "ranks its own");
+                return -1;
+            }
+            return 0;
+        }
+        final int last = Math.max(perJvm, 1) - 1;
+        return (int)reader.number(AM2J_RANK_IN_JVM, 0, last,
+            WHOLE + "[0, " + AM2J_RANKS_PER_JVM + " - 1" + (perJvm > 0 ? " = " + last : "") + "]");
     }
 
     /**

@@ -402,6 +402,131 @@ class SpmdEnvironmentTest
             .contains(rankVariable + " is missing"));
     }
 
+    @ParameterizedTest
+    @CsvSource({ "SLURM_PROCID,SLURM_NTASKS,SLURM", "OMPI_COMM_WORLD_RANK,OMPI_COMM_WORLD_SIZE,OPEN_MPI",
+        "PMI_RANK,PMI_SIZE,PMI" })
+    void processPOfNHoldingKRanksHoldsRanksPTimesKOnOfAJobOfNTimesK(
+        final String rankVariable, final String sizeVariable, final LauncherKind kind)
+    {
+        for (int p = 0; p < 2; p++)
+        {
+            for (int i = 0; i < 4; i++)
+            {
+                final SpmdEnvironment parsed = SpmdEnvironment.parse(Map.of(rankVariable, Integer.toString(p),
+                    sizeVariable, "2", "AM2J_RANKS_PER_JVM", "4", "AM2J_RANK_IN_JVM", Integer.toString(i),
+                    "AM2J_BOOTSTRAP", "head:7000"), HOST, PID);
+
+                assertEquals(kind, parsed.launcher());
+                assertEquals(p * 4 + i, parsed.rank());
+                assertEquals(8, parsed.size());
+                assertEquals(SpmdEnvironment.UNKNOWN_NODE, parsed.node());
+                assertEquals(HOST, parsed.nodeId());
+                assertEquals("boot-head-7000", parsed.jobId());
+            }
+        }
+    }
+
+    @Test
+    void oneProcessHoldingSeveralRanksNeedsBootstrapAndJobIdIsSlurms()
+    {
+        final Map<String, String> env = new HashMap<>(Map.of("SLURM_PROCID", "0", "SLURM_NTASKS", "1",
+            "SLURM_JOB_ID", "99", "AM2J_RANKS_PER_JVM", "2", "AM2J_RANK_IN_JVM", "1"));
+        assertTrue(badArg(env).getMessage().contains("AM2J_BOOTSTRAP is missing"), badArg(env).getMessage());
+
+        env.put("AM2J_BOOTSTRAP", "127.0.0.1:7000");
+        final SpmdEnvironment parsed = SpmdEnvironment.parse(env, HOST, PID);
+        assertEquals(1, parsed.rank());
+        assertEquals(2, parsed.size());
+        assertEquals("slurm-99", parsed.jobId());
+    }
+
+    @ParameterizedTest
+    @CsvSource({ "1", "'  1 '" })
+    void oneRankPerProcessIsTheLaunchersRankWithOrWithoutThePlace(final String perJvm)
+    {
+        final Map<String, String> env = new HashMap<>(Map.of("OMPI_COMM_WORLD_RANK", "3", "OMPI_COMM_WORLD_SIZE", "5",
+            "AM2J_BOOTSTRAP", "head:7000", "AM2J_RANKS_PER_JVM", perJvm));
+        assertEquals(3, SpmdEnvironment.parse(env, HOST, PID).rank());
+        assertEquals(5, SpmdEnvironment.parse(env, HOST, PID).size());
+
+        env.put("AM2J_RANK_IN_JVM", "0");
+        assertEquals(3, SpmdEnvironment.parse(env, HOST, PID).rank());
+        assertEquals(5, SpmdEnvironment.parse(env, HOST, PID).size());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = { "0", "-2", "two", "1.5", "4097" })
+    void ranksPerJvmThatIsNotAWholeNumberFromOneIsNamedWithWhatIsAllowed(final String perJvm)
+    {
+        final AmException ex = badArg(Map.of("SLURM_PROCID", "0", "SLURM_NTASKS", "2", "AM2J_BOOTSTRAP", "h:1",
+            "AM2J_RANKS_PER_JVM", perJvm, "AM2J_RANK_IN_JVM", "0"));
+
+        assertTrue(ex.getMessage().contains("AM2J_RANKS_PER_JVM"), ex.getMessage());
+        assertTrue(ex.getMessage().contains("a whole number in [1, 4096]"), ex.getMessage());
+        final AmException direct = assertThrows(AmException.class,
+            () -> SpmdEnvironment.ranksPerJvm(Map.of("AM2J_RANKS_PER_JVM", perJvm)));
+        assertEquals(AmError.BAD_ARG, direct.error());
+        assertTrue(direct.getMessage().contains("AM2J_RANKS_PER_JVM"), direct.getMessage());
+    }
+
+    @Test
+    void ranksPerJvmIsOneWhenNotSet()
+    {
+        assertEquals(1, SpmdEnvironment.ranksPerJvm(Map.of()));
+        assertEquals(1, SpmdEnvironment.ranksPerJvm(Map.of("AM2J_RANKS_PER_JVM", " ")));
+        assertEquals(4, SpmdEnvironment.ranksPerJvm(Map.of("AM2J_RANKS_PER_JVM", "4")));
+    }
+
+    @Test
+    void severalRanksPerProcessWithoutTheirPlaceSayToStartThroughRankThreads()
+    {
+        final AmException ex = badArg(Map.of("OMPI_COMM_WORLD_RANK", "0", "OMPI_COMM_WORLD_SIZE", "2",
+            "AM2J_BOOTSTRAP", "h:1", "AM2J_RANKS_PER_JVM", "4"));
+
+        assertTrue(ex.getMessage().contains("AM2J_RANK_IN_JVM"), ex.getMessage());
+        assertTrue(ex.getMessage().contains("org.am2j.launch.RankThreads"), ex.getMessage());
+    }
+
+    @ParameterizedTest
+    @CsvSource({ "4,4", "4,-1", "1,1", "4,x" })
+    void placeOutsideTheProcesssRanksIsNamed(final String perJvm, final String inJvm)
+    {
+        final AmException ex = badArg(Map.of("SLURM_PROCID", "1", "SLURM_NTASKS", "2", "AM2J_BOOTSTRAP", "h:1",
+            "AM2J_RANKS_PER_JVM", perJvm, "AM2J_RANK_IN_JVM", inJvm));
+
+        assertTrue(ex.getMessage().contains("AM2J_RANK_IN_JVM = '" + inJvm + "'") ||
+            ex.getMessage().contains("AM2J_RANK_IN_JVM = " + inJvm), ex.getMessage());
+        assertTrue(ex.getMessage().contains("[0, AM2J_RANKS_PER_JVM - 1 = " + (Integer.parseInt(perJvm) - 1) + "]"),
+            ex.getMessage());
+    }
+
+    @Test
+    void moreRanksThanAJobMayHaveNamesBothVariables()
+    {
+        final AmException ex = badArg(Map.of("SLURM_PROCID", "0", "SLURM_NTASKS", "1025", "AM2J_BOOTSTRAP", "h:1",
+            "AM2J_RANKS_PER_JVM", "4", "AM2J_RANK_IN_JVM", "0"));
+
+        assertTrue(ex.getMessage().contains("SLURM_NTASKS = 1025 processes of AM2J_RANKS_PER_JVM = 4 ranks each"),
+            ex.getMessage());
+        assertTrue(ex.getMessage().contains("4096"), ex.getMessage());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = { "MANUAL", "AM2J" })
+    void am2jsLauncherAndNoLauncherGiveTheRankItselfAndIgnoreRanksPerJvm(final LauncherKind kind)
+    {
+        final Map<String, String> env = kind == LauncherKind.AM2J ? am2jEnvironment() :
+            new HashMap<>(Map.of("AM2J_RANK", "2", "AM2J_SIZE", "4", "AM2J_BOOTSTRAP", "h:1"));
+        env.put("AM2J_RANKS_PER_JVM", "2");
+        env.put("AM2J_RANK_IN_JVM", "1");
+
+        final SpmdEnvironment parsed = SpmdEnvironment.parse(env, HOST, PID);
+
+        assertEquals(kind, parsed.launcher());
+        assertEquals(2, parsed.rank());
+        assertEquals(4, parsed.size());
+    }
+
     @Test
     void nodesAreNumberedInOrderOfTheirLowestRank()
     {

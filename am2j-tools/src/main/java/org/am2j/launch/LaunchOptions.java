@@ -46,7 +46,7 @@ record LaunchOptions(boolean help, int ranks, int nodes, String poll, String nic
     static final int MAX_NICS_PER_NODE = 64;
 
     /** The environment variable that gives {@code --ranks-per-jvm} when the option is not given. */
-    static final String RANKS_PER_JVM_VARIABLE = "AM2J_RANKS_PER_JVM";
+    static final String RANKS_PER_JVM_VARIABLE = SpmdEnvironment.AM2J_RANKS_PER_JVM;
 
     /** {@link #timeoutSeconds()} of a job without {@code --timeout}. */
     static final int NO_TIMEOUT = 0;

@@ -7,8 +7,10 @@ import java.util.Arrays;
 /**
  * The line a rank is writing, copied whole, prefixed, to a stream of the launcher ({@link LinePump}) or of a JVM of
  * several ranks ({@link RankOutput}): a line is written while holding the target stream's lock, so lines of different
- * ranks never interleave. Bytes are copied as they are (no charset decoding); a line longer than {@link #MAX_LINE}
- * bytes is split. Not thread-safe.
+ * ranks never interleave, and in one write of the prefix, the line and its newline, so that a launcher that forwards
+ * the JVM's output in the chunks it reads ({@code mpirun}, {@code srun}) does not split it between another process's
+ * lines. Bytes are copied as they are (no charset decoding); a line longer than {@link #MAX_LINE} bytes is split. Not
+ * thread-safe.
  */
 final class PrefixedLine
 {
@@ -16,8 +18,9 @@ final class PrefixedLine
     static final int MAX_LINE = 1024 * 1024;
 
     private final PrintStream target;
-    private final byte[] prefix;
-    private byte[] line = new byte[256];
+    private final int start;
+    /** The prefix, then the line's bytes, then room for its newline. */
+    private byte[] line;
     private int length;
 
     /**
@@ -27,7 +30,8 @@ final class PrefixedLine
     PrefixedLine(final PrintStream target, final byte[] prefix)
     {
         this.target = target;
-        this.prefix = prefix;
+        this.start = prefix.length;
+        this.line = Arrays.copyOf(prefix, prefix.length + 256);
     }
 
     /**
@@ -49,18 +53,16 @@ final class PrefixedLine
             emit();
             return;
         }
-        if (length == line.length)
+        if (length == MAX_LINE)
         {
-            if (length >= MAX_LINE)
-            {
-                emit();
-            }
-            else
-            {
-                line = Arrays.copyOf(line, Math.min(MAX_LINE, line.length * 2));
-            }
+            emit();
         }
-        line[length++] = b;
+        else if (start + length + 1 == line.length)
+        {
+            // one byte stays free for the newline
+            line = Arrays.copyOf(line, start + Math.min(MAX_LINE, 2 * (line.length - start)) + 1);
+        }
+        line[start + length++] = b;
     }
 
     /**
@@ -76,11 +78,10 @@ final class PrefixedLine
 
     private void emit()
     {
+        line[start + length] = '\n';
         synchronized (target)
         {
-            target.write(prefix, 0, prefix.length);
-            target.write(line, 0, length);
-            target.write('\n');
+            target.write(line, 0, start + length + 1);
             target.flush();
         }
         length = 0;

@@ -4,6 +4,7 @@ import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.util.Arrays;
+import java.util.Map;
 
 import org.am2j.api.AmException;
 import org.am2j.spmd.SpmdEnvironment;
@@ -75,9 +76,18 @@ public final class RankMain
      */
     static SpmdEnvironment environment()
     {
+        return environment(System.getenv());
+    }
+
+    /**
+     * @param env the environment of this JVM (of its first rank).
+     * @return where it sits in its job, or {@code null} after saying on standard error what is wrong with it.
+     */
+    static SpmdEnvironment environment(final Map<String, String> env)
+    {
         try
         {
-            return SpmdEnvironment.parse(System.getenv());
+            return SpmdEnvironment.parse(env);
         }
         catch (final AmException ex)
         {

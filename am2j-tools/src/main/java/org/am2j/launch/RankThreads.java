@@ -10,20 +10,27 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 
+import org.am2j.api.AmException;
 import org.am2j.spi.RankScope;
 import org.am2j.spmd.SpmdEnvironment;
 
 /**
- * The main class of a JVM that holds K consecutive ranks of one node as threads ({@code bin/am2j run
- * --ranks-per-jvm K}): {@code RankThreads K MAINCLASS [ARGS]}, with the environment the launcher gives a rank
- * ({@link SpmdEnvironment}) for the first of them.
+ * The main class of a JVM that holds K consecutive ranks of one node as threads: {@code RankThreads [K] MAINCLASS
+ * [ARGS]}, K from the argument, else from {@value SpmdEnvironment#AM2J_RANKS_PER_JVM}, else 1.
+ * <ul>
+ * <li>Under {@code bin/am2j run --ranks-per-jvm K} the JVM has the environment the launcher gives a rank
+ * ({@link SpmdEnvironment}) for the first of its ranks.</li>
+ * <li>Under an external launcher ({@code srun}, {@code mpirun}: {@link SpmdEnvironment}, "Several ranks per process")
+ * the launcher's process p of n holds ranks p·K .. p·K + K - 1 of a job of n·K ranks.</li>
+ * </ul>
  * <p>
  * Each rank R runs {@code MAINCLASS.main(ARGS)} on a thread of its own, {@code rank-R}, with
  * <ul>
  * <li>a class loader of its own for the program ({@link RankClassLoader}): the program's static fields are the
  * rank's, am2j's runtime is the JVM's, so the JVM's ranks reach each other through the in-process transport;</li>
- * <li>an environment of its own ({@link RankScope}): the JVM's with {@code AM2J_RANK=R}, which {@code Spmd.init()}
- * reads on the rank's thread and on the threads it starts;</li>
+ * <li>an environment of its own ({@link RankScope}): the JVM's with {@code AM2J_RANK=R} (under an external launcher
+ * with {@value SpmdEnvironment#AM2J_RANKS_PER_JVM} = K and {@value SpmdEnvironment#AM2J_RANK_IN_JVM} = R - p·K),
+ * which {@code Spmd.init()} reads on the rank's thread and on the threads it starts;</li>
  * <li>its own lines on standard output and error, prefixed {@code [R] } ({@link RankOutput}).</li>
  * </ul>
  * The ranks' threads are platform threads, or virtual threads with {@code AM2J_RANK_THREADS=virtual}
@@ -39,6 +46,7 @@ public final class RankThreads
 {
     private final int first;
     private final int count;
+    private final boolean external;
     private final Method[] mains;
     private final RankClassLoader[] loaders;
     private final String[] programArgs;
@@ -47,12 +55,14 @@ public final class RankThreads
     private final boolean virtual;
     private final AtomicBoolean failed = new AtomicBoolean();
 
-    private RankThreads(final int first, final int count, final Method[] mains, final RankClassLoader[] loaders,
-        final String[] programArgs, final RankOutput out, final RankOutput err, final boolean virtual)
+    private RankThreads(final int first, final int count, final boolean external, final Method[] mains,
+        final RankClassLoader[] loaders, final String[] programArgs, final RankOutput out, final RankOutput err,
+        final boolean virtual)
     {
         this.virtual = virtual;
         this.first = first;
         this.count = count;
+        this.external = external;
         this.mains = mains;
         this.loaders = loaders;
         this.programArgs = programArgs;
@@ -61,24 +71,33 @@ public final class RankThreads
     }
 
     /**
-     * @param args K, the rank program's main class, then its arguments.
+     * @param args K (optional), the rank program's main class, then its arguments.
      */
     public static void main(final String[] args)
     {
-        final int count = args.length >= 2 ? count(args[0]) : -1;
-        if (count < 1)
+        // a main class name never starts with a digit or a sign: such a first argument is K
+        final boolean countGiven = args.length >= 1 && !args[0].isEmpty() &&
+            "+-0123456789".indexOf(args[0].charAt(0)) >= 0;
+        final int count = countGiven ? count(args[0]) : ranksPerJvm();
+        if (args.length < (countGiven ? 2 : 1) || (countGiven && count < 1))
         {
-            System.err.println("usage: " + RankThreads.class.getName() + " K MAINCLASS [ARGS] (K: ranks in this " +
-                "JVM, 1 or more)");
+            System.err.println("usage: " + RankThreads.class.getName() + " [K] MAINCLASS [ARGS] (K: ranks in this " +
+                "JVM, 1 or more; default " + SpmdEnvironment.AM2J_RANKS_PER_JVM + ", else 1)");
             System.exit(RankMain.USAGE_STATUS);
             return;
         }
-        final SpmdEnvironment environment = RankMain.environment();
+        if (count < 1)
+        {
+            System.exit(RankMain.USAGE_STATUS);
+            return;
+        }
+        final SpmdEnvironment environment = RankMain.environment(placed(System.getenv(), count, 0));
         if (null == environment)
         {
             System.exit(RankMain.USAGE_STATUS);
             return;
         }
+        final boolean external = environment.launcher().isExternal();
         final int first = environment.rank();
         if (first + count > environment.size())
         {
@@ -106,7 +125,7 @@ public final class RankThreads
         System.setErr(new PrintStream(err, true));
 
         final URL[] urls = ClassPaths.urls(System.getProperty("java.class.path")).toArray(new URL[0]);
-        final String mainClass = args[1];
+        final String mainClass = args[countGiven ? 1 : 0];
         final Method[] mains = new Method[count];
         final RankClassLoader[] loaders = new RankClassLoader[count];
         for (int i = 0; i < count; i++)
@@ -121,7 +140,25 @@ public final class RankThreads
                 return;
             }
         }
-        new RankThreads(first, count, mains, loaders, Arrays.copyOfRange(args, 2, args.length), out, err, virtual).run();
+        new RankThreads(first, count, external, mains, loaders,
+            Arrays.copyOfRange(args, countGiven ? 2 : 1, args.length), out, err, virtual).run();
+    }
+
+    /**
+     * @return {@value SpmdEnvironment#AM2J_RANKS_PER_JVM} of this JVM's environment, 1 when not set, or -1 after saying
+     * on standard error what is wrong with it.
+     */
+    private static int ranksPerJvm()
+    {
+        try
+        {
+            return SpmdEnvironment.ranksPerJvm(System.getenv());
+        }
+        catch (final AmException ex)
+        {
+            System.err.println("am2j rank: " + ex.getMessage());
+            return -1;
+        }
     }
 
     private static int count(final String text)
@@ -137,11 +174,32 @@ public final class RankThreads
     }
 
     /**
-     * @param rank one of this JVM's ranks.
-     * @return its environment: the JVM's, with {@code AM2J_RANK} its own.
+     * @param env     the JVM's environment.
+     * @param perJvm  K.
+     * @param inJvm   which of the JVM's ranks, 0 to K - 1.
+     * @return the environment of that rank under an external launcher: {@code env} with
+     * {@value SpmdEnvironment#AM2J_RANKS_PER_JVM} = K and {@value SpmdEnvironment#AM2J_RANK_IN_JVM} its own (which
+     * am2j's launcher and a job without one do not read).
      */
-    static Map<String, String> environmentOf(final int rank)
+    static Map<String, String> placed(final Map<String, String> env, final int perJvm, final int inJvm)
     {
+        final Map<String, String> placed = new HashMap<>(env);
+        placed.put(SpmdEnvironment.AM2J_RANKS_PER_JVM, Integer.toString(perJvm));
+        placed.put(SpmdEnvironment.AM2J_RANK_IN_JVM, Integer.toString(inJvm));
+        return placed;
+    }
+
+    /**
+     * @param rank one of this JVM's ranks.
+     * @return its environment: the JVM's, with {@code AM2J_RANK} its own, or under an external launcher with its
+     * place among the JVM's ranks ({@link #placed}).
+     */
+    private Map<String, String> environmentOf(final int rank)
+    {
+        if (external)
+        {
+            return placed(System.getenv(), count, rank - first);
+        }
         final Map<String, String> env = new HashMap<>(System.getenv());
         env.put(SpmdEnvironment.AM2J_RANK, Integer.toString(rank));
         return env;

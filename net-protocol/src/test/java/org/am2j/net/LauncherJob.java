@@ -11,9 +11,13 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * What the tests of real launchers ({@code mpirun}, {@code srun}) share: the rank program's command line as the
@@ -96,14 +100,35 @@ final class LauncherJob
      */
     static List<String> rankCommand(final long seconds)
     {
+        return rankCommand(seconds, RANKS, "-Xmx128m");
+    }
+
+    /**
+     * The rank program as the README starts it under a launcher whose every process holds
+     * {@code AM2J_RANKS_PER_JVM} ranks as threads: as {@link #rankCommand(long)}, the main class
+     * {@code org.am2j.launch.RankThreads} before the program's.
+     *
+     * @param seconds the rank program's own time limit.
+     * @param ranks   of the job: the launcher's processes times the ranks each holds.
+     * @return the command line.
+     */
+    static List<String> rankThreadsCommand(final long seconds, final int ranks)
+    {
+        return rankCommand(seconds, ranks, "-Xmx256m", "org.am2j.launch.RankThreads");
+    }
+
+    private static List<String> rankCommand(final long seconds, final int ranks, final String heap,
+        final String... mainClasses)
+    {
         final List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(NamespaceJob.JVM_FLAGS);
-        command.addAll(List.of("-Xmx128m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"));
+        command.addAll(List.of(heap, "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"));
         command.add("-cp");
         command.add(System.getProperty("java.class.path"));
+        command.addAll(List.of(mainClasses));
         command.add(NamespaceFloodMain.class.getName());
-        command.add("a".repeat(RANKS));
+        command.add("a".repeat(ranks));
         command.add("all");
         command.addAll(List.of(PER_PAIR));
         command.add(Long.toString(seconds));
@@ -247,17 +272,49 @@ final class LauncherJob
      */
     static void checkRanks(final String output, final String what)
     {
-        for (int r = 0; r < RANKS; r++)
+        checkRanks(output, what, RANKS, 1);
+    }
+
+    /**
+     * Check that each of the job's ranks ran once, on one node, and printed its {@code rank R ok: ...} line once, and
+     * that each of the launcher's processes held its K consecutive ranks (K above 1: they are threads of one JVM,
+     * whose lines it prefixes {@code [R] }); print the {@code ok} lines.
+     *
+     * @param output     the launcher's output (its ranks' merged).
+     * @param what       the launcher, for messages.
+     * @param ranks      of the job.
+     * @param perProcess ranks each of the launcher's processes holds, K.
+     */
+    static void checkRanks(final String output, final String what, final int ranks, final int perProcess)
+    {
+        final String prefix = perProcess > 1 ? "\\[(\\d+)] " : "()";
+        final Map<Integer, Long> pidOfRank = new HashMap<>();
+        final Matcher started = Pattern.compile("^" + prefix + "job=\\S+ pid=(\\d+) rank=(\\d+) node=0 of 1 ",
+            Pattern.MULTILINE).matcher(output);
+        long lines = 0;
+        while (started.find())
         {
-            final String start = "rank=" + r + " node=0 of 1 ";
-            assertTrue(output.contains(start), what + ": rank " + r + " did not print '" + start + "'\n" + output);
-            final String prefix = "rank " + r + " ok: ";
-            final String ok = output.lines().filter(line -> line.startsWith(prefix)).findFirst()
-                .orElseThrow(() -> new AssertionError(what + ": no '" + prefix + "' line\n" + output));
-            System.out.println("  " + ok);
+            lines++;
+            final int rank = Integer.parseInt(started.group(3));
+            assertTrue(perProcess == 1 || started.group(1).equals(started.group(3)),
+                what + ": a line of rank " + rank + " prefixed [" + started.group(1) + "]\n" + output);
+            pidOfRank.put(rank, Long.parseLong(started.group(2)));
         }
-        assertEquals(RANKS, output.lines().filter(line -> line.startsWith("job=")).count(),
-            what + ": ranks started\n" + output);
+        for (int r = 0; r < ranks; r++)
+        {
+            assertTrue(pidOfRank.containsKey(r), what + ": rank " + r + " did not print its 'rank=" + r +
+                " node=0 of 1' line\n" + output);
+            final String ok = (perProcess > 1 ? "[" + r + "] " : "") + "rank " + r + " ok: ";
+            final List<String> oks = output.lines().filter(line -> line.startsWith(ok)).toList();
+            assertEquals(1, oks.size(), what + ": '" + ok + "' lines\n" + output);
+            System.out.println("  " + oks.get(0));
+            final int first = r - r % perProcess;
+            assertEquals(pidOfRank.get(first), pidOfRank.get(r),
+                what + ": ranks " + first + " and " + r + " are in one process\n" + output);
+        }
+        assertEquals(ranks, lines, what + ": ranks started, each once\n" + output);
+        assertEquals(ranks / perProcess, new HashSet<>(pidOfRank.values()).size(),
+            what + ": processes of " + perProcess + " ranks each\n" + output);
     }
 
     /**

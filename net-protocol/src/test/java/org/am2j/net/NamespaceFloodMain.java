@@ -47,7 +47,9 @@ import org.am2j.spmd.Spmd;
  * checked the same way.</li>
  * </ol>
  * The targets of the floods are the ranks on the other host ({@code cross}) or every other rank ({@code all}). Each
- * rank checks that its translations use the expected transport, serves until every request meant for it has arrived,
+ * rank checks that its translations use the expected transport ({@code inproc} to the ranks of its own JVM, when it
+ * holds several as threads; {@code shm} to the others of its host; {@code net} across hosts), serves until every
+ * request meant for it has arrived,
  * then checks its per-transport counters against what it sent and received and that no message came back, and prints
  * {@code rank R ok: ...} with its network retransmissions.
  * <p>
@@ -180,6 +182,22 @@ public final class NamespaceFloodMain
         return layout.charAt(p) == layout.charAt(q);
     }
 
+    /**
+     * @return true when rank q is a thread of this rank's JVM (its endpoint names this process).
+     */
+    private boolean sameJvm(final int q)
+    {
+        return endpoint.translationName(q).processId() == endpoint.name().processId();
+    }
+
+    /**
+     * @return the transport that must carry this rank's messages to rank q.
+     */
+    private String transportTo(final int q)
+    {
+        return sameJvm(q) ? "inproc" : sameHost(rank, q) ? "shm" : "net";
+    }
+
     private List<Integer> targetsOf(final int sender)
     {
         final List<Integer> targets = new ArrayList<>();
@@ -222,7 +240,9 @@ public final class NamespaceFloodMain
             check(sameNode == sameHost(rank, q), "rank " + rank + ": rank " + q + " is on host " + layout.charAt(q) +
                 " and this rank on " + layout.charAt(rank) + ", but their endpoint names give the nodes '" +
                 endpoint.translationName(q).node() + "' and '" + endpoint.name().node() + "'");
-            final String expected = sameHost(rank, q) ? "shm" : "net";
+            check(!sameJvm(q) || sameHost(rank, q), "rank " + rank + ": rank " + q + " is on host " +
+                layout.charAt(q) + " and this rank on " + layout.charAt(rank) + ", but both are in one JVM");
+            final String expected = transportTo(q);
             final String transport = endpoint.translationTransport(q);
             check(expected.equals(transport), "rank " + rank + ": translation " + q + " uses " + transport +
                 ", expected " + expected);
@@ -311,41 +331,37 @@ public final class NamespaceFloodMain
     private void checkCounters(final List<Integer> targets)
     {
         final EndpointStatistics statistics = endpoint.statistics();
-        long netOut = 0;
-        long shmOut = 0;
-        long netIn = 0;
-        long shmIn = 0;
+        final Map<String, long[]> outAndIn = new HashMap<>();
+        for (final String transport : List.of("inproc", "shm", "net"))
+        {
+            outAndIn.put(transport, new long[2]);
+        }
         for (int q = 0; q < size; q++)
         {
             if (q == rank)
             {
                 continue;
             }
-            final long out = pings + (targets.contains(q) ? (long)mediums + shorts : 0);
-            final long in = pings + (targetsOf(q).contains(rank) ? (long)mediums + shorts : 0);
-            if (sameHost(rank, q))
-            {
-                shmOut += out;
-                shmIn += in;
-            }
-            else
-            {
-                netOut += out;
-                netIn += in;
-            }
+            final long[] counts = outAndIn.get(transportTo(q));
+            counts[0] += pings + (targets.contains(q) ? (long)mediums + shorts : 0);
+            counts[1] += pings + (targetsOf(q).contains(rank) ? (long)mediums + shorts : 0);
         }
-        checkEquals(netOut, statistics.get("net", EndpointStatistics.Counter.REQUESTS_SENT),
-            "rank " + rank + ": requests sent over net");
-        checkEquals(shmOut, statistics.get("shm", EndpointStatistics.Counter.REQUESTS_SENT),
-            "rank " + rank + ": requests sent over shm");
-        checkEquals(netIn, statistics.get("net", EndpointStatistics.Counter.REQUESTS_RECEIVED),
-            "rank " + rank + ": requests received over net");
-        checkEquals(shmIn, statistics.get("shm", EndpointStatistics.Counter.REQUESTS_RECEIVED),
-            "rank " + rank + ": requests received over shm");
-        checkEquals(netOut, statistics.get("net", EndpointStatistics.Counter.REPLIES_RECEIVED),
-            "rank " + rank + ": replies received over net");
-        checkEquals(shmOut, statistics.get("shm", EndpointStatistics.Counter.REPLIES_RECEIVED),
-            "rank " + rank + ": replies received over shm");
+        for (final Map.Entry<String, long[]> counts : outAndIn.entrySet())
+        {
+            final String over = " over " + counts.getKey();
+            final long out = counts.getValue()[0];
+            final long in = counts.getValue()[1];
+            checkEquals(out, statistics.get(counts.getKey(), EndpointStatistics.Counter.REQUESTS_SENT),
+                "rank " + rank + ": requests sent" + over);
+            checkEquals(in, statistics.get(counts.getKey(), EndpointStatistics.Counter.REQUESTS_RECEIVED),
+                "rank " + rank + ": requests received" + over);
+            checkEquals(out, statistics.get(counts.getKey(), EndpointStatistics.Counter.REPLIES_RECEIVED),
+                "rank " + rank + ": replies received" + over);
+        }
+        final long netOut = outAndIn.get("net")[0];
+        final long netIn = outAndIn.get("net")[1];
+        final long shmOut = outAndIn.get("shm")[0];
+        final long shmIn = outAndIn.get("shm")[1];
         for (final ReturnStatus status : ReturnStatus.values())
         {
             checkEquals(0, statistics.returned(status), "rank " + rank + ": messages returned with " + status);
@@ -354,7 +370,8 @@ public final class NamespaceFloodMain
         System.out.println("rank " + rank + " ok: " + pings + " pings with each of " + (size - 1) + " ranks, " +
             mediums + " 8 KiB and " + shorts + " short requests to each of " + targets.size() + " targets, " +
             "each exactly once with its reply; net requests out " + netOut + " in " + netIn + ", shm out " + shmOut +
-            " in " + shmIn + "; net retransmits " + statistics.get("net", EndpointStatistics.Counter.RETRANSMITS) +
+            " in " + shmIn + ", inproc out " + outAndIn.get("inproc")[0] + " in " + outAndIn.get("inproc")[1] +
+            "; net retransmits " + statistics.get("net", EndpointStatistics.Counter.RETRANSMITS) +
             "; returned 0; ms ping-pong " + phaseMillis[0] + ", 8 KiB flood " + phaseMillis[1] + ", request flood " +
             phaseMillis[2]);
     }

@@ -30,7 +30,8 @@ import org.junit.jupiter.api.io.TempDir;
  * once with its reply. Only this test needs {@code --overcommit} (4 tasks on 2 CPUs). Every process of the test
  * carries a marker in its environment; whatever happens, the daemons and any task left are killed and the directory
  * removed. Skipped, with the reason, where Slurm or MUNGE is not installed (Debian's packages {@code slurmctld},
- * {@code slurmd}, {@code slurm-client}, {@code munge}) or the test does not run as root.
+ * {@code slurmd}, {@code slurm-client}, {@code munge}) or the test does not run as root. The same with 2 tasks of 4
+ * ranks each, as threads ({@code AM2J_RANKS_PER_JVM=4 srun -n 2 java ... org.am2j.launch.RankThreads Program}).
  */
 class SrunTest
 {
@@ -47,6 +48,62 @@ class SrunTest
     @Timeout(value = 180, unit = TimeUnit.SECONDS)
     void everyPairOfFourRanksExchangesUnderSrunOfAOneNodeSlurm() throws Exception
     {
+        final String bootstrap = "127.0.0.1:" + LauncherJob.freePort();
+        final String output = runUnderSlurm("srun", srun(LauncherJob.RANKS, LauncherJob.rankCommand(RANK_SECONDS)),
+            Map.of("AM2J_BOOTSTRAP", bootstrap));
+        LauncherJob.checkRanks(output, "srun");
+        System.out.println("SrunTest: 4 ranks under srun --overcommit of a one-node Slurm with AM2J_BOOTSTRAP=" +
+            bootstrap + ": every pair exchanged, every message once with its reply");
+    }
+
+    @Test
+    @Timeout(value = 180, unit = TimeUnit.SECONDS)
+    void everyPairOfEightRanksExchangesUnderSrunOfTwoTasksOfFourRanksEach() throws Exception
+    {
+        final String bootstrap = "127.0.0.1:" + LauncherJob.freePort();
+        final String output = runUnderSlurm("srun-threads", srun(2, LauncherJob.rankThreadsCommand(RANK_SECONDS, 8)),
+            Map.of("AM2J_BOOTSTRAP", bootstrap, "AM2J_RANKS_PER_JVM", "4"));
+        LauncherJob.checkRanks(output, "srun", 8, 4);
+        System.out.println("SrunTest: 2 tasks of 4 ranks each under srun of a one-node Slurm with " +
+            "AM2J_RANKS_PER_JVM=4: every pair of the 8 ranks exchanged, every message once with its reply");
+    }
+
+    /**
+     * The srun line of docs/commands.md's "Under srun or mpirun", run as written ({@link DocsRecipe}): 2 tasks of 4
+     * ranks each of the README's HelloAm ({@code SLURM_OVERCOMMIT} in srun's environment lets a machine of fewer than
+     * 2 CPUs run it as written).
+     */
+    @Test
+    @Timeout(value = 180, unit = TimeUnit.SECONDS)
+    void theDocsRecipeOfFourRanksPerTaskRunsUnderSrun() throws Exception
+    {
+        final List<String> recipe = DocsRecipe.recipe("docs/commands.md", "**Under `srun` or `mpirun`.**",
+            DocsRecipe.compileHello(dir)).stream().filter(line -> !line.startsWith("mpirun ")).toList();
+        final String output = runUnderSlurm("recipe", DocsRecipe.bash(recipe),
+            Map.of("PATH", DocsRecipe.path(), "SLURM_OVERCOMMIT", "1"));
+        DocsRecipe.checkGreetings(output, 8, true);
+    }
+
+    private static List<String> srun(final int tasks, final List<String> taskCommand)
+    {
+        final List<String> command = new ArrayList<>(List.of(LauncherJob.find("srun").toString(),
+            "--overcommit", "-n", Integer.toString(tasks), "--time=2", "--kill-on-bad-exit=1"));
+        command.addAll(taskCommand);
+        return command;
+    }
+
+    /**
+     * Start a one-node Slurm, run a command in it (srun, or a script that runs it) with {@code jobEnv} added to its
+     * environment, check that it succeeds, then stop the daemons and kill whatever is left.
+     *
+     * @param name    of the test, for its marker and output file.
+     * @param command what runs the job.
+     * @param jobEnv  variables given to the command, and so to every task.
+     * @return the command's output.
+     */
+    private String runUnderSlurm(final String name, final List<String> command, final Map<String, String> jobEnv)
+        throws Exception
+    {
         String reason = LauncherJob.missing("slurmctld slurmd slurm-client munge",
             "slurmctld", "slurmd", "srun", "sinfo", "munged");
         if (null == reason && !isRoot())
@@ -57,10 +114,10 @@ class SrunTest
             "skipped: " + reason));
         assumeTrue(null == reason, reason);
 
-        final String marker = "srun-" + ProcessHandle.current().pid() + "-" + System.nanoTime();
+        final String marker = name + "-" + ProcessHandle.current().pid() + "-" + System.nanoTime();
         final Path conf = dir.resolve("slurm.conf");
         final Map<String, String> env = Map.of(LauncherJob.MARKER, marker, "SLURM_CONF", conf.toString());
-        Process srun = null;
+        Process job = null;
         boolean passed = false;
         try
         {
@@ -72,27 +129,21 @@ class SrunTest
                 conf.toString()), env, dir.resolve("slurmd.out")));
             awaitIdleNode(env);
 
-            final String bootstrap = "127.0.0.1:" + LauncherJob.freePort();
-            final List<String> command = new ArrayList<>(List.of(LauncherJob.find("srun").toString(),
-                "--overcommit", "-n", Integer.toString(LauncherJob.RANKS), "--time=2", "--kill-on-bad-exit=1"));
-            command.addAll(LauncherJob.rankCommand(RANK_SECONDS));
-            final Map<String, String> jobEnv = new java.util.HashMap<>(env);
-            jobEnv.put("AM2J_BOOTSTRAP", bootstrap);
-            final Path output = dir.resolve("srun.out");
-            srun = LauncherJob.start(command, jobEnv, output);
-            final boolean ended = srun.waitFor(RANK_SECONDS + 20, TimeUnit.SECONDS);
+            final Map<String, String> jobEnvironment = new java.util.HashMap<>(env);
+            jobEnvironment.putAll(jobEnv);
+            final Path output = dir.resolve(name + ".out");
+            job = LauncherJob.start(command, jobEnvironment, output);
+            final boolean ended = job.waitFor(RANK_SECONDS + 20, TimeUnit.SECONDS);
             assertTrue(ended, "srun did not end in time\n" + String.join(" ", command) + "\n" +
                 LauncherJob.read(output) + logs());
-            assertEquals(0, srun.exitValue(), "srun ended with " + srun.exitValue() + "\n" +
+            assertEquals(0, job.exitValue(), "srun ended with " + job.exitValue() + "\n" +
                 String.join(" ", command) + "\n" + LauncherJob.read(output) + logs());
-            LauncherJob.checkRanks(LauncherJob.read(output), "srun");
-            System.out.println("SrunTest: 4 ranks under srun --overcommit of a one-node Slurm with AM2J_BOOTSTRAP=" +
-                bootstrap + ": every pair exchanged, every message once with its reply");
             passed = true;
+            return LauncherJob.read(output);
         }
         finally
         {
-            LauncherJob.kill(srun);
+            LauncherJob.kill(job);
             stopDaemons();
             final List<Long> left = LauncherJob.killMarked(marker);
             if (passed)

@@ -18,9 +18,11 @@ import org.am2j.launch.Am2Run;
  * {@code am2j scale}: how the cost of am2j grows with ranks and peers, as Markdown and JSON: start-up time and
  * resident memory per rank of {@code am2j hello} at several rank counts ({@link ScaleHelloMain}); the cost of an
  * empty poll and the memory per peer with 1, 8, 32 mapped peers on each medium ({@link ScalePollMain}); round trips
- * per second of an all-to-all of short requests against two-rank floods ({@link ScaleFloodMain}). Each job runs
- * through the launcher in this process, one after another, and its command goes into the report. {@value
- * ScaleOptions#USAGE}
+ * per second of an all-to-all of short requests against two-rank floods ({@link ScaleFloodMain}). The hello jobs
+ * and the all-to-all run once for each count of ranks per JVM asked for ({@code --ranks-per-jvm 1,8,32}) that
+ * divides the ranks of every node; the report says which it did not run. Each job runs through the launcher in this
+ * process, one after another, with its ranks per JVM given (so {@code AM2J_RANKS_PER_JVM} does not apply), and its
+ * command goes into the report. {@value ScaleOptions#USAGE}
  */
 public final class Scale
 {
@@ -61,7 +63,10 @@ public final class Scale
         {
             for (final int ranks : options.helloRanks)
             {
-                hello(options, report, ranks);
+                for (final int perJvm : options.ranksPerJvm)
+                {
+                    hello(options, report, ranks, perJvm);
+                }
             }
         }
         if (options.parts.contains("poll"))
@@ -73,9 +78,12 @@ public final class Scale
         }
         if (options.parts.contains("flood"))
         {
-            flood(options, report, 2, 1);
-            flood(options, report, 2, 2);
-            flood(options, report, options.floodRanks, Math.min(options.nodes, options.floodRanks));
+            flood(options, report, 2, 1, 1);
+            flood(options, report, 2, 2, 1);
+            for (final int perJvm : options.ranksPerJvm)
+            {
+                flood(options, report, options.floodRanks, Math.min(options.nodes, options.floodRanks), perJvm);
+            }
         }
         report.after(MachineState.read());
         try
@@ -103,15 +111,63 @@ public final class Scale
         return report.failures.isEmpty() ? 0 : 1;
     }
 
-    private void hello(final ScaleOptions options, final ScaleReport report, final int ranks)
+    /**
+     * @param ranks  of a job, P.
+     * @param nodes  of the job, N (at most P), which hold consecutive ranks, the first P mod N of them one more.
+     * @param perJvm ranks per JVM, K.
+     * @return why the launcher would refuse K, or {@code null} when K divides the ranks of every node.
+     */
+    static String indivisible(final int ranks, final int nodes, final int perJvm)
+    {
+        for (int node = 0; node < nodes; node++)
+        {
+            final int onNode = ranks / nodes + (node < ranks % nodes ? 1 : 0);
+            if (onNode % perJvm != 0)
+            {
+                return "-n " + ranks + " --nodes " + nodes + " --ranks-per-jvm " + perJvm + ": " + perJvm +
+                    " does not divide the " + onNode + " rank(s) of node " + node;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * @return whether the job can run with that many ranks per JVM; when not, the report says why.
+     */
+    private boolean placeable(
+        final ScaleReport report, final String what, final int ranks, final int nodes, final int perJvm)
+    {
+        final String problem = indivisible(ranks, nodes, perJvm);
+        if (null != problem)
+        {
+            report.skipped.add(what + " " + problem);
+            err.println("am2j scale: not run: " + what + " " + problem);
+        }
+        return null == problem;
+    }
+
+    private void hello(final ScaleOptions options, final ScaleReport report, final int ranks, final int perJvm)
     {
         final int nodes = Math.min(options.nodes, ranks);
-        final Job job = runJob(options, ranks, nodes, List.of(), ScaleHelloMain.class.getName());
-        final List<ScaleLine.Hello> lines = job.lines("hello", ScaleLine.Hello.class, ranks, report);
-        if (null != lines)
+        if (!placeable(report, "hello", ranks, nodes, perJvm))
         {
-            report.hellos.add(new ScaleReport.Hello(ranks, nodes, job.command, job.seconds, lines));
+            return;
         }
+        final Job job = runJob(options, ranks, nodes, perJvm, List.of(), ScaleHelloMain.class.getName());
+        final List<ScaleLine.Hello> lines = job.lines("hello", ScaleLine.Hello.class, ranks, report);
+        if (null == lines)
+        {
+            return;
+        }
+        final ScaleReport.Hello hello = new ScaleReport.Hello(ranks, nodes, perJvm, job.command, job.seconds, lines);
+        if (hello.jvms() != ranks / perJvm)
+        {
+            // the memory per rank counts each JVM once, by its pid: lines from other JVMs than placed would skew it
+            report.failures.add("`" + job.command + "` printed scale.hello lines from " + hello.jvms() +
+                " JVM(s), not " + ranks / perJvm);
+            return;
+        }
+        report.hellos.add(hello);
     }
 
     private void poll(final ScaleOptions options, final ScaleReport report, final String medium)
@@ -119,7 +175,7 @@ public final class Scale
         final int peers = options.pollPeers[options.pollPeers.length - 1];
         final String counts = Arrays.stream(options.pollPeers).mapToObj(Integer::toString)
             .collect(Collectors.joining(","));
-        final Job job = runJob(options, peers + 1, 1, List.of("-Dam2j.transports=inproc," + medium),
+        final Job job = runJob(options, peers + 1, 1, 1, List.of("-Dam2j.transports=inproc," + medium),
             ScalePollMain.class.getName(), medium, counts, Integer.toString(options.polls),
             Integer.toString(options.timeoutSeconds));
         final List<ScaleLine.Poll> lines = job.lines("poll", ScaleLine.Poll.class, options.pollPeers.length, report);
@@ -129,15 +185,20 @@ public final class Scale
         }
     }
 
-    private void flood(final ScaleOptions options, final ScaleReport report, final int ranks, final int nodes)
+    private void flood(
+        final ScaleOptions options, final ScaleReport report, final int ranks, final int nodes, final int perJvm)
     {
-        final Job job = runJob(options, ranks, nodes, List.of(), ScaleFloodMain.class.getName(),
+        if (!placeable(report, "all-to-all", ranks, nodes, perJvm))
+        {
+            return;
+        }
+        final Job job = runJob(options, ranks, nodes, perJvm, List.of(), ScaleFloodMain.class.getName(),
             Long.toString(options.messages), Integer.toString(options.window),
             Integer.toString(options.timeoutSeconds));
         final List<ScaleLine.Flood> lines = job.lines("flood", ScaleLine.Flood.class, ranks, report);
         if (null != lines)
         {
-            report.floods.add(new ScaleReport.Flood(ranks, nodes, job.command, lines));
+            report.floods.add(new ScaleReport.Flood(ranks, nodes, perJvm, job.command, lines));
         }
     }
 
@@ -183,11 +244,12 @@ public final class Scale
     }
 
     private Job runJob(
-        final ScaleOptions options, final int ranks, final int nodes, final List<String> jvmOptions,
+        final ScaleOptions options, final int ranks, final int nodes, final int perJvm, final List<String> jvmOptions,
         final String mainClass, final String... args)
     {
         final List<String> shown = new ArrayList<>(List.of("-n", Integer.toString(ranks), "--nodes",
-            Integer.toString(nodes), "--timeout", Integer.toString(options.timeoutSeconds)));
+            Integer.toString(nodes), "--ranks-per-jvm", Integer.toString(perJvm), "--timeout",
+            Integer.toString(options.timeoutSeconds)));
         jvmOptions.forEach(option -> shown.addAll(List.of("--jvm-opt", option)));
         final List<String> command = new ArrayList<>(shown);
         command.addAll(List.of("--cp", System.getProperty("java.class.path"), "--", mainClass));

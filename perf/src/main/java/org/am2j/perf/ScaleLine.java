@@ -22,14 +22,18 @@ final class ScaleLine
     }
 
     /**
-     * One rank of an {@code am2j hello} job ({@link ScaleHelloMain}); -1 for what the OS did not say.
+     * One rank of an {@code am2j hello} job ({@link ScaleHelloMain}); -1 for what the OS did not say. The memory
+     * figures are those of the rank's JVM, which holds other ranks too with {@code --ranks-per-jvm} above 1.
      *
+     * @param pid       of the rank's JVM, which tells the lines of ranks of one JVM apart from the others.
      * @param startupMs from the JVM's start to the end of hello, ms.
-     * @param rssKb     resident memory then ({@code VmRSS}), KiB.
-     * @param hwmKb     peak resident memory ({@code VmHWM}), KiB.
+     * @param rssKb     resident memory of the JVM then ({@code VmRSS}), KiB.
+     * @param hwmKb     peak resident memory of the JVM ({@code VmHWM}), KiB.
+     * @param pssKb     proportional set size of the JVM then ({@code Pss} of {@code /proc/self/smaps_rollup}): its
+     *                  resident memory with each page shared with other processes counted in parts, KiB.
      */
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-    record Hello(long startupMs, long rssKb, long hwmKb)
+    record Hello(long pid, long startupMs, long rssKb, long hwmKb, long pssKb)
     {
     }
 

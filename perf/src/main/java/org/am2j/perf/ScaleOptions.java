@@ -39,6 +39,12 @@ final class ScaleOptions
         "rank (default ${DEFAULT-VALUE})")
     @Range(min = 1, max = 4096)
     int[] helloRanks;
+    @Option(names = "--ranks-per-jvm", paramLabel = "LIST", split = ",", hideParamSyntax = true, defaultValue = "1",
+        description = "ranks held by each JVM, as threads, in the hello jobs and the all-to-all of --flood-ranks: " +
+        "each job runs once per count that divides the ranks of every node, e.g. 1,8,32 (default ${DEFAULT-VALUE}: a " +
+        "JVM per rank)")
+    @Range(min = 1, max = 4096)
+    int[] ranksPerJvm;
     @Option(names = "--poll-peers", paramLabel = "LIST", split = ",", hideParamSyntax = true, defaultValue = "1,8,32",
         description = "mapped peers at which an empty poll is timed, ascending (default ${DEFAULT-VALUE})")
     @Range(min = 1, max = 4095)
@@ -86,6 +92,7 @@ final class ScaleOptions
         // the parts in the order they run, whatever the order given
         options.parts = PARTS.stream().filter(words("--parts", options.parts, PARTS)::contains).toList();
         options.media = words("--media", options.media, MEDIA);
+        options.ranksPerJvm = Arrays.stream(options.ranksPerJvm).distinct().toArray();
         for (int i = 1; i < options.pollPeers.length; i++)
         {
             if (options.pollPeers[i] <= options.pollPeers[i - 1])

@@ -2,7 +2,9 @@ package org.am2j.perf;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.function.ToLongFunction;
 import java.util.stream.LongStream;
 
@@ -16,8 +18,12 @@ import org.am2j.splitc.app.ReportJson;
  */
 final class ScaleReport
 {
-    /** One {@code am2j hello} job: a line per rank. */
-    record Hello(int ranks, int nodes, String command, double wallSeconds, List<ScaleLine.Hello> lines)
+    /**
+     * One {@code am2j hello} job: a line per rank, {@code ranksPerJvm} ranks in each JVM. The memory figures of a
+     * line are its JVM's: the medians and maxima are over the ranks, the sums per rank over the JVMs.
+     */
+    record Hello(int ranks, int nodes, int ranksPerJvm, String command, double wallSeconds,
+        List<ScaleLine.Hello> lines)
     {
         double startupMs(final boolean max)
         {
@@ -32,6 +38,40 @@ final class ScaleReport
         double hwmKb(final boolean max)
         {
             return stat(lines.stream().mapToLong(ScaleLine.Hello::hwmKb), max);
+        }
+
+        /**
+         * @return the JVMs the lines came from (distinct pids).
+         */
+        int jvms()
+        {
+            return (int)lines.stream().mapToLong(ScaleLine.Hello::pid).distinct().count();
+        }
+
+        /**
+         * The memory of the job per rank: the proportional set size of each of its JVMs, counted once however many
+         * of its ranks read it (the largest reading, the last of them, as its ranks end hello one after another),
+         * summed over the JVMs and divided by the ranks.
+         *
+         * @return KiB per rank, or NaN when a JVM's PSS is unknown.
+         */
+        double pssKbPerRank()
+        {
+            final Map<Long, Long> byJvm = new HashMap<>();
+            for (final ScaleLine.Hello line : lines)
+            {
+                byJvm.merge(line.pid(), line.pssKb(), Math::max);
+            }
+            long sum = 0;
+            for (final long pss : byJvm.values())
+            {
+                if (pss < 0)
+                {
+                    return Double.NaN;
+                }
+                sum += pss;
+            }
+            return byJvm.isEmpty() ? Double.NaN : (double)sum / ranks;
         }
     }
 
@@ -59,8 +99,8 @@ final class ScaleReport
         }
     }
 
-    /** One flood job: a line per rank. */
-    record Flood(int ranks, int nodes, String command, List<ScaleLine.Flood> lines)
+    /** One flood job: a line per rank, {@code ranksPerJvm} ranks in each JVM. */
+    record Flood(int ranks, int nodes, int ranksPerJvm, String command, List<ScaleLine.Flood> lines)
     {
         long roundTrips()
         {
@@ -88,6 +128,8 @@ final class ScaleReport
     final List<Poll> polls = new ArrayList<>();
     final List<Flood> floods = new ArrayList<>();
     final List<String> failures = new ArrayList<>();
+    /** Jobs not run, and why (a ranks-per-JVM count that does not divide the ranks of every node). */
+    final List<String> skipped = new ArrayList<>();
 
     ScaleReport(final String commandLine, final String date, final int cpus, final String java,
         final MachineState before)
@@ -132,20 +174,25 @@ final class ScaleReport
         {
             md.append("\n## Start-up and resident memory of `am2j hello`\n\n");
             md.append("Per rank: time from the JVM's start to the end of hello (all-gather of endpoint names, ")
-                .append("barrier, close); resident memory at that point and at its peak (`VmRSS`, `VmHWM`).\n\n");
-            md.append("| ranks | nodes | job wall s | start-up ms median | max | RSS MiB median | max | " +
-                "peak RSS MiB median | max |\n");
-            md.append("|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+                .append("barrier, close); resident memory of the rank's JVM at that point and at its peak (`VmRSS`, ")
+                .append("`VmHWM`), which a JVM of several ranks (`--ranks-per-jvm`) holds for all of them; and the ")
+                .append("memory per rank: the proportional set size (`Pss` of `/proc/PID/smaps_rollup`, shared pages ")
+                .append("counted in parts) of each of the job's JVMs, summed and divided by the ranks.\n\n");
+            md.append("| ranks | nodes | ranks per JVM | job wall s | start-up ms median | max | RSS MiB median | max | " +
+                "peak RSS MiB median | max | PSS MiB per rank |\n");
+            md.append("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
             for (final Hello h : hellos)
             {
-                Markdown.row(md, h.ranks(), h.nodes(), f("%.1f", h.wallSeconds()), f("%.0f", h.startupMs(false)),
-                    f("%.0f", h.startupMs(true)), f("%.1f", h.rssKb(false) / 1024), f("%.1f", h.rssKb(true) / 1024),
-                    f("%.1f", h.hwmKb(false) / 1024), f("%.1f", h.hwmKb(true) / 1024));
+                Markdown.row(md, h.ranks(), h.nodes(), h.ranksPerJvm(), f("%.1f", h.wallSeconds()),
+                    f("%.0f", h.startupMs(false)), f("%.0f", h.startupMs(true)), f("%.1f", h.rssKb(false) / 1024),
+                    f("%.1f", h.rssKb(true) / 1024), f("%.1f", h.hwmKb(false) / 1024), f("%.1f", h.hwmKb(true) / 1024),
+                    f("%.1f", h.pssKbPerRank() / 1024));
             }
             md.append('\n');
             for (final Hello h : hellos)
             {
-                md.append("- ").append(h.ranks()).append(" ranks: `").append(h.command()).append("`\n");
+                md.append("- ").append(h.ranks()).append(" ranks, ").append(h.ranksPerJvm()).append(" per JVM: `")
+                    .append(h.command()).append("`\n");
             }
         }
         if (!polls.isEmpty())
@@ -184,19 +231,24 @@ final class ScaleReport
             md.append("Every rank sends the same number of short requests to every other rank in turn, a window ")
                 .append("of them waiting for replies, and serves the others'; round trips of the whole job per ")
                 .append("second of its slowest rank.\n\n");
-            md.append("| ranks | nodes | round trips | s (slowest rank) | round trips/s | per rank/s |\n");
-            md.append("|---:|---:|---:|---:|---:|---:|\n");
+            md.append("| ranks | nodes | ranks per JVM | round trips | s (slowest rank) | round trips/s | per rank/s |\n");
+            md.append("|---:|---:|---:|---:|---:|---:|---:|\n");
             for (final Flood fl : floods)
             {
-                Markdown.row(md, fl.ranks(), fl.nodes(), fl.roundTrips(), f("%.3f", fl.seconds()),
+                Markdown.row(md, fl.ranks(), fl.nodes(), fl.ranksPerJvm(), fl.roundTrips(), f("%.3f", fl.seconds()),
                     f("%.0f", fl.perSecond()), f("%.0f", fl.perSecond() / fl.ranks()));
             }
             md.append('\n');
             for (final Flood fl : floods)
             {
-                md.append("- ").append(fl.ranks()).append(" ranks on ").append(fl.nodes()).append(" node(s): `")
-                    .append(fl.command()).append("`\n");
+                md.append("- ").append(fl.ranks()).append(" ranks on ").append(fl.nodes()).append(" node(s), ")
+                    .append(fl.ranksPerJvm()).append(" per JVM: `").append(fl.command()).append("`\n");
             }
+        }
+        if (!skipped.isEmpty())
+        {
+            md.append("\n## Jobs not run\n\n");
+            skipped.forEach(skip -> md.append("- ").append(skip).append('\n'));
         }
         if (!failures.isEmpty())
         {
@@ -218,11 +270,12 @@ final class ScaleReport
         final ArrayNode hello = json.putArray("hello");
         for (final Hello h : hellos)
         {
-            hello.addObject().put("ranks", h.ranks()).put("nodes", h.nodes())
-                .put("command", h.command()).put("job_wall_s", h.wallSeconds())
+            hello.addObject().put("ranks", h.ranks()).put("nodes", h.nodes()).put("ranks_per_jvm", h.ranksPerJvm())
+                .put("jvms", h.jvms()).put("command", h.command()).put("job_wall_s", h.wallSeconds())
                 .put("startup_ms_median", h.startupMs(false)).put("startup_ms_max", h.startupMs(true))
                 .put("rss_kb_median", h.rssKb(false)).put("rss_kb_max", h.rssKb(true))
-                .put("hwm_kb_median", h.hwmKb(false)).put("hwm_kb_max", h.hwmKb(true));
+                .put("hwm_kb_median", h.hwmKb(false)).put("hwm_kb_max", h.hwmKb(true))
+                .put("pss_kb_per_rank", h.pssKbPerRank());
         }
         final ArrayNode poll = json.putArray("poll");
         for (final Poll p : polls)
@@ -237,10 +290,11 @@ final class ScaleReport
         final ArrayNode flood = json.putArray("flood");
         for (final Flood fl : floods)
         {
-            flood.addObject().put("ranks", fl.ranks()).put("nodes", fl.nodes())
+            flood.addObject().put("ranks", fl.ranks()).put("nodes", fl.nodes()).put("ranks_per_jvm", fl.ranksPerJvm())
                 .put("command", fl.command()).put("round_trips", fl.roundTrips())
                 .put("seconds", fl.seconds()).put("round_trips_per_s", fl.perSecond());
         }
+        skipped.forEach(json.putArray("skipped")::add);
         failures.forEach(json.putArray("failures")::add);
         return ReportJson.write(json);
     }
