@@ -10,9 +10,15 @@ import org.am2j.spmd.SpmdEnvironment;
  * How a job's ranks are held by its rank JVMs ({@code --ranks-per-jvm K}): JVM J holds the K consecutive ranks
  * J·K .. J·K + K - 1, all of one node, since K divides the ranks of every node and nodes hold consecutive ranks
  * ({@link RankPlacement}). K = 1, the default, is a JVM per rank.
+ * <p>
+ * Commands that launch jobs ({@code am2j app}, {@code pingpong}, ...) check their {@code --ranks-per-jvm} with
+ * {@link #ranksPerJvm} before they launch, so that they refuse it as {@code am2j run} would.
  */
-final class JvmPlacement
+public final class JvmPlacement
 {
+    /** The environment variable that gives {@code --ranks-per-jvm} when the option is not given. */
+    public static final String RANKS_PER_JVM_VARIABLE = LaunchOptions.RANKS_PER_JVM_VARIABLE;
+
     private JvmPlacement()
     {
     }
@@ -26,7 +32,7 @@ final class JvmPlacement
      * @return ranks per JVM, K: 1 when neither says.
      * @throws IllegalArgumentException when K is not a whole number from 1, or does not divide the ranks of a node.
      */
-    static int ranksPerJvm(final int option, final Map<String, String> env, final int ranks, final int nodes)
+    public static int ranksPerJvm(final int option, final Map<String, String> env, final int ranks, final int nodes)
     {
         final String source;
         final int perJvm;

@@ -15,7 +15,7 @@ import org.am2j.launch.CpuPinning;
 /**
  * The LogP microbenchmark harness, {@code bin/am2j logp}:
  * <pre>
- * am2j logp [--quick] [--rounds N] [--nics-per-node K] [--json FILE] [--plots DIR]
+ * am2j logp [--quick] [--rounds N] [--nics-per-node K] [--ranks-per-jvm K] [--json FILE] [--plots DIR]
  * </pre>
  * It measures the parameters of the paper's Table 3 (L, o_s, o_r, g, G, 1/G, the half-power point and the round
  * trip) for shared memory alone, multi-protocol shared memory, multi-protocol network and the network alone
@@ -26,6 +26,8 @@ import org.am2j.launch.CpuPinning;
  * network poll and the ratio the {@code calibrated} poll scheduler reads ({@link NetPollCost}, two more pairs of
  * {@link NetPollRank}). With {@code --nics-per-node K} the ranks of the network configurations and of the poll-cost
  * pairs are served by K shared NIC processes per emulated node, which the launcher starts and stops with each pair.
+ * With {@code --ranks-per-jvm 2} the pairs of the one-node configurations (shm, multi-shm) and the cache-line limit
+ * are two threads of one JVM: those configurations then measure the in-process transport (their {@code route}).
  * Every measurement runs
  * behind the machine-state probe of {@link EpochGuard}, retried or flagged in a slow epoch. It prints the table
  * ({@link LogPReport}), and writes the JSON with {@code --json} and the plots ({@link LogPPlots}) with
@@ -117,12 +119,14 @@ public final class LogP
         return pairs.measureAll(() ->
         {
             final RankPairs.Fastest fastest = new RankPairs.Fastest();
-            final Results limitShm = fastest.of(pairs.measureLimit(scale.rounds(), scale.warmup(), 0, fastest.ns()));
+            final Results limitShm = fastest.of(pairs.measureLimit(options.ranksPerJvm(), scale.rounds(),
+                scale.warmup(), 0, fastest.ns()));
             final Results aeronIpc = fastest.of(measureAeron(AeronPingPong.Kind.IPC, scale, fastest.ns()));
             final Map<Protocol, Results> am = new LinkedHashMap<>();
             for (final Protocol protocol : LogPReport.CONFIGS)
             {
-                am.put(protocol, fastest.of(measureAm(protocol, scale, options.nicsPerNode(protocol), fastest.ns())));
+                am.put(protocol, fastest.of(measureAm(protocol, scale, options.nicsPerNode(protocol),
+                    protocol.ranksPerJvm(options.ranksPerJvm()), fastest.ns())));
             }
             final Results aeronUdp = fastest.of(measureAeron(AeronPingPong.Kind.UDP, scale, fastest.ns()));
             final Results limitUdp = fastest.of(pairs.measureUdpLimit(
@@ -146,17 +150,18 @@ public final class LogP
         });
     }
 
-    private Results measureAm(
-        final Protocol protocol, final LogPOptions.Scale scale, final int nicsPerNode, final long fastestProbeNs)
-        throws IOException, InterruptedException
+    private Results measureAm(final Protocol protocol, final LogPOptions.Scale scale, final int nicsPerNode,
+        final int ranksPerJvm, final long fastestProbeNs) throws IOException, InterruptedException
     {
         err.println(NAME + ": measuring am2j over " + protocol.cliName() + " (" + protocol.transports() +
-            (protocol.overNetwork() ? ", " + nicText(nicsPerNode) : "") + ")");
+            (protocol.overNetwork() ? ", " + nicText(nicsPerNode) : "") +
+            (ranksPerJvm > 1 ? ", the pair in one JVM: route " + protocol.route(ranksPerJvm) : "") + ")");
         return pairs.measure("am2j " + protocol.cliName(), LogPRank.class.getName(),
-            (line, results) -> new RankConfig(protocol.route(), scale.rounds(), scale.warmup(),
+            (line, results) -> new RankConfig(protocol.route(ranksPerJvm), scale.rounds(), scale.warmup(),
                 scale.largestTransfer(), scale.signatureReps(), scale.signatureWarmup(), scale.longestBurst(protocol),
                 scale.fewestTransfers(), fastestProbeNs, line, results),
-            protocol.systemProperties(), protocol.nodes(), nicsPerNode, amWork(scale, scale.longestBurst(protocol)));
+            protocol.systemProperties(), protocol.nodes(), nicsPerNode, ranksPerJvm,
+            amWork(scale, scale.longestBurst(protocol)));
     }
 
     private Results measurePollCost(final Protocol protocol, final LogPOptions options, final long fastestProbeNs)
@@ -168,7 +173,7 @@ public final class LogP
         return pairs.measure("poll cost " + protocol.cliName(), NetPollRank.class.getName(),
             (line, results) -> new RankConfig(protocol.route(), NetPollCost.BLOCK_POLLS, NetPollCost.WARMUP_POLLS, 0,
                 0, 0, 0, NetPollCost.BLOCKS, fastestProbeNs, line, results),
-            properties, protocol.nodes(), options.nicsPerNode(protocol),
+            properties, protocol.nodes(), options.nicsPerNode(protocol), 1,
             (long)NetPollCost.BLOCK_POLLS * NetPollCost.BLOCKS + NetPollCost.WARMUP_POLLS);
     }
 
@@ -191,7 +196,7 @@ public final class LogP
         return pairs.measure("aeron " + name, AeronRank.class.getName(),
             (line, results) -> new RankConfig(name, scale.rounds(), scale.warmup(), AeronPingPong.MESSAGE_BYTES, 0,
                 0, 0, 0, fastestProbeNs, line, results),
-            Map.of(), AeronPingPong.Kind.UDP == kind ? Protocol.NET.nodes() : 1, 0,
+            Map.of(), AeronPingPong.Kind.UDP == kind ? Protocol.NET.nodes() : 1, 0, 1,
             4L * (scale.rounds() + scale.warmup()));
     }
 

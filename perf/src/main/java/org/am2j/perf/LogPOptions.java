@@ -2,6 +2,10 @@ package org.am2j.perf;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
+
+import org.am2j.launch.JvmPlacement;
+import org.am2j.spmd.SpmdEnvironment;
 
 import org.am2j.tools.CommandLines;
 import org.am2j.tools.CommandLines.Range;
@@ -22,8 +26,12 @@ import picocli.CommandLine.Option;
  * @param plots   the directory to write the PNG plots to, or {@code null}.
  * @param nicsPerNode shared NIC processes per emulated node of the network configurations' pairs, 0 (the default)
  *                for the in-process NIC.
+ * @param ranksPerJvm 2 to run the pairs of the one-node configurations (shm, multi-shm) and the cache-line limit as two
+ *                threads of one JVM, through the in-process transport ({@code --ranks-per-jvm}, else
+ *                {@code AM2J_RANKS_PER_JVM}); 1, the default, for a JVM per rank.
  */
-record LogPOptions(boolean help, boolean quick, LogPOptions.Scale scale, Path json, Path plots, int nicsPerNode)
+record LogPOptions(boolean help, boolean quick, LogPOptions.Scale scale, Path json, Path plots, int nicsPerNode,
+    int ranksPerJvm)
 {
     /**
      * How much each measurement does.
@@ -123,6 +131,13 @@ record LogPOptions(boolean help, boolean quick, LogPOptions.Scale scale, Path js
             "instead of their in-process NICs ('am2j run --nics-per-node K'); 0, the default, keeps the in-process NIC")
         @Range(min = 0, max = PingPongOptions.MAX_NICS_PER_NODE, meaning = PingPongOptions.NICS_PER_NODE)
         int nicsPerNode;
+        @Option(names = "--ranks-per-jvm", paramLabel = "K", description = "1 (the default, or " +
+            JvmPlacement.RANKS_PER_JVM_VARIABLE + ") runs every pair as two JVMs; 2 runs the pairs of shm and " +
+            "multi-shm and the cache-line limit as two threads of one JVM ('am2j run --ranks-per-jvm 2'), so their " +
+            "messages go through the in-process transport; the network configurations (two nodes), the peers and " +
+            "the poll-cost pairs keep a JVM per rank")
+        @Range(min = 1, max = SpmdEnvironment.MAX_SIZE, meaning = "ranks per JVM")
+        int ranksPerJvm;
         @Option(names = "--json", paramLabel = "FILE", description = "also write the results as a JSON object to FILE")
         Path json;
         @Option(names = "--plots", paramLabel = "DIR", description = "draw the signature of each configuration and " +
@@ -147,18 +162,30 @@ record LogPOptions(boolean help, boolean quick, LogPOptions.Scale scale, Path js
      */
     static LogPOptions parse(final String[] args)
     {
+        return parse(args, System.getenv());
+    }
+
+    /**
+     * @param args the command line after {@code logp}.
+     * @param env  the environment, whose {@code AM2J_RANKS_PER_JVM} applies when {@code --ranks-per-jvm} is not given.
+     * @return the options.
+     * @throws IllegalArgumentException naming the bad or missing argument.
+     */
+    static LogPOptions parse(final String[] args, final Map<String, String> env)
+    {
         final Arguments given = CommandLines.parse(new Arguments(), args);
         if (given.help)
         {
-            return new LogPOptions(true, false, null, null, null, 0);
+            return new LogPOptions(true, false, null, null, null, 0, 1);
         }
         BenchCommand.writableDirectory("--json", given.json);
         if (null != given.plots && Files.exists(given.plots) && !Files.isDirectory(given.plots))
         {
             throw new IllegalArgumentException("--plots " + given.plots + " is not a directory");
         }
+        final int ranksPerJvm = PingPongOptions.pairRanksPerJvm(given.ranksPerJvm, env, Protocol.SHM);
         final Scale scale = given.quick ? QUICK : FULL;
         return new LogPOptions(false, given.quick, given.rounds > 0 ? scale.withRounds(given.rounds) : scale, given.json,
-            given.plots, given.nicsPerNode);
+            given.plots, given.nicsPerNode, ranksPerJvm);
     }
 }

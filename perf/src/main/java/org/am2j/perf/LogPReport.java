@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.ToDoubleFunction;
+import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -354,6 +355,15 @@ final class LogPReport
     }
 
     /**
+     * @param protocol one of the configurations.
+     * @return the transport its pair's messages took.
+     */
+    private String route(final Protocol protocol)
+    {
+        return protocol.route(protocol.ranksPerJvm(options.ranksPerJvm()));
+    }
+
+    /**
      * Print the table.
      *
      * @param out where.
@@ -367,6 +377,11 @@ final class LogPReport
                 " and " + pinning.cpu(1) : "rank pairs NOT pinned (no taskset or < 2 CPUs)", scale.rounds(),
             scale.warmup(), scale.longestBurst(), scale.longestNetBurst(), LogPRank.DELAY_FACTORS.length,
             scale.signatureReps(), scale.largestTransfer() / 1024);
+        if (options.ranksPerJvm() > 1)
+        {
+            out.println("the pairs of the one-node configurations as threads of one JVM: " + CONFIGS.stream()
+                .map(protocol -> key(protocol) + " route " + route(protocol)).collect(Collectors.joining(", ")));
+        }
         out.println("LogP parameters (the paper's Table 3): am2j on this machine beside the paper (Sun Enterprise " +
             "5000 SMPs, Myrinet); ratio = am2j / paper");
         final StringBuilder head = new StringBuilder(String.format(Locale.ROOT, "%-23s %-5s", "", ""));
@@ -525,6 +540,7 @@ final class LogPReport
         {
             final LatencySummary rtt = LatencySummary.from(am.get(protocol), "rtt");
             final ObjectNode config = details.putObject(key(protocol)).put("transports", protocol.transports())
+                .put("route", route(protocol))
                 .put("rtt_p50_ns", rtt.p50()).put("rtt_p99_ns", rtt.p99()).put("rtt_p999_ns", rtt.p999())
                 .put("rtt_mean_ns", rtt.mean());
             config.set("signature", am.get(protocol).get("signature"));
@@ -533,6 +549,7 @@ final class LogPReport
         pollCost.putInto(json);
         json.put("nic_kind", PingPongOptions.nicKind(options.nicsPerNode()));
         json.put("nics_per_node", options.nicsPerNode());
+        json.put("ranks_per_jvm", options.ranksPerJvm());
         json.put("command", command);
         json.put("timestamp", timestamp);
         json.put("quick", options.quick());

@@ -12,7 +12,7 @@ import org.am2j.launch.CpuPinning;
  * The ping-pong benchmark, {@code bin/am2j pingpong}:
  * <pre>
  * am2j pingpong --protocol shm|multi-shm|net|multi-net [--size BYTES] [--rounds N] [--warmup N] [--nics-per-node K]
- *     [--json FILE] [--quick]
+ *     [--ranks-per-jvm K] [--json FILE] [--quick]
  * </pre>
  * It runs each pair of rank JVMs as a job of the SPMD launcher ({@link Am2Run}, in this process):
  * {@code am2j run -n 2 --nodes N --pin --timeout T --jvm-opt -Dam2j.transports=.. --cp <this class path> -- MAINCLASS
@@ -20,7 +20,10 @@ import org.am2j.launch.CpuPinning;
  * emulated nodes and with the transports of the {@link Protocol}, and the pair is killed when it outlives its time
  * limit. With {@code --nics-per-node K} (network protocols) the pair's ranks are served by K shared NIC processes
  * per emulated node, which the launcher starts before the ranks and stops after them, as {@code am2j run
- * --nics-per-node K} does; the limits' pairs use no NIC. It measures, in this order, each measurement behind a machine-state probe ({@link EpochGuard}):
+ * --nics-per-node K} does; the limits' pairs use no NIC. With {@code --ranks-per-jvm 2} (one-node protocols) each
+ * pair is two threads of one JVM ({@code am2j run --ranks-per-jvm 2}): the AM round trips then go through the
+ * in-process transport, which the report names as the route, and the cache-line limit is between the two threads. It
+ * measures, in this order, each measurement behind a machine-state probe ({@link EpochGuard}):
  * <ol>
  * <li>short request/reply round trips: warm-up, then {@code --rounds} round trips each timed with
  * {@link System#nanoTime()} into an HdrHistogram (p50, p99, p99.9, mean, min, max);</li>
@@ -119,7 +122,7 @@ public final class PingPong
             final RankPairs.Fastest fastest = new RankPairs.Fastest();
             final Results am = fastest.of(measureAm(options));
             final Results single = null == protocol.single() ? null : fastest.of(measureSingle(options, fastest.ns()));
-            final Results limit = fastest.of(pairs.measureLimit(
+            final Results limit = fastest.of(pairs.measureLimit(options.ranksPerJvm(),
                 options.rounds(), options.warmup(), options.size(), fastest.ns()));
             final Results udp = !protocol.overNetwork() ? null : fastest.of(pairs.measureUdpLimit(
                 options.rounds(), options.warmup(), options.bwMessages(), protocol.nodes(), fastest.ns()));
@@ -134,14 +137,23 @@ public final class PingPong
         throws IOException, InterruptedException
     {
         err.println("am2j pingpong: measuring am2j over " + options.protocol().cliName() + " (" +
-            options.protocol().transports() + ", " + LogP.nicText(options.nicsPerNode()) + ")");
+            options.protocol().transports() + ", " + LogP.nicText(options.nicsPerNode()) + pairText(options) + ")");
         return pairs.measure("am2j " + options.protocol().cliName(), AmPingPongRank.class.getName(),
             (line, results) -> new RankConfig(
-                options.protocol().route(), options.rounds(), options.warmup(), options.size(), options.osBursts(),
+                options.route(options.protocol()), options.rounds(), options.warmup(), options.size(),
+                options.osBursts(),
                 options.osWarmupBursts(), options.bwMessages(), PingPongOptions.BW_REPEATS, EpochGuard.NO_PROBE,
                 line, results),
             options.amProperties(options.protocol()), options.protocol().nodes(), options.nicsPerNode(),
-            4L * (options.rounds() + options.warmup()));
+            options.ranksPerJvm(), 4L * (options.rounds() + options.warmup()));
+    }
+
+    /**
+     * @return {@code , the pair in one JVM: route inproc} when it is, else nothing.
+     */
+    private static String pairText(final PingPongOptions options)
+    {
+        return options.ranksPerJvm() > 1 ? ", the pair in one JVM: route " + options.route(options.protocol()) : "";
     }
 
     /**
@@ -153,11 +165,11 @@ public final class PingPong
     {
         final Protocol single = options.protocol().single();
         err.println("am2j pingpong: measuring am2j over " + single.cliName() + " (" + single.transports() + ", " +
-            LogP.nicText(options.nicsPerNode()) + "), the single-protocol reference");
+            LogP.nicText(options.nicsPerNode()) + pairText(options) + "), the single-protocol reference");
         return pairs.measure("am2j " + single.cliName(), AmPingPongRank.class.getName(),
-            (line, results) -> new RankConfig(single.route(), options.rounds(), options.warmup(), 0, 0, 0, 0, 0,
+            (line, results) -> new RankConfig(options.route(single), options.rounds(), options.warmup(), 0, 0, 0, 0, 0,
                 fastestProbeNs, line, results),
-            options.amProperties(single), single.nodes(), options.nicsPerNode(),
+            options.amProperties(single), single.nodes(), options.nicsPerNode(), options.ranksPerJvm(),
             2L * (options.rounds() + options.warmup()));
     }
 

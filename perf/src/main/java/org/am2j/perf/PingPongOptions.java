@@ -7,6 +7,8 @@ import java.util.Map;
 import java.util.stream.Stream;
 
 import org.am2j.api.Am;
+import org.am2j.launch.JvmPlacement;
+import org.am2j.spmd.SpmdEnvironment;
 import org.am2j.tools.CommandLines;
 import org.am2j.tools.CommandLines.Range;
 import picocli.CommandLine.Command;
@@ -30,11 +32,14 @@ import picocli.CommandLine.Option;
  * @param poll        the poll scheduler setting of the AM ranks, or null for their default.
  * @param nic         the NIC mode of the AM ranks, or null for the default.
  * @param nicsPerNode shared NIC processes per emulated node of the AM ranks, 0 when each has its in-process NIC.
+ * @param ranksPerJvm ranks of a pair in one JVM: 1, a JVM per rank, or 2, the pair as threads of one JVM
+ *                    ({@code --ranks-per-jvm}, else {@code AM2J_RANKS_PER_JVM}), whose AM messages then go through
+ *                    the in-process transport ({@link #route(Protocol)}).
  * @param json        where to write the JSON results, or {@code null}.
  * @param quick       true for {@code --quick}.
  */
 record PingPongOptions(boolean help, Protocol protocol, int size, int rounds, int warmup, String poll, String nic,
-    int nicsPerNode, Path json, boolean quick)
+    int nicsPerNode, int ranksPerJvm, Path json, boolean quick)
 {
     /** Timed round trips by default. */
     static final int DEFAULT_ROUNDS = 1_000_000;
@@ -102,6 +107,13 @@ record PingPongOptions(boolean help, Protocol protocol, int size, int rounds, in
             "stopped with each pair as 'am2j run --nics-per-node K' does; 0, the default, keeps the in-process NIC")
         @Range(min = 0, max = MAX_NICS_PER_NODE, meaning = NICS_PER_NODE)
         int nicsPerNode;
+        @Option(names = "--ranks-per-jvm", paramLabel = "K", description = "1 (the default, or " +
+            JvmPlacement.RANKS_PER_JVM_VARIABLE + ") runs each pair as two JVMs; 2 runs each pair as two threads of " +
+            "one JVM, as 'am2j run --ranks-per-jvm 2' does, so the AM round trips go through the in-process " +
+            "transport and the limit is the cache line between two threads (shm and multi-shm only: the ranks of " +
+            "net and multi-net are on two nodes); with pinning, the JVM runs on both ranks' CPUs")
+        @Range(min = 1, max = SpmdEnvironment.MAX_SIZE, meaning = "ranks per JVM")
+        int ranksPerJvm;
         @Option(names = "--json", paramLabel = "FILE", description = "also write the results as a JSON object to FILE")
         Path json;
         @Option(names = "--quick", description = QUICK_ROUNDS + " round trips after at least " + QUICK_WARMUP +
@@ -116,11 +128,22 @@ record PingPongOptions(boolean help, Protocol protocol, int size, int rounds, in
      */
     static PingPongOptions parse(final String[] args)
     {
+        return parse(args, System.getenv());
+    }
+
+    /**
+     * @param args the command line after {@code pingpong}.
+     * @param env  the environment, for {@code AM2J_RANKS_PER_JVM}.
+     * @return the options.
+     * @throws IllegalArgumentException naming the bad or missing argument.
+     */
+    static PingPongOptions parse(final String[] args, final Map<String, String> env)
+    {
         final Arguments options = new Arguments();
         CommandLines.parse(CommandLines.of(options).registerConverter(Protocol.class, Protocol::byName), args);
         if (options.help)
         {
-            return new PingPongOptions(true, null, 0, 0, 0, null, null, 0, null, false);
+            return new PingPongOptions(true, null, 0, 0, 0, null, null, 0, 1, null, false);
         }
         if (null == options.protocol)
         {
@@ -140,11 +163,46 @@ record PingPongOptions(boolean help, Protocol protocol, int size, int rounds, in
                 Protocol.NET.cliName() + " or " + Protocol.MULTI_NET.cliName() + "): the ranks of --protocol " +
                 options.protocol.cliName() + " do not reach each other through a NIC");
         }
+        final int ranksPerJvm = pairRanksPerJvm(options.ranksPerJvm, env, options.protocol);
         BenchCommand.writableDirectory("--json", options.json);
         return new PingPongOptions(false, options.protocol, options.size,
             options.rounds >= 0 ? options.rounds : options.quick ? QUICK_ROUNDS : DEFAULT_ROUNDS,
             options.warmup >= 0 ? options.warmup : options.quick ? QUICK_WARMUP : DEFAULT_WARMUP, options.poll,
-            options.nic, options.nicsPerNode, options.json, options.quick);
+            options.nic, options.nicsPerNode, ranksPerJvm, options.json, options.quick);
+    }
+
+    /**
+     * The ranks per JVM of a benchmark's pairs of a protocol, checked as {@code am2j run} checks them
+     * ({@link JvmPlacement}): the pair in one JVM needs its two ranks on one node.
+     *
+     * @param option   {@code --ranks-per-jvm}, 0 when not given.
+     * @param env      the environment, whose {@code AM2J_RANKS_PER_JVM} applies when the option is not given.
+     * @param protocol the protocol of the pairs.
+     * @return 1 or 2.
+     * @throws IllegalArgumentException when it is neither, or 2 for ranks on two nodes.
+     */
+    static int pairRanksPerJvm(final int option, final Map<String, String> env, final Protocol protocol)
+    {
+        final int ranksPerJvm = JvmPlacement.ranksPerJvm(option, env, RankPairs.RANKS, 1);
+        if (ranksPerJvm > 1 && protocol.nodes() > 1)
+        {
+            throw new IllegalArgumentException((option > 0 ? "--ranks-per-jvm " :
+                JvmPlacement.RANKS_PER_JVM_VARIABLE + " = ") + ranksPerJvm + " puts the pair in one JVM, which is " +
+                "on one node, but the ranks of --protocol " + protocol.cliName() + " are on two emulated nodes: use " +
+                "--protocol " + Protocol.SHM.cliName() + " or " + Protocol.MULTI_SHM.cliName() + " (the in-process " +
+                "transport then carries the round trips), or one rank per JVM");
+        }
+        return ranksPerJvm;
+    }
+
+    /**
+     * @param measured the configuration of a rank pair of this run.
+     * @return the transport its AM messages must take: the protocol's, or the in-process transport when the pair is
+     * in one JVM.
+     */
+    String route(final Protocol measured)
+    {
+        return measured.route(measured.ranksPerJvm(ranksPerJvm));
     }
 
     /** The names {@code --protocol} takes, for the help. */

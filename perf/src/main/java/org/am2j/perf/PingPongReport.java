@@ -95,6 +95,7 @@ final class PingPongReport
         final double overLine = ratio(rtt, results.getLong("limit_rtt_p50_ns"));
         final Double overUdp = this.udp ? ratio(rtt, results.getLong("limit_udp_rtt_p50_ns")) : null;
         summary = new Summary(options.protocol().cliName(), options.protocol().transports(),
+            options.route(options.protocol()), options.ranksPerJvm(),
             null == options.poll() ? "default" : options.poll(), null == options.nic() ? "default" : options.nic(),
             PingPongOptions.nicKind(options.nicsPerNode()), options.nicsPerNode(), org.am2j.net.NetTransport.wireMode(),
             command, timestamp,
@@ -136,10 +137,12 @@ final class PingPongReport
     void printTable(final PrintStream out)
     {
         final String protocol = options.protocol().cliName();
+        final boolean oneJvm = options.ranksPerJvm() > 1;
         out.printf(Locale.ROOT,
-            "am2j pingpong --protocol %s: 2 rank JVMs, %s, %s; %,d round trips after %,d warm-up%n",
-            protocol, LogP.nicText(options.nicsPerNode()), pinning.applied() ?
-                "pinned to CPUs " + pinning.cpu(0) + " and " + pinning.cpu(1) : "NOT pinned (no taskset or < 2 CPUs)",
+            "am2j pingpong --protocol %s: %s, route %s, %s, %s; %,d round trips after %,d warm-up%n",
+            protocol, oneJvm ? "2 ranks as threads of one JVM" : "2 rank JVMs", summary.route(),
+            LogP.nicText(options.nicsPerNode()), !pinning.applied() ? "NOT pinned (no taskset or < 2 CPUs)" :
+                (oneJvm ? "the JVM pinned to CPUs " : "pinned to CPUs ") + pinning.cpu(0) + " and " + pinning.cpu(1),
             options.rounds(), options.warmup());
         out.printf(Locale.ROOT, "%-28s %9s %9s %9s %11s %9s %11s%n",
             "round trip (ns)", "p50", "p99", "p99.9", "mean", "min", "max");
@@ -257,8 +260,8 @@ final class PingPongReport
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-    record Summary(String protocol, String transports, String poll, String nic, String nicKind, int nicsPerNode,
-        String wire, String command, String timestamp, int rounds, int warmup,
+    record Summary(String protocol, String transports, String route, int ranksPerJvm, String poll, String nic,
+        String nicKind, int nicsPerNode, String wire, String command, String timestamp, int rounds, int warmup,
         @JsonInclude(JsonInclude.Include.ALWAYS) Integer size, boolean pinned, long wakeLatencyNs,
         String singleProtocol, Double ratioP50SingleProtocol, Integer limitUdpBytes, String limit, double ratioP50,
         double ratioP50CacheLine, Double ratioP50Medium, Double ratioP50Udp, int osBurst, int osBursts,

@@ -4,6 +4,8 @@ import java.util.Map;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
+import org.am2j.core.AmRuntime;
+
 /**
  * The protocol configurations a benchmark can measure between two ranks, after the paper's Table 3: shared memory
  * alone, multi-protocol shared memory, the network alone and multi-protocol network. Each names the transports the
@@ -96,6 +98,26 @@ public enum Protocol
     public String route()
     {
         return route;
+    }
+
+    /**
+     * @param ranksPerJvm ranks of a pair in one JVM asked for: 1, or 2 for the pair as threads of one JVM.
+     * @return those of this configuration's pairs: as asked when its ranks are on one node, else 1 (a JVM holds ranks
+     * of one node only).
+     */
+    public int ranksPerJvm(final int ranksPerJvm)
+    {
+        return 1 == nodes ? ranksPerJvm : 1;
+    }
+
+    /**
+     * @param ranksPerJvm ranks of the pair in one JVM ({@link #ranksPerJvm(int)}).
+     * @return the transport the pair's translations to each other must use: the in-process transport when the pair is
+     * in one JVM, else {@link #route()}.
+     */
+    public String route(final int ranksPerJvm)
+    {
+        return ranksPerJvm > 1 ? AmRuntime.IN_PROCESS : route;
     }
 
     /**

@@ -14,13 +14,15 @@ import org.am2j.launch.Am2Run;
 import org.am2j.launch.CpuPinning;
 
 /**
- * Runs the rank pairs of a benchmark ({@link PingPong}, {@link LogP}): each pair is a job of two rank JVMs of the
- * SPMD launcher ({@link Am2Run}, in this process), {@code am2j run -n 2 --nodes N --pin --timeout T --jvm-opt
+ * Runs the rank pairs of a benchmark ({@link PingPong}, {@link LogP}): each pair is a job of the SPMD launcher
+ * ({@link Am2Run}, in this process), {@code am2j run -n 2 --nodes N --ranks-per-jvm K --pin --timeout T --jvm-opt
  * -Dkey=value ... --cp <this class path> -- MAINCLASS ARGS}, so each rank is pinned to its own CPU with
  * {@code taskset} when it can be ({@link CpuPinning}), on the emulated nodes asked for, and the pair is killed when it
- * outlives its time limit. A pair's rank program gets a {@link RankConfig} command line naming a fresh cache-line
- * file (for the {@link EpochGuard} probes) and the file rank 0 writes its {@link Results} to; both files are deleted
- * after the pair, or at exit when the benchmark is stopped.
+ * outlives its time limit. With K = 1 the pair is two rank JVMs; with K = 2 it is two threads of one JVM (on one
+ * node), which runs on both ranks' CPUs. K is always given, so that an {@code AM2J_RANKS_PER_JVM} of the environment
+ * places no pair behind the benchmark's back. A pair's rank program gets a {@link RankConfig} command line naming a
+ * fresh cache-line file (for the {@link EpochGuard} probes) and the file rank 0 writes its {@link Results} to; both
+ * files are deleted after the pair, or at exit when the benchmark is stopped.
  * <p>
  * The pairs every benchmark holds itself against live here too: the machine's limit ({@link #measureLimit}) and the
  * network's ({@link #measureUdpLimit}).
@@ -83,6 +85,7 @@ final class RankPairs
      * @param nodes       emulated nodes: 1 puts both ranks on node 0, 2 puts rank r on node r.
      * @param nicsPerNode NIC processes per emulated node, started and stopped by the launcher with the pair
      *                    ({@code --nics-per-node}); 0 gives each rank its in-process NIC.
+     * @param ranksPerJvm 1 for two rank JVMs, 2 for the pair as threads of one JVM (one node).
      * @param roundTrips  how many round trips (or equivalent units of work) the pair makes, for its time limit.
      * @return rank 0's results, or {@code null} when a rank failed (said on the error stream).
      * @throws IOException          when the pair's files cannot be made or the results read.
@@ -95,6 +98,7 @@ final class RankPairs
         final Map<String, String> properties,
         final int nodes,
         final int nicsPerNode,
+        final int ranksPerJvm,
         final long roundTrips) throws IOException, InterruptedException
     {
         final Path line = deletedOnExit(CacheLinePingPong.createFile());
@@ -102,7 +106,7 @@ final class RankPairs
         try
         {
             final int status = runPair(label, mainClass, config.make(line, results).toArgs(), properties, nodes,
-                nicsPerNode, pairTimeoutSeconds(roundTrips));
+                nicsPerNode, ranksPerJvm, pairTimeoutSeconds(roundTrips));
             return 0 == status ? results(results) : null;
         }
         finally
@@ -113,9 +117,11 @@ final class RankPairs
     }
 
     /**
-     * Measure the machine's limit: the cache-line ping-pong between two rank JVMs pinned like the AM ranks, and with
-     * a size, medium round trips of that many bytes on the pair's data page ({@link CacheLineRank}).
+     * Measure the machine's limit: the cache-line ping-pong between two rank JVMs pinned like the AM ranks (or two
+     * threads of one JVM, as the AM ranks), and with a size, medium round trips of that many bytes on the pair's data
+     * page ({@link CacheLineRank}).
      *
+     * @param ranksPerJvm    1 for two rank JVMs, 2 for two threads of one JVM.
      * @param rounds         timed round trips of each.
      * @param warmup         untimed round trips before them.
      * @param size           bytes of the medium round trips, 0 for none.
@@ -125,13 +131,14 @@ final class RankPairs
      * @throws IOException          when the files of the pair cannot be made.
      * @throws InterruptedException when interrupted (the ranks are destroyed first).
      */
-    Results measureLimit(final int rounds, final int warmup, final int size, final long fastestProbeNs)
-        throws IOException, InterruptedException
+    Results measureLimit(final int ranksPerJvm, final int rounds, final int warmup, final int size,
+        final long fastestProbeNs) throws IOException, InterruptedException
     {
-        err.println(command + ": measuring the machine's limit (cache-line ping-pong between two JVMs" +
+        err.println(command + ": measuring the machine's limit (cache-line ping-pong between two " +
+            (ranksPerJvm > 1 ? "threads of one JVM" : "JVMs") +
             (size > 0 ? ", and " + size + " bytes each way" : "") + ")");
         return measure("limit", CacheLineRank.class.getName(), (line, results) -> new RankConfig(
-            "-", rounds, warmup, size, 0, 0, 0, 0, fastestProbeNs, line, results), Map.of(), 1, 0,
+            "-", rounds, warmup, size, 0, 0, 0, 0, fastestProbeNs, line, results), Map.of(), 1, 0, ranksPerJvm,
             (size > 0 ? 2L : 1L) * (rounds + warmup));
     }
 
@@ -157,12 +164,13 @@ final class RankPairs
         err.println(command + ": measuring the network's limit (plain UDP ping-pong and stream between two JVMs)");
         return measure("udp limit", UdpRank.class.getName(), (line, results) -> new RankConfig(
             "-", rounds, warmup, 0, 0, 0, bwMessages, PingPongOptions.BW_REPEATS, fastestProbeNs, line, results),
-            Map.of(), nodes, 0, 4L * (rounds + warmup));
+            Map.of(), nodes, 0, 1, 4L * (rounds + warmup));
     }
 
     /**
-     * Run a pair of rank JVMs as a job of the launcher, pinned, under a time limit, on this process's class path:
-     * {@code am2j run -n 2 --nodes N --pin --timeout T --jvm-opt -Dkey=value ... --cp <class path> -- MAINCLASS ARGS}.
+     * Run a pair of ranks as a job of the launcher, pinned, under a time limit, on this process's class path:
+     * {@code am2j run -n 2 --nodes N --ranks-per-jvm K --pin --timeout T --jvm-opt -Dkey=value ... --cp <class path>
+     * -- MAINCLASS ARGS}.
      * The ranks' output lines reach this benchmark's streams prefixed with {@code [R] }. With {@code nicsPerNode} K
      * &gt; 0 the launcher starts K NIC processes per emulated node before the ranks and stops them after, on every
      * exit path (a failing rank, the time limit, {@link #shutdown()}), as {@code am2j run --nics-per-node K} does.
@@ -173,6 +181,7 @@ final class RankPairs
      * @param properties     system properties of both JVMs.
      * @param nodes          emulated nodes: 1 puts both ranks on node 0, 2 puts rank r on node r.
      * @param nicsPerNode    NIC processes per emulated node; 0 gives each rank its in-process NIC.
+     * @param ranksPerJvm    1 for two rank JVMs, 2 for the pair as threads of one JVM (one node).
      * @param timeoutSeconds how long the pair may run before both ranks are killed.
      * @return 0 when both ranks exited with 0, else the launcher's non-zero status (it has said why).
      * @throws InterruptedException when interrupted while waiting (the launcher has stopped both ranks first).
@@ -184,10 +193,11 @@ final class RankPairs
         final Map<String, String> properties,
         final int nodes,
         final int nicsPerNode,
+        final int ranksPerJvm,
         final int timeoutSeconds) throws InterruptedException
     {
-        final List<String> args = launchArgs(
-            mainClass, rankArgs, properties, nodes, nicsPerNode, timeoutSeconds, System.getProperty("java.class.path"));
+        final List<String> args = launchArgs(mainClass, rankArgs, properties, nodes, nicsPerNode, ranksPerJvm,
+            timeoutSeconds, System.getProperty("java.class.path"));
         final int status = launcher.run(args.toArray(new String[0]));
         if (Thread.interrupted())
         {
@@ -195,7 +205,8 @@ final class RankPairs
         }
         if (0 != status)
         {
-            err.println(command + ": " + label + ": the rank JVMs failed (am2j run exit status " + status + ")");
+            err.println(command + ": " + label + ": the rank " + (ranksPerJvm > 1 ? "JVM" : "JVMs") +
+                " failed (am2j run exit status " + status + ")");
         }
         return status;
     }
@@ -206,10 +217,11 @@ final class RankPairs
      * @param properties     system properties of both JVMs.
      * @param nodes          emulated nodes.
      * @param nicsPerNode    NIC processes per emulated node, 0 for in-process NICs (no option then).
+     * @param ranksPerJvm    ranks in each JVM, 1 or 2.
      * @param timeoutSeconds the pair's time limit.
      * @param classPath      the ranks' class path.
-     * @return the launcher's command line: {@code -n 2 --nodes N [--nics-per-node K] --pin --timeout T
-     * [--jvm-opt -Dkey=value]... --cp CP -- MAINCLASS ARGS}.
+     * @return the launcher's command line: {@code -n 2 --nodes N [--nics-per-node K] --ranks-per-jvm K --pin
+     * --timeout T [--jvm-opt -Dkey=value]... --cp CP -- MAINCLASS ARGS}.
      */
     static List<String> launchArgs(
         final String mainClass,
@@ -217,6 +229,7 @@ final class RankPairs
         final Map<String, String> properties,
         final int nodes,
         final int nicsPerNode,
+        final int ranksPerJvm,
         final int timeoutSeconds,
         final String classPath)
     {
@@ -226,7 +239,8 @@ final class RankPairs
         {
             args.addAll(List.of("--nics-per-node", Integer.toString(nicsPerNode)));
         }
-        args.addAll(List.of("--pin", "--timeout", Integer.toString(timeoutSeconds)));
+        args.addAll(List.of("--ranks-per-jvm", Integer.toString(ranksPerJvm), "--pin", "--timeout",
+            Integer.toString(timeoutSeconds)));
         properties.forEach((key, value) -> args.addAll(List.of("--jvm-opt", "-D" + key + "=" + value)));
         args.addAll(List.of("--cp", classPath, "--", mainClass));
         args.addAll(rankArgs);

@@ -51,7 +51,7 @@ class LogPEndToEndTest
 
         final List<Path> before = aeronDirectories(List.of());
         final long began = System.nanoTime();
-        final int status = logP.run(new LogPOptions(false, true, TINY, json, plots, 0), "am2j logp (test)");
+        final int status = logP.run(new LogPOptions(false, true, TINY, json, plots, 0, 1), "am2j logp (test)");
         System.out.printf("am2j logp (test) took %.1f s%n", (System.nanoTime() - began) / 1e9);
         System.out.print(out.toString(StandardCharsets.UTF_8));
         System.out.print(err.toString(StandardCharsets.UTF_8));

@@ -1,6 +1,7 @@
 package org.am2j.perf;
 
 import java.nio.file.Path;
+import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -45,6 +46,11 @@ class LogPOptionsTest
     @Test
     void helpAndBadArguments()
     {
+        assertEquals(1, LogPOptions.parse(new String[0], Map.of()).ranksPerJvm());
+        assertEquals(2, LogPOptions.parse(new String[]{ "--ranks-per-jvm", "2" }, Map.of()).ranksPerJvm());
+        assertEquals("--ranks-per-jvm 4 does not divide the 2 rank(s) of node 0 (-n 2 over --nodes 1): a JVM holds " +
+            "ranks of one node only; K may be 1 or 2", assertThrows(IllegalArgumentException.class, () ->
+            LogPOptions.parse(new String[]{ "--ranks-per-jvm", "4" }, Map.of())).getMessage());
         assertTrue(LogPOptions.parse(new String[]{ "--quick", "--help" }).help());
         assertThrows(IllegalArgumentException.class, () -> LogPOptions.parse(new String[]{ "--fast" }));
         assertThrows(IllegalArgumentException.class, () -> LogPOptions.parse(new String[]{ "--json" }));

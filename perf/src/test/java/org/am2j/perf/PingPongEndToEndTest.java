@@ -50,7 +50,7 @@ class PingPongEndToEndTest
     {
         assumeTrue(Runtime.getRuntime().availableProcessors() >= 2, "two CPUs are needed for two spinning JVMs");
         final PingPong pingPong = new PingPong(print(out), print(err));
-        final Results limit = pingPong.pairs().measureLimit(2_000, 1_000, 8192, EpochGuard.NO_PROBE);
+        final Results limit = pingPong.pairs().measureLimit(1, 2_000, 1_000, 8192, EpochGuard.NO_PROBE);
         assertNotNull(limit, err.toString(StandardCharsets.UTF_8));
         for (final String prefix : new String[]{ "limit_rtt", "limit_medium_rtt" })
         {
@@ -214,7 +214,7 @@ class PingPongEndToEndTest
             final RankConfig config = new RankConfig("bogus", 1_000, 0, 0, 1, 0, PingPongOptions.MIN_BW_MESSAGES, 1,
                 EpochGuard.NO_PROBE, line, dir.resolve("never.results"));
             final int status = new PingPong(print(out), print(err)).pairs().runPair("failing",
-                AmPingPongRank.class.getName(), config.toArgs(), Protocol.SHM.systemProperties(), 1, 0, 60);
+                AmPingPongRank.class.getName(), config.toArgs(), Protocol.SHM.systemProperties(), 1, 0, 1, 60);
             assertTrue(status != 0, "status " + status);
             final String messages = err.toString(StandardCharsets.UTF_8);
             assertTrue(messages.contains("am2j run: rank "), messages);
@@ -241,7 +241,7 @@ class PingPongEndToEndTest
         try
         {
             final Future<Integer> status = executor.submit(() -> pingPong.pairs().runPair(
-                "endless", CacheLineRank.class.getName(), endless(line).toArgs(), Map.of(), 1, 0, 600));
+                "endless", CacheLineRank.class.getName(), endless(line).toArgs(), Map.of(), 1, 0, 1, 600));
             awaitRoundTrips(line);
 
             pingPong.stop();
@@ -249,7 +249,7 @@ class PingPongEndToEndTest
             assertNotEquals(0, status.get(60, TimeUnit.SECONDS), err.toString(StandardCharsets.UTF_8));
             assertNoJvmLeft();
             assertNotEquals(0, pingPong.pairs().runPair(
-                "after stop", CacheLineRank.class.getName(), endless(line).toArgs(), Map.of(), 1, 0, 600));
+                "after stop", CacheLineRank.class.getName(), endless(line).toArgs(), Map.of(), 1, 0, 1, 600));
             assertNoJvmLeft();
         }
         finally
@@ -272,7 +272,7 @@ class PingPongEndToEndTest
             try
             {
                 outcome.set(pingPong.pairs().runPair(
-                    "endless", CacheLineRank.class.getName(), endless(line).toArgs(), Map.of(), 1, 0, 600));
+                    "endless", CacheLineRank.class.getName(), endless(line).toArgs(), Map.of(), 1, 0, 1, 600));
             }
             catch (final InterruptedException ex)
             {

@@ -4,6 +4,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -109,6 +110,36 @@ class PingPongOptionsTest
         assertMessage("--json needs a value", "--protocol", "shm", "--json");
         assertMessage("missing --protocol shm|multi-shm|net|multi-net", "--size", "64");
         assertMessage("unknown argument '--bogus'", "--protocol", "shm", "--bogus");
+    }
+
+    /** The pair in one JVM: one-node protocols only, then through the in-process transport. */
+    @Test
+    void ranksPerJvmPutsAOneNodePairInOneJvmAndRefusesTheRest()
+    {
+        final PingPongOptions oneJvm = PingPongOptions.parse(new String[]{ "--protocol", "shm", "--ranks-per-jvm",
+            "2" }, Map.of());
+        assertEquals(2, oneJvm.ranksPerJvm());
+        assertEquals("inproc", oneJvm.route(Protocol.SHM));
+        assertEquals("inproc", oneJvm.route(Protocol.MULTI_SHM));
+        final PingPongOptions twoJvms = PingPongOptions.parse(new String[]{ "--protocol", "shm" }, Map.of());
+        assertEquals(1, twoJvms.ranksPerJvm());
+        assertEquals("shm", twoJvms.route(Protocol.SHM));
+        assertEquals(2, PingPongOptions.parse(new String[]{ "--protocol", "multi-shm" },
+            Map.of("AM2J_RANKS_PER_JVM", "2")).ranksPerJvm(), "the launcher's variable");
+        assertEquals(1, PingPongOptions.parse(new String[]{ "--protocol", "shm", "--ranks-per-jvm", "1" },
+            Map.of("AM2J_RANKS_PER_JVM", "2")).ranksPerJvm(), "the option wins");
+
+        assertMessage("--ranks-per-jvm 2 puts the pair in one JVM, which is on one node, but the ranks of --protocol " +
+            "net are on two emulated nodes: use --protocol shm or multi-shm (the in-process transport then carries " +
+            "the round trips), or one rank per JVM", "--protocol", "net", "--ranks-per-jvm", "2");
+        assertMessage("--ranks-per-jvm 3 does not divide the 2 rank(s) of node 0 (-n 2 over --nodes 1): a JVM holds " +
+            "ranks of one node only; K may be 1 or 2", "--protocol", "shm", "--ranks-per-jvm", "3");
+        assertMessage("--ranks-per-jvm 0 is outside [1, " + org.am2j.spmd.SpmdEnvironment.MAX_SIZE +
+            "] (ranks per JVM)", "--protocol", "shm", "--ranks-per-jvm", "0");
+        final IllegalArgumentException fromVariable = assertThrows(IllegalArgumentException.class, () ->
+            PingPongOptions.parse(new String[]{ "--protocol", "multi-net" }, Map.of("AM2J_RANKS_PER_JVM", "2")));
+        assertTrue(fromVariable.getMessage().startsWith("AM2J_RANKS_PER_JVM = 2 puts the pair in one JVM"),
+            fromVariable.getMessage());
     }
 
     @Test

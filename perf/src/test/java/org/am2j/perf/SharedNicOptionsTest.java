@@ -84,11 +84,13 @@ class SharedNicOptionsTest
     void theLauncherIsAskedForNicProcessesOnlyWhenSharedNicsAre()
     {
         final List<String> shared = RankPairs.launchArgs("Main", List.of("--a", "b"),
-            Map.of("am2j.transports", "inproc,net"), 2, 1, 130, "cp");
-        assertEquals(List.of("-n", "2", "--nodes", "2", "--nics-per-node", "1", "--pin", "--timeout", "130",
+            Map.of("am2j.transports", "inproc,net"), 2, 1, 1, 130, "cp");
+        assertEquals(List.of("-n", "2", "--nodes", "2", "--nics-per-node", "1", "--ranks-per-jvm", "1", "--pin",
+            "--timeout", "130",
             "--jvm-opt", "-Dam2j.transports=inproc,net", "--cp", "cp", "--", "Main", "--a", "b"), shared);
-        final List<String> inProcess = RankPairs.launchArgs("Main", List.of(), Map.of(), 1, 0, 120, "cp");
-        assertEquals(List.of("-n", "2", "--nodes", "1", "--pin", "--timeout", "120", "--cp", "cp", "--", "Main"),
+        final List<String> inProcess = RankPairs.launchArgs("Main", List.of(), Map.of(), 1, 0, 2, 120, "cp");
+        assertEquals(List.of("-n", "2", "--nodes", "1", "--ranks-per-jvm", "2", "--pin", "--timeout", "120", "--cp",
+            "cp", "--", "Main"),
             inProcess);
         assertFalse(inProcess.contains("--nics-per-node"));
     }

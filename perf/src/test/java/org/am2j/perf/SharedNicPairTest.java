@@ -47,7 +47,7 @@ class SharedNicPairTest
                 line, file),
             // a pair time limit of about 200 s (RankPairs.pairTimeoutSeconds): the machine-state probes of a busy
             // machine, not the 5,000 polls, take the time
-            NetPollCost.properties(NetPollCost.NETWORK), Protocol.NET.nodes(), 1, 4_000_000);
+            NetPollCost.properties(NetPollCost.NETWORK), Protocol.NET.nodes(), 1, 1, 4_000_000);
         assertNotNull(results, output());
         assertTrue(results.getDouble("poll_empty_ns") > 0, output());
         assertEquals(5, results.getLong("poll_blocks"));
@@ -76,7 +76,7 @@ class SharedNicPairTest
             final RankConfig config = new RankConfig("bogus", 1_000, 0, 0, 1, 0, PingPongOptions.MIN_BW_MESSAGES, 1,
                 EpochGuard.NO_PROBE, line, dir.resolve("never.results"));
             final int status = new RankPairs("am2j pingpong", print(out), print(err)).runPair("failing",
-                AmPingPongRank.class.getName(), config.toArgs(), Protocol.NET.systemProperties(), 2, 1, 90);
+                AmPingPongRank.class.getName(), config.toArgs(), Protocol.NET.systemProperties(), 2, 1, 1, 90);
             assertTrue(status != 0, "status " + status);
             assertTrue(output().contains("[nic 0.0]") || output().contains("am2j run: "), output());
             assertNoProcessLeft();

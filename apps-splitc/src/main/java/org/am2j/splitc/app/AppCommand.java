@@ -8,6 +8,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 
 import org.am2j.launch.Am2Run;
+import org.am2j.launch.JvmPlacement;
 import org.am2j.tools.CommandLines;
 import org.am2j.tools.CommandLines.Range;
 import picocli.CommandLine;
@@ -19,10 +20,11 @@ import picocli.CommandLine.ParseResult;
 /**
  * The front end {@code bin/am2j app}:
  * <pre>
- * am2j app fft3d|con|em3d [--preset NAME] [-n P] [--nodes N] [--poll S] [--pin] [--timeout S] [--jvm-opt OPT]...
- *     [--nic M] [--nics-per-node K] [--json FILE] [--PARAM VALUE]...
+ * am2j app fft3d|con|em3d [--preset NAME] [-n P] [--nodes N] [--ranks-per-jvm K] [--poll S] [--pin] [--timeout S]
+ *     [--jvm-opt OPT]... [--nic M] [--nics-per-node K] [--json FILE] [--PARAM VALUE]...
  * </pre>
- * It checks the options (application, preset, parameters, and that they fit P ranks on N nodes), then runs
+ * It checks the options (application, preset, parameters, that they fit P ranks on N nodes, and that K ranks per JVM
+ * ({@code --ranks-per-jvm}, else {@code AM2J_RANKS_PER_JVM}) divides the ranks of every node), then runs
  * {@link AppMain} as a job of the launcher in this process ({@link Am2Run}: {@code am2j run -n P --nodes N ... --
  * org.am2j.splitc.app.AppMain ...}) on this process's class path, and exits with the job's status: 0 when every run
  * was verified, 1 when one was not or a rank failed, 2 for bad options, 124 when {@code --timeout} passed.
@@ -104,6 +106,7 @@ public final class AppCommand
         {
             throw new IllegalArgumentException("--nodes " + given.nodes + " is more than -n " + given.ranks);
         }
+        JvmPlacement.ranksPerJvm(given.ranksPerJvm, System.getenv(), given.ranks, given.nodes);
         final AppArgs options = AppArgs.parse(line.getUnmatchedArguments());
         for (final RunSpec spec : options.runs())
         {
@@ -157,8 +160,8 @@ public final class AppCommand
 
     /** The options of the launcher that {@code am2j app} takes, handed on to it as given. */
     @Command(name = "am2j app", customSynopsis = "am2j app fft3d|con|em3d [--preset NAME] [-n P] [--nodes N] " +
-        "[--poll S] [--pin] [--timeout S] [--jvm-opt OPT]... [--nic M] [--nics-per-node K] [--warmup W] [--timed K] " +
-        "[--json FILE] [--PARAM VALUE]...")
+        "[--ranks-per-jvm K] [--poll S] [--pin] [--timeout S] [--jvm-opt OPT]... [--nic M] [--nics-per-node K] " +
+        "[--warmup W] [--timed K] [--json FILE] [--PARAM VALUE]...")
     private static final class LaunchOptions
     {
         @Option(names = { "-h", "--help" }, usageHelp = true, description = "this help")
@@ -170,6 +173,10 @@ public final class AppCommand
             "${DEFAULT-VALUE})")
         @Range(min = 1)
         int nodes = 1;
+        @Option(names = "--ranks-per-jvm", paramLabel = "K", description = "K ranks of a node in each JVM, as " +
+            "threads, as for am2j run (default 1, or AM2J_RANKS_PER_JVM)")
+        @Range(min = 1)
+        int ranksPerJvm;
         @Option(names = "--poll", paramLabel = "S", description = "as for am2j run")
         String poll;
         @Option(names = "--pin", description = "as for am2j run")

@@ -16,6 +16,7 @@ import java.util.Locale;
 import java.util.Map;
 
 import org.am2j.api.Am;
+import org.am2j.spi.RankScope;
 import org.am2j.splitc.SplitC;
 import org.am2j.splitc.SplitCOptions;
 import org.am2j.spmd.Job;
@@ -28,8 +29,10 @@ import org.am2j.spmd.Spmd;
  * For each run of the preset it sets up a fresh {@link SplitC} with the segment the run needs, runs the application
  * on every rank (its warm-ups, then K timed runs) and, on rank 0, prints the progress lines, then the report of the
  * timed run of median total ({@link RunReport#print}); with {@code --json} rank 0 writes every timed run's report to
- * FILE, spec by spec, with {@code total_s} the sum of each spec's median. Exit status: 0 when every run was
- * verified, 1 when one was not or a rank failed (the launcher then stops the job), 2 for bad options.
+ * FILE, spec by spec, with {@code total_s} the sum of each spec's median, the ranks per JVM and the pids of the job's
+ * rank JVMs. Exit status: 0 when every run was verified, 1 when one was not or a rank failed (the launcher then stops
+ * the job), 2 for bad options; a rank of a JVM that holds several ({@code --ranks-per-jvm K}) returns instead of
+ * exiting with 0, and fails with {@link RankFailed} instead of another status ({@link #main}).
  */
 public final class AppMain
 {
@@ -46,10 +49,16 @@ public final class AppMain
     }
 
     /**
+     * Run this rank and end it: in a JVM of its own, exit with the status; in a JVM that holds several ranks as
+     * threads ({@code --ranks-per-jvm K}, the calling thread bound to a {@link RankScope}), return when every run was
+     * verified, so that the JVM's other ranks go on, and otherwise throw {@link RankFailed}, which the JVM reports
+     * naming this rank before it stops its ranks and the launcher the job.
+     *
      * @param args the application's options ({@link AppArgs}).
      */
     public static void main(final String[] args)
     {
+        final RankScope scope = RankScope.current();
         int status;
         try (Job job = Spmd.init())
         {
@@ -69,7 +78,33 @@ public final class AppMain
         }
         System.out.flush();
         System.err.flush();
-        System.exit(status);
+        if (null == scope)
+        {
+            System.exit(status);
+        }
+        else if (0 != status)
+        {
+            throw new RankFailed(scope.rank(), status);
+        }
+    }
+
+    /**
+     * A rank of a JVM that holds several ended with a non-zero status, which it cannot exit with without ending its
+     * sibling ranks' work. Its message is all there is to say (what went wrong was printed before): no stack trace.
+     */
+    static final class RankFailed extends RuntimeException
+    {
+        private static final long serialVersionUID = 1L;
+
+        /**
+         * @param rank   that failed.
+         * @param status it would have exited with in a JVM of its own.
+         */
+        RankFailed(final int rank, final int status)
+        {
+            super("am2j app: rank " + rank + " ended with status " + status + (USAGE == status ? " (bad options)" :
+                " (a run was not verified, or the rank failed)"), null, false, false);
+        }
     }
 
     /**
@@ -220,9 +255,11 @@ public final class AppMain
                 median.print(out);
             }
         }
-        if (root && null != options.json())
+        // every rank takes part, as every rank has the same options
+        final RankJvms jvms = null != options.json() ? RankJvms.gather(job) : null;
+        if (root && null != jvms)
         {
-            writeJson(job, options, args, started, verified, medianTotal, reports);
+            writeJson(job, jvms, options, args, started, verified, medianTotal, reports);
             out.println("am2j app: wrote " + options.json());
         }
         if (root)
@@ -255,8 +292,9 @@ public final class AppMain
     }
 
     /** Write the JSON report of every timed run (rank 0). */
-    private static void writeJson(final Job job, final AppArgs options, final String[] args, final String started,
-        final boolean verified, final double medianTotal, final List<RunReport> reports) throws IOException
+    private static void writeJson(final Job job, final RankJvms jvms, final AppArgs options, final String[] args,
+        final String started, final boolean verified, final double medianTotal, final List<RunReport> reports)
+        throws IOException
     {
         final Map<String, Object> json = new LinkedHashMap<>();
         json.put("app", options.app().name());
@@ -265,6 +303,8 @@ public final class AppMain
         json.put("arguments", Arrays.asList(args));
         json.put("ranks", job.size());
         json.put("nodes", job.nodes());
+        json.put("ranks_per_jvm", jvms.ranksPerJvm());
+        json.put("jvm_pids", jvms.pids());
         json.put("poll", Am.pollScheduler());
         json.put("transports", Am.transports());
         json.put("java", System.getProperty("java.vm.name") + " " + System.getProperty("java.version"));

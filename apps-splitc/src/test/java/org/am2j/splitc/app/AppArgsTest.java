@@ -147,4 +147,18 @@ class AppArgsTest
             AppCommand.launchArguments(new String[]{ "em3d", "--preset", "paper-good", "--seed", "-5" }));
         assertNull(AppCommand.launchArguments(new String[]{ "con", "--help" }), "help, no launch");
     }
+
+    /** {@code --ranks-per-jvm K} goes to the launcher; a K that does not divide a node's ranks is refused first. */
+    @Test
+    void ranksPerJvmIsHandedOnAndCheckedAsTheLauncherChecksIt()
+    {
+        assertEquals(List.of("-n", "8", "--nodes", "2", "--ranks-per-jvm", "4", "--cp",
+            System.getProperty("java.class.path"), "--", AppMain.class.getName(), "em3d", "--preset", "small"),
+            AppCommand.launchArguments(new String[]{ "em3d", "-n", "8", "--nodes", "2", "--ranks-per-jvm", "4" }));
+        final IllegalArgumentException ex = assertThrows(IllegalArgumentException.class, () ->
+            AppCommand.launchArguments(new String[]{ "em3d", "-n", "8", "--nodes", "2", "--ranks-per-jvm", "3" }));
+        assertEquals("--ranks-per-jvm 3 does not divide the 4 rank(s) of node 0 (-n 8 over --nodes 2): a JVM holds " +
+            "ranks of one node only; K may be 1, 2 or 4", ex.getMessage());
+        assertEquals(AppMain.USAGE, command("em3d", "-n", "8", "--nodes", "2", "--ranks-per-jvm", "0"));
+    }
 }

@@ -16,6 +16,7 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
  * @param app        the application's name.
  * @param ranks      ranks of the job.
  * @param nodes      emulated nodes of the job.
+ * @param ranksPerJvm the most ranks one JVM of the job held (1, a JVM per rank, in a report that does not say).
  * @param poll       the poll scheduler, as the ranks describe it.
  * @param transports the transports the ranks opened.
  * @param verified   true when every run was verified.
@@ -26,6 +27,7 @@ record AppReport(
     @JsonProperty(required = true) String app,
     @JsonProperty(required = true) int ranks,
     @JsonProperty(required = true) int nodes,
+    @JsonProperty("ranks_per_jvm") Integer ranksPerJvm,
     String poll,
     List<String> transports,
     @JsonProperty(required = true) boolean verified,
@@ -40,6 +42,7 @@ record AppReport(
      * @param app        the application.
      * @param ranks      ranks.
      * @param nodes      nodes.
+     * @param ranksPerJvm ranks per JVM, 1 when not given.
      * @param poll       poll scheduler, empty when the report does not say.
      * @param transports transports opened.
      * @param verified   every run verified.
@@ -47,6 +50,7 @@ record AppReport(
      */
     AppReport
     {
+        ranksPerJvm = null == ranksPerJvm ? 1 : ranksPerJvm;
         poll = null == poll ? "" : poll;
         transports = null == transports ? List.of() : List.copyOf(transports);
         runs = List.copyOf(runs);

@@ -152,6 +152,7 @@ public final class AppsMatrix
             options.configs, labels);
         result.run().timeLimitSeconds = options.timeLimitSeconds;
         result.run().timeoutSeconds = options.timeoutSeconds;
+        result.run().ranksPerJvm = options.ranksPerJvm;
         result.run().em3dIterations = options.em3dIterations;
 
         final List<Job> jobs = new ArrayList<>();
@@ -312,7 +313,7 @@ public final class AppsMatrix
         final int timeoutSeconds,
         final String classPath)
     {
-        final List<String> args = new ArrayList<>(config.runOptions(options.ranks));
+        final List<String> args = new ArrayList<>(config.runOptions(options.ranks, options.ranksPerJvm));
         if (options.pollGiven)
         {
             args.add("--poll");
@@ -426,6 +427,11 @@ public final class AppsMatrix
         {
             return "the job ran " + report.ranks() + " ranks on " + report.nodes() + " nodes, not " + ranks + " on " +
                 nodes;
+        }
+        final int ranksPerJvm = job.config().ranksPerJvm(ranks, result.run().ranksPerJvm);
+        if (report.ranksPerJvm() != ranksPerJvm)
+        {
+            return "the job ran " + report.ranksPerJvm() + " ranks per JVM, not " + ranksPerJvm;
         }
         final String scheduler = job.poll().split(":", 2)[0];
         if (!report.poll().startsWith(scheduler))

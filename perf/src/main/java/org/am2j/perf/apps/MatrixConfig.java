@@ -18,32 +18,36 @@ import java.util.stream.Stream;
  * <p>
  * {@link #CLUMP32_3NIC} passes {@code --nics-per-node 3} to {@code am2j run} and a link rate to the ranks; it is in the
  * paper preset's default list beside {@link #CLUMP32}, so that Table 6's shape comes out with both kinds of NIC.
+ * <p>
+ * {@link #CLUMP_THREADS} (which takes {@code --ranks}) and {@link #CLUMP32_THREADS} hold each node's ranks as threads
+ * of one JVM ({@code am2j run --ranks-per-jvm K}); they run when {@code --configs} names them.
  */
 enum MatrixConfig
 {
     /** One node, shared memory only (the paper's 8-way SMP, "Shared Memory"). */
-    SHM_ONLY("shm-only", "one node, shared memory only", "inproc,shm", 0, ranks -> 1, 0),
+    SHM_ONLY("shm-only", "one node, shared memory only", "inproc,shm", 0, ranks -> 1, 0, false),
     /** One node with both protocols open: every poll also polls the network (the SMP's "Multi-Protocol"). */
-    MULTI("multi", "one node, multi-protocol", "inproc,shm,net", 0, ranks -> 1, 0),
+    MULTI("multi", "one node, multi-protocol", "inproc,shm,net", 0, ranks -> 1, 0, false),
     /** One rank per emulated node, the network only (the NOW). */
-    NET("net", "all network, one rank per node", "inproc,net", 0, ranks -> ranks, 0),
+    NET("net", "all network, one rank per node", "inproc,net", 0, ranks -> ranks, 0, false),
     /** Two emulated nodes, both protocols: shared memory inside a node, the network between (the Clump). */
-    CLUMP("clump", "clump of 2 nodes, multi-protocol", "inproc,shm,net", 0, ranks -> Math.min(2, ranks), 0),
+    CLUMP("clump", "clump of 2 nodes, multi-protocol", "inproc,shm,net", 0, ranks -> Math.min(2, ranks), 0,
+        false),
     /** Table 5's 8-way SMP with the shared memory protocol only: 8 ranks on one node. */
     SMP_SHM("smp-shm", "8-way SMP: 8 ranks on one node, shared memory only", "inproc,shm", PaperScale.SMP_RANKS,
-        ranks -> 1, 0),
+        ranks -> 1, 0, false),
     /** Table 5's 8-way SMP with both protocols open: 8 ranks on one node. */
     SMP_MULTI("smp-multi", "8-way SMP: 8 ranks on one node, multi-protocol", "inproc,shm,net", PaperScale.SMP_RANKS,
-        ranks -> 1, 0),
+        ranks -> 1, 0, false),
     /**
      * Table 6's Clump: 32 ranks on 4 nodes of 8, both protocols, one NIC per process (am2j's default: every rank
      * JVM owns its network endpoint).
      */
     CLUMP32("clump32", "the Clump: 32 ranks on 4 nodes of 8, multi-protocol, one NIC per process", "inproc,shm,net",
-        PaperScale.RANKS, ranks -> PaperScale.CLUMP_NODES, 0),
+        PaperScale.RANKS, ranks -> PaperScale.CLUMP_NODES, 0, false),
     /** Table 6's NOW: 32 ranks on 32 nodes of 1, the network only. */
     NOW32("now32", "the NOW: 32 ranks on 32 nodes of 1, network only", "inproc,net", PaperScale.RANKS, ranks -> ranks,
-        0),
+        0, false),
     /**
      * Table 6's Clump as the paper built it: 32 ranks on 4 nodes of 8 whose ranks share 3 NIC processes per node
      * ({@code am2j run --nics-per-node 3}: 3, 3 and 2 ranks each), every NIC's link limited to the paper's Myrinet
@@ -51,7 +55,19 @@ enum MatrixConfig
      */
     CLUMP32_3NIC("clump-3nic", "the Clump: 32 ranks on 4 nodes of 8 sharing " + PaperScale.NICS_PER_NODE +
         " NICs per node, " + PaperScale.LINK_RATE_MBPS + " MB/s links, multi-protocol", "inproc,shm,net",
-        PaperScale.RANKS, ranks -> PaperScale.CLUMP_NODES, PaperScale.NICS_PER_NODE);
+        PaperScale.RANKS, ranks -> PaperScale.CLUMP_NODES, PaperScale.NICS_PER_NODE, false),
+    /**
+     * The clump of 2 nodes with each node's ranks as threads of one JVM ({@code am2j run --ranks-per-jvm P/2}): the
+     * in-process transport within a node, the network between the two. P must be even.
+     */
+    CLUMP_THREADS("clump-threads", "clump of 2 nodes, multi-protocol, each node's ranks as threads of one JVM",
+        "inproc,shm,net", 0, ranks -> Math.min(2, ranks), 0, true),
+    /**
+     * Table 6's Clump with each node's 8 ranks as threads of one JVM ({@code am2j run --ranks-per-jvm 8}), as
+     * Charm++'s SMP mode runs a node: 32 ranks on 4 nodes, one JVM and one NIC per node.
+     */
+    CLUMP32_THREADS("clump32-threads", "the Clump: 32 ranks on 4 nodes of 8, multi-protocol, each node's ranks as " +
+        "threads of one JVM", "inproc,shm,net", PaperScale.RANKS, ranks -> PaperScale.CLUMP_NODES, 0, true);
 
     /** The scale of the paper's runs. */
     static final class PaperScale
@@ -81,15 +97,17 @@ enum MatrixConfig
     private final int fixedRanks;
     private final IntUnaryOperator nodes;
     private final int nicsPerNode;
+    private final boolean nodeInOneJvm;
 
     /**
      * @param fixedRanks  the ranks of its jobs, 0 for the matrix's {@code --ranks}.
      * @param nodes       the emulated nodes of a job of so many ranks.
      * @param nicsPerNode 0 for a NIC per rank process, else so many NIC processes per node that its ranks share, each
      *                    link at the paper's Myrinet rate ({@link PaperScale#LINK_RATE_MBPS}).
+     * @param nodeInOneJvm true when each node's ranks are threads of one JVM, false for a JVM per rank.
      */
     MatrixConfig(final String cliName, final String description, final String transports, final int fixedRanks,
-        final IntUnaryOperator nodes, final int nicsPerNode)
+        final IntUnaryOperator nodes, final int nicsPerNode, final boolean nodeInOneJvm)
     {
         this.cliName = cliName;
         this.description = description;
@@ -97,6 +115,26 @@ enum MatrixConfig
         this.fixedRanks = fixedRanks;
         this.nodes = nodes;
         this.nicsPerNode = nicsPerNode;
+        this.nodeInOneJvm = nodeInOneJvm;
+    }
+
+    /**
+     * @return true when the configuration holds each node's ranks in one JVM, as threads.
+     */
+    boolean nodeInOneJvm()
+    {
+        return nodeInOneJvm;
+    }
+
+    /**
+     * @param ranks       of the job.
+     * @param ranksPerJvm the matrix's {@code --ranks-per-jvm}, 0 when not given.
+     * @return the ranks each JVM of a job holds: a node's when the configuration holds a node in one JVM, else the
+     * matrix's, else 1.
+     */
+    int ranksPerJvm(final int ranks, final int ranksPerJvm)
+    {
+        return nodeInOneJvm ? ranks / nodes(ranks) : Math.max(1, ranksPerJvm);
     }
 
     /**
@@ -148,7 +186,8 @@ enum MatrixConfig
     {
         return nicsPerNode > 0 ? nicsPerNode + " NICs per node shared by its " + fixedRanks / nodes(fixedRanks) +
             " ranks, " + PaperScale.LINK_RATE_MBPS + " MB/s links" :
-            transportList().contains("net") ? "one NIC per process" : "no network";
+            !transportList().contains("net") ? "no network" : nodeInOneJvm ? "one NIC per JVM (a node's)" :
+            "one NIC per process";
     }
 
     /**
@@ -192,9 +231,26 @@ enum MatrixConfig
      */
     List<String> runOptions(final int matrixRanks)
     {
+        return runOptions(matrixRanks, 0);
+    }
+
+    /**
+     * As {@link #runOptions(int)}, with {@code --ranks-per-jvm K} after the nodes when a JVM holds several ranks.
+     *
+     * @param matrixRanks the matrix's {@code --ranks}.
+     * @param ranksPerJvm the matrix's {@code --ranks-per-jvm}, 0 when not given ({@link #ranksPerJvm(int, int)}).
+     * @return those options, in order.
+     */
+    List<String> runOptions(final int matrixRanks, final int ranksPerJvm)
+    {
         final int ranks = ranks(matrixRanks);
         final List<String> args = new ArrayList<>(List.of("-n", Integer.toString(ranks), "--nodes",
             Integer.toString(nodes(ranks))));
+        final int perJvm = ranksPerJvm(ranks, ranksPerJvm);
+        if (perJvm > 1)
+        {
+            args.addAll(List.of("--ranks-per-jvm", Integer.toString(perJvm)));
+        }
         args.addAll(launcherOptions());
         args.addAll(List.of("--jvm-opt", "-Dam2j.transports=" + transports));
         jvmOptions().forEach(option -> args.addAll(List.of("--jvm-opt", option)));

@@ -4,11 +4,13 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 
 import org.am2j.spmd.RendezvousConfig;
 import org.am2j.perf.BenchCommand;
 import org.am2j.splitc.app.AppArgs;
 import org.am2j.splitc.app.Apps;
+import org.am2j.launch.JvmPlacement;
 import org.am2j.tools.CommandLines;
 import org.am2j.tools.CommandLines.Range;
 import org.am2j.splitc.app.SplitCApp;
@@ -124,6 +126,12 @@ final class MatrixOptions
     int em3dIterations;
     @Option(names = "--pin", description = "pin rank R to CPU R mod CPUs (taskset), as am2j run --pin")
     boolean pin;
+    @Option(names = "--ranks-per-jvm", paramLabel = "K", description = "K ranks of a node in each JVM, as threads, " +
+        "in every job, as am2j run --ranks-per-jvm (default " + JvmPlacement.RANKS_PER_JVM_VARIABLE + ", else each " +
+        "configuration's own: a node's ranks for clump-threads and clump32-threads, 1 for the others); K must divide " +
+        "the ranks of every node of every configuration")
+    @Range(min = 1)
+    int ranksPerJvm;
     @Option(names = "--keep", paramLabel = "DIR", description = "keep every job's log and JSON report in DIR (kept " +
         "anyway, in a temporary directory, when a job fails)")
     Path keep;
@@ -151,6 +159,7 @@ final class MatrixOptions
             options.configs = MatrixConfig.defaults(options.preset, parsed.hasMatchedOption("--ranks"));
         }
         once("--configs", options.configs);
+        options.ranksPerJvm = ranksPerJvm(options.ranksPerJvm, System.getenv(), options.configs, options.ranks);
         final boolean paperScale = options.configs.stream().anyMatch(MatrixConfig::fixesRanks);
         if (null == options.warmup)
         {
@@ -188,6 +197,50 @@ final class MatrixOptions
             options.polls.add(DEFAULT_POLL);
         }
         return options;
+    }
+
+    /**
+     * Check the ranks per JVM of every configuration's jobs as {@code am2j run} would, before any job runs.
+     *
+     * @param option  {@code --ranks-per-jvm}, 0 when not given.
+     * @param env     the environment, whose {@code AM2J_RANKS_PER_JVM} applies when the option is not given.
+     * @param configs the matrix's configurations.
+     * @param ranks   the matrix's {@code --ranks}.
+     * @return the ranks per JVM of the jobs of the configurations that do not hold a node in one JVM: the option's,
+     * else the variable's, 0 when neither gives more than 1.
+     * @throws IllegalArgumentException naming the configuration whose nodes it does not fit.
+     */
+    static int ranksPerJvm(final int option, final Map<String, String> env, final List<MatrixConfig> configs,
+        final int ranks)
+    {
+        int given = 0;
+        for (final MatrixConfig config : configs)
+        {
+            final int jobRanks = config.ranks(ranks);
+            final int nodes = config.nodes(jobRanks);
+            try
+            {
+                if (!config.nodeInOneJvm())
+                {
+                    final int perJvm = JvmPlacement.ranksPerJvm(option, env, jobRanks, nodes);
+                    given = perJvm > 1 ? perJvm : given;
+                }
+                else if (option > 0)
+                {
+                    throw new IllegalArgumentException("--ranks-per-jvm " + option + " does not apply: the " +
+                        "configuration holds each node's ranks in one JVM");
+                }
+                else
+                {
+                    JvmPlacement.ranksPerJvm(config.ranksPerJvm(jobRanks, 0), Map.of(), jobRanks, nodes);
+                }
+            }
+            catch (final IllegalArgumentException ex)
+            {
+                throw new IllegalArgumentException("configuration " + config.cliName() + ": " + ex.getMessage());
+            }
+        }
+        return given;
     }
 
     /**

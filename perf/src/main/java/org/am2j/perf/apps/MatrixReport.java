@@ -133,7 +133,8 @@ final class MatrixReport
             final String perNode = ranks % nodes == 0 ? Integer.toString(ranks / nodes) :
                 (ranks / nodes) + "-" + (ranks / nodes + 1);
             Markdown.row(md, config.cliName() + " (" + config.description() + ")", ranks, nodes, perNode,
-                config.transports(), config.nics(), "`" + String.join(" ", config.runOptions(result.ranks())) + "`",
+                config.transports(), config.nics(), "`" +
+                String.join(" ", config.runOptions(result.ranks(), result.run().ranksPerJvm)) + "`",
                 counterpart(config));
         }
         md.append("\nEach job is the launcher job of `bin/am2j app APP --preset ").append(result.preset())
@@ -206,6 +207,10 @@ final class MatrixReport
             case CLUMP32 -> PaperFigures.Column.CLUMP32.heading() +
                 ", but one NIC per process (the paper's: 3 per SMP)";
             case CLUMP32_3NIC -> PaperFigures.Column.CLUMP32.heading() + ", 3 NICs per SMP";
+            case CLUMP_THREADS -> PaperFigures.Column.CLUMP32.heading() + " (against " +
+                PaperFigures.Column.NOW32.heading() + "), a node's ranks as threads of one JVM";
+            case CLUMP32_THREADS -> PaperFigures.Column.CLUMP32.heading() + ", an SMP's ranks as threads of one JVM " +
+                "with one NIC";
             case NOW32 -> PaperFigures.Column.NOW32.heading();
         };
     }

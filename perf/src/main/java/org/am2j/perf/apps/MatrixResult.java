@@ -47,6 +47,8 @@ record MatrixResult(String command, String preset, int ranks, int cores, int rep
         int em3dIterations;
         /** Jobs that did not start because the matrix's time limit was reached. */
         int skippedJobs;
+        /** The matrix's ranks per JVM ({@code --ranks-per-jvm}), 0 for each configuration's own. */
+        int ranksPerJvm;
     }
 
     /**

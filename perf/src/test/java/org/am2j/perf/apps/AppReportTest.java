@@ -34,6 +34,7 @@ class AppReportTest
         assertEquals("con", report.app());
         assertEquals(4, report.ranks());
         assertEquals(2, report.nodes());
+        assertEquals(1, report.ranksPerJvm(), "a report that does not say: a JVM per rank");
         assertEquals("every", report.poll());
         assertEquals(List.of("inproc", "shm", "net"), report.transports());
         assertFalse(report.verified());
@@ -66,6 +67,7 @@ class AppReportTest
 
         assertEquals("con", report.app());
         assertEquals(1, report.ranks());
+        assertEquals(1, report.ranksPerJvm());
         assertTrue(report.verified());
         assertEquals(List.of("CON/comm (small)", "CON/comp (small)"),
             report.runs().stream().map(AppRun::label).toList());

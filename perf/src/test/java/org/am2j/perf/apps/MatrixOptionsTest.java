@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 
 import org.am2j.splitc.app.Apps;
 import org.am2j.splitc.app.SplitCApp;
@@ -184,5 +185,39 @@ class MatrixOptionsTest
             "--timed", "1", "--json", "f.json"),
             AppsMatrix.jobArguments(MatrixOptions.parse(new String[] { "--preset", "paper", "--pin", "--warmup",
                 "0" }), MatrixConfig.SMP_SHM, Apps.byName("fft3d"), "follow", Path.of("f.json"), 20, "a.jar"));
+    }
+
+    /** Ranks as threads: the configurations that hold a node in one JVM, and the matrix's --ranks-per-jvm. */
+    @Test
+    void ranksPerJvm()
+    {
+        assertEquals(List.of("-n", "8", "--nodes", "2", "--ranks-per-jvm", "4", "--jvm-opt",
+            "-Dam2j.transports=inproc,shm,net"), MatrixConfig.CLUMP_THREADS.runOptions(8));
+        assertEquals(List.of("-n", "32", "--nodes", "4", "--ranks-per-jvm", "8", "--jvm-opt",
+            "-Dam2j.transports=inproc,shm,net"), MatrixConfig.CLUMP32_THREADS.runOptions(4));
+        assertEquals("one NIC per JVM (a node's)", MatrixConfig.CLUMP_THREADS.nics());
+        assertEquals(List.of("-n", "8", "--nodes", "2", "--ranks-per-jvm", "2", "--jvm-opt",
+            "-Dam2j.transports=inproc,shm,net"), MatrixConfig.CLUMP.runOptions(8, 2));
+        assertEquals(MatrixConfig.CLUMP.runOptions(8), MatrixConfig.CLUMP.runOptions(8, 0), "1 per JVM: no option");
+
+        final MatrixOptions options = MatrixOptions.parse(new String[] { "--configs", "shm-only,clump",
+            "--ranks", "8", "--ranks-per-jvm", "2" });
+        assertEquals(2, options.ranksPerJvm);
+        assertTrue(String.join(" ", AppsMatrix.jobArguments(options, MatrixConfig.CLUMP, Apps.byName("con"),
+            "every", Path.of("c.json"), 20, "a.jar")).startsWith("-n 8 --nodes 2 --ranks-per-jvm 2 --jvm-opt"));
+        assertEquals(0, MatrixOptions.parse(new String[] { "--configs", "clump-threads" }).ranksPerJvm,
+            "each configuration's own");
+        assertEquals(2, MatrixOptions.ranksPerJvm(0, Map.of("AM2J_RANKS_PER_JVM", "2"),
+            List.of(MatrixConfig.SHM_ONLY, MatrixConfig.CLUMP_THREADS), 4), "the launcher's variable");
+
+        assertEquals("configuration net: --ranks-per-jvm 2 does not divide the 1 rank(s) of node 0 (-n 4 over " +
+            "--nodes 4): a JVM holds ranks of one node only; K may be 1", assertThrows(IllegalArgumentException.class,
+            () -> MatrixOptions.parse(new String[] { "--ranks-per-jvm", "2" })).getMessage());
+        assertEquals("configuration clump-threads: --ranks-per-jvm 2 does not apply: the configuration holds each " +
+            "node's ranks in one JVM", assertThrows(IllegalArgumentException.class, () -> MatrixOptions.parse(
+            new String[] { "--configs", "clump-threads", "--ranks-per-jvm", "2" })).getMessage());
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> MatrixOptions.parse(new String[] {
+            "--configs", "clump-threads", "--ranks", "5" })).getMessage().startsWith(
+            "configuration clump-threads: --ranks-per-jvm 2 does not divide the 3 rank(s) of node 0"));
     }
 }
