@@ -305,6 +305,14 @@ public final class AmRuntime implements TransportContext
         return transports.stream().filter(transport -> !transport.isNetwork()).toArray(Transport[]::new);
     }
 
+    /**
+     * @return every transport of the process, cheapest first.
+     */
+    Transport[] allTransports()
+    {
+        return transports.toArray(new Transport[0]);
+    }
+
     boolean hasNetwork()
     {
         return hasNetwork;

@@ -34,6 +34,8 @@ final class BundleCore implements Bundle, BlockerSeat.Sleeper
     private final Transport blocker;
     /** Who of the process's sleepers sleeps in the blocker. */
     private final BlockerSeat seat;
+    /** The process's transports, told before each sleep ({@link Transport#beforeSleep()}). */
+    private final Transport[] allTransports;
     /** The process's local transports: each makes its process-wide part of a poll once per poll of this bundle. */
     private final Transport[] localTransports;
     private final boolean pollBeforeSend;
@@ -59,6 +61,7 @@ final class BundleCore implements Bundle, BlockerSeat.Sleeper
         this.blocker = blocker;
         this.seat = runtime.blockerSeat();
         this.localTransports = runtime.localTransports();
+        this.allTransports = runtime.allTransports();
         this.pollBeforeSend = runtime.pollBeforeSend();
         this.seq = BundleKind.SEQ == kind;
         this.hasNetwork = runtime.hasNetwork();
@@ -380,6 +383,12 @@ final class BundleCore implements Bundle, BlockerSeat.Sleeper
                     return false;
                 }
                 final long slice = Math.min(remaining, sleepSliceNanos);
+                // What this thread's sends left held for a batch goes out now: a poll that skipped the network left
+                // it there, and the peer it is for may be what this sleep waits on.
+                for (final Transport transport : allTransports)
+                {
+                    transport.beforeSleep();
+                }
                 if (seated)
                 {
                     // After the ticket: a ring for a parked sleeper before it is seen here, one after it ends block().

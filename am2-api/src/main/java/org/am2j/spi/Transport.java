@@ -71,6 +71,16 @@ public interface Transport extends AutoCloseable
     }
 
     /**
+     * A thread of this process is about to sleep in {@code waitSema()}, in the blocker or parked: send what this
+     * transport holds back for a batch (an inline NIC's held direct sends), since the sleeper's peers may be waiting
+     * for it and no poll of the sleeper's will come to send it. Any thread, several at once; costs a read when nothing
+     * is held. Default: nothing.
+     */
+    default void beforeSleep()
+    {
+    }
+
+    /**
      * @return true when {@link #block(long, long)} can sleep until this transport's traffic arrives.
      */
     boolean canBlock();

@@ -145,6 +145,15 @@ public final class NetTransport extends NetworkTransport
         return config.mode == NicMode.INLINE ? "udp:" + nic.address : null;
     }
 
+    /**
+     * Inline mode: the NIC's held direct sends go out, whoever holds them.
+     */
+    @Override
+    public void beforeSleep()
+    {
+        nic.directSends.flushHeld();
+    }
+
     @Override
     public long prepareBlock()
     {
