@@ -72,7 +72,6 @@ public final class AmRuntime implements TransportContext
     private final long processId;
     private final List<Transport> transports;
     private final boolean hasNetwork;
-    private final Transport blocker;
     private final Map<String, PollSchedulerProvider> schedulers;
     private final String pollSetting;
     private final boolean pollBeforeSend;
@@ -80,7 +79,7 @@ public final class AmRuntime implements TransportContext
     private final ProcessCounters counters;
     private final AtomicInteger nextEndpointId = new AtomicInteger();
     private final Set<BundleCore> bundles = new HashSet<>();
-    private final BlockerSeat blockerSeat = new BlockerSeat();
+    private final BlockerSeat blockerSeat;
     private boolean shutDown;
 
     private AmRuntime()
@@ -116,7 +115,7 @@ public final class AmRuntime implements TransportContext
                 }
             }
             this.hasNetwork = network;
-            this.blocker = canBlock;
+            this.blockerSeat = new BlockerSeat(canBlock, transports, sleepSliceNanos);
             final String wakeAddress = null != canBlock ? canBlock.wakeAddress() : null;
             if (null != wakeAddress)
             {
@@ -220,7 +219,7 @@ public final class AmRuntime implements TransportContext
      */
     public Bundle allocateBundle(final BundleKind kind)
     {
-        final BundleCore bundle = new BundleCore(this, kind, newScheduler(), blocker);
+        final BundleCore bundle = new BundleCore(this, kind, newScheduler());
         synchronized (bundles)
         {
             if (shutDown)
@@ -303,14 +302,6 @@ public final class AmRuntime implements TransportContext
     Transport[] localTransports()
     {
         return transports.stream().filter(transport -> !transport.isNetwork()).toArray(Transport[]::new);
-    }
-
-    /**
-     * @return every transport of the process, cheapest first.
-     */
-    Transport[] allTransports()
-    {
-        return transports.toArray(new Transport[0]);
     }
 
     boolean hasNetwork()
@@ -453,7 +444,7 @@ public final class AmRuntime implements TransportContext
                 log("closing " + bundle + " at exit", ex);
             }
         }
-        blockerSeat.stopWatcher(blocker);
+        blockerSeat.stopWatcher();
         for (final Transport transport : transports)
         {
             try

@@ -1,6 +1,7 @@
 package org.am2j.core;
 
 import java.util.Arrays;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 
@@ -54,12 +55,30 @@ final class BlockerSeat
 
     private static final Sleeper[] NONE = new Sleeper[0];
 
+    /** The process's blocker, or null when no transport can block (sleepers then park only). */
+    private final Transport blocker;
+    /** The process's transports, told before each sleep ({@link Transport#beforeSleep()}). */
+    private final Transport[] transports;
+    /** Longest single sleep. */
+    private final long sliceNanos;
     private Thread watcher;
     private volatile boolean stopping;
 
     private final AtomicReference<Thread> holder = new AtomicReference<>();
     /** The open bundles, copied on write: read by the holder's scans. */
     private volatile Sleeper[] bundles = NONE;
+
+    /**
+     * @param blocker    the process's blocker, or null.
+     * @param transports the process's transports.
+     * @param sliceNanos longest single sleep in the blocker.
+     */
+    BlockerSeat(final Transport blocker, final List<Transport> transports, final long sliceNanos)
+    {
+        this.blocker = blocker;
+        this.transports = transports.toArray(new Transport[0]);
+        this.sliceNanos = sliceNanos;
+    }
 
     /**
      * @param bundle opened.
@@ -88,6 +107,69 @@ final class BlockerSeat
                 bundles = shrunk;
                 return;
             }
+        }
+    }
+
+    /**
+     * A thread of {@code waitSema()} asks for the seat before each sleep slice: a platform thread takes it when it is
+     * free; a virtual thread never does, and has the watcher sleep in the blocker for it ({@link #watchFor}).
+     *
+     * @param sleeper the calling thread.
+     * @return true when it holds the seat and so sleeps in the blocker ({@link #block}); false when it parks.
+     */
+    boolean trySeat(final Thread sleeper)
+    {
+        if (null == blocker)
+        {
+            return false;
+        }
+        if (VirtualThreads.isVirtual(sleeper))
+        {
+            watchFor();
+            return false;
+        }
+        return take(sleeper);
+    }
+
+    /**
+     * @return the ticket of a sleep in the blocker ({@link Transport#prepareBlock()}); only for the holder.
+     */
+    long prepareBlock()
+    {
+        return blocker.prepareBlock();
+    }
+
+    /**
+     * The holder sleeps in the blocker, and unparks the parked sleepers with work before and after: a ring for one of
+     * them before the ticket is seen by the first scan, one after it ends the sleep.
+     *
+     * @param bundle the holder's bundle.
+     * @param ticket from {@link #prepareBlock()}.
+     * @param nanos  longest sleep.
+     */
+    void block(final Sleeper bundle, final long ticket, final long nanos)
+    {
+        wakePending(bundle);
+        blocker.block(ticket, nanos);
+        wakePending(bundle);
+    }
+
+    /**
+     * Wake the thread asleep in the blocker; only for the holder's wakers ({@link #heldBy}).
+     */
+    void wakeBlocker()
+    {
+        blocker.wakeup();
+    }
+
+    /**
+     * A thread is about to sleep: each transport sends what it holds back for a batch.
+     */
+    void beforeSleep()
+    {
+        for (final Transport transport : transports)
+        {
+            transport.beforeSleep();
         }
     }
 
@@ -153,11 +235,8 @@ final class BlockerSeat
     /**
      * A virtual thread is about to park in {@code waitSema()}: make sure a platform thread sleeps in the blocker for
      * it. Started once, on the first call; it holds the seat until {@link #stopWatcher}.
-     *
-     * @param blocker    the process's blocker.
-     * @param sliceNanos longest single sleep in it.
      */
-    void watchFor(final Transport blocker, final long sliceNanos)
+    private void watchFor()
     {
         if (null != watcher)
         {
@@ -170,7 +249,7 @@ final class BlockerSeat
                 return;
             }
             // Not the starting rank's: no inherited thread locals (its RankScope), the runtime's class loader.
-            final Thread thread = new Thread(null, () -> watch(blocker, sliceNanos), WATCHER_NAME, 0, false);
+            final Thread thread = new Thread(null, this::watch, WATCHER_NAME, 0, false);
             thread.setContextClassLoader(BlockerSeat.class.getClassLoader());
             thread.setDaemon(true);
             watcher = thread;
@@ -178,7 +257,7 @@ final class BlockerSeat
         }
     }
 
-    private void watch(final Transport blocker, final long sliceNanos)
+    private void watch()
     {
         final Thread self = Thread.currentThread();
         while (!stopping)
@@ -190,23 +269,19 @@ final class BlockerSeat
                 continue;
             }
             final long ticket = blocker.prepareBlock();
-            wakePending(null);
             if (stopping)
             {
                 break;
             }
-            blocker.block(ticket, sliceNanos);
-            wakePending(null);
+            block(null, ticket, sliceNanos);
         }
         holder.compareAndSet(self, null);
     }
 
     /**
      * At exit, before the transports close: the watcher leaves the blocker and ends.
-     *
-     * @param blocker the process's blocker, or null.
      */
-    void stopWatcher(final Transport blocker)
+    void stopWatcher()
     {
         final Thread thread;
         synchronized (this)
@@ -214,7 +289,7 @@ final class BlockerSeat
             stopping = true;
             thread = watcher;
         }
-        if (null == thread || null == blocker)
+        if (null == thread)
         {
             return;
         }

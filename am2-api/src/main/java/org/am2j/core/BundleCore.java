@@ -13,7 +13,6 @@ import org.am2j.api.Endpoint;
 import org.am2j.api.EventMask;
 import org.am2j.spi.PollScheduler;
 import org.am2j.spi.Transport;
-import org.am2j.spi.VirtualThreads;
 import org.am2j.spi.TransportQueues;
 
 /**
@@ -31,11 +30,8 @@ final class BundleCore implements Bundle, BlockerSeat.Sleeper
     private final BundleKind kind;
     private final ThreadGuard guard;
     private final PollScheduler scheduler;
-    private final Transport blocker;
-    /** Who of the process's sleepers sleeps in the blocker. */
+    /** Who of the process's sleepers sleeps in its blocker. */
     private final BlockerSeat seat;
-    /** The process's transports, told before each sleep ({@link Transport#beforeSleep()}). */
-    private final Transport[] allTransports;
     /** The process's local transports: each makes its process-wide part of a poll once per poll of this bundle. */
     private final Transport[] localTransports;
     private final boolean pollBeforeSend;
@@ -51,17 +47,15 @@ final class BundleCore implements Bundle, BlockerSeat.Sleeper
     private volatile Thread waiter;
     private volatile boolean closed;
 
-    BundleCore(final AmRuntime runtime, final BundleKind kind, final PollScheduler scheduler, final Transport blocker)
+    BundleCore(final AmRuntime runtime, final BundleKind kind, final PollScheduler scheduler)
     {
         this.runtime = runtime;
         this.sleepSliceNanos = runtime.sleepSliceNanos();
         this.kind = kind;
         this.guard = new ThreadGuard(BundleKind.SEQ == kind);
         this.scheduler = scheduler;
-        this.blocker = blocker;
         this.seat = runtime.blockerSeat();
         this.localTransports = runtime.localTransports();
-        this.allTransports = runtime.allTransports();
         this.pollBeforeSend = runtime.pollBeforeSend();
         this.seq = BundleKind.SEQ == kind;
         this.hasNetwork = runtime.hasNetwork();
@@ -348,20 +342,15 @@ final class BundleCore implements Bundle, BlockerSeat.Sleeper
         final EndpointCore[] sleepers = endpoints;
         // Published before the seat is asked for: a holder that leaves it then sees this sleeper (BlockerSeat.leave).
         final Thread self = Thread.currentThread();
-        final boolean virtual = VirtualThreads.isVirtual(self);
         waiter = self;
         try
         {
             while (true)
             {
-                final boolean seated = null != blocker && !virtual && seat.take(self);
-                if (virtual && null != blocker)
-                {
-                    seat.watchFor(blocker, sleepSliceNanos);
-                }
+                final boolean seated = seat.trySeat(self);
                 // The ticket is read before the flags are published and the queues checked: anything that
                 // happens after this point changes it, and block() then returns at once.
-                final long ticket = seated ? blocker.prepareBlock() : 0;
+                final long ticket = seated ? seat.prepareBlock() : 0;
                 for (final EndpointCore endpoint : sleepers)
                 {
                     endpoint.poller.sleeping(true);
@@ -385,16 +374,10 @@ final class BundleCore implements Bundle, BlockerSeat.Sleeper
                 final long slice = Math.min(remaining, sleepSliceNanos);
                 // What this thread's sends left held for a batch goes out now: a poll that skipped the network left
                 // it there, and the peer it is for may be what this sleep waits on.
-                for (final Transport transport : allTransports)
-                {
-                    transport.beforeSleep();
-                }
+                seat.beforeSleep();
                 if (seated)
                 {
-                    // After the ticket: a ring for a parked sleeper before it is seen here, one after it ends block().
-                    seat.wakePending(this);
-                    blocker.block(ticket, slice);
-                    seat.wakePending(this);
+                    seat.block(this, ticket, slice);
                 }
                 else
                 {
@@ -409,10 +392,7 @@ final class BundleCore implements Bundle, BlockerSeat.Sleeper
                 endpoint.poller.sleeping(false);
             }
             waiter = null;
-            if (null != blocker)
-            {
-                seat.leave(self, this);
-            }
+            seat.leave(self, this);
         }
     }
 
@@ -475,9 +455,9 @@ final class BundleCore implements Bundle, BlockerSeat.Sleeper
             // One system call either way: a thread asleep in the blocker is not parked, so the unpark only leaves
             // it a permit; a parked one is not in the blocker.
             LockSupport.unpark(sleeper);
-            if (null != blocker && seat.heldBy(sleeper))
+            if (seat.heldBy(sleeper))
             {
-                blocker.wakeup();
+                seat.wakeBlocker();
             }
         }
     }

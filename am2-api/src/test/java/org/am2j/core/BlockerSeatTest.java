@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.List;
+
 import org.junit.jupiter.api.Test;
 
 /**
@@ -39,7 +41,7 @@ class BlockerSeatTest
         }
     }
 
-    private final BlockerSeat seat = new BlockerSeat();
+    private final BlockerSeat seat = new BlockerSeat(null, List.of(), 1);
     private final Thread first = new Thread("first");
     private final Thread second = new Thread("second");
 
